@@ -1,0 +1,100 @@
+/**
+ * Server benchmark (npm run bench): a portfolio from upload to finished analysis, and dashboard query latency,
+ * on the real app over real HTTP with the embedded database. Sizes: BENCH_ASSETS (default 10,000).
+ */
+import { performance } from 'node:perf_hooks';
+import { cpus, totalmem } from 'node:os';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+
+const N = Number(process.env.BENCH_ASSETS ?? 10_000);
+const QUERIES = Number(process.env.BENCH_DASHBOARD_QUERIES ?? 30);
+
+/** Deterministic pseudo-random points between 60 S and 60 N (mulberry32). */
+function rng(seed: number) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR: 'memory://', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
+const database = await openDatabase(config);
+await migrateToLatest(database.db);
+const app = await buildApp(config, database);
+await app.listen({ port: 0, host: '127.0.0.1' });
+if (!process.env.BENCH_JOBS_LATE) app.services.jobs.start();
+const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+const post = async (path: string, body: unknown, token?: string) => {
+  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+const user = { first_name: 'Bench', last_name: 'Mark', username: 'bench', email: 'bench@example.com', password: 'benchmark password', confirm_password: 'benchmark password', company_name: 'Bench Co' };
+const reg = await post('/api/user/register/', user);
+await app.db.updateTable('companies').set({ tier: 'enterprise', assets_allowed: 1_000_000, tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }) }).execute();
+const login = await post('/api/user/rest_login/', { username: 'bench', password: user.password, company_code: reg.body.company_code });
+const token = login.body.token as string;
+
+const r = rng(42);
+const types = ['Office', 'Warehouse', 'Retail', 'Manufacture', 'Residential', 'Hotel'];
+const data = Array.from({ length: N }, (_, i) => ({
+  name: `Asset ${i + 1}`,
+  latitude: Math.round((r() * 120 - 60) * 1e4) / 1e4,
+  longitude: Math.round((r() * 360 - 180) * 1e4) / 1e4,
+  property_type: types[i % types.length],
+  valuation: Math.round(1e6 + r() * 1e8),
+  revenue: Math.round(r() * 2e7),
+}));
+
+const t0 = performance.now();
+const created = await post('/api/v2/create_project/', { portfolio_name: 'Bench portfolio', data, portfolio_variables: ['Wildfire', 'Landslide', 'Rainfall Flood', 'Extreme Heat', 'Extreme Cold', 'Snowfall', 'Sea Level Rise', 'Drought'] }, token);
+if (created.status !== 201) throw new Error(JSON.stringify(created.body).slice(0, 300));
+const tCreated = performance.now();
+if (process.env.BENCH_JOBS_LATE) app.services.jobs.start();
+const id = created.body.project.project_id;
+let status = '';
+while (status !== 'done') {
+  const st = await fetch(`${base}/api/v2/projects/${id}/status/`, { headers: { authorization: `Token ${token}` } }).then((x) => x.json() as Promise<{ status: string; message: string }>);
+  status = st.status;
+  if (status === 'failed') throw new Error(st.message);
+  await new Promise((res) => setTimeout(res, 100));
+}
+const tDone = performance.now();
+const stored = await app.db.selectFrom('analysis_results').select((eb) => eb.fn.sum<number>(eb.fn('octet_length', ['data'])).as('bytes')).where('project_id', '=', id).executeTakeFirstOrThrow();
+
+const lat: number[] = [];
+const combos = [
+  { analysis_type: 'ssp', scenario: '85', year: 2050 },
+  { analysis_type: 'ssp', scenario: '26', year: 2100 },
+  { analysis_type: 'rcp', scenario: '45', year: 2030 },
+];
+let responseBytes = 0;
+for (let q = 0; q < QUERIES + 1; q++) {
+  const t = performance.now();
+  const d = await post('/api/v2/dashboard/', { project_id: id, ...combos[q % combos.length] }, token);
+  responseBytes = JSON.stringify(d.body).length;
+  if (d.status !== 200) throw new Error(JSON.stringify(d.body).slice(0, 300));
+  if (q > 0) lat.push(performance.now() - t); // the first query loads the stored analysis into memory
+}
+lat.sort((a, b) => a - b);
+const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!;
+
+console.log(`\nServer benchmark — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, PGlite in memory`);
+console.log(`portfolio of ${N.toLocaleString('en-US')} assets x 11 hazards x 58 scenario-years`);
+console.log(`  upload + validate + store (create_project): ${((tCreated - t0) / 1000).toFixed(2)} s`);
+console.log(`  analysis job (queue -> done):               ${((tDone - tCreated) / 1000).toFixed(2)} s`);
+console.log(`  upload to finished analysis:                ${((tDone - t0) / 1000).toFixed(2)} s   (goal < 60 s for 10,000)`);
+console.log(`  stored results: ${(Number(stored.bytes) / 2 ** 20).toFixed(1)} MiB`);
+console.log(`dashboard query (${lat.length} queries, warm): p50 ${pct(50).toFixed(0)} ms, p95 ${pct(95).toFixed(0)} ms, max ${lat.at(-1)!.toFixed(0)} ms   (goal p95 < 300 ms)`);
+console.log(`  dashboard answer size: ${(responseBytes / 2 ** 20).toFixed(2)} MiB`);
+console.log(`  memory: rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+
+await app.services.jobs.stop();
+await app.close();
+await database.close();

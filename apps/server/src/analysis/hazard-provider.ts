@@ -1,0 +1,67 @@
+/**
+ * Adapter from the hazard layers (@crp/hazards) to the engine's HazardProvider: for each asset and scenario-year it
+ * samples the four return-period curves and the seven scalar indicators. Also the module the engine's worker threads
+ * import (`createHazardProvider`), so it must not depend on the server.
+ */
+import { HAZARD_KEYS, type HazardKey } from '@crp/contracts';
+import { CURVE_HAZARDS as ENGINE_CURVES, SCALAR_HAZARDS, type AssetInput, type HazardBatch, type ScenarioYear } from '@crp/engine';
+import { CURVE_HAZARDS as LAYER_CURVES, RETURN_PERIODS_YEARS, loadHazardLayers, newCurveSample, type HazardLayers, type ScenarioContext } from '@crp/hazards';
+
+const N_RP = RETURN_PERIODS_YEARS.length;
+let shared: HazardLayers | null = null;
+
+/** The committed hazard layers, loaded once per thread. */
+export function sharedHazardLayers(): HazardLayers {
+  shared ??= loadHazardLayers();
+  return shared;
+}
+
+/** The baseline year is one climate: it is sampled as SSP2-4.5 at 2020 (every scenario is the same there). */
+function scenarioOf(sy: ScenarioYear) {
+  return sy.analysisType === 'baseline'
+    ? { analysisType: 'ssp' as const, scenario: '45' as const, year: sy.year }
+    : { analysisType: sy.analysisType, scenario: sy.scenario ?? ('45' as const), year: sy.year };
+}
+
+export interface SampledBatch extends HazardBatch {
+  /** Headline intensity per asset and hazard (HAZARD_KEYS order), NaN = no data. */
+  values: Float32Array;
+}
+
+export function createHazardProvider(_options?: unknown, layers: HazardLayers = sharedHazardLayers()): (sy: ScenarioYear, assets: readonly AssetInput[], start: number, end: number) => SampledBatch {
+  const contexts = new Map<string, ScenarioContext>();
+  const sample = newCurveSample();
+  const layerCurveIndex = ENGINE_CURVES.map((h) => (LAYER_CURVES as readonly string[]).indexOf(h));
+  const scalarIndex = SCALAR_HAZARDS.map((h) => HAZARD_KEYS.indexOf(h as HazardKey));
+  return (sy, assets, start, end) => {
+    let ctx = contexts.get(sy.key);
+    if (!ctx) {
+      ctx = layers.resolveScenario(scenarioOf(sy));
+      contexts.set(sy.key, ctx);
+    }
+    const count = end - start;
+    const curves: HazardBatch['curves'] = {};
+    const curveData = ENGINE_CURVES.map((h) => {
+      const intensities = new Float32Array(count * N_RP);
+      curves[h] = { returnPeriodsYears: RETURN_PERIODS_YEARS, intensities };
+      return intensities;
+    });
+    const scalarData = SCALAR_HAZARDS.map(() => new Float32Array(count));
+    const scalars: HazardBatch['scalars'] = {};
+    SCALAR_HAZARDS.forEach((h, i) => (scalars[h] = scalarData[i]));
+    const values = new Float32Array(count * HAZARD_KEYS.length);
+    for (let j = 0; j < count; j++) {
+      const a = assets[start + j]!;
+      const lat = Number(a.latitude);
+      const lng = Number(a.longitude);
+      layers.sampleCurves(lat, lng, ctx, sample);
+      for (let c = 0; c < ENGINE_CURVES.length; c++) {
+        const from = layerCurveIndex[c]! * N_RP;
+        curveData[c]!.set(sample.curves.subarray(from, from + N_RP), j * N_RP);
+      }
+      for (let s = 0; s < SCALAR_HAZARDS.length; s++) scalarData[s]![j] = sample.values[scalarIndex[s]!]!;
+      values.set(sample.values, j * HAZARD_KEYS.length);
+    }
+    return { count, curves, scalars, values };
+  };
+}

@@ -1,0 +1,46 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { ResultChunk } from '@crp/engine';
+
+/** The typed arrays of a ResultChunk in storage order, with their element types. */
+const FIELDS = [
+  ['ead', Float32Array],
+  ['eadResidual', Float32Array],
+  ['disruption', Float32Array],
+  ['disruptionResidual', Float32Array],
+  ['sd', Float32Array],
+  ['maxDamage', Float32Array],
+  ['score', Uint8Array],
+  ['scoreResidual', Uint8Array],
+  ['climateScore', Uint8Array],
+  ['climateScoreResidual', Uint8Array],
+] as const;
+
+export interface StoredChunk extends ResultChunk {
+  /** Headline hazard intensity per [asset][hazard][scenarioYear]. */
+  intensity: Float32Array;
+}
+
+/** Serialises a result chunk (plus intensities) to one gzip blob: a JSON header line, then the raw arrays. */
+export function encodeChunk(chunk: StoredChunk): Buffer {
+  const arrays = [...FIELDS.map(([k]) => chunk[k]), chunk.intensity];
+  const header = JSON.stringify({ v: 1, start: chunk.start, count: chunk.count, hazards: chunk.hazards, scenarioYears: chunk.scenarioYears, lengths: arrays.map((a) => a.byteLength) });
+  const parts = [Buffer.from(header + '\n', 'utf8'), ...arrays.map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength))];
+  return gzipSync(Buffer.concat(parts), { level: 6 });
+}
+
+export function decodeChunk(blob: Buffer | Uint8Array): StoredChunk {
+  const raw = gunzipSync(blob);
+  const nl = raw.indexOf(10);
+  const header = JSON.parse(raw.subarray(0, nl).toString('utf8')) as { start: number; count: number; hazards: string[]; scenarioYears: string[]; lengths: number[] };
+  let off = nl + 1;
+  const take = <T>(Ctor: new (b: ArrayBuffer) => T, len: number): T => {
+    const copy = new ArrayBuffer(len);
+    new Uint8Array(copy).set(raw.subarray(off, off + len));
+    off += len;
+    return new Ctor(copy);
+  };
+  const out: Record<string, unknown> = { start: header.start, count: header.count, hazards: header.hazards, scenarioYears: header.scenarioYears };
+  FIELDS.forEach(([k, Ctor], i) => (out[k] = take(Ctor as unknown as new (b: ArrayBuffer) => unknown, header.lengths[i]!)));
+  out.intensity = take(Float32Array, header.lengths[FIELDS.length]!);
+  return out as unknown as StoredChunk;
+}

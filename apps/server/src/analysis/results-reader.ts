@@ -1,0 +1,61 @@
+import { HAZARD_INDICATORS, HAZARD_KEYS, type HazardKey } from '@crp/contracts';
+import { prepareAssets, SCENARIO_YEAR_INDEX, type PreparedAsset } from '@crp/engine';
+import type { DB } from '../db/database.js';
+import type { AssetRow } from '../db/schema.js';
+import { AppError } from '../lib/errors.js';
+import { assetInputOf } from './analysis.service.js';
+import { decodeChunk, type StoredChunk } from './result-codec.js';
+
+/** A stored analysis, decoded for reading: assets in position order with their result chunk and local index. */
+export interface ProjectResults {
+  assets: AssetRow[];
+  prepared: PreparedAsset[];
+  chunks: StoredChunk[];
+  /** Chunk and index within it of asset i. */
+  locate(i: number): { chunk: StoredChunk; a: number };
+  /** Headline hazard intensity of asset i at a scenario-year key (NaN = no data). */
+  intensity(i: number, hazard: HazardKey, syKey: string): number;
+  /** Severity score 0-100 (null = no data) of asset i for a hazard at a scenario-year key. */
+  score(i: number, hazard: HazardKey, syKey: string, residual?: boolean): number | null;
+  syIndex(syKey: string): number;
+}
+
+/** Reads the stored analysis of a project; 409 when there is none yet (still queued or running). */
+export async function loadProjectResults(db: DB, projectId: number): Promise<ProjectResults> {
+  const project = await db.selectFrom('projects').select(['status', 'status_message']).where('id', '=', projectId).executeTakeFirstOrThrow();
+  const blobs = await db.selectFrom('analysis_results').select(['chunk_start', 'data']).where('project_id', '=', projectId).orderBy('chunk_start').execute();
+  if (blobs.length === 0) {
+    throw new AppError(409, project.status === 'failed' ? `The analysis of this project failed: ${project.status_message ?? ''}` : 'The analysis of this project is not finished yet. Try again when it is done.');
+  }
+  const assets = await db.selectFrom('assets').selectAll().where('project_id', '=', projectId).orderBy('position').execute();
+  const chunks = blobs.map((b) => decodeChunk(Buffer.from(b.data)));
+  const prepared = prepareAssets(assets.map(assetInputOf), undefined);
+  const S = chunks[0]!.scenarioYears.length;
+  const H = HAZARD_KEYS.length;
+  const owner: { chunk: StoredChunk; a: number }[] = [];
+  for (const c of chunks) for (let a = 0; a < c.count; a++) owner[c.start + a] = { chunk: c, a };
+  if (owner.length !== assets.length) throw new AppError(409, 'The stored analysis does not match the assets (they changed since). A new analysis is queued or running.');
+  const syIndex = (key: string) => {
+    const i = SCENARIO_YEAR_INDEX.get(key);
+    if (i === undefined) throw new AppError(400, `No scenario-year ${key}.`);
+    return i;
+  };
+  return {
+    assets,
+    prepared,
+    chunks,
+    locate: (i) => owner[i]!,
+    syIndex,
+    intensity(i, hazard, key) {
+      const { chunk, a } = owner[i]!;
+      return chunk.intensity[(a * H + HAZARD_KEYS.indexOf(hazard)) * S + syIndex(key)]!;
+    },
+    score(i, hazard, key, residual = false) {
+      const { chunk, a } = owner[i]!;
+      const v = (residual ? chunk.scoreResidual : chunk.score)[(a * H + HAZARD_KEYS.indexOf(hazard)) * S + syIndex(key)]!;
+      return v === 255 ? null : v;
+    },
+  };
+}
+
+export const unitOf = (hazard: HazardKey) => HAZARD_INDICATORS[hazard].unit;

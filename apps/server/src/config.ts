@@ -1,0 +1,58 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** Repository root, so that relative defaults work whatever the working directory. */
+export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  /** Embedded PGlite data directory; `memory://` keeps it in memory (tests). */
+  DATA_DIR: z.string().default('./.data'),
+  /** When set, PostgreSQL is used instead of the embedded PGlite. */
+  DATABASE_URL: z.string().url().optional(),
+  /** SMTP transport, e.g. smtp://127.0.0.1:2525. Without it e-mail goes to the local outbox table and the log. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Climate Risk Platform <no-reply@climate-risk.local>'),
+  PUBLIC_URL: z.string().default('http://localhost:8080'),
+  WEB_DIST: z.string().default(resolve(REPO_ROOT, 'apps/web/dist')),
+  SEED_DEMO: bool.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool.default(false),
+  TOKEN_TTL_DAYS: z.coerce.number().int().positive().default(30),
+  LOGIN_THROTTLE_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
+  LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().positive().default(5),
+  LOGIN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().positive().default(50),
+  /** Largest JSON or form body accepted, in bytes. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  /** Largest uploaded file, in bytes. */
+  UPLOAD_LIMIT_BYTES: z.coerce.number().int().positive().default(20 * 1_048_576),
+  /** Most asset rows accepted in one upload or JSON list. */
+  UPLOAD_MAX_ROWS: z.coerce.number().int().positive().default(100_000),
+  /** Jobs run at once by one process (analyses are CPU-bound: keep this near the core count). */
+  JOB_CONCURRENCY: z.coerce.number().int().positive().default(1),
+  /** Run the job worker inside the server process (default with PGlite; set false when separate workers run). */
+  RUN_JOBS_IN_PROCESS: bool.optional(),
+  /** Argon2id memory cost in KiB (OWASP 2023 minimum for argon2id: 19 MiB, t=2). */
+  ARGON2_MEMORY_KIB: z.coerce.number().int().min(8192).default(19_456),
+  ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
+});
+
+export type Config = z.infer<typeof EnvSchema>;
+
+/** Reads the environment once, failing fast with every problem listed. Nothing else reads process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = { ...parsed.data, ...overrides };
+  if (!config.DATA_DIR.startsWith('memory://')) config.DATA_DIR = resolve(REPO_ROOT, config.DATA_DIR);
+  return config;
+}

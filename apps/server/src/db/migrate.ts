@@ -1,0 +1,38 @@
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as m0001 from './migrations/0001_accounts.js';
+import * as m0002 from './migrations/0002_projects.js';
+import * as m0003 from './migrations/0003_analysis_results.js';
+import * as m0004 from './migrations/0004_filters_summary.js';
+import * as m0005 from './migrations/0005_files.js';
+import * as m0006 from './migrations/0006_faq.js';
+
+/** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
+const MIGRATIONS: Record<string, { statements: string[] }> = {
+  '0001_accounts': m0001,
+  '0002_projects': m0002,
+  '0003_analysis_results': m0003,
+  '0004_filters_summary': m0004,
+  '0005_files': m0005,
+  '0006_faq': m0006,
+};
+
+class StaticProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, mod] of Object.entries(MIGRATIONS)) {
+      out[name] = {
+        async up(db: Kysely<any>) {
+          for (const s of mod.statements) await sql.raw(s).execute(db);
+        },
+      };
+    }
+    return out;
+  }
+}
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

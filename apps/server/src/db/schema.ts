@@ -1,0 +1,285 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { FaqTables } from './migrations/0006_faq.js';
+
+/** timestamptz; optional on insert where the column has a default. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface DefaultFilters {
+  analysis_type: string;
+  scenario: string;
+  year: number;
+}
+
+/** Written by the analysis for the card of the project list: figures at the project's default filter. */
+export interface ProjectSummary {
+  /** Scenario-year key the figures are for, e.g. ssp45_2050. */
+  key: string;
+  /** Overall climate score, 0-100. */
+  overall: number | null;
+  /** Maximum exposure, USD. */
+  max_exposure: number;
+  /** Total asset value, USD. */
+  total_value: number;
+  /** Climate value at risk and residual CVaR, USD. */
+  cvar: number;
+  rcvar: number;
+  property_types: string[];
+}
+
+export interface CompaniesTable {
+  id: Generated<number>;
+  name: string;
+  code: string;
+  tier: string;
+  assets_allowed: number;
+  allowed_modules: Json<string[]>;
+  tier_permissions: Json<Record<string, boolean>>;
+  created_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  company_id: number;
+  username: string;
+  username_lower: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string;
+  status: 'active' | 'pending' | 'rejected';
+  is_company_admin: boolean;
+  twofa_method: 'app' | 'email' | null;
+  totp_secret: string | null;
+  totp_pending_secret: string | null;
+  totp_last_step: number | null;
+  data_edit_permissions: Json<Record<string, boolean>>;
+  last_accessed_at: Timestamp | null;
+  last_accessed_path: string | null;
+  default_filters: Json<DefaultFilters> | null;
+  created_at: Timestamp;
+}
+
+export interface AuthTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface EmailCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: 'mfa_setup' | 'login';
+  code_hash: string;
+  attempts: Generated<number>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  username_lower: string;
+  client: string;
+  succeeded: boolean;
+  created_at: Timestamp;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  message: string;
+  notification_type: string;
+  link: string | null;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+}
+
+export interface ReleasesAnnouncedTable {
+  version: string;
+  announced_at: Timestamp;
+}
+
+export interface PageVisitsTable {
+  id: Generated<number>;
+  user_id: number;
+  path: string;
+  accessed_at: Timestamp;
+}
+
+export interface OutboxEmailsTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  transport: string;
+  status: 'stored' | 'sent' | 'failed';
+  error: string | null;
+  created_at: Timestamp;
+}
+
+export interface DemoRequestsTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  company: string;
+  role: string | null;
+  message: string | null;
+  client: string;
+  created_at: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  company_id: number | null;
+  user_id: number | null;
+  action: string;
+  detail: Json<Record<string, unknown>>;
+  client: string | null;
+  created_at: Timestamp;
+}
+
+export interface Database extends FaqTables {
+  companies: CompaniesTable;
+  users: UsersTable;
+  auth_tokens: AuthTokensTable;
+  email_codes: EmailCodesTable;
+  login_attempts: LoginAttemptsTable;
+  notifications: NotificationsTable;
+  releases_announced: ReleasesAnnouncedTable;
+  page_visits: PageVisitsTable;
+  outbox_emails: OutboxEmailsTable;
+  demo_requests: DemoRequestsTable;
+  audit_log: AuditLogTable;
+  projects: ProjectsTable;
+  assets: AssetsTable;
+  project_shares: ProjectSharesTable;
+  jobs: JobsTable;
+  analysis_results: AnalysisResultsTable;
+  files: FilesTable;
+}
+
+export type CompanyRow = Selectable<CompaniesTable>;
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type NotificationRow = Selectable<NotificationsTable>;
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  company_id: number;
+  owner_id: number;
+  kind: 'physical' | 'transition' | 'map' | 'realestate';
+  name: string;
+  name_lower: string;
+  portfolio_variables: Json<string[]>;
+  non_building_variables: Json<Record<string, string[]>>;
+  base_unit: string;
+  base_currency: string;
+  source: string;
+  is_benchmark: boolean;
+  ticker: string | null;
+  index_name: string | null;
+  default_filters: Json<{ analysis_type: string; scenario: string; year: number }>;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  progress: number;
+  status_message: string | null;
+  version: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  analysed_at: Timestamp | null;
+  summary: Json<ProjectSummary> | null;
+}
+
+/** Asset attributes; null is the NA sentinel, distinct from 0. */
+export interface AssetsTable {
+  id: Generated<number>;
+  project_id: number;
+  position: number;
+  name: string;
+  latitude: number;
+  longitude: number;
+  country_code: string | null;
+  place_name: string | null;
+  location_approximate: Generated<boolean>;
+  property_type: string | null;
+  revenue: number | null;
+  construction_cost: number | null;
+  area: number | null;
+  valuation: number | null;
+  stories: number | null;
+  solar_production: number | null;
+  wind_production: number | null;
+  hydro_production: number | null;
+  wheat_production: number | null;
+  rice_production: number | null;
+  maize_production: number | null;
+  fruit_production: number | null;
+  vegetable_production: number | null;
+  ownership: number | null;
+  building_age: number | null;
+  basement: boolean | null;
+  plinth_height: number | null;
+  mitigation_risk: number | null;
+  content_value: number | null;
+  yearly_inventory_value: number | null;
+  ticker: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProjectSharesTable {
+  project_id: number;
+  user_id: number;
+  permission: 'read' | 'write';
+  shared_by: number | null;
+  created_at: Timestamp;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  attempts: number;
+  max_attempts: number;
+  progress: number;
+  message: string | null;
+  error: string | null;
+  locked_by: string | null;
+  heartbeat_at: Timestamp | null;
+  run_after: Timestamp;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
+
+export type ProjectRow = Selectable<ProjectsTable>;
+export type AssetRow = Selectable<AssetsTable>;
+export type NewAsset = Insertable<AssetsTable>;
+export type JobRow = Selectable<JobsTable>;
+
+export interface AnalysisResultsTable {
+  project_id: number;
+  chunk_start: number;
+  chunk_count: number;
+  data: Uint8Array;
+  created_at: Timestamp;
+}
+
+export interface FilesTable {
+  id: Generated<number>;
+  token_hash: string;
+  owner_id: number;
+  stored_as: string;
+  filename: string;
+  content_type: string;
+  bytes: number;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}

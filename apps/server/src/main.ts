@@ -1,0 +1,50 @@
+import { warmCountries, warmForward } from '@crp/geo';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { announceReleases } from './services/release.service.js';
+import { DEMO, seedDemo } from './seed.js';
+
+const config = loadConfig();
+const database = await openDatabase(config);
+const applied = await migrateToLatest(database.db);
+const app = await buildApp(config, database);
+if (applied.length) app.log.info({ applied }, 'migrations applied');
+const announced = await announceReleases(app.db, app.services.notifications);
+if (announced.length) app.log.info({ announced }, 'releases announced');
+if (config.SEED_DEMO) await seedDemo(app);
+await app.services.faq.seed(); // built-in FAQ content (content/faq.ts), inserted or updated by key
+// Jobs run in this process unless RUN_JOBS_IN_PROCESS=false (with PostgreSQL, `npm run worker` processes share them).
+if (config.RUN_JOBS_IN_PROCESS ?? true) app.services.jobs.start();
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  await app.services.jobs.stop();
+  await app.close();
+  await database.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+await app.listen({ port: config.PORT, host: config.HOST });
+// Load the gazetteer after listening, so the first map click or search does not wait for it.
+setImmediate(() => {
+  warmCountries();
+  warmForward();
+});
+const base = `http://localhost:${(app.server.address() as { port: number }).port}`;
+const lines = [
+  '',
+  `  Climate Risk Platform is running at ${base}`,
+  `  Database: ${database.kind}${database.kind === 'pglite' ? ` (${config.DATA_DIR})` : ''}`,
+  `  API docs: ${base}/docs`,
+];
+if (config.SEED_DEMO) {
+  lines.push(`  Demo login: username ${DEMO.username} / password ${DEMO.password} / company code ${DEMO.companyCode}`);
+}
+console.log(lines.join('\n') + '\n');

@@ -1,0 +1,55 @@
+import { DashboardBody, ErrorBody } from '@crp/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { caller, TOKEN_SECURITY } from '../plugins/auth.js';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody.passthrough() };
+
+/** The detail-by-year presentation's fields (spec 001 §7): project, rcp (the scenario), year, count, with_content, variable. */
+const DetailBody = z.object({
+  project: z.string().trim().min(1, 'project is required').max(150),
+  rcp: z.coerce.string().pipe(z.enum(['26', '45', '85'], { error: 'rcp must be 26, 45 or 85' })).optional(),
+  analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).optional(),
+  year: z.coerce.number({ error: 'year must be a number' }).int().min(2020, 'year must be 2020 to 2100').max(2100, 'year must be 2020 to 2100').optional(),
+  count: z.union([z.literal('All'), z.coerce.number().int().positive()]).default('All'),
+  with_content: z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true').default(true),
+  variable: z.string().trim().max(40).default('Total'),
+});
+
+export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { dashboard } = app.services;
+
+  app.post('/api/v2/dashboard/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Dashboard'],
+      summary: 'The physical-risk dashboard of a project for one analysis type, scenario and year (every field of spec 001 §3.2)',
+      description: 'Computed from the stored analysis. 409 while the analysis runs. Sections the tier does not allow are null. Field meanings: docs/dashboard.md.',
+      security: TOKEN_SECURITY,
+      body: DashboardBody,
+      response: { 200: z.any(), ...errors },
+    },
+  }, async (req) => dashboard.query(caller(req), req.body));
+
+  app.post('/api/v2/dashboard/detail/', {
+    onRequest: app.authenticate,
+    schema: { tags: ['Dashboard'], summary: 'The detail-by-year presentation of the dashboard', security: TOKEN_SECURITY, body: DetailBody, response: { 200: z.any(), ...errors } },
+  }, async (req) => {
+    const b = req.body;
+    return dashboard.query(caller(req), {
+      project_name: b.project,
+      ...(b.analysis_type ? { analysis_type: b.analysis_type } : {}),
+      ...(b.rcp ? { scenario: b.rcp } : {}),
+      ...(b.year ? { year: b.year } : {}),
+      count: b.count,
+      with_content: b.with_content,
+      variable: b.variable,
+      currency: 'USD',
+      percentage_type: 'dollar',
+      mitigation: true,
+      parameter: 'loss',
+      adjusted_gdp: false,
+      property_type: 'All',
+    });
+  });
+};

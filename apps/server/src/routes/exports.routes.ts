@@ -1,0 +1,60 @@
+import { CsvReportBody, ErrorBody, SummaryReportBody } from '@crp/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { caller, TOKEN_SECURITY } from '../plugins/auth.js';
+
+const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+const FileLink = { url: z.string(), expires_at: z.string() };
+
+export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { exports, files } = app.services;
+
+  app.post('/api/v2/download_csv_report/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Exports'],
+      summary: 'Asset x hazard x scenario x year rows with intensity, score and losses, as an .xlsx link and inline rows',
+      description: 'Cells that start with = + - @ are escaped against formula injection. 409 while the analysis is not finished.',
+      security: TOKEN_SECURITY,
+      body: CsvReportBody,
+      response: { 200: z.object({ success: z.array(z.record(z.string(), z.unknown())), rows: z.number().int(), truncated: z.boolean(), ...FileLink, error: z.null() }), ...errors },
+    },
+  }, async (req) => exports.csvReport(caller(req), req.body));
+
+  app.post('/api/v2/summary_report/', {
+    onRequest: app.authenticate,
+    schema: { tags: ['Exports'], summary: 'Portfolio summary workbook (.xlsx link)', security: TOKEN_SECURITY, body: SummaryReportBody, response: { 200: z.object(FileLink), ...errors } },
+  }, async (req) => exports.summaryReport(caller(req), req.body.project_name, req.body.analysis_type, req.body.has_mitigation ?? true));
+
+  app.post('/api/report/get_link/:userId/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Exports'],
+      summary: 'A fresh 24-hour link to a file you generated, from its earlier link (the old link stops working)',
+      security: TOKEN_SECURITY,
+      params: z.object({ userId: z.coerce.number({ error: 'userId must be a number' }).int().positive().max(2_147_483_647) }),
+      body: z.object({ url: z.string({ error: 'url is required' }).trim().min(20, 'url must be a file link').max(500, 'url is too long') }),
+      response: { 201: z.object(FileLink), ...errors, 410: ErrorBody },
+    },
+  }, async (req, reply) => {
+    app.services.projectList.assertSelf(caller(req), req.params.userId);
+    return reply.status(201).send(await files.renew(caller(req).id, req.body.url));
+  });
+
+  app.get('/api/v2/files/:token/:filename', {
+    schema: {
+      tags: ['Exports'],
+      summary: 'A generated file behind its expiring link (no token header needed: the link is the secret)',
+      params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token is not a file link'), filename: z.string().max(200) }),
+      response: { 200: z.any(), 404: ErrorBody, 410: ErrorBody, 400: ErrorBody },
+      produces: ['application/octet-stream'],
+    },
+  }, async (req, reply) => {
+    const f = await files.open(req.params.token);
+    return reply
+      .header('content-type', f.contentType)
+      .header('content-disposition', `attachment; filename="${f.filename}"`)
+      .header('cache-control', 'private, no-store')
+      .send(f.data);
+  });
+};

@@ -1,0 +1,178 @@
+import { ASSET_FIELDS, assetFieldForHeader, isNA, parseAmount, type AssetFieldKey } from '@crp/contracts';
+import * as XLSX from '@e965/xlsx';
+import { AppError } from '../lib/errors.js';
+
+/** An uploaded file as the multipart plugin hands it over. */
+export interface UploadedFile {
+  filename: string;
+  data: Buffer;
+}
+
+export type ImportedAsset = { name: string; latitude: number; longitude: number } & Partial<Record<Exclude<AssetFieldKey, 'name' | 'latitude' | 'longitude'>, number | string | null>> & {
+  country_code?: string | null;
+};
+
+const MAX_ERRORS = 100;
+
+/** What kind of file the bytes are, whatever its name says. */
+export function sniffFileType(file: UploadedFile): 'xlsx' | 'xls' | 'csv' | 'unsupported' {
+  const d = file.data;
+  if (d.length >= 4 && d[0] === 0x50 && d[1] === 0x4b && d[2] === 0x03 && d[3] === 0x04) return 'xlsx';
+  if (d.length >= 8 && d.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))) return 'xls';
+  // Text: no NUL bytes in the first 8 KiB and valid UTF-8 (or Latin-1 without control characters).
+  const head = d.subarray(0, 8192);
+  if (head.includes(0)) return 'unsupported';
+  const ext = file.filename.toLowerCase().split('.').pop() ?? '';
+  if (['csv', 'txt', 'tsv', 'xls', 'xlsx', ''].includes(ext) || /^[\x09\x0a\x0d\x20-\x7e\u00a0-\uffff]*$/u.test(head.toString('utf8').slice(0, 2000))) return 'csv';
+  return 'unsupported';
+}
+
+/**
+ * Reads a CSV, XLSX or XLS upload into a table of cell values (first sheet). Refuses other files and files with
+ * more than `maxRows` data rows, with the reason in the message.
+ */
+export function readUploadTable(file: UploadedFile, maxRows: number): unknown[][] {
+  const kind = sniffFileType(file);
+  if (kind === 'unsupported') {
+    throw new AppError(400, `upload_file: '${file.filename}' is not a CSV, XLSX or XLS file. Upload a .csv, .xlsx or .xls file.`, [
+      { field: 'upload_file', message: 'unsupported file type' },
+    ]);
+  }
+  let wb: XLSX.WorkBook;
+  try {
+    if (kind === 'csv') {
+      const text = file.data.toString('utf8').replace(/^\uFEFF/, '');
+      wb = XLSX.read(text, { type: 'string', raw: true, dense: true, sheetRows: maxRows + 3 });
+    } else {
+      wb = XLSX.read(file.data, { type: 'buffer', dense: true, cellDates: false, cellFormula: false, cellHTML: false, sheetRows: maxRows + 3 });
+    }
+  } catch (err) {
+    throw new AppError(400, `upload_file: '${file.filename}' could not be read as ${kind.toUpperCase()} (${err instanceof Error ? err.message.slice(0, 120) : 'unknown error'}).`, [
+      { field: 'upload_file', message: 'unreadable file' },
+    ]);
+  }
+  const sheetName = wb.SheetNames[0];
+  const sheet = sheetName ? wb.Sheets[sheetName] : undefined;
+  if (!sheet) throw new AppError(400, `upload_file: '${file.filename}' has no sheet with data.`, [{ field: 'upload_file', message: 'empty file' }]);
+  const table = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: true });
+  return table;
+}
+
+/**
+ * Turns a table into records keyed by asset field. With a header row (at least name, latitude and longitude
+ * recognised) columns are matched by name in any order; otherwise the spec's column order is assumed.
+ * Each record carries its spreadsheet row number for error messages.
+ */
+export function recordsFromTable(table: unknown[][]): { row: number; values: Record<string, unknown> }[] {
+  const firstIndex = table.findIndex((r) => r.some((c) => !isNA(c)));
+  if (firstIndex < 0) return [];
+  const first = table[firstIndex]!;
+  const mapped = first.map(assetFieldForHeader);
+  const hasHeader = ['name', 'latitude', 'longitude'].every((k) => mapped.includes(k as AssetFieldKey));
+  const columns: (AssetFieldKey | undefined)[] = hasHeader ? mapped : ASSET_FIELDS.map((f) => f.key);
+  const out: { row: number; values: Record<string, unknown> }[] = [];
+  for (let i = hasHeader ? firstIndex + 1 : firstIndex; i < table.length; i++) {
+    const r = table[i]!;
+    if (!r.some((c) => !isNA(c))) continue;
+    const values: Record<string, unknown> = {};
+    columns.forEach((key, c) => {
+      if (key && values[key] === undefined) values[key] = r[c];
+    });
+    out.push({ row: i + 1, values });
+  }
+  return out;
+}
+
+const PROPERTY_TYPE_MAX = 80;
+
+/**
+ * Validates asset records. Returns the assets, or every problem as "Row N: ..." sentences (at most 100 listed).
+ * `rowLabel` names rows: spreadsheet rows for files, 1-based list positions for JSON data.
+ */
+export function validateAssets(records: { row: number; values: Record<string, unknown> }[]): { assets: ImportedAsset[]; errors: string[] } {
+  const errors: string[] = [];
+  const assets: ImportedAsset[] = [];
+  const seen = new Map<string, number>();
+  const add = (row: number, msg: string) => {
+    if (errors.length < MAX_ERRORS) errors.push(`Row ${row}: ${msg}`);
+    else if (errors.length === MAX_ERRORS) errors.push('More errors not listed: fix these first.');
+  };
+  for (const { row, values } of records) {
+    const before = errors.length;
+    const rawName = values.name;
+    const name = isNA(rawName) ? '' : String(rawName).trim().replace(/\s+/g, ' ');
+    if (!name) add(row, 'name is empty (asset name is mandatory)');
+    else if (name.length > 200) add(row, 'name is longer than 200 characters');
+    else if (seen.has(name.toLowerCase())) add(row, `name '${name.slice(0, 40)}' is already used in row ${seen.get(name.toLowerCase())}`);
+    else seen.set(name.toLowerCase(), row);
+
+    const coord = (key: 'latitude' | 'longitude', limit: number): number | null => {
+      const v = values[key];
+      if (isNA(v)) {
+        add(row, `${key} is empty (location is mandatory)`);
+        return null;
+      }
+      const n = typeof v === 'number' ? v : Number(String(v).trim());
+      if (!Number.isFinite(n) || (typeof v === 'string' && String(v).trim() === '')) {
+        add(row, `${key} '${String(v).slice(0, 30)}' is not a number`);
+        return null;
+      }
+      if (n < -limit || n > limit) {
+        add(row, `${key} ${n} is outside -${limit}..${limit}`);
+        return null;
+      }
+      return n;
+    };
+    const latitude = coord('latitude', 90);
+    const longitude = coord('longitude', 180);
+    if (latitude === 0 && longitude === 0) add(row, 'latitude and longitude are both 0 (a point in the Gulf of Guinea): give the asset\'s real location');
+
+    const asset: Record<string, unknown> = { name, latitude, longitude };
+    for (const f of ASSET_FIELDS) {
+      if (f.key === 'name' || f.key === 'latitude' || f.key === 'longitude') continue;
+      const v = values[f.key];
+      if (f.key === 'property_type') {
+        if (isNA(v)) asset.property_type = null;
+        else {
+          const s = String(v).trim();
+          if (s.length > PROPERTY_TYPE_MAX) add(row, `property type is longer than ${PROPERTY_TYPE_MAX} characters`);
+          asset.property_type = s;
+        }
+        continue;
+      }
+      const parsed = parseAmount(v);
+      if ('error' in parsed) {
+        add(row, `${f.header} ${parsed.error}`);
+        continue;
+      }
+      const n = parsed.value;
+      if (n !== null) {
+        if (n < 0) add(row, `${f.header} must not be negative (${n})`);
+        else if (f.kind === 'percent' && n > 100) add(row, `${f.header} ${n} is outside 0..100 %`);
+        else if (f.kind === 'integer' && (!Number.isInteger(n) || n > 300)) add(row, `${f.header} ${n} must be a whole number from 0 to 300`);
+      }
+      asset[f.key] = n;
+    }
+    const cc = values.country_code;
+    if (!isNA(cc)) {
+      const s = String(cc).trim().toUpperCase();
+      if (!/^[A-Z]{2,3}$/.test(s)) add(row, `country_code '${String(cc).slice(0, 10)}' is not an ISO 3166 code`);
+      asset.country_code = s;
+    }
+    if (errors.length === before) assets.push(asset as ImportedAsset);
+  }
+  return { assets, errors };
+}
+
+/** Records from the JSON `data` field: a list of locations (spec 000 §3), numbered from 1. */
+export function recordsFromJson(list: unknown[]): { row: number; values: Record<string, unknown> }[] {
+  return list.map((item, i) => {
+    const o = (item && typeof item === 'object' && !Array.isArray(item) ? item : {}) as Record<string, unknown>;
+    const values: Record<string, unknown> = { ...o };
+    // Accept the CSV spellings too (lat/long, floors).
+    values.latitude ??= o.lat;
+    values.longitude ??= o.long ?? o.lng ?? o.lon;
+    values.stories ??= o.floors;
+    return { row: i + 1, values };
+  });
+}

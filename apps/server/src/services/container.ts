@@ -1,0 +1,41 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { DB } from '../db/database.js';
+import { UsersRepository } from '../repositories/users.repository.js';
+import { AccountService } from './account.service.js';
+import { AuthService } from './auth.service.js';
+import { MailService } from './mail.service.js';
+import { MfaService } from './mfa.service.js';
+import { NotificationService } from './notification.service.js';
+import { PasswordHasher } from './password.js';
+import { JobQueue } from './job-queue.js';
+import { ProjectService } from './project.service.js';
+import { ProjectListService } from './project-list.service.js';
+import { FileStore } from './file-store.js';
+import { ExportService } from './export.service.js';
+import { DashboardService } from './dashboard.service.js';
+import { AssetEditService } from './asset-edit.service.js';
+import { analysePortfolioJob } from '../analysis/analysis.service.js';
+import { FaqService } from './faq.service.js';
+
+/** Wires services once per app; routes reach them through `app.services`. */
+export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
+  const users = new UsersRepository(db);
+  const mail = new MailService(db, config, log);
+  const notifications = new NotificationService(db);
+  const passwords = new PasswordHasher(config);
+  const mfa = new MfaService(db, users, mail);
+  const auth = new AuthService(db, users, passwords, mail, notifications, mfa, config);
+  const accounts = new AccountService(db, users, notifications);
+  const jobs = new JobQueue(db, log, { concurrency: config.JOB_CONCURRENCY, pollMs: 500 });
+  jobs.register(analysePortfolioJob(db, log));
+  const projects = new ProjectService(db, users, jobs, config);
+  const projectList = new ProjectListService(db, users, projects);
+  const files = new FileStore(db, config);
+  const exports = new ExportService(db, projects, files);
+  const dashboard = new DashboardService(db, projects, users);
+  const assetEdits = new AssetEditService(db, projects, users, jobs);
+  return { users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, faq: new FaqService(db) };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,77 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
+import type { Config } from '../config.js';
+import type { DB } from '../db/database.js';
+import { newToken, sha256 } from '../lib/crypto.js';
+import { AppError, notFound } from '../lib/errors.js';
+
+/** Generated files (exports, reports) live this long behind their link. */
+const LINK_TTL_MS = 24 * 3_600_000;
+
+/**
+ * Files made on the server (exports, reports), stored under DATA_DIR/files and served by unguessable, expiring
+ * links (`/api/v2/files/<token>/<name>`): a link can be opened in a new tab without the token header, like a signed URL.
+ */
+export class FileStore {
+  readonly dir: string;
+
+  constructor(private readonly db: DB, config: Pick<Config, 'DATA_DIR'>) {
+    this.dir = resolve(config.DATA_DIR.startsWith('memory://') ? join(tmpdir(), `crp-files-${process.pid}`) : join(config.DATA_DIR, 'files'));
+    mkdirSync(this.dir, { recursive: true });
+  }
+
+  /** Stores `data` and returns the link path. `filename` is what the browser saves it as. */
+  async save(ownerId: number, filename: string, contentType: string, data: Buffer): Promise<{ url: string; expires_at: string }> {
+    const token = newToken();
+    const safeName = filename.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'download';
+    const storedAs = `${sha256(token).slice(0, 32)}.bin`;
+    writeFileSync(join(this.dir, storedAs), data);
+    const expires = new Date(Date.now() + LINK_TTL_MS);
+    await this.db
+      .insertInto('files')
+      .values({ token_hash: sha256(token), owner_id: ownerId, stored_as: storedAs, filename: safeName, content_type: contentType, bytes: data.length, expires_at: expires })
+      .execute();
+    return { url: `/api/v2/files/${token}/${encodeURIComponent(safeName)}`, expires_at: expires.toISOString() };
+  }
+
+  /** The file behind a link; 404 when unknown, 410 when expired. */
+  async open(token: string): Promise<{ filename: string; contentType: string; data: Buffer }> {
+    const row = await this.db.selectFrom('files').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst();
+    if (!row) throw notFound('No such file.');
+    if (new Date(row.expires_at).getTime() < Date.now()) throw new AppError(410, 'This download link has expired. Generate the file again.');
+    const path = resolve(this.dir, row.stored_as);
+    if (!path.startsWith(this.dir + sep) || !existsSync(path)) throw notFound('The file is no longer stored. Generate it again.');
+    return { filename: row.filename, contentType: row.content_type, data: readFileSync(path) };
+  }
+
+  /**
+   * A fresh link to a file the caller made (spec "get_link": a cloud file link), from an earlier link or its token,
+   * valid for another 24 hours. Expired files that are still on disk are renewed too.
+   */
+  async renew(ownerId: number, linkOrToken: string): Promise<{ url: string; expires_at: string }> {
+    const token = /\/api\/v2\/files\/([A-Za-z0-9_-]{20,100})\//.exec(linkOrToken)?.[1] ?? linkOrToken.trim();
+    const row = await this.db.selectFrom('files').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst();
+    if (!row || row.owner_id !== ownerId) throw notFound('file: no file of yours behind this link.');
+    const path = resolve(this.dir, row.stored_as);
+    if (!path.startsWith(this.dir + sep) || !existsSync(path)) throw new AppError(410, 'The file is no longer stored. Generate it again.');
+    const fresh = newToken();
+    const expires = new Date(Date.now() + LINK_TTL_MS);
+    await this.db.updateTable('files').set({ token_hash: sha256(fresh), expires_at: expires }).where('id', '=', row.id).execute();
+    return { url: `/api/v2/files/${fresh}/${encodeURIComponent(row.filename)}`, expires_at: expires.toISOString() };
+  }
+
+  /** Deletes expired files and their rows. */
+  async sweep(): Promise<number> {
+    const rows = await this.db.selectFrom('files').select(['id', 'stored_as']).where('expires_at', '<', new Date()).execute();
+    for (const r of rows) rmSync(resolve(this.dir, r.stored_as), { force: true });
+    if (rows.length) await this.db.deleteFrom('files').where('id', 'in', rows.map((r) => r.id)).execute();
+    return rows.length;
+  }
+}
+
+/** Makes a spreadsheet cell safe against formula injection (OWASP CSV injection): text starting with = + - @ tab or CR gets a leading apostrophe. */
+export function safeCell(v: unknown): unknown {
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(v)) return `'${v}`;
+  return v;
+}

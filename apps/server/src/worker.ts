@@ -1,0 +1,35 @@
+/**
+ * `npm run worker`: a job worker process (portfolio analyses, reports). With DATABASE_URL set, any number of workers
+ * on any machines claim jobs from the same PostgreSQL `jobs` table (FOR UPDATE SKIP LOCKED) and share the load; run
+ * the server with RUN_JOBS_IN_PROCESS=false to leave all jobs to them. The embedded PGlite database belongs to one
+ * process, so there jobs run inside `npm start` instead.
+ */
+import pino from 'pino';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createServices } from './services/container.js';
+
+const config = loadConfig();
+if (!config.DATABASE_URL) {
+  console.error('npm run worker needs DATABASE_URL (a PostgreSQL server). With the embedded database, jobs run inside `npm start`.');
+  process.exit(2);
+}
+const log = pino({ level: config.LOG_LEVEL === 'silent' ? 'silent' : config.LOG_LEVEL, base: { role: 'worker' } });
+const database = await openDatabase(config);
+await migrateToLatest(database.db);
+const services = createServices(database.db, config, log);
+services.jobs.start();
+log.info({ worker: services.jobs.workerId, concurrency: config.JOB_CONCURRENCY }, 'worker started');
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'worker stopping after the jobs in hand');
+  await services.jobs.stop();
+  await database.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+
+
+describe('dashboard query', () => {
+  let s: TestServer;
+  let owner: Awaited<ReturnType<typeof registerAndLogin>>;
+  let projectId: number;
+  before(async () => {
+    s = await startServer({}, { jobs: true });
+    owner = await registerAndLogin(s.api);
+    const data = [
+      { name: 'Kowloon Warehouse', latitude: 22.31, longitude: 114.22, property_type: 'Warehouse', valuation: 4e7, revenue: 1e7 },
+      { name: 'Manila Office', latitude: 14.58, longitude: 120.98, property_type: 'Office', valuation: 6e7, revenue: 2e7 },
+      { name: 'Madrid Office', latitude: 40.42, longitude: -3.7, property_type: 'Office', valuation: 5e7, revenue: 1e7 },
+      { name: 'Phoenix Plant', latitude: 33.45, longitude: -112.07, property_type: 'Manufacture', valuation: 3e7, revenue: 4e7 },
+    ];
+    const res = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Dash', data, portfolio_variables: ['Extreme Heat', 'Drought', 'Wildfire'] } });
+    projectId = res.body.project.project_id;
+    await waitForAnalysis(s, owner.token, projectId);
+  });
+  after(() => s.close());
+
+  const setTier = async (tier: 'free' | 'enterprise') => {
+    const all = tier === 'enterprise';
+    await s.db.updateTable('companies').set({ tier, tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: all, rcp_year_loss_bars: all, asset_table: true }) }).execute();
+  };
+  const query = (form: Record<string, string | number>) => s.api.post('/api/v2/dashboard/', { token: owner.token, form: { project_name: 'Dash', ...form } });
+
+  test('cards add up over assets and hazards; adaptation never raises a loss', async () => {
+    await setTier('enterprise');
+    const res = await query({ analysis_type: 'ssp', scenario: '85', year: 2050, mitigation: 'true' });
+    assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 400));
+    const b = res.body;
+    assert.equal(b.asset_count, 4);
+    assert.equal(b.project.permission, 'owner');
+    assert.equal(b.hazard_count, 6);
+    const card = b.climate_risk_card_data;
+    assert.equal(card.total_asset_value, 1.8e8);
+    const tableRcvar = b.asset_table.reduce((s: number, r: { overall_loss: number }) => s + r.overall_loss, 0);
+    assert.ok(Math.abs(tableRcvar - card.residual_climate_value_at_risk) < 1, `assets ${tableRcvar} vs card ${card.residual_climate_value_at_risk}`);
+    assert.ok(card.residual_climate_value_at_risk <= card.climate_value_at_risk + 1e-6);
+    assert.ok(Math.abs(card.avoided_loss - (card.climate_value_at_risk - card.residual_climate_value_at_risk)) < 0.02);
+    for (const h of b.overall_bar_chart) assert.ok(h.rcvar <= h.cvar + 1e-6, `${h.hazard} rcvar ${h.rcvar} <= cvar ${h.cvar}`);
+    assert.ok(b.overall.overall_risk >= 0 && b.overall.overall_risk <= 100);
+    assert.ok(['low', 'medium', 'high'].includes(b.overall.label));
+    assert.equal(b.heatmap.data.length, 4 * 6);
+    const heat = b.hazard_values['Extreme Heat'];
+    assert.equal(heat[1], '°C');
+    assert.ok(heat[0] > 20 && heat[2] >= 0);
+    assert.ok(typeof b.key_finding_data.value_of_transition_policies === 'number');
+  });
+
+  test('warming-driven CVaR at 8.5 is not below 2.6, and the cone is ordered', async () => {
+    const res = await query({ analysis_type: 'ssp', scenario: '45', year: 2080, variable: 'Extreme Heat' });
+    assert.equal(res.status, 200);
+    assert.ok(res.body.key_finding_data.cvar_85 >= res.body.key_finding_data.cvar_26, JSON.stringify(res.body.key_finding_data));
+    for (const p of res.body.cone_chart ?? []) assert.ok(p.high >= p.low);
+  });
+
+  test('the free tier gets no data for the sections it does not allow; enterprise does', async () => {
+    await setTier('free');
+    const free = await query({});
+    assert.equal(free.body.tier_permissions.portfolio_losses, false);
+    assert.equal(free.body.climate_risk_card_data, null);
+    assert.equal(free.body.loss_bars_data, null);
+    assert.ok(free.body.asset_table.length === 4);
+    await setTier('enterprise');
+    const paid = await query({ analysis_type: 'rcp', scenario: '85', year: 2100 });
+    assert.equal(paid.status, 200);
+    assert.equal(paid.body.filters.year, 2050, 'rcp with 2100 is forced to 2050');
+    assert.ok(paid.body.climate_risk_card_data.climate_value_at_risk >= 0);
+    assert.deepEqual(paid.body.loss_bars_data.years, [2020, 2030, 2050]);
+    assert.equal(paid.body.cvar_chart_data.cvar.dollar.rcp_constant.length, 3);
+    const cone2050 = paid.body.cone_chart.find((p: { year: number }) => p.year === 2050);
+    const card = paid.body.climate_risk_card_data.climate_value_at_risk;
+    assert.ok(Math.abs(cone2050.high - card) <= 1e-6 * Math.max(1, card) + 0.02, `chart ${cone2050.high} = card ${card}`);
+  });
+
+  test('filters: property type and count select assets; errors name the field; others get 404', async () => {
+    const offices = await query({ property_type: 'Office' });
+    assert.equal(offices.body.asset_count, 2);
+    const top = await query({ count: 1 });
+    assert.equal(top.body.asset_count, 1);
+    assert.equal(top.body.single_asset.length, 1);
+    assert.equal((await query({ year: 2033 })).status, 400);
+    const v = await query({ variable: 'Volcano' });
+    assert.equal(v.status, 400);
+    assert.match(v.body.detail, /variable/);
+    const none = await s.api.post('/api/v2/dashboard/', { token: owner.token, form: {} });
+    assert.equal(none.status, 400);
+    const stranger = await registerAndLogin(s.api);
+    assert.equal((await s.api.post('/api/v2/dashboard/', { token: stranger.token, form: { project_id: projectId } })).status, 404);
+    const detail = await s.api.post('/api/v2/dashboard/detail/', { token: owner.token, form: { project: 'Dash', rcp: '85', year: 2030 } });
+    assert.equal(detail.status, 200);
+  });
+});

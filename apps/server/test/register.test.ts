@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { newUser, registerAndLogin, startServer, type TestServer } from './support/harness.js';
+
+describe('registration and company membership', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startServer();
+  });
+  after(() => s.close());
+
+  test('a new company gets a generated code, the user is its admin, and a welcome e-mail carries the code', async () => {
+    const u = newUser();
+    const res = await s.api.post('/api/user/register/', { json: u });
+    assert.equal(res.status, 201);
+    assert.match(res.body.company_code, /^[A-HJKMNP-Z2-9]{5}-[A-HJKMNP-Z2-9]{5}$/);
+    assert.equal(res.body.status, 'active');
+    assert.equal(res.body.company_name, u.company_name);
+    const mail = await s.db.selectFrom('outbox_emails').selectAll().where('to_address', '=', u.email).execute();
+    assert.equal(mail.length, 1);
+    assert.ok(mail[0]!.text_body.includes(res.body.company_code), 'welcome e-mail carries the company code');
+    const user = await s.db.selectFrom('users').selectAll().where('id', '=', res.body.user.id).executeTakeFirstOrThrow();
+    assert.equal(user.is_company_admin, true);
+    assert.match(user.password_hash, /^\$argon2id\$/);
+  });
+
+  test('two companies with the same name are separate companies with different codes', async () => {
+    const a = await s.api.post('/api/user/register/', { json: newUser({ company_name: 'Same Name Ltd' }) });
+    const b = await s.api.post('/api/user/register/', { json: newUser({ company_name: 'Same Name Ltd' }) });
+    assert.equal(a.status, 201);
+    assert.equal(b.status, 201);
+    assert.notEqual(a.body.company_code, b.body.company_code);
+  });
+
+  test('joining with a company code stays pending until an admin approves', async () => {
+    const admin = await registerAndLogin(s.api);
+    const joiner = newUser({ company_code: admin.company_code.toLowerCase().replace('-', ' ') });
+    const reg = await s.api.post('/api/user/register/', { json: joiner });
+    assert.equal(reg.status, 201);
+    assert.equal(reg.body.status, 'pending');
+    assert.equal(reg.body.company_code, admin.company_code);
+
+    const early = await s.api.post('/api/user/rest_login/', { form: { username: joiner.username, password: joiner.password, company_code: admin.company_code } });
+    assert.equal(early.status, 403);
+    assert.match(early.body.detail, /waiting for approval/);
+    assert.equal(early.body.token, undefined);
+
+    const members = await s.api.get('/api/company/members/', { token: admin.token });
+    assert.equal(members.status, 200);
+    const pending = members.body.find((m: { username: string }) => m.username === joiner.username);
+    assert.equal(pending.status, 'pending');
+
+    const ok = await s.api.post(`/api/company/members/${pending.id}/approve/`, { token: admin.token });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.status, 'active');
+
+    const later = await s.api.post('/api/user/rest_login/', { form: { username: joiner.username, password: joiner.password, company_code: admin.company_code } });
+    assert.equal(later.status, 201);
+    assert.equal(later.body.user.is_company_admin, false);
+
+    // The new member is not an admin: cannot list members or approve anyone.
+    const denied = await s.api.get('/api/company/members/', { token: later.body.token });
+    assert.equal(denied.status, 403);
+  });
+
+  test('a rejected member cannot log in, and an admin of another company cannot decide', async () => {
+    const admin = await registerAndLogin(s.api);
+    const stranger = await registerAndLogin(s.api);
+    const joiner = newUser({ company_code: admin.company_code });
+    const reg = await s.api.post('/api/user/register/', { json: joiner });
+    const foreign = await s.api.post(`/api/company/members/${reg.body.user.id}/approve/`, { token: stranger.token });
+    assert.equal(foreign.status, 404);
+    const rej = await s.api.post(`/api/company/members/${reg.body.user.id}/reject/`, { token: admin.token });
+    assert.equal(rej.status, 200);
+    const login = await s.api.post('/api/user/rest_login/', { form: { username: joiner.username, password: joiner.password, company_code: admin.company_code } });
+    assert.equal(login.status, 403);
+    assert.match(login.body.detail, /not approved/);
+  });
+
+  test('an unknown company code is a 400 naming company_code, and nothing is stored', async () => {
+    const u = newUser({ company_code: 'ZZZZZ-ZZZZZ' });
+    const res = await s.api.post('/api/user/register/', { json: u });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.errors[0].field, 'company_code');
+    const row = await s.db.selectFrom('users').select('id').where('username_lower', '=', u.username.toLowerCase()).executeTakeFirst();
+    assert.equal(row, undefined);
+  });
+
+  test('a username already in the company is refused', async () => {
+    const admin = await registerAndLogin(s.api);
+    const res = await s.api.post('/api/user/register/', { json: newUser({ username: admin.username.toUpperCase(), company_code: admin.company_code }) });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.errors[0].field, 'username');
+  });
+
+  test('validation errors name the field', async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ ...newUser(), confirm_password: 'different' }, 'confirm_password', /Passwords do not match/],
+      [{ ...newUser(), email: 'not-an-email' }, 'email', /email/],
+      [{ ...newUser(), password: 'short', confirm_password: 'short' }, 'password', /at least 8/],
+      [{ ...newUser(), username: 42 }, 'username', /username/],
+      [{ ...newUser(), first_name: '   ' }, 'first_name', /first_name is required/],
+      [{ ...newUser(), company_name: 'x'.repeat(151) }, 'company_name', /at most 150/],
+    ];
+    for (const [body, field, message] of cases) {
+      const res = await s.api.post('/api/user/register/', { json: body });
+      assert.equal(res.status, 400, `${field}: ${JSON.stringify(res.body)}`);
+      assert.ok(res.body.errors.some((e: { field: string }) => e.field === field), `${field} named in ${JSON.stringify(res.body)}`);
+      assert.match(res.body.detail, message);
+    }
+    const missing = await s.api.post('/api/user/register/', { json: {} });
+    assert.equal(missing.status, 400);
+    assert.ok(missing.body.errors.length >= 6);
+  });
+
+  test('malformed, empty, oversized and wrongly typed bodies are 4xx with a detail, never 500', async () => {
+    const bad = await s.api.post('/api/user/register/', { raw: { body: '{"username": ', contentType: 'application/json' } });
+    assert.equal(bad.status, 400);
+    assert.ok(bad.body.detail);
+    const arr = await s.api.post('/api/user/register/', { json: [1, 2, 3] });
+    assert.equal(arr.status, 400);
+    const huge = await s.api.post('/api/user/register/', { json: { ...newUser(), first_name: 'x'.repeat(2_000_000) } });
+    assert.equal(huge.status, 413);
+    assert.match(huge.body.detail, /too large/);
+    const xml = await s.api.post('/api/user/register/', { raw: { body: '<a/>', contentType: 'application/xml' } });
+    assert.equal(xml.status, 415);
+    assert.match(xml.body.detail, /content type/i);
+  });
+});

@@ -1,0 +1,86 @@
+import type {
+  CompanyMember,
+  ConfigureMfaResponse,
+  CurrentUserResponse,
+  LoginBody,
+  LoginResponse,
+  PermissionsResponse,
+  RegisterBody,
+  RegisterResponse,
+  TwoFaMethod,
+} from '@crp/contracts';
+import { request } from './http';
+
+export type RegisterResult = ReturnType<typeof RegisterResponse.parse>;
+export type ConfigureMfaResult = ReturnType<typeof ConfigureMfaResponse.parse>;
+export type RegisterInput = Omit<RegisterBody, 'company_code'> & { company_code?: string };
+
+export type LoginResult =
+  | { kind: 'signed-in'; data: LoginResponse }
+  | { kind: '2fa-required'; method: TwoFaMethod };
+
+export async function login(body: LoginBody): Promise<LoginResult> {
+  const res = await request<LoginResponse | { detail: string; method?: TwoFaMethod }>('POST', '/api/user/rest_login/', {
+    form: { ...body },
+    auth: false,
+    sessionCall: false,
+  });
+  if (res.status === 202 || (res.data as { detail?: string }).detail === '2FA_REQUIRED') {
+    const method = (res.data as { method?: TwoFaMethod }).method === 'email' ? 'email' : 'app';
+    return { kind: '2fa-required', method };
+  }
+  return { kind: 'signed-in', data: res.data as LoginResponse };
+}
+
+export async function logout(token: string): Promise<void> {
+  await request('POST', '/api/user/rest_logout/', { token, sessionCall: false });
+}
+
+export async function register(body: RegisterInput): Promise<RegisterResult> {
+  return (await request<RegisterResult>('POST', '/api/user/register/', { json: body, auth: false, sessionCall: false })).data;
+}
+
+export async function fetchCurrentUser(): Promise<CurrentUserResponse> {
+  return (await request<CurrentUserResponse>('GET', '/accounts/user/')).data;
+}
+
+export async function fetchPermissions(userId: number): Promise<PermissionsResponse> {
+  return (await request<PermissionsResponse>('GET', `/api/user/permissions/${userId}/`)).data;
+}
+
+export async function configureMultifactor(method: TwoFaMethod): Promise<ConfigureMfaResult> {
+  return (await request<ConfigureMfaResult>('GET', `/user/configure_multifactor/${method}`)).data;
+}
+
+export async function verifyMultifactor(method: TwoFaMethod, code: string): Promise<{ detail: string }> {
+  // A wrong code is a 400, never a lost session.
+  return (await request<{ detail: string }>('POST', `/user/configure_multifactor/${method}/`, { form: { code } })).data;
+}
+
+export async function markNotificationRead(notificationId: number): Promise<void> {
+  await request('POST', '/api/user/mark_notification_read/', { form: { notification_id: notificationId } });
+}
+
+export async function updateLastAccessed(path: string): Promise<void> {
+  await request('POST', '/user/update_last_accessed', { form: { path }, sessionCall: false });
+}
+
+export interface DemoRequestInput {
+  name: string;
+  email: string;
+  company: string;
+  role?: string;
+  message?: string;
+}
+
+export async function requestDemo(body: DemoRequestInput): Promise<{ detail: string }> {
+  return (await request<{ detail: string }>('POST', '/api/demo_request/', { json: body, auth: false, sessionCall: false })).data;
+}
+
+export async function fetchCompanyMembers(): Promise<CompanyMember[]> {
+  return (await request<CompanyMember[]>('GET', '/api/company/members/')).data;
+}
+
+export async function decideCompanyMember(userId: number, decision: 'approve' | 'reject'): Promise<{ detail: string }> {
+  return (await request<{ detail: string }>('POST', `/api/company/members/${userId}/${decision}/`)).data;
+}

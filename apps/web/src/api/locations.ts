@@ -1,0 +1,58 @@
+import type { CreateProjectBody, ProjectStatus } from '@crp/contracts';
+import { ApiError, request } from './http';
+import { readToken } from '../lib/storage';
+
+export interface ReverseGeocodeResult {
+  label: string;
+  name: string;
+  country_code: string | null;
+  district?: string | null;
+}
+
+export async function reverseGeocode(latitude: number, longitude: number, signal?: AbortSignal): Promise<ReverseGeocodeResult> {
+  const q = new URLSearchParams({ latitude: latitude.toFixed(6), longitude: longitude.toFixed(6) });
+  return (await request<ReverseGeocodeResult>('GET', `/api/v2/geocode/reverse/?${q}`, { signal })).data;
+}
+
+export type CreatePortfolioInput = Pick<CreateProjectBody, 'portfolio_name' | 'mode'> & {
+  /** Omitted when adding to or overwriting a portfolio: its hazards stay as they are. */
+  portfolio_variables?: string[];
+  data: Record<string, unknown>[];
+  non_building_variables?: { energy: string[]; agriculture: string[] };
+};
+
+export interface CreatePortfolioResult {
+  detail: string;
+  project: ProjectStatus;
+  job_id: number;
+}
+
+export async function createPortfolio(input: CreatePortfolioInput): Promise<CreatePortfolioResult> {
+  return (
+    await request<CreatePortfolioResult>('POST', '/api/v2/create_project/', {
+      json: { base_unit: 'meter', base_currency: 'USD', ...input },
+    })
+  ).data;
+}
+
+/** The upload template as a blob (token header required, so not a plain link). */
+export async function fetchUploadTemplate(): Promise<Blob> {
+  const token = readToken();
+  const res = await fetch('/api/v2/download_upload_csv_template/?unit=meter&currency=USD', {
+    headers: token ? { Authorization: `Token ${token}` } : {},
+  });
+  if (!res.ok) {
+    let body: unknown = null;
+    try {
+      body = await res.json();
+    } catch {
+      // not JSON
+    }
+    throw new ApiError(res.status, body);
+  }
+  return res.blob();
+}
+
+export async function updateDefaultFilter(projectId: number, data: { year: number; scenario: string; analysis_type: string }): Promise<void> {
+  await request('POST', '/api/project/update_default_filter/', { form: { data: JSON.stringify(data), project_id: projectId } });
+}

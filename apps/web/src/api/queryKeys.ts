@@ -1,0 +1,9 @@
+/** TanStack Query keys, one place so invalidations match their queries. */
+export const queryKeys = {
+  currentUser: ['accounts', 'user'] as const,
+  permissions: (userId: number) => ['user', 'permissions', userId] as const,
+  companyMembers: ['company', 'members'] as const,
+  projectList: (userId: number) => ['projects', 'list', userId] as const,
+  projectNames: (listFor: 'physical_risk' | 'map_module') => ['projects', 'names', listFor] as const,
+  projects: ['projects'] as const,
+};

@@ -1,0 +1,95 @@
+import { Suspense, lazy } from 'react';
+import { Navigate, Outlet, ScrollRestoration, createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { SIGNED_IN_ROUTES } from '@crp/contracts';
+import { AuthProvider, useAuth } from '../features/auth/AuthProvider';
+import { RequireAuth } from '../features/auth/RequireAuth';
+import { AppShell } from '../features/shell/AppShell';
+import { useLastAccessedPing } from '../features/shell/useLastAccessedPing';
+import { ComingSoonPage } from '../pages/ComingSoonPage';
+import { NotFoundPage } from '../pages/NotFoundPage';
+import { PageLoading } from '../ui/PageLoading';
+import { COMING_SOON } from './placeholders';
+
+// Pages load on demand so the landing page does not carry the signed-in app (and later maps and charts).
+const LandingPage = lazy(() => import('../pages/LandingPage').then((m) => ({ default: m.LandingPage })));
+const LoginPage = lazy(() => import('../pages/LoginPage').then((m) => ({ default: m.LoginPage })));
+const RegisterPage = lazy(() => import('../pages/RegisterPage').then((m) => ({ default: m.RegisterPage })));
+const SetupPage = lazy(() => import('../pages/SetupPage').then((m) => ({ default: m.SetupPage })));
+const LocationPage = lazy(() => import('../pages/LocationPage').then((m) => ({ default: m.LocationPage })));
+const ProjectPage = lazy(() => import('../pages/ProjectPage').then((m) => ({ default: m.ProjectPage })));
+const DashboardPage = lazy(() => import('../pages/DashboardPage').then((m) => ({ default: m.DashboardPage })));
+const CompanyDashboardPage = lazy(() => import('../pages/CompanyDashboardPage').then((m) => ({ default: m.CompanyDashboardPage })));
+const FaqPage = lazy(() => import('../pages/FaqPage').then((m) => ({ default: m.FaqPage })));
+const ChangelogPage = lazy(() => import('../pages/ChangelogPage').then((m) => ({ default: m.ChangelogPage })));
+const MethodologyPage = lazy(() => import('../pages/MethodologyPage').then((m) => ({ default: m.MethodologyPage })));
+const ToolkitPage = lazy(() => import('../pages/ToolkitPage').then((m) => ({ default: m.ToolkitPage })));
+
+/** Signed-in pages that exist; every other signed-in route shows its coming-soon body. */
+const BUILT: Partial<Record<(typeof SIGNED_IN_ROUTES)[number], React.ReactNode>> = {
+  '/setup': <SetupPage />,
+  '/project': <ProjectPage />,
+  '/location': <LocationPage />,
+  '/dashboard': <DashboardPage />,
+  '/company-dashboard': <CompanyDashboardPage />,
+  '/faq': <FaqPage />,
+  '/changelog': <ChangelogPage />,
+  '/methodology': <MethodologyPage />,
+  '/toolkit': <ToolkitPage />,
+};
+
+function SessionEffects() {
+  const { token } = useAuth();
+  useLastAccessedPing(token);
+  return null;
+}
+
+function Root() {
+  return (
+    <AuthProvider>
+      <SessionEffects />
+      <ScrollRestoration />
+      <Suspense fallback={<PageLoading fullScreen />}>
+        <Outlet />
+      </Suspense>
+    </AuthProvider>
+  );
+}
+
+/** Signed-in visitors of / go to /location (spec 000 §2). */
+function Landing() {
+  const { isAuthenticated } = useAuth();
+  return isAuthenticated ? <Navigate to="/location" replace /> : <LandingPage />;
+}
+
+const signedInRoutes: RouteObject[] = SIGNED_IN_ROUTES.map((path) => {
+  const built = BUILT[path];
+  const placeholder = COMING_SOON[path];
+  return {
+    path,
+    element: built ?? (placeholder ? <ComingSoonPage key={path} {...placeholder} /> : <NotFoundPage />),
+  };
+});
+
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    children: [
+      { path: '/', element: <Landing /> },
+      { path: '/login', element: <LoginPage /> },
+      { path: '/register', element: <RegisterPage /> },
+      {
+        element: (
+          <RequireAuth>
+            <AppShell />
+          </RequireAuth>
+        ),
+        children: signedInRoutes,
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

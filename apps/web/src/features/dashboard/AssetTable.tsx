@@ -1,0 +1,271 @@
+import { useMemo, useState } from 'react';
+import { Alert, AutoComplete, Button, Input, InputNumber, Select, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { EditOutlined, ExpandOutlined, LockOutlined, ReloadOutlined, SaveOutlined, SearchOutlined } from '@ant-design/icons';
+import { CLIMATE_SCORE_COLOURS, climateScoreLevel } from '@crp/contracts';
+import type { AssetRow, DashboardData, UpdateAssetsResult } from '../../api/dashboard';
+import { ASSET_COLUMNS, canEdit, MITIGATION_OPTIONS, type AssetColumn, type CellValue } from './assetColumns';
+import { money, percent, truncate } from './format';
+import { INFO } from './infoTexts';
+import { InfoButton, Section } from './Section';
+import { useAssetTableEdit } from './useAssetTableEdit';
+
+function display(col: AssetColumn, v: CellValue | undefined) {
+  if (v === null || v === undefined || v === '') return <span className="crp-muted">—</span>;
+  switch (col.kind) {
+    case 'money':
+      return money(Number(v));
+    case 'percent':
+      return percent(Number(v));
+    case 'score': {
+      const n = Number(v);
+      return <span style={{ color: CLIMATE_SCORE_COLOURS[climateScoreLevel(n)], fontWeight: 600 }}>{n}</span>;
+    }
+    case 'mitigation':
+      return MITIGATION_OPTIONS.find((o) => o.value === Number(v))?.label.replace(/^\d /, '') ?? String(v);
+    case 'basement':
+      return v === true ? 'Yes' : v === false ? 'No' : String(v);
+    case 'coord':
+      return Number(v).toFixed(4);
+    case 'text':
+      return <Tooltip title={String(v).length > 15 ? String(v) : undefined}>{truncate(String(v))}</Tooltip>;
+    default:
+      return typeof v === 'number' ? v.toLocaleString('en-US') : String(v);
+  }
+}
+
+function Editor({ col, row, value, onChange, error, propertyTypes }: { col: AssetColumn; row: AssetRow; value: CellValue | undefined; onChange: (v: CellValue) => void; error?: string; propertyTypes: string[] }) {
+  const label = `${col.title} of ${row.name}`;
+  const status = error ? ('error' as const) : undefined;
+  let input;
+  switch (col.kind) {
+    case 'text':
+      input = <Input size="small" aria-label={label} status={status} value={(value as string | null) ?? ''} onChange={(e) => onChange(e.target.value)} />;
+      break;
+    case 'type':
+      input = (
+        <AutoComplete
+          size="small"
+          aria-label={label}
+          status={status}
+          style={{ width: '100%' }}
+          value={(value as string | null) ?? ''}
+          onChange={(v) => onChange(v)}
+          options={propertyTypes.map((t) => ({ value: t }))}
+          filterOption={(input, o) => String(o?.value ?? '').toLowerCase().includes(input.toLowerCase())}
+        />
+      );
+      break;
+    case 'mitigation':
+      input = <Select size="small" aria-label={label} status={status} style={{ width: '100%' }} value={value as number} onChange={(v) => onChange(v)} options={MITIGATION_OPTIONS} />;
+      break;
+    case 'basement':
+      input = (
+        <Select
+          size="small"
+          aria-label={label}
+          status={status}
+          style={{ width: '100%' }}
+          value={value === true ? 'yes' : value === false ? 'no' : undefined}
+          placeholder="—"
+          onChange={(v) => onChange(v === 'yes')}
+          options={[
+            { value: 'yes', label: 'Yes' },
+            { value: 'no', label: 'No' },
+          ]}
+        />
+      );
+      break;
+    default:
+      input = (
+        <InputNumber
+          size="small"
+          aria-label={label}
+          status={status}
+          style={{ width: '100%' }}
+          value={typeof value === 'number' ? value : value === null || value === undefined || value === '' ? null : Number(value)}
+          min={0}
+          max={col.kind === 'ownership' ? 100 : undefined}
+          precision={col.kind === 'integer' ? 0 : undefined}
+          onChange={(v) => onChange(v === null ? null : Number(v))}
+        />
+      );
+  }
+  return (
+    <div className="crp-dash-cell">
+      {input}
+      {error && (
+        <div className="crp-dash-cell-error" role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
+
+const MEASURE_TEXT: Record<string, (v: number) => string> = {
+  intensityReduction: (v) => `intensity reduced by ${Math.round(v * 100)} %`,
+  protectionRpYears: (v) => `protected up to the ${v}-year event`,
+  damageScale: (v) => `damage scaled to ${Math.round(v * 100)} %`,
+};
+
+/** Mitigation levels and the default adaptation measure each applies per hazard (metigation_measures). */
+function MitigationInfo({ measures }: { measures: DashboardData['metigation_measures'] }) {
+  const hazards = Object.keys(measures ?? {});
+  return (
+    <InfoButton title="Mitigation levels" width={860}>
+      <p>0 No, 1 Low, 2 Medium, 3 High. Each level applies these default measures (spec: flood measures farther than 20 m have no effect):</p>
+      <Table
+        size="small"
+        pagination={false}
+        rowKey="hazard"
+        dataSource={hazards.map((h) => ({ hazard: h, levels: measures[h]! }))}
+        columns={[
+          { title: 'Hazard', dataIndex: 'hazard' },
+          ...[1, 2, 3].map((lvl) => ({
+            title: ['Low', 'Medium', 'High'][lvl - 1],
+            key: String(lvl),
+            render: (_: unknown, r: { levels: DashboardData['metigation_measures'][string] }) => {
+              const m = r.levels.find((x) => x.level === lvl)?.measure ?? {};
+              const parts = Object.entries(m).map(([k, v]) => (MEASURE_TEXT[k] ? MEASURE_TEXT[k](v) : `${k} ${v}`));
+              return parts.length ? parts.join('; ') : '—';
+            },
+          })),
+        ]}
+      />
+    </InfoButton>
+  );
+}
+
+/**
+ * The editable asset table (spec 001 §2.1, §4, §5): paginated (any number of rows), Edit All / Save All / Cancel,
+ * per-cell required validation, locked columns and columns gated by data_edit_permissions.
+ */
+export function AssetTable({ data, onOpenAsset, onSaved }: { data: DashboardData; onOpenAsset: (row: AssetRow) => void; onSaved: (r: UpdateAssetsResult) => void }) {
+  const rows = useMemo(() => data.asset_table ?? [], [data.asset_table]);
+  const perms = data.data_edit_permissions;
+  const cols = useMemo(() => ASSET_COLUMNS.filter((c) => canEdit(c, perms)), [perms]);
+  const ed = useAssetTableEdit({ rows, cols, projectId: data.project.project_id, version: data.project.version, onSaved });
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState({ current: 1, pageSize: 20 });
+  const shown = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return q ? rows.filter((r) => r.name.toLowerCase().includes(q) || (r.type ?? '').toLowerCase().includes(q)) : rows;
+  }, [rows, search]);
+
+  const onSave = () => {
+    const first = ed.saveAll();
+    if (first) {
+      // Show the page holding the first invalid cell.
+      const id = Number(first.split(':')[0]);
+      const i = shown.findIndex((r) => r.id === id);
+      if (i >= 0) setPage((p) => ({ ...p, current: Math.floor(i / p.pageSize) + 1 }));
+    }
+  };
+
+  const columns: TableColumnsType<AssetRow> = [
+    {
+      key: 'open',
+      title: <span className="crp-visually-hidden">Open</span>,
+      fixed: 'left',
+      width: 44,
+      render: (_, r) => <Button size="small" type="text" icon={<ExpandOutlined />} aria-label={`Open the analysis of ${r.name}`} onClick={() => onOpenAsset(r)} data-testid="open-asset" />,
+    },
+    ...ASSET_COLUMNS.map((c) => {
+      const editable = canEdit(c, perms);
+      return {
+        key: c.key,
+        dataIndex: c.key,
+        fixed: c.key === 'name' ? ('left' as const) : undefined,
+        width: c.width,
+        title: (
+          <span>
+            {c.title}
+            {c.key === 'mitigation_risk' && <MitigationInfo measures={data.metigation_measures} />}
+            {ed.editing && !editable && (
+              <Tooltip title={c.editable ? 'Your data-edit permissions do not allow this column' : 'Not editable'}>
+                {' '}
+                <LockOutlined className="crp-muted" aria-label="locked" />
+              </Tooltip>
+            )}
+          </span>
+        ),
+        render: (_: unknown, r: AssetRow) => {
+          const d = ed.draft[r.id];
+          const v = d && c.key in d ? d[c.key] : (r[c.key] as CellValue);
+          if (ed.editing && editable) return <Editor col={c} row={r} value={v} onChange={(nv) => ed.setCell(r.id, c.key, nv)} error={ed.errors[`${r.id}:${c.key}`]} propertyTypes={data.property_types} />;
+          return display(c, v);
+        },
+      };
+    }),
+  ];
+
+  return (
+    <Section
+      testId="section-asset-table"
+      title="Asset table"
+      info={INFO.assetTable}
+      locked={!data.asset_table}
+      extra={
+        <Space wrap>
+          <Input size="small" allowClear prefix={<SearchOutlined />} placeholder="Search assets" aria-label="Search assets" value={search} onChange={(e) => { setSearch(e.target.value); setPage((p) => ({ ...p, current: 1 })); }} style={{ width: 180 }} />
+          {ed.editing ? (
+            <>
+              <Button type="primary" icon={<SaveOutlined />} onClick={onSave} loading={ed.saving} data-testid="save-all">
+                Save All{ed.changed ? ` (${ed.changed})` : ''}
+              </Button>
+              <Button onClick={ed.cancel} disabled={ed.saving} data-testid="cancel-edit">
+                Cancel
+              </Button>
+            </>
+          ) : (
+            <Button icon={<EditOutlined />} onClick={ed.startEdit} disabled={rows.length === 0} data-testid="edit-all">
+              Edit All
+            </Button>
+          )}
+        </Space>
+      }
+    >
+      {ed.problem && (
+        <Alert
+          className="crp-dash-alert"
+          type={ed.problem.kind === 'conflict' ? 'warning' : 'error'}
+          showIcon
+          data-testid="save-problem"
+          title={ed.problem.kind === 'conflict' ? 'Someone else saved first' : 'The assets were not saved'}
+          description={ed.problem.message}
+          action={
+            ed.problem.kind === 'conflict' ? (
+              <Button size="small" icon={<ReloadOutlined />} onClick={() => window.location.reload()}>
+                Reload
+              </Button>
+            ) : undefined
+          }
+          closable
+          onClose={() => ed.setProblem(null)}
+        />
+      )}
+      {ed.editing && Object.keys(ed.errors).length > 0 && (
+        <Typography.Paragraph type="danger" data-testid="validation-summary">
+          {Object.keys(ed.errors).length} cell(s) need a value. Nothing was sent.
+        </Typography.Paragraph>
+      )}
+      <Table<AssetRow>
+        size="small"
+        rowKey="id"
+        dataSource={shown}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        onRow={(r) => ({ 'data-name': r.name }) as React.HTMLAttributes<HTMLTableRowElement>}
+        pagination={{
+          current: page.current,
+          pageSize: page.pageSize,
+          showSizeChanger: true,
+          pageSizeOptions: [10, 20, 50, 100],
+          showTotal: (t) => `${t} assets`,
+          onChange: (current, pageSize) => setPage({ current, pageSize }),
+        }}
+        data-testid="asset-table"
+      />
+    </Section>
+  );
+}

@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { Alert, Form, Select, Spin } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { SCENARIOS, type AnalysisType } from '@crp/contracts';
+import { EXPLORER_HAZARD_KEYS, fetchBuildingDamage, type BuildingDamageInput } from '../../api/dashboard';
+import { firstErrorMessage } from '../../api/http';
+import { Chart, type EChartsOption } from './Chart';
+
+const HAZARD_TITLES = { river_flood: 'River flood', storm_surge: 'Storm surge', rainfall_flood: 'Rainfall flood' } as const;
+const SCENARIO_COLOURS = { '26': '#16a34a', '45': '#d97706', '85': '#dc2626' } as const;
+const VALUE_BANDS = Array.from({ length: 10 }, (_, i) => (i + 1) * 5000);
+
+type Params = Pick<BuildingDamageInput, 'basement' | 'construction' | 'stories' | 'occupancy' | 'per_sq_m_value'>;
+
+/**
+ * Building-damage explorer (spec 001 §2.3): every selector change re-requests at once; scatter charts of the damage
+ * of river flood, storm surge and rainfall flood under 2.6, 4.5 and 8.5.
+ */
+export function BuildingDamageExplorer({ projectName, assetName, year, analysisType }: { projectName?: string; assetName?: string; year: number; analysisType: AnalysisType }) {
+  const [p, setP] = useState<Params>({ basement: 'unknown', construction: 'unknown', stories: 'unknown', occupancy: 'unknown', per_sq_m_value: 5000 });
+  const input: BuildingDamageInput = { ...p, year, analysis_type: analysisType, ...(projectName && assetName ? { project_name: projectName, asset_name: assetName } : {}) };
+  const q = useQuery({ queryKey: ['building-damage', input], queryFn: ({ signal }) => fetchBuildingDamage(input, signal), placeholderData: keepPreviousData, retry: false });
+  const set = <K extends keyof Params>(k: K) => (v: Params[K]) => setP((x) => ({ ...x, [k]: v }));
+  const opts = (xs: readonly string[]) => xs.map((x) => ({ value: x, label: x[0]!.toUpperCase() + x.slice(1) }));
+
+  return (
+    <div data-testid="building-damage">
+      <Form layout="inline" className="crp-dash-explorer-form">
+        <Form.Item label="Basement">
+          <Select aria-label="Basement" style={{ width: 110 }} value={p.basement} onChange={set('basement')} options={opts(['yes', 'no', 'unknown'])} />
+        </Form.Item>
+        <Form.Item label="Construction">
+          <Select aria-label="Construction" style={{ width: 140 }} value={p.construction} onChange={set('construction')} options={opts(['wood', 'concrete', 'masonry', 'mobile home', 'light metal', 'steel', 'unknown'])} data-testid="explorer-construction" />
+        </Form.Item>
+        <Form.Item label="Stories">
+          <Select aria-label="Stories" style={{ width: 120 }} value={p.stories} onChange={set('stories')} options={opts(['1', '2', '3 or more', 'unknown'])} />
+        </Form.Item>
+        <Form.Item label="Occupancy">
+          <Select aria-label="Occupancy" style={{ width: 130 }} value={p.occupancy} onChange={set('occupancy')} options={opts(['residential', 'commercial', 'industrial', 'unknown'])} />
+        </Form.Item>
+        <Form.Item label="Value per m²">
+          <Select aria-label="Value per square metre" style={{ width: 150 }} value={p.per_sq_m_value} onChange={set('per_sq_m_value')} options={VALUE_BANDS.map((v) => ({ value: v, label: `$${(v - 5000).toLocaleString('en-US')}-$${v.toLocaleString('en-US')}` }))} />
+        </Form.Item>
+        {q.isFetching && <Spin size="small" aria-label="Loading damage curves" />}
+      </Form>
+      {q.error && <Alert type="error" showIcon title={firstErrorMessage(q.error, 'The damage curves could not be loaded.')} />}
+      {q.data && (
+        <>
+          <div className="crp-dash-three">
+            {EXPLORER_HAZARD_KEYS.map((hz) => {
+              const byS = q.data[hz];
+              const unit = byS['85'].x_unit;
+              const option: EChartsOption = {
+                title: { text: HAZARD_TITLES[hz], left: 'center', textStyle: { fontSize: 13 } },
+                tooltip: { trigger: 'item', formatter: (x) => { const d = (x as { seriesName: string; data: number[] }); return `${d.seriesName}<br/>${unit === 'm' ? 'depth' : 'return period'} ${d.data[0]} ${unit}: ${((d.data[1] ?? 0) * 100).toFixed(1)} %`; } },
+                legend: { bottom: 0 },
+                grid: { left: 48, right: 12, top: 36, bottom: 56 },
+                xAxis: { type: unit === 'years' ? 'log' : 'value', name: unit === 'm' ? 'Depth (m)' : 'Return period (years)', nameLocation: 'middle', nameGap: 26 },
+                yAxis: { type: 'value', name: 'Damage', max: 1, axisLabel: { formatter: (v: number) => `${Math.round(v * 100)}%` } },
+                series: SCENARIOS.map((s) => ({
+                  name: `${s.slice(0, 1)}.${s.slice(1)}${byS[s].expected_annual_damage_ratio !== null ? ` (EAD ${(byS[s].expected_annual_damage_ratio! * 100).toFixed(2)}%)` : ''}`,
+                  type: 'scatter' as const,
+                  symbolSize: 7,
+                  itemStyle: { color: SCENARIO_COLOURS[s] },
+                  data: byS[s].x.map((x, i) => [x, byS[s].y[i] ?? 0]),
+                })),
+              };
+              return <Chart key={hz} option={option} height={300} label={`${HAZARD_TITLES[hz]} damage`} testId={`damage-${hz}`} />;
+            })}
+          </div>
+          {q.data.source && <p className="crp-muted crp-small">Curves: {q.data.source}{q.data.hazus_occupancy ? ` · ${q.data.hazus_occupancy}` : ''}.</p>}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,222 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { Alert, App, Button, Card, Progress, Segmented, Switch } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { SCENARIO_LABELS } from '@crp/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import type { AssetRow, DashboardData, UpdateAssetsResult, Unit } from '../../api/dashboard';
+import { firstErrorMessage } from '../../api/http';
+import { readPreference, writePreference } from '../../lib/storage';
+import { PageLoading } from '../../ui/PageLoading';
+import { AdvancedFilters } from './AdvancedFilters';
+import { AssetAnalysisModal } from './AssetAnalysisModal';
+import { AssetTable } from './AssetTable';
+import { CvarCharts } from './CvarCharts';
+import { initialFilters, WITH_CONTENT_KEY, type AnalysisOptions, type AppliedFilters, type DashboardEntry } from './dashboardState';
+import { DetailByYear } from './DetailByYear';
+import { DonutCharts } from './DonutCharts';
+import { HeatMap } from './HeatMap';
+import { INFO } from './infoTexts';
+import { KeyFindings } from './KeyFindings';
+import { LossTabs } from './LossTabs';
+import { LocationMapSection, RiskMapSection } from './MapSections';
+import { InfoButton, Section } from './Section';
+import { SeverityTable } from './SeverityTable';
+import { ClimateScore, KpiCards } from './SummaryCards';
+import { toSent, useDashboard, type Pending } from './useDashboard';
+import './dashboard.css';
+
+function AnalysisProgress({ pending, title }: { pending: Pending; title: string }) {
+  return (
+    <Card className="crp-card crp-dash-progress" data-testid="dashboard-progress">
+      <h2>{title}</h2>
+      <p>{pending.detail}</p>
+      <Progress percent={Math.round(pending.progress * 100)} status="active" aria-label="Analysis progress" />
+      <p className="crp-muted crp-small">The dashboard opens by itself when the analysis is done.</p>
+    </Card>
+  );
+}
+
+function Toggle({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="crp-dash-toggle">
+      <span className="crp-dash-toggle-label">{label}</span>
+      <span className="crp-dash-toggle-control">{children}</span>
+    </div>
+  );
+}
+
+/**
+ * The physical-risk dashboard of one project (spec 001 §2.1): sticky Advanced Filters, header, climate score, KPI
+ * cards, CVaR charts, severity table, donuts, loss tabs, heat map, maps, key findings and the editable asset table.
+ * `extra` renders after the key findings (the company roll-up of /company-dashboard).
+ */
+export function DashboardView({ entry, title = 'Physical Climate Risk Assessment', extra }: { entry: DashboardEntry; title?: string; extra?: (data: DashboardData, unit: Unit) => ReactNode }) {
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const [filters, setFilters] = useState<AppliedFilters>(() => initialFilters(entry));
+  const [options, setOptions] = useState<AnalysisOptions>(() => ({ mitigation: true, with_content: readPreference(WITH_CONTENT_KEY) !== 'false', adjusted_gdp: false }));
+  const [unit, setUnit] = useState<Unit>('dollar');
+  const [sevAdaptation, setSevAdaptation] = useState(true);
+  const [heatAdaptation, setHeatAdaptation] = useState(true);
+  const [openAsset, setOpenAsset] = useState<AssetRow | null>(null);
+  const [presentation, setPresentation] = useState<'overview' | 'detail'>('overview');
+  const sent = useMemo(() => toSent(entry, filters, options), [entry, filters, options]);
+  const { query, data, pending, error } = useDashboard(sent);
+
+  const setOption = <K extends keyof AnalysisOptions>(k: K, v: AnalysisOptions[K]) => {
+    if (k === 'with_content') writePreference(WITH_CONTENT_KEY, String(v));
+    if (k === 'mitigation') {
+      setSevAdaptation(v as boolean);
+      setHeatAdaptation(v as boolean);
+    }
+    setOptions((o) => ({ ...o, [k]: v }));
+  };
+
+  const onSaved = (r: UpdateAssetsResult) => {
+    void message.success(r.changed ? `Saved ${r.changed} asset(s). The analysis is re-running; the dashboard refreshes when it is done.` : 'Nothing changed.');
+    if (r.changed) void qc.invalidateQueries({ queryKey: ['dashboard'] });
+  };
+
+  if (!data) {
+    if (pending) return <AnalysisProgress pending={pending} title={`Analysing ${entry.project_name ?? 'the project'}`} />;
+    if (error)
+      return (
+        <Alert
+          type="error"
+          showIcon
+          data-testid="dashboard-error"
+          title="The dashboard could not be loaded"
+          description={firstErrorMessage(error, 'Something went wrong. Try again.')}
+          action={
+            <Button icon={<ReloadOutlined />} onClick={() => void query.refetch()}>
+              Retry
+            </Button>
+          }
+        />
+      );
+    return <PageLoading fullScreen />;
+  }
+
+  const f = data.filters;
+  const refreshing = query.isFetching && !pending;
+  return (
+    <div className="crp-dash" data-testid="dashboard" data-loading={refreshing ? 'true' : 'false'} data-pending={pending ? 'true' : 'false'}>
+      <AdvancedFilters value={filters} hazards={data.project.hazards} propertyTypes={data.property_types} onApply={setFilters} busy={refreshing} />
+
+      {pending && (
+        <Alert
+          className="crp-dash-alert"
+          type="info"
+          showIcon
+          data-testid="dashboard-reanalysing"
+          title={`Re-analysing: ${Math.round(pending.progress * 100)} %`}
+          description={`${pending.detail} The figures below are from before the change.`}
+        />
+      )}
+      {error && (
+        <Alert className="crp-dash-alert" type="error" showIcon title="The last change could not be loaded" description={firstErrorMessage(error, 'Try again.')} action={<Button size="small" onClick={() => void query.refetch()}>Retry</Button>} />
+      )}
+
+      <header className="crp-dash-header">
+        <div>
+          <h1 className="crp-dash-title" data-testid="dashboard-title">{title}</h1>
+          <p className="crp-dash-subtitle" data-testid="dashboard-subtitle">
+            <strong>{data.project.name}</strong> · {data.asset_count} assets · {data.hazard_count} hazards · {SCENARIO_LABELS[f.analysis_type][f.scenario]} · {f.year}
+            {f.property_type !== 'All' ? ` · ${f.property_type}` : ''}
+            {f.count !== 'All' ? ` · top ${f.count}` : ''}
+          </p>
+        </div>
+        <div className="crp-dash-toggles" role="group" aria-label="Analysis options">
+          <Toggle label="Financial view">
+            <Segmented<Unit>
+              size="small"
+              aria-label="Financial view"
+              data-testid="toggle-unit"
+              value={unit}
+              onChange={setUnit}
+              options={[
+                { label: 'Financial', value: 'dollar' },
+                { label: 'Percentage', value: 'percentage' },
+              ]}
+            />
+          </Toggle>
+          <Toggle label="Adaptation">
+            <Switch checked={options.mitigation} onChange={(v) => setOption('mitigation', v)} checkedChildren="On" unCheckedChildren="Off" aria-label="Adaptation" data-testid="toggle-adaptation" />
+            <InfoButton title={INFO.adaptation!.title}>{INFO.adaptation!.body}</InfoButton>
+          </Toggle>
+          <Toggle label="Content">
+            <Segmented<string>
+              size="small"
+              aria-label="Content"
+              data-testid="toggle-content"
+              value={options.with_content ? 'add' : 'remove'}
+              onChange={(v) => setOption('with_content', v === 'add')}
+              options={[
+                { label: 'Add Content', value: 'add' },
+                { label: 'Remove Content', value: 'remove' },
+              ]}
+            />
+          </Toggle>
+          <Toggle label="Operational loss">
+            <Segmented<string>
+              size="small"
+              aria-label="Operational loss"
+              data-testid="toggle-gdp"
+              value={options.adjusted_gdp ? 'gdp' : 'plain'}
+              onChange={(v) => setOption('adjusted_gdp', v === 'gdp')}
+              options={[
+                { label: 'Unadjusted', value: 'plain' },
+                { label: 'GDP-adjusted', value: 'gdp' },
+              ]}
+            />
+          </Toggle>
+        </div>
+      </header>
+
+      <Segmented<'overview' | 'detail'>
+        className="crp-dash-presentation"
+        aria-label="Presentation"
+        data-testid="presentation"
+        value={presentation}
+        onChange={setPresentation}
+        options={[
+          { label: 'Overview', value: 'overview' },
+          { label: 'Detail by year', value: 'detail' },
+        ]}
+      />
+
+      {presentation === 'detail' ? (
+        <DetailByYear project={data.project} filters={filters} withContent={options.with_content} unit={unit} onOpenAsset={setOpenAsset} onSaved={onSaved} />
+      ) : (
+        <>
+        <div className="crp-dash-row crp-dash-row-summary">
+          <Section testId="section-climate-score" title="Climate Score" info={INFO.climateScore}>
+            <ClimateScore score={data.overall.overall_risk} />
+          </Section>
+          <KpiCards data={data} unit={unit} />
+        </div>
+
+        <div className="crp-dash-row">
+          <CvarCharts data={data} unit={unit} />
+          <DonutCharts data={data} unit={unit} />
+        </div>
+
+        <SeverityTable data={data} adaptation={sevAdaptation} onAdaptation={setSevAdaptation} />
+        <LossTabs data={data} unit={unit} />
+        <HeatMap data={data.heatmap} without={data.heatmap_without_adaptation} adaptation={heatAdaptation} onAdaptation={setHeatAdaptation} />
+
+        <div className="crp-dash-row">
+          <LocationMapSection data={data} />
+          <RiskMapSection data={data} />
+        </div>
+
+        <KeyFindings data={data} />
+        {extra?.(data, unit)}
+        <AssetTable data={data} onOpenAsset={setOpenAsset} onSaved={onSaved} />
+        </>
+      )}
+
+      {openAsset && <AssetAnalysisModal asset={openAsset} data={data} sent={sent} unit={unit} onClose={() => setOpenAsset(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { formatMillions } from '@crp/contracts';
+import type { Unit } from '../../api/dashboard';
+
+/** Dollar amounts in millions (billions from 1000 M); percentages with two decimals; '—' when unknown. */
+export function money(v: number | null | undefined): string {
+  return v === null || v === undefined || !Number.isFinite(v) ? '—' : formatMillions(v);
+}
+export function percent(v: number | null | undefined, digits = 2): string {
+  return v === null || v === undefined || !Number.isFinite(v) ? '—' : `${v.toFixed(digits)} %`;
+}
+export function byUnit(v: number | null | undefined, unit: Unit): string {
+  return unit === 'dollar' ? money(v) : percent(v);
+}
+/** Chart values: dollars as millions (numbers), percentages as they are. */
+export function chartValue(v: number | null | undefined, unit: Unit): number | null {
+  if (v === null || v === undefined || !Number.isFinite(v)) return null;
+  return unit === 'dollar' ? Math.round((v / 1e6) * 100) / 100 : Math.round(v * 100) / 100;
+}
+export function unitAxisName(unit: Unit): string {
+  return unit === 'dollar' ? 'M USD' : '% of value';
+}
+/** Axis max 1.25 times the data max (spec 001 §9). */
+export function axisMax(values: (number | null | undefined)[]): number | undefined {
+  const m = Math.max(0, ...values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)));
+  if (!(m > 0)) return undefined;
+  // 1.25 x the max, rounded up to two significant digits so the top tick reads cleanly.
+  const t = m * 1.25;
+  const step = 10 ** (Math.floor(Math.log10(t)) - 1);
+  return Math.ceil(t / step) * step;
+}
+/** Names truncated to 15 characters in the dashboard table (spec 001 §5). */
+export function truncate(s: string, n = 15): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+export function amount(v: number | null | undefined, unit?: string, digits = 2): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  return `${v.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
+}

@@ -1,0 +1,68 @@
+import type { ReactNode } from 'react';
+
+/** Texts of the dashboard's info modals (spec 001 §2.1). Meanings follow docs/dashboard.md. */
+export const INFO: Record<string, { title: string; body: ReactNode }> = {
+  advancedFilter: {
+    title: 'Advance Filter',
+    body: (
+      <>
+        <p>Choose the analysis type (RCP or SSP), the scenario and the year the whole dashboard shows, the hazard (Total for every hazard of the project), a property type and how many of the highest-risk assets to include.</p>
+        <p>RCP offers 2020, 2030 and 2050; SSP offers 2025 to 2100 every 5 years. With RCP a year after 2050 becomes 2050 when you apply.</p>
+        <p>“Save as default” stores analysis type, scenario and year as your defaults for the next visit.</p>
+      </>
+    ),
+  },
+  climateScore: {
+    title: 'Climate Score',
+    body: <p>The mean climate score (0-100) of the selected assets with data, from the summed expected losses of the chosen hazards. Below 20 is low risk, 20 to below 60 medium, 60 or more high.</p>,
+  },
+  maxExposure: {
+    title: 'Maximum Exposure',
+    body: <p>The largest loss the selected assets can suffer from the chosen hazards at the scenario and year: the value exposed to the most severe modelled event (building, content and inventory, times ownership).</p>,
+  },
+  cvar: {
+    title: 'Climate Value at Risk (CVaR)',
+    body: <p>The present value of expected losses from physical climate hazards over the asset's horizon, without adaptation. Shown in USD or as a percentage of the total exposed value of the selected assets.</p>,
+  },
+  rcvar: {
+    title: 'Residual CVaR',
+    body: <p>The climate value at risk that remains after the adaptation measures of each asset (its mitigation level: No, Low, Medium or High).</p>,
+  },
+  avoidedLoss: {
+    title: 'Avoided Loss',
+    body: <p>CVaR minus residual CVaR: the loss the adaptation measures avoid. Zero when no asset has a mitigation level.</p>,
+  },
+  totalAssetValue: {
+    title: 'Total Asset Value',
+    body: <p>The exposed value of the selected assets: building, content (when added) and inventory, times ownership.</p>,
+  },
+  premium: {
+    title: 'Technical Insurance Premium',
+    body: <p>The expected annual loss plus a loading for its variability: a technical price of transferring the modelled risk, before expenses and profit.</p>,
+  },
+  keyFindings: {
+    title: 'Key Findings',
+    body: <p>CVaR under the high-emission (8.5) and low-emission (2.6) scenarios, the value of transition policies (their difference), and how much CVaR grows by 2030, 2050 and 2100 against the 2020 window (year-9 to year+10; for 2100, year-19 to year).</p>,
+  },
+  transitionPolicies: {
+    title: 'Value of Transition Policies',
+    body: <p>CVaR under 8.5 minus CVaR under 2.6: the loss a low-emission pathway would avoid for this portfolio.</p>,
+  },
+  assetTable: {
+    title: 'Asset Table',
+    body: (
+      <>
+        <p>Every selected asset with its inputs and results. Edit All makes the editable cells inputs; Save All checks every cell and saves all rows, then the analysis re-runs for the changed assets and the dashboard refreshes.</p>
+        <p>Gross Area, climate score, residual CVaR (% and amount) and the location cannot be edited. Columns your data-edit permissions do not allow stay locked.</p>
+      </>
+    ),
+  },
+  adaptation: {
+    title: 'Adaptation Toolkits',
+    body: <p>Mitigation level per asset: 0 No, 1 Low, 2 Medium, 3 High. Each level applies the default adaptation measure of each hazard (for floods: fewer or more distant measures protect less; measures farther than 20 m have no effect). With adaptation on, figures after adaptation are shown.</p>,
+  },
+  heatmap: {
+    title: 'Hazard Heat Map',
+    body: <p>Severity score (0-100) of each hazard at each asset for the scenario and year. 0 no risk, below 25 low, below 50 medium, below 75 medium-high, below 100 high, 100 very high.</p>,
+  },
+};

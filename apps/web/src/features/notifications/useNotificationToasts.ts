@@ -1,0 +1,52 @@
+import { useCallback } from 'react';
+import { App } from 'antd';
+import { useNavigate } from 'react-router-dom';
+import type { Notification } from '@crp/contracts';
+import { markNotificationRead } from '../../api/accounts';
+
+type ToastType = 'success' | 'warning' | 'error' | 'info';
+
+/** success, warning and error keep their type; anything else shows as info (spec 000 §3). */
+export function toastType(notificationType: string): ToastType {
+  return notificationType === 'success' || notificationType === 'warning' || notificationType === 'error'
+    ? notificationType
+    : 'info';
+}
+
+/**
+ * Shows pending notifications as toasts that stay until closed (duration 0). Closing one tells the
+ * server it has been read; clicking one with an in-app link (e.g. /changelog) opens that page.
+ */
+export function useNotificationToasts(): (items: readonly Notification[]) => void {
+  const { notification } = App.useApp();
+  const navigate = useNavigate();
+
+  return useCallback(
+    (items: readonly Notification[]) => {
+      for (const item of items) {
+        const key = `notification-${item.id}`;
+        const link = item.link && item.link.startsWith('/') ? item.link : null;
+        notification.open({
+          key,
+          type: toastType(item.notification_type),
+          title: item.title,
+          description: item.message,
+          duration: 0,
+          placement: 'topRight',
+          className: link ? 'crp-toast crp-toast-link' : 'crp-toast',
+          props: { 'data-testid': `notification-${item.id}` },
+          onClick: link
+            ? () => {
+                navigate(link);
+                notification.destroy(key);
+              }
+            : undefined,
+          onClose: () => {
+            markNotificationRead(item.id).catch((err: unknown) => console.warn('mark_notification_read failed', err));
+          },
+        });
+      }
+    },
+    [notification, navigate],
+  );
+}

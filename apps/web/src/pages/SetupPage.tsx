@@ -1,0 +1,33 @@
+import { useDocumentTitle } from '../lib/useDocumentTitle';
+import { Col, Row } from 'antd';
+import { PageHeader } from '../ui/PageHeader';
+import { TwoFactorSetupCard } from '../features/twofa/TwoFactorSetupCard';
+import { AccountCard } from '../features/company/AccountCard';
+import { CompanyMembersCard } from '../features/company/CompanyMembersCard';
+import { useAuth } from '../features/auth/AuthProvider';
+
+export function SetupPage() {
+  useDocumentTitle('Two-Factor Authentication Setup');
+  const { user } = useAuth();
+  return (
+    <div className="crp-page">
+      <PageHeader
+        title="Two-Factor Authentication Setup"
+        subtitle="Add a second step to your login, and manage your account and company."
+      />
+      <Row gutter={[24, 24]}>
+        <Col xs={24} xl={14}>
+          <TwoFactorSetupCard />
+        </Col>
+        <Col xs={24} xl={10}>
+          <AccountCard />
+        </Col>
+        {user?.is_company_admin && (
+          <Col xs={24}>
+            <CompanyMembersCard companyCode={user.company_code} />
+          </Col>
+        )}
+      </Row>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import type { Page } from 'playwright-core';
+
+/** /dashboard: Advanced Filters, summary, charts, maps, asset table and the Asset Analysis modal. */
+export class DashboardPage {
+  constructor(private readonly page: Page) {}
+
+  root() {
+    return this.page.getByTestId('dashboard');
+  }
+
+  /** Waits until the dashboard shows data and no request is in flight. */
+  async waitForLoaded(): Promise<void> {
+    await this.page.waitForURL('**/dashboard');
+    await this.page.locator('[data-testid="dashboard"][data-loading="false"][data-pending="false"]').waitFor({ timeout: 120_000 });
+  }
+
+  subtitle() {
+    return this.page.getByTestId('dashboard-subtitle');
+  }
+
+  section(id: string) {
+    return this.page.getByTestId(`section-${id}`);
+  }
+
+  /** Waits until no select dropdown is open or closing (antd animates them out). */
+  private async noOpenDropdown(): Promise<void> {
+    const open = this.page.locator('.ant-select-dropdown:visible');
+    for (let i = 0; i < 50 && (await open.count()) > 0; i += 1) await this.page.waitForTimeout(100);
+  }
+
+  async selectOption(testId: string, label: string): Promise<void> {
+    await this.noOpenDropdown();
+    await this.page.getByTestId(testId).click();
+    const option = this.page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+    await option.waitFor();
+    await option.click();
+    await this.page.getByTestId(testId).filter({ hasText: label }).waitFor();
+  }
+
+  async setAnalysis(type: 'RCP' | 'SSP'): Promise<void> {
+    await this.page.getByTestId('filter-analysis').getByText(type, { exact: true }).click();
+  }
+
+  async apply(): Promise<void> {
+    await this.page.getByTestId('filter-apply').click();
+    await this.waitForLoaded();
+  }
+
+  async setUnit(label: 'Financial' | 'Percentage'): Promise<void> {
+    await this.page.getByTestId('toggle-unit').getByText(label, { exact: true }).click();
+  }
+
+  /** The option texts of a select (opens it, reads, closes it). */
+  async optionsOf(testId: string): Promise<string[]> {
+    await this.noOpenDropdown();
+    await this.page.getByTestId(testId).click();
+    await this.page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().waitFor();
+    await this.page.waitForTimeout(300); // let the opening animation finish
+    const texts = await this.page.locator('.ant-select-dropdown:visible .ant-select-item-option').allInnerTexts();
+    await this.page.keyboard.press('Escape');
+    await this.noOpenDropdown();
+    return texts;
+  }
+
+  adaptationSwitch() {
+    return this.page.getByTestId('toggle-adaptation');
+  }
+
+  table() {
+    return this.page.getByTestId('asset-table');
+  }
+
+  row(name: string) {
+    return this.table().locator(`tr.ant-table-row[data-name="${name}"]`);
+  }
+
+  async openAsset(name: string): Promise<void> {
+    await this.row(name).getByTestId('open-asset').click();
+    await this.page.getByTestId('asset-modal').waitFor();
+  }
+}

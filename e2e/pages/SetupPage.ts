@@ -1,0 +1,43 @@
+import type { Page } from 'playwright-core';
+
+export const OVERRIDE_WARNING = 'This will override any existing 2FA setup. Do you want to continue?';
+
+export class SetupPage {
+  constructor(private readonly page: Page) {}
+
+  async waitForPage(): Promise<void> {
+    await this.page.waitForURL('**/setup');
+    await this.page.getByRole('heading', { name: 'Two-Factor Authentication Setup' }).waitFor();
+  }
+
+  async chooseMethod(method: 'app' | 'email'): Promise<void> {
+    await this.page.getByRole('radio', { name: method === 'app' ? /Authenticator app/ : /E-mail code/ }).check();
+  }
+
+  async startSetup(): Promise<void> {
+    await this.page.getByRole('button', { name: /^Set up/ }).click();
+  }
+
+  overrideDialog() {
+    return this.page.getByRole('dialog').filter({ hasText: OVERRIDE_WARNING });
+  }
+
+  async confirmOverride(): Promise<void> {
+    await this.overrideDialog().getByRole('button', { name: 'Continue' }).click();
+  }
+
+  verifyDialog() {
+    return this.page.getByRole('dialog').filter({ has: this.page.getByRole('button', { name: 'Verify Setup' }) });
+  }
+
+  async readSecret(): Promise<string> {
+    const secret = this.page.getByTestId('totp-secret');
+    await secret.waitFor();
+    return (await secret.innerText()).replace(/\s+/g, '');
+  }
+
+  async verify(code: string): Promise<void> {
+    await this.verifyDialog().getByLabel('Verification code').fill(code);
+    await this.verifyDialog().getByRole('button', { name: 'Verify Setup' }).click();
+  }
+}

@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { text } from './common.js';
+
+/** Modules a tier can unlock (spec 000 §6). */
+export const MODULES = ['physical_risk', 'transition_risk', 'map'] as const;
+export type ModuleKey = (typeof MODULES)[number];
+
+/** Dashboard sections gated by tier (spec 001 §6). */
+export const TIER_SECTIONS = [
+  'asset_level_risk_map',
+  'climate_variable_intensity',
+  'climate_heatmap',
+  'portfolio_losses',
+  'rcp_year_loss_bars',
+  'asset_table',
+] as const;
+export type TierSection = (typeof TIER_SECTIONS)[number];
+
+/** Column edit permissions (spec 001 §3.2 data_edit_permissions). */
+export const DATA_EDIT_PERMISSIONS = [
+  'can_edit_property_type',
+  'can_edit_stories',
+  'can_edit_ownership',
+  'can_edit_valuation',
+  'can_edit_revenue',
+  'can_edit_construction_cost',
+] as const;
+export type DataEditPermission = (typeof DATA_EDIT_PERMISSIONS)[number];
+
+export const TIERS = ['free', 'professional', 'enterprise'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const TierData = z.object({
+  tier: z.enum(TIERS),
+  allowed_modules: z.array(z.enum(MODULES)),
+  tier_permissions: z.record(z.enum(TIER_SECTIONS), z.boolean()),
+  assets_allowed: z.number().int(),
+});
+export type TierData = z.infer<typeof TierData>;
+
+export const TWO_FA_METHODS = ['app', 'email'] as const;
+export type TwoFaMethod = (typeof TWO_FA_METHODS)[number];
+
+export const NOTIFICATION_TYPES = ['success', 'warning', 'error', 'info'] as const;
+
+export const Notification = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  message: z.string(),
+  notification_type: z.string(),
+  link: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Notification = z.infer<typeof Notification>;
+
+const username = z
+  .string({ error: 'username is required' })
+  .trim()
+  .min(3, 'username must be at least 3 characters')
+  .max(50, 'username must be at most 50 characters')
+  .regex(/^[A-Za-z0-9_.@+-]+$/, 'username may contain letters, digits and . _ @ + - only');
+
+const password = z
+  .string({ error: 'password is required' })
+  .min(8, 'password must be at least 8 characters')
+  .max(256, 'password must be at most 256 characters');
+
+/** `POST api/user/register/` (JSON). `company_code` is optional: with it, the user asks to join that company. */
+export const RegisterBody = z
+  .object({
+    first_name: text('first_name', 80),
+    last_name: text('last_name', 80),
+    username,
+    email: z.string({ error: 'email is required' }).trim().toLowerCase().max(254, 'email is too long').email('email is not a valid e-mail address'),
+    password,
+    confirm_password: z.string({ error: 'confirm_password is required' }),
+    company_name: text('company_name', 150),
+    company_code: z.string().trim().max(32, 'company_code is too long').optional(),
+  })
+  .refine((b) => b.password === b.confirm_password, { message: 'Passwords do not match', path: ['confirm_password'] });
+export type RegisterBody = z.infer<typeof RegisterBody>;
+
+export const RegisterResponse = z.object({
+  detail: z.string(),
+  company_code: z.string(),
+  company_name: z.string(),
+  /** `active` when the user created the company; `pending` when an admin of an existing company must approve. */
+  status: z.enum(['active', 'pending']),
+  user: z.object({ id: z.number().int(), username: z.string(), email: z.string() }),
+});
+
+/** `POST api/user/rest_login/` (form). */
+export const LoginBody = z.object({
+  username: z.string({ error: 'username is required' }).trim().min(1, 'username is required').max(254, 'username is too long'),
+  password: z.string({ error: 'password is required' }).min(1, 'password is required').max(256, 'password is too long'),
+  company_code: z.string({ error: 'company_code is required' }).trim().min(1, 'company_code is required').max(32, 'company_code is too long'),
+  totp_code: z.string().trim().max(12, 'totp_code is too long').optional(),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const UserSummary = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  is_2fa_enabled: z.boolean(),
+  twofa_method: z.enum(TWO_FA_METHODS).nullable(),
+  is_company_admin: z.boolean(),
+  company_name: z.string(),
+  company_code: z.string(),
+});
+export type UserSummary = z.infer<typeof UserSummary>;
+
+export const LoginResponse = z.object({
+  token: z.string(),
+  user: UserSummary,
+  tier_data: TierData,
+  detail: z.string(),
+  pending_notifications: z.array(Notification),
+});
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+export const TwoFaRequiredResponse = z.object({
+  detail: z.literal('2FA_REQUIRED'),
+  method: z.enum(TWO_FA_METHODS),
+});
+
+export const CurrentUserResponse = UserSummary.extend({ tier_data: TierData, last_accessed_at: z.string().nullable() });
+export type CurrentUserResponse = z.infer<typeof CurrentUserResponse>;
+
+export const PermissionsResponse = z.object({
+  user_id: z.number().int(),
+  tier: z.enum(TIERS),
+  assets_allowed: z.number().int(),
+  allowed_modules: z.array(z.enum(MODULES)),
+  tier_permissions: z.record(z.enum(TIER_SECTIONS), z.boolean()),
+  data_edit_permissions: z.record(z.enum(DATA_EDIT_PERMISSIONS), z.boolean()),
+  is_company_admin: z.boolean(),
+});
+export type PermissionsResponse = z.infer<typeof PermissionsResponse>;
+
+export const ConfigureMfaResponse = z.object({
+  detail: z.string(),
+  data: z.object({ method: z.enum(TWO_FA_METHODS), uri: z.string().optional(), secret: z.string().optional(), sent_to: z.string().optional() }),
+});
+
+export const VerifyMfaBody = z.object({
+  code: z.string({ error: 'code is required' }).trim().min(1, 'code is required').max(12, 'code is too long'),
+});
+
+export const MarkNotificationReadBody = z.object({
+  notification_id: z.coerce.number({ error: 'notification_id must be a number' }).int('notification_id must be an integer').positive('notification_id must be positive'),
+});
+
+export const LastAccessedBody = z.object({
+  path: z.string({ error: 'path is required' }).trim().min(1, 'path is required').max(500, 'path is too long').startsWith('/', 'path must start with /'),
+});
+
+export const DemoRequestBody = z.object({
+  name: text('name', 120),
+  email: z.string({ error: 'email is required' }).trim().toLowerCase().max(254, 'email is too long').email('email is not a valid e-mail address'),
+  company: text('company', 150),
+  role: z.string().trim().max(120, 'role is too long').optional(),
+  message: z.string().trim().max(4000, 'message must be at most 4000 characters').optional(),
+});
+
+export const CompanyMember = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  status: z.enum(['active', 'pending', 'rejected']),
+  is_company_admin: z.boolean(),
+  created_at: z.string(),
+});
+export type CompanyMember = z.infer<typeof CompanyMember>;

@@ -1,0 +1,100 @@
+/**
+ * Asset fields of a portfolio upload (spec 000 §3 "Location for submission" and "CSV column order"),
+ * and their parsing, shared by the server (authoritative) and the web preview.
+ * NA (empty, "NA", "N/A", "-", null) is kept distinct from zero: it becomes null.
+ */
+
+export type AssetFieldKind = 'text' | 'latitude' | 'longitude' | 'money' | 'number' | 'integer' | 'percent' | 'energy' | 'crop';
+
+export interface AssetField {
+  key: string;
+  /** Header in the CSV/XLSX template, in the spec's column order. */
+  header: string;
+  label: string;
+  kind: AssetFieldKind;
+  /** Unit shown in the template and the preview. */
+  unit?: string;
+  /** Mandatory columns: name and location. */
+  required?: boolean;
+  /** Optional columns are kept only when the user chooses them in the confirmation dialog (spec 000 §5). */
+  optional?: boolean;
+  /** Other spellings accepted in uploaded headers. */
+  aliases?: string[];
+}
+
+export const ASSET_FIELDS = [
+  { key: 'name', header: 'name', label: 'Asset name', kind: 'text', required: true, aliases: ['asset name', 'asset', 'site', 'site name', 'property name'] },
+  { key: 'latitude', header: 'lat', label: 'Latitude', kind: 'latitude', unit: 'degrees', required: true, aliases: ['latitude', 'y'] },
+  { key: 'longitude', header: 'long', label: 'Longitude', kind: 'longitude', unit: 'degrees', required: true, aliases: ['longitude', 'lon', 'lng', 'x'] },
+  { key: 'revenue', header: 'revenue', label: 'Revenue', kind: 'money', unit: 'USD/yr', aliases: ['annual revenue', 'turnover'] },
+  { key: 'construction_cost', header: 'construction cost', label: 'Construction cost', kind: 'money', unit: 'USD', optional: true, aliases: ['replacement cost', 'rebuild cost'] },
+  { key: 'property_type', header: 'property type', label: 'Property type', kind: 'text', aliases: ['type', 'asset type', 'occupancy', 'use'] },
+  { key: 'area', header: 'area', label: 'Area', kind: 'number', unit: 'm²', optional: true, aliases: ['floor area', 'gross area', 'area m2', 'area sqm'] },
+  { key: 'valuation', header: 'valuation', label: 'Valuation', kind: 'money', unit: 'USD', optional: true, aliases: ['value', 'asset value', 'market value'] },
+  { key: 'stories', header: 'floors', label: 'Floors', kind: 'integer', optional: true, aliases: ['stories', 'storeys', 'number of floors'] },
+  { key: 'solar_production', header: 'solar', label: 'Solar production', kind: 'energy', unit: 'GWh/yr', optional: true, aliases: ['solar production'] },
+  { key: 'wind_production', header: 'wind', label: 'Wind production', kind: 'energy', unit: 'GWh/yr', optional: true, aliases: ['wind production'] },
+  { key: 'hydro_production', header: 'hydro', label: 'Hydro production', kind: 'energy', unit: 'GWh/yr', optional: true, aliases: ['hydro production'] },
+  { key: 'wheat_production', header: 'wheat', label: 'Wheat production', kind: 'crop', unit: 'kg/yr', optional: true, aliases: ['wheat production'] },
+  { key: 'rice_production', header: 'rice', label: 'Rice production', kind: 'crop', unit: 'kg/yr', optional: true, aliases: ['rice production'] },
+  { key: 'maize_production', header: 'maize', label: 'Maize production', kind: 'crop', unit: 'kg/yr', optional: true, aliases: ['maize production', 'corn'] },
+  { key: 'fruit_production', header: 'fruit', label: 'Fruit production', kind: 'crop', unit: 'kg/yr', optional: true, aliases: ['fruit production'] },
+  { key: 'vegetable_production', header: 'veg', label: 'Vegetable production', kind: 'crop', unit: 'kg/yr', optional: true, aliases: ['vegetable', 'vegetables', 'vegetable production'] },
+  { key: 'ownership', header: 'ownership', label: 'Ownership', kind: 'percent', unit: '%', optional: true, aliases: ['ownership %', 'ownership share', 'share'] },
+] as const satisfies readonly AssetField[];
+
+export type AssetFieldKey = (typeof ASSET_FIELDS)[number]['key'];
+export const OPTIONAL_ASSET_FIELDS = ASSET_FIELDS.filter((f): boolean => (f as AssetField).optional === true).map((f) => f.key);
+
+/** The NA sentinel of the spec: sent for empty values. */
+export const NA = 'NA';
+
+export function isNA(v: unknown): boolean {
+  if (v === null || v === undefined) return true;
+  if (typeof v === 'number') return Number.isNaN(v);
+  const s = String(v).trim().toLowerCase();
+  return s === '' || s === 'na' || s === 'n/a' || s === 'null' || s === 'none' || s === '-' || s === '--' || s === 'nan';
+}
+
+const SUFFIX: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, mm: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9, t: 1e12, tn: 1e12, trillion: 1e12 };
+
+/**
+ * Parses a number written by people: "1,250,000", "USD 1.2M", "$3.5bn", "2 500", "12.5%", "(1,000)" is refused.
+ * Returns null for NA and an error sentence for text that is not a number.
+ */
+export function parseAmount(v: unknown): { value: number | null } | { error: string } {
+  if (isNA(v)) return { value: null };
+  if (typeof v === 'number') return Number.isFinite(v) ? { value: v } : { error: 'is not a finite number' };
+  if (typeof v === 'boolean') return { error: 'is not a number' };
+  let s = String(v).trim().toLowerCase();
+  s = s.replace(/^(usd|us\$|\$|hkd|hk\$)\s*/, '').replace(/\s*(usd|gwh|kg|m2|m²|sqm|%)$/, '');
+  s = s.replace(/(\d)[\s,_'](?=\d{3}(\D|$))/g, '$1');
+  const m = /^([+-]?\d*\.?\d+(?:e[+-]?\d+)?)\s*([a-z]+)?$/.exec(s);
+  if (!m) return { error: `'${String(v).slice(0, 40)}' is not a number` };
+  const base = Number(m[1]);
+  const mult = m[2] ? SUFFIX[m[2]] : 1;
+  if (mult === undefined) return { error: `'${String(v).slice(0, 40)}' has an unknown unit '${m[2]}'` };
+  const value = base * mult;
+  if (!Number.isFinite(value) || Math.abs(value) > 1e15) return { error: `'${String(v).slice(0, 40)}' is out of range` };
+  return { value };
+}
+
+/** Normalises a header for matching: lower case, units in brackets dropped, punctuation to spaces. */
+export function normaliseHeader(h: unknown): string {
+  return String(h ?? '')
+    .toLowerCase()
+    .replace(/\(.*?\)|\[.*?\]/g, ' ')
+    .replace(/[^a-z0-9%²]+/g, ' ')
+    .trim();
+}
+
+/** Maps an uploaded header to a field key, or undefined. */
+export function assetFieldForHeader(h: unknown): AssetFieldKey | undefined {
+  const n = normaliseHeader(h);
+  if (!n) return undefined;
+  for (const f of ASSET_FIELDS) {
+    if (normaliseHeader(f.header) === n || f.key === n.replace(/ /g, '_') || normaliseHeader(f.label) === n) return f.key;
+    if ((f.aliases as readonly string[]).some((a) => normaliseHeader(a) === n)) return f.key;
+  }
+  return undefined;
+}

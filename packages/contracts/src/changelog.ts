@@ -1,0 +1,56 @@
+/**
+ * Release notes, kept as data (spec 001 §2.9). The server announces every release it has not announced yet
+ * to every user as a notification that opens /changelog.
+ */
+export interface Release {
+  version: string;
+  /** ISO date. */
+  date: string;
+  title: string;
+  items: string[];
+}
+
+export const RELEASES: readonly Release[] = [
+  {
+    version: '4.75',
+    date: '2025-04-16',
+    title: 'Adaptation measures and building age',
+    items: [
+      'Adaptation measures for river flood, wildfire, drought and rainfall flood (coming soon).',
+      'Building age as an asset attribute.',
+      'Residual climate value at risk after adaptation.',
+    ],
+  },
+  {
+    version: '4.8',
+    date: '2025-08-27',
+    title: 'Asset table, bulk edit and multi-step portfolio creation',
+    items: [
+      'Asset table with bulk edit.',
+      'Multi-step portfolio creation.',
+      'Total asset value.',
+      'Inventory value by CSV.',
+      'Two-factor authentication.',
+    ],
+  },
+  {
+    version: '4.9',
+    date: '2025-10-17',
+    title: 'Urban heat and finer resolutions',
+    items: ['Urban heat index.', 'Global building heights.', 'Finer hazard resolutions for several countries.'],
+  },
+  {
+    version: '5.0',
+    date: '2026-11-22',
+    title: 'New open platform foundation',
+    items: [
+      'Accounts with company codes: colleagues join a company only after an administrator approves them.',
+      'Two-factor authentication by authenticator app or e-mail code, with replay protection.',
+      'Runs on an embedded PostgreSQL (PGlite) or on a PostgreSQL server.',
+      'Eleven hazards modelled from open data for SSP1-2.6, SSP2-4.5 and SSP5-8.5 to 2100, with a point API and a layer catalogue.',
+      'Portfolios from map clicks, CSV, XLSX or XLS files, listed companies and benchmark indices, with offline geocoding.',
+      'Project list with sharing (read or write), renaming, exports to Excel and the physical-risk dashboard.',
+      'Help centre, climate methodology and adaptation measures documents.',
+    ],
+  },
+];

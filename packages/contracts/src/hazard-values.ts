@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { HazardKey } from './hazards.js';
+import type { SeverityBand } from './scores.js';
+
+/**
+ * The contract between the hazard layers (packages/hazards) and the risk engine (packages/engine):
+ * which indicator each hazard reports, in which unit, and whether it comes as a return-period curve.
+ * Owned by the hazard-layer work; the engine's vulnerability functions take these units.
+ * Confirmed (no longer drafts) after reading the staged open data: see docs/methodology/hazards.md.
+ *
+ * `higherIsWorse` says in which direction the value grows more hazardous: only the aridity index
+ * (drought) and the coldest-month temperature (extreme cold) are "lower is worse".
+ */
+export const HAZARD_INDICATORS: Record<
+  HazardKey,
+  { indicator: string; unit: string; curve: boolean; higherIsWorse: boolean; description: string }
+> = {
+  river_flood: { indicator: 'flood_depth', unit: 'm', curve: true, higherIsWorse: true, description: 'Riverine inundation depth above ground at return periods' },
+  rainfall_flood: { indicator: 'flood_depth', unit: 'm', curve: true, higherIsWorse: true, description: 'Pluvial (rainfall) ponding depth above ground at return periods' },
+  storm_surge: { indicator: 'inundation_depth', unit: 'm', curve: true, higherIsWorse: true, description: 'Coastal inundation depth above ground at return periods' },
+  typhoon: { indicator: 'max_sustained_wind', unit: 'm/s', curve: true, higherIsWorse: true, description: '1-minute sustained wind speed at 10 m at return periods' },
+  wildfire: { indicator: 'annual_burn_probability', unit: '1/yr', curve: false, higherIsWorse: true, description: 'Annual probability that the site burns (burned-area fraction per year)' },
+  landslide: { indicator: 'annual_landslide_probability', unit: '1/yr', curve: false, higherIsWorse: true, description: 'Annual probability of at least one reported landslide within 1 km of the site' },
+  extreme_heat: { indicator: 'warmest_month_tas', unit: '°C', curve: false, higherIsWorse: true, description: 'Mean 2 m air temperature of the warmest month (baseline 1991-2020) shifted by the CMIP6 TXx change' },
+  extreme_cold: { indicator: 'coldest_month_tas', unit: '°C', curve: false, higherIsWorse: false, description: 'Mean 2 m air temperature of the coldest month (baseline 1991-2020) shifted by the CMIP6 TNn change' },
+  snowfall: { indicator: 'annual_snowfall_swe', unit: 'mm/yr', curve: false, higherIsWorse: true, description: 'Annual snowfall, water equivalent' },
+  sea_level_rise: { indicator: 'relative_sea_level_rise', unit: 'm', curve: false, higherIsWorse: true, description: 'Relative sea-level rise since 2020 at the nearest coast (AR6 GMSL + local vertical land motion); null inland' },
+  drought: { indicator: 'aridity_index', unit: 'P/PET', curve: false, higherIsWorse: false, description: 'UNEP aridity index, annual precipitation over Thornthwaite potential evapotranspiration (lower is drier)' },
+};
+
+/** Where a number comes from (issue 3 §2). */
+export type DataTier = 'observed/modelled from real data' | 'model on real inputs' | 'published parameters only';
+
+/** A return-period curve: intensities[i] is the intensity exceeded on average once every returnPeriodsYears[i] years. */
+export interface ReturnPeriodCurve {
+  returnPeriodsYears: number[];
+  intensities: number[];
+}
+
+/** One hazard's answer for one point, scenario and year (issue 3 §4). `value` null means no data here (never a fake zero). */
+export interface HazardPointValue {
+  hazard: HazardKey;
+  indicator: string;
+  value: number | null;
+  unit: string;
+  score: number;
+  band: SeverityBand;
+  return_periods: ReturnPeriodCurve | null;
+  resolution_km: number;
+  tier: DataTier;
+  source: string;
+}
+
+/** Return periods (years) of every built-in curve hazard. */
+export const HAZARD_RETURN_PERIODS_YEARS = [2, 5, 10, 25, 50, 100, 250, 500, 1000] as const;
+
+/** Years the hazard layers answer for (inclusive); values between the AR6 decades are interpolated. */
+export const HAZARD_YEAR_MIN = 2020;
+export const HAZARD_YEAR_MAX = 2100;
+
+/**
+ * Query of `GET api/v2/hazard/point/` (issue 3 §4). Numbers arrive as strings in a query string, so they are coerced.
+ * Errors name the field (the server maps zod issues to `{ field, message }`).
+ */
+export const HazardPointQuery = z.object({
+  latitude: z.coerce
+    .number({ error: 'latitude must be a number' })
+    .min(-90, 'latitude must be between -90 and 90')
+    .max(90, 'latitude must be between -90 and 90'),
+  longitude: z.coerce
+    .number({ error: 'longitude must be a number' })
+    .min(-180, 'longitude must be between -180 and 180')
+    .max(180, 'longitude must be between -180 and 180'),
+  analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).default('ssp'),
+  scenario: z.enum(['26', '45', '85'], { error: 'scenario must be 26, 45 or 85' }).default('85'),
+  year: z.coerce
+    .number({ error: 'year must be a number' })
+    .int('year must be an integer')
+    .min(HAZARD_YEAR_MIN, `year must be between ${HAZARD_YEAR_MIN} and ${HAZARD_YEAR_MAX}`)
+    .max(HAZARD_YEAR_MAX, `year must be between ${HAZARD_YEAR_MIN} and ${HAZARD_YEAR_MAX}`)
+    .default(2050),
+});
+export type HazardPointQuery = z.infer<typeof HazardPointQuery>;

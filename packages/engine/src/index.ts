@@ -1,0 +1,21 @@
+/** @crp/engine: pure climate-risk engine (vulnerability, losses, CVaR, scores, portfolio grid). No I/O. */
+export * from './interp.js';
+export * from './geo.js';
+export * from './beta.js';
+export * from './ead.js';
+export * from './adaptation.js';
+export * from './property-types.js';
+export * from './assets.js';
+export * from './scenarios.js';
+export * from './scores.js';
+export * from './compute.js';
+export * from './metrics.js';
+export * from './portfolio.js';
+export * from './parallel.js';
+export * from './explorer.js';
+export * from './uncertainty.js';
+export * from './vulnerability/flood.js';
+export * from './vulnerability/wind.js';
+export * from './vulnerability/other.js';
+export { JRC_FLOOD_CURVES } from './data/jrc-flood-curves.js';
+export { HAZUS_FLOOD_FUNCTIONS, HAZUS_DEPTH_AXIS_M } from './data/hazus-flood-curves.js';

@@ -1,0 +1,420 @@
+/**
+ * Money, CVaR, residual CVaR, avoided loss, maximum exposure, insurance premium and key findings from the compact
+ * ratios (docs/methodology/engine.md §3). Pure; cheap enough to run at read time for any filter combination.
+ */
+import { BASELINE_YEAR, HAZARD_KEYS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
+import type { PreparedAsset } from './assets.js';
+import { HAZARD_INDEX, N_HAZARDS, CURVE_HAZARDS, type ResultChunk } from './compute.js';
+import { gdpGrowthFactor, seriesIndices, SCENARIO_YEARS, SCENARIO_YEAR_INDEX } from './scenarios.js';
+import { downtimeYears } from './vulnerability/other.js';
+import { acuteScore as acuteScoreOf, chronicScore as chronicScoreOf } from './scores.js';
+
+export interface LossOptions {
+  /** Include content and inventory (spec "Add Content / Remove Content"). Default true. */
+  withContent?: boolean;
+  /** Scale the business-interruption (operational) loss by GDP growth under the scenario's SSP. Default false. */
+  gdpAdjusted?: boolean;
+}
+
+export interface MoneyCell {
+  /** Expected annual loss, USD, ownership-adjusted: building + content + inventory + business interruption. */
+  eal: number;
+  /** The same after adaptation. */
+  ealResidual: number;
+  /** Of which business interruption (operational) loss. */
+  ealOperational: number;
+  /** Loss of the rarest modelled event (Maximum Exposure), USD. */
+  maxExposure: number;
+  /** Annual loss standard deviation, USD (physical part). */
+  sd: number;
+  /** Exposed value used for percentages (building [+ content + inventory]) x ownership, USD. */
+  exposedValue: number;
+  /** Lost energy production (GWh/yr) and crop production (kg/yr), expected. */
+  energyLossGwh: number;
+  cropLossKg: number;
+}
+
+/** Dollar figures of one cell (asset a of the chunk, hazard, scenario-year index). NaN when the hazard has no data. */
+export function cellMoney(asset: PreparedAsset, chunk: ResultChunk, a: number, hazard: HazardKey, syIndex: number, opt: LossOptions = {}): MoneyCell {
+  const S = chunk.scenarioYears.length;
+  const h = HAZARD_INDEX[hazard];
+  const c = (a * N_HAZARDS + h) * S + syIndex;
+  const withContent = opt.withContent ?? true;
+  const sy = SCENARIO_YEARS[SCENARIO_YEAR_INDEX.get(chunk.scenarioYears[syIndex] as string) ?? -1];
+  const g = opt.gdpAdjusted && sy ? gdpGrowthFactor(sy.scenario, sy.year) : 1;
+  const val = (asset.buildingValue + (withContent ? asset.contentValue + asset.inventoryValue : 0)) * asset.ownership;
+  const rev = asset.revenue * asset.ownership * g;
+  const ead = chunk.ead[c] as number; const eadR = chunk.eadResidual[c] as number;
+  const bi = chunk.disruption[c] as number; const biR = chunk.disruptionResidual[c] as number;
+  const pml = chunk.maxDamage[c] as number;
+  const acute = (CURVE_HAZARDS as readonly string[]).includes(hazard) || hazard === 'wildfire' || hazard === 'landslide';
+  const pmlBi = acute ? downtimeYears(pml) : bi;
+  const prodShare = Math.min(1, bi + (asset.property.production === 'crops' ? ead : 0));
+  return {
+    eal: ead * val + bi * rev,
+    ealResidual: eadR * val + biR * rev,
+    ealOperational: bi * rev,
+    maxExposure: pml * val + pmlBi * rev,
+    sd: (chunk.sd[c] as number) * val,
+    exposedValue: val,
+    energyLossGwh: prodShare * asset.energyGwh,
+    cropLossKg: prodShare * asset.cropsKg,
+  };
+}
+
+/** The CVaR key-finding window (spec 001 §9): year-9 .. year+10, and for 2100 year-19 .. year (20 years either way). */
+export function cvarWindow(year: number): { from: number; to: number } {
+  return year >= 2100 ? { from: year - 19, to: year } : { from: year - 9, to: year + 10 };
+}
+
+/**
+ * Annual series value at any year from points (years ascending): linear between points, flat outside. NaN points are
+ * skipped; all NaN -> NaN.
+ */
+export function interpolateSeries(years: readonly number[], values: readonly number[], year: number): number {
+  let lo = -1; let hi = -1;
+  for (let i = 0; i < years.length; i++) {
+    if (Number.isNaN(values[i] as number)) continue;
+    if ((years[i] as number) <= year) lo = i;
+    if ((years[i] as number) >= year && hi < 0) hi = i;
+  }
+  if (lo < 0 && hi < 0) return Number.NaN;
+  if (lo < 0) return values[hi] as number;
+  if (hi < 0 || lo === hi) return values[lo] as number;
+  const y0 = years[lo] as number; const y1 = years[hi] as number;
+  return (values[lo] as number) + ((values[hi] as number) - (values[lo] as number)) * (year - y0) / (y1 - y0);
+}
+
+/**
+ * CVaR: the expected loss accumulated over the 20-year window around `year` (undiscounted by default; discountRate
+ * discounts to the window start), capped at the exposed value (an asset cannot lose more than itself).
+ */
+export function cvarFromSeries(years: readonly number[], annualLoss: readonly number[], year: number, cap = Infinity, discountRate = 0): number {
+  const { from, to } = cvarWindow(year);
+  let s = 0;
+  for (let t = from; t <= to; t++) {
+    const v = interpolateSeries(years, annualLoss, Math.max(t, BASELINE_YEAR));
+    if (Number.isNaN(v)) return Number.NaN;
+    s += discountRate ? v / Math.pow(1 + discountRate, t - from) : v;
+  }
+  return Math.min(s, cap);
+}
+
+export interface CvarResult {
+  /** Climate Value at Risk, USD and percent of exposed value. */
+  cvar: number; cvarPercent: number;
+  /** Residual CVaR after adaptation. */
+  rcvar: number; rcvarPercent: number;
+  /** Avoided loss = CVaR - RCVaR (>= 0). */
+  avoidedLoss: number;
+  /** Maximum exposure at the year itself, USD. */
+  maxExposure: number;
+  /** Expected annual loss at the year, USD (without / with adaptation). */
+  eal: number; ealResidual: number;
+}
+
+/**
+ * Weights w_k with CVaR(year) = sum_k w_k EAL(years_k) for the interpolation rule of interpolateSeries (linear
+ * between points, flat outside, years before 2020 at 2020) over the CVaR window; optional discounting.
+ */
+export function cvarWeights(years: readonly number[], year: number, discountRate = 0): Float64Array {
+  const { from, to } = cvarWindow(year);
+  const w = new Float64Array(years.length);
+  for (let t = from; t <= to; t++) addPointWeights(w, years, Math.max(t, BASELINE_YEAR), discountRate ? 1 / Math.pow(1 + discountRate, t - from) : 1);
+  return w;
+}
+
+/** Weights of a single year's interpolated value. */
+export function yearWeights(years: readonly number[], year: number): Float64Array {
+  const w = new Float64Array(years.length);
+  addPointWeights(w, years, year, 1);
+  return w;
+}
+
+function addPointWeights(w: Float64Array, years: readonly number[], t: number, f: number): void {
+  const n = years.length;
+  if (t <= (years[0] as number)) { w[0] = (w[0] as number) + f; return; }
+  if (t >= (years[n - 1] as number)) { w[n - 1] = (w[n - 1] as number) + f; return; }
+  let k = 0; while ((years[k + 1] as number) <= t) k++;
+  const y0 = years[k] as number; const y1 = years[k + 1] as number;
+  const u = (t - y0) / (y1 - y0);
+  w[k] = (w[k] as number) + f * (1 - u); w[k + 1] = (w[k + 1] as number) + f * u;
+}
+
+interface SeriesPlan {
+  years: number[]; indices: number[]; cvarW: Float64Array; yearW: Float64Array; gdp: Float64Array; capGdp: number;
+}
+const planCache = new Map<string, SeriesPlan>();
+function seriesPlan(analysisType: AnalysisType, scenario: ScenarioCode, year: number, gdpAdjusted: boolean): SeriesPlan {
+  const key = `${analysisType}/${scenario}/${year}/${gdpAdjusted ? 1 : 0}`;
+  let p = planCache.get(key);
+  if (!p) {
+    const { years, indices } = seriesIndices(analysisType, scenario);
+    p = {
+      years, indices, cvarW: cvarWeights(years, year), yearW: yearWeights(years, Math.min(year, years[years.length - 1] as number)),
+      gdp: Float64Array.from(indices, (i) => (gdpAdjusted ? gdpGrowthFactor(SCENARIO_YEARS[i]?.scenario ?? null, SCENARIO_YEARS[i]?.year ?? BASELINE_YEAR) : 1)),
+      capGdp: gdpAdjusted ? gdpGrowthFactor(scenario, 2100) : 1,
+    };
+    planCache.set(key, p);
+  }
+  return p;
+}
+
+/** Scratch results of one asset x hazard (no allocation in portfolio loops). */
+const AH = new Float64Array(8); // cvar, rcvar, eal, ealR, maxE, bi, sdVar, valid(0/1)
+
+/**
+ * Fills AH for asset a of chunk, hazard index h: CVaR, residual CVaR, EAL and residual EAL at the year, maximum
+ * exposure at the year, operational EAL, variance of the annual loss at the nearest stored year. AH[7] = 0 if no data.
+ */
+function assetHazard(A: PreparedAsset, chunk: ResultChunk, a: number, h: number, plan: SeriesPlan, withContent: boolean): void {
+  const S = chunk.scenarioYears.length;
+  const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+  const rev0 = A.revenue * A.ownership;
+  const base = (a * N_HAZARDS + h) * S;
+  const acute = h === HI_RIVER || h === HI_TYPHOON || h === HI_SURGE || h === HI_RAIN || h === HI_WILDFIRE || h === HI_LANDSLIDE;
+  let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0; let maxE = 0; let bi = 0; let varNear = 0; let bestW = -1;
+  const n = plan.indices.length;
+  for (let k = 0; k < n; k++) {
+    const c = base + (plan.indices[k] as number);
+    const ead = chunk.ead[c] as number;
+    if (ead !== ead) { AH[7] = 0; return; }
+    const rev = rev0 * (plan.gdp[k] as number);
+    const d = chunk.disruption[c] as number;
+    const loss = ead * val + d * rev;
+    const lossR = (chunk.eadResidual[c] as number) * val + (chunk.disruptionResidual[c] as number) * rev;
+    const wc = plan.cvarW[k] as number; const wy = plan.yearW[k] as number;
+    cvar += wc * loss; rcvar += wc * lossR;
+    if (wy > 0) {
+      const pml = chunk.maxDamage[c] as number;
+      const pmlBi = acute ? (pml > 0.1 ? (pml >= 0.5 ? 1 : (pml - 0.1) * 2.5) : 0) : d;
+      eal += wy * loss; ealR += wy * lossR; maxE += wy * (pml * val + pmlBi * rev); bi += wy * d * rev;
+      if (wy > bestW) { bestW = wy; const sd = (chunk.sd[c] as number) * val; varNear = sd * sd; }
+    }
+  }
+  const cap = val + rev0 * 20 * plan.capGdp;
+  if (cvar > cap) cvar = cap;
+  if (rcvar > cvar) rcvar = cvar;
+  AH[0] = cvar; AH[1] = rcvar; AH[2] = eal; AH[3] = ealR < eal ? ealR : eal; AH[4] = maxE; AH[5] = bi; AH[6] = varNear; AH[7] = 1;
+}
+
+const HI_RIVER = HAZARD_INDEX.river_flood; const HI_TYPHOON = HAZARD_INDEX.typhoon; const HI_SURGE = HAZARD_INDEX.storm_surge;
+const HI_RAIN = HAZARD_INDEX.rainfall_flood; const HI_WILDFIRE = HAZARD_INDEX.wildfire; const HI_LANDSLIDE = HAZARD_INDEX.landslide;
+
+/**
+ * CVaR of one asset (or a sum over hazards when `hazards` lists several) for an analysis type, scenario and year.
+ * Uses the scenario's series of scenario-years (2020 point first). NaN when none of the hazards has data.
+ */
+export function assetCvar(asset: PreparedAsset, chunk: ResultChunk, a: number, hazards: readonly HazardKey[], analysisType: AnalysisType,
+  scenario: ScenarioCode, year: number, opt: LossOptions = {}): CvarResult {
+  const withContent = opt.withContent ?? true;
+  const plan = seriesPlan(analysisType, scenario, year, !!opt.gdpAdjusted);
+  let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0; let maxE = 0; let seen = false;
+  for (const hz of hazards) {
+    assetHazard(asset, chunk, a, HAZARD_INDEX[hz], plan, withContent);
+    if (!AH[7]) continue;
+    seen = true; cvar += AH[0] as number; rcvar += AH[1] as number; eal += AH[2] as number; ealR += AH[3] as number; maxE = Math.max(maxE, AH[4] as number);
+  }
+  const exposed = (asset.buildingValue + (withContent ? asset.contentValue + asset.inventoryValue : 0)) * asset.ownership;
+  if (!seen) return { cvar: NaN, cvarPercent: NaN, rcvar: NaN, rcvarPercent: NaN, avoidedLoss: NaN, maxExposure: NaN, eal: NaN, ealResidual: NaN };
+  const cap = exposed + asset.revenue * asset.ownership * 20 * plan.capGdp;
+  if (cvar > cap) cvar = cap;
+  if (rcvar > cvar) rcvar = cvar;
+  const pct = (v: number) => (exposed > 0 ? (100 * v) / exposed : 0);
+  return { cvar, cvarPercent: pct(cvar), rcvar, rcvarPercent: pct(rcvar), avoidedLoss: Math.max(0, cvar - rcvar), maxExposure: maxE, eal, ealResidual: ealR };
+}
+
+/** Portfolio CVaR (or residual CVaR): sum over assets of assetCvar over the hazards. */
+export function portfolioCvar(chunks: readonly ResultChunk[], prepared: readonly PreparedAsset[], hazards: readonly HazardKey[], analysisType: AnalysisType,
+  scenario: ScenarioCode, year: number, opt: LossOptions = {}, residual = false): number {
+  const withContent = opt.withContent ?? true;
+  const plan = seriesPlan(analysisType, scenario, year, !!opt.gdpAdjusted);
+  const hs = hazards.map((h) => HAZARD_INDEX[h]);
+  let total = 0;
+  for (const ch of chunks) for (let a = 0; a < ch.count; a++) {
+    const A = prepared[ch.start + a] as PreparedAsset;
+    let c = 0; let r = 0;
+    for (const h of hs) { assetHazard(A, ch, a, h, plan, withContent); if (AH[7]) { c += AH[0] as number; r += AH[1] as number; } }
+    const cap = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership + A.revenue * A.ownership * 20 * plan.capGdp;
+    if (c > cap) c = cap;
+    if (r > c) r = c;
+    total += residual ? r : c;
+  }
+  return total;
+}
+
+/**
+ * Key findings (spec 001 §3.2): cvar_85, cvar_26, value_of_transition_policies = cvar_85 - cvar_26, and the increase
+ * of CVaR by 2030/2050/2100 against the CVaR of the 2020 climate (20 x EAL(2020)), in percent, for the chosen scenario. RCP has no 2100
+ * (spec: the year is forced to 2050) -> null.
+ */
+export interface KeyFindings {
+  cvar_85: number; cvar_26: number; value_of_transition_policies: number;
+  increased_by_2030: number | null; increased_by_2050: number | null; increased_by_2100: number | null;
+}
+
+export function keyFindings(cvarAt: (scenario: ScenarioCode, year: number) => number, analysisType: AnalysisType, scenario: ScenarioCode, year: number): KeyFindings {
+  const c85 = cvarAt('85', year); const c26 = cvarAt('26', year);
+  // The 2020 climate held for the whole window: a window ending in 2020 (2001-2020) clamps every year to 2020,
+  // i.e. 20 x EAL(2020).
+  const base = cvarAt(scenario, BASELINE_YEAR - 10);
+  const inc = (y: number) => {
+    if (analysisType === 'rcp' && y > 2050) return null;
+    const v = cvarAt(scenario, y);
+    return base > 0 ? (100 * (v - base)) / base : v > 0 ? null : 0;
+  };
+  return { cvar_85: c85, cvar_26: c26, value_of_transition_policies: c85 - c26, increased_by_2030: inc(2030), increased_by_2050: inc(2050), increased_by_2100: inc(2100) };
+}
+
+/**
+ * Technical insurance premium (docs/methodology/engine.md §3.6): standard-deviation premium principle with expenses,
+ *   premium = (EAL + lambda * sigma) / (1 - expenseRatio),
+ * lambda = 0.3 and expense ratio 0.25 by default (product parameters; premium principles after Kaas et al. 2008,
+ * Modern Actuarial Risk Theory, ch. 5). sigma combines hazards as independent (sqrt of the sum of variances).
+ */
+export const PREMIUM_DEFAULTS = { riskLoad: 0.3, expenseRatio: 0.25 } as const;
+export function technicalPremium(expectedAnnualLoss: number, annualLossSd: number, riskLoad: number = PREMIUM_DEFAULTS.riskLoad, expenseRatio: number = PREMIUM_DEFAULTS.expenseRatio): number {
+  const el = Math.max(0, expectedAnnualLoss || 0); const sd = Math.max(0, annualLossSd || 0);
+  return (el + riskLoad * sd) / (1 - Math.min(0.9, Math.max(0, expenseRatio)));
+}
+
+export interface PortfolioQuery extends LossOptions {
+  analysisType: AnalysisType;
+  scenario: ScenarioCode;
+  year: number;
+  /** Hazards to include (default: all 11). */
+  hazards?: readonly HazardKey[];
+}
+
+export interface HazardTotals {
+  hazard: HazardKey;
+  /** Expected annual loss at the year, USD, without / with adaptation. */
+  eal: number; ealResidual: number;
+  cvar: number; rcvar: number; avoidedLoss: number; cvarPercent: number; rcvarPercent: number;
+  /** Sum over assets of each asset's loss in its rarest modelled event, USD (no diversification). */
+  maxExposure: number;
+  /** Portfolio score (same scale as the asset score) on total loss / total exposed value; null if no asset has data. */
+  score: number | null; scoreResidual: number | null;
+  /** Technical premium for the portfolio's annual loss of this hazard (assets independent). */
+  technicalPremium: number;
+}
+
+export interface PortfolioSummary {
+  query: PortfolioQuery;
+  exposedValue: number;
+  hazards: HazardTotals[];
+  /** All hazards together (a "Climate Score" of the portfolio and its totals). */
+  total: Omit<HazardTotals, 'hazard'>;
+  keyFindings: KeyFindings;
+}
+
+
+/**
+ * Portfolio totals per hazard for one analysis type, scenario and year (dashboard cards, key findings). Reads the
+ * stored ratios only (about 10 ms per 10,000 assets per pass). Portfolio CVaR = sum of the assets' CVaR (no
+ * diversification across assets); the total caps each asset's all-hazard CVaR at its value plus 20 years of revenue.
+ */
+export function portfolioSummary(chunks: readonly ResultChunk[], prepared: readonly PreparedAsset[], q: PortfolioQuery): PortfolioSummary {
+  const hazards = q.hazards ?? HAZARD_KEYS;
+  const withContent = q.withContent ?? true;
+  const plan = seriesPlan(q.analysisType, q.scenario, q.year, !!q.gdpAdjusted);
+  const H = hazards.length; const hs = hazards.map((h) => HAZARD_INDEX[h]);
+  const acc = new Float64Array(H * 7); const seen = new Uint8Array(H);
+  let exposed = 0; let revenue = 0; let totC = 0; let totR = 0;
+  for (const ch of chunks) for (let a = 0; a < ch.count; a++) {
+    const A = prepared[ch.start + a] as PreparedAsset;
+    const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+    exposed += val; revenue += A.revenue * A.ownership;
+    let c = 0; let r = 0;
+    for (let i = 0; i < H; i++) {
+      assetHazard(A, ch, a, hs[i] as number, plan, withContent);
+      if (!AH[7]) continue;
+      seen[i] = 1;
+      for (let k = 0; k < 7; k++) acc[i * 7 + k] = (acc[i * 7 + k] as number) + (AH[k] as number);
+      c += AH[0] as number; r += AH[1] as number;
+    }
+    const cap = val + A.revenue * A.ownership * 20 * plan.capGdp;
+    if (c > cap) c = cap;
+    if (r > c) r = c;
+    totC += c; totR += r;
+  }
+  const pct = (v: number) => (exposed > 0 ? (100 * v) / exposed : 0);
+  const score = (loss: number, bi: number) => Math.round(Math.max(exposed > 0 ? acuteScoreOf(loss / exposed) : 0, revenue > 0 && bi > 0 ? chronicScoreOf(bi / revenue) : 0));
+  const rows: HazardTotals[] = hazards.map((hz, i) => {
+    const g = (k: number) => acc[i * 7 + k] as number;
+    const eal = g(2); const ealR = g(3); const bi = g(5);
+    return {
+      hazard: hz, eal, ealResidual: ealR, cvar: g(0), rcvar: g(1), avoidedLoss: Math.max(0, g(0) - g(1)), cvarPercent: pct(g(0)), rcvarPercent: pct(g(1)),
+      maxExposure: g(4), score: seen[i] ? score(eal, bi) : null, scoreResidual: seen[i] ? score(ealR, eal > 0 ? (bi * ealR) / eal : bi) : null,
+      technicalPremium: technicalPremium(eal, Math.sqrt(g(6))),
+    };
+  });
+  const sum = (k: number) => { let t = 0; for (let i = 0; i < H; i++) t += acc[i * 7 + k] as number; return t; };
+  const anySeen = seen.some((v) => v === 1);
+  const eal = sum(2); const ealR = sum(3); const bi = sum(5);
+  const cvarAt = (scenario: ScenarioCode, year: number) =>
+    scenario === q.scenario && year === q.year ? totC : portfolioCvar(chunks, prepared, hazards, q.analysisType, scenario, year, q);
+  return {
+    query: q, exposedValue: exposed, hazards: rows,
+    total: {
+      eal, ealResidual: ealR, cvar: totC, rcvar: totR, avoidedLoss: Math.max(0, totC - totR), cvarPercent: pct(totC), rcvarPercent: pct(totR),
+      maxExposure: sum(4), score: anySeen ? score(eal, bi) : null, scoreResidual: anySeen ? score(ealR, eal > 0 ? (bi * ealR) / eal : bi) : null,
+      technicalPremium: technicalPremium(eal, Math.sqrt(sum(6))),
+    },
+    keyFindings: keyFindings(cvarAt, q.analysisType, q.scenario, q.year),
+  };
+}
+
+/**
+ * Portfolio CVaR and residual CVaR for any year of one scenario's series, from a single pass over the stored ratios:
+ * the assets' annual losses at the series points are summed first (skipping asset-hazard cells without data, as
+ * assetCvar does), then weighted by the year's CVaR window: CVaR is linear in the annual losses. Per-asset caps are
+ * not applied, so where 20 years of expected loss exceed an asset's value these chart figures can exceed the capped
+ * sum of assetCvar; elsewhere they are equal (tested).
+ */
+export function portfolioCvarSeries(chunks: readonly ResultChunk[], prepared: readonly PreparedAsset[], hazards: readonly HazardKey[],
+  analysisType: AnalysisType, scenario: ScenarioCode, opt: LossOptions = {}): {
+  years: number[];
+  /** Portfolio expected annual loss (and after adaptation) at each series year, USD. */
+  loss: Float64Array; lossResidual: Float64Array;
+  at(year: number): { cvar: number; rcvar: number };
+} {
+  const withContent = opt.withContent ?? true;
+  const plan = seriesPlan(analysisType, scenario, BASELINE_YEAR, !!opt.gdpAdjusted);
+  const n = plan.indices.length;
+  const L = new Float64Array(n); const LR = new Float64Array(n);
+  const hs = hazards.map((h) => HAZARD_INDEX[h]);
+  for (const ch of chunks) {
+    const S = ch.scenarioYears.length;
+    for (let a = 0; a < ch.count; a++) {
+      const A = prepared[ch.start + a] as PreparedAsset;
+      const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+      const rev0 = A.revenue * A.ownership;
+      for (const h of hs) {
+        const base = (a * N_HAZARDS + h) * S;
+        let ok = true;
+        for (let k = 0; k < n; k++) if ((ch.ead[base + (plan.indices[k] as number)] as number) !== (ch.ead[base + (plan.indices[k] as number)] as number)) { ok = false; break; }
+        if (!ok) continue;
+        for (let k = 0; k < n; k++) {
+          const c = base + (plan.indices[k] as number);
+          const rev = rev0 * (plan.gdp[k] as number);
+          const loss = (ch.ead[c] as number) * val + (ch.disruption[c] as number) * rev;
+          const lossR = (ch.eadResidual[c] as number) * val + (ch.disruptionResidual[c] as number) * rev;
+          L[k] = (L[k] as number) + loss;
+          LR[k] = (LR[k] as number) + (lossR < loss ? lossR : loss);
+        }
+      }
+    }
+  }
+  return {
+    years: plan.years,
+    loss: L,
+    lossResidual: LR,
+    at(year: number) {
+      const w = cvarWeights(plan.years, year);
+      let c = 0; let r = 0;
+      for (let k = 0; k < n; k++) { c += (w[k] as number) * (L[k] as number); r += (w[k] as number) * (LR[k] as number); }
+      return { cvar: c, rcvar: r < c ? r : c };
+    },
+  };
+}

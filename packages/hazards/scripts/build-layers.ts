@@ -1,0 +1,465 @@
+/**
+ * Reproducible build of the committed hazard layers: reads raw open data from HAZARD_RAW_DIR (default ../shared/data
+ * beside the repository) and writes gzip-compressed binary grids plus manifest.json and params.json to
+ * packages/hazards/layers/. Run: npm run build:layers -w @crp/hazards  (root: npm run hazards:build).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { HAZARD_RETURN_PERIODS_YEARS } from '@crp/contracts';
+import {
+  GRID_025, GRID_05, GRID_01, GRID_1, GRID_5M, TILE_CELLS, makeArray, sha256, toBytes,
+  type DType, type GridSpec, type LayerEntry, type TypedArray,
+} from '../src/layer-format.js';
+import { DATASETS } from '../src/datasets.js';
+import { HAZARD_META } from '../src/sampler.js';
+import { HAZARD_INDICATORS, HAZARD_KEYS } from '@crp/contracts';
+import { rawDir, rawAvailable, readCsv, readText, readRaw } from './lib/io.js';
+import { loadClimate, computeChronic, loadRegions, regionGrid, loadRegionalDeltas, CHRONIC_OFFSETS_C, W05, H05, type Region } from './lib/chronic.js';
+import { loadTerrain, slopeTan, riverMask, handProxy, W5, H5, KM_PER_5MIN, type Terrain } from './lib/terrain.js';
+import { allSources, type TrackSource } from './lib/tracks.js';
+import { accumulateSource, gpdReturnLevels, smoothHistogram, TRACK_SHIFT_SIGMA_KM, NB, ROW0, ROW1, type Bbox } from './lib/typhoon.js';
+import { fitGevLmoments, gevReturnLevel, olsSlope } from './lib/stats.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const LAYERS_DIR = resolve(here, '../layers');
+const RPS = [...HAZARD_RETURN_PERIODS_YEARS];
+
+/** Knutson et al. (2020) BAMS 101:E303, median projected change of mean TC intensity (%) at +2 °C, per basin. */
+export const KNUTSON_INTENSITY_PCT: Record<string, number> = { WP: 5.3, NA: 2.9, EP: 5.5, NI: 4.3, SI: 5.4, SP: 0.9 };
+export const TYPHOON_BASINS = ['', 'WP', 'NA', 'EP', 'NI', 'SI', 'SP'];
+/** AR6 WGI SPM A.1.7: GMSL rise rates (mm/yr) 1901-1971, 1971-2006, 2006-2018. */
+const GMSL_RATES = [
+  { from: 1901, to: 1971, mmYr: 1.3 }, { from: 1971, to: 2006, mmYr: 1.9 }, { from: 2006, to: 2023, mmYr: 3.7 },
+];
+/** Chuvieco et al. (2018) ESSD 10, 2015: FireCCI51 mean annual global burned area 2001-2016, km². */
+export const GLOBAL_BURNED_AREA_KM2 = 3.81e6;
+/**
+ * SCS curve numbers (USDA-NRCS 1986, TR-55 Table 2-2, hydrologic soil group C, good condition) by IGBP class.
+ * 1-5 forests → woods 70; 6-7 shrublands → brush 65; 8-9 savannas → woods-grass combination 72; 10 grassland → pasture 74;
+ * 11 wetland → 98 (saturated, like water); 12 & 14 cropland → row crops straight row 85; 13 urban → commercial 94;
+ * 15 snow/ice → 98; 16 barren → fallow bare soil 91. Water 0 (no land).
+ */
+export const IGBP_CURVE_NUMBER = [0, 70, 70, 70, 70, 70, 65, 65, 72, 72, 74, 98, 85, 94, 85, 98, 91];
+/** Burnable fuel classes: IGBP 1-10 (forests, shrublands, savannas, grasslands). */
+export const IGBP_FUEL = [0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0];
+/** HAND below 5 m marks the flood-prone floodplain (Rennó et al. 2008; Nobre et al. 2011 HAND classes). */
+export const FLOODPLAIN_HAND_M = 5;
+/** GLC reporting window used for rates: 2007-01-01 to 2018-08-13 (metadata export date). */
+export const GLC_YEARS = 11.6;
+export const HK_GEO_YEARS = 37; // 1984-2020
+/** Hong Kong box for the GEO catalogue: 5' rows south of the Shenzhen River border (about 22.5°N). */
+export const HK_BBOX: Bbox = { west: 113.82, south: 22.15, east: 114.45, north: 22.5 };
+
+interface Out { entries: LayerEntry[]; dir: string }
+
+function writeLayer(out: Out, e: Omit<LayerEntry, 'file' | 'sha256' | 'bytesRaw' | 'bytesGz'>, data: TypedArray) {
+  const raw = toBytes(data);
+  const gz = gzipSync(raw, { level: 9 });
+  const file = `${e.name}.bin.gz`;
+  writeFileSync(join(out.dir, file), gz);
+  out.entries.push({ ...e, file, sha256: sha256(raw), bytesRaw: raw.byteLength, bytesGz: gz.byteLength });
+  console.log(`  ${e.name}: ${(raw.byteLength / 1e6).toFixed(2)} MB raw, ${(gz.byteLength / 1e6).toFixed(2)} MB gz`);
+}
+
+export function quantise(dtype: DType, values: ArrayLike<number>, scale: number, offset: number, nodata: number | null): TypedArray {
+  const a = makeArray(dtype, values.length);
+  const [lo, hi] = dtype === 'uint8' ? [0, 255] : dtype === 'uint16' ? [0, 65535] : dtype === 'int16' ? [-32768, 32767] : [-2147483648, 2147483647];
+  const maxValid = nodata === hi ? hi - 1 : hi;
+  const minValid = nodata === lo ? lo + 1 : lo;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isFinite(v)) { a[i] = nodata ?? 0; continue; }
+    a[i] = Math.min(maxValid, Math.max(minValid, Math.round((v - offset) / scale)));
+  }
+  return a;
+}
+
+// ---------------------------------------------------------------- parameters (scenarios, sea level, regions)
+export function buildParams(dir: string) {
+  const gs = readCsv(dir, 'cmip6_regional_extremes_ar6/gsat_by_ssp_period/cmip6_mmm_gsat_anomaly_by_ssp_period.csv');
+  const col = (prefix: string) => gs.header.findIndex((h) => h.startsWith(prefix));
+  const decades = gs.rows.filter((r) => /^\d{4}-\d{4}$/.test(r[0]!) && +r[0]!.slice(5) - +r[0]!.slice(0, 4) === 9)
+    .sort((a, b) => +a[0]!.slice(0, 4) - +b[0]!.slice(0, 4));
+  const gsat = {
+    centreYears: decades.map((r) => +r[0]!.slice(0, 4) + 4.5),
+    ssp126: decades.map((r) => +r[col('SSP1-2.6')]!), ssp245: decades.map((r) => +r[col('SSP2-4.5')]!), ssp585: decades.map((r) => +r[col('SSP5-8.5')]!),
+  };
+  const gm = readCsv(dir, 'ipcc-ar6-gmsl-projections/ar6_gmsl_central_rel1995-2014.csv');
+  const gcol = (n: string) => gm.header.indexOf(n);
+  const gmsl = {
+    years: gm.rows.map((r) => +r[0]!),
+    ssp126: gm.rows.map((r) => +r[gcol('ssp126_m')]!), ssp245: gm.rows.map((r) => +r[gcol('ssp245_m')]!), ssp585: gm.rows.map((r) => +r[gcol('ssp585_m')]!),
+  };
+  const reg = loadRegions(dir);
+  const { deltas, globals } = loadRegionalDeltas(dir, reg);
+  return { gsat, gmsl, reg, deltas, globals };
+}
+
+// ---------------------------------------------------------------- chronic
+export function buildChronicArrays(dir: string, region?: Region) {
+  const cl = loadClimate(dir, region);
+  return computeChronic(cl, region);
+}
+
+// ---------------------------------------------------------------- typhoon
+export interface TyphoonBuild {
+  rp: Float32Array; // [cell*nRP + k], NaN = no data
+  basin: Uint8Array;
+  sources: { key: string; label: string; group: string; years: number; storms: number; stormsUsed: number; maxWindMs: number; dataset: string }[];
+  smoothingSigmaKm: number;
+}
+
+export function buildTyphoonArrays(dir: string, bbox?: Bbox, sources?: TrackSource[]): TyphoonBuild {
+  const W = GRID_025.width, H = GRID_025.height;
+  const srcs = sources ?? allSources(dir);
+  const groups = ['WP', 'NA', 'EP', 'NI', 'SH'] as const;
+  const nRows = ROW1 - ROW0;
+  const histAll = new Float32Array(nRows * W * NB);
+  const groupRate = groups.map(() => new Float32Array(W * H));
+  const touched = new Uint8Array(W * H);
+  const info: TyphoonBuild['sources'] = [];
+  // Cap of return levels: the highest best-track wind of any source (independent of the region built)
+  let cap = 0;
+  for (const s of srcs) for (const st of s.storms) for (const f of st.fixes) if (f.vMs > cap) cap = f.vMs;
+  for (const g of groups) {
+    const members = srcs.filter((s) => s.group === g);
+    for (const s of members) {
+      const years = s.endYear - s.startYear + 1;
+      const weight = 1 / (years * members.length);
+      const t0 = Date.now();
+      const r = accumulateSource(s, histAll, groupRate[groups.indexOf(g)]!, weight, touched, bbox);
+      info.push({ key: s.key, label: s.label, group: g, years, storms: s.storms.length, stormsUsed: r.stormsUsed, maxWindMs: r.maxWindMs, dataset: s.dataset });
+      console.log(`  typhoon ${s.key}: ${s.storms.length} storms, ${years} y, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    }
+  }
+  const sigmaKm = TRACK_SHIFT_SIGMA_KM;
+  const ts = Date.now();
+  smoothHistogram(histAll, sigmaKm, bbox);
+  console.log(`  typhoon rate smoothing σ = ${sigmaKm.toFixed(1)} km (CLIMADA track-shift equivalent): ${((Date.now() - ts) / 1000).toFixed(1)} s`);
+  // coverage: cells within 3° (12 cells) of any cell that saw a ≥17.5 m/s wind; elsewhere "no data"
+  const cov = dilate(touched, W, H, 12);
+  const nR = RPS.length;
+  const rp = new Float32Array(W * H * nR).fill(NaN);
+  const basin = new Uint8Array(W * H);
+  for (let c = 0; c < W * H; c++) {
+    if (!cov[c]) continue;
+    const row = Math.floor(c / W);
+    let levels = RPS.map(() => 0);
+    if (row >= ROW0 && row < ROW1) {
+      const hc = histAll.subarray(((row - ROW0) * W + (c % W)) * NB, ((row - ROW0) * W + (c % W) + 1) * NB);
+      levels = gpdReturnLevels(hc, RPS, cap);
+      let best = -1, bestRate = 0;
+      groups.forEach((_, gi) => { const v = groupRate[gi]![c]!; if (v > bestRate) { bestRate = v; best = gi; } });
+      if (best >= 0) {
+        const g = groups[best]!;
+        const lon = -180 + ((c % W) + 0.5) * 0.25;
+        basin[c] = g === 'SH' ? (lon >= 10 && lon < 135 ? 5 : 6) : TYPHOON_BASINS.indexOf(g);
+      }
+    }
+    for (let k = 0; k < nR; k++) rp[c * nR + k] = levels[k]!;
+  }
+  return { rp, basin, sources: info, smoothingSigmaKm: sigmaKm };
+}
+
+function dilate(m: Uint8Array, W: number, H: number, rad: number): Uint8Array {
+  const a = new Uint8Array(W * H), b = new Uint8Array(W * H);
+  for (let r = 0; r < H; r++) {
+    let last = -1e9;
+    for (let c = -rad; c < W + rad; c++) { const cc = ((c % W) + W) % W; if (m[r * W + cc]) last = c; if (c - rad >= 0 && c - rad < W && c - last <= 2 * rad) a[r * W + c - rad] = 1; }
+  }
+  for (let c = 0; c < W; c++) {
+    let last = -1e9;
+    for (let r = 0; r < H + rad; r++) { if (r < H && a[r * W + c]) last = r; if (r - rad >= 0 && r - last <= 2 * rad) b[(r - rad) * W + c] = 1; }
+  }
+  return b;
+}
+
+// ---------------------------------------------------------------- sea level: local non-GMSL rate from PSMSL
+function gmslMeanRate(y0: number, y1: number): number {
+  let sum = 0;
+  for (const p of GMSL_RATES) {
+    const a = Math.max(y0, p.from), b = Math.min(y1, p.to);
+    if (b > a) sum += (b - a) * p.mmYr;
+  }
+  return sum / Math.max(1, y1 - y0);
+}
+
+export function buildLocalSlrRate(dir: string): { grid: Float32Array; stations: number } {
+  const { header, rows } = readCsv(dir, 'psmsl-rlr-annual/psmsl_rlr_annual.csv.gz');
+  const ix = (n: string) => header.indexOf(n);
+  const by = new Map<string, { lat: number; lon: number; ys: number[]; vs: number[] }>();
+  for (const r of rows) {
+    const y = +r[ix('year')]!;
+    if (y < 1960) continue;
+    const id = r[ix('station_id')]!;
+    const s = by.get(id) ?? by.set(id, { lat: +r[ix('lat')]!, lon: +r[ix('lon')]!, ys: [], vs: [] }).get(id)!;
+    s.ys.push(y); s.vs.push(+r[ix('msl_mm_rlr')]!);
+  }
+  const st: { lat: number; lon: number; rate: number }[] = [];
+  for (const s of by.values()) {
+    if (s.ys.length < 30) continue;
+    const trend = olsSlope(s.ys, s.vs);
+    const local = trend - gmslMeanRate(Math.min(...s.ys), Math.max(...s.ys));
+    // Large residuals are tectonic/subsidence jumps or datum problems: clip to ±20 mm/yr.
+    st.push({ lat: s.lat, lon: s.lon, rate: Math.max(-20, Math.min(20, local)) });
+  }
+  const grid = new Float32Array(W05 * H05).fill(NaN);
+  const maxKm = 300;
+  for (let r = 0; r < H05; r++) {
+    const lat = 90 - (r + 0.5) * 0.5;
+    for (let c = 0; c < W05; c++) {
+      const lon = -180 + (c + 0.5) * 0.5;
+      let best = Infinity, rate = NaN;
+      for (const s of st) {
+        if (Math.abs(s.lat - lat) > 3) continue;
+        let dl = Math.abs(s.lon - lon); if (dl > 180) dl = 360 - dl;
+        const d = Math.hypot((s.lat - lat) * 110.57, dl * 111.32 * Math.cos((lat * Math.PI) / 180));
+        if (d < best) { best = d; rate = s.rate; }
+      }
+      if (best <= maxKm) grid[r * W05 + c] = rate;
+    }
+  }
+  return { grid, stations: st.length };
+}
+
+// ---------------------------------------------------------------- HKO rainfall statistics
+export function hkoRainfallStats(dir: string) {
+  const lines = readText(dir, 'hko-daily-rainfall/daily_HKO_RF_ALL_1884-2022.csv.gz').split(/\r?\n/);
+  const byYear = new Map<number, (number | null)[]>();
+  for (const l of lines) {
+    const f = l.split(',');
+    if (f.length < 4 || !/^\d{4}$/.test(f[0]!)) continue;
+    const y = +f[0]!;
+    const v = f[3]!.trim() === 'Trace' ? 0 : f[3]!.trim() === '***' ? null : Number(f[3]);
+    (byYear.get(y) ?? byYear.set(y, []).get(y)!).push(v === null || !Number.isFinite(v) ? null : v);
+  }
+  const max1: number[] = [], max5: number[] = [];
+  for (const [y, vals] of byYear) {
+    if (y > 2021 || vals.length < 365) continue;
+    const valid = vals.filter((v) => v !== null).length;
+    if (valid < 360) continue;
+    let m1 = 0, m5 = 0;
+    for (let i = 0; i < vals.length; i++) {
+      m1 = Math.max(m1, vals[i] ?? 0);
+      if (i >= 4) { let s = 0; for (let k = i - 4; k <= i; k++) s += vals[k] ?? 0; m5 = Math.max(m5, s); }
+    }
+    max1.push(m1); max5.push(m5);
+  }
+  const g1 = fitGevLmoments(max1), g5 = fitGevLmoments(max5);
+  return { years: max1.length, gev1: g1, gev5: g5, rx1: RPS.map((T) => gevReturnLevel(g1, T)), rx5: RPS.map((T) => gevReturnLevel(g5, T)), maxObserved1: Math.max(...max1) };
+}
+
+// ---------------------------------------------------------------- landslide
+export function buildLandslide(dir: string, t: Terrain, slope: Float32Array): Float32Array {
+  const glcRate = new Float64Array(W5 * H5), geoRate = new Float64Array(W5 * H5);
+  const inHk = (lat: number, lon: number) => lat >= HK_BBOX.south && lat <= HK_BBOX.north && lon >= HK_BBOX.west && lon <= HK_BBOX.east;
+  const add = (a: Float64Array, lat: number, lon: number, w: number) => {
+    const r = Math.floor((90 - lat) * 12), c = ((Math.floor((lon + 180) * 12) % W5) + W5) % W5;
+    if (r >= 0 && r < H5) a[r * W5 + c]! += w;
+  };
+  const glc = readCsv(dir, 'nasa-global-landslide-catalog-points/glc_coolr_points.csv.gz');
+  for (const r of glc.rows) add(glcRate, +r[2]!, +r[1]!, 1 / GLC_YEARS);
+  const hk = readCsv(dir, 'hk-geo-landslide-incidents-1984-2020/hk_landslide_incidents_1984_2020.csv.gz');
+  const iLat = hk.header.indexOf('LAT_WGS84'), iLon = hk.header.indexOf('LON_WGS84');
+  for (const r of hk.rows) { const lat = +r[iLat]!, lon = +r[iLon]!; if (Number.isFinite(lat) && inHk(lat, lon)) add(geoRate, lat, lon, 1 / HK_GEO_YEARS); }
+  // window sums (11 x 11 cells ≈ 100 km) of events/yr, land area and slope
+  const R = 5;
+  const areaKm2 = (row: number) => KM_PER_5MIN * KM_PER_5MIN * Math.cos(((90 - (row + 0.5) / 12) * Math.PI) / 180);
+  const ar = new Float64Array(W5 * H5), sl = new Float64Array(W5 * H5);
+  for (let r = 0; r < H5; r++) for (let c = 0; c < W5; c++) {
+    const i = r * W5 + c;
+    if (t.land[i]) { ar[i] = areaKm2(r); sl[i] = slope[i]! * areaKm2(r); }
+  }
+  const box = (a: Float64Array) => {
+    const tmp = new Float64Array(W5 * H5), outA = new Float64Array(W5 * H5);
+    for (let r = 0; r < H5; r++) {
+      let s = 0;
+      for (let c = -R; c <= R; c++) s += a[r * W5 + ((c + W5) % W5)]!;
+      for (let c = 0; c < W5; c++) {
+        tmp[r * W5 + c] = s;
+        s += a[r * W5 + ((c + R + 1) % W5)]! - a[r * W5 + ((c - R + W5) % W5)]!;
+      }
+    }
+    for (let c = 0; c < W5; c++) {
+      let s = 0;
+      for (let r = 0; r <= R; r++) s += tmp[r * W5 + c]!;
+      for (let r = 0; r < H5; r++) {
+        outA[r * W5 + c] = s;
+        if (r + R + 1 < H5) s += tmp[(r + R + 1) * W5 + c]!;
+        if (r - R >= 0) s -= tmp[(r - R) * W5 + c]!;
+      }
+    }
+    return outA;
+  };
+  const evW = box(glcRate), arW = box(ar), slW = box(sl);
+  const p = new Float32Array(W5 * H5);
+  const prob = (i: number, events: number, area: number, slopeArea: number) => {
+    if (!t.land[i] || area <= 0 || events <= 0) return 0;
+    const meanSlope = slopeArea / area;
+    const dens = events / area; // events per km² per yr
+    const lam = meanSlope > 0 ? dens * (slope[i]! / meanSlope) : dens;
+    return 1 - Math.exp(-lam * Math.PI * 1 * 1); // at least one event within 1 km
+  };
+  for (let i = 0; i < p.length; i++) p[i] = prob(i, evW[i]!, arW[i]!, slW[i]!);
+  // Inside Hong Kong the GEO catalogue replaces GLC, over the catalogue's own coverage only (window ∩ Hong Kong box),
+  // so Hong Kong's incidents are not spread over Shenzhen and the sea.
+  const r0 = Math.floor((90 - HK_BBOX.north) * 12), r1 = Math.floor((90 - HK_BBOX.south) * 12);
+  const c0 = Math.floor((HK_BBOX.west + 180) * 12), c1 = Math.floor((HK_BBOX.east + 180) * 12);
+  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) {
+    let ev = 0, a = 0, sa = 0;
+    for (let rr = Math.max(r0, r - R); rr <= Math.min(r1, r + R); rr++) for (let cc = Math.max(c0, c - R); cc <= Math.min(c1, c + R); cc++) {
+      const k = rr * W5 + cc;
+      ev += geoRate[k]!; a += ar[k]!; sa += sl[k]!;
+    }
+    p[r * W5 + c] = prob(r * W5 + c, ev, a, sa);
+  }
+  return p;
+}
+
+// ---------------------------------------------------------------- main
+export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
+  if (!rawAvailable(dir)) throw new Error(`raw data not found in ${dir} (set HAZARD_RAW_DIR)`);
+  mkdirSync(outDir, { recursive: true });
+  const out: Out = { entries: [], dir: outDir };
+  const t0 = Date.now();
+  console.log(`[hazards] building layers from ${dir}`);
+
+  const P = buildParams(dir);
+  console.log('  chronic climate…');
+  const ch = buildChronicArrays(dir);
+  const regGrid = regionGrid(P.reg);
+  const nO = CHRONIC_OFFSETS_C.length;
+  const chronicSrc = ['ncep-reanalysis1-ltm', 'cmap-precip-ltm'];
+  writeLayer(out, { name: 'tas_warm', dtype: 'int16', grid: GRID_05, bands: 1, scale: 0.01, offset: 0, nodata: -32768, unit: '°C', description: 'Warmest-month mean 2 m temperature 1991-2020', resolutionKm: 210, datasets: ['ncep-reanalysis1-ltm'] }, quantise('int16', ch.warmC, 0.01, 0, -32768));
+  writeLayer(out, { name: 'tas_cold', dtype: 'int16', grid: GRID_05, bands: 1, scale: 0.01, offset: 0, nodata: -32768, unit: '°C', description: 'Coldest-month mean 2 m temperature 1991-2020', resolutionKm: 210, datasets: ['ncep-reanalysis1-ltm'] }, quantise('int16', ch.coldC, 0.01, 0, -32768));
+  writeLayer(out, { name: 'precip_wet_month', dtype: 'uint16', grid: GRID_05, bands: 1, scale: 0.01, offset: 0, nodata: null, unit: 'mm/day', description: 'Mean daily precipitation of the wettest month 1981-2010', resolutionKm: 280, datasets: ['cmap-precip-ltm'] }, quantise('uint16', ch.wetMonthMmDay, 0.01, 0, null));
+  writeLayer(out, { name: 'snowfall', dtype: 'uint16', grid: GRID_05, bands: nO, bandLabels: CHRONIC_OFFSETS_C, scale: 0.2, offset: 0, nodata: null, unit: 'mm/yr', description: 'Annual snowfall water equivalent at warming offsets (°C) of the monthly temperatures', resolutionKm: 280, datasets: chronicSrc }, quantise('uint16', ch.snowMm, 0.2, 0, null));
+  writeLayer(out, { name: 'aridity', dtype: 'uint16', grid: GRID_05, bands: nO, bandLabels: CHRONIC_OFFSETS_C, scale: 0.001, offset: 0, nodata: null, unit: 'P/PET', description: 'UNEP aridity index P/PET (Thornthwaite) at warming offsets (°C)', resolutionKm: 280, datasets: chronicSrc }, quantise('uint16', ch.aridity, 0.001, 0, null));
+  writeLayer(out, { name: 'fire_climate', dtype: 'uint16', grid: GRID_05, bands: nO, bandLabels: CHRONIC_OFFSETS_C, scale: 1e-4, offset: 0, nodata: null, unit: '-', description: 'Fire-climate factor: dry-season shape × Thornthwaite PET ratio at warming offsets (°C)', resolutionKm: 280, datasets: chronicSrc }, quantise('uint16', ch.fireClim, 1e-4, 0, null));
+  writeLayer(out, { name: 'ar6_region', dtype: 'uint8', grid: GRID_05, bands: 1, scale: 1, offset: 0, nodata: 255, unit: 'index', description: 'IPCC AR6 WGI reference region index (params.regions)', resolutionKm: 55, datasets: ['cmip6_regional_extremes_ar6'] }, regGrid);
+
+  console.log('  sea level (PSMSL)…');
+  const slr = buildLocalSlrRate(dir);
+  writeLayer(out, { name: 'slr_local_rate', dtype: 'int16', grid: GRID_05, bands: 1, scale: 0.01, offset: 0, nodata: -32768, unit: 'mm/yr', description: `Local relative sea-level rate minus the AR6 GMSL rate over each gauge record (nearest of ${slr.stations} PSMSL gauges within 300 km)`, resolutionKm: 55, datasets: ['psmsl-rlr-annual'] }, quantise('int16', slr.grid, 0.01, 0, -32768));
+
+  console.log('  land cover (MODIS)…');
+  const igbp = new Uint8Array(readRaw(dir, 'modis-landcover-igbp-0.1deg/mcd12c1_igbp_2011_uint8_3600x1800.bin.gz'));
+  const cn = new Uint8Array(igbp.length), fuel = new Uint8Array(igbp.length);
+  for (let i = 0; i < igbp.length; i++) { const k = igbp[i]!; cn[i] = IGBP_CURVE_NUMBER[k] ?? 0; fuel[i] = IGBP_FUEL[k] ?? 0; }
+  writeLayer(out, { name: 'curve_number', dtype: 'uint8', grid: GRID_01, bands: 1, scale: 1, offset: 0, nodata: 0, unit: 'CN', description: 'SCS curve number (TR-55, soil group C) from MODIS IGBP class', resolutionKm: 11, datasets: ['modis-landcover-igbp-0.1deg'] }, cn);
+  writeLayer(out, { name: 'fuel', dtype: 'uint8', grid: GRID_01, bands: 1, scale: 1, offset: 0, nodata: null, unit: 'flag', description: 'Burnable vegetation (IGBP 1-10) flag', resolutionKm: 11, datasets: ['modis-landcover-igbp-0.1deg'] }, fuel);
+  // wildfire calibration: Σ area × fuel × fireClim(0) × k = global burned area
+  let s = 0;
+  for (let r = 0; r < 1800; r++) {
+    const lat = 90 - (r + 0.5) * 0.1;
+    const a = 11.1195 * 11.1195 * Math.cos((lat * Math.PI) / 180);
+    for (let c = 0; c < 3600; c++) {
+      if (!fuel[r * 3600 + c]) continue;
+      const k05 = Math.floor(r / 5) * W05 + Math.floor(c / 5);
+      s += a * ch.fireClim[k05 * nO]!;
+    }
+  }
+  const wildfireK = GLOBAL_BURNED_AREA_KM2 / s;
+
+  console.log('  terrain (ETOPO5)…');
+  const t = loadTerrain(dir, igbp);
+  const slope = slopeTan(t);
+  // coastal tiles: 1° tiles with land within 60 km of the sea or sea next to land
+  const tileIndex = new Int32Array(360 * 180).fill(-1);
+  const tiles: number[] = [];
+  for (let tr = 0; tr < 180; tr++) for (let tc = 0; tc < 360; tc++) {
+    let keep = false;
+    for (let r = tr * 12; r < tr * 12 + 12 && !keep; r++) for (let c = tc * 12; c < tc * 12 + 12; c++) {
+      const i = r * W5 + c;
+      if (t.land[i] && t.distKm[i]! <= 60) { keep = true; break; }
+    }
+    if (keep) { tileIndex[tr * 360 + tc] = tiles.length; tiles.push(tr * 360 + tc); }
+  }
+  const n144 = TILE_CELLS * TILE_CELLS;
+  const tElev = new Int16Array(tiles.length * n144), tDist = new Uint8Array(tiles.length * n144);
+  tiles.forEach((tile, ti) => {
+    const tr = Math.floor(tile / 360), tc = tile % 360;
+    for (let a = 0; a < 12; a++) for (let b = 0; b < 12; b++) {
+      const i = (tr * 12 + a) * W5 + tc * 12 + b;
+      tElev[ti * n144 + a * 12 + b] = Math.max(-32767, Math.min(32767, Math.round(t.elev[i]!)));
+      tDist[ti * n144 + a * 12 + b] = t.land[i] ? Math.max(1, Math.min(255, Math.round(t.distKm[i]!))) : 0;
+    }
+  });
+  writeLayer(out, { name: 'coast_tile_index', dtype: 'int32', grid: GRID_1, bands: 1, scale: 1, offset: 0, nodata: -1, unit: 'index', description: 'Index of the 12x12 5-minute coastal tile per 1° cell (-1: no coast within 60 km)', resolutionKm: 111, datasets: ['etopo5-global-dem'] }, tileIndex);
+  writeLayer(out, { name: 'coast_elevation', dtype: 'int16', grid: GRID_5M, bands: 1, scale: 1, offset: 0, nodata: null, unit: 'm', description: 'ETOPO5 elevation in coastal tiles (tile-major, 144 cells per tile)', resolutionKm: 9.3, datasets: ['etopo5-global-dem'] }, tElev);
+  writeLayer(out, { name: 'coast_distance', dtype: 'uint8', grid: GRID_5M, bands: 1, scale: 1, offset: 0, nodata: null, unit: 'km', description: 'Distance from land to the nearest ETOPO5 sea cell in coastal tiles (0 = sea)', resolutionKm: 9.3, datasets: ['etopo5-global-dem'] }, tDist);
+
+  console.log('  rivers (HAND proxy)…');
+  const hand = handProxy(t, riverMask(dir));
+  writeLayer(out, { name: 'river_hand', dtype: 'uint8', grid: GRID_5M, bands: 1, scale: 1, offset: 0, nodata: 255, unit: 'm', description: 'Height above the lowest Natural Earth 1:50m river cell within ~28 km (ETOPO5); 255 where no mapped river', resolutionKm: 9.3, datasets: ['etopo5-global-dem', 'natural-earth'] }, quantise('uint8', hand, 1, 0, 255));
+
+  console.log('  landslides…');
+  const ls = buildLandslide(dir, t, slope);
+  writeLayer(out, { name: 'landslide_probability', dtype: 'uint16', grid: GRID_5M, bands: 1, scale: 1e-5, offset: 0, nodata: null, unit: '1/yr', description: 'Annual probability of a reported landslide within 1 km (catalogue density × relative ETOPO5 slope)', resolutionKm: 9.3, datasets: ['nasa-global-landslide-catalog-points', 'hk-geo-landslide-incidents-1984-2020', 'etopo5-global-dem'] }, quantise('uint16', ls, 1e-5, 0, null));
+
+  console.log('  typhoon wind field over all best tracks…');
+  const ty = buildTyphoonArrays(dir);
+  writeLayer(out, { name: 'typhoon_rp', dtype: 'uint8', grid: GRID_025, bands: RPS.length, bandLabels: RPS, scale: 0.5, offset: 0, nodata: 255, unit: 'm/s', description: '1-min sustained 10 m wind at return periods (Holland wind field over best tracks, GPD tail); 255 = outside the basins with tracks', resolutionKm: 28, datasets: [...new Set(ty.sources.map((x) => x.dataset))] }, quantise('uint8', ty.rp, 0.5, 0, 255));
+  writeLayer(out, { name: 'typhoon_basin', dtype: 'uint8', grid: GRID_025, bands: 1, scale: 1, offset: 0, nodata: 0, unit: 'index', description: 'Dominant TC basin (params.typhoonBasins)', resolutionKm: 28, datasets: [...new Set(ty.sources.map((x) => x.dataset))] }, ty.basin);
+
+  const hko = hkoRainfallStats(dir);
+  // HK wettest-month daily rate from the CMAP layer (0.5° cell containing HKO headquarters, 22.30N 114.17E)
+  const hkCell = Math.floor((90 - 22.3) / 0.5) * W05 + Math.floor((114.17 + 180) / 0.5);
+  const hkWet = ch.wetMonthMmDay[hkCell]!;
+  const params = {
+    version: 1,
+    returnPeriodsYears: RPS,
+    gsat: P.gsat,
+    baselineGwlC: 0.85,
+    gmsl: P.gmsl,
+    regions: P.reg.regions.map((r) => ({ abbrev: r.abbrev, name: r.name })),
+    regionalDeltas: P.deltas,
+    globalDeltas: P.globals,
+    knutsonIntensityPct: KNUTSON_INTENSITY_PCT,
+    typhoonBasins: TYPHOON_BASINS,
+    typhoonSources: ty.sources,
+    typhoonSmoothingSigmaKm: ty.smoothingSigmaKm,
+    chronicOffsetsC: CHRONIC_OFFSETS_C,
+    wildfireK,
+    globalBurnedAreaKm2: GLOBAL_BURNED_AREA_KM2,
+    hko: { years: hko.years, gev1: hko.gev1, gev5: hko.gev5, rx1Mm: hko.rx1, rx5Mm: hko.rx5, maxObserved1Mm: hko.maxObserved1, cmapWetMonthMmDay: hkWet },
+    /** Ratio of the T-year daily rainfall to the wettest-month mean daily rate, calibrated at HKO. */
+    rainfallRatio: hko.rx1.map((v) => v / hkWet),
+    /** 5-day rainfall growth curve R5_T / R5_100 at HKO. */
+    riverGrowth: hko.rx5.map((v) => v / hko.rx5[RPS.indexOf(100)]!),
+    floodplainHandM: FLOODPLAIN_HAND_M,
+    drainageDesignRpYears: 10,
+    landslideFootprintKm: 1,
+  };
+  writeFileSync(join(outDir, 'params.json'), JSON.stringify(params, null, 1));
+  // which hazards (indicator, unit) each layer serves; scenario and year coverage
+  const layersOut = out.entries.map((e) => {
+    const hz = HAZARD_KEYS.filter((k) => HAZARD_META[k].layers.includes(e.name));
+    return {
+      ...e,
+      hazards: hz.map((k) => ({ hazard: k, indicator: HAZARD_INDICATORS[k].indicator, unit: HAZARD_INDICATORS[k].unit, tier: HAZARD_META[k].tier })),
+      scenarios: ['SSP1-2.6', 'SSP2-4.5', 'SSP5-8.5', 'RCP2.6→SSP1-2.6', 'RCP4.5→SSP2-4.5', 'RCP8.5→SSP5-8.5'],
+      years: { from: 2020, to: 2100, note: 'baseline layer; scenario and year applied at query time through the global warming level (params.json)' },
+      licenses: [...new Set(e.datasets.map((d) => DATASETS[d]!.license))],
+      citations: [...new Set(e.datasets.map((d) => DATASETS[d]!.citation))],
+    };
+  });
+  const manifest = {
+    name: '@crp/hazards layers',
+    formatVersion: 1,
+    rawDirHint: '../shared/data',
+    generator: 'packages/hazards/scripts/build-layers.ts',
+    returnPeriodsYears: RPS,
+    layers: layersOut,
+    datasets: DATASETS,
+    totalBytesGz: out.entries.reduce((a, e) => a + (e.bytesGz ?? 0), 0),
+  };
+  writeFileSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 1));
+  console.log(`[hazards] ${out.entries.length} layers, ${(manifest.totalBytesGz / 1e6).toFixed(2)} MB gz, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  buildAll().catch((e) => { console.error(e); process.exit(1); });
+}

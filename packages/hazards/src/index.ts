@@ -1,0 +1,14 @@
+/**
+ * @crp/hazards — eleven hazard layers built from open data, sampled for any point, scenario and year.
+ * See docs/methodology/hazards.md.
+ */
+export {
+  loadHazardLayers, layersPresent, newCurveSample, DEFAULT_LAYERS_DIR, HAZARD_META, CURVE_HAZARDS, RPS as RETURN_PERIODS_YEARS,
+  type HazardLayers, type ScenarioYearOpts, type ScenarioContext, type CurveSample, type CatalogEntry, type Manifest,
+} from './sampler.js';
+export { hazardPoint, hazardCatalog, parseHazardPointQuery, HazardQueryError, defaultHazardLayers, type HazardPointResponse } from './api.js';
+export { interpLogRp } from './sampler.js';
+export { ByoRegistry, addToByoCatalog, byoCatalogPath, validateByoEntry, DEFAULT_BYO_CATALOG, type ByoEntry } from './byo.js';
+export { warmingLevelC, gmslRiseSince2020M, knutsonFactor, deltaAtGwl, pchip, type HazardParams } from './scenario.js';
+export * from './scoring.js';
+export { DATASETS, type DatasetInfo } from './datasets.js';

@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { warmingLevelC, gmslRiseSince2020M, knutsonFactor, pchip } from '../src/index.js';
+import { layers } from './helpers.js';
+
+const p = () => layers().params;
+
+test('GWL by SSP lies within the AR6 SPM Table SPM.1 very likely ranges (mid- and long-term)', () => {
+  // AR6 WGI SPM Table SPM.1, °C vs 1850-1900: best estimate (very likely range)
+  const ar6: [string, '26' | '45' | '85', number, number, number][] = [
+    ['2041-2060', '26', 1.7, 1.3, 2.2], ['2041-2060', '45', 2.0, 1.6, 2.5], ['2041-2060', '85', 2.4, 1.9, 3.0],
+    ['2081-2100', '26', 1.8, 1.3, 2.4], ['2081-2100', '45', 2.7, 2.1, 3.5], ['2081-2100', '85', 4.4, 3.3, 5.7],
+  ];
+  for (const [period, s, , lo, hi] of ar6) {
+    const y0 = +period.slice(0, 4);
+    let m = 0;
+    for (let y = y0; y < y0 + 20; y++) m += warmingLevelC(p(), s, y + 0.5) / 20;
+    assert.ok(m >= lo && m <= hi, `${period} ${s}: ${m.toFixed(2)} outside [${lo}, ${hi}]`);
+  }
+});
+
+test('GWL never decreases from SSP1-2.6 to SSP5-8.5 at the same year and is smooth', () => {
+  for (let y = 2020; y <= 2100; y++) {
+    const a = warmingLevelC(p(), '26', y), b = warmingLevelC(p(), '45', y), c = warmingLevelC(p(), '85', y);
+    assert.ok(a <= b && b <= c, `${y}: ${a} ${b} ${c}`);
+    // smooth: year-to-year change of the GWL is small
+    assert.ok(Math.abs(warmingLevelC(p(), '85', y + 1) - c) < 0.1);
+  }
+  assert.ok(warmingLevelC(p(), '85', 2020) > 1.0 && warmingLevelC(p(), '85', 2020) < 1.4, 'present-day warming about 1.1-1.3 °C');
+});
+
+test('AR6 GMSL (relative to 1995-2014) is reproduced: 2050 and 2100 medians of Table 9.9', () => {
+  // AR6 WGI Table 9.9 medians (m): 2050 SSP1-2.6 0.19, SSP2-4.5 0.20, SSP5-8.5 0.23; 2100 0.44, 0.56, 0.77.
+  // Our values are rises since 2020 (AR6 central 2020 = 0.05 m above the 1995-2014 baseline).
+  const cases: ['26' | '45' | '85', number, number][] = [['26', 2050, 0.19], ['45', 2050, 0.2], ['85', 2050, 0.23], ['26', 2100, 0.44], ['45', 2100, 0.56], ['85', 2100, 0.77]];
+  for (const [s, y, v] of cases) assert.ok(Math.abs(gmslRiseSince2020M(p(), s, y) + 0.05 - v) <= 0.011, `${s} ${y}`);
+  assert.equal(gmslRiseSince2020M(p(), '85', 2020), 0);
+});
+
+test('Jewson (2021) scaling reproduces the Knutson et al. (2020) +2 °C change exactly', () => {
+  assert.ok(Math.abs(knutsonFactor(5.3, 2.85, 0.85) - 1.053) < 1e-9);
+  assert.equal(knutsonFactor(5.3, 0.85, 0.85), 1);
+  assert.ok(knutsonFactor(5.3, 4, 0.85) > knutsonFactor(5.3, 2, 0.85));
+});
+
+test('pchip interpolates monotone data monotonically', () => {
+  const xs = [0, 1, 2, 3], ys = [0, 1, 1, 5];
+  let prev = -Infinity;
+  for (let x = 0; x <= 3; x += 0.05) { const v = pchip(xs, ys, x); assert.ok(v >= prev - 1e-12); prev = v; }
+  assert.equal(pchip(xs, ys, 2), 1);
+});

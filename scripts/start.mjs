@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// `npm start`: installs what is missing, builds the web app when its sources changed, then runs the server,
+// which migrates the database, seeds the demo data and serves the app and API on http://localhost:8080 (PORT overrides).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDeps } from './ensure-deps.mjs';
+
+const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+process.chdir(root);
+ensureDeps();
+
+function newest(dir) {
+  let t = 0;
+  if (!existsSync(dir)) return t;
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist') continue;
+    const p = join(dir, name);
+    const s = statSync(p);
+    t = Math.max(t, s.isDirectory() ? newest(p) : s.mtimeMs);
+  }
+  return t;
+}
+
+const distIndex = join(root, 'apps/web/dist/index.html');
+const sourcesTime = Math.max(newest(join(root, 'apps/web')), newest(join(root, 'packages/contracts/src')));
+if (!existsSync(distIndex) || statSync(distIndex).mtimeMs < sourcesTime) {
+  console.log('[start] building the web app...');
+  const b = spawnSync('npm', ['run', 'build', '-w', '@crp/web', '--silent'], { stdio: 'inherit' });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
+
+const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { stdio: 'inherit', env: process.env });
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code) => process.exit(code ?? 0));
