@@ -374,6 +374,38 @@ describe('portfolios in the browser: map and CSV creation, project cards, rename
     assert.ok(summary.SheetNames.length > 0, `the summary opens (sheets: ${summary.SheetNames.join(', ')})`);
   });
 
+  it('makes the slide report from the card: the PDF opens in a new tab after 3 seconds', async () => {
+    const projects = new ProjectPage(page, server.baseUrl);
+    await projects.card(renamed).getByRole('button', { name: 'Report' }).click();
+    const modal = projects.modal(/^Slide report/);
+    await modal.waitFor();
+    await modal.getByRole('radio', { name: 'Without Content' }).check();
+    await screenshot(page, 'portfolio-report-modal');
+    const popup = context.waitForEvent('page');
+    await modal.getByRole('button', { name: 'Generate' }).click();
+    const tab = await popup;
+    const ready = modal.getByTestId('report-ready');
+    await ready.waitFor({ timeout: 60_000 });
+    const readyAt = Date.now();
+    assert.match(await ready.innerText(), /Report ready \(\d+ slides\)/);
+    await screenshot(page, 'portfolio-report-ready', { settle: false });
+    const opened = await tab.waitForRequest((r) => r.url().includes('/api/v2/reports/'), { timeout: 15_000 });
+    const waited = Date.now() - readyAt;
+    assert.ok(waited >= 2000, `the tab opens the report about 3 s after it is ready (after ${waited} ms)`);
+    assert.match(opened.url(), /\.pdf$/);
+    const pdf = await page.request.get(opened.url());
+    assert.equal(pdf.status(), 200);
+    assert.equal(pdf.headers()['content-type'], 'application/pdf');
+    assert.equal((await pdf.body()).subarray(0, 5).toString(), '%PDF-');
+    const pptxHref = await modal.getByRole('link', { name: /Download PowerPoint/ }).getAttribute('href');
+    const pptx = await page.request.get(`${server.baseUrl}${pptxHref}`);
+    assert.equal(pptx.status(), 200);
+    assert.equal((await pptx.body()).subarray(0, 2).toString(), 'PK', 'the .pptx is a zip package');
+    await tab.close().catch(() => undefined);
+    await modal.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await modal.waitFor({ state: 'hidden' });
+  });
+
   it('deletes a project after a Yes/No confirmation', async () => {
     const projects = new ProjectPage(page, server.baseUrl);
     await projects.card(mapPortfolio).getByRole('button', { name: 'Delete' }).click();

@@ -84,6 +84,8 @@ const packageTests = readdirSync(join(root, 'packages')).flatMap((p) => findTest
 if (want('unit')) runSuite('unit', packageTests);
 
 const serverTests = findTests(join(root, 'apps/server/test'));
+// The server's report tests read PDFs with poppler (pdftotext, pdfinfo, pdftoppm); the browser tests need chromium.
+if (['server-pglite', 'server-pg', 'e2e'].some(want)) ensureSystemPackages();
 if (want('server-pglite')) runSuite('server-pglite', serverTests, { TEST_DB: 'pglite' });
 
 if (want('server-pg')) {
@@ -102,7 +104,6 @@ if (want('server-pg')) {
 if (want('e2e')) {
   const e2eTests = findTests(join(root, 'e2e'));
   if (e2eTests.length) {
-    ensureSystemPackages();
     console.log('\n=== building web app for e2e');
     const b = spawnSync('npm', ['run', 'build', '-w', '@crp/web', '--silent'], { stdio: 'inherit' });
     if (b.status !== 0) { failedSuites.push('web-build'); totals.fail += 1; }

@@ -170,6 +170,15 @@ export const CsvReportBody = z.object({
 });
 export type CsvReportBody = z.infer<typeof CsvReportBody>;
 
+/** `POST api/v2/generate_pdf_report/` (spec 000 §7 Exports): the slide report, With Content or Without Content. */
+export const SlideReportBody = z.object({
+  project_id: z.coerce.number({ error: 'project_id must be a number' }).int('project_id must be an integer').positive('project_id must be positive'),
+  analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).optional(),
+  /** The report variant: losses with building contents (With Content, default) or without. */
+  with_content: flag.default(true),
+});
+export type SlideReportBody = z.infer<typeof SlideReportBody>;
+
 export const SummaryReportBody = z.object({
   project_name: text('project_name', 150),
   analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).default('ssp'),

@@ -162,6 +162,7 @@ export interface Database extends FaqTables {
   jobs: JobsTable;
   analysis_results: AnalysisResultsTable;
   files: FilesTable;
+  reports: ReportsTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -270,6 +271,23 @@ export interface AnalysisResultsTable {
   chunk_count: number;
   data: Uint8Array;
   created_at: Timestamp;
+}
+
+/** A slide report: made by a job, served behind its own link (the PDF and the PPTX are files rows). */
+export interface ReportsTable {
+  id: Generated<number>;
+  token_hash: string;
+  owner_id: number;
+  project_id: number;
+  analysis_type: 'rcp' | 'ssp' | null;
+  with_content: boolean;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  message: string | null;
+  pdf_file_id: number | null;
+  pptx_file_id: number | null;
+  slides: number | null;
+  created_at: Generated<Timestamp>;
+  finished_at: Timestamp | null;
 }
 
 export interface FilesTable {

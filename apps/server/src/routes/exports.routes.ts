@@ -1,4 +1,4 @@
-import { CsvReportBody, ErrorBody, SummaryReportBody } from '@crp/contracts';
+import { CsvReportBody, ErrorBody, SlideReportBody, SummaryReportBody } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../plugins/auth.js';
@@ -7,7 +7,7 @@ const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 403: ErrorBody, 4
 const FileLink = { url: z.string(), expires_at: z.string() };
 
 export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { exports, files } = app.services;
+  const { exports, files, reports } = app.services;
 
   app.post('/api/v2/download_csv_report/', {
     onRequest: app.authenticate,
@@ -25,6 +25,53 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     onRequest: app.authenticate,
     schema: { tags: ['Exports'], summary: 'Portfolio summary workbook (.xlsx link)', security: TOKEN_SECURITY, body: SummaryReportBody, response: { 200: z.object(FileLink), ...errors } },
   }, async (req) => exports.summaryReport(caller(req), req.body.project_name, req.body.analysis_type, req.body.has_mitigation ?? true));
+
+  app.post('/api/v2/generate_pdf_report/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Exports'],
+      summary: 'The slide report (landscape PDF and the same deck as .pptx), made by a job',
+      description:
+        'Waits up to 20 s for the job; `url` (PDF) and `pptx_url` work at once and wait for the job themselves when it is still running. ' +
+        'The web app opens `url` in a new tab after 3 s (spec 000 §9). with_content picks the With Content / Without Content variant. 409 while the analysis is not finished.',
+      security: TOKEN_SECURITY,
+      body: SlideReportBody,
+      response: {
+        200: z.object({ url: z.string(), pptx_url: z.string(), status: z.enum(['queued', 'running', 'done', 'failed']), slides: z.number().int().nullable(), variant: z.string(), error: z.string().nullable() }),
+        ...errors,
+      },
+    },
+  }, async (req) => reports.request(caller(req), req.body));
+
+  app.get('/api/v2/reports/:token/:filename', {
+    schema: {
+      tags: ['Exports'],
+      summary: 'A slide report behind its link (.pdf or .pptx by the file name); no token header needed: the link is the secret',
+      description: 'Answers the file when the report is made; while its job still runs (after waiting up to 20 s) a small page that reloads itself.',
+      params: z.object({
+        token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token is not a report link'),
+        filename: z.string().max(200).regex(/\.(pdf|pptx)$/, 'filename must end in .pdf or .pptx'),
+      }),
+      response: { 200: z.any(), 202: z.any(), 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 400: ErrorBody },
+      produces: ['application/pdf', 'application/vnd.openxmlformats-officedocument.presentationml.presentation', 'text/html'],
+    },
+  }, async (req, reply) => {
+    const format = req.params.filename.endsWith('.pptx') ? 'pptx' : 'pdf';
+    const r = await reports.open(req.params.token, format, files);
+    if (r.pending) {
+      return reply
+        .status(202)
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('refresh', '3')
+        .send(`<!doctype html><meta charset="utf-8"><title>Generating report...</title><meta http-equiv="refresh" content="3"><body style="font-family:sans-serif;padding:40px">Generating the report (${r.status})... this page reloads by itself.</body>`);
+    }
+    return reply
+      .header('content-type', r.contentType)
+      .header('content-disposition', `${format === 'pdf' ? 'inline' : 'attachment'}; filename="${r.filename}"`)
+      .header('cache-control', 'private, no-store')
+      .send(r.data);
+  });
 
   app.post('/api/report/get_link/:userId/', {
     onRequest: app.authenticate,

@@ -17,6 +17,7 @@ import { DashboardService } from './dashboard.service.js';
 import { AssetEditService } from './asset-edit.service.js';
 import { analysePortfolioJob } from '../analysis/analysis.service.js';
 import { FaqService } from './faq.service.js';
+import { ReportService, slideReportJob } from '../reports/report.service.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
 export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
@@ -35,7 +36,9 @@ export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
   const exports = new ExportService(db, projects, files);
   const dashboard = new DashboardService(db, projects, users);
   const assetEdits = new AssetEditService(db, projects, users, jobs);
-  return { users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, faq: new FaqService(db) };
+  jobs.register(slideReportJob(db, dashboard, files, log));
+  const reports = new ReportService(db, projects, jobs);
+  return { users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, faq: new FaqService(db) };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -23,16 +23,36 @@ export class FileStore {
 
   /** Stores `data` and returns the link path. `filename` is what the browser saves it as. */
   async save(ownerId: number, filename: string, contentType: string, data: Buffer): Promise<{ url: string; expires_at: string }> {
+    const { url, expires_at } = await this.store(ownerId, filename, contentType, data);
+    return { url, expires_at };
+  }
+
+  /** As `save`, also returning the row id (for records that point at their files, such as reports). */
+  async store(ownerId: number, filename: string, contentType: string, data: Buffer): Promise<{ id: number; url: string; expires_at: string }> {
     const token = newToken();
     const safeName = filename.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'download';
     const storedAs = `${sha256(token).slice(0, 32)}.bin`;
     writeFileSync(join(this.dir, storedAs), data);
     const expires = new Date(Date.now() + LINK_TTL_MS);
-    await this.db
+    const row = await this.db
       .insertInto('files')
       .values({ token_hash: sha256(token), owner_id: ownerId, stored_as: storedAs, filename: safeName, content_type: contentType, bytes: data.length, expires_at: expires })
-      .execute();
-    return { url: `/api/v2/files/${token}/${encodeURIComponent(safeName)}`, expires_at: expires.toISOString() };
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { id: row.id, url: `/api/v2/files/${token}/${encodeURIComponent(safeName)}`, expires_at: expires.toISOString() };
+  }
+
+  /** A stored file by row id (reports serve their files behind their own link). */
+  async openById(id: number): Promise<{ filename: string; contentType: string; data: Buffer }> {
+    const row = await this.db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('No such file.');
+    return this.read(row);
+  }
+
+  private read(row: { stored_as: string; filename: string; content_type: string }) {
+    const path = resolve(this.dir, row.stored_as);
+    if (!path.startsWith(this.dir + sep) || !existsSync(path)) throw notFound('The file is no longer stored. Generate it again.');
+    return { filename: row.filename, contentType: row.content_type, data: readFileSync(path) };
   }
 
   /** The file behind a link; 404 when unknown, 410 when expired. */
@@ -40,9 +60,7 @@ export class FileStore {
     const row = await this.db.selectFrom('files').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst();
     if (!row) throw notFound('No such file.');
     if (new Date(row.expires_at).getTime() < Date.now()) throw new AppError(410, 'This download link has expired. Generate the file again.');
-    const path = resolve(this.dir, row.stored_as);
-    if (!path.startsWith(this.dir + sep) || !existsSync(path)) throw notFound('The file is no longer stored. Generate it again.');
-    return { filename: row.filename, contentType: row.content_type, data: readFileSync(path) };
+    return this.read(row);
   }
 
   /**

@@ -74,6 +74,24 @@ export async function summaryReport(projectName: string, analysisType: AnalysisT
   ).data;
 }
 
+export interface SlideReportResult {
+  url: string;
+  pptx_url: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  slides: number | null;
+  variant: string;
+  error: string | null;
+}
+
+/** The slide report (PDF and PPTX) of a project; With Content or Without Content. */
+export async function generateSlideReport(projectId: number, analysisType: AnalysisType, withContent: boolean): Promise<SlideReportResult> {
+  return (
+    await request<SlideReportResult>('POST', '/api/v2/generate_pdf_report/', {
+      form: { project_id: projectId, analysis_type: analysisType, with_content: withContent },
+    })
+  ).data;
+}
+
 export async function fetchProjectStatus(projectId: number): Promise<ProjectStatus> {
   return (await request<ProjectStatus>('GET', `/api/v2/projects/${projectId}/status/`)).data;
 }

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, App, Badge, Button, Col, Empty, Row, Skeleton } from 'antd';
+import { Alert, Badge, Button, Col, Empty, Row, Skeleton } from 'antd';
 import { FilterOutlined, PlusOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router-dom';
 import type { PhysicalProject } from '../../api/projects';
@@ -9,13 +9,13 @@ import { AdvancedFilterPanel } from './AdvancedFilterPanel';
 import { DownloadCsvModal } from './DownloadCsvModal';
 import { ProjectCard, type ProjectCardHandlers } from './ProjectCard';
 import { RenameProjectModal } from './RenameProjectModal';
+import { SlideReportModal } from './SlideReportModal';
 import { ShareProjectModal } from './ShareProjectModal';
 import { activeFilterCount, analyseState, applyProjectFilters, EMPTY_FILTERS, type ProjectFilters } from './projectFilters';
 import { useProjectActions } from './useProjectActions';
 import { useProjectList } from './useProjectList';
 
 export function PhysicalProjectsTab() {
-  const { message } = App.useApp();
   const navigate = useNavigate();
   const list = useProjectList();
   const { remove, summary } = useProjectActions();
@@ -24,6 +24,7 @@ export function PhysicalProjectsTab() {
   const [csvFor, setCsvFor] = useState<PhysicalProject | null>(null);
   const [shareFor, setShareFor] = useState<PhysicalProject | null>(null);
   const [renameFor, setRenameFor] = useState<PhysicalProject | null>(null);
+  const [reportFor, setReportFor] = useState<PhysicalProject | null>(null);
 
   const projects = list.data?.data ?? [];
   const shown = useMemo(() => applyProjectFilters(projects, filters), [projects, filters]);
@@ -31,8 +32,7 @@ export function PhysicalProjectsTab() {
 
   const handlers: ProjectCardHandlers = {
     onAnalyse: (p) => navigate('/dashboard', { state: analyseState(p) }),
-    onReport: () =>
-      void message.info('The slide report is not available yet: it arrives with the reporting release. Use Download Summary or Download CSV meanwhile.'),
+    onReport: setReportFor,
     onDownloadCsv: setCsvFor,
     onDownloadSummary: (p) => summary.mutate(p),
     onShare: setShareFor,
@@ -101,6 +101,7 @@ export function PhysicalProjectsTab() {
       <DownloadCsvModal project={csvFor} onClose={() => setCsvFor(null)} />
       <ShareProjectModal project={shareFor} members={list.data?.members ?? []} onClose={() => setShareFor(null)} />
       <RenameProjectModal project={renameFor} onClose={() => setRenameFor(null)} />
+      <SlideReportModal project={reportFor} onClose={() => setReportFor(null)} />
     </div>
   );
 }

@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import JSZip from 'jszip';
+import { formatMillions, METHODOLOGY_VERSION } from '@crp/contracts';
+import { newUser, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const pngDir = join(repoRoot, 'test-output', 'reports', process.env.TEST_DB ?? 'pglite');
+const HAZARDS = ['River Flood', 'Typhoon', 'Storm Surge', 'Extreme Heat', 'Wildfire', 'Drought'];
+
+/** The text of a PDF, page by page (poppler's pdftotext; npm test installs poppler-utils). */
+function pdfPages(file: string): string[] {
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).split('\f').filter((p) => p.trim() !== '');
+}
+
+const norm = (s: string) => s.replace(/\s+/g, ' ');
+const SECTIONS = ['asset_level_risk_map', 'climate_variable_intensity', 'climate_heatmap', 'portfolio_losses', 'rcp_year_loss_bars', 'asset_table'];
+
+describe('slide report: PDF and PPTX made by a job, with the dashboard figures', () => {
+  let s: TestServer;
+  let owner: Awaited<ReturnType<typeof registerAndLogin>>;
+  let projectId = 0;
+  let work = '';
+  const setTier = (all: boolean) =>
+    s.db.updateTable('companies').set({ tier: all ? 'enterprise' : 'free', tier_permissions: JSON.stringify(Object.fromEntries(SECTIONS.map((k) => [k, all || k === 'climate_heatmap']))) }).execute();
+  before(async () => {
+    s = await startServer({}, { jobs: true });
+    owner = await registerAndLogin(s.api);
+    work = mkdtempSync(join(tmpdir(), 'crp-report-'));
+    await setTier(true);
+    const data = [
+      { name: 'Kwai Chung terminal', latitude: 22.35, longitude: 114.125, property_type: 'Industrial', valuation: 8e7, revenue: 2.5e7 },
+      { name: 'Central office', latitude: 22.282, longitude: 114.158, property_type: 'Commercial', valuation: 1.2e8, revenue: 9e6 },
+      { name: 'Manila warehouse', latitude: 14.6, longitude: 120.98, property_type: 'Warehouse', valuation: 3e7 },
+      { name: 'Shanghai plant', latitude: 31.23, longitude: 121.47, property_type: 'Industrial', valuation: 6e7, revenue: 4e7 },
+    ];
+    const res = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Report me', data, portfolio_variables: HAZARDS } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    projectId = res.body.project.project_id;
+    await waitForAnalysis(s, owner.token, projectId);
+  });
+  after(async () => {
+    await s.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  test('generate_pdf_report answers links to a landscape PDF and a PPTX with every slide and the dashboard figures', async () => {
+    const res = await s.api.post('/api/v2/generate_pdf_report/', { token: owner.token, form: { project_id: String(projectId), analysis_type: 'ssp' } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.status, 'done');
+    assert.equal(res.body.variant, 'With Content');
+    assert.match(res.body.url, /^\/api\/v2\/reports\/[A-Za-z0-9_-]{20,}\/Report_me_climate_risk_report\.pdf$/);
+    const dash = await s.api.post('/api/v2/dashboard/', { token: owner.token, form: { project_id: String(projectId), analysis_type: 'ssp' } });
+    assert.equal(dash.status, 200);
+    const d = dash.body;
+
+    // The PDF: no token header needed (the link is the secret); landscape 16:9 pages.
+    const pdfRes = await fetch(s.url + res.body.url);
+    assert.equal(pdfRes.status, 200);
+    assert.equal(pdfRes.headers.get('content-type'), 'application/pdf');
+    const pdf = Buffer.from(await pdfRes.arrayBuffer());
+    assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+    const pdfFile = join(work, 'report.pdf');
+    writeFileSync(pdfFile, pdf);
+    const info = execFileSync('pdfinfo', [pdfFile], { encoding: 'utf8' });
+    assert.match(info, /Page size:\s+959\.\d+ x 540 pts/);
+    const pages = pdfPages(pdfFile);
+    assert.equal(pages.length, res.body.slides);
+    assert.equal(pages.length, 7 + HAZARDS.length + 2, 'title, overview, score, KPIs, CVaR, heat map, top assets, one per hazard, adaptation, methodology');
+    const all = norm(pages.join('\n'));
+    for (const title of ['PHYSICAL CLIMATE RISK REPORT', 'Portfolio overview', 'Climate score', 'Key figures', 'CVaR vs residual CVaR', 'Hazard heat map', 'Top assets at risk', 'Adaptation recommendations', 'Methodology and data sources', ...HAZARDS]) {
+      assert.ok(all.includes(title), `the PDF has '${title}'`);
+    }
+    // Key figures as the dashboard computes them, with the scenario, year and methodology version.
+    const card = d.climate_risk_card_data;
+    assert.ok(norm(pages[3]!).includes(formatMillions(card.climate_value_at_risk)), `CVaR ${formatMillions(card.climate_value_at_risk)} on the key-figures page`);
+    assert.ok(norm(pages[3]!).includes(formatMillions(card.residual_climate_value_at_risk)));
+    assert.ok(norm(pages[3]!).includes(formatMillions(card.total_asset_value)));
+    assert.ok(norm(pages[2]!).includes(`${d.overall.overall_risk.toFixed(1)} %`), 'the climate score');
+    assert.ok(all.includes(`${d.filters.scenario_label}, ${d.filters.year}`), 'scenario and year');
+    assert.ok(all.includes(`methodology ${METHODOLOGY_VERSION}`));
+    assert.ok(all.includes('ETOPO5'), 'data sources are listed');
+    // Charts are drawn (vector paths from the SVG), not only text: a chart page has far more drawing operators than a text page.
+    // Rendered pages go to test-output for a person to look at.
+    mkdirSync(pngDir, { recursive: true });
+    execFileSync('pdftoppm', ['-png', '-r', '72', pdfFile, join(pngDir, 'slide')]);
+    assert.equal(readdirSync(pngDir).filter((f) => f.startsWith('slide')).length, pages.length);
+
+    // The PPTX: the same slides, native charts.
+    const pptxRes = await fetch(s.url + res.body.pptx_url);
+    assert.equal(pptxRes.status, 200);
+    assert.match(pptxRes.headers.get('content-type') ?? '', /presentationml/);
+    const zip = await JSZip.loadAsync(Buffer.from(await pptxRes.arrayBuffer()));
+    const slideFiles = Object.keys(zip.files).filter((f) => /^ppt\/slides\/slide\d+\.xml$/.test(f));
+    assert.equal(slideFiles.length, pages.length, 'as many slides as PDF pages');
+    const xml = (n: number) => zip.file(`ppt/slides/slide${n}.xml`)!.async('string');
+    assert.match(await xml(1), /Report me/);
+    assert.match(await xml(4), new RegExp(formatMillions(card.climate_value_at_risk).replace('.', '\\.')));
+    const charts = Object.keys(zip.files).filter((f) => /^ppt\/charts\/chart\d+\.xml$/.test(f));
+    assert.ok(charts.length >= 4 + HAZARDS.length - 1, `native charts in the deck (${charts.length})`);
+    assert.match(await xml(pages.length), /Methodology and data sources/);
+  });
+
+  test('Without Content is a variant with smaller or equal losses; the links need no token but a wrong one is 404', async () => {
+    const res = await s.api.post('/api/v2/generate_pdf_report/', { token: owner.token, json: { project_id: projectId, with_content: false } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.variant, 'Without Content');
+    const file = join(work, 'without.pdf');
+    writeFileSync(file, Buffer.from(await (await fetch(s.url + res.body.url)).arrayBuffer()));
+    assert.match(norm(pdfPages(file)[0]!), /Without Content/);
+    const bad = await fetch(`${s.url}/api/v2/reports/${'x'.repeat(43)}/a.pdf`);
+    assert.equal(bad.status, 404);
+    const badName = await fetch(`${s.url}${res.body.url.replace(/\.pdf$/, '.exe')}`);
+    assert.equal(badName.status, 400);
+
+    // A tier without portfolio losses gets the upgrade text in the report too, not the figures.
+    await setTier(false);
+    try {
+      const free = await s.api.post('/api/v2/generate_pdf_report/', { token: owner.token, form: { project_id: String(projectId) } });
+      assert.equal(free.body.status, 'done');
+      const freeFile = join(work, 'free.pdf');
+      writeFileSync(freeFile, Buffer.from(await (await fetch(s.url + free.body.url)).arrayBuffer()));
+      const pages = pdfPages(freeFile);
+      assert.match(norm(pages[3]!), /Please upgrade tier to see content/);
+      assert.doesNotMatch(norm(pages[3]!), /Climate Value at Risk/);
+      assert.match(norm(pages.find((p) => p.includes('Hazard heat map'))!), /Kwai Chung terminal/, 'an allowed section is still shown');
+    } finally {
+      await setTier(true);
+    }
+  });
+
+  test('errors: field named, another company 404, a reader may make the report', async () => {
+    const noId = await s.api.post('/api/v2/generate_pdf_report/', { token: owner.token, form: {} });
+    assert.equal(noId.status, 400);
+    assert.match(JSON.stringify(noId.body), /project_id/);
+    const badType = await s.api.post('/api/v2/generate_pdf_report/', { token: owner.token, form: { project_id: String(projectId), analysis_type: 'xyz' } });
+    assert.equal(badType.status, 400);
+    assert.match(JSON.stringify(badType.body), /analysis_type/);
+    assert.equal((await s.api.post('/api/v2/generate_pdf_report/', { form: { project_id: String(projectId) } })).status, 401);
+    const stranger = await registerAndLogin(s.api);
+    assert.equal((await s.api.post('/api/v2/generate_pdf_report/', { token: stranger.token, form: { project_id: String(projectId) } })).status, 404);
+
+    const j = newUser({ company_code: owner.company_code });
+    const reg = await s.api.post('/api/user/register/', { json: j });
+    await s.api.post(`/api/company/members/${reg.body.user.id}/approve/`, { token: owner.token });
+    const reader = await s.api.post('/api/user/rest_login/', { form: { username: j.username, password: j.password, company_code: owner.company_code } });
+    await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: String(projectId), share_with: JSON.stringify([reg.body.user.id]), permission: 'read' } });
+    const asReader = await s.api.post('/api/v2/generate_pdf_report/', { token: reader.body.token, form: { project_id: String(projectId) } });
+    assert.equal(asReader.status, 200, JSON.stringify(asReader.body));
+    assert.equal(asReader.body.status, 'done');
+  });
+});
+
+test('poppler is installed for the report checks', () => {
+  assert.ok(existsSync('/usr/bin/pdftotext'), 'npm test installs poppler-utils');
+});

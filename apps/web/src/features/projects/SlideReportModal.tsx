@@ -1,0 +1,119 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Button, Modal, Radio, Space, Typography } from 'antd';
+import { FilePdfOutlined, FilePptOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
+import { SCENARIO_LABELS } from '@crp/contracts';
+import { firstErrorMessage } from '../../api/http';
+import { generateSlideReport, type PhysicalProject } from '../../api/projects';
+
+/** Spec 000 §9: the slide report's link opens after 3 seconds. */
+export const REPORT_OPEN_DELAY_MS = 3000;
+
+/**
+ * The card's Report action: pick With Content or Without Content, generate the slide report on the server, then open
+ * the PDF in a new tab after 3 seconds. The tab is opened at the click (so no pop-up blocker stops it) and pointed at
+ * the report when the delay is over; the modal keeps the PDF and PPTX links in case the tab was closed.
+ */
+export function SlideReportModal({ project, onClose }: { project: PhysicalProject | null; onClose: () => void }) {
+  const [withContent, setWithContent] = useState(true);
+  const [countdown, setCountdown] = useState<number | null>(null);
+  const tab = useRef<Window | null>(null);
+  const timers = useRef<number[]>([]);
+  const generate = useMutation({
+    mutationFn: (p: PhysicalProject) => generateSlideReport(p.project_id, p.default_filters.analysis_type, withContent),
+  });
+
+  const clearTimers = () => {
+    timers.current.forEach((t) => window.clearTimeout(t));
+    timers.current = [];
+  };
+  useEffect(() => {
+    setWithContent(true);
+    setCountdown(null);
+    generate.reset();
+    clearTimers();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [project]);
+  useEffect(() => clearTimers, []);
+
+  const start = () => {
+    if (!project) return;
+    tab.current = window.open('', '_blank');
+    tab.current?.document.write('<title>Generating report...</title><p style="font-family:sans-serif;padding:40px">Generating the slide report...</p>');
+    generate.mutate(project, {
+      onSuccess: (r) => {
+        if (r.status === 'failed') {
+          tab.current?.close();
+          return;
+        }
+        setCountdown(REPORT_OPEN_DELAY_MS / 1000);
+        for (let s = 1; s < REPORT_OPEN_DELAY_MS / 1000; s++) timers.current.push(window.setTimeout(() => setCountdown(REPORT_OPEN_DELAY_MS / 1000 - s), s * 1000));
+        timers.current.push(
+          window.setTimeout(() => {
+            setCountdown(0);
+            if (tab.current && !tab.current.closed) tab.current.location.href = r.url;
+            else window.open(r.url, '_blank', 'noopener');
+          }, REPORT_OPEN_DELAY_MS),
+        );
+      },
+      onError: () => tab.current?.close(),
+    });
+  };
+
+  const result = generate.data;
+  const failed = generate.isError || result?.status === 'failed';
+  return (
+    <Modal
+      title={project ? `Slide report: ${project.name}` : 'Slide report'}
+      open={project !== null}
+      onCancel={onClose}
+      footer={
+        result && !failed ? (
+          <Button onClick={onClose}>Close</Button>
+        ) : (
+          <Space>
+            <Button onClick={onClose}>Cancel</Button>
+            <Button type="primary" icon={<FilePdfOutlined />} loading={generate.isPending} onClick={start}>
+              Generate
+            </Button>
+          </Space>
+        )
+      }
+      destroyOnHidden
+    >
+      <Typography.Paragraph className="crp-muted">
+        A presentation of the portfolio ({project ? SCENARIO_LABELS[project.default_filters.analysis_type][project.default_filters.scenario] : ''}, {project?.default_filters.year}): climate score, key figures, CVaR vs residual CVaR,
+        heat map, top assets, one page per hazard, adaptation recommendations and the data sources. PDF and PowerPoint.
+      </Typography.Paragraph>
+      <Radio.Group value={withContent} onChange={(e) => setWithContent(e.target.value as boolean)} disabled={generate.isPending || !!result} aria-label="Report variant">
+        <Radio value={true}>With Content</Radio>
+        <Radio value={false}>Without Content</Radio>
+      </Radio.Group>
+      <Typography.Paragraph className="crp-muted crp-mt" style={{ fontSize: 12 }}>
+        With Content counts the loss of building contents as well as the building.
+      </Typography.Paragraph>
+      {failed && (
+        <Alert type="error" showIcon className="crp-mt" data-testid="report-error" title={result?.error ?? firstErrorMessage(generate.error, 'The report could not be made. Try again.')} />
+      )}
+      {result && !failed && (
+        <Alert
+          className="crp-mt"
+          type="success"
+          showIcon
+          data-testid="report-ready"
+          title={countdown && countdown > 0 ? `Report ready (${result.slides ?? '?'} slides): it opens in a new tab in ${countdown} s.` : `Report ready (${result.slides ?? '?'} slides).`}
+          description={
+            <Space>
+              <a href={result.url} target="_blank" rel="noopener noreferrer">
+                <FilePdfOutlined /> Open PDF
+              </a>
+              <a href={result.pptx_url} download>
+                <FilePptOutlined /> Download PowerPoint
+              </a>
+            </Space>
+          }
+        />
+      )}
+    </Modal>
+  );
+}
