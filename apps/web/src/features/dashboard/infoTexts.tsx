@@ -22,7 +22,7 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
   },
   cvar: {
     title: 'Climate Value at Risk (CVaR)',
-    body: <p>The present value of expected losses from physical climate hazards over the asset's horizon, without adaptation. Shown in USD or as a percentage of the total exposed value of the selected assets.</p>,
+    body: <p>The expected losses from physical climate hazards summed over the 20-year window around the chosen year (2100: 2081-2100), without adaptation and without discounting. Shown in USD or as a percentage of the total exposed value of the selected assets.</p>,
   },
   rcvar: {
     title: 'Residual CVaR',
@@ -38,7 +38,7 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
   },
   premium: {
     title: 'Technical Insurance Premium',
-    body: <p>The expected annual loss plus a loading for its variability: a technical price of transferring the modelled risk, before expenses and profit.</p>,
+    body: <p>The expected annual loss plus a loading for its variability, grossed up for an insurer's expenses (premium = (EAL + load x standard deviation) / (1 - expense ratio)): a technical price of transferring the modelled risk, before profit and market conditions.</p>,
   },
   keyFindings: {
     title: 'Key Findings',
