@@ -7,3 +7,4 @@ export * from './hazard-values.js';
 export * from './changelog.js';
 export * from './assets.js';
 export * from './projects.js';
+export * from './brand.js';

@@ -1,3 +1,5 @@
+import { BRAND_PALETTE } from '@crp/contracts';
+
 /**
  * The slide report as data: a deck of 16:9 slides (13.333 x 7.5 in, PowerPoint's wide layout) made of positioned
  * blocks. One model, two renderers (render-pdf.ts, render-pptx.ts), so the PDF and the PPTX always carry the same
@@ -92,16 +94,11 @@ export interface Deck {
   slides: Slide[];
 }
 
-/** Colours of the deck (the web palette). */
+/** Colours of the deck: the product palette, plus the series colours of the dashboard's charts. */
 export const COLORS = {
-  navy: '#0c2233',
-  ink: '#0f1f2c',
-  teal: '#0e7c7b',
-  muted: '#5b6b7a',
-  border: '#e3e8ee',
-  surface: '#f4f6f8',
+  ...BRAND_PALETTE,
   cvar: '#cf1322',
-  rcvar: '#0e7c7b',
+  rcvar: BRAND_PALETTE.teal,
   baseline: '#94a3b8',
   s26: '#16a34a',
   s45: '#d48806',

@@ -13,7 +13,7 @@ const BOLD = 'Helvetica-Bold';
  */
 export function winAnsi(s: string): string {
   // eslint-disable-next-line no-control-regex
-  return s.replace(/[–—]/g, '-').replace(/[·•]/g, '·').replace(/[^\x00-\xff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]/g, '?');
+  return s.replace(/[^\x00-\xff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]/g, '?');
 }
 
 function drawTable(doc: PDFKit.PDFDocument, b: TableBlock) {

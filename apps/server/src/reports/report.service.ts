@@ -7,10 +7,11 @@ import type { AuthUser } from '../lib/auth-context.js';
 import { newToken, sha256 } from '../lib/crypto.js';
 import { AppError, notFound } from '../lib/errors.js';
 import type { DashboardService } from '../services/dashboard.service.js';
-import type { FileStore } from '../services/file-store.js';
+import { safeFileName, type FileStore } from '../services/file-store.js';
 import type { JobDefinition, JobQueue } from '../services/job-queue.js';
 import { assertCan } from '../services/project-list.service.js';
 import type { ProjectService } from '../services/project.service.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
 import { renderDeckPdf } from './render-pdf.js';
 import { renderDeckPptx } from './render-pptx.js';
 import { buildSlideDeck } from './slide-deck.js';
@@ -24,7 +25,8 @@ const WAIT_MS = 20_000;
 export type ReportFormat = 'pdf' | 'pptx';
 type ReportStatus = ReportsTable['status'];
 
-const fileBase = (name: string) => `${name.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || 'portfolio'}_climate_risk_report`;
+/** The report's file name without extension, as the file store will serve it. */
+const fileBase = (projectName: string) => safeFileName(`${projectName.slice(0, 60)}_climate_risk_report`);
 
 /**
  * The slide report (spec 000 §7 "generate_pdf_report", issue 8): a job renders the deck as PDF and PPTX from the
@@ -86,7 +88,7 @@ export class ReportService {
 }
 
 /** The job that renders a requested slide report as the requesting user sees the project. */
-export function slideReportJob(db: DB, dashboard: DashboardService, files: FileStore, log: FastifyBaseLogger): JobDefinition<{ reportId: number }> {
+export function slideReportJob(db: DB, users: UsersRepository, dashboard: DashboardService, files: FileStore, log: FastifyBaseLogger): JobDefinition<{ reportId: number }> {
   const set = (id: number, fields: Updateable<Database['reports']>) => db.updateTable('reports').set(fields).where('id', '=', id).execute();
   return {
     type: SLIDE_REPORT_JOB,
@@ -95,12 +97,14 @@ export function slideReportJob(db: DB, dashboard: DashboardService, files: FileS
     async run({ reportId }, ctx) {
       const report = await db.selectFrom('reports').selectAll().where('id', '=', reportId).executeTakeFirst();
       if (!report) return; // deleted with its project
-      const user = await db.selectFrom('users').innerJoin('companies', 'companies.id', 'users.company_id').select(['users.id', 'users.company_id', 'users.username', 'users.is_company_admin', 'companies.name as company_name']).where('users.id', '=', report.owner_id).executeTakeFirstOrThrow();
+      const user = await users.userById(report.owner_id);
+      const company = user && (await users.companyById(user.company_id));
+      if (!user || !company) return; // the user was deleted meanwhile (and the report with them)
       await set(reportId, { status: 'running' });
       const caller: AuthUser = { id: user.id, companyId: user.company_id, username: user.username, isCompanyAdmin: user.is_company_admin, tokenId: 0 };
       const answer = await dashboard.query(caller, DashboardBody.parse({ project_id: report.project_id, analysis_type: report.analysis_type ?? undefined, with_content: report.with_content }));
       await ctx.progress(0.3, 'Dashboard figures ready');
-      const deck = buildSlideDeck(answer, { withContent: report.with_content, generatedAt: new Date(), companyName: user.company_name });
+      const deck = buildSlideDeck(answer, { withContent: report.with_content, generatedAt: new Date(), companyName: company.name });
       const pdf = await renderDeckPdf(deck);
       await ctx.progress(0.7, 'PDF rendered');
       const pptx = await renderDeckPptx(deck);

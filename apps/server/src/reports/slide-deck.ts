@@ -1,7 +1,7 @@
 import { climateScoreLevel, CLIMATE_SCORE_COLOURS, formatMillions, hazardByLabel, markerColour, type HazardKey } from '@crp/contracts';
 import { DATASETS } from '@crp/hazards';
 import type { DashboardService } from '../services/dashboard.service.js';
-import { COLORS, SLIDE_H, SLIDE_W, type Block, type Deck, type Slide } from './deck.js';
+import { COLORS, SLIDE_W, type Block, type Deck, type Slide } from './deck.js';
 
 export type DashboardAnswer = Awaited<ReturnType<DashboardService['query']>>;
 
@@ -81,11 +81,11 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
     title: d.project.name,
     cover: true,
     blocks: [
-      { kind: 'text', x: 0.8, y: 1.6, w: 11.5, h: 0.5, text: 'PHYSICAL CLIMATE RISK REPORT', size: 16, bold: true, color: '#2dd4bf' },
+      { kind: 'text', x: 0.8, y: 1.6, w: 11.5, h: 0.5, text: 'PHYSICAL CLIMATE RISK REPORT', size: 16, bold: true, color: COLORS.tealBright },
       { kind: 'text', x: 0.8, y: 2.2, w: 11.5, h: 1.4, text: d.project.name, size: 40, bold: true, color: '#ffffff' },
       { kind: 'text', x: 0.8, y: 3.8, w: 11.5, h: 0.5, text: `Scenario ${scenarioYear} · ${d.asset_count} assets · ${d.hazard_count} hazards · ${variant}`, size: 18, color: '#e2e8f0' },
       { kind: 'text', x: 0.8, y: 4.4, w: 11.5, h: 0.4, text: `${opts.companyName} · generated ${opts.generatedAt.toISOString().slice(0, 10)} · methodology ${d.project.methodology_version}`, size: 13, color: '#94a3b8' },
-      { kind: 'rect', x: 0.8, y: 5.2, w: 2.0, h: 0.08, fill: '#2dd4bf' },
+      { kind: 'rect', x: 0.8, y: 5.2, w: 2.0, h: 0.08, fill: COLORS.tealBright },
     ],
   });
 
@@ -303,9 +303,4 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
     footer: `${d.project.name} · ${scenarioYear} · ${variant} · methodology ${d.project.methodology_version}`,
     slides,
   };
-}
-
-/** The slide heights used above never run past the slide (checked by a unit test). */
-export function blocksOutside(deck: Deck): string[] {
-  return deck.slides.flatMap((s) => s.blocks.filter((b) => b.x < 0 || b.y < 0 || b.x + b.w > SLIDE_W + 0.01 || b.y + b.h > SLIDE_H + 0.01).map((b) => `${s.title}: ${b.kind}`));
 }

@@ -36,7 +36,7 @@ export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
   const exports = new ExportService(db, projects, files);
   const dashboard = new DashboardService(db, projects, users);
   const assetEdits = new AssetEditService(db, projects, users, jobs);
-  jobs.register(slideReportJob(db, dashboard, files, log));
+  jobs.register(slideReportJob(db, users, dashboard, files, log));
   const reports = new ReportService(db, projects, jobs);
   return { users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, faq: new FaqService(db) };
 }

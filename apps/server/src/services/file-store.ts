@@ -30,7 +30,7 @@ export class FileStore {
   /** As `save`, also returning the row id (for records that point at their files, such as reports). */
   async store(ownerId: number, filename: string, contentType: string, data: Buffer): Promise<{ id: number; url: string; expires_at: string }> {
     const token = newToken();
-    const safeName = filename.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'download';
+    const safeName = safeFileName(filename);
     const storedAs = `${sha256(token).slice(0, 32)}.bin`;
     writeFileSync(join(this.dir, storedAs), data);
     const expires = new Date(Date.now() + LINK_TTL_MS);
@@ -86,6 +86,11 @@ export class FileStore {
     if (rows.length) await this.db.deleteFrom('files').where('id', 'in', rows.map((r) => r.id)).execute();
     return rows.length;
   }
+}
+
+/** The name a stored file is served under: letters, digits, dot, dash and underscore only. */
+export function safeFileName(filename: string): string {
+  return filename.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'download';
 }
 
 /** Makes a spreadsheet cell safe against formula injection (OWASP CSV injection): text starting with = + - @ tab or CR gets a leading apostrophe. */

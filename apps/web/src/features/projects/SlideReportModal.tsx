@@ -18,14 +18,14 @@ export function SlideReportModal({ project, onClose }: { project: PhysicalProjec
   const [withContent, setWithContent] = useState(true);
   const [countdown, setCountdown] = useState<number | null>(null);
   const tab = useRef<Window | null>(null);
-  const timers = useRef<number[]>([]);
+  const timer = useRef<number | null>(null);
   const generate = useMutation({
     mutationFn: (p: PhysicalProject) => generateSlideReport(p.project_id, p.default_filters.analysis_type, withContent),
   });
 
   const clearTimers = () => {
-    timers.current.forEach((t) => window.clearTimeout(t));
-    timers.current = [];
+    if (timer.current !== null) window.clearInterval(timer.current);
+    timer.current = null;
   };
   useEffect(() => {
     setWithContent(true);
@@ -46,15 +46,17 @@ export function SlideReportModal({ project, onClose }: { project: PhysicalProjec
           tab.current?.close();
           return;
         }
-        setCountdown(REPORT_OPEN_DELAY_MS / 1000);
-        for (let s = 1; s < REPORT_OPEN_DELAY_MS / 1000; s++) timers.current.push(window.setTimeout(() => setCountdown(REPORT_OPEN_DELAY_MS / 1000 - s), s * 1000));
-        timers.current.push(
-          window.setTimeout(() => {
-            setCountdown(0);
-            if (tab.current && !tab.current.closed) tab.current.location.href = r.url;
-            else window.open(r.url, '_blank', 'noopener');
-          }, REPORT_OPEN_DELAY_MS),
-        );
+        // One tick a second counts down on screen; the last one points the tab at the report.
+        let left = REPORT_OPEN_DELAY_MS / 1000;
+        setCountdown(left);
+        timer.current = window.setInterval(() => {
+          left -= 1;
+          setCountdown(left);
+          if (left > 0) return;
+          clearTimers();
+          if (tab.current && !tab.current.closed) tab.current.location.href = r.url;
+          else window.open(r.url, '_blank', 'noopener');
+        }, 1000);
       },
       onError: () => tab.current?.close(),
     });
