@@ -3,15 +3,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { apiGet, loginUser } from './support/api';
-import { launchBrowser, screenshotDir, watchConsole } from './support/browser';
-import { startServer, type RunningServer } from './support/server';
+import { screenshotDir } from './support/browser';
+import { DEMO_PROJECT as PROJECT, startDemoSession } from './support/demo';
+import type { RunningServer } from './support/server';
 import { DashboardPage } from './pages/DashboardPage';
-import { LoginPage } from './pages/LoginPage';
-
-const VIEWPORT = { width: 1440, height: 900 };
-const DEMO = { username: 'demo', password: 'ClimateDemo!2026', companyCode: 'DEMO0-HK001' };
-const PROJECT = 'Demo: Asia-Pacific and global sites';
 const SECTIONS = ['climate-score', 'cvar', 'donuts', 'severity', 'losses', 'heatmap', 'location-map', 'risk-map', 'key-findings', 'asset-table'];
 
 async function shoot(page: Page, name: string): Promise<void> {
@@ -35,31 +30,8 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
   let dash: DashboardPage;
 
   before(async () => {
-    server = await startServer({ env: { SEED_DEMO: 'true' } });
-    const token = await loginUser(server.baseUrl, DEMO.username, DEMO.password, DEMO.companyCode);
-    // The seed analyses the demo portfolio in the background: wait until it is done.
-    const list = await apiGet<{ project_id: number; name: string }[]>(server.baseUrl, '/api/project/all_projects/?list_for=physical_risk', token);
-    const demo = list.body.find((p) => p.name === PROJECT);
-    assert.ok(demo, `the demo project exists: ${JSON.stringify(list.body)}`);
-    const deadline = Date.now() + 180_000;
-    for (;;) {
-      const s = await apiGet<{ status: string; message: string | null }>(server.baseUrl, `/api/v2/projects/${demo.project_id}/status/`, token);
-      if (s.body.status === 'done') break;
-      assert.notEqual(s.body.status, 'failed', `demo analysis failed: ${s.body.message}`);
-      assert.ok(Date.now() < deadline, 'the demo analysis finishes within 3 minutes');
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: VIEWPORT });
-    page = await context.newPage();
-    problems = watchConsole(page);
+    ({ server, browser, page, problems } = await startDemoSession());
     dash = new DashboardPage(page);
-    const login = new LoginPage(page, server.baseUrl);
-    await login.open();
-    await login.fill(DEMO);
-    await login.submit();
-    await page.waitForURL((u) => !u.pathname.startsWith('/login'));
   });
 
   after(async () => {

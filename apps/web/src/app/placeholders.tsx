@@ -6,7 +6,6 @@ import {
   GlobalOutlined,
   HomeOutlined,
   LineChartOutlined,
-  TableOutlined,
   RadarChartOutlined,
 } from '@ant-design/icons';
 import type { ComingSoonProps } from '../pages/ComingSoonPage';
@@ -30,11 +29,6 @@ export const COMING_SOON: Record<string, ComingSoonProps> = {
     title: 'Real-estate dashboard',
     icon: <RadarChartOutlined />,
     description: 'Property-risk results: summary tiles, a heat map, a risk map, and flood and typhoon score tables.',
-  },
-  '/pivottable': {
-    title: 'Pivot table',
-    icon: <TableOutlined />,
-    description: 'Slice downloaded analysis results by hazard, year and scenario.',
   },
   '/tcfd': {
     title: 'TCFD report',

@@ -22,6 +22,7 @@ const CompanyDashboardPage = lazy(() => import('../pages/CompanyDashboardPage').
 const FaqPage = lazy(() => import('../pages/FaqPage').then((m) => ({ default: m.FaqPage })));
 const ChangelogPage = lazy(() => import('../pages/ChangelogPage').then((m) => ({ default: m.ChangelogPage })));
 const MethodologyPage = lazy(() => import('../pages/MethodologyPage').then((m) => ({ default: m.MethodologyPage })));
+const PivotTablePage = lazy(() => import('../pages/PivotTablePage').then((m) => ({ default: m.PivotTablePage })));
 const ToolkitPage = lazy(() => import('../pages/ToolkitPage').then((m) => ({ default: m.ToolkitPage })));
 
 /** Signed-in pages that exist; every other signed-in route shows its coming-soon body. */
@@ -35,6 +36,7 @@ const BUILT: Partial<Record<(typeof SIGNED_IN_ROUTES)[number], React.ReactNode>>
   '/changelog': <ChangelogPage />,
   '/methodology': <MethodologyPage />,
   '/toolkit': <ToolkitPage />,
+  '/pivottable': <PivotTablePage />,
 };
 
 function SessionEffects() {

@@ -1,12 +1,19 @@
 import { useEffect, useState } from 'react';
-import { Checkbox, Modal, Radio, Typography } from 'antd';
+import { Button, Checkbox, Modal, Radio, Space, Typography } from 'antd';
+import { TableOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
 import { SCENARIO_LABELS, SCENARIOS, YEARS, type AnalysisType, type ScenarioCode } from '@crp/contracts';
-import type { PhysicalProject } from '../../api/projects';
+import { downloadCsvReport, type PhysicalProject } from '../../api/projects';
+import type { PivotState } from '../../pages/PivotTablePage';
 import { csvErrorText, useProjectActions } from './useProjectActions';
 
 /** Download CSV: choose hazards, years and scenarios; the server builds an .xlsx file (spec 000 §2, §8). */
 export function DownloadCsvModal({ project, onClose }: { project: PhysicalProject | null; onClose: () => void }) {
   const { csv } = useProjectActions();
+  const navigate = useNavigate();
+  // The same report rows, opened in the pivot table instead of downloaded (spec: /pivottable carries the CSV data in state).
+  const toPivot = useMutation({ mutationFn: downloadCsvReport });
   const [hazards, setHazards] = useState<string[]>([]);
   const [analysisType, setAnalysisType] = useState<AnalysisType>('rcp');
   const [years, setYears] = useState<number[]>([]);
@@ -20,6 +27,7 @@ export function DownloadCsvModal({ project, onClose }: { project: PhysicalProjec
     setYears(YEARS[f.analysis_type].includes(f.year) ? [f.year] : [YEARS[f.analysis_type][0]!]);
     setScenarios([...SCENARIOS]);
     csv.reset();
+    toPivot.reset();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [project]);
 
@@ -32,23 +40,35 @@ export function DownloadCsvModal({ project, onClose }: { project: PhysicalProjec
   };
 
   const ready = hazards.length > 0 && years.length > 0 && scenarios.length > 0;
-  const errorText = csv.isError ? csvErrorText(csv.error) : csv.data?.error ?? null;
+  const failed = csv.isError ? csv.error : toPivot.isError ? toPivot.error : null;
+  const errorText = failed ? csvErrorText(failed) : (csv.data?.error ?? toPivot.data?.error ?? null);
+  const input = () => ({ project_name: project!.name, climate_variables: hazards, year_list: years, scenario_list: scenarios, analysis_type: analysisType });
+  const openPivot = () =>
+    project &&
+    toPivot.mutate(input(), {
+      onSuccess: (res) => {
+        if (res.error) return;
+        const state: PivotState = { rows: res.success as PivotState['rows'], project_name: project.name, total_rows: res.rows, analysis_type: analysisType };
+        navigate('/pivottable', { state });
+      },
+    });
 
   return (
     <Modal
       title={project ? `Download CSV: ${project.name}` : 'Download CSV'}
       open={project !== null}
       onCancel={onClose}
-      onOk={() =>
-        project &&
-        csv.mutate(
-          { project_name: project.name, climate_variables: hazards, year_list: years, scenario_list: scenarios, analysis_type: analysisType },
-          { onSuccess: (res) => !res.error && onClose() },
-        )
+      footer={
+        <Space>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button icon={<TableOutlined />} onClick={openPivot} loading={toPivot.isPending} disabled={!ready || csv.isPending}>
+            Open in Pivot Table
+          </Button>
+          <Button type="primary" onClick={() => project && csv.mutate(input(), { onSuccess: (res) => !res.error && onClose() })} loading={csv.isPending} disabled={!ready || toPivot.isPending}>
+            Download
+          </Button>
+        </Space>
       }
-      okText="Download"
-      confirmLoading={csv.isPending}
-      okButtonProps={{ disabled: !ready }}
       width={620}
       destroyOnHidden
     >

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import * as XLSX from '@e965/xlsx';
+import type { Page } from 'playwright-core';
+import { screenshot } from './support/browser';
+import { DEMO_PROJECT, startDemoSession, type DemoSession } from './support/demo';
+import { ProjectPage } from './pages/ProjectPage';
+
+type Row = Record<string, unknown>;
+const num = (text: string) => Number(text.replace(/,/g, ''));
+const rowsInState = (page: Page) => page.evaluate(() => (history.state as { usr: { rows: Record<string, unknown>[] } }).usr.rows);
+
+describe('pivot table in the browser: opened from Download CSV, pivoted, filtered and exported', { timeout: 300_000 }, () => {
+  let s: DemoSession;
+  let work = '';
+  before(async () => {
+    s = await startDemoSession({ acceptDownloads: true });
+    work = mkdtempSync(join(tmpdir(), 'crp-e2e-pivot-'));
+  });
+  after(async () => {
+    await s?.browser.close().catch(() => undefined);
+    await s?.server.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('without navigation state it explains where the pivot table comes from', async () => {
+    await s.page.goto(`${s.server.baseUrl}/pivottable`);
+    await s.page.getByText('Open the pivot table from a project card').waitFor();
+    await s.page.getByRole('button', { name: 'Go to projects' }).waitFor();
+  });
+
+  it('opens from the Download CSV dialog with the report rows, summed by hazard and year', async () => {
+    const projects = new ProjectPage(s.page, s.server.baseUrl);
+    await projects.open();
+    await projects.card(DEMO_PROJECT).getByRole('button', { name: 'Download CSV' }).click();
+    const modal = projects.modal(/^Download CSV/);
+    await modal.waitFor();
+    await modal.getByRole('button', { name: 'Open in Pivot Table' }).click();
+    await s.page.waitForURL('**/pivottable');
+    const table = s.page.getByTestId('pivot-table');
+    await table.waitFor();
+    const rows: Row[] = await rowsInState(s.page);
+    assert.ok(rows.length > 0);
+    const hazards = new Set(rows.map((r) => r.Hazard));
+    const years = new Set(rows.map((r) => r.Year));
+    // Header rows, one row per hazard, and the total row; one column per year plus the row labels and totals.
+    assert.equal(await table.locator('tbody tr').count(), hazards.size + 1);
+    assert.equal(await table.locator('thead th').count(), 1 + years.size + 1);
+    const expected = rows.reduce((a, r) => a + (typeof r['Residual CVaR (USD)'] === 'number' ? (r['Residual CVaR (USD)'] as number) : 0), 0);
+    const shown = num(await s.page.getByTestId('pivot-grand-total').innerText());
+    assert.ok(Math.abs(shown - expected) <= Math.max(1, expected * 1e-9), `grand total ${shown} is the sum of the rows' residual CVaR ${expected}`);
+    await screenshot(s.page, 'pivot-default');
+  });
+
+  it('moves fields by menu and by drag and drop, filters values, and counts', async () => {
+    const table = s.page.getByTestId('pivot-table');
+    const rows: Row[] = await rowsInState(s.page);
+    const hazards = new Set(rows.map((r) => r.Hazard));
+    const assets = new Set(rows.map((r) => r.Asset));
+
+    // Keyboard-reachable menu: Asset to Rows.
+    await s.page.getByTestId('pivot-zone-fields').locator('[data-field="Asset"]').click();
+    await s.page.getByRole('menuitem', { name: 'Add to Rows' }).click();
+    await s.page.getByTestId('pivot-zone-rows').locator('[data-field="Asset"]').waitFor();
+    const pairs = new Set(rows.map((r) => `${r.Hazard}|${r.Asset}`));
+    assert.equal(await table.locator('tbody tr').count(), pairs.size + 1);
+
+    // Drag and drop: Scenario to Columns (a second header row).
+    await s.page.getByTestId('pivot-zone-fields').locator('[data-field="Scenario"]').dragTo(s.page.getByTestId('pivot-zone-cols'));
+    await s.page.getByTestId('pivot-zone-cols').locator('[data-field="Scenario"]').waitFor();
+    assert.equal(await table.locator('thead tr').count(), 2);
+
+    // Filter: only the first hazard.
+    const first = [...hazards].map(String).sort()[0]!;
+    await s.page.getByTestId('pivot-zone-rows').locator('[data-field="Hazard"]').click();
+    await s.page.getByRole('menuitem', { name: 'Filter values...' }).click();
+    const dialog = s.page.getByRole('dialog', { name: 'Filter: Hazard' });
+    await dialog.getByRole('button', { name: 'None' }).click();
+    await dialog.getByRole('checkbox', { name: first, exact: true }).check();
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const kept = rows.filter((r) => r.Hazard === first).length;
+    assert.match(await s.page.getByTestId('pivot-summary').innerText(), new RegExp(`^${kept.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows`));
+    assert.equal(await table.locator('tbody tr').count(), assets.size + 1);
+
+    // Count: the grand total is the number of rows kept.
+    await s.page.getByLabel('Aggregation').click();
+    await s.page.locator('.ant-select-item-option', { hasText: 'Count' }).click();
+    assert.equal(num(await s.page.getByTestId('pivot-grand-total').innerText()), kept);
+    await screenshot(s.page, 'pivot-filtered-count');
+  });
+
+  it('exports the pivot as .xlsx with the same totals', async () => {
+    const download = s.page.waitForEvent('download');
+    await s.page.getByRole('button', { name: 'Export XLSX' }).click();
+    const file = join(work, 'pivot.xlsx');
+    await (await download).saveAs(file);
+    const wb = XLSX.read(readFileSync(file), { type: 'buffer' });
+    assert.deepEqual(wb.SheetNames, ['Pivot', 'About']);
+    const grid = XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets.Pivot!, { header: 1 });
+    const last = grid[grid.length - 1]!;
+    assert.equal(last[0], 'Total');
+    assert.equal(Number(last[last.length - 1]), num(await s.page.getByTestId('pivot-grand-total').innerText()));
+    assert.deepEqual(s.problems.filter((m) => m.startsWith('pageerror')), []);
+  });
+});
