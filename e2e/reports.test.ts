@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as XLSX from '@e965/xlsx';
 import type { Page } from 'playwright-core';
-import { screenshot } from './support/browser';
+import { execFileSync } from 'node:child_process';
+import { formatMillions } from '@crp/contracts';
+import { screenshot, screenshotDir } from './support/browser';
 import { DEMO_PROJECT, startDemoSession, type DemoSession } from './support/demo';
 import { ProjectPage } from './pages/ProjectPage';
 
@@ -13,12 +15,12 @@ type Row = Record<string, unknown>;
 const num = (text: string) => Number(text.replace(/,/g, ''));
 const rowsInState = (page: Page) => page.evaluate(() => (history.state as { usr: { rows: Record<string, unknown>[] } }).usr.rows);
 
-describe('pivot table in the browser: opened from Download CSV, pivoted, filtered and exported', { timeout: 300_000 }, () => {
+describe('reports in the browser: the TCFD report and the pivot table', { timeout: 420_000 }, () => {
   let s: DemoSession;
   let work = '';
   before(async () => {
     s = await startDemoSession({ acceptDownloads: true });
-    work = mkdtempSync(join(tmpdir(), 'crp-e2e-pivot-'));
+    work = mkdtempSync(join(tmpdir(), 'crp-e2e-reports-'));
   });
   after(async () => {
     await s?.browser.close().catch(() => undefined);
@@ -26,6 +28,53 @@ describe('pivot table in the browser: opened from Download CSV, pivoted, filtere
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
+  it('opens from the dashboard with the four TCFD sections and the dashboard figures', async () => {
+    const projects = new ProjectPage(s.page, s.server.baseUrl);
+    await projects.open();
+    await projects.card(DEMO_PROJECT).getByRole('button', { name: 'Analyse' }).click();
+    await s.page.locator('[data-testid="dashboard"][data-loading="false"]').waitFor({ timeout: 60_000 });
+    await s.page.getByRole('button', { name: 'TCFD report' }).click();
+    await s.page.waitForURL('**/tcfd');
+    await s.page.getByTestId('tcfd-report').waitFor({ timeout: 60_000 });
+    assert.equal((await s.page.getByTestId('tcfd-title').innerText()).trim(), DEMO_PROJECT);
+    for (const id of ['governance', 'strategy', 'risk-management', 'metrics']) await s.page.getByTestId(`tcfd-${id}`).waitFor();
+
+    // The same figures as the dashboard query with the state's scenario and year.
+    const st = await s.page.evaluate(() => (history.state as { usr: { analysis_type: string; scenario: string; year: number } }).usr);
+    const res = await fetch(`${s.server.baseUrl}/api/v2/dashboard/`, {
+      method: 'POST',
+      headers: { authorization: `Token ${s.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: s.projectId, analysis_type: st.analysis_type, scenario: st.scenario, year: st.year }),
+    });
+    const d = (await res.json()) as { filters: { scenario_label: string; year: number }; climate_risk_card_data: { climate_value_at_risk: number; residual_climate_value_at_risk: number }; project: { methodology_version: string } };
+    const impact = await s.page.getByTestId('tcfd-impact').innerText();
+    assert.ok(impact.includes(formatMillions(d.climate_risk_card_data.climate_value_at_risk)), `CVaR in the Strategy section: ${impact}`);
+    assert.ok(impact.includes(formatMillions(d.climate_risk_card_data.residual_climate_value_at_risk)));
+    const basis = await s.page.getByTestId('tcfd-basis').innerText();
+    assert.ok(basis.includes(`${d.filters.scenario_label}, ${d.filters.year}`) && basis.includes(d.project.methodology_version), `scenario, year and methodology: ${basis}`);
+    assert.equal(await s.page.getByTestId('tcfd-scenarios').locator('tbody tr.ant-table-row').count(), 3, '2.6, 4.5 and 8.5');
+    assert.ok((await s.page.getByTestId('tcfd-sources').locator('li').count()) > 5, 'the data sources are listed');
+    await screenshot(s.page, 'tcfd-report');
+  });
+
+  it('keeps what the organisation types, and prints an A4 document without the app around it', async () => {
+    const note = 'The Risk Committee of the board reviews physical climate risk every quarter.';
+    await s.page.getByTestId('tcfd-note-governance_board').fill(note);
+    await s.page.reload();
+    await s.page.getByTestId('tcfd-report').waitFor({ timeout: 60_000 });
+    assert.equal(await s.page.getByTestId('tcfd-note-governance_board').inputValue(), note, 'the note survives a reload');
+
+    await s.page.emulateMedia({ media: 'print' });
+    const file = join(work, 'tcfd.pdf');
+    await s.page.pdf({ path: file, format: 'A4', printBackground: true, preferCSSPageSize: true });
+    await s.page.emulateMedia({ media: 'screen' });
+    assert.match(execFileSync('pdfinfo', [file], { encoding: 'utf8' }), /Page size:\s+59[45]\.\d+ x 841\.\d+ pts \(A4\)/);
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    for (const h of ['1. Governance', '2. Strategy', '3. Risk Management', '4. Metrics and Targets', 'Data sources', note]) assert.ok(text.includes(h), `the printout has '${h}'`);
+    for (const h of ['Print / Save as PDF', 'Logout']) assert.ok(!text.includes(h), `the printout leaves out '${h}'`);
+    execFileSync('pdftoppm', ['-png', '-r', '50', file, join(screenshotDir, 'tcfd-print')]);
+    assert.deepEqual(s.problems.filter((m) => m.startsWith('pageerror')), []);
+  });
   it('without navigation state it explains where the pivot table comes from', async () => {
     await s.page.goto(`${s.server.baseUrl}/pivottable`);
     await s.page.getByText('Open the pivot table from a project card').waitFor();

@@ -18,8 +18,12 @@ export class LoginPage {
     await this.page.getByLabel('Company code').fill(v.companyCode);
   }
 
+  /**
+   * Not anchored at the start: after a request antd may keep the spinner icon (named "loading") in the button until
+   * its exit animation ends, and the accessible name is then "loading Log In".
+   */
   submitButton() {
-    return this.page.getByRole('button', { name: /^(Log In|Continue)$/ });
+    return this.page.getByRole('button', { name: /(^|\s)(Log In|Continue)$/ });
   }
 
   async submit(): Promise<void> {

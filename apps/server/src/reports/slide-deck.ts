@@ -1,5 +1,4 @@
 import { climateScoreLevel, CLIMATE_SCORE_COLOURS, formatMillions, hazardByLabel, markerColour, type HazardKey } from '@crp/contracts';
-import { DATASETS } from '@crp/hazards';
 import type { DashboardService } from '../services/dashboard.service.js';
 import { COLORS, SLIDE_W, type Block, type Deck, type Slide } from './deck.js';
 
@@ -293,7 +292,7 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
           'Full method: Documents > Climate Methodology in the application.',
         ],
       },
-      { kind: 'table', x: 6.0, y: 1.7, w: 6.9, h: 5.2, size: 8, header: ['Dataset', 'Publisher, licence'], colW: [2.6, 4.3], rows: Object.values(DATASETS).map((s) => [s.name, `${s.publisher}. ${s.license}`]) },
+      { kind: 'table', x: 6.0, y: 1.7, w: 6.9, h: 5.2, size: 8, header: ['Dataset', 'Publisher, licence'], colW: [2.6, 4.3], rows: d.project.data_sources.map((s) => [s.name, `${s.publisher}. ${s.license}`]) },
     ],
   });
 

@@ -18,6 +18,7 @@ import {
   type TierSection,
 } from '@crp/contracts';
 import { assetCvar, cellMoney, defaultMeasure, hazardScore, HAZARD_INDEX, N_HAZARDS, keyFindings, portfolioCvarSeries, scenarioYearKey, seriesIndices, technicalPremium, type LossOptions, type PreparedAsset, type ResultChunk } from '@crp/engine';
+import { DATASETS } from '@crp/hazards';
 import { loadProjectResults, type ProjectResults } from '../analysis/results-reader.js';
 import type { DB } from '../db/database.js';
 import type { ProjectRow } from '../db/schema.js';
@@ -95,6 +96,8 @@ function subsetChunks(R: ProjectResults, idx: number[]): { chunks: ResultChunk[]
  * The physical-risk dashboard (spec 001 §2.1, §3.2): every figure computed from the stored analysis for one analysis
  * type, scenario and year. Field meanings are documented in docs/dashboard.md.
  */
+const DATA_SOURCES = Object.values(DATASETS).map((d) => ({ name: d.name, publisher: d.publisher, license: d.license }));
+
 export class DashboardService {
   private readonly cache = new ResultsCache(4);
 
@@ -383,6 +386,8 @@ export class DashboardService {
         permission: role,
         analysed_at: project.analysed_at ? new Date(project.analysed_at).toISOString() : null,
         methodology_version: METHODOLOGY_VERSION,
+        /** The open datasets the hazard layers are built from, for reports that must name their sources. */
+        data_sources: DATA_SOURCES,
         hazards: (project.portfolio_variables as string[]),
       },
       filters: { analysis_type: at, scenario: sc, scenario_label: SCENARIO_LABELS[at][sc], year, variable: body.variable, percentage_type: body.percentage_type, mitigation, with_content: body.with_content, adjusted_gdp: body.adjusted_gdp, property_type: body.property_type, count: body.count, currency: body.currency },

@@ -72,7 +72,7 @@ export interface MapAsset {
 }
 
 export interface DashboardData {
-  project: { project_id: number; name: string; version: number; analysed_at: string | null; methodology_version: string; hazards: string[] };
+  project: { project_id: number; name: string; version: number; analysed_at: string | null; methodology_version: string; data_sources: { name: string; publisher: string; license: string }[]; hazards: string[] };
   filters: DashboardFiltersSent & { scenario_label: string; percentage_type: Unit; currency: string };
   asset_count: number;
   hazard_count: number;

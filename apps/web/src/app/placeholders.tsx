@@ -2,7 +2,6 @@ import {
   AppstoreOutlined,
   BuildOutlined,
   EditOutlined,
-  FileDoneOutlined,
   GlobalOutlined,
   HomeOutlined,
   LineChartOutlined,
@@ -29,11 +28,6 @@ export const COMING_SOON: Record<string, ComingSoonProps> = {
     title: 'Real-estate dashboard',
     icon: <RadarChartOutlined />,
     description: 'Property-risk results: summary tiles, a heat map, a risk map, and flood and typhoon score tables.',
-  },
-  '/tcfd': {
-    title: 'TCFD report',
-    icon: <FileDoneOutlined />,
-    description: "A detailed report of a portfolio's climate risk, structured along the TCFD recommendations.",
   },
   '/transition': {
     title: 'Transition risk',

@@ -23,6 +23,7 @@ const FaqPage = lazy(() => import('../pages/FaqPage').then((m) => ({ default: m.
 const ChangelogPage = lazy(() => import('../pages/ChangelogPage').then((m) => ({ default: m.ChangelogPage })));
 const MethodologyPage = lazy(() => import('../pages/MethodologyPage').then((m) => ({ default: m.MethodologyPage })));
 const PivotTablePage = lazy(() => import('../pages/PivotTablePage').then((m) => ({ default: m.PivotTablePage })));
+const TcfdPage = lazy(() => import('../pages/TcfdPage').then((m) => ({ default: m.TcfdPage })));
 const ToolkitPage = lazy(() => import('../pages/ToolkitPage').then((m) => ({ default: m.ToolkitPage })));
 
 /** Signed-in pages that exist; every other signed-in route shows its coming-soon body. */
@@ -37,6 +38,7 @@ const BUILT: Partial<Record<(typeof SIGNED_IN_ROUTES)[number], React.ReactNode>>
   '/methodology': <MethodologyPage />,
   '/toolkit': <ToolkitPage />,
   '/pivottable': <PivotTablePage />,
+  '/tcfd': <TcfdPage />,
 };
 
 function SessionEffects() {

@@ -1,6 +1,7 @@
-import { Button, Card, Empty } from 'antd';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { Card } from 'antd';
+import { useLocation } from 'react-router-dom';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
+import { NeedsStateCard } from '../ui/NeedsStateCard';
 import { PageHeader } from '../ui/PageHeader';
 import { PivotTable } from '../features/pivot/PivotTable';
 import type { Row } from '../features/pivot/pivot';
@@ -21,19 +22,12 @@ function stateOf(v: unknown): PivotState | null {
 
 export function PivotTablePage() {
   useDocumentTitle('Pivot table');
-  const navigate = useNavigate();
   const state = stateOf(useLocation().state);
   if (!state) {
     return (
       <div className="crp-page">
         <PageHeader title="Pivot table" subtitle="Slice the analysis results of a portfolio by hazard, scenario, year and asset." />
-        <Card className="crp-card">
-          <Empty description="Open the pivot table from a project card: Download CSV, choose hazards, years and scenarios, then Open in Pivot Table.">
-            <Button type="primary" onClick={() => navigate('/project')}>
-              Go to projects
-            </Button>
-          </Empty>
-        </Card>
+        <NeedsStateCard description="Open the pivot table from a project card: Download CSV, choose hazards, years and scenarios, then Open in Pivot Table." />
       </div>
     );
   }

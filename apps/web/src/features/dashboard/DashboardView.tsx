@@ -1,6 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Card, Progress, Segmented, Switch } from 'antd';
-import { ReloadOutlined } from '@ant-design/icons';
+import { FileDoneOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router-dom';
 import { SCENARIO_LABELS } from '@crp/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AssetRow, DashboardData, UpdateAssetsResult, Unit } from '../../api/dashboard';
@@ -52,6 +53,7 @@ function Toggle({ label, children }: { label: string; children: ReactNode }) {
  */
 export function DashboardView({ entry, title = 'Physical Climate Risk Assessment', extra }: { entry: DashboardEntry; title?: string; extra?: (data: DashboardData, unit: Unit) => ReactNode }) {
   const { message } = App.useApp();
+  const navigate = useNavigate();
   const qc = useQueryClient();
   const [filters, setFilters] = useState<AppliedFilters>(() => initialFilters(entry));
   const [options, setOptions] = useState<AnalysisOptions>(() => ({ mitigation: true, with_content: readPreference(WITH_CONTENT_KEY) !== 'false', adjusted_gdp: false }));
@@ -173,17 +175,25 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
         </div>
       </header>
 
-      <Segmented<'overview' | 'detail'>
-        className="crp-dash-presentation"
-        aria-label="Presentation"
-        data-testid="presentation"
-        value={presentation}
-        onChange={setPresentation}
-        options={[
-          { label: 'Overview', value: 'overview' },
-          { label: 'Detail by year', value: 'detail' },
-        ]}
-      />
+      <div className="crp-dash-presentation-row">
+        <Segmented<'overview' | 'detail'>
+          className="crp-dash-presentation"
+          aria-label="Presentation"
+          data-testid="presentation"
+          value={presentation}
+          onChange={setPresentation}
+          options={[
+            { label: 'Overview', value: 'overview' },
+            { label: 'Detail by year', value: 'detail' },
+          ]}
+        />
+        <Button
+          icon={<FileDoneOutlined />}
+          onClick={() => navigate('/tcfd', { state: { project_name: data.project.name, project_id: data.project.project_id, analysis_type: f.analysis_type, scenario: f.scenario, year: f.year } })}
+        >
+          TCFD report
+        </Button>
+      </div>
 
       {presentation === 'detail' ? (
         <DetailByYear project={data.project} filters={filters} withContent={options.with_content} unit={unit} onOpenAsset={setOpenAsset} onSaved={onSaved} />

@@ -2,6 +2,7 @@ import { useMemo, useState, type DragEvent } from 'react';
 import { Button, Checkbox, Dropdown, Input, Modal, Select, Space, Tag, Typography } from 'antd';
 import { DownloadOutlined, FilterOutlined, HolderOutlined } from '@ant-design/icons';
 import * as XLSX from '@e965/xlsx';
+import { METHODOLOGY_VERSION } from '@crp/contracts';
 import { saveBlob } from '../../lib/openFileLink';
 import { AGGREGATORS, label, numericFields, pivot, pivotGrid, rowHeads, rowLabels, valuesOf, type Aggregator, type PivotConfig, type Row } from './pivot';
 import './pivot.css';
@@ -95,7 +96,7 @@ export function PivotTable({ rows, fileName }: { rows: Row[]; fileName: string }
     }
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(wb, ws, 'Pivot');
-    const about = [['Pivot of', fileName], ['Aggregation', `${config.aggregator}${config.aggregator === 'Count' ? '' : ` of ${config.value}`}`], ['Rows', config.rows.join(', ')], ['Columns', config.cols.join(', ')], ...Object.entries(config.filters).map(([f, v]) => [`Filter ${f}`, v.join(', ')])];
+    const about = [['Pivot of', fileName], ['Methodology version', METHODOLOGY_VERSION], ['Data sources', 'Listed in the About sheet of the Download CSV export and in Documents > Climate Methodology'], ['Aggregation', `${config.aggregator}${config.aggregator === 'Count' ? '' : ` of ${config.value}`}`], ['Rows', config.rows.join(', ')], ['Columns', config.cols.join(', ')], ...Object.entries(config.filters).map(([f, v]) => [`Filter ${f}`, v.join(', ')])];
     XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(about.map((r) => r.map(safe))), 'About');
     saveBlob(new Blob([XLSX.write(wb, { type: 'array', bookType: 'xlsx' }) as ArrayBuffer], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), `${fileName}.xlsx`);
   };
