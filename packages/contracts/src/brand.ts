@@ -12,3 +12,4 @@ export const BRAND_PALETTE = {
   border: '#e3e8ee',
   muted: '#5b6b7a',
 } as const;
+

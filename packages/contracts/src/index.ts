@@ -8,3 +8,4 @@ export * from './changelog.js';
 export * from './assets.js';
 export * from './projects.js';
 export * from './brand.js';
+export * from './files.js';

@@ -1,4 +1,4 @@
-import { DashboardBody, type SlideReportBody } from '@crp/contracts';
+import { DashboardBody, safeFileName, type SlideReportBody } from '@crp/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db/database.js';
 import type { Database, ReportsTable } from '../db/schema.js';
@@ -7,7 +7,7 @@ import type { AuthUser } from '../lib/auth-context.js';
 import { newToken, sha256 } from '../lib/crypto.js';
 import { AppError, notFound } from '../lib/errors.js';
 import type { DashboardService } from '../services/dashboard.service.js';
-import { safeFileName, type FileStore } from '../services/file-store.js';
+import type { FileStore } from '../services/file-store.js';
 import type { JobDefinition, JobQueue } from '../services/job-queue.js';
 import { assertCan } from '../services/project-list.service.js';
 import type { ProjectService } from '../services/project.service.js';

@@ -5,6 +5,7 @@ import {
   SCENARIO_LABELS,
   YEARS,
   hazardByLabel,
+  safeCell,
   severityBand,
   type AnalysisType,
   type CsvReportBody,
@@ -19,7 +20,7 @@ import type { DB } from '../db/database.js';
 import type { ProjectRow } from '../db/schema.js';
 import type { AuthUser } from '../lib/auth-context.js';
 import { AppError } from '../lib/errors.js';
-import { safeCell, type FileStore } from './file-store.js';
+import type { FileStore } from './file-store.js';
 import { assertCan } from './project-list.service.js';
 import type { ProjectService } from './project.service.js';
 

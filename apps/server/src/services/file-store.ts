@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
+import { safeFileName } from '@crp/contracts';
 import type { Config } from '../config.js';
 import type { DB } from '../db/database.js';
 import { newToken, sha256 } from '../lib/crypto.js';
@@ -86,15 +87,4 @@ export class FileStore {
     if (rows.length) await this.db.deleteFrom('files').where('id', 'in', rows.map((r) => r.id)).execute();
     return rows.length;
   }
-}
-
-/** The name a stored file is served under: letters, digits, dot, dash and underscore only. */
-export function safeFileName(filename: string): string {
-  return filename.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'download';
-}
-
-/** Makes a spreadsheet cell safe against formula injection (OWASP CSV injection): text starting with = + - @ tab or CR gets a leading apostrophe. */
-export function safeCell(v: unknown): unknown {
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(v)) return `'${v}`;
-  return v;
 }

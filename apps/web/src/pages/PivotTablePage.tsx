@@ -1,4 +1,5 @@
 import { Card } from 'antd';
+import { safeFileName } from '@crp/contracts';
 import { useLocation } from 'react-router-dom';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { NeedsStateCard } from '../ui/NeedsStateCard';
@@ -39,7 +40,7 @@ export function PivotTablePage() {
         subtitle={`${state.project_name} · ${state.analysis_type.toUpperCase()} · ${state.rows.length.toLocaleString('en-US')} rows${cut ? ` (the first of ${state.total_rows.toLocaleString('en-US')}: narrow the Download CSV choice for all of them)` : ''}`}
       />
       <Card className="crp-card">
-        <PivotTable rows={state.rows} fileName={`${state.project_name.replace(/[^A-Za-z0-9._-]+/g, '_')}_pivot`} />
+        <PivotTable rows={state.rows} fileName={safeFileName(`${state.project_name}_pivot`)} />
       </Card>
     </div>
   );

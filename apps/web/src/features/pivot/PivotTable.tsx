@@ -2,7 +2,7 @@ import { useMemo, useState, type DragEvent } from 'react';
 import { Button, Checkbox, Dropdown, Input, Modal, Select, Space, Tag, Typography } from 'antd';
 import { DownloadOutlined, FilterOutlined, HolderOutlined } from '@ant-design/icons';
 import * as XLSX from '@e965/xlsx';
-import { METHODOLOGY_VERSION } from '@crp/contracts';
+import { METHODOLOGY_VERSION, safeCell } from '@crp/contracts';
 import { saveBlob } from '../../lib/openFileLink';
 import { AGGREGATORS, label, numericFields, pivot, pivotGrid, rowHeads, rowLabels, valuesOf, type Aggregator, type PivotConfig, type Row } from './pivot';
 import './pivot.css';
@@ -11,8 +11,6 @@ type Zone = 'fields' | 'rows' | 'cols';
 const ZONE_LABEL: Record<Zone, string> = { fields: 'Fields', rows: 'Rows', cols: 'Columns' };
 
 const fmt = (v: number | null) => (v === null ? '' : v.toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) >= 100 ? 0 : 2 }));
-/** Text that a spreadsheet would run as a formula gets a leading apostrophe (as the server's exports do). */
-const safe = (v: string | number | null) => (typeof v === 'string' && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
 
 function defaults(rows: Row[]): PivotConfig {
   const fields = rows.length ? Object.keys(rows[0]!) : [];
@@ -89,7 +87,7 @@ export function PivotTable({ rows, fileName }: { rows: Row[]; fileName: string }
   );
 
   const exportAs = (kind: 'csv' | 'xlsx') => {
-    const ws = XLSX.utils.aoa_to_sheet(pivotGrid(result, config).map((r) => r.map(safe)));
+    const ws = XLSX.utils.aoa_to_sheet(pivotGrid(result, config).map((r) => r.map(safeCell)));
     if (kind === 'csv') {
       saveBlob(new Blob([XLSX.utils.sheet_to_csv(ws)], { type: 'text/csv;charset=utf-8' }), `${fileName}.csv`);
       return;
@@ -97,7 +95,7 @@ export function PivotTable({ rows, fileName }: { rows: Row[]; fileName: string }
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(wb, ws, 'Pivot');
     const about = [['Pivot of', fileName], ['Methodology version', METHODOLOGY_VERSION], ['Data sources', 'Listed in the About sheet of the Download CSV export and in Documents > Climate Methodology'], ['Aggregation', `${config.aggregator}${config.aggregator === 'Count' ? '' : ` of ${config.value}`}`], ['Rows', config.rows.join(', ')], ['Columns', config.cols.join(', ')], ...Object.entries(config.filters).map(([f, v]) => [`Filter ${f}`, v.join(', ')])];
-    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(about.map((r) => r.map(safe))), 'About');
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(about.map((r) => r.map(safeCell))), 'About');
     saveBlob(new Blob([XLSX.write(wb, { type: 'array', bookType: 'xlsx' }) as ArrayBuffer], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), `${fileName}.xlsx`);
   };
 
