@@ -19,22 +19,37 @@ export function SlideReportModal({ project, onClose }: { project: PhysicalProjec
   const [countdown, setCountdown] = useState<number | null>(null);
   const tab = useRef<Window | null>(null);
   const timer = useRef<number | null>(null);
+  /** The report's link while the countdown runs. */
+  const readyUrl = useRef<string | null>(null);
   const generate = useMutation({
     mutationFn: (p: PhysicalProject) => generateSlideReport(p.project_id, p.default_filters.analysis_type, withContent),
   });
 
-  const clearTimers = () => {
+  const stopCountdown = () => {
     if (timer.current !== null) window.clearInterval(timer.current);
     timer.current = null;
+  };
+  /** Points the tab opened at the click at the report (or opens one when it was closed). */
+  const openReport = (url: string) => {
+    stopCountdown();
+    readyUrl.current = null;
+    if (tab.current && !tab.current.closed) tab.current.location.href = url;
+    else window.open(url, '_blank', 'noopener');
+    tab.current = null;
+  };
+  // Closing the dialog: a report counting down opens at once; a tab still waiting for one is closed.
+  const settle = () => {
+    if (readyUrl.current) openReport(readyUrl.current);
+    else tab.current?.close();
+    tab.current = null;
   };
   useEffect(() => {
     setWithContent(true);
     setCountdown(null);
     generate.reset();
-    clearTimers();
+    return settle;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [project]);
-  useEffect(() => clearTimers, []);
 
   const start = () => {
     if (!project) return;
@@ -44,21 +59,23 @@ export function SlideReportModal({ project, onClose }: { project: PhysicalProjec
       onSuccess: (r) => {
         if (r.status === 'failed') {
           tab.current?.close();
+          tab.current = null;
           return;
         }
+        readyUrl.current = r.url;
         // One tick a second counts down on screen; the last one points the tab at the report.
         let left = REPORT_OPEN_DELAY_MS / 1000;
         setCountdown(left);
         timer.current = window.setInterval(() => {
           left -= 1;
           setCountdown(left);
-          if (left > 0) return;
-          clearTimers();
-          if (tab.current && !tab.current.closed) tab.current.location.href = r.url;
-          else window.open(r.url, '_blank', 'noopener');
+          if (left <= 0) openReport(r.url);
         }, 1000);
       },
-      onError: () => tab.current?.close(),
+      onError: () => {
+        tab.current?.close();
+        tab.current = null;
+      },
     });
   };
 
