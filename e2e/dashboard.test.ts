@@ -68,6 +68,17 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
     await page.getByTestId('info-modal').waitFor({ state: 'hidden' });
 
+    // The Climate Risk Index image marks where this selection's score sits on the bands.
+    const score = Number((await page.getByTestId('climate-score').innerText()).match(/(\d+\.\d)%/)![1]);
+    await dash.section('climate-score').getByRole('button', { name: 'Climate Risk Index' }).click();
+    const image = page.getByTestId('climate-risk-index-image');
+    await image.waitFor();
+    assert.match(await image.locator('[data-testid="climate-risk-index-marker"]').textContent() ?? '', new RegExp(`This selection: ${score.toFixed(1)}`));
+    assert.match(await image.textContent() ?? '', /Low risk.*Medium risk.*High risk/);
+    await page.getByRole('dialog', { name: 'Climate Risk Index' }).screenshot({ path: join(screenshotDir, 'dashboard-climate-risk-index.png') });
+    await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await image.waitFor({ state: 'hidden' });
+
     await shoot(page, 'full');
     // Section shots: the sticky filter bar would cover the top of each one.
     await page.addStyleTag({ content: '.crp-dash-filters { position: static !important; }' });

@@ -65,12 +65,23 @@ describe('dashboard query', () => {
     assert.equal(free.body.tier_permissions.portfolio_losses, false);
     assert.equal(free.body.climate_risk_card_data, null);
     assert.equal(free.body.loss_bars_data, null);
+    // Money leaks through no side door: key findings and the maximum exposure are portfolio losses too.
+    assert.equal(free.body.key_finding_data, null);
+    assert.equal(free.body.overall.Max_exposure, null);
+    assert.ok(free.body.overall.overall_risk !== undefined);
     assert.ok(free.body.asset_table.length === 4);
+    // A tier without the asset table gets neither the table nor the single-asset row (which is a table row).
+    await s.db.updateTable('companies').set({ tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: false, rcp_year_loss_bars: false, asset_table: false }) }).execute();
+    const noTable = await query({ count: 1 });
+    assert.equal(noTable.body.asset_table, null);
+    assert.deepEqual(noTable.body.single_asset, []);
     await setTier('enterprise');
     const paid = await query({ analysis_type: 'rcp', scenario: '85', year: 2100 });
     assert.equal(paid.status, 200);
     assert.equal(paid.body.filters.year, 2050, 'rcp with 2100 is forced to 2050');
     assert.ok(paid.body.climate_risk_card_data.climate_value_at_risk >= 0);
+    assert.ok(paid.body.key_finding_data.cvar_85 >= 0);
+    assert.ok(paid.body.overall.Max_exposure > 0);
     assert.deepEqual(paid.body.loss_bars_data.years, [2020, 2030, 2050]);
     assert.equal(paid.body.cvar_chart_data.cvar.dollar.rcp_constant.length, 3);
     const cone2050 = paid.body.cone_chart.find((p: { year: number }) => p.year === 2050);

@@ -131,7 +131,7 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
 
   // 4. KPI cards and key findings.
   const k = d.key_finding_data;
-  const findings = [
+  const findings = !k ? [] : [
     `Under the high-emission scenario (8.5) the portfolio CVaR at ${f.year} is ${money(k.cvar_85)}; under 2.6 it is ${money(k.cvar_26)}.`,
     `Value of transition policies (CVaR avoided by following 2.6 instead of 8.5): ${money(k.value_of_transition_policies)}.`,
     ...([['2030', k.increased_by_2030], ['2050', k.increased_by_2050], ['2100', k.increased_by_2100]] as const)

@@ -304,7 +304,6 @@ export class DashboardService {
         ]),
       );
 
-    const findings = keyFindings((s, y) => portfolioCvar(s, y).cvar, at, sc, year);
     const continentOf = (i: number) => R.prepared[i]!.continent;
     const mapData = idx.map((i, n) => {
       const a = R.assets[i]!;
@@ -394,7 +393,7 @@ export class DashboardService {
       asset_count: idx.length,
       hazard_count: hazards.length,
       property_types: [...new Set(R.assets.map((a) => a.property_type ?? 'NA'))].sort(),
-      overall: { overall_risk: overallRisk, label: overallRisk === null ? null : climateScoreLevel(overallRisk), Max_exposure: r2(maxExposure) },
+      overall: { overall_risk: overallRisk, label: overallRisk === null ? null : climateScoreLevel(overallRisk), Max_exposure: allowed('portfolio_losses') ? r2(maxExposure) : null },
       climate_risk_card_data: sectionOrNull('portfolio_losses', () => ({
         climate_value_at_risk: r2(cvar.cvar),
         climate_value_at_risk_percentage: r2(pct(cvar.cvar)),
@@ -456,15 +455,19 @@ export class DashboardService {
       hazard_map_continents: sectionOrNull('asset_level_risk_map', () => Object.keys(byContinent).sort()),
       hazard_map_data: sectionOrNull('asset_level_risk_map', () => mapData),
       hazard_map_data_with_continent: sectionOrNull('asset_level_risk_map', () => byContinent),
-      key_finding_data: {
+      key_finding_data: sectionOrNull('portfolio_losses', () => {
+        const findings = keyFindings((s, y) => portfolioCvar(s, y).cvar, at, sc, year);
+        return {
         cvar_85: r2(findings.cvar_85),
         cvar_26: r2(findings.cvar_26),
         value_of_transition_policies: r2(findings.value_of_transition_policies),
         increased_by_2030: findings.increased_by_2030 === null ? null : r2(findings.increased_by_2030),
         increased_by_2050: findings.increased_by_2050 === null ? null : r2(findings.increased_by_2050),
         increased_by_2100: findings.increased_by_2100 === null ? null : r2(findings.increased_by_2100),
-      },
-      single_asset: idx.length === 1 ? [{ ...assetTable[0]!, hazards: mapData[0]!.scores }] : [],
+        };
+      }),
+      /** The one selected asset's row (amounts): part of the asset table, so gated with it. */
+      single_asset: allowed('asset_table') && idx.length === 1 ? [{ ...assetTable[0]!, hazards: mapData[0]!.scores }] : [],
       asset_table: sectionOrNull('asset_table', () => assetTable),
       tier_permissions: tier.tier_permissions,
       data_edit_permissions: Object.fromEntries(DATA_EDIT_PERMISSIONS.map((k) => [k, edits[k] !== false])),

@@ -122,7 +122,7 @@ export interface DashboardData {
     increased_by_2030: number | null;
     increased_by_2050: number | null;
     increased_by_2100: number | null;
-  };
+  } | null;
   single_asset: (AssetRow & { hazards: Record<string, number | null> })[];
   asset_table: AssetRow[] | null;
   tier_permissions: Partial<Record<TierSection, boolean>>;

@@ -18,6 +18,7 @@ import { DonutCharts } from './DonutCharts';
 import { HeatMap } from './HeatMap';
 import { INFO } from './infoTexts';
 import { KeyFindings } from './KeyFindings';
+import { ClimateRiskIndexButton } from './ClimateRiskIndex';
 import { LossTabs } from './LossTabs';
 import { LocationMapSection, RiskMapSection } from './MapSections';
 import { InfoButton, Section } from './Section';
@@ -200,7 +201,7 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
       ) : (
         <>
         <div className="crp-dash-row crp-dash-row-summary">
-          <Section testId="section-climate-score" title="Climate Score" info={INFO.climateScore}>
+          <Section testId="section-climate-score" title="Climate Score" info={INFO.climateScore} extra={<ClimateRiskIndexButton score={data.overall.overall_risk} />}>
             <ClimateScore score={data.overall.overall_risk} />
           </Section>
           <KpiCards data={data} unit={unit} />

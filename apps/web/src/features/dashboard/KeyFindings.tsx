@@ -12,6 +12,7 @@ function change(v: number | null): string {
 export function KeyFindings({ data }: { data: DashboardData }) {
   const k = data.key_finding_data;
   const scen = data.filters.analysis_type === 'rcp' ? 'RCP' : 'SSP';
+  if (!k) return <Section testId="section-key-findings" title="Key findings" info={INFO.keyFindings} locked />;
   return (
     <Section testId="section-key-findings" title="Key findings" info={INFO.keyFindings}>
       <dl className="crp-dash-findings">

@@ -185,10 +185,12 @@ export function TcfdReport({ data }: { data: DashboardData }) {
                 ).map(([name, key, color]) => ({ name, type: 'line', data: cone.map((c) => (c[key] === null ? null : Math.round(c[key]! / 1e4) / 100)), itemStyle: { color }, lineStyle: { color } })),
               }}
             />
-            <p>
-              Following a 2.6 pathway instead of 8.5 avoids {money(k.value_of_transition_policies)} of CVaR at {f.year} (the value of transition policies).
-              {k.increased_by_2050 !== null ? ` Against 2020 the CVaR changes by ${k.increased_by_2050 >= 0 ? '+' : ''}${k.increased_by_2050.toFixed(1)} % by 2050.` : ''}
-            </p>
+            {k && (
+              <p>
+                Following a 2.6 pathway instead of 8.5 avoids {money(k.value_of_transition_policies)} of CVaR at {f.year} (the value of transition policies).
+                {k.increased_by_2050 !== null ? ` Against 2020 the CVaR changes by ${k.increased_by_2050 >= 0 ? '+' : ''}${k.increased_by_2050.toFixed(1)} % by 2050.` : ''}
+              </p>
+            )}
           </>
         ) : (
           <Alert type="info" title={UPGRADE} />
