@@ -59,6 +59,18 @@ describe('geocoding, company search and index portfolios', () => {
     const assets = await s.db.selectFrom('assets').select(['country_code']).where('project_id', '=', res.body.project.project_id).execute();
     assert.ok(assets.length > 50);
     assert.ok(assets.every((a) => a.country_code !== null), 'every member has a country');
+    // Spec 000 §9: a benchmark portfolio includes all ten hazards (every hazard but the SSP-only Extreme Cold).
+    const project = await s.db.selectFrom('projects').select(['portfolio_variables']).where('id', '=', res.body.project.project_id).executeTakeFirstOrThrow();
+    const variables = project.portfolio_variables as string[];
+    assert.equal(variables.length, 10, variables.join(', '));
+    assert.ok(!variables.includes('Extreme Cold') && variables.includes('Drought') && variables.includes('River Flood'));
+    // Company locations chosen from the search: all ten hazards too, and the tickers are kept.
+    const hit = (await s.api.post('/api/search/deepsearch/', { token: u.token, json: { search_term: 'HSBC' } })).body.hits[0];
+    const company = await s.api.post('/api/v2/create_project/', { token: u.token, json: { portfolio_name: 'HSBC sites', ticker: hit.ticker, is_benchmark: false, data: [{ name: hit.company_name, latitude: hit.latitude, longitude: hit.longitude, country_code: hit.country_code }] } });
+    assert.equal(company.status, 201, JSON.stringify(company.body));
+    const cp = await s.db.selectFrom('projects').select(['portfolio_variables', 'ticker']).where('id', '=', company.body.project.project_id).executeTakeFirstOrThrow();
+    assert.equal((cp.portfolio_variables as string[]).length, 10);
+    assert.equal(cp.ticker, hit.ticker);
     const bad = await s.api.post(`/api/asset/index/${u.userId}/`, { token: u.token, form: { index_name: 'NOPE', portfolio_name: 'x' } });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.errors[0].field, 'index_name');

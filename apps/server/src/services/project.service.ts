@@ -98,7 +98,9 @@ export class ProjectService {
     const limit = tierDataOf(company).assets_allowed;
     const mode = body.mode ?? 'new';
     const name = body.portfolio_name;
-    const defaults = HAZARDS.filter((h) => h.isDefault).map((h) => h.label);
+    // Spec 000 §9: a company or index benchmark portfolio includes all ten hazards (every hazard but Extreme Cold,
+    // which is offered for SSP only); a map or file portfolio without a choice gets the three default hazards.
+    const defaults = source === 'company' || source === 'index' ? HAZARDS.filter((h) => h.label !== 'Extreme Cold').map((h) => h.label) : HAZARDS.filter((h) => h.isDefault).map((h) => h.label);
 
     return this.db.transaction().execute(async (tx) => {
       const existing = await tx

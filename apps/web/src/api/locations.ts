@@ -19,6 +19,9 @@ export type CreatePortfolioInput = Pick<CreateProjectBody, 'portfolio_name' | 'm
   portfolio_variables?: string[];
   data: Record<string, unknown>[];
   non_building_variables?: { energy: string[]; agriculture: string[] };
+  /** Company locations (spec 000 §7): the tickers of the chosen companies, comma-separated. */
+  ticker?: string;
+  is_benchmark?: boolean;
 };
 
 export interface CreatePortfolioResult {

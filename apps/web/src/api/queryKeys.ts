@@ -6,4 +6,6 @@ export const queryKeys = {
   projectList: (userId: number) => ['projects', 'list', userId] as const,
   projectNames: (listFor: 'physical_risk' | 'map_module') => ['projects', 'names', listFor] as const,
   projects: ['projects'] as const,
+  companySearch: (term: string) => ['companies', 'search', term] as const,
+  indices: (userId: number) => ['companies', 'indices', userId] as const,
 };

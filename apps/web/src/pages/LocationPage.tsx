@@ -5,6 +5,7 @@ import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { PageHeader } from '../ui/PageHeader';
 import { AssetLocationWizard } from '../features/location/AssetLocationWizard';
 import { CsvWizard } from '../features/location/CsvWizard';
+import { CompanyIndexPanel } from '../features/location/CompanyIndexPanel';
 import { ExistingAssetsPanel } from '../features/location/ExistingAssetsPanel';
 
 export function LocationPage() {
@@ -14,13 +15,14 @@ export function LocationPage() {
   const [assets, setAssets] = useState(() => (Array.isArray(handed) && handed.length > 0 ? (handed as Record<string, unknown>[]) : null));
   return (
     <div className="crp-page crp-page-wide">
-      <PageHeader title="Create a portfolio" subtitle="Mark asset locations on the map or upload them from a spreadsheet, then choose the hazards to assess." />
+      <PageHeader title="Create a portfolio" subtitle="Mark asset locations on the map, upload them from a spreadsheet, or pick listed companies or a benchmark index; then choose the hazards to assess." />
       {assets && <ExistingAssetsPanel assets={assets} onDismiss={() => setAssets(null)} />}
       <Tabs
         destroyOnHidden={false}
         items={[
           { key: 'map', label: 'Asset Location', children: <AssetLocationWizard /> },
           { key: 'csv', label: 'Multiple Asset CSV', children: <CsvWizard /> },
+          { key: 'companies', label: 'Companies & Index', children: <CompanyIndexPanel /> },
         ]}
       />
     </div>

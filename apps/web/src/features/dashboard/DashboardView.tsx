@@ -120,6 +120,17 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
         <Alert className="crp-dash-alert" type="error" showIcon title="The last change could not be loaded" description={firstErrorMessage(error, 'Try again.')} action={<Button size="small" onClick={() => void query.refetch()}>Retry</Button>} />
       )}
 
+      {data.climate_risk_card_data && data.climate_risk_card_data.total_asset_value === 0 && data.asset_count > 0 && (
+        <Alert
+          className="crp-dash-alert"
+          type="info"
+          showIcon
+          data-testid="no-values-hint"
+          title="These assets carry no values yet"
+          description="Scores and hazard intensities are shown; losses stay at zero until a valuation, construction cost or revenue is entered. Use Edit All in the asset table below."
+        />
+      )}
+
       <header className="crp-dash-header">
         <div>
           <h1 className="crp-dash-title" data-testid="dashboard-title">{title}</h1>

@@ -9,7 +9,7 @@ import { ButtonLink } from '../../ui/ButtonLink';
  * The analysis progress of a created portfolio from the server-sent events (fetch + stream reader, since
  * EventSource cannot send the token). Opens /dashboard when done; shows the message when it failed.
  */
-export function AnalysisProgress({ project, onStartOver }: { project: ProjectStatus; onStartOver: () => void }) {
+export function AnalysisProgress({ project, onStartOver, target = '/dashboard' }: { project: ProjectStatus; onStartOver: () => void; target?: '/dashboard' | '/company-dashboard' }) {
   const navigate = useNavigate();
   const [status, setStatus] = useState<ProjectStatus>(project);
 
@@ -19,7 +19,7 @@ export function AnalysisProgress({ project, onStartOver }: { project: ProjectSta
     const finish = (s: ProjectStatus) => {
       if (s.status === 'done' && !stopped) {
         stopped = true;
-        setTimeout(() => navigate('/dashboard', { state: { project_name: s.name, project_id: s.project_id } }), 1000);
+        setTimeout(() => navigate(target, { state: { project_name: s.name, project_id: s.project_id } }), 1000);
       }
     };
     const poll = async () => {
@@ -54,7 +54,7 @@ export function AnalysisProgress({ project, onStartOver }: { project: ProjectSta
         return poll();
       });
     return () => ctrl.abort();
-  }, [project.project_id, navigate]);
+  }, [project.project_id, navigate, target]);
 
   const percent = Math.round(Math.min(1, Math.max(0, status.progress)) * 100);
   return (
