@@ -117,6 +117,11 @@ describe('portfolio creation', () => {
       { file: { filename: 'photo.png', data: png }, expect: /not a CSV, XLSX or XLS/ },
       { file: { filename: 'renamed.csv', data: png }, expect: /not a CSV, XLSX or XLS/ },
       { file: { filename: 'empty.csv', data: Buffer.from('') }, expect: /no asset rows/ },
+      // The name must say csv, xlsx or xls, and the bytes must agree with it.
+      { file: { filename: 'assets.json', data: Buffer.from('name,latitude,longitude\nA,22.3,114.2\n') }, expect: /not a CSV, XLSX or XLS file \(files ending \.json are not accepted\)/ },
+      { file: { filename: 'assets', data: Buffer.from('name,latitude,longitude\nA,22.3,114.2\n') }, expect: /no extension/ },
+      { file: { filename: 'text.xlsx', data: Buffer.from('name,latitude,longitude\nA,22.3,114.2\n') }, expect: /named \.xlsx but holds text/ },
+      { file: { filename: 'letter.xlsx', data: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('word/document.xml'), Buffer.alloc(2000, 1)]) }, expect: /zip archive without an Excel workbook/ },
       { file: { filename: 'broken.xlsx', data: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]) }, expect: /could not be read|no asset rows/ },
     ];
     for (const c of cases) {

@@ -14,17 +14,32 @@ export type ImportedAsset = { name: string; latitude: number; longitude: number 
 
 const MAX_ERRORS = 100;
 
-/** What kind of file the bytes are, whatever its name says. */
-export function sniffFileType(file: UploadedFile): 'xlsx' | 'xls' | 'csv' | 'unsupported' {
+/** The extensions an asset upload may have (spec 000 §5: csv, xlsx or xls). */
+const UPLOAD_EXTENSIONS = ['csv', 'xlsx', 'xls'] as const;
+
+/**
+ * What kind of file the bytes are. The name must say csv, xlsx or xls, and the bytes must agree: an XLSX is a zip
+ * holding an `xl/` workbook part, an XLS an OLE2 compound file, a CSV text (no NUL bytes) with a delimiter or one
+ * column per line. A PNG renamed to .csv, a Word document renamed to .xlsx or a text file renamed to .xlsx is refused.
+ */
+export function sniffFileType(file: UploadedFile): { kind: 'xlsx' | 'xls' | 'csv' } | { kind: 'unsupported'; reason: string } {
   const d = file.data;
-  if (d.length >= 4 && d[0] === 0x50 && d[1] === 0x4b && d[2] === 0x03 && d[3] === 0x04) return 'xlsx';
-  if (d.length >= 8 && d.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))) return 'xls';
-  // Text: no NUL bytes in the first 8 KiB and valid UTF-8 (or Latin-1 without control characters).
+  const ext = file.filename.includes('.') ? file.filename.toLowerCase().split('.').pop()! : '';
+  if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(ext)) {
+    return { kind: 'unsupported', reason: ext ? `files ending .${ext.slice(0, 10)} are not accepted` : 'the file name has no extension' };
+  }
+  const isZip = d.length >= 4 && d[0] === 0x50 && d[1] === 0x4b && d[2] === 0x03 && d[3] === 0x04;
+  const isOle = d.length >= 8 && d.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
+  if (isZip) {
+    // Zip entry names are stored uncompressed: a workbook has xl/workbook.xml (a .docx has word/, a .pptx ppt/).
+    if (d.includes('xl/workbook') || d.length < 512) return { kind: 'xlsx' };
+    return { kind: 'unsupported', reason: 'it is a zip archive without an Excel workbook inside (a Word, PowerPoint or other zip file?)' };
+  }
+  if (isOle) return ext === 'csv' ? { kind: 'unsupported', reason: 'it is a binary Office file named .csv' } : { kind: 'xls' };
   const head = d.subarray(0, 8192);
-  if (head.includes(0)) return 'unsupported';
-  const ext = file.filename.toLowerCase().split('.').pop() ?? '';
-  if (['csv', 'txt', 'tsv', 'xls', 'xlsx', ''].includes(ext) || /^[\x09\x0a\x0d\x20-\x7e\u00a0-\uffff]*$/u.test(head.toString('utf8').slice(0, 2000))) return 'csv';
-  return 'unsupported';
+  if (head.includes(0)) return { kind: 'unsupported', reason: 'it holds binary data, not text or a spreadsheet' };
+  if (ext !== 'csv') return { kind: 'unsupported', reason: `it is named .${ext} but holds text; save it as .csv or as an Excel workbook` };
+  return { kind: 'csv' };
 }
 
 /**
@@ -32,12 +47,13 @@ export function sniffFileType(file: UploadedFile): 'xlsx' | 'xls' | 'csv' | 'uns
  * more than `maxRows` data rows, with the reason in the message.
  */
 export function readUploadTable(file: UploadedFile, maxRows: number): unknown[][] {
-  const kind = sniffFileType(file);
-  if (kind === 'unsupported') {
-    throw new AppError(400, `upload_file: '${file.filename}' is not a CSV, XLSX or XLS file. Upload a .csv, .xlsx or .xls file.`, [
-      { field: 'upload_file', message: 'unsupported file type' },
+  const sniffed = sniffFileType(file);
+  if (sniffed.kind === 'unsupported') {
+    throw new AppError(400, `upload_file: '${file.filename.slice(0, 120)}' is not a CSV, XLSX or XLS file (${sniffed.reason}). Upload a .csv, .xlsx or .xls file.`, [
+      { field: 'upload_file', message: `unsupported file type: ${sniffed.reason}` },
     ]);
   }
+  const kind = sniffed.kind;
   let wb: XLSX.WorkBook;
   try {
     if (kind === 'csv') {
