@@ -1,0 +1,291 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { generateOpenApi } from '../src/dev/openapi.js';
+import { newUser, registerAndLogin, startServer, type RequestOptions, type TestServer, waitForAnalysis } from './support/harness.js';
+
+/**
+ * Walks every route of the OpenAPI document as (a) no token, (b) a user of another company, (c) a reader and a writer
+ * of a shared project, and (d) the owner, and checks each answer against the route's access rule. A route missing
+ * from ACCESS fails the suite, so a new route cannot ship without saying who may call it.
+ */
+
+type Role = 'none' | 'stranger' | 'reader' | 'writer' | 'owner';
+const ROLES: Role[] = ['none', 'stranger', 'reader', 'writer', 'owner'];
+
+interface Who {
+  token: string;
+  userId: number;
+}
+interface Ctx {
+  s: TestServer;
+  who: Record<Exclude<Role, 'none'>, Who>;
+  /** The shared, analysed project: read for the reader, write for the writer. */
+  projectId: number;
+  projectName: string;
+  /** A fresh project shared the same way, for calls that change or remove it. */
+  scratch(): Promise<{ id: number; name: string }>;
+  fileUrl: string;
+}
+interface Call {
+  path: string;
+  opts?: RequestOptions;
+}
+
+/**
+ * Access rules.
+ * - public: anyone, no token needed.
+ * - user: any signed-in user, on their own data (no project).
+ * - self: any signed-in user on a path with their own userId; another user's id is refused (checked separately).
+ * - admin: the company's administrator (the owner here; the reader is a plain member).
+ * - read / write / owner: a project-scoped call; the stranger (another company) always gets 404.
+ * - link: public file links, where the link is the secret.
+ */
+type Kind = 'public' | 'user' | 'self' | 'admin' | 'read' | 'write' | 'owner' | 'link';
+interface Rule {
+  kind: Kind;
+  call(c: Ctx, as: Role, me: Who | null): Promise<Call> | Call;
+  /** Roles not run (the call would end the session the next checks need); the no-token check always runs. */
+  skip?: Role[];
+}
+
+const form = (o: Record<string, unknown>): RequestOptions => ({ form: Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) });
+const uid = (me: Who | null) => me?.userId ?? 1;
+let seq = 0;
+const fresh = (p: string) => `${p} ${process.pid}-${++seq}`;
+
+const ACCESS: Record<string, Rule> = {
+  'GET /api/health': { kind: 'public', call: () => ({ path: '/api/health' }) },
+  'GET /api/changelog/': { kind: 'public', call: () => ({ path: '/api/changelog/' }) },
+  'POST /api/user/register/': { kind: 'public', call: () => ({ path: '/api/user/register/', opts: { json: newUser() } }) },
+  'POST /api/user/rest_login/': {
+    kind: 'public',
+    call: async (c) => {
+      const u = newUser();
+      const reg = await c.s.api.post('/api/user/register/', { json: u });
+      return { path: '/api/user/rest_login/', opts: form({ username: u.username, password: u.password, company_code: reg.body.company_code }) };
+    },
+  },
+  'POST /api/demo_request/': { kind: 'public', call: () => ({ path: '/api/demo_request/', opts: form({ name: 'Ann', email: 'ann@example.com', company: 'Acme' }) }) },
+  'GET /api/v2/faq_search/': { kind: 'public', call: () => ({ path: '/api/v2/faq_search/?search=typhoon' }) },
+  'POST /api/v2/keyword_help_v2/': { kind: 'public', call: () => ({ path: '/api/v2/keyword_help_v2/', opts: { json: { keywords: ['Hazards'] } } }) },
+  'GET /api/v2/faq_keywords/': { kind: 'public', call: () => ({ path: '/api/v2/faq_keywords/' }) },
+  'GET /api/v2/files/{token}/{filename}': { kind: 'link', call: (c) => ({ path: new URL(c.fileUrl, c.s.url).pathname }) },
+  'GET /api/v2/reports/{token}/{filename}': { kind: 'link', call: () => ({ path: '/api/v2/reports/0000000000000000000000000000000000000000/report.pdf' }) },
+
+  'POST /api/user/rest_logout/': { kind: 'user', call: () => ({ path: '/api/user/rest_logout/' }), skip: ['stranger', 'reader', 'writer', 'owner'] },
+  'GET /accounts/user/': { kind: 'user', call: () => ({ path: '/accounts/user/' }) },
+  'GET /user/configure_multifactor/{method}': { kind: 'user', call: () => ({ path: '/user/configure_multifactor/app' }) },
+  'POST /user/configure_multifactor/{method}/': { kind: 'user', call: () => ({ path: '/user/configure_multifactor/app/', opts: form({ code: '000000' }) }) },
+  'GET /api/user/notifications/': { kind: 'user', call: () => ({ path: '/api/user/notifications/' }) },
+  'POST /api/user/mark_notification_read/': { kind: 'user', call: () => ({ path: '/api/user/mark_notification_read/', opts: form({ notification_id: '2147483000' }) }) },
+  'POST /user/update_last_accessed': { kind: 'user', call: () => ({ path: '/user/update_last_accessed', opts: form({ path: '/project' }) }) },
+  'POST /api/v2/create_project/': { kind: 'user', call: () => ({ path: '/api/v2/create_project/', opts: { json: { portfolio_name: fresh('Own'), data: [{ name: 'A', latitude: 22.3, longitude: 114.2 }] } } }) },
+  'GET /api/v2/download_upload_csv_template/': { kind: 'user', call: () => ({ path: '/api/v2/download_upload_csv_template/' }) },
+  'GET /api/v2/hazard/point/': { kind: 'user', call: () => ({ path: '/api/v2/hazard/point/?latitude=22.3&longitude=114.2&analysis_type=ssp&scenario=85&year=2050' }) },
+  'GET /api/v2/hazard/catalog/': { kind: 'user', call: () => ({ path: '/api/v2/hazard/catalog/' }) },
+  'GET /api/project/all_projects/': { kind: 'user', call: () => ({ path: '/api/project/all_projects/?list_for=physical_risk' }) },
+  'GET /api/v2/geocode/reverse/': { kind: 'user', call: () => ({ path: '/api/v2/geocode/reverse/?latitude=22.3&longitude=114.2' }) },
+  'GET /api/v2/geocode/search/': { kind: 'user', call: () => ({ path: '/api/v2/geocode/search/?q=Kowloon' }) },
+  'POST /api/search/deepsearch/': { kind: 'user', call: () => ({ path: '/api/search/deepsearch/', opts: { json: { search_term: 'HSBC' } } }) },
+
+  'GET /api/user/permissions/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/user/permissions/${uid(me)}/` }) },
+  'GET /api/project/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/project/${uid(me)}/` }) },
+  'GET /api/asset/index/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/asset/index/${uid(me)}/` }) },
+  'POST /api/asset/index/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/asset/index/${uid(me)}/`, opts: form({ index_name: 'STI', portfolio_name: fresh('STI') }) }) },
+  'GET /api/portfolio/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/portfolio/${uid(me)}/` }) },
+  'POST /api/asset/nonbuilding/{userId}/': {
+    kind: 'self',
+    call: (_c, _r, me) => ({ path: `/api/asset/nonbuilding/${uid(me)}/`, opts: form({ portfolio_name: fresh('Plant'), value: [{ name: 'Solar farm', latitude: 22.4, longitude: 114.1, type: 'Solar', production: 10 }], variables: ['Extreme Heat'] }) }),
+  },
+
+  'GET /api/company/members/': { kind: 'admin', call: () => ({ path: '/api/company/members/' }) },
+  'POST /api/company/members/{userId}/approve/': { kind: 'admin', call: (c) => ({ path: `/api/company/members/${c.who.reader.userId}/approve/` }) },
+  'POST /api/company/members/{userId}/reject/': { kind: 'admin', call: (c) => ({ path: `/api/company/members/2147483000/reject/` }) },
+
+  'GET /api/v2/projects/{projectId}/status/': { kind: 'read', call: (c) => ({ path: `/api/v2/projects/${c.projectId}/status/` }) },
+  'GET /api/v2/projects/{projectId}/progress/': { kind: 'read', call: (c) => ({ path: `/api/v2/projects/${c.projectId}/progress/` }) },
+  'POST /api/v2/dashboard/': { kind: 'read', call: (c) => ({ path: '/api/v2/dashboard/', opts: { json: { project_id: c.projectId } } }) },
+  'POST /api/v2/dashboard/detail/': { kind: 'read', call: (c) => ({ path: '/api/v2/dashboard/detail/', opts: { json: { project: c.projectName, project_id: c.projectId } } }) },
+  'POST /api/v2/download_csv_report/': { kind: 'read', call: (c) => ({ path: '/api/v2/download_csv_report/', opts: { json: { project_name: c.projectName, project_id: c.projectId } } }) },
+  'POST /api/v2/summary_report/': { kind: 'read', call: (c) => ({ path: '/api/v2/summary_report/', opts: { json: { project_name: c.projectName, project_id: c.projectId } } }) },
+  'POST /api/v2/generate_pdf_report/': { kind: 'read', call: (c) => ({ path: '/api/v2/generate_pdf_report/', opts: { json: { project_id: c.projectId } } }) },
+  'POST /api/v2/building_damage/': { kind: 'read', call: (c) => ({ path: '/api/v2/building_damage/', opts: { json: { project_name: c.projectName, project_id: c.projectId, asset_name: 'Hong Kong HQ' } } }) },
+  'GET /api/asset/{userId}/': { kind: 'read', call: (c, _r, me) => ({ path: `/api/asset/${uid(me)}/?project_id=${c.projectId}` }) },
+  // Renewing a link works on one's own files only: each role renews a file it made itself.
+  'POST /api/report/get_link/{userId}/': {
+    kind: 'self',
+    call: async (c, role, me) => {
+      let url = c.fileUrl;
+      if (me && role !== 'stranger' && me !== c.who.owner) {
+        const own = await c.s.api.post('/api/v2/summary_report/', { token: me.token, json: { project_name: c.projectName, project_id: c.projectId } });
+        url = own.body.url;
+      }
+      return { path: `/api/report/get_link/${uid(me)}/`, opts: form({ url }) };
+    },
+  },
+
+  'POST /api/project/update_default_filter/': { kind: 'write', call: (c) => ({ path: '/api/project/update_default_filter/', opts: form({ project_id: String(c.projectId), data: { year: 2050, scenario: '45', analysis_type: 'ssp' } }) }) },
+  'POST /api/v2/update_assets/': {
+    kind: 'write',
+    call: async (c) => {
+      const a = await assetsOf(c, c.projectId);
+      return { path: '/api/v2/update_assets/', opts: { json: { project_id: c.projectId, assets: [{ id: a[0]!.id, revenue: 3e7 + Math.round(Math.random() * 1000) }] } } };
+    },
+  },
+  'POST /api/v2/modify-bulk-asset/': {
+    kind: 'write',
+    call: async (c) => {
+      const a = await assetsOf(c, c.projectId);
+      return { path: '/api/v2/modify-bulk-asset/', opts: { json: { project_id: c.projectId, assets: [{ id: a[0]!.id, valuation: 2e8 + Math.round(Math.random() * 1000) }] } } };
+    },
+  },
+  'POST /api/project/update/{userId}/': {
+    kind: 'write',
+    call: async (c, _r, me) => {
+      const p = await c.scratch();
+      return { path: `/api/project/update/${uid(me)}/`, opts: form({ oldname: p.name, name: `${p.name} renamed` }) };
+    },
+  },
+  'POST /api/asset/delete/{userId}/': {
+    kind: 'write',
+    call: async (c, _r, me) => {
+      const p = await c.scratch();
+      const a = await assetsOf(c, p.id);
+      return { path: `/api/asset/delete/${uid(me)}/`, opts: form({ project_id: String(p.id), asset_ids: [a[0]!.id] }) };
+    },
+  },
+
+  'POST /api/project/delete/{userId}/': {
+    kind: 'owner',
+    call: async (c, _r, me) => {
+      const p = await c.scratch();
+      return { path: `/api/project/delete/${uid(me)}/`, opts: form({ name: p.name }) };
+    },
+  },
+  'POST /api/v2/share_project/': { kind: 'owner', call: (c) => ({ path: '/api/v2/share_project/', opts: form({ project_id: String(c.projectId), share_with: [c.who.reader.userId], permission: 'read' }) }) },
+  'POST /api/v2/unshare_project/': {
+    kind: 'owner',
+    call: async (c) => {
+      const p = await c.scratch();
+      return { path: '/api/v2/unshare_project/', opts: form({ project_id: String(p.id), user_id: String(c.who.reader.userId) }) };
+    },
+  },
+};
+
+async function assetsOf(c: Ctx, projectId: number): Promise<{ id: number }[]> {
+  return c.s.db.selectFrom('assets').select('id').where('project_id', '=', projectId).orderBy('id').execute();
+}
+
+const ok = (st: number) => st >= 200 && st < 300;
+
+/** What each kind allows each role; `true` means a 2xx answer, a number that exact refusal. */
+function expected(kind: Kind, role: Role): true | number | 'not-auth-error' {
+  if (kind === 'public') return 'not-auth-error';
+  if (kind === 'link') return 'not-auth-error';
+  if (role === 'none') return 401;
+  if (kind === 'user' || kind === 'self') return 'not-auth-error';
+  if (kind === 'admin') return role === 'owner' ? 'not-auth-error' : role === 'stranger' ? 'not-auth-error' : 403;
+  if (role === 'stranger') return 404;
+  if (kind === 'read') return true;
+  if (kind === 'write') return role === 'reader' ? 403 : true;
+  return role === 'owner' ? true : 403; // owner-only
+}
+
+describe('authorization: every route of the OpenAPI document, as every role', () => {
+  let s: TestServer;
+  let c: Ctx;
+  let routes: string[] = [];
+
+  before(async () => {
+    s = await startServer({}, { jobs: true });
+    const owner = await registerAndLogin(s.api);
+    const member = async () => {
+      const u = newUser({ company_code: owner.company_code });
+      const reg = await s.api.post('/api/user/register/', { json: u });
+      await s.api.post(`/api/company/members/${reg.body.user.id}/approve/`, { token: owner.token });
+      const login = await s.api.post('/api/user/rest_login/', { form: { username: u.username, password: u.password, company_code: owner.company_code } });
+      return { token: login.body.token as string, userId: reg.body.user.id as number };
+    };
+    const reader = await member();
+    const writer = await member();
+    const stranger = await registerAndLogin(s.api);
+    const who = { owner: { token: owner.token, userId: owner.userId }, reader, writer, stranger: { token: stranger.token, userId: stranger.userId } };
+    const create = async (name: string) => {
+      const data = [
+        { name: 'Hong Kong HQ', latitude: 22.28, longitude: 114.16, property_type: 'Office', valuation: 2e8, revenue: 3e7 },
+        { name: 'Miami branch', latitude: 25.77, longitude: -80.19, property_type: 'Retail', valuation: 5e7, revenue: 1e7 },
+      ];
+      const res = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: name, data, portfolio_variables: ['Extreme Heat'] } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const id = res.body.project.project_id as number;
+      for (const [u, permission] of [[reader, 'read'], [writer, 'write']] as const) {
+        const sh = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: String(id), share_with: JSON.stringify([u.userId]), permission } });
+        assert.equal(sh.status, 201, JSON.stringify(sh.body));
+      }
+      return { id, name };
+    };
+    const main = await create('Shared flagship');
+    await waitForAnalysis(s, owner.token, main.id);
+    const csv = await s.api.post('/api/v2/summary_report/', { token: owner.token, json: { project_name: main.name } });
+    assert.equal(csv.status, 200, JSON.stringify(csv.body));
+    c = { s, who, projectId: main.id, projectName: main.name, scratch: () => create(fresh('Scratch')), fileUrl: csv.body.url ?? csv.body.file_url ?? csv.body.link };
+    assert.ok(c.fileUrl, `summary_report answers a link: ${JSON.stringify(csv.body)}`);
+    const doc = JSON.parse(await generateOpenApi());
+    routes = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+  });
+  after(() => s?.close());
+
+  test('every route in the OpenAPI document has an access rule (a new route must say who may call it)', () => {
+    const missing = routes.filter((r) => !ACCESS[r]);
+    assert.deepEqual(missing, [], `add these routes to ACCESS in authorization.test.ts: ${missing.join(', ')}`);
+    const stale = Object.keys(ACCESS).filter((r) => !routes.includes(r));
+    assert.deepEqual(stale, [], 'rules for routes that no longer exist');
+  });
+
+  test('each role gets exactly what the rule allows', async () => {
+    const failures: string[] = [];
+    for (const route of routes) {
+      const rule = ACCESS[route];
+      if (!rule) continue;
+      const method = route.split(' ')[0]!;
+      for (const role of ROLES) {
+        if (role !== 'none' && rule.skip?.includes(role)) continue;
+        const me = role === 'none' ? null : c.who[role];
+        const call = await rule.call(c, role, me);
+        const res = await s.api.request(method, call.path, { ...call.opts, ...(me ? { token: me.token } : {}) });
+        const want = expected(rule.kind, role);
+        const good = want === true ? ok(res.status) : want === 'not-auth-error' ? res.status !== 401 && res.status !== 403 && res.status < 500 : res.status === want;
+        if (!good) failures.push(`${route} as ${role}: ${res.status} (want ${want === true ? '2xx' : want}) ${JSON.stringify(res.body).slice(0, 160)}`);
+      }
+    }
+    assert.deepEqual(failures, []);
+  });
+
+  test("a path with another user's id is refused for every /{userId}/ route", async () => {
+    const failures: string[] = [];
+    for (const route of routes.filter((r) => r.includes('{userId}') && !r.includes('/company/members/'))) {
+      const rule = ACCESS[route]!;
+      const method = route.split(' ')[0]!;
+      // The reader addresses the owner's id (same company) and the stranger the owner's id (other company).
+      for (const role of ['reader', 'stranger'] as const) {
+        const call = await rule.call(c, role, c.who.owner);
+        const res = await s.api.request(method, call.path, { ...call.opts, token: c.who[role].token });
+        if (res.status !== 403 && res.status !== 404) failures.push(`${route} as ${role} with the owner's id: ${res.status}`);
+      }
+    }
+    assert.deepEqual(failures, []);
+  });
+
+  test('a stranger gets 404 for every project id of another company, whatever the route', async () => {
+    const failures: string[] = [];
+    for (const route of routes.filter((r) => ['read', 'write', 'owner'].includes(ACCESS[r]?.kind ?? ''))) {
+      const call = await ACCESS[route]!.call(c, 'stranger', c.who.stranger);
+      const res = await s.api.request(route.split(' ')[0]!, call.path, { ...call.opts, token: c.who.stranger.token });
+      if (res.status !== 404) failures.push(`${route}: ${res.status}`);
+    }
+    assert.deepEqual(failures, []);
+    // Nothing the stranger tried changed the shared project.
+    const p = await s.db.selectFrom('projects').select(['name']).where('id', '=', c.projectId).executeTakeFirstOrThrow();
+    assert.equal(p.name, c.projectName);
+  });
+});
