@@ -6,4 +6,8 @@ export const queryKeys = {
   projectList: (userId: number) => ['projects', 'list', userId] as const,
   projectNames: (listFor: 'physical_risk' | 'map_module') => ['projects', 'names', listFor] as const,
   projects: ['projects'] as const,
+  carbonList: (userId: number) => ['carbon', 'list', userId] as const,
+  carbonAnalysis: (name: string) => ['carbon', 'analysis', name.toLowerCase()] as const,
+  carbonData: (name: string) => ['carbon', 'data', name.toLowerCase()] as const,
+  carbon: ['carbon'] as const,
 };
