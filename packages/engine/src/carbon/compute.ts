@@ -53,7 +53,7 @@ export interface CarbonPortfolioResult {
   carbon_intensity: number | null;
   /** Σ (investment / portfolio value) x carbon intensity. */
   weighted_average_carbon_intensity_portfolio: number;
-  /** Share of the portfolio value whose emissions are known or projected (0..1). */
+  /** Share of the invested amount (sum of investments) whose emissions are known or projected (0..1). */
   coverage: number;
   reported_companies: number;
   projected_companies: number;
@@ -145,6 +145,7 @@ export function computeCarbon(portfolioValueUsd: number, companies: CarbonCompan
     coveredInvestment += c.investment_in_usd;
     dq += c.investment_in_usd * r.data_quality_score!;
   }
+  const totalInvestment = companies.reduce((sum, c) => sum + c.investment_in_usd, 0);
   const count = (s: EmissionSource) => table_data.filter((r) => r.emission_source === s).length;
   const portfolio: CarbonPortfolioResult = {
     portfolio_value: portfolioValueUsd,
@@ -153,7 +154,7 @@ export function computeCarbon(portfolioValueUsd: number, companies: CarbonCompan
     carbon_footprint: financed / (portfolioValueUsd / MILLION),
     carbon_intensity: financedRevenueM > 0 ? financed / financedRevenueM : null,
     weighted_average_carbon_intensity_portfolio: waci,
-    coverage: coveredInvestment / portfolioValueUsd,
+    coverage: totalInvestment > 0 ? coveredInvestment / totalInvestment : 0,
     reported_companies: count('reported'),
     projected_companies: count('projected'),
     unavailable_companies: count('unavailable'),

@@ -19,12 +19,12 @@ const SOURCE_TAG: Record<CarbonCompanyResult['emission_source'], { color: string
 /** The output table (spec 001 §3.5 table_data columns), with the projected scope 1+2 marked as such. */
 export function CarbonOutputTable({ data }: { data: CarbonAnalysisResponse }) {
   const columns: ColumnsType<CarbonCompanyResult> = [
-    { title: 'Company Name', dataIndex: 'company_name', fixed: 'left', width: 180 },
+    { title: 'Company Name', dataIndex: 'company_name', fixed: 'left', width: 160 },
     {
       title: <Tooltip title="tCO2e per year: reported, or projected from revenue, sector and region">Projected Scope 1+2 GHG (tCO2e)</Tooltip>,
       dataIndex: 'projected_scope_1_and_2_GHG_emission',
       align: 'right',
-      width: 190,
+      width: 180,
       render: (v: number | null, r) => (
         <span>
           {fmt(v)}{' '}
@@ -34,12 +34,12 @@ export function CarbonOutputTable({ data }: { data: CarbonAnalysisResponse }) {
         </span>
       ),
     },
-    { title: <Tooltip title="Portfolio weight x carbon intensity; the rows add up to the portfolio WACI">WACI (tCO2e/USD M revenue)</Tooltip>, dataIndex: 'weighted_average_carbon_intensity', align: 'right', width: 170, render: (v) => fmt(v) },
-    { title: <Tooltip title="Financed emissions: investment / market cap x scope 1+2">Total Carbon Emission (tCO2e)</Tooltip>, dataIndex: 'total_carbon_emission', align: 'right', width: 170, render: (v) => fmt(v) },
-    { title: <Tooltip title="Financed emissions per USD million invested">Carbon Footprint (tCO2e/USD M invested)</Tooltip>, dataIndex: 'carbon_footprint', align: 'right', width: 180, render: (v) => fmt(v) },
-    { title: <Tooltip title="Scope 1+2 per USD million of the company's revenue">Carbon Intensity (tCO2e/USD M revenue)</Tooltip>, dataIndex: 'carbon_intensity', align: 'right', width: 180, render: (v) => fmt(v) },
+    { title: <Tooltip title="Portfolio weight x carbon intensity; the rows add up to the portfolio WACI">WACI (tCO2e/USD M revenue)</Tooltip>, dataIndex: 'weighted_average_carbon_intensity', align: 'right', width: 130, render: (v) => fmt(v) },
+    { title: <Tooltip title="Financed emissions: investment / market cap x scope 1+2">Total Carbon Emission (tCO2e)</Tooltip>, dataIndex: 'total_carbon_emission', align: 'right', width: 130, render: (v) => fmt(v) },
+    { title: <Tooltip title="Financed emissions per USD million invested">Carbon Footprint (tCO2e/USD M invested)</Tooltip>, dataIndex: 'carbon_footprint', align: 'right', width: 140, render: (v) => fmt(v) },
+    { title: <Tooltip title="Scope 1+2 per USD million of the company's revenue">Carbon Intensity (tCO2e/USD M revenue)</Tooltip>, dataIndex: 'carbon_intensity', align: 'right', width: 140, render: (v) => fmt(v) },
   ];
-  return <Table<CarbonCompanyResult> rowKey={(r, i) => `${r.company_name}-${i}`} size="small" columns={columns} dataSource={data.table_data} pagination={{ pageSize: 10, hideOnSinglePage: true }} scroll={{ x: 1040 }} data-testid="carbon-output-table" />;
+  return <Table<CarbonCompanyResult> rowKey={(r, i) => `${r.company_name}-${i}`} size="small" columns={columns} dataSource={data.table_data} pagination={{ pageSize: 10, hideOnSinglePage: true }} scroll={{ x: 880 }} data-testid="carbon-output-table" />;
 }
 
 /** Portfolio totals (spec 001 §3.5). */
@@ -79,7 +79,7 @@ function GroupChart({ title, groups, testId }: { title: string; groups: CarbonAn
             animationDuration: 250,
             grid: { left: 8, right: 40, top: 8, bottom: 24, containLabel: true },
             tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: unknown) => `${fmt(Number(v))} tCO2e` },
-            xAxis: { type: 'value', name: 'tCO2e', nameLocation: 'end', axisLabel: { formatter: (v: number) => fmt(v, 0) } },
+            xAxis: { type: 'value', axisLabel: { formatter: (v: number) => fmt(v, 0) } },
             yAxis: { type: 'category', data: sorted.map((g) => g.key), axisLabel: { width: 180, overflow: 'truncate' } },
             series: [{ type: 'bar', data: sorted.map((g) => Math.round(g.total_carbon_emission * 100) / 100), itemStyle: { color: '#0f766e' }, barMaxWidth: 22, label: { show: true, position: 'right', formatter: (x: { value: number }) => fmt(x.value, 0) } }],
           }}
