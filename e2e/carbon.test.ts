@@ -81,6 +81,29 @@ describe('carbon module in the browser: create through the table, see outputs, e
     await screenshot(s.page, 'carbon-server-error');
   });
 
+  it('Upload CSV: template download, Submit disabled until name, value and file are set; a blank scope 1+2 is projected', async () => {
+    await t.open();
+    await s.page.getByRole('tab', { name: 'Upload CSV' }).click();
+    const [tpl] = await Promise.all([s.page.waitForEvent('download'), s.page.getByTestId('carbon-template').click()]);
+    assert.match(tpl.suggestedFilename(), /^carbon_template_\d{8}T\d{6}\.csv$/);
+    const csvPath = await tpl.path();
+    const submit = s.page.getByTestId('csv-submit');
+    assert.equal(await submit.isDisabled(), true);
+    await s.page.getByTestId('csv-name').fill('E2E From CSV');
+    await s.page.getByTestId('csv-name').fill('');
+    await s.page.getByText('Required Field').first().waitFor();
+    await s.page.getByTestId('csv-name').fill('E2E From CSV');
+    await s.page.getByTestId('portfolio-value').last().fill('10000000');
+    assert.equal(await submit.isDisabled(), true, 'no file yet');
+    await s.page.locator('input[type="file"]').setInputFiles(csvPath);
+    await screenshot(s.page, 'carbon-upload-csv');
+    await submit.click();
+    await s.page.waitForURL('**/transition-analysis');
+    await s.page.getByTestId('carbon-output-table').waitFor();
+    assert.equal(await t.outputRows().count(), 2);
+    assert.equal(await s.page.getByTestId('source-projected').count(), 1, 'the template row with a blank scope 1+2 is projected');
+  });
+
   it('the Transition tab lists the card; Analyse opens /edit-transition, where an edit re-computes the outputs', async () => {
     await s.page.goto(`${s.server.baseUrl}/project`);
     await s.page.getByRole('tab', { name: 'Transition Risk' }).click();
