@@ -14,14 +14,16 @@
  * factor(sector, region) = EPA_US(sector) x ratio(region), ratio = region intensity / US intensity,
  * region intensity = sum(CO2) / sum(GDP) (economy) or GDP-weighted mean gCO2e/kWh (grid).
  * A sector with no EPA factor (electric power, NAICS 2211, is not published by EPA) gets null: the module then
- * says so instead of projecting. Run: node packages/engine/scripts/build-carbon-factors.mjs [/work/shared/data]
+ * says so instead of projecting. Run: npm run build:carbon-factors -w @crp/engine [-- <raw data folder>]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const DATA = process.argv[2] ?? '/work/shared/data';
-const OUT = join(dirname(fileURLToPath(import.meta.url)), '../src/carbon/emission-factors.json');
+const HERE = dirname(fileURLToPath(import.meta.url));
+// Raw data folder: argument, else HAZARD_RAW_DIR (as `npm run hazards:build`), else ../shared/data beside the repository.
+const DATA = process.argv[2] ?? process.env.HAZARD_RAW_DIR ?? resolve(HERE, '../../../../shared/data');
+const OUT = join(HERE, '../src/carbon/emission-factors.json');
 
 /** Minimal RFC 4180 CSV reader (quoted fields, embedded commas). */
 function readCsv(path) {
