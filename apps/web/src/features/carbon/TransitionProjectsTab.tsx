@@ -60,10 +60,11 @@ export function TransitionProjectsTab({ active = true }: { active?: boolean }) {
       <Row gutter={[20, 20]}>
         {list.data.data.map((p) => (
           <Col xs={24} md={12} xl={8} key={p.project_id}>
-            <Card className="crp-card" title={p.project_name} data-testid="transition-card" extra={<ButtonLink type="primary" to="/edit-transition" state={{ project_name: p.project_name }}>Analyse</ButtonLink>}>
+            <Card className="crp-card" title={<Tooltip title={p.project_name}>{p.project_name}</Tooltip>} data-testid="transition-card">
               <div className="crp-muted">Created {p.created_at.slice(0, 10)}</div>
               <div>{p.companies} compan{p.companies === 1 ? 'y' : 'ies'}{p.permission !== 'owner' ? ` · shared by ${p.owner.username} (${p.permission})` : ''}</div>
               <Space style={{ marginTop: 12 }}>
+                <ButtonLink type="primary" to="/edit-transition" state={{ project_name: p.project_name }}>Analyse</ButtonLink>
                 <Tooltip title="Download">
                   <Button icon={<DownloadOutlined />} aria-label="Download" onClick={() => setDownloading(p)} />
                 </Tooltip>
