@@ -1,4 +1,5 @@
 import formbody from '@fastify/formbody';
+import { carbonRoutes } from './routes/carbon.routes.js';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(geoRoutes);
   await app.register(portfolioAssetRoutes);
   await app.register(faqRoutes);
+  await app.register(carbonRoutes);
 
   const web = await registerWeb(app, config.WEB_DIST);
   app.setNotFoundHandler((request, reply) => {

@@ -1,5 +1,6 @@
 import { countryOf } from '@crp/geo';
 import type { FastifyInstance } from 'fastify';
+import { CarbonRepository } from './repositories/carbon.repository.js';
 import { ANALYSE_PORTFOLIO_JOB } from './services/project.service.js';
 import { tierColumns, defaultDataEditPermissions } from './services/tier.service.js';
 
@@ -29,6 +30,21 @@ const DEMO_ASSETS = [
   { name: 'Sydney Harbour Office', latitude: -33.8688, longitude: 151.2093, property_type: 'Office', valuation: 240e6, revenue: 38e6, stories: 28 },
 ] as const;
 export const DEMO_PORTFOLIO = 'Demo: Asia-Pacific and global sites';
+
+/**
+ * The demo carbon portfolio (USD 500 million): illustrative holdings, four with reported scope 1+2 and two left blank,
+ * so the demo shows projected emissions from the committed factors and one "no factor" holding is avoided.
+ */
+export const DEMO_CARBON_PORTFOLIO = 'Demo: Listed equity carbon';
+const DEMO_CARBON_VALUE = 500e6;
+const DEMO_CARBON_COMPANIES = [
+  { company_name: 'Harbour Cement Holdings', investment_in_usd: 60e6, market_cap_in_usd: 12e9, revenue_in_usd: 8e9, scope_1_and_2_ghg_emission: 9.5e6, region: 'China', sector: 'Construction Materials' },
+  { company_name: 'Pacific Power & Gas', investment_in_usd: 45e6, market_cap_in_usd: 20e9, revenue_in_usd: 11e9, scope_1_and_2_ghg_emission: 14e6, region: 'Australia/NZ', sector: 'Natural Gas Utilities' },
+  { company_name: 'Lion City Bank', investment_in_usd: 120e6, market_cap_in_usd: 80e9, revenue_in_usd: 14e9, scope_1_and_2_ghg_emission: 1.1e5, region: 'South East Asia', sector: 'Banking Services' },
+  { company_name: 'Kanto Auto Parts', investment_in_usd: 70e6, market_cap_in_usd: 15e9, revenue_in_usd: 18e9, scope_1_and_2_ghg_emission: 1.6e6, region: 'Japan', sector: 'Automobiles & Auto Parts' },
+  { company_name: 'Nordic Software Group', investment_in_usd: 90e6, market_cap_in_usd: 30e9, revenue_in_usd: 4e9, scope_1_and_2_ghg_emission: null, region: 'Europe', sector: 'Software & IT Services' },
+  { company_name: 'Gulf Petrochemicals', investment_in_usd: 55e6, market_cap_in_usd: 25e9, revenue_in_usd: 13e9, scope_1_and_2_ghg_emission: null, region: 'Middle East', sector: 'Chemicals' },
+];
 
 export const DEMO = {
   companyName: 'Harbour Demo Capital',
@@ -93,6 +109,9 @@ export async function seedDemo(app: FastifyInstance): Promise<boolean> {
       .values(DEMO_ASSETS.map((a, i) => ({ project_id: project.id, position: i, ownership: 100, country_code: countryOf(a.latitude, a.longitude, { nearestWithinKm: 50 })?.country_code ?? null, ...a })))
       .execute();
     await app.services.jobs.enqueue(ANALYSE_PORTFOLIO_JOB, { projectId: project.id, version: project.version }, tx);
+    const carbon = new CarbonRepository(tx);
+    const carbonProject = await carbon.insertProject(tx, { company_id: company.id, owner_id: user.id, name: DEMO_CARBON_PORTFOLIO });
+    await carbon.saveInputs(tx, carbonProject.id, DEMO_CARBON_VALUE, DEMO_CARBON_COMPANIES);
     await app.services.notifications.notify(
       [user.id],
       { title: 'Welcome to the demo', message: 'This demo company has the enterprise tier: every module is open.', notification_type: 'success', link: null },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DEMO, DEMO_PORTFOLIO, seedDemo } from '../src/seed.js';
+import { DEMO, DEMO_CARBON_PORTFOLIO, DEMO_PORTFOLIO, seedDemo } from '../src/seed.js';
 import { startServer, type TestServer } from './support/harness.js';
 
 describe('demo seed', () => {
@@ -29,5 +29,11 @@ describe('demo seed', () => {
     assert.ok(card.overall > 0);
     const codes = await s.db.selectFrom('assets').select('country_code').where('project_id', '=', card.project_id).execute();
     assert.ok(codes.every((c) => c.country_code !== null), 'demo assets carry their country');
+    const carbon = await s.api.post(`/api/report/get_carbon_analysis/${login.body.user.id}/`, { token, json: { portfolio_name: DEMO_CARBON_PORTFOLIO } });
+    assert.equal(carbon.status, 200, JSON.stringify(carbon.body));
+    assert.equal(carbon.body.table_data.length, 6);
+    assert.equal(carbon.body.portfolio.projected_companies, 2);
+    assert.equal(carbon.body.portfolio.unavailable_companies, 0);
+    assert.ok(carbon.body.portfolio.total_carbon_emission_portfolio > 0);
   });
 });

@@ -163,6 +163,8 @@ export interface Database extends FaqTables {
   analysis_results: AnalysisResultsTable;
   files: FilesTable;
   reports: ReportsTable;
+  carbon_portfolios: CarbonPortfoliosTable;
+  carbon_companies: CarbonCompaniesTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -301,3 +303,25 @@ export interface FilesTable {
   expires_at: Timestamp;
   created_at: Timestamp;
 }
+
+/** A transition (carbon) project's portfolio value in USD (issue 9). */
+export interface CarbonPortfoliosTable {
+  project_id: number;
+  portfolio_value: number;
+  updated_at: Generated<Timestamp>;
+}
+
+/** A holding of a carbon project; scope 1+2 null when not reported (then projected). */
+export interface CarbonCompaniesTable {
+  id: Generated<number>;
+  project_id: number;
+  position: number;
+  company_name: string;
+  investment_in_usd: number;
+  market_cap_in_usd: number;
+  revenue_in_usd: number;
+  scope_1_and_2_ghg_emission: number | null;
+  region: string;
+  sector: string;
+}
+export type CarbonCompanyDbRow = Selectable<CarbonCompaniesTable>;

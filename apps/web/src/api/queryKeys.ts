@@ -8,4 +8,8 @@ export const queryKeys = {
   projects: ['projects'] as const,
   companySearch: (term: string) => ['companies', 'search', term] as const,
   indices: (userId: number) => ['companies', 'indices', userId] as const,
+  carbonList: (userId: number) => ['carbon', 'list', userId] as const,
+  carbonAnalysis: (name: string) => ['carbon', 'analysis', name.toLowerCase()] as const,
+  carbonData: (name: string) => ['carbon', 'data', name.toLowerCase()] as const,
+  carbon: ['carbon'] as const,
 };

@@ -25,6 +25,9 @@ const MethodologyPage = lazy(() => import('../pages/MethodologyPage').then((m) =
 const PivotTablePage = lazy(() => import('../pages/PivotTablePage').then((m) => ({ default: m.PivotTablePage })));
 const TcfdPage = lazy(() => import('../pages/TcfdPage').then((m) => ({ default: m.TcfdPage })));
 const ToolkitPage = lazy(() => import('../pages/ToolkitPage').then((m) => ({ default: m.ToolkitPage })));
+const TransitionPage = lazy(() => import('../pages/TransitionPage').then((m) => ({ default: m.TransitionPage })));
+const TransitionAnalysisPage = lazy(() => import('../pages/TransitionAnalysisPage').then((m) => ({ default: m.TransitionAnalysisPage })));
+const EditTransitionPage = lazy(() => import('../pages/EditTransitionPage').then((m) => ({ default: m.EditTransitionPage })));
 
 /** Signed-in pages that exist; every other signed-in route shows its coming-soon body. */
 const BUILT: Partial<Record<(typeof SIGNED_IN_ROUTES)[number], React.ReactNode>> = {
@@ -39,6 +42,9 @@ const BUILT: Partial<Record<(typeof SIGNED_IN_ROUTES)[number], React.ReactNode>>
   '/toolkit': <ToolkitPage />,
   '/pivottable': <PivotTablePage />,
   '/tcfd': <TcfdPage />,
+  '/transition': <TransitionPage />,
+  '/transition-analysis': <TransitionAnalysisPage />,
+  '/edit-transition': <EditTransitionPage />,
 };
 
 function SessionEffects() {

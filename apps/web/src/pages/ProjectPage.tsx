@@ -3,7 +3,8 @@ import { Tabs } from 'antd';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { PageHeader } from '../ui/PageHeader';
 import { PhysicalProjectsTab } from '../features/projects/PhysicalProjectsTab';
-import { MapProjectsTab, TransitionProjectsTab } from '../features/projects/OtherProjectTabs';
+import { MapProjectsTab } from '../features/projects/OtherProjectTabs';
+import { TransitionProjectsTab } from '../features/carbon/TransitionProjectsTab';
 
 export function ProjectPage() {
   useDocumentTitle('Projects');
@@ -16,7 +17,7 @@ export function ProjectPage() {
         onChange={setTab}
         items={[
           { key: 'physical', label: 'Physical Risk', children: <PhysicalProjectsTab /> },
-          { key: 'transition', label: 'Transition Risk', children: <TransitionProjectsTab /> },
+          { key: 'transition', label: 'Transition Risk', children: <TransitionProjectsTab active={tab === 'transition'} /> },
           { key: 'maps', label: 'Maps', children: <MapProjectsTab active={tab === 'maps'} /> },
         ]}
       />

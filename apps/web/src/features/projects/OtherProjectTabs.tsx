@@ -3,18 +3,6 @@ import { firstErrorMessage } from '../../api/http';
 import { ButtonLink } from '../../ui/ButtonLink';
 import { useMapProjects } from './useProjectList';
 
-/** Transition projects arrive with the transition module; until then an honest empty state. */
-export function TransitionProjectsTab() {
-  return (
-    <Empty className="crp-empty" description="No transition projects yet" data-testid="transition-empty">
-      <p className="crp-muted">Carbon analyses of financial portfolios will be listed here.</p>
-      <ButtonLink type="primary" to="/transition">
-        Start a transition analysis
-      </ButtonLink>
-    </Empty>
-  );
-}
-
 function formatDistance(d: number | string | null | undefined): string | null {
   if (d === null || d === undefined || d === '') return null;
   return `${d} km x ${d} km`;
