@@ -25,6 +25,9 @@ interface Ctx {
   /** A fresh project shared the same way, for calls that change or remove it. */
   scratch(): Promise<{ id: number; name: string }>;
   fileUrl: string;
+  /** A carbon project shared the same way, and a fresh one for calls that remove it. */
+  carbonName: string;
+  carbonScratch(): Promise<string>;
 }
 interface Call {
   path: string;
@@ -52,6 +55,11 @@ const form = (o: Record<string, unknown>): RequestOptions => ({ form: Object.fro
 const uid = (me: Who | null) => me?.userId ?? 1;
 let seq = 0;
 const fresh = (p: string) => `${p} ${process.pid}-${++seq}`;
+
+const COMPANIES = [
+  { company_name: 'A', investment_in_usd: 2_000_000, nav_in_perc: 0, market_cap_in_usd: 100_000_000, revenue_in_usd: 50_000_000, scope_1_and_2_GHG_emission: 10_000, region: 'Europe', sector: 'Chemicals' },
+  { company_name: 'B', investment_in_usd: 3_000_000, nav_in_perc: 0, market_cap_in_usd: 30_000_000, revenue_in_usd: 20_000_000, scope_1_and_2_GHG_emission: 0, region: 'China', sector: 'Coal' },
+];
 
 const ACCESS: Record<string, Rule> = {
   'GET /api/health': { kind: 'public', call: () => ({ path: '/api/health' }) },
@@ -122,6 +130,28 @@ const ACCESS: Record<string, Rule> = {
       }
       return { path: `/api/report/get_link/${uid(me)}/`, opts: form({ url }) };
     },
+  },
+
+  'GET /api/report/carbon_template/': { kind: 'user', call: () => ({ path: '/api/report/carbon_template/' }) },
+  'GET /api/report/carbon_factors/': { kind: 'user', call: () => ({ path: '/api/report/carbon_factors/' }) },
+  'GET /api/report/get_carbon_project_list/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/report/get_carbon_project_list/${uid(me)}/` }) },
+  'POST /api/report/create_carbon_analysis/{userId}/': {
+    kind: 'self',
+    call: (_c, _r, me) => ({ path: `/api/report/create_carbon_analysis/${uid(me)}/`, opts: { json: { portfolio_name: fresh('Carbon'), portfolio_value: 10_000_000, companies_data: COMPANIES } } }),
+  },
+  'POST /api/report/get_carbon_analysis/{userId}/': { kind: 'read', call: (c, _r, me) => ({ path: `/api/report/get_carbon_analysis/${uid(me)}/`, opts: { json: { portfolio_name: c.carbonName } } }) },
+  'POST /api/report/get_carbon_analysis_data/{userId}/': { kind: 'read', call: (c, _r, me) => ({ path: `/api/report/get_carbon_analysis_data/${uid(me)}/`, opts: { json: { portfolio_name: c.carbonName } } }) },
+  'POST /api/report/get_carbon_analysis/{userId}/download/': {
+    kind: 'read',
+    call: (c, _r, me) => ({ path: `/api/report/get_carbon_analysis/${uid(me)}/download/`, opts: { json: { portfolio_name: c.carbonName, format: 'xlsx' } } }),
+  },
+  'POST /api/report/modify_carbon_analysis/{userId}/': {
+    kind: 'write',
+    call: (c, _r, me) => ({ path: `/api/report/modify_carbon_analysis/${uid(me)}/`, opts: { json: { portfolio_name: c.carbonName, portfolio_value: 10_000_000, companies_data: COMPANIES } } }),
+  },
+  'POST /api/report/delete_carbon_analysis/{userId}/': {
+    kind: 'owner',
+    call: async (c, _r, me) => ({ path: `/api/report/delete_carbon_analysis/${uid(me)}/`, opts: { json: { portfolio_name: await c.carbonScratch() } } }),
   },
 
   'POST /api/project/update_default_filter/': { kind: 'write', call: (c) => ({ path: '/api/project/update_default_filter/', opts: form({ project_id: String(c.projectId), data: { year: 2050, scenario: '45', analysis_type: 'ssp' } }) }) },
@@ -228,7 +258,26 @@ describe('authorization: every route of the OpenAPI document, as every role', ()
     await waitForAnalysis(s, owner.token, main.id);
     const csv = await s.api.post('/api/v2/summary_report/', { token: owner.token, json: { project_name: main.name } });
     assert.equal(csv.status, 200, JSON.stringify(csv.body));
-    c = { s, who, projectId: main.id, projectName: main.name, scratch: () => create(fresh('Scratch')), fileUrl: csv.body.url ?? csv.body.file_url ?? csv.body.link };
+    const carbon = async (name: string) => {
+      const res = await s.api.post(`/api/report/create_carbon_analysis/${owner.userId}/`, { token: owner.token, json: { portfolio_name: name, portfolio_value: 10_000_000, companies_data: COMPANIES } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const id = (await s.db.selectFrom('projects').select('id').where('name', '=', name).where('owner_id', '=', owner.userId).executeTakeFirstOrThrow()).id;
+      for (const [u, permission] of [[reader, 'read'], [writer, 'write']] as const) {
+        const sh = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: String(id), share_with: JSON.stringify([u.userId]), permission } });
+        assert.equal(sh.status, 201, JSON.stringify(sh.body));
+      }
+      return name;
+    };
+    c = {
+      s,
+      who,
+      projectId: main.id,
+      projectName: main.name,
+      scratch: () => create(fresh('Scratch')),
+      fileUrl: csv.body.url ?? csv.body.file_url ?? csv.body.link,
+      carbonName: await carbon('Shared carbon'),
+      carbonScratch: () => carbon(fresh('Carbon scratch')),
+    };
     assert.ok(c.fileUrl, `summary_report answers a link: ${JSON.stringify(csv.body)}`);
     const doc = JSON.parse(await generateOpenApi());
     routes = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
