@@ -57,12 +57,27 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
     await screenshot(s.page, 'tcfd-report');
   });
 
+  it('links a carbon analysis for Metrics b): financed emissions, footprint and WACI from the carbon module', async () => {
+    const metrics = s.page.getByTestId('tcfd-transition');
+    assert.match(await metrics.innerText(), /No carbon \(transition\) analysis is linked/);
+    await metrics.getByRole('combobox', { name: 'Linked carbon analysis' }).click();
+    await s.page.locator('.ant-select-item-option', { hasText: 'Demo: Listed equity carbon' }).click();
+    const table = s.page.getByTestId('tcfd-carbon-table');
+    await table.waitFor();
+    const text = await table.innerText();
+    assert.match(text, /Financed scope 1\+2 emissions\s+[\d,.]+ tCO2e per year/);
+    assert.match(text, /Weighted average carbon intensity\s+[\d,.]+ tCO2e per USD million revenue/);
+    assert.match(text, /\d+ reported, \d+ projected from revenue/);
+    await metrics.screenshot({ path: join(screenshotDir, 'tcfd-carbon-metrics.png') });
+  });
+
   it('keeps what the organisation types, and prints an A4 document without the app around it', async () => {
     const note = 'The Risk Committee of the board reviews physical climate risk every quarter.';
     await s.page.getByTestId('tcfd-note-governance_board').fill(note);
     await s.page.reload();
     await s.page.getByTestId('tcfd-report').waitFor({ timeout: 60_000 });
     assert.equal(await s.page.getByTestId('tcfd-note-governance_board').inputValue(), note, 'the note survives a reload');
+    await s.page.getByTestId('tcfd-carbon-table').waitFor(); // so does the linked carbon analysis
 
     await s.page.emulateMedia({ media: 'print' });
     const file = join(work, 'tcfd.pdf');
@@ -70,7 +85,7 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
     await s.page.emulateMedia({ media: 'screen' });
     assert.match(execFileSync('pdfinfo', [file], { encoding: 'utf8' }), /Page size:\s+59[45]\.\d+ x 841\.\d+ pts \(A4\)/);
     const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-    for (const h of ['1. Governance', '2. Strategy', '3. Risk Management', '4. Metrics and Targets', 'Data sources', note]) assert.ok(text.includes(h), `the printout has '${h}'`);
+    for (const h of ['1. Governance', '2. Strategy', '3. Risk Management', '4. Metrics and Targets', 'Data sources', note, 'Financed scope 1+2 emissions']) assert.ok(text.includes(h), `the printout has '${h}'`);
     for (const h of ['Print / Save as PDF', 'Logout']) assert.ok(!text.includes(h), `the printout leaves out '${h}'`);
     execFileSync('pdftoppm', ['-png', '-r', '50', file, join(screenshotDir, 'tcfd-print')]);
     assert.deepEqual(s.problems.filter((m) => m.startsWith('pageerror')), []);

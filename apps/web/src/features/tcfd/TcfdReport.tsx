@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Input, Space, Table, Tag } from 'antd';
 import { PrinterOutlined } from '@ant-design/icons';
-import { Link } from 'react-router-dom';
 import { CLIMATE_SCORE_COLOURS, SCENARIO_LABELS, SCENARIOS, markerColour } from '@crp/contracts';
 import type { DashboardData } from '../../api/dashboard';
 import { Chart } from '../dashboard/Chart';
 import { money, percent } from '../dashboard/format';
 import { readPreference, writePreference } from '../../lib/storage';
+import { TcfdCarbonMetrics } from './TcfdCarbonMetrics';
 import './tcfd.css';
 
 /** Hazards scoring above this at the report year are called material in the Strategy section. */
@@ -243,9 +243,7 @@ export function TcfdReport({ data }: { data: DashboardData }) {
           </tbody>
         </table>
         <Recommended>b) Scope 1, 2 and 3 greenhouse gas emissions and related risks</Recommended>
-        <p data-testid="tcfd-transition">
-          No carbon (transition) analysis is linked to this portfolio, so financed emissions, carbon intensity and footprint are not reported here. Create one in the <Link to="/transition">Transition Risk module</Link>.
-        </p>
+        <TcfdCarbonMetrics projectId={data.project.project_id} />
         <Recommended>c) Targets and performance against them</Recommended>
         <Note id="targets" notes={notes} set={setNote} />
       </Section>
