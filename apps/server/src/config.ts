@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   UPLOAD_MAX_ROWS: z.coerce.number().int().positive().default(100_000),
   /** Jobs run at once by one process (analyses are CPU-bound: keep this near the core count). */
   JOB_CONCURRENCY: z.coerce.number().int().positive().default(1),
+  /** A running job whose worker sent no heartbeat for this long is taken as dead and re-queued (PostgreSQL mode). */
+  JOB_STALE_AFTER_MS: z.coerce.number().int().min(2_000).default(60_000),
   /** Run the job worker inside the server process (default with PGlite; set false when separate workers run). */
   RUN_JOBS_IN_PROCESS: bool.optional(),
   /** Argon2id memory cost in KiB (OWASP 2023 minimum for argon2id: 19 MiB, t=2). */

@@ -30,7 +30,8 @@ export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
   const mfa = new MfaService(db, users, mail);
   const auth = new AuthService(db, users, passwords, mail, notifications, mfa, config);
   const accounts = new AccountService(db, users, notifications);
-  const jobs = new JobQueue(db, log, { concurrency: config.JOB_CONCURRENCY, pollMs: 500 });
+  // The embedded database belongs to this one process: a job still marked running at start-up was cut off by a crash.
+  const jobs = new JobQueue(db, log, { concurrency: config.JOB_CONCURRENCY, pollMs: 500, staleAfterMs: config.JOB_STALE_AFTER_MS, soleWorker: !config.DATABASE_URL });
   jobs.register(analysePortfolioJob(db, log));
   const projects = new ProjectService(db, users, jobs, config);
   const projectList = new ProjectListService(db, users, projects);

@@ -22,8 +22,6 @@ export interface JobContext {
   progress(fraction: number, message?: string): Promise<void>;
 }
 
-/** A running job whose worker has not sent a heartbeat for this long is considered dead and retried. */
-const STALE_AFTER_MS = 60_000;
 const HEARTBEAT_MS = 10_000;
 
 /**
@@ -42,8 +40,24 @@ export class JobQueue {
   constructor(
     private readonly db: DB,
     private readonly log: FastifyBaseLogger,
-    private readonly options: { concurrency: number; pollMs: number },
+    private readonly options: {
+      concurrency: number;
+      pollMs: number;
+      /** A running job whose worker sent no heartbeat for this long is considered dead and retried (default 60 s). */
+      staleAfterMs?: number;
+      /** This process is the only worker (embedded database): every job still running at start-up is dead. */
+      soleWorker?: boolean;
+    },
   ) {}
+
+  private get staleAfterMs(): number {
+    return this.options.staleAfterMs ?? 60_000;
+  }
+
+  /** Heartbeats come at least four times per stale period. */
+  private get heartbeatMs(): number {
+    return Math.min(HEARTBEAT_MS, this.staleAfterMs / 4);
+  }
 
   register(def: JobDefinition<any>) {
     this.handlers.set(def.type, def);
@@ -74,21 +88,30 @@ export class JobQueue {
     while (this.active > 0) await new Promise((r) => setTimeout(r, 50));
   }
 
-  /** Re-queues running jobs whose worker stopped sending heartbeats (a crash or SIGKILL). */
-  async recoverStale(): Promise<number> {
-    const res = await this.db
+  /**
+   * Re-queues running jobs whose worker stopped sending heartbeats (a crash or SIGKILL); with `all`, every running
+   * job (used at start-up by the sole worker of an embedded database, where no other worker can be alive).
+   */
+  async recoverStale(all = false): Promise<number> {
+    let q = this.db
       .updateTable('jobs')
       .set({ status: 'queued', locked_by: null, message: 'Restarted after the worker stopped' })
-      .where('status', '=', 'running')
-      .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', new Date(Date.now() - STALE_AFTER_MS))]))
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows);
+      .where('status', '=', 'running');
+    if (!all) q = q.where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', new Date(Date.now() - this.staleAfterMs))]));
+    const res = await q.executeTakeFirst();
+    const n = Number(res.numUpdatedRows);
+    if (n > 0) this.log.warn({ jobs: n }, 're-queued jobs whose worker stopped');
+    return n;
   }
 
   private async run() {
     let lastRecovery = 0;
+    if (this.options.soleWorker) {
+      await this.recoverStale(true).catch((err) => this.log.error({ err }, 'start-up job recovery failed'));
+      lastRecovery = Date.now();
+    }
     while (this.running) {
-      if (Date.now() - lastRecovery > STALE_AFTER_MS / 2) {
+      if (Date.now() - lastRecovery > this.staleAfterMs / 2) {
         lastRecovery = Date.now();
         await this.recoverStale().catch((err) => this.log.error({ err }, 'stale job recovery failed'));
       }
@@ -140,7 +163,7 @@ export class JobQueue {
     const payload = job.payload as Record<string, unknown>;
     const heartbeat = setInterval(() => {
       void this.db.updateTable('jobs').set({ heartbeat_at: new Date() }).where('id', '=', job.id).where('locked_by', '=', this.workerId).execute().catch(() => undefined);
-    }, HEARTBEAT_MS);
+    }, this.heartbeatMs);
     const ctx: JobContext = {
       jobId: job.id,
       attempt: job.attempts,
