@@ -20,6 +20,7 @@ import { assetRoutes } from './routes/assets.routes.js';
 import { geoRoutes } from './routes/geo.routes.js';
 import { portfolioAssetRoutes } from './routes/portfolio-assets.routes.js';
 import { faqRoutes } from './routes/faq.routes.js';
+import { realEstateRoutes } from './routes/realestate.routes.js';
 import { createServices, type Services } from './services/container.js';
 
 declare module 'fastify' {
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(geoRoutes);
   await app.register(portfolioAssetRoutes);
   await app.register(faqRoutes);
+  await app.register(realEstateRoutes);
 
   const web = await registerWeb(app, config.WEB_DIST);
   app.setNotFoundHandler((request, reply) => {

@@ -163,6 +163,7 @@ export interface Database extends FaqTables {
   analysis_results: AnalysisResultsTable;
   files: FilesTable;
   reports: ReportsTable;
+  property_risk_sites: PropertyRiskSitesTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -300,4 +301,14 @@ export interface FilesTable {
   bytes: number;
   expires_at: Timestamp;
   created_at: Timestamp;
+}
+
+/** Ring and computed row of one real-estate location (migration 0010). */
+export interface PropertyRiskSitesTable {
+  asset_id: number;
+  project_id: number;
+  min_distance_km: number;
+  max_distance_km: number;
+  result: Json<Record<string, unknown>> | null;
+  computed_at: Timestamp | null;
 }

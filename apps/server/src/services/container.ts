@@ -18,6 +18,8 @@ import { AssetEditService } from './asset-edit.service.js';
 import { analysePortfolioJob } from '../analysis/analysis.service.js';
 import { FaqService } from './faq.service.js';
 import { ReportService, slideReportJob } from '../reports/report.service.js';
+import { RealEstateRepository } from '../repositories/realestate.repository.js';
+import { PropertyRiskService, propertyRiskJob } from './property-risk.service.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
 export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
@@ -38,7 +40,10 @@ export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
   const assetEdits = new AssetEditService(db, projects, users, jobs);
   jobs.register(slideReportJob(db, users, dashboard, files, log));
   const reports = new ReportService(db, projects, jobs);
-  return { users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, faq: new FaqService(db) };
+  const realEstate = new RealEstateRepository(db);
+  jobs.register(propertyRiskJob(db, realEstate, log));
+  const propertyRisk = new PropertyRiskService(db, realEstate, users, projects, jobs);
+  return { users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, faq: new FaqService(db) };
 }
 
 export type Services = ReturnType<typeof createServices>;
