@@ -125,11 +125,11 @@ export function RealEstatePage() {
               label: 'Asset',
               children: (
                 <Row gutter={16}>
-                  <Col xs={24} xl={14}>
+                  <Col xs={24} xxl={12}>
                     <PropertyPickMap items={sel.items} onPick={sel.addPoint} />
                     <Typography.Paragraph className="crp-muted crp-gap-top">Click the map to add a property; the map zooms to street level (zoom 16) at each point.</Typography.Paragraph>
                   </Col>
-                  <Col xs={24} xl={10}>
+                  <Col xs={24} xxl={12}>
                     <Typography.Title level={5}>Selected Asset ({sel.items.length})</Typography.Title>
                     <SelectedAssetTable items={sel.items} onUpdate={sel.update} onRemove={sel.remove} />
                   </Col>

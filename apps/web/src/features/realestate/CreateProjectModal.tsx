@@ -44,7 +44,7 @@ export function CreateProjectModal({ open, count, submitting, progress, error, o
         <Form.Item label="Project Name" required>
           <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={150} placeholder="e.g. Hong Kong residential" aria-label="Project Name" autoFocus />
         </Form.Item>
-        <Form.Item label="Surroundings ring (km)" help={`Scores are also summarised from ${minKm} to ${maxKm} km around each property; population and GDP count within ${maxKm} km.`}>
+        <Form.Item label="Surroundings ring (km)" extra={`Scores are also summarised from ${minKm} to ${maxKm} km around each property; population and GDP count within ${maxKm} km.`}>
           <Space>
             <InputNumber min={0} max={PROPERTY_RING_MAX_KM - 0.5} step={0.5} value={minKm} onChange={(v) => setMinKm(v ?? 0)} aria-label="Minimum distance (km)" addonBefore="from" />
             <InputNumber min={0.5} max={PROPERTY_RING_MAX_KM} step={0.5} value={maxKm} onChange={(v) => setMaxKm(v ?? PROPERTY_RING_DEFAULTS_KM.max_distance)} aria-label="Maximum distance (km)" addonBefore="to" />

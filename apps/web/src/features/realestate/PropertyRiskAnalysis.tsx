@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Card, Col, Row, Segmented, Statistic, Table, Tag, Typography } from 'antd';
+import { Card, Col, Row, Segmented, Statistic, Table, Typography } from 'antd';
 import {
   ELEVATION_BANDS_M, elevationBand, FLOOD_DEPTH_BANDS_M, floodDepthBand, formatMillions, markerColour, severityBand, TYPHOON_WIND_BANDS_KMH, typhoonWindBand,
   type PropertyRiskResponse, type PropertyRiskRow,
@@ -17,9 +17,9 @@ const SCENARIO: Record<string, string> = { '26': '2.6', '45': '4.5', '85': '8.5'
 
 function ScoreTag({ score }: { score: number }) {
   return (
-    <Tag color={markerColour(score)} className="crp-re-score" style={{ color: score > 51 ? '#fff' : '#1f2937' }}>
+    <span className="crp-re-score" style={{ background: markerColour(score), color: score > 76 ? '#fff' : '#1f2937' }}>
       {score.toFixed(0)} · {severityBand(score)}
-    </Tag>
+    </span>
   );
 }
 const short = (s: string) => (s.length > 20 ? `${s.slice(0, 20)}...` : s);
@@ -57,7 +57,9 @@ export function PropertyRiskAnalysis({ result }: { result: PropertyRiskResponse 
   );
   const worstFlood = rows.reduce<PropertyRiskRow | null>((w, r) => (!w || r.flood_score > w.flood_score ? r : w), null);
   const worstTyphoon = rows.reduce<PropertyRiskRow | null>((w, r) => (!w || r.typhoon_score > w.typhoon_score ? r : w), null);
-  const heatHeight = rows.length === 1 ? 120 : Math.min(900, 160 + rows.length * 36);
+  const heatHeight = rows.length === 1 ? 120 : Math.min(900, Math.max(380, 160 + rows.length * 36));
+  const meanFlood = mean(rows.map((r) => r.flood_score));
+  const meanTyphoon = mean(rows.map((r) => r.typhoon_score));
 
   return (
     <div className="crp-re-analysis" data-testid="property-risk-analysis">
@@ -66,12 +68,21 @@ export function PropertyRiskAnalysis({ result }: { result: PropertyRiskResponse 
         platform's hazard engine (the dashboard's hazard scores); the ring summarises the same property placed around its site.
       </Typography.Paragraph>
       <Row gutter={[16, 16]} data-testid="summary-tiles">
-        <Col xs={12} md={8} xl={4}><Card className="crp-card"><Statistic title="Properties" value={rows.length} /></Card></Col>
-        <Col xs={12} md={8} xl={4}><Card className="crp-card"><Statistic title="Mean flood score" value={mean(rows.map((r) => r.flood_score)).toFixed(1)} suffix={<small>{severityBand(mean(rows.map((r) => r.flood_score)))}</small>} /></Card></Col>
-        <Col xs={12} md={8} xl={4}><Card className="crp-card"><Statistic title="Mean typhoon score" value={mean(rows.map((r) => r.typhoon_score)).toFixed(1)} suffix={<small>{severityBand(mean(rows.map((r) => r.typhoon_score)))}</small>} /></Card></Col>
-        <Col xs={12} md={8} xl={4}><Card className="crp-card"><Statistic title="Highest flood" value={worstFlood ? worstFlood.flood_score : 0} suffix={<small title={worstFlood?.name}>{worstFlood ? short(worstFlood.name) : ''}</small>} /></Card></Col>
-        <Col xs={12} md={8} xl={4}><Card className="crp-card"><Statistic title="Highest typhoon" value={worstTyphoon ? worstTyphoon.typhoon_score : 0} suffix={<small title={worstTyphoon?.name}>{worstTyphoon ? short(worstTyphoon.name) : ''}</small>} /></Card></Col>
-        <Col xs={12} md={8} xl={4}><Card className="crp-card"><Statistic title="Surrounding GDP" value={usd(result.summary.total_gdp_value)} suffix={<small>{people(result.summary.total_population)} people</small>} /></Card></Col>
+        {[
+          { title: 'Properties', value: String(rows.length), note: `${result.scenario.analysis_type.toUpperCase()} ${SCENARIO[result.scenario.scenario]} · ${result.scenario.year}` },
+          { title: 'Mean flood score', value: meanFlood.toFixed(1), note: severityBand(meanFlood) },
+          { title: 'Mean typhoon score', value: meanTyphoon.toFixed(1), note: severityBand(meanTyphoon) },
+          { title: 'Highest flood', value: worstFlood ? worstFlood.flood_score.toFixed(0) : '0', note: worstFlood ? short(worstFlood.name) : '' },
+          { title: 'Highest typhoon', value: worstTyphoon ? worstTyphoon.typhoon_score.toFixed(0) : '0', note: worstTyphoon ? short(worstTyphoon.name) : '' },
+          { title: 'Surrounding GDP', value: usd(result.summary.total_gdp_value), note: `${people(result.summary.total_population)} people` },
+        ].map((t) => (
+          <Col key={t.title} xs={12} md={8} xl={4}>
+            <Card className="crp-card crp-re-tile">
+              <Statistic title={t.title} value={t.value} />
+              <div className="crp-muted crp-re-tile-note" title={t.note}>{t.note}</div>
+            </Card>
+          </Col>
+        ))}
       </Row>
       <Row gutter={[16, 16]} className="crp-gap-top">
         <Col xs={24} xl={12}>
@@ -86,7 +97,7 @@ export function PropertyRiskAnalysis({ result }: { result: PropertyRiskResponse 
             data-testid="property-risk-map"
             extra={<Segmented size="small" value={mapHazard} onChange={(v) => setMapHazard(v as 'flood' | 'typhoon')} options={[{ value: 'flood', label: 'Flood' }, { value: 'typhoon', label: 'Typhoon' }]} />}
           >
-            <AssetMap points={points} height={Math.max(heatHeight, 360)} label={`Properties coloured by ${mapHazard} score`} />
+            <AssetMap points={points} height={Math.max(heatHeight, 380)} label={`Properties coloured by ${mapHazard} score`} />
           </Card>
         </Col>
       </Row>

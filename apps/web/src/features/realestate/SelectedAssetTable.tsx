@@ -17,12 +17,14 @@ export function SelectedAssetTable({ items, onUpdate, onRemove, testId = 'select
       size="small"
       dataSource={items}
       pagination={items.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
+      scroll={{ x: 740 }}
       locale={{ emptyText: 'No asset selected yet.' }}
       columns={[
         { title: '#', key: 'i', width: 48, render: (_v, _r, i) => i + 1 },
         {
           title: 'Name',
           key: 'name',
+          width: 220,
           render: (_v, r) =>
             r.status === 'loading' ? (
               <span className="crp-muted">Loading...</span>
