@@ -124,6 +124,15 @@ describe('real estate in the browser: map and CSV selection, property-risk proje
     await page.reload();
     await page.getByTestId('property-risk-analysis').waitFor();
 
+    // The project is listed on /realestate and opens the Property Risk Analysis page (/property-risk) by name.
+    await page.goto(`${server.baseUrl}/realestate`);
+    const listed = page.getByTestId('property-projects');
+    await listed.getByText(`Properties ${suffix}`).waitFor();
+    await listed.getByRole('link', { name: 'Open' }).click();
+    await page.waitForURL('**/property-risk');
+    await page.getByTestId('property-risk-analysis').waitFor();
+    assert.equal(await page.getByTestId('flood-table').locator('tbody tr.ant-table-row').count(), 3);
+
     // /property-risk without state asks for a project.
     await page.goto(`${server.baseUrl}/property-risk`);
     await page.getByText('Open a property-risk project to see its analysis.').waitFor();

@@ -141,5 +141,12 @@ describe('real estate: property-risk compute and fetch', () => {
     const seen = await s.api.post('/api/v2/property_risk/fetch/', { token: colleague.token, form: { project_name: 'Private' } });
     assert.equal(seen.status, 200);
     assert.equal(seen.body.data[0].name, 'Central Tower');
+    // Lists: each sees their own and what was shared with them, never another company's.
+    const mine = await s.api.get('/api/v2/property_risk/projects/', { token: owner.token });
+    assert.deepEqual(mine.body.map((p: { project_id: number; own: boolean; properties: number; status: string }) => [p.project_id, p.own, p.properties, p.status]), [[id, true, 1, 'done']]);
+    const shared = await s.api.get('/api/v2/property_risk/projects/', { token: colleague.token });
+    assert.deepEqual(shared.body.map((p: { project_id: number; own: boolean }) => [p.project_id, p.own]), [[id, false]]);
+    const theirs = await s.api.get('/api/v2/property_risk/projects/', { token: stranger.token });
+    assert.deepEqual(theirs.body.map((p: { project_id: number }) => p.project_id), [own.body.project.project_id]);
   });
 });

@@ -105,6 +105,19 @@ export const PropertyRiskResponse = z.object({
 });
 export type PropertyRiskResponse = z.infer<typeof PropertyRiskResponse>;
 
+/** A property-risk project in the caller's list. */
+export const PropertyRiskProject = z.object({
+  project_id: z.number().int(),
+  name: z.string(),
+  status: z.enum(['queued', 'running', 'done', 'failed']),
+  properties: z.number().int(),
+  /** Creation date, YYYY-MM-DD. */
+  date: z.string(),
+  /** false when the project was shared with the caller. */
+  own: z.boolean(),
+});
+export type PropertyRiskProject = z.infer<typeof PropertyRiskProject>;
+
 export const PropertyRiskComputeResponse = z.object({ detail: z.string(), project: ProjectStatus, job_id: z.number().int() });
 
 /** Flood legend: elevation bands, m (spec 001 §9). */

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { AssetRow, ProjectRow } from '../db/schema.js';
 
@@ -79,6 +80,20 @@ export class RealEstateRepository {
   async saveResults(db: DB, results: { assetId: number; result: Record<string, unknown> }[]): Promise<void> {
     const now = new Date();
     for (const r of results) await db.updateTable('property_risk_sites').set({ result: JSON.stringify(r.result), computed_at: now }).where('asset_id', '=', r.assetId).execute();
+  }
+
+  /** Property-risk projects the user owns or that were shared with them, newest first, with their location counts. */
+  visibleTo(userId: number, companyId: number) {
+    return this.db
+      .selectFrom('projects as p')
+      .leftJoin('project_shares as s', (j) => j.onRef('s.project_id', '=', 'p.id').on('s.user_id', '=', userId))
+      .select(['p.id', 'p.name', 'p.status', 'p.created_at', 'p.owner_id', sql<number>`(select count(*)::int from assets a where a.project_id = p.id)`.as('properties')])
+      .where('p.company_id', '=', companyId)
+      .where('p.kind', '=', 'realestate')
+      .where((eb) => eb.or([eb('p.owner_id', '=', userId), eb('s.user_id', '=', userId)]))
+      .orderBy('p.created_at', 'desc')
+      .orderBy('p.id', 'desc')
+      .execute();
   }
 
   setStatus(projectId: number, fields: Partial<Pick<ProjectRow, 'status' | 'progress' | 'status_message' | 'analysed_at'>>, db: DB = this.db) {

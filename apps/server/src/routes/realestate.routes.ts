@@ -1,4 +1,4 @@
-import { ErrorBody, PropertyRiskComputeBody, PropertyRiskComputeResponse, PropertyRiskFetchQuery, PropertyRiskResponse } from '@crp/contracts';
+import { ErrorBody, PropertyRiskComputeBody, PropertyRiskComputeResponse, PropertyRiskFetchQuery, PropertyRiskProject, PropertyRiskResponse } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../plugins/auth.js';
@@ -45,4 +45,14 @@ export const realEstateRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: PropertyRiskResponse, ...errors },
     },
   }, async (req) => propertyRisk.fetch(caller(req), req.body.project_name));
+
+  app.get('/api/v2/property_risk/projects/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Real estate'],
+      summary: "The caller's property-risk projects (own and shared with them), newest first",
+      security: TOKEN_SECURITY,
+      response: { 200: z.array(PropertyRiskProject), 401: ErrorBody },
+    },
+  }, async (req) => propertyRisk.list(caller(req)));
 };

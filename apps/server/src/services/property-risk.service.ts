@@ -1,5 +1,5 @@
 import {
-  PROPERTY_RING_DEFAULTS_KM, PROPERTY_RING_MAX_KM, type PropertyRiskComputeBody, type PropertyRiskResponse, type PropertyRiskRow, type ProjectStatus,
+  PROPERTY_RING_DEFAULTS_KM, PROPERTY_RING_MAX_KM, type PropertyRiskComputeBody, type PropertyRiskProject, type PropertyRiskResponse, type PropertyRiskRow, type ProjectStatus,
 } from '@crp/contracts';
 import type { AssetInput } from '@crp/engine';
 import { countryOf, gdpPerCapita, populationWithin } from '@crp/geo';
@@ -103,6 +103,12 @@ export class PropertyRiskService {
       throw badRequest(`year: ${year} is not offered for ${analysis_type} (rcp: 2020, 2030, 2050; ssp: 2025 to 2100 in steps of 5)`, 'year');
     }
     return { analysis_type, scenario, year };
+  }
+
+  /** The caller's property-risk projects (own and shared), newest first. */
+  async list(caller: AuthUser): Promise<PropertyRiskProject[]> {
+    const rows = await this.repo.visibleTo(caller.id, caller.companyId);
+    return rows.map((r) => ({ project_id: r.id, name: r.name, status: r.status, properties: r.properties, date: new Date(r.created_at).toISOString().slice(0, 10), own: r.owner_id === caller.id }));
   }
 
   /** The rows of a property-risk project the caller may read, by name (404 otherwise, also for another company's project). */

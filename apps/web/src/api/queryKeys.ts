@@ -6,5 +6,6 @@ export const queryKeys = {
   projectList: (userId: number) => ['projects', 'list', userId] as const,
   projectNames: (listFor: 'physical_risk' | 'map_module') => ['projects', 'names', listFor] as const,
   projects: ['projects'] as const,
+  propertyRiskProjects: ['property-risk', 'projects'] as const,
   propertyRisk: (projectName: string) => ['property-risk', projectName.toLowerCase()] as const,
 };

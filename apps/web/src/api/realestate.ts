@@ -1,4 +1,4 @@
-import type { ProjectStatus, PropertyRiskResponse } from '@crp/contracts';
+import type { ProjectStatus, PropertyRiskProject, PropertyRiskResponse } from '@crp/contracts';
 import { request } from './http';
 
 export interface PropertyRiskComputeInput {
@@ -24,4 +24,9 @@ export async function computePropertyRisk(input: PropertyRiskComputeInput): Prom
 /** Property risk fetch (spec 001 §7) by project_name. */
 export async function fetchPropertyRisk(projectName: string): Promise<PropertyRiskResponse> {
   return (await request<PropertyRiskResponse>('POST', '/api/v2/property_risk/fetch/', { form: { project_name: projectName } })).data;
+}
+
+/** The caller's property-risk projects (own and shared), newest first. */
+export async function fetchPropertyRiskProjects(): Promise<PropertyRiskProject[]> {
+  return (await request<PropertyRiskProject[]>('GET', '/api/v2/property_risk/projects/')).data;
 }

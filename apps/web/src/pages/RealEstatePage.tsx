@@ -17,6 +17,7 @@ import { CsvAssetPicker } from '../features/realestate/CsvAssetPicker';
 import { HowToGuideModal } from '../features/realestate/HowToGuideModal';
 import { MyAssetsCards, savedAssetsOf, type SavedAsset } from '../features/realestate/MyAssetsCards';
 import { PropertyPickMap } from '../features/realestate/PropertyPickMap';
+import { PropertyProjectsCard } from '../features/realestate/PropertyProjectsCard';
 import { SelectedAssetTable } from '../features/realestate/SelectedAssetTable';
 import { useCreatePropertyProject } from '../features/realestate/useCreatePropertyProject';
 import { toLocations, useSelectedProperties } from '../features/realestate/useSelectedProperties';
@@ -144,6 +145,7 @@ export function RealEstatePage() {
           ]}
         />
       </Card>
+      <PropertyProjectsCard />
       <CreateProjectModal
         open={projectOpen}
         count={sel.items.length}

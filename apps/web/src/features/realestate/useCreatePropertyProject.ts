@@ -46,6 +46,7 @@ export function useCreatePropertyProject(onDone: (res: PropertyRiskResponse) => 
         }
         const res = await fetchPropertyRisk(created.project.name);
         queryClient.setQueryData(queryKeys.propertyRisk(res.project_name), res);
+        void queryClient.invalidateQueries({ queryKey: queryKeys.propertyRiskProjects });
         onDone(res);
       } catch (err) {
         console.error('Property-risk project failed', err);
