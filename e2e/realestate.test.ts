@@ -128,13 +128,17 @@ describe('real estate in the browser: map and CSV selection, property-risk proje
     await page.goto(`${server.baseUrl}/realestate`);
     const listed = page.getByTestId('property-projects');
     await listed.getByText(`Properties ${suffix}`).waitFor();
+    await screenshot(page, 'realestate-project-list');
     await listed.getByRole('link', { name: 'Open' }).click();
     await page.waitForURL('**/property-risk');
     await page.getByTestId('property-risk-analysis').waitFor();
     assert.equal(await page.getByTestId('flood-table').locator('tbody tr.ant-table-row').count(), 3);
+    await page.getByTestId('property-risk-map').getByText('Typhoon', { exact: true }).click();
+    await page.waitForTimeout(1000);
+    await screenshot(page, 'property-risk-page');
 
     // /property-risk without state asks for a project.
-    await page.goto(`${server.baseUrl}/property-risk`);
+    await page.goto(`${server.baseUrl}/property-risk?direct=1`); // a new URL: the same URL would reload and keep the state
     await page.getByText('Open a property-risk project to see its analysis.').waitFor();
     assert.deepEqual(problems.filter((p) => !/Reverse geocoding failed/.test(p)), []);
   });
