@@ -156,9 +156,9 @@ describe('accounts in the browser: register, 2FA setup, login with a code', { ti
     await page.waitForURL('**/faq');
     await page.getByRole('heading', { name: 'FAQs' }).waitFor();
     // A module not built yet shows an honest coming-soon page inside the shell, never a blank screen.
-    await page.goto(`${server.baseUrl}/realestate`);
+    await page.goto(`${server.baseUrl}/map`);
     await page.getByTestId('coming-soon').waitFor();
-    await screenshot(page, 'realestate-coming-soon');
+    await screenshot(page, 'map-coming-soon');
   });
 
   it('logs out, then logs in again through the 2FA code step', async () => {

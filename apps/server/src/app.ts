@@ -21,6 +21,7 @@ import { assetRoutes } from './routes/assets.routes.js';
 import { geoRoutes } from './routes/geo.routes.js';
 import { portfolioAssetRoutes } from './routes/portfolio-assets.routes.js';
 import { faqRoutes } from './routes/faq.routes.js';
+import { realEstateRoutes } from './routes/realestate.routes.js';
 import { createServices, type Services } from './services/container.js';
 
 declare module 'fastify' {
@@ -84,6 +85,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(portfolioAssetRoutes);
   await app.register(faqRoutes);
   await app.register(carbonRoutes);
+  await app.register(realEstateRoutes);
 
   const web = await registerWeb(app, config.WEB_DIST);
   app.setNotFoundHandler((request, reply) => {

@@ -28,6 +28,8 @@ interface Ctx {
   /** A carbon project shared the same way, and a fresh one for calls that remove it. */
   carbonName: string;
   carbonScratch(): Promise<string>;
+  /** A property-risk project shared the same way. */
+  propertyName: string;
 }
 interface Call {
   path: string;
@@ -154,6 +156,13 @@ const ACCESS: Record<string, Rule> = {
     call: async (c, _r, me) => ({ path: `/api/report/delete_carbon_analysis/${uid(me)}/`, opts: { json: { portfolio_name: await c.carbonScratch() } } }),
   },
 
+  'GET /api/v2/property_risk/projects/': { kind: 'user', call: () => ({ path: '/api/v2/property_risk/projects/' }) },
+  'POST /api/v2/property_risk/': {
+    kind: 'user',
+    call: () => ({ path: '/api/v2/property_risk/', opts: { json: { project_name: fresh('Homes'), data: [{ name: 'Flat', latitude: 22.3, longitude: 114.17 }] } } }),
+  },
+  'POST /api/v2/property_risk/fetch/': { kind: 'read', call: (c) => ({ path: '/api/v2/property_risk/fetch/', opts: { json: { project_name: c.propertyName } } }) },
+
   'POST /api/project/update_default_filter/': { kind: 'write', call: (c) => ({ path: '/api/project/update_default_filter/', opts: form({ project_id: String(c.projectId), data: { year: 2050, scenario: '45', analysis_type: 'ssp' } }) }) },
   'POST /api/v2/update_assets/': {
     kind: 'write',
@@ -277,7 +286,14 @@ describe('authorization: every route of the OpenAPI document, as every role', ()
       fileUrl: csv.body.url ?? csv.body.file_url ?? csv.body.link,
       carbonName: await carbon('Shared carbon'),
       carbonScratch: () => carbon(fresh('Carbon scratch')),
+      propertyName: 'Shared homes',
     };
+    const homes = await s.api.post('/api/v2/property_risk/', { token: owner.token, json: { project_name: c.propertyName, data: [{ name: 'Flat', latitude: 22.3, longitude: 114.17 }] } });
+    assert.equal(homes.status, 202, JSON.stringify(homes.body));
+    for (const [u, permission] of [[reader, 'read'], [writer, 'write']] as const) {
+      const sh = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: String(homes.body.project.project_id), share_with: JSON.stringify([u.userId]), permission } });
+      assert.equal(sh.status, 201, JSON.stringify(sh.body));
+    }
     assert.ok(c.fileUrl, `summary_report answers a link: ${JSON.stringify(csv.body)}`);
     const doc = JSON.parse(await generateOpenApi());
     routes = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));

@@ -10,3 +10,4 @@ export * from './projects.js';
 export * from './brand.js';
 export * from './files.js';
 export * from './carbon.js';
+export * from './realestate.js';

@@ -10,6 +10,7 @@ export const SIGNED_IN_ROUTES = [
   '/map',
   '/realestate',
   '/realestate-dashboard',
+  '/property-risk',
   '/pivottable',
   '/tcfd',
   '/changelog',

@@ -19,3 +19,4 @@ export { GeoQueryError } from './errors.js';
 export { normalizeText } from './normalize.js';
 export { haversineKm } from './places.js';
 export { DATA_DIR } from './data.js';
+export { populationWithin, gdpPerCapita, POPULATION_EXCLUDED_FEATURES, type PopulationWithin } from './surroundings.js';

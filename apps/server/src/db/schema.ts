@@ -165,6 +165,7 @@ export interface Database extends FaqTables {
   reports: ReportsTable;
   carbon_portfolios: CarbonPortfoliosTable;
   carbon_companies: CarbonCompaniesTable;
+  property_risk_sites: PropertyRiskSitesTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -325,3 +326,12 @@ export interface CarbonCompaniesTable {
   sector: string;
 }
 export type CarbonCompanyDbRow = Selectable<CarbonCompaniesTable>;
+/** Ring and computed row of one real-estate location (migration 0010). */
+export interface PropertyRiskSitesTable {
+  asset_id: number;
+  project_id: number;
+  min_distance_km: number;
+  max_distance_km: number;
+  result: Json<Record<string, unknown>> | null;
+  computed_at: Timestamp | null;
+}

@@ -20,6 +20,8 @@ import { FaqService } from './faq.service.js';
 import { ReportService, slideReportJob } from '../reports/report.service.js';
 import { CarbonRepository } from '../repositories/carbon.repository.js';
 import { CarbonService } from './carbon.service.js';
+import { RealEstateRepository } from '../repositories/realestate.repository.js';
+import { PropertyRiskService, propertyRiskJob } from './property-risk.service.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
 export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
@@ -42,7 +44,10 @@ export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
   jobs.register(slideReportJob(db, users, dashboard, files, log));
   const reports = new ReportService(db, projects, jobs);
   const carbon = new CarbonService(db, new CarbonRepository(db), users, projects, config);
-  return { carbon, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, faq: new FaqService(db) };
+  const realEstate = new RealEstateRepository(db);
+  jobs.register(propertyRiskJob(db, realEstate, log));
+  const propertyRisk = new PropertyRiskService(db, realEstate, users, projects, jobs);
+  return { carbon, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, faq: new FaqService(db) };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -12,4 +12,6 @@ export const queryKeys = {
   carbonAnalysis: (name: string) => ['carbon', 'analysis', name.toLowerCase()] as const,
   carbonData: (name: string) => ['carbon', 'data', name.toLowerCase()] as const,
   carbon: ['carbon'] as const,
+  propertyRiskProjects: ['property-risk', 'projects'] as const,
+  propertyRisk: (projectName: string) => ['property-risk', projectName.toLowerCase()] as const,
 };

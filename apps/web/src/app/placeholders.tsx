@@ -1,8 +1,6 @@
 import {
   BuildOutlined,
   GlobalOutlined,
-  HomeOutlined,
-  RadarChartOutlined,
 } from '@ant-design/icons';
 import type { ComingSoonProps } from '../pages/ComingSoonPage';
 
@@ -15,16 +13,6 @@ export const COMING_SOON: Record<string, ComingSoonProps> = {
     title: 'Map results',
     icon: <GlobalOutlined />,
     description: 'Hazard maps for a location, with street and satellite views, legends, a results table and image download.',
-  },
-  '/realestate': {
-    title: 'Real estate',
-    icon: <HomeOutlined />,
-    description: 'Select properties on a map or from a CSV file and create a property-risk project with flood and typhoon scores.',
-  },
-  '/realestate-dashboard': {
-    title: 'Real-estate dashboard',
-    icon: <RadarChartOutlined />,
-    description: 'Property-risk results: summary tiles, a heat map, a risk map, and flood and typhoon score tables.',
   },
   '/create-map': {
     title: 'Map Module',

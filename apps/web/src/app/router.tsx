@@ -24,6 +24,9 @@ const ChangelogPage = lazy(() => import('../pages/ChangelogPage').then((m) => ({
 const MethodologyPage = lazy(() => import('../pages/MethodologyPage').then((m) => ({ default: m.MethodologyPage })));
 const PivotTablePage = lazy(() => import('../pages/PivotTablePage').then((m) => ({ default: m.PivotTablePage })));
 const TcfdPage = lazy(() => import('../pages/TcfdPage').then((m) => ({ default: m.TcfdPage })));
+const RealEstatePage = lazy(() => import('../pages/RealEstatePage').then((m) => ({ default: m.RealEstatePage })));
+const RealEstateDashboardPage = lazy(() => import('../pages/RealEstateDashboardPage').then((m) => ({ default: m.RealEstateDashboardPage })));
+const PropertyRiskPage = lazy(() => import('../pages/PropertyRiskPage').then((m) => ({ default: m.PropertyRiskPage })));
 const ToolkitPage = lazy(() => import('../pages/ToolkitPage').then((m) => ({ default: m.ToolkitPage })));
 const TransitionPage = lazy(() => import('../pages/TransitionPage').then((m) => ({ default: m.TransitionPage })));
 const TransitionAnalysisPage = lazy(() => import('../pages/TransitionAnalysisPage').then((m) => ({ default: m.TransitionAnalysisPage })));
@@ -45,6 +48,9 @@ const BUILT: Partial<Record<(typeof SIGNED_IN_ROUTES)[number], React.ReactNode>>
   '/transition': <TransitionPage />,
   '/transition-analysis': <TransitionAnalysisPage />,
   '/edit-transition': <EditTransitionPage />,
+  '/realestate': <RealEstatePage />,
+  '/realestate-dashboard': <RealEstateDashboardPage />,
+  '/property-risk': <PropertyRiskPage />,
 };
 
 function SessionEffects() {
