@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { screenshot } from './support/browser';
 import { apiGet } from './support/api';
@@ -86,7 +89,9 @@ describe('carbon module in the browser: create through the table, see outputs, e
     await s.page.getByRole('tab', { name: 'Upload CSV' }).click();
     const [tpl] = await Promise.all([s.page.waitForEvent('download'), s.page.getByTestId('carbon-template').click()]);
     assert.match(tpl.suggestedFilename(), /^carbon_template_\d{8}T\d{6}\.csv$/);
-    const csvPath = await tpl.path();
+    // Saved under its own name: uploads must end .csv, .xlsx or .xls (the download's temp path has no extension).
+    const csvPath = join(mkdtempSync(join(tmpdir(), 'crp-carbon-')), tpl.suggestedFilename());
+    await tpl.saveAs(csvPath);
     const submit = s.page.getByTestId('csv-submit');
     assert.equal(await submit.isDisabled(), true);
     await s.page.getByTestId('csv-name').fill('E2E From CSV');
