@@ -25,6 +25,11 @@ export const DEFAULT_LAYERS_DIR = resolve(here, '../layers');
 export const RPS = HAZARD_RETURN_PERIODS_YEARS;
 export const N_RP = RPS.length;
 const I100 = RPS.indexOf(100);
+const I10 = RPS.indexOf(10);
+/** Xu (2010) as in CLIMADA TCSurgeBathtub: surge height 0.1023·(V − 26.8224) + 1.8288 m above 60 kn, else 0. */
+export function xuSurgeM(v: number): number {
+  return v > 26.8224 ? 0.1023 * (v - 26.8224) + 1.8288 : 0;
+}
 
 export interface Manifest {
   name: string;
@@ -315,12 +320,17 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
     if (coast && coast.dist <= 50) {
       values[H_SLR] = slrM;
       scores[H_SLR] = slrScore(coast.elev - slrM);
+      // Shoreline standard (RULE, as the 10-yr drainage design of the rainfall flood): the built shore holds today's
+      // 10-year storm tide, so the effective ground is at least the baseline 10-yr surge height (no sea-level rise).
+      const raw10 = tyRp[c025 * N_RP + I10]!;
+      // (the Xu line without its 60-kn cut, so a 10-yr wind just below 60 kn still gives the shore its storm-tide height)
+      const shore = tyNull ? 0 : Math.max(0, 0.1023 * (raw10 * 0.5 - 26.8224) + 1.8288);
+      const zEff = coast.elev > shore ? coast.elev : shore;
       for (let k = 0; k < N_RP; k++) {
         const v = curves[k]!;
         if (Number.isNaN(v)) { curves[N_RP + k] = NaN; continue; }
-        // Xu (2010) as in CLIMADA TCSurgeBathtub: 0.1023·(V − 26.8224) + 1.8288 m above 60 kn
-        const surge = v > 26.8224 ? 0.1023 * (v - 26.8224) + 1.8288 : 0;
-        curves[N_RP + k] = surge > 0 ? Math.max(0, surge + slrM - coast.elev - 0.2 * coast.dist) : 0;
+        const surge = xuSurgeM(v);
+        curves[N_RP + k] = surge > 0 ? Math.max(0, surge + slrM - zEff - 0.2 * coast.dist) : 0;
       }
     } else {
       values[H_SLR] = NaN;

@@ -65,3 +65,16 @@ test('sea-level rise score uses the same sub-cell coastal elevation: the waterfr
   const s = layers().samplePoint(22.288, 114.212, SSP85_2050).sea_level_rise;
   assert.ok(s.value! > 0.1 && s.score >= 75, `Quarry Bay SLR ${s.value} m, score ${s.score}`);
 });
+
+test('storm surge: the built shore holds today\'s 10-year storm tide (no flooding at 2-10 years in 2020; sea-level rise erodes it)', () => {
+  for (const [name, [lat, lng]] of Object.entries(WATERFRONT)) {
+    const c = surge(lat, lng).return_periods!.intensities; // RPS 2, 5, 10, 25, …
+    assert.equal(c[0], 0, `${name} 2-yr`);
+    assert.equal(c[1], 0, `${name} 5-yr`);
+    assert.ok(c[2]! < 0.1, `${name} 10-yr ${c[2]} (only the 2020 vs baseline intensity change)`);
+  }
+  // Manila: high local subsidence (PSMSL) raises the sea by ≈ 0.5 m by 2050 under SSP5-8.5: the 10-yr storm floods again
+  const m2050 = surge(14.575, 120.982, SSP85_2050).return_periods!.intensities;
+  const m2020 = surge(14.575, 120.982).return_periods!.intensities;
+  assert.ok(m2050[4]! > m2020[4]! + 0.3, `Manila 50-yr ${m2020[4]} → ${m2050[4]}`);
+});
