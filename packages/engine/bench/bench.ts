@@ -6,6 +6,7 @@
  *  - tc:        Emanuel (2011) TC wind, v_thresh 25.7, v_half 74.7, 19 RPs -> 18 bins, deterministic, one core.
  *  - e2e-100k:  100,000 flood assets end to end (curves built, distributions computed, results kept), wall + peak RSS.
  *  - grid-10k / grid-100k: full grid, 11 hazards x 58 scenario-years, worker_threads (2 workers), results streamed.
+ *  - layers-20k / layers-100k: the same with the real hazard layers (apps/server/src/analysis/hazard-provider.ts).
  * Usage: node --import tsx bench/bench.ts [workload ...]   (no argument: all)
  */
 import { spawnSync } from 'node:child_process';
@@ -79,9 +80,12 @@ function tc(n: number) {
   return { assets: n, computeMs: t1 - t0, assetsPerSec: n / ((t1 - t0) / 1000), assetsPerCpuSec: n / cpuSec, checksum: s / n };
 }
 
-async function grid(n: number, workers: number) {
+/** The server's adapter to the real hazard layers (@crp/hazards), loaded by each worker. */
+const LAYERS_PROVIDER = fileURLToPath(new URL('../../../apps/server/src/analysis/hazard-provider.ts', import.meta.url));
+
+async function grid(n: number, workers: number, providerPath?: string) {
   const assets = syntheticAssets(n);
-  const provider = fileURLToPath(new URL('./synthetic-provider.ts', import.meta.url));
+  const provider = providerPath ?? fileURLToPath(new URL('./synthetic-provider.ts', import.meta.url));
   let cells = 0; let sumEad = 0;
   const cpu0 = process.cpuUsage();
   const r = await analysePortfolioParallel(assets, {
@@ -102,11 +106,13 @@ async function runOne(name: string): Promise<Record<string, unknown>> {
     case 'e2e-100k': return jrcBeta(100_000, true);
     case 'grid-10k': return grid(10_000, 2);
     case 'grid-100k': return grid(100_000, 2);
+    case 'layers-20k': return grid(20_000, 2, LAYERS_PROVIDER);
+    case 'layers-100k': return grid(100_000, 2, LAYERS_PROVIDER);
     default: throw new Error(`unknown workload ${name}`);
   }
 }
 
-const ALL = ['jrc-beta', 'tc', 'e2e-100k', 'grid-10k', 'grid-100k'];
+const ALL = ['jrc-beta', 'tc', 'e2e-100k', 'grid-10k', 'grid-100k', 'layers-100k'];
 const args = process.argv.slice(2);
 if (args[0] === '--child') {
   const c0 = process.cpuUsage();

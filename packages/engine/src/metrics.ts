@@ -198,6 +198,65 @@ function assetHazard(A: PreparedAsset, chunk: ResultChunk, a: number, h: number,
   AH[0] = cvar; AH[1] = rcvar; AH[2] = eal; AH[3] = ealR < eal ? ealR : eal; AH[4] = maxE; AH[5] = bi; AH[6] = varNear; AH[7] = 1;
 }
 
+/** Scratch results of one asset over several hazards combined: cvar, rcvar, eal, ealR, valid(0/1). */
+const AC = new Float64Array(5);
+const PD = new Float64Array(64); const PDR = new Float64Array(64); const PB = new Float64Array(64); const PBR = new Float64Array(64);
+
+/**
+ * Multi-hazard aggregation of one asset (docs/methodology/engine.md §3.3): at every series year the hazards' expected
+ * annual damage ratios are combined as independent, D = 1 − Π_h (1 − d_h), separately for physical damage (fraction of
+ * the damageable value) and business interruption (fraction of a year's revenue), so neither can exceed 1 in a year
+ * (the building cannot lose more than its value, operations more than a year of revenue). For small ratios D ≈ Σ d_h.
+ * Hazards without data at any series year are skipped (as assetHazard). Fills AC; AC[4] = 0 when no hazard has data.
+ */
+function assetCombined(A: PreparedAsset, chunk: ResultChunk, a: number, hs: readonly number[], plan: SeriesPlan, withContent: boolean): void {
+  const S = chunk.scenarioYears.length;
+  const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+  const rev0 = A.revenue * A.ownership;
+  const n = plan.indices.length;
+  for (let k = 0; k < n; k++) { PD[k] = 1; PDR[k] = 1; PB[k] = 1; PBR[k] = 1; }
+  let seen = false;
+  for (let i = 0; i < hs.length; i++) {
+    const base = (a * N_HAZARDS + (hs[i] as number)) * S;
+    let ok = true;
+    for (let k = 0; k < n; k++) { const e = chunk.ead[base + (plan.indices[k] as number)] as number; if (e !== e) { ok = false; break; } }
+    if (!ok) continue;
+    seen = true;
+    for (let k = 0; k < n; k++) {
+      const c = base + (plan.indices[k] as number);
+      PD[k] = (PD[k] as number) * (1 - clamp01(chunk.ead[c] as number));
+      PDR[k] = (PDR[k] as number) * (1 - clamp01(chunk.eadResidual[c] as number));
+      PB[k] = (PB[k] as number) * (1 - clamp01(chunk.disruption[c] as number));
+      PBR[k] = (PBR[k] as number) * (1 - clamp01(chunk.disruptionResidual[c] as number));
+    }
+  }
+  if (!seen) { AC[4] = 0; return; }
+  let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0;
+  for (let k = 0; k < n; k++) {
+    const rev = rev0 * (plan.gdp[k] as number);
+    const loss = (1 - (PD[k] as number)) * val + (1 - (PB[k] as number)) * rev;
+    let lossR = (1 - (PDR[k] as number)) * val + (1 - (PBR[k] as number)) * rev;
+    if (lossR > loss) lossR = loss;
+    const wc = plan.cvarW[k] as number; const wy = plan.yearW[k] as number;
+    cvar += wc * loss; rcvar += wc * lossR; eal += wy * loss; ealR += wy * lossR;
+  }
+  const cap = val + rev0 * 20 * plan.capGdp;
+  if (cvar > cap) cvar = cap;
+  if (rcvar > cvar) rcvar = cvar;
+  AC[0] = cvar; AC[1] = rcvar; AC[2] = eal; AC[3] = ealR < eal ? ealR : eal; AC[4] = 1;
+}
+const clamp01 = (x: number): number => (x > 0 ? (x < 1 ? x : 1) : 0);
+
+/**
+ * Combined annual loss ratios of independent hazards: 1 − Π (1 − d_h) (each d_h clamped to [0, 1]; NaN skipped).
+ * The rule used for every multi-hazard total (asset CVaR, portfolio totals and charts).
+ */
+export function combineDamageRatios(ratios: ArrayLike<number>): number {
+  let p = 1;
+  for (let i = 0; i < ratios.length; i++) { const d = ratios[i] as number; if (d === d) p *= 1 - clamp01(d); }
+  return 1 - p;
+}
+
 const HI_RIVER = HAZARD_INDEX.river_flood; const HI_TYPHOON = HAZARD_INDEX.typhoon; const HI_SURGE = HAZARD_INDEX.storm_surge;
 const HI_RAIN = HAZARD_INDEX.rainfall_flood; const HI_WILDFIRE = HAZARD_INDEX.wildfire; const HI_LANDSLIDE = HAZARD_INDEX.landslide;
 
@@ -217,6 +276,13 @@ export function assetCvar(asset: PreparedAsset, chunk: ResultChunk, a: number, h
   }
   const exposed = (asset.buildingValue + (withContent ? asset.contentValue + asset.inventoryValue : 0)) * asset.ownership;
   if (!seen) return { cvar: NaN, cvarPercent: NaN, rcvar: NaN, rcvarPercent: NaN, avoidedLoss: NaN, maxExposure: NaN, eal: NaN, ealResidual: NaN };
+  if (hazards.length > 1) {
+    // several hazards: combined per year as independent (1 − Π(1 − d)), never above the value or a year of revenue
+    assetCombined(asset, chunk, a, hazards.map((h) => HAZARD_INDEX[h]), plan, withContent);
+    cvar = AC[0] as number; rcvar = AC[1] as number; eal = AC[2] as number; ealR = AC[3] as number;
+    const capE = exposed + asset.revenue * asset.ownership;
+    if (maxE > capE) maxE = capE;
+  }
   const cap = exposed + asset.revenue * asset.ownership * 20 * plan.capGdp;
   if (cvar > cap) cvar = cap;
   if (rcvar > cvar) rcvar = cvar;
@@ -233,12 +299,8 @@ export function portfolioCvar(chunks: readonly ResultChunk[], prepared: readonly
   let total = 0;
   for (const ch of chunks) for (let a = 0; a < ch.count; a++) {
     const A = prepared[ch.start + a] as PreparedAsset;
-    let c = 0; let r = 0;
-    for (const h of hs) { assetHazard(A, ch, a, h, plan, withContent); if (AH[7]) { c += AH[0] as number; r += AH[1] as number; } }
-    const cap = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership + A.revenue * A.ownership * 20 * plan.capGdp;
-    if (c > cap) c = cap;
-    if (r > c) r = c;
-    total += residual ? r : c;
+    assetCombined(A, ch, a, hs, plan, withContent);
+    if (AC[4]) total += residual ? (AC[1] as number) : (AC[0] as number);
   }
   return total;
 }
@@ -320,23 +382,23 @@ export function portfolioSummary(chunks: readonly ResultChunk[], prepared: reado
   const plan = seriesPlan(q.analysisType, q.scenario, q.year, !!q.gdpAdjusted);
   const H = hazards.length; const hs = hazards.map((h) => HAZARD_INDEX[h]);
   const acc = new Float64Array(H * 7); const seen = new Uint8Array(H);
-  let exposed = 0; let revenue = 0; let totC = 0; let totR = 0;
+  let exposed = 0; let revenue = 0; let totC = 0; let totR = 0; let totEal = 0; let totEalR = 0; let totMaxE = 0;
   for (const ch of chunks) for (let a = 0; a < ch.count; a++) {
     const A = prepared[ch.start + a] as PreparedAsset;
     const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
     exposed += val; revenue += A.revenue * A.ownership;
-    let c = 0; let r = 0;
+    let maxE = 0;
     for (let i = 0; i < H; i++) {
       assetHazard(A, ch, a, hs[i] as number, plan, withContent);
       if (!AH[7]) continue;
       seen[i] = 1;
       for (let k = 0; k < 7; k++) acc[i * 7 + k] = (acc[i * 7 + k] as number) + (AH[k] as number);
-      c += AH[0] as number; r += AH[1] as number;
+      if ((AH[4] as number) > maxE) maxE = AH[4] as number;
     }
-    const cap = val + A.revenue * A.ownership * 20 * plan.capGdp;
-    if (c > cap) c = cap;
-    if (r > c) r = c;
-    totC += c; totR += r;
+    assetCombined(A, ch, a, hs, plan, withContent);
+    if (AC[4]) { totC += AC[0] as number; totR += AC[1] as number; totEal += AC[2] as number; totEalR += AC[3] as number; }
+    const capE = val + A.revenue * A.ownership;
+    totMaxE += maxE < capE ? maxE : capE;
   }
   const pct = (v: number) => (exposed > 0 ? (100 * v) / exposed : 0);
   const score = (loss: number, bi: number) => Math.round(Math.max(exposed > 0 ? acuteScoreOf(loss / exposed) : 0, revenue > 0 && bi > 0 ? chronicScoreOf(bi / revenue) : 0));
@@ -351,14 +413,16 @@ export function portfolioSummary(chunks: readonly ResultChunk[], prepared: reado
   });
   const sum = (k: number) => { let t = 0; for (let i = 0; i < H; i++) t += acc[i * 7 + k] as number; return t; };
   const anySeen = seen.some((v) => v === 1);
-  const eal = sum(2); const ealR = sum(3); const bi = sum(5);
+  // all-hazard totals: per asset and year the hazards combine as independent (1 − Π(1 − d)); the rarest-event loss of
+  // an asset is its worst hazard's (not the sum); the operational share of the score keeps the per-hazard sum, capped
+  const eal = totEal; const ealR = totEalR; const bi = Math.min(sum(5), totEal);
   const cvarAt = (scenario: ScenarioCode, year: number) =>
     scenario === q.scenario && year === q.year ? totC : portfolioCvar(chunks, prepared, hazards, q.analysisType, scenario, year, q);
   return {
     query: q, exposedValue: exposed, hazards: rows,
     total: {
       eal, ealResidual: ealR, cvar: totC, rcvar: totR, avoidedLoss: Math.max(0, totC - totR), cvarPercent: pct(totC), rcvarPercent: pct(totR),
-      maxExposure: sum(4), score: anySeen ? score(eal, bi) : null, scoreResidual: anySeen ? score(ealR, eal > 0 ? (bi * ealR) / eal : bi) : null,
+      maxExposure: totMaxE, score: anySeen ? score(eal, bi) : null, scoreResidual: anySeen ? score(ealR, eal > 0 ? (bi * ealR) / eal : bi) : null,
       technicalPremium: technicalPremium(eal, Math.sqrt(sum(6))),
     },
     keyFindings: keyFindings(cvarAt, q.analysisType, q.scenario, q.year),
@@ -390,19 +454,30 @@ export function portfolioCvarSeries(chunks: readonly ResultChunk[], prepared: re
       const A = prepared[ch.start + a] as PreparedAsset;
       const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
       const rev0 = A.revenue * A.ownership;
+      // hazards combined per year as independent: 1 − Π(1 − d) for damage and for interruption (assetCombined)
+      for (let k = 0; k < n; k++) { PD[k] = 1; PDR[k] = 1; PB[k] = 1; PBR[k] = 1; }
+      let seen = false;
       for (const h of hs) {
         const base = (a * N_HAZARDS + h) * S;
         let ok = true;
         for (let k = 0; k < n; k++) if ((ch.ead[base + (plan.indices[k] as number)] as number) !== (ch.ead[base + (plan.indices[k] as number)] as number)) { ok = false; break; }
         if (!ok) continue;
+        seen = true;
         for (let k = 0; k < n; k++) {
           const c = base + (plan.indices[k] as number);
-          const rev = rev0 * (plan.gdp[k] as number);
-          const loss = (ch.ead[c] as number) * val + (ch.disruption[c] as number) * rev;
-          const lossR = (ch.eadResidual[c] as number) * val + (ch.disruptionResidual[c] as number) * rev;
-          L[k] = (L[k] as number) + loss;
-          LR[k] = (LR[k] as number) + (lossR < loss ? lossR : loss);
+          PD[k] = (PD[k] as number) * (1 - clamp01(ch.ead[c] as number));
+          PDR[k] = (PDR[k] as number) * (1 - clamp01(ch.eadResidual[c] as number));
+          PB[k] = (PB[k] as number) * (1 - clamp01(ch.disruption[c] as number));
+          PBR[k] = (PBR[k] as number) * (1 - clamp01(ch.disruptionResidual[c] as number));
         }
+      }
+      if (!seen) continue;
+      for (let k = 0; k < n; k++) {
+        const rev = rev0 * (plan.gdp[k] as number);
+        const loss = (1 - (PD[k] as number)) * val + (1 - (PB[k] as number)) * rev;
+        const lossR = (1 - (PDR[k] as number)) * val + (1 - (PBR[k] as number)) * rev;
+        L[k] = (L[k] as number) + loss;
+        LR[k] = (LR[k] as number) + (lossR < loss ? lossR : loss);
       }
     }
   }

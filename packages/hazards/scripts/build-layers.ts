@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { HAZARD_RETURN_PERIODS_YEARS } from '@crp/contracts';
 import {
-  GRID_025, GRID_05, GRID_01, GRID_1, GRID_5M, TILE_CELLS, makeArray, sha256, toBytes,
+  GRID_025, GRID_05, GRID_01, GRID_1, GRID_1M, GRID_5M, TILE_CELLS, makeArray, sha256, toBytes,
   type DType, type GridSpec, type LayerEntry, type TypedArray,
 } from '../src/layer-format.js';
 import { DATASETS } from '../src/datasets.js';
@@ -19,6 +19,7 @@ import { rawDir, rawAvailable, readCsv, readText, readRaw } from './lib/io.js';
 import { loadClimate, computeChronic, loadRegions, regionGrid, loadRegionalDeltas, CHRONIC_OFFSETS_C, W05, H05, type Region } from './lib/chronic.js';
 import { loadTerrain, slopeTan, riverMask, handProxy, W5, H5, KM_PER_5MIN, type Terrain } from './lib/terrain.js';
 import { allSources, type TrackSource } from './lib/tracks.js';
+import { buildFineCoast, FINE_SCALE_KM, FINE_OFFSET_KM, FINE_NODATA } from './lib/coastline.js';
 import { accumulateSource, gpdReturnLevels, smoothHistogram, TRACK_SHIFT_SIGMA_KM, NB, ROW0, ROW1, type Bbox } from './lib/typhoon.js';
 import { fitGevLmoments, gevReturnLevel, olsSlope } from './lib/stats.js';
 
@@ -390,6 +391,11 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
   writeLayer(out, { name: 'coast_tile_index', dtype: 'int32', grid: GRID_1, bands: 1, scale: 1, offset: 0, nodata: -1, unit: 'index', description: 'Index of the 12x12 5-minute coastal tile per 1° cell (-1: no coast within 60 km)', resolutionKm: 111, datasets: ['etopo5-global-dem'] }, tileIndex);
   writeLayer(out, { name: 'coast_elevation', dtype: 'int16', grid: GRID_5M, bands: 1, scale: 1, offset: 0, nodata: null, unit: 'm', description: 'ETOPO5 elevation in coastal tiles (tile-major, 144 cells per tile)', resolutionKm: 9.3, datasets: ['etopo5-global-dem'] }, tElev);
   writeLayer(out, { name: 'coast_distance', dtype: 'uint8', grid: GRID_5M, bands: 1, scale: 1, offset: 0, nodata: null, unit: 'km', description: 'Distance from land to the nearest ETOPO5 sea cell in coastal tiles (0 = sea)', resolutionKm: 9.3, datasets: ['etopo5-global-dem'] }, tDist);
+
+  console.log('  coastline distance (Natural Earth 1:10m, 1\')…');
+  const fc = buildFineCoast(dir, tiles);
+  writeLayer(out, { name: 'coast_fine_tile_index', dtype: 'int32', grid: GRID_1, bands: 1, scale: 1, offset: 0, nodata: -1, unit: 'index', description: 'Index of the 60x60 1-minute coastline-distance tile per 1° cell (-1: no land within 20 km of the Natural Earth coastline)', resolutionKm: 111, datasets: ['natural-earth-10m-land'] }, fc.tileIndex);
+  writeLayer(out, { name: 'coast_fine_distance', dtype: 'uint8', grid: GRID_1M, bands: 1, scale: FINE_SCALE_KM, offset: FINE_OFFSET_KM, nodata: FINE_NODATA, unit: 'km', description: `Signed distance to the Natural Earth 1:10m coastline (land +, sea −; tile-major, 3600 cells per tile; ${FINE_NODATA} = more than 20 km inland)`, resolutionKm: 1.9, datasets: ['natural-earth-10m-land'] }, fc.codes);
 
   console.log('  rivers (HAND proxy)…');
   const hand = handProxy(t, riverMask(dir));

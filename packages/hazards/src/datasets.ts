@@ -17,6 +17,10 @@ export const DATASETS: Record<string, DatasetInfo> = {
     name: 'Natural Earth 1:50m rivers and lake centre lines', publisher: 'Natural Earth', license: 'Public domain',
     citation: 'Natural Earth (naturalearthdata.com), ne_50m_rivers_lake_centerlines.', origin: 'NelisV/ne_geojson@7baddf96',
   },
+  'natural-earth-10m-land': {
+    name: 'Natural Earth 1:10m land polygons (coastline), world-atlas land-10m TopoJSON (Natural Earth 4.1.0)', publisher: 'Natural Earth; TopoJSON by M. Bostock (world-atlas, ISC)',
+    license: 'Public domain (Natural Earth); world-atlas packaging ISC', citation: 'Natural Earth (naturalearthdata.com) 1:10m land; world-atlas@2.0.2 land-10m.json.', origin: 'npm world-atlas@2.0.2 land-10m.json',
+  },
   'ncep-reanalysis1-ltm': {
     name: 'NCEP/NCAR Reanalysis 1, 2 m air temperature monthly LTM 1991-2020', publisher: 'NOAA PSL',
     license: 'US Government work, public domain; acknowledge "NCEP-NCAR Reanalysis data provided by the NOAA PSL, Boulder, Colorado, USA"',

@@ -98,3 +98,6 @@ export const GRID_5M: GridSpec = { lon0: -180, lat0: 90, resDeg: 1 / 12, width: 
 /** 1° tile index for sparse 5' layers (12 x 12 cells per tile). */
 export const GRID_1: GridSpec = { lon0: -180, lat0: 90, resDeg: 1, width: 360, height: 180 };
 export const TILE_CELLS = 12;
+/** 1 arc-minute grid; only stored as 1° tiles of 60 x 60 cells near the coast (coast_fine_distance). */
+export const GRID_1M: GridSpec = { lon0: -180, lat0: 90, resDeg: 1 / 60, width: 21600, height: 10800 };
+export const FINE_TILE_CELLS = 60;

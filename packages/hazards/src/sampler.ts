@@ -10,7 +10,7 @@ import {
   HAZARD_INDICATORS, HAZARD_KEYS, HAZARD_RETURN_PERIODS_YEARS, severityBand,
   type AnalysisType, type DataTier, type HazardKey, type HazardPointValue, type ScenarioCode,
 } from '@crp/contracts';
-import { fromBytes, sha256, type LayerEntry, type TypedArray, GRID_05, GRID_025, GRID_01, GRID_5M, TILE_CELLS } from './layer-format.js';
+import { fromBytes, sha256, type LayerEntry, type TypedArray, GRID_05, GRID_025, GRID_01, GRID_5M, TILE_CELLS, FINE_TILE_CELLS } from './layer-format.js';
 import { deltaAtGwl, gmslRiseSince2020M, knutsonFactor, warmingLevelC, type HazardParams } from './scenario.js';
 import {
   aridityScore, coldScore, damageFractionScore, floodScore, percentileScore, slrScore, typhoonScore,
@@ -25,6 +25,11 @@ export const DEFAULT_LAYERS_DIR = resolve(here, '../layers');
 export const RPS = HAZARD_RETURN_PERIODS_YEARS;
 export const N_RP = RPS.length;
 const I100 = RPS.indexOf(100);
+const I10 = RPS.indexOf(10);
+/** Xu (2010) as in CLIMADA TCSurgeBathtub: surge height 0.1023·(V − 26.8224) + 1.8288 m above 60 kn, else 0. */
+export function xuSurgeM(v: number): number {
+  return v > 26.8224 ? 0.1023 * (v - 26.8224) + 1.8288 : 0;
+}
 
 export interface Manifest {
   name: string;
@@ -88,8 +93,8 @@ export interface CatalogEntry {
 /** Which layers each hazard uses, its data tier and the resolution reported. */
 export const HAZARD_META: Record<HazardKey, { layers: string[]; tier: DataTier; resolutionKm: number; model: string }> = {
   typhoon: { layers: ['typhoon_rp', 'typhoon_basin'], tier: 'observed/modelled from real data', resolutionKm: 28, model: 'Holland (2008/2010) wind field over all staged best tracks, GPD tail; Knutson et al. (2020) intensity change via Jewson (2021)' },
-  storm_surge: { layers: ['typhoon_rp', 'coast_tile_index', 'coast_elevation', 'coast_distance', 'slr_local_rate'], tier: 'model on real inputs', resolutionKm: 9.3, model: 'Bathtub: Xu (2010) surge from return-period wind, minus ETOPO5 elevation and 0.2 m/km inland decay, plus sea-level rise' },
-  sea_level_rise: { layers: ['coast_tile_index', 'coast_elevation', 'coast_distance', 'slr_local_rate'], tier: 'observed/modelled from real data', resolutionKm: 9.3, model: 'AR6 GMSL central projection + local PSMSL residual rate' },
+  storm_surge: { layers: ['typhoon_rp', 'coast_tile_index', 'coast_elevation', 'coast_distance', 'coast_fine_tile_index', 'coast_fine_distance', 'slr_local_rate'], tier: 'model on real inputs', resolutionKm: 9.3, model: 'Bathtub: Xu (2010) surge from return-period wind plus sea-level rise, minus ETOPO5 elevation (sub-cell coastal ramp, shore holding the 10-yr storm tide) and 0.2 m/km decay inland of the Natural Earth 1:10m coastline' },
+  sea_level_rise: { layers: ['coast_tile_index', 'coast_elevation', 'coast_distance', 'coast_fine_tile_index', 'coast_fine_distance', 'slr_local_rate'], tier: 'observed/modelled from real data', resolutionKm: 9.3, model: 'AR6 GMSL central projection + local PSMSL residual rate' },
   river_flood: { layers: ['river_hand', 'ar6_region'], tier: 'model on real inputs', resolutionKm: 9.3, model: 'HAND proxy (ETOPO5 vs Natural Earth rivers) against a 5 m 100-yr floodplain stage scaled by the HKO 5-day rainfall growth curve and CMIP6 Rx5day' },
   rainfall_flood: { layers: ['precip_wet_month', 'curve_number', 'ar6_region'], tier: 'model on real inputs', resolutionKm: 11, model: 'SCS-CN runoff of T-year daily rain (CMAP × HKO ratio, CMIP6 Rx1day) in excess of a 10-yr drainage design storm' },
   landslide: { layers: ['landslide_probability', 'ar6_region'], tier: 'model on real inputs', resolutionKm: 9.3, model: 'Catalogue density (NASA GLC, HK GEO) redistributed by ETOPO5 slope; scaled by CMIP6 Rx1day' },
@@ -155,6 +160,11 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
   const cElev = get('coast_elevation').data as Int16Array;
   const cDist = get('coast_distance').data as Uint8Array;
   const hand = get('river_hand').data as Uint8Array;
+  // optional (layers built before 2026-11-23 lack them): signed distance to the Natural Earth 1:10m coastline
+  const fineIdx = L.get('coast_fine_tile_index')?.data as Int32Array | undefined;
+  const fineL = L.get('coast_fine_distance');
+  const fineD = fineL?.data as Uint8Array | undefined;
+  const fineScale = fineL?.e.scale ?? 0.1, fineOffset = fineL?.e.offset ?? 0, fineNodata = fineL?.e.nodata ?? 255;
   const slide = get('landslide_probability').data as Uint16Array;
 
   const offsets = params.chronicOffsetsC;
@@ -215,8 +225,47 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
     return pMm > ia ? ((pMm - ia) * (pMm - ia)) / (pMm + 0.8 * s) : 0;
   };
 
-  /** Coastal 5' cell: elevation (m) and distance inland (km); null when no coast within 60 km. */
+  /** Signed km at a 1' cell (global row, col) of the coastline-distance layer; NaN where not stored. */
+  const fineAt = (row: number, col: number): number => {
+    if (!fineIdx || !fineD || row < 0 || row >= 10800) return NaN;
+    col = ((col % 21600) + 21600) % 21600;
+    const ti = fineIdx[Math.floor(row / FINE_TILE_CELLS) * 360 + Math.floor(col / FINE_TILE_CELLS)]!;
+    if (ti < 0) return NaN;
+    const v = fineD[ti * FINE_TILE_CELLS * FINE_TILE_CELLS + (row % FINE_TILE_CELLS) * FINE_TILE_CELLS + (col % FINE_TILE_CELLS)]!;
+    return v === fineNodata ? NaN : v * fineScale + fineOffset;
+  };
+  /** Distance from the point to the Natural Earth 1:10m coastline, km (bilinear; negative at sea); NaN when unknown. */
+  const coastlineKm = (lat: number, lng: number): number => {
+    const y = (90 - lat) * 60 - 0.5, x = (lng + 180) * 60 - 0.5;
+    const r0 = Math.floor(y), c0 = Math.floor(x), fy = y - r0, fx = x - c0;
+    const a = fineAt(r0, c0), b = fineAt(r0, c0 + 1), c = fineAt(r0 + 1, c0), d = fineAt(r0 + 1, c0 + 1);
+    if (a === a && b === b && c === c && d === d) return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy;
+    // at the edge of the stored band (about 20 km inland): the nearest stored cell, if any
+    const n = fineAt(Math.round(y), Math.round(x));
+    return n;
+  };
+
+  /**
+   * Coastal site: elevation (m) and distance inland (km); null when no coast within 60 km.
+   * Distance: to the nearer of the Natural Earth 1:10m coastline (1' signed-distance layer) and the nearest 5' sea-level
+   * water cell (MODIS water at or below sea level, e.g. lagoons and lakes open to the sea that Natural Earth draws as land).
+   * Elevation: the ETOPO5 cell mean, reached half a 5' cell (4.63 km) from the coastline and ramped linearly down to 0 m at
+   * the coastline (the linear profile whose mean over the cell's first half-width matches the cell centre value).
+   */
   const coastCell = (lat: number, lng: number): { elev: number; dist: number } | null => {
+    const c = coastCell5(lat, lng);
+    if (!c) return null;
+    const f = coastlineKm(lat, lng);
+    if (f === f) {
+      const df = Math.max(0, f);
+      c.dist = c.sea ? df : Math.min(c.dist, df);
+      if (c.dist < HALF_CELL_5M_KM) c.elev *= c.dist / HALF_CELL_5M_KM;
+    }
+    return c;
+  };
+
+  /** Coastal 5' cell: elevation (m) and distance inland (km); null when no coast within 60 km. */
+  const coastCell5 = (lat: number, lng: number): { elev: number; dist: number; sea: boolean } | null => {
     const tr = Math.min(179, Math.max(0, Math.floor(90 - lat)));
     let tc = Math.floor(lng + 180) % 360; if (tc < 0) tc += 360;
     const ti = tileIdx[tr * 360 + tc]!;
@@ -229,7 +278,7 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
     // polders that dikes protect): clamp to sea level.
     // The stored distance is between cell centres; the coastline lies between the last land and first sea centres, so
     // the distance inland from the coast is about half a 5' cell (4.6 km) less.
-    if (d > 0) return { elev: Math.max(0, e), dist: Math.max(0, d - HALF_CELL_5M_KM) };
+    if (d > 0) return { elev: Math.max(0, e), dist: Math.max(0, d - HALF_CELL_5M_KM), sea: false };
     // a sea cell: the site is on the shore; take the lowest land neighbour in the tile, else sea level
     let best = Infinity;
     for (let da = -1; da <= 1; da++) for (let db = -1; db <= 1; db++) {
@@ -239,7 +288,7 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
       const v = cElev[base + aa * 12 + bb]!;
       if (v < best) best = v;
     }
-    return { elev: best < Infinity ? Math.max(0, best) : 0, dist: 0 };
+    return { elev: best < Infinity ? Math.max(0, best) : 0, dist: 0, sea: true };
   };
 
   const idx05 = (lat: number, lng: number) => cellOf(GRID_05.resDeg, GRID_05.width, GRID_05.height, lat, lng);
@@ -271,12 +320,17 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
     if (coast && coast.dist <= 50) {
       values[H_SLR] = slrM;
       scores[H_SLR] = slrScore(coast.elev - slrM);
+      // Shoreline standard (RULE, as the 10-yr drainage design of the rainfall flood): the built shore holds today's
+      // 10-year storm tide, so the effective ground is at least the baseline 10-yr surge height (no sea-level rise).
+      const raw10 = tyRp[c025 * N_RP + I10]!;
+      // (the Xu line without its 60-kn cut, so a 10-yr wind just below 60 kn still gives the shore its storm-tide height)
+      const shore = tyNull ? 0 : Math.max(0, 0.1023 * (raw10 * 0.5 - 26.8224) + 1.8288);
+      const zEff = coast.elev > shore ? coast.elev : shore;
       for (let k = 0; k < N_RP; k++) {
         const v = curves[k]!;
         if (Number.isNaN(v)) { curves[N_RP + k] = NaN; continue; }
-        // Xu (2010) as in CLIMADA TCSurgeBathtub: 0.1023·(V − 26.8224) + 1.8288 m above 60 kn
-        const surge = v > 26.8224 ? 0.1023 * (v - 26.8224) + 1.8288 : 0;
-        curves[N_RP + k] = surge > 0 ? Math.max(0, surge + slrM - coast.elev - 0.2 * coast.dist) : 0;
+        const surge = xuSurgeM(v);
+        curves[N_RP + k] = surge > 0 ? Math.max(0, surge + slrM - zEff - 0.2 * coast.dist) : 0;
       }
     } else {
       values[H_SLR] = NaN;

@@ -240,9 +240,11 @@ export class DashboardService {
       { cvar: 0, rcvar: 0 },
     );
     const maxExposure = sum(idx.map((i) => perAsset.get(i)!.maxExposure));
+    // All-hazard EAL per asset: the engine's multi-hazard rule (1 − Π(1 − d) per year and loss type, as the CVaR cards).
     let eal = 0, sdSq = 0;
+    for (const i of idx) { const x = perAsset.get(i)!; const v = mitigation ? x.ealResidual : x.eal; if (Number.isFinite(v)) eal += v; }
     for (let c = 0; c < idx.length * H; c++) {
-      if (Number.isFinite(atYear.eal[c]!)) { eal += (mitigation ? atYear.ealR : atYear.eal)[c]!; sdSq += atYear.sd[c]! ** 2; }
+      if (Number.isFinite(atYear.eal[c]!)) sdSq += atYear.sd[c]! ** 2;
     }
     const scores = assetScores.filter((v): v is number => v !== null);
     const overallRisk = scores.length ? Math.round((10 * sum(scores)) / scores.length) / 10 : null;

@@ -1,0 +1,49 @@
+/**
+ * River and rainfall flood reference checks (screening-grade models, docs/methodology/hazards.md 3.4-3.5):
+ * a wet monsoon lowland ranks above a desert plateau, depths grow with the return period, and SSP5-8.5 ≥ SSP1-2.6.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { layers, SSP85_2050, SSP26_2050, BASE_2020 } from './helpers.js';
+
+const MONSOON_LOWLANDS = { dhaka: [23.81, 90.41], guangzhou: [23.13, 113.26], kolkata: [22.57, 88.36], wuhan: [30.59, 114.3] } as const;
+const DESERT_PLATEAU = { riyadh: [24.7, 46.7], tehran: [35.7, 51.4] } as const; // 600 m and 1,200 m, arid
+const at = (p: readonly [number, number], o: typeof BASE_2020 | typeof SSP85_2050 | typeof SSP26_2050 = BASE_2020) => layers().samplePoint(p[0], p[1], o);
+
+function nonDecreasing(name: string, c: number[]) {
+  for (let i = 1; i < c.length; i++) assert.ok(c[i]! >= c[i - 1]!, `${name}: ${c.join(', ')}`);
+}
+
+test('rainfall flood: every wet monsoon lowland above every desert plateau, at every return period from 10 years', () => {
+  for (const [w, p] of Object.entries(MONSOON_LOWLANDS)) for (const [d, q] of Object.entries(DESERT_PLATEAU)) {
+    const a = at(p).rainfall_flood.return_periods!.intensities, b = at(q).rainfall_flood.return_periods!.intensities;
+    for (let k = 2; k < a.length; k++) assert.ok(a[k]! > b[k]!, `${w} ${a[k]} > ${d} ${b[k]} at RP index ${k}`);
+  }
+  // order of magnitude: 100-yr ponding of tens of centimetres in the monsoon belt, centimetres in the desert
+  const dhaka = at(MONSOON_LOWLANDS.dhaka).rainfall_flood.value!, riyadh = at(DESERT_PLATEAU.riyadh).rainfall_flood.value!;
+  assert.ok(dhaka >= 0.05 && dhaka <= 2, `Dhaka ${dhaka} m`);
+  assert.ok(riyadh < 0.05, `Riyadh ${riyadh} m`);
+});
+
+test('river flood: a floodplain city on a large mapped river above a desert plateau; no mapped river, no depth', () => {
+  for (const name of ['guangzhou', 'wuhan', 'kolkata'] as const) {
+    const v = at(MONSOON_LOWLANDS[name]).river_flood.value!;
+    assert.ok(v > 0.5 && v < 10, `${name} 100-yr river depth ${v} m`);
+  }
+  for (const q of Object.values(DESERT_PLATEAU)) assert.equal(at(q).river_flood.value, 0);
+});
+
+test('river and rainfall flood depths increase with the return period and with warming (SSP5-8.5 ≥ SSP1-2.6)', () => {
+  for (const [name, p] of Object.entries({ ...MONSOON_LOWLANDS, ...DESERT_PLATEAU })) {
+    for (const h of ['river_flood', 'rainfall_flood'] as const) {
+      const lo = at(p, SSP26_2050)[h].return_periods!.intensities, hi = at(p, SSP85_2050)[h].return_periods!.intensities;
+      nonDecreasing(`${name} ${h} SSP1-2.6`, lo);
+      nonDecreasing(`${name} ${h} SSP5-8.5`, hi);
+      lo.forEach((v, k) => assert.ok(hi[k]! >= v - 1e-9, `${name} ${h} RP index ${k}: ${hi[k]} ≥ ${v}`));
+    }
+    const r = at(p, SSP85_2050).rainfall_flood.return_periods!.intensities;
+    if (name in MONSOON_LOWLANDS) assert.ok(r[8]! > r[5]! && r[5]! > r[3]!, `${name} rainfall 1000 > 100 > 25 yr`);
+  }
+  const g = at(MONSOON_LOWLANDS.guangzhou, SSP85_2050).river_flood, g26 = at(MONSOON_LOWLANDS.guangzhou, SSP26_2050).river_flood;
+  assert.ok(g.value! > g26.value!, 'Rx5day increase raises the river stage');
+});
