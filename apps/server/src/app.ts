@@ -20,6 +20,8 @@ import { assetRoutes } from './routes/assets.routes.js';
 import { geoRoutes } from './routes/geo.routes.js';
 import { portfolioAssetRoutes } from './routes/portfolio-assets.routes.js';
 import { faqRoutes } from './routes/faq.routes.js';
+import { mapRoutes } from './routes/maps.routes.js';
+import { tileRoutes } from './routes/tiles.routes.js';
 import { createServices, type Services } from './services/container.js';
 
 declare module 'fastify' {
@@ -82,6 +84,8 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(geoRoutes);
   await app.register(portfolioAssetRoutes);
   await app.register(faqRoutes);
+  await app.register(mapRoutes);
+  await app.register(tileRoutes);
 
   const web = await registerWeb(app, config.WEB_DIST);
   app.setNotFoundHandler((request, reply) => {

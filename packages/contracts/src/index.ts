@@ -9,3 +9,4 @@ export * from './assets.js';
 export * from './projects.js';
 export * from './brand.js';
 export * from './files.js';
+export * from './maps.js';

@@ -6,6 +6,7 @@ import * as m0004 from './migrations/0004_filters_summary.js';
 import * as m0005 from './migrations/0005_files.js';
 import * as m0006 from './migrations/0006_faq.js';
 import * as m0007 from './migrations/0007_reports.js';
+import * as m0009 from './migrations/0009_maps.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
 const MIGRATIONS: Record<string, { statements: string[] }> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0005_files': m0005,
   '0006_faq': m0006,
   '0007_reports': m0007,
+  '0009_maps': m0009,
 };
 
 class StaticProvider implements MigrationProvider {

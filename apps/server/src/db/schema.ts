@@ -163,6 +163,7 @@ export interface Database extends FaqTables {
   analysis_results: AnalysisResultsTable;
   files: FilesTable;
   reports: ReportsTable;
+  map_projects: MapProjectsTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -300,4 +301,17 @@ export interface FilesTable {
   bytes: number;
   expires_at: Timestamp;
   created_at: Timestamp;
+}
+
+/** Map-specific fields of a map project (migration 0009). */
+export interface MapProjectsTable {
+  project_id: number;
+  address: string;
+  latitude: number;
+  longitude: number;
+  distance_km: number;
+  variable: 'Rainfall Flood' | 'Storm Surge' | 'Wildfire';
+  duration_data: Json<string[]>;
+  country_code: string | null;
+  subregion: string | null;
 }

@@ -18,6 +18,8 @@ import { AssetEditService } from './asset-edit.service.js';
 import { analysePortfolioJob } from '../analysis/analysis.service.js';
 import { FaqService } from './faq.service.js';
 import { ReportService, slideReportJob } from '../reports/report.service.js';
+import { MapRepository } from '../repositories/map.repository.js';
+import { MapService } from './map.service.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
 export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
@@ -38,7 +40,8 @@ export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
   const assetEdits = new AssetEditService(db, projects, users, jobs);
   jobs.register(slideReportJob(db, users, dashboard, files, log));
   const reports = new ReportService(db, projects, jobs);
-  return { users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, faq: new FaqService(db) };
+  const maps = new MapService(db, new MapRepository(db), projects, files);
+  return { users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, maps, faq: new FaqService(db) };
 }
 
 export type Services = ReturnType<typeof createServices>;
