@@ -13,7 +13,7 @@ const I100 = RETURN_PERIODS_YEARS.indexOf(100);
 const baseline = layers.resolveScenario({ analysisType: 'ssp', scenario: '85', year: 2020 });
 const out = newCurveSample();
 const surge100 = (lat: number, lng: number) => layers.sampleCurves(lat, lng, baseline, out).curves[N_RP + I100]!;
-const rain = (rp: number) => (lat: number, lng: number) => layers.sampleCurves(lat, lng, baseline, out).curves[3 * N_RP + RETURN_PERIODS_YEARS.indexOf(rp)]!;
+const rain = (rp: (typeof RETURN_PERIODS_YEARS)[number]) => (lat: number, lng: number) => layers.sampleCurves(lat, lng, baseline, out).curves[3 * N_RP + RETURN_PERIODS_YEARS.indexOf(rp)]!;
 
 /** Forward spherical Web Mercator (EPSG:3857) to global pixel coordinates at zoom z, 256 px tiles. */
 function project(lat: number, lng: number, z: number) {
@@ -165,7 +165,7 @@ describe('map module API', () => {
       [{ latitude: 10, longitude: -140 }, 'portfolio_variables'],
     ];
     for (const [patch, field] of cases) {
-      const res = await s.api.post('/api/v2/create_map_project/', { token: owner.token, form: { ...base, ...patch } as Record<string, string> });
+      const res = await s.api.post('/api/v2/create_map_project/', { token: owner.token, form: { ...base, ...patch } as unknown as Record<string, string> });
       assert.equal(res.status, 400, JSON.stringify(patch));
       assert.ok(String(res.body.errors?.[0]?.field).startsWith(field), `${JSON.stringify(patch)} -> ${JSON.stringify(res.body)}`);
     }
@@ -201,7 +201,7 @@ describe('map module API', () => {
     assert.deepEqual(m.storm_surge, { average: {}, max: {}, min: {} });
     // independent check: a dense lattice of points over the 3 km x 3 km box (half-side 1,500 m)
     const dLat = 1500 / 111_195.08, dLng = dLat / Math.cos((lat * Math.PI) / 180);
-    for (const rp of [10, 100, 1000]) {
+    for (const rp of [10, 100, 1000] as const) {
       const key = `${rp}yr`;
       const f = rain(rp);
       const vals: number[] = [];
