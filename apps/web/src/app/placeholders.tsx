@@ -1,8 +1,6 @@
 import {
   AppstoreOutlined,
-  BuildOutlined,
   EditOutlined,
-  GlobalOutlined,
   HomeOutlined,
   LineChartOutlined,
   RadarChartOutlined,
@@ -14,11 +12,6 @@ import type { ComingSoonProps } from '../pages/ComingSoonPage';
  * Replace an entry's element in the router when its page lands.
  */
 export const COMING_SOON: Record<string, ComingSoonProps> = {
-  '/map': {
-    title: 'Map results',
-    icon: <GlobalOutlined />,
-    description: 'Hazard maps for a location, with street and satellite views, legends, a results table and image download.',
-  },
   '/realestate': {
     title: 'Real estate',
     icon: <HomeOutlined />,
@@ -43,10 +36,5 @@ export const COMING_SOON: Record<string, ComingSoonProps> = {
     title: 'Edit transition project',
     icon: <EditOutlined />,
     description: "Edit a carbon project's company inputs and review its outputs and portfolio totals.",
-  },
-  '/create-map': {
-    title: 'Map Module',
-    icon: <BuildOutlined />,
-    description: 'Mark one location and generate hazard maps for rainfall flood, storm surge or wildfire within 1, 3 or 5 km.',
   },
 };

@@ -24,6 +24,8 @@ const ChangelogPage = lazy(() => import('../pages/ChangelogPage').then((m) => ({
 const MethodologyPage = lazy(() => import('../pages/MethodologyPage').then((m) => ({ default: m.MethodologyPage })));
 const PivotTablePage = lazy(() => import('../pages/PivotTablePage').then((m) => ({ default: m.PivotTablePage })));
 const TcfdPage = lazy(() => import('../pages/TcfdPage').then((m) => ({ default: m.TcfdPage })));
+const CreateMapPage = lazy(() => import('../pages/CreateMapPage').then((m) => ({ default: m.CreateMapPage })));
+const MapPage = lazy(() => import('../pages/MapPage').then((m) => ({ default: m.MapPage })));
 const ToolkitPage = lazy(() => import('../pages/ToolkitPage').then((m) => ({ default: m.ToolkitPage })));
 
 /** Signed-in pages that exist; every other signed-in route shows its coming-soon body. */
@@ -39,6 +41,8 @@ const BUILT: Partial<Record<(typeof SIGNED_IN_ROUTES)[number], React.ReactNode>>
   '/toolkit': <ToolkitPage />,
   '/pivottable': <PivotTablePage />,
   '/tcfd': <TcfdPage />,
+  '/create-map': <CreateMapPage />,
+  '/map': <MapPage />,
 };
 
 function SessionEffects() {
