@@ -49,10 +49,10 @@ function popupContent(variable: MapVariable, v: Awaited<ReturnType<typeof fetchM
     if (info) {
       const b = document.createElement('button');
       b.type = 'button';
-      b.textContent = 'ⓘ';
+      b.textContent = 'i';
       b.className = 'crp-maps-info';
       b.setAttribute('aria-label', 'What is HAND?');
-      b.style.cssText = 'border:none;background:none;cursor:pointer;color:#0e7c7b;padding:0 4px';
+      b.title = 'What is HAND?';
       const p = document.createElement('p');
       p.textContent = info;
       p.style.cssText = 'display:none;max-width:240px;margin:6px 0 0;color:#555';
@@ -117,6 +117,9 @@ export const HazardMap = forwardRef<HazardMapHandle, {
     if (!map.getSource('bbox')) {
       map.addSource('bbox', { type: 'geojson', data: bboxPolygon(lat, lng, response.distance) });
       map.addLayer({ id: 'bbox-line', type: 'line', source: 'bbox', paint: { 'line-color': v === 'satellite' ? '#ffffff' : '#5ad1cf', 'line-width': 2, 'line-dasharray': [2, 1] } });
+      // the site as a canvas layer too, so the exported image shows it (the DOM marker is not part of the canvas)
+      map.addSource('site', { type: 'geojson', data: { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [lng, lat] } } });
+      map.addLayer({ id: 'site', type: 'circle', source: 'site', paint: { 'circle-radius': 7, 'circle-color': '#e8590c', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 } });
     }
     const terrain = three && v === 'street' && TERRAIN_TILES_URL;
     if (terrain && !map.getSource('dem')) {
