@@ -279,3 +279,24 @@ describe('map module API', () => {
     assert.ok((rows[1]!.Average as number) >= (rows[0]!.Average as number), 'sea-level rise by 2050 deepens the surge');
   });
 });
+
+describe('address search country detection', () => {
+  let s: TestServer;
+  let token: string;
+  before(async () => {
+    s = await startServer();
+    token = (await registerAndLogin(s.api)).token;
+  });
+  after(() => s.close());
+
+  test('a query naming a country gives its point; other text gives null; 1 character is a 400', async () => {
+    const vn = await s.api.get('/api/v2/map_country/?q=Viet%20Nam', { token });
+    assert.equal(vn.status, 200);
+    assert.equal(vn.body.country.country_code, 'VN');
+    assert.ok(vn.body.country.latitude > 8 && vn.body.country.latitude < 24);
+    assert.deepEqual((await s.api.get('/api/v2/map_country/?q=Kowloon%20Bay', { token })).body, { country: null });
+    const short = await s.api.get('/api/v2/map_country/?q=V', { token });
+    assert.equal(short.status, 400);
+    assert.equal(short.body.errors[0].field, 'q');
+  });
+});

@@ -3,6 +3,7 @@ import {
 } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { detectCountry } from '@crp/geo';
 import { caller, TOKEN_SECURITY } from '../plugins/auth.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -73,6 +74,19 @@ export const mapRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: z.object({ url: z.string(), expires_at: z.string() }), ...errors },
     },
   }, async (req) => maps.download(caller(req), req.body.project_name, req.body.scenario, req.body.year));
+
+  app.get('/api/v2/map_country/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags, security: TOKEN_SECURITY,
+      summary: 'Country detection of the address search: the country a query names ("Vietnam", "Viet Nam", "UK"), with its representative point, or null',
+      querystring: z.object({ q: z.string({ error: 'q is required' }).trim().min(2, 'q needs at least 2 characters').max(100, 'q is too long') }),
+      response: { 200: z.object({ country: z.object({ country_code: z.string(), name: z.string(), latitude: z.number(), longitude: z.number() }).nullable() }), ...errors },
+    },
+  }, async (req) => {
+    const c = detectCountry(req.query.q);
+    return { country: c ? { country_code: c.country_code, name: c.name, latitude: c.lat, longitude: c.lng } : null };
+  });
 
   app.get('/api/v2/map_projects/', {
     onRequest: app.authenticate,

@@ -45,3 +45,9 @@ export async function searchPlaces(q: string, signal?: AbortSignal): Promise<Pla
   const p = new URLSearchParams({ q, limit: '5' });
   return (await request<PlaceHit[]>('GET', `/api/v2/geocode/search/?${p}`, { signal })).data;
 }
+
+/** Country detection (spec 001 §5): the country a query names, or null. */
+export async function detectCountry(q: string): Promise<{ country_code: string; name: string; latitude: number; longitude: number } | null> {
+  const p = new URLSearchParams({ q });
+  return (await request<{ country: { country_code: string; name: string; latitude: number; longitude: number } | null }>('GET', `/api/v2/map_country/?${p}`)).data.country;
+}

@@ -5,7 +5,7 @@ import {
   ADDRESS_SEARCH_MAX_RESULTS, ADDRESS_SEARCH_MIN_CHARS, ADDRESS_SEARCH_PLACEHOLDER, MAP_DISTANCES_KM, STORAGE_KEYS,
 } from '@crp/contracts';
 import { reverseGeocode } from '../../api/locations';
-import { searchPlaces, type PlaceHit } from '../../api/maps';
+import { detectCountry, searchPlaces, type PlaceHit } from '../../api/maps';
 import { CreateMapDialog } from './CreateMapDialog';
 import { PickLocationMap, type PickedLocation } from './PickLocationMap';
 import type { MapView } from './mapStyles';
@@ -69,6 +69,23 @@ export function CreateMapView() {
     setQuery(h.label);
   };
 
+  /** Enter: the first suggestion, or, when there is none and the text names a country, that country (spec 001 §5). */
+  const enter = () => {
+    const q = query.trim();
+    if (q.length < ADDRESS_SEARCH_MIN_CHARS) return;
+    if (hits.length > 0) {
+      choose(hits[0]!.label);
+      return;
+    }
+    detectCountry(q)
+      .then((c) => {
+        if (!c) return;
+        reverseCtrl.current?.abort();
+        setLocation({ latitude: c.latitude, longitude: c.longitude, address: c.name });
+      })
+      .catch(() => undefined);
+  };
+
   return (
     <>
       <Card className="crp-card">
@@ -80,7 +97,7 @@ export function CreateMapView() {
             onSelect={choose}
             options={hits.map((h) => ({ value: h.label, label: <span data-testid="address-option">{h.label} <span className="crp-muted">({h.type})</span></span> }))}
           >
-            <Input prefix={<SearchOutlined />} placeholder={ADDRESS_SEARCH_PLACEHOLDER} aria-label="Search address" allowClear />
+            <Input prefix={<SearchOutlined />} placeholder={ADDRESS_SEARCH_PLACEHOLDER} aria-label="Search address" allowClear onPressEnter={enter} />
           </AutoComplete>
           <Space>
             <span>View</span>
