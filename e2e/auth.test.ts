@@ -155,10 +155,11 @@ describe('accounts in the browser: register, 2FA setup, login with a code', { ti
     await shell.sidebar().getByRole('link', { name: 'Faqs' }).click();
     await page.waitForURL('**/faq');
     await page.getByRole('heading', { name: 'FAQs' }).waitFor();
-    // A module not built yet shows an honest coming-soon page inside the shell, never a blank screen.
-    await page.goto(`${server.baseUrl}/map`);
-    await page.getByTestId('coming-soon').waitFor();
-    await screenshot(page, 'map-coming-soon');
+    // A module entry of the sidebar opens its page inside the shell.
+    await shell.sidebar().getByRole('link', { name: 'Map Module' }).click();
+    await page.waitForURL('**/create-map');
+    await page.getByRole('heading', { name: 'Map Module' }).waitFor();
+    await screenshot(page, 'map-module-from-sidebar');
   });
 
   it('logs out, then logs in again through the 2FA code step', async () => {

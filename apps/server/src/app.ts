@@ -22,6 +22,8 @@ import { geoRoutes } from './routes/geo.routes.js';
 import { portfolioAssetRoutes } from './routes/portfolio-assets.routes.js';
 import { faqRoutes } from './routes/faq.routes.js';
 import { realEstateRoutes } from './routes/realestate.routes.js';
+import { mapRoutes } from './routes/maps.routes.js';
+import { tileRoutes } from './routes/tiles.routes.js';
 import { createServices, type Services } from './services/container.js';
 
 declare module 'fastify' {
@@ -86,6 +88,8 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(faqRoutes);
   await app.register(carbonRoutes);
   await app.register(realEstateRoutes);
+  await app.register(mapRoutes);
+  await app.register(tileRoutes);
 
   const web = await registerWeb(app, config.WEB_DIST);
   app.setNotFoundHandler((request, reply) => {

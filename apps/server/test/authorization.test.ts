@@ -30,6 +30,8 @@ interface Ctx {
   carbonScratch(): Promise<string>;
   /** A property-risk project shared the same way. */
   propertyName: string;
+  /** A map project shared the same way. */
+  mapName: string;
 }
 interface Call {
   path: string;
@@ -62,6 +64,8 @@ const COMPANIES = [
   { company_name: 'A', investment_in_usd: 2_000_000, nav_in_perc: 0, market_cap_in_usd: 100_000_000, revenue_in_usd: 50_000_000, scope_1_and_2_GHG_emission: 10_000, region: 'Europe', sector: 'Chemicals' },
   { company_name: 'B', investment_in_usd: 3_000_000, nav_in_perc: 0, market_cap_in_usd: 30_000_000, revenue_in_usd: 20_000_000, scope_1_and_2_GHG_emission: 0, region: 'China', sector: 'Coal' },
 ];
+
+const MAP = { address: 'Hong Kong', latitude: 22.3, longitude: 114.2, portfolio_variables: '["Rainfall Flood"]', distance: 1, duration_data: '["100yr"]' };
 
 const ACCESS: Record<string, Rule> = {
   'GET /api/health': { kind: 'public', call: () => ({ path: '/api/health' }) },
@@ -162,6 +166,15 @@ const ACCESS: Record<string, Rule> = {
     call: () => ({ path: '/api/v2/property_risk/', opts: { json: { project_name: fresh('Homes'), data: [{ name: 'Flat', latitude: 22.3, longitude: 114.17 }] } } }),
   },
   'POST /api/v2/property_risk/fetch/': { kind: 'read', call: (c) => ({ path: '/api/v2/property_risk/fetch/', opts: { json: { project_name: c.propertyName } } }) },
+
+  'POST /api/v2/map_datasets/': { kind: 'user', call: () => ({ path: '/api/v2/map_datasets/', opts: { json: { latitude: 22.3, longitude: 114.2 } } }) },
+  'POST /api/v2/create_map_project/': { kind: 'user', call: () => ({ path: '/api/v2/create_map_project/', opts: form({ ...MAP, name: fresh('Map') }) }) },
+  'POST /api/v2/map_value/': { kind: 'user', call: () => ({ path: '/api/v2/map_value/', opts: { json: { latitude: 22.3, longitude: 114.2, variable: 'Rainfall Flood' } } }) },
+  'GET /api/v2/map_country/': { kind: 'user', call: () => ({ path: '/api/v2/map_country/?q=Japan' }) },
+  'GET /api/v2/map_projects/': { kind: 'user', call: () => ({ path: '/api/v2/map_projects/' }) },
+  'GET /api/v2/map_tiles/{layer}/{x}/{y}/{z}': { kind: 'user', call: () => ({ path: '/api/v2/map_tiles/wildfire/0/0/0?scenario_year=85_2050' }) },
+  'POST /api/v2/generate_map/': { kind: 'read', call: (c) => ({ path: '/api/v2/generate_map/', opts: form({ name: c.mapName }) }) },
+  'POST /api/v2/download_map/': { kind: 'read', call: (c) => ({ path: '/api/v2/download_map/', opts: form({ project_name: c.mapName }) }) },
 
   'POST /api/project/update_default_filter/': { kind: 'write', call: (c) => ({ path: '/api/project/update_default_filter/', opts: form({ project_id: String(c.projectId), data: { year: 2050, scenario: '45', analysis_type: 'ssp' } }) }) },
   'POST /api/v2/update_assets/': {
@@ -287,7 +300,15 @@ describe('authorization: every route of the OpenAPI document, as every role', ()
       carbonName: await carbon('Shared carbon'),
       carbonScratch: () => carbon(fresh('Carbon scratch')),
       propertyName: 'Shared homes',
+      mapName: 'Shared map',
     };
+    const map = await s.api.post('/api/v2/create_map_project/', { token: owner.token, form: { ...MAP, name: c.mapName } as unknown as Record<string, string> });
+    assert.equal(map.status, 201, JSON.stringify(map.body));
+    const mapId = (await s.db.selectFrom('projects').select('id').where('name', '=', c.mapName).executeTakeFirstOrThrow()).id;
+    for (const [u, permission] of [[reader, 'read'], [writer, 'write']] as const) {
+      const sh = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: String(mapId), share_with: JSON.stringify([u.userId]), permission } });
+      assert.equal(sh.status, 201, JSON.stringify(sh.body));
+    }
     const homes = await s.api.post('/api/v2/property_risk/', { token: owner.token, json: { project_name: c.propertyName, data: [{ name: 'Flat', latitude: 22.3, longitude: 114.17 }] } });
     assert.equal(homes.status, 202, JSON.stringify(homes.body));
     for (const [u, permission] of [[reader, 'read'], [writer, 'write']] as const) {

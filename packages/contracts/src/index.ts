@@ -11,3 +11,4 @@ export * from './brand.js';
 export * from './files.js';
 export * from './carbon.js';
 export * from './realestate.js';
+export * from './maps.js';

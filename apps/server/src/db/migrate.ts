@@ -7,6 +7,7 @@ import * as m0005 from './migrations/0005_files.js';
 import * as m0006 from './migrations/0006_faq.js';
 import * as m0007 from './migrations/0007_reports.js';
 import * as m0008 from './migrations/0008_carbon.js';
+import * as m0009 from './migrations/0009_maps.js';
 import * as m0010 from './migrations/0010_realestate.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0006_faq': m0006,
   '0007_reports': m0007,
   '0008_carbon': m0008,
+  '0009_maps': m0009,
   '0010_realestate': m0010,
 };
 

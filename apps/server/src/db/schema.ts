@@ -166,6 +166,7 @@ export interface Database extends FaqTables {
   carbon_portfolios: CarbonPortfoliosTable;
   carbon_companies: CarbonCompaniesTable;
   property_risk_sites: PropertyRiskSitesTable;
+  map_projects: MapProjectsTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -334,4 +335,17 @@ export interface PropertyRiskSitesTable {
   max_distance_km: number;
   result: Json<Record<string, unknown>> | null;
   computed_at: Timestamp | null;
+}
+
+/** Map-specific fields of a map project (migration 0009). */
+export interface MapProjectsTable {
+  project_id: number;
+  address: string;
+  latitude: number;
+  longitude: number;
+  distance_km: number;
+  variable: 'Rainfall Flood' | 'Storm Surge' | 'Wildfire';
+  duration_data: Json<string[]>;
+  country_code: string | null;
+  subregion: string | null;
 }

@@ -22,6 +22,8 @@ import { CarbonRepository } from '../repositories/carbon.repository.js';
 import { CarbonService } from './carbon.service.js';
 import { RealEstateRepository } from '../repositories/realestate.repository.js';
 import { PropertyRiskService, propertyRiskJob } from './property-risk.service.js';
+import { MapRepository } from '../repositories/map.repository.js';
+import { MapService } from './map.service.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
 export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
@@ -47,7 +49,8 @@ export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
   const realEstate = new RealEstateRepository(db);
   jobs.register(propertyRiskJob(db, realEstate, log));
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projects, jobs);
-  return { carbon, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, faq: new FaqService(db) };
+  const maps = new MapService(db, new MapRepository(db), projects, files);
+  return { carbon, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, faq: new FaqService(db) };
 }
 
 export type Services = ReturnType<typeof createServices>;

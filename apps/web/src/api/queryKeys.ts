@@ -14,4 +14,7 @@ export const queryKeys = {
   carbon: ['carbon'] as const,
   propertyRiskProjects: ['property-risk', 'projects'] as const,
   propertyRisk: (projectName: string) => ['property-risk', projectName.toLowerCase()] as const,
+  mapProjects: ['projects', 'maps'] as const,
+  mapResponse: (name: string) => ['maps', 'generate', name] as const,
+  mapDatasets: (lat: number, lng: number) => ['maps', 'datasets', lat, lng] as const,
 };

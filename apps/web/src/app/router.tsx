@@ -5,10 +5,8 @@ import { AuthProvider, useAuth } from '../features/auth/AuthProvider';
 import { RequireAuth } from '../features/auth/RequireAuth';
 import { AppShell } from '../features/shell/AppShell';
 import { useLastAccessedPing } from '../features/shell/useLastAccessedPing';
-import { ComingSoonPage } from '../pages/ComingSoonPage';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { PageLoading } from '../ui/PageLoading';
-import { COMING_SOON } from './placeholders';
 
 // Pages load on demand so the landing page does not carry the signed-in app (and later maps and charts).
 const LandingPage = lazy(() => import('../pages/LandingPage').then((m) => ({ default: m.LandingPage })));
@@ -27,13 +25,16 @@ const TcfdPage = lazy(() => import('../pages/TcfdPage').then((m) => ({ default: 
 const RealEstatePage = lazy(() => import('../pages/RealEstatePage').then((m) => ({ default: m.RealEstatePage })));
 const RealEstateDashboardPage = lazy(() => import('../pages/RealEstateDashboardPage').then((m) => ({ default: m.RealEstateDashboardPage })));
 const PropertyRiskPage = lazy(() => import('../pages/PropertyRiskPage').then((m) => ({ default: m.PropertyRiskPage })));
+const CreateMapPage = lazy(() => import('../pages/CreateMapPage').then((m) => ({ default: m.CreateMapPage })));
+const MapPage = lazy(() => import('../pages/MapPage').then((m) => ({ default: m.MapPage })));
 const ToolkitPage = lazy(() => import('../pages/ToolkitPage').then((m) => ({ default: m.ToolkitPage })));
 const TransitionPage = lazy(() => import('../pages/TransitionPage').then((m) => ({ default: m.TransitionPage })));
 const TransitionAnalysisPage = lazy(() => import('../pages/TransitionAnalysisPage').then((m) => ({ default: m.TransitionAnalysisPage })));
 const EditTransitionPage = lazy(() => import('../pages/EditTransitionPage').then((m) => ({ default: m.EditTransitionPage })));
 
 /** Signed-in pages that exist; every other signed-in route shows its coming-soon body. */
-const BUILT: Partial<Record<(typeof SIGNED_IN_ROUTES)[number], React.ReactNode>> = {
+/** Every signed-in route of the spec has its page: a route added to SIGNED_IN_ROUTES without one is a type error. */
+const BUILT: Record<(typeof SIGNED_IN_ROUTES)[number], React.ReactNode> = {
   '/setup': <SetupPage />,
   '/project': <ProjectPage />,
   '/location': <LocationPage />,
@@ -51,6 +52,8 @@ const BUILT: Partial<Record<(typeof SIGNED_IN_ROUTES)[number], React.ReactNode>>
   '/realestate': <RealEstatePage />,
   '/realestate-dashboard': <RealEstateDashboardPage />,
   '/property-risk': <PropertyRiskPage />,
+  '/create-map': <CreateMapPage />,
+  '/map': <MapPage />,
 };
 
 function SessionEffects() {
@@ -77,14 +80,7 @@ function Landing() {
   return isAuthenticated ? <Navigate to="/location" replace /> : <LandingPage />;
 }
 
-const signedInRoutes: RouteObject[] = SIGNED_IN_ROUTES.map((path) => {
-  const built = BUILT[path];
-  const placeholder = COMING_SOON[path];
-  return {
-    path,
-    element: built ?? (placeholder ? <ComingSoonPage key={path} {...placeholder} /> : <NotFoundPage />),
-  };
-});
+const signedInRoutes: RouteObject[] = SIGNED_IN_ROUTES.map((path) => ({ path, element: BUILT[path] }));
 
 export const routes: RouteObject[] = [
   {

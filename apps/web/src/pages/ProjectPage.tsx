@@ -3,8 +3,8 @@ import { Tabs } from 'antd';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { PageHeader } from '../ui/PageHeader';
 import { PhysicalProjectsTab } from '../features/projects/PhysicalProjectsTab';
-import { MapProjectsTab } from '../features/projects/OtherProjectTabs';
 import { TransitionProjectsTab } from '../features/carbon/TransitionProjectsTab';
+import { MapProjectsTab } from '../features/maps/MapProjectsTab';
 
 export function ProjectPage() {
   useDocumentTitle('Projects');

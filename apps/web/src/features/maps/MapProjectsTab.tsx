@@ -1,15 +1,13 @@
 import { Alert, Card, Col, Empty, Row, Skeleton } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { fetchMapProjects } from '../../api/maps';
 import { firstErrorMessage } from '../../api/http';
+import { queryKeys } from '../../api/queryKeys';
 import { ButtonLink } from '../../ui/ButtonLink';
-import { useMapProjects } from './useProjectList';
 
-function formatDistance(d: number | string | null | undefined): string | null {
-  if (d === null || d === undefined || d === '') return null;
-  return `${d} km x ${d} km`;
-}
-
+/** The Maps tab of /project (spec 000 §4 "Maps tab"): name, creation date, 'N km x N km', variable; Analyse opens /map. */
 export function MapProjectsTab({ active }: { active: boolean }) {
-  const maps = useMapProjects(active);
+  const maps = useQuery({ queryKey: queryKeys.mapProjects, queryFn: fetchMapProjects, enabled: active });
   if (maps.isPending) return <Skeleton active />;
   if (maps.isError) return <Alert type="error" showIcon title="Map projects could not be loaded" description={firstErrorMessage(maps.error, 'Try again in a moment.')} />;
   if (maps.data.length === 0) {
@@ -22,13 +20,14 @@ export function MapProjectsTab({ active }: { active: boolean }) {
     );
   }
   return (
-    <Row gutter={[20, 20]}>
+    <Row gutter={[20, 20]} data-testid="map-projects">
       {maps.data.map((m) => (
         <Col xs={24} md={12} xl={8} key={m.project_id}>
-          <Card className="crp-card" title={m.name} extra={<ButtonLink to="/map" state={{ name: m.name }}>Analyse</ButtonLink>}>
+          <Card className="crp-card" title={m.name} data-testid="map-project-card" extra={<ButtonLink to="/map" state={{ name: m.name }}>Analyse</ButtonLink>}>
             <div className="crp-muted">Created {m.created_at.slice(0, 10)}</div>
-            {formatDistance(m.distance) && <div>Distance: {formatDistance(m.distance)}</div>}
-            {m.portfolio_variable && <div>Variable: {m.portfolio_variable}</div>}
+            <div>Distance: {m.distance} km x {m.distance} km</div>
+            <div>Variable: {m.portfolio_variable}</div>
+            {m.address && <div className="crp-muted">{m.address}</div>}
           </Card>
         </Col>
       ))}

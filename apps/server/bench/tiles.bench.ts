@@ -1,0 +1,90 @@
+/**
+ * Map tile benchmark (npm run bench): hazard raster tiles rendered from the layers and served over real HTTP with a
+ * token, as a browser viewing a map would ask for them (5 x 5 tiles around six cities at zooms 8-16, three layers),
+ * cold (every tile rendered and PNG-encoded) and warm (from the cache). Also the renderer alone, and zoom 0-5 cost.
+ */
+import { performance } from 'node:perf_hooks';
+import { cpus, totalmem } from 'node:os';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+
+const CONCURRENCY = Number(process.env.BENCH_TILE_CONCURRENCY ?? 6); // a browser opens about 6 connections per host
+const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR: 'memory://', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1 });
+const database = await openDatabase(config);
+await migrateToLatest(database.db);
+const app = await buildApp(config, database);
+await app.listen({ port: 0, host: '127.0.0.1' });
+const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+const post = async (path: string, body: unknown) => {
+  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return (await res.json()) as any;
+};
+const user = { first_name: 'Bench', last_name: 'Tiles', username: 'benchtiles', email: 'benchtiles@example.com', password: 'benchmark password', confirm_password: 'benchmark password', company_name: 'Bench Tiles Co' };
+const reg = await post('/api/user/register/', user);
+const token = (await post('/api/user/rest_login/', { username: user.username, password: user.password, company_code: reg.company_code })).token as string;
+
+function tileOf(lat: number, lng: number, z: number) {
+  const n = 2 ** z, s = Math.sin((lat * Math.PI) / 180);
+  return { x: Math.floor(((lng + 180) / 360) * n), y: Math.floor((0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * n) };
+}
+const CITIES = [[22.3, 114.17], [35.68, 139.7], [40.7, -74.0], [-33.9, 151.2], [13.7, 100.5], [25.77, -80.19]];
+const LAYERS = ['rainfall_flood/{p}?return_period=100yr&country_code=HK', 'storm_surge_rp/{p}?return_period=100yr&country_code=HK', 'wildfire/{p}?scenario_year=85_2050&country_code=HK'];
+const paths: string[] = [];
+for (const layer of LAYERS) for (const [lat, lng] of CITIES) for (const z of [8, 10, 12, 14, 16]) {
+  const { x, y } = tileOf(lat!, lng!, z);
+  for (let dx = -2; dx <= 2; dx++) for (let dy = -2; dy <= 2; dy++) paths.push(`/api/v2/map_tiles/${layer.replace('{p}', `${x + dx}/${y + dy}/${z}`)}`);
+}
+
+async function run(list: string[]) {
+  let i = 0, bytes = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (i < list.length) {
+      const p = list[i++]!;
+      const res = await fetch(base + p, { headers: { authorization: `Token ${token}` } });
+      if (res.status !== 200) throw new Error(`${p}: ${res.status}`);
+      bytes += (await res.arrayBuffer()).byteLength;
+    }
+  }));
+  const s = (performance.now() - t0) / 1000;
+  return { tiles: list.length, seconds: +s.toFixed(2), tilesPerSecond: Math.round(list.length / s), avgBytes: Math.round(bytes / list.length) };
+}
+
+const renderer = await app.services.maps.renderer();
+// warm the layers and the auth path, then measure
+await run(paths.slice(0, 10));
+renderer.clearCache();
+const cold = await run(paths);
+const warm = await run(paths);
+
+// renderer alone (no HTTP), cold
+renderer.clearCache();
+const { parseDataset } = await import('../src/services/tile-renderer.js');
+const t1 = performance.now();
+let n = 0;
+for (const p of paths) {
+  const m = /map_tiles\/(\w+)\/(\d+)\/(\d+)\/(\d+)\?(?:return_period|scenario_year)=([\w]+)/.exec(p)!;
+  const hz = m[1] === 'storm_surge_rp' ? 'storm_surge' : (m[1] as 'rainfall_flood' | 'wildfire');
+  renderer.render({ dataset: parseDataset(hz, m[5]!)!, x: Number(m[2]), y: Number(m[3]), z: Number(m[4]) });
+  n++;
+}
+const rendererPerSecond = Math.round(n / ((performance.now() - t1) / 1000));
+// world view: zooms 0-5, every tile of the rainfall flood layer
+renderer.clearCache();
+const low: number[] = [];
+for (let z = 0; z <= 5; z++) {
+  const t = performance.now();
+  const k = 2 ** z;
+  for (let x = 0; x < k; x++) for (let y = 0; y < k; y++) renderer.render({ dataset: { hazard: 'rainfall_flood', returnPeriod: 100 }, x, y, z });
+  low.push(+((performance.now() - t) / (k * k)).toFixed(1));
+}
+
+console.log(JSON.stringify({
+  bench: 'map tiles', date: new Date().toISOString(), node: process.version, cpus: `${cpus().length} x ${cpus()[0]?.model ?? '?'}`, memGiB: +(totalmem() / 2 ** 30).toFixed(1),
+  concurrency: CONCURRENCY, httpCold: cold, httpWarm: warm, rendererColdTilesPerSecond: rendererPerSecond, msPerTileAtZoom0to5: low,
+}, null, 2));
+await app.close();
+await database.close();
+process.exit(0);
