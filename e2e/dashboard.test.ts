@@ -167,6 +167,19 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     await page.screenshot({ path: join(screenshotDir, 'dashboard-mitigation-info.png') });
     await page.locator('.ant-modal-footer:visible').getByRole('button', { name: 'Close' }).click();
     await page.getByTestId('info-modal').filter({ hasText: 'River Flood' }).waitFor({ state: 'hidden' });
+    // The Flood Risk Reduction Level guidance turns measures and their distances into the level to enter.
+    await dash.section('asset-table').getByRole('button', { name: 'About Flood Risk Reduction Level' }).click();
+    const guide = page.getByTestId('info-modal').filter({ has: page.getByTestId('flood-mitigation') });
+    await guide.waitFor();
+    const distances = guide.getByRole('combobox', { name: 'Distances of measures (m)' });
+    for (const d of ['5', '8', '30']) {
+      await distances.fill(d);
+      await distances.press('Enter');
+    }
+    assert.match(await guide.getByTestId('flood-mitigation-level').innerText(), /Flood Risk Reduction Level: Median[\s\S]*2 of 3 measure\(s\) are within 20 m/);
+    await page.screenshot({ path: join(screenshotDir, 'dashboard-flood-risk-reduction.png') });
+    await page.locator('.ant-modal-footer:visible').getByRole('button', { name: 'Close' }).click();
+    await guide.waitFor({ state: 'hidden' });
     await page.getByTestId('edit-all').click();
     const row = dash.row('Oslo Office');
     // A required cell left empty abandons the save.

@@ -6,6 +6,7 @@ import type { AssetRow, DashboardData, UpdateAssetsResult } from '../../api/dash
 import { ASSET_COLUMNS, canEdit, MITIGATION_OPTIONS, type AssetColumn, type CellValue } from './assetColumns';
 import { money, percent, truncate } from './format';
 import { INFO } from './infoTexts';
+import { FloodMitigationGuide } from '../../ui/FloodMitigationGuide';
 import { InfoButton, Section } from './Section';
 import { useAssetTableEdit } from './useAssetTableEdit';
 
@@ -136,6 +137,19 @@ function MitigationInfo({ measures }: { measures: DashboardData['metigation_meas
   );
 }
 
+/** Flood Risk Reduction Level guidance (spec 001 §2.1): which mitigation level to enter for the flood measures around an asset. */
+function FloodRiskReductionInfo() {
+  return (
+    <InfoButton title="Flood Risk Reduction Level" width={760}>
+      <FloodMitigationGuide />
+      <p className="crp-mt-md">
+        Enter the level in the Mitigation column: High as 3, Median as 2 (Medium), Low as 1 and None as 0. For river, rainfall and coastal flood the levels keep the first 0.3 m of water out (Low), 0.6 m
+        and every flood more frequent than once in 10 years (Medium), or 0.9 m and every flood more frequent than once in 25 years (High), before the depth-damage curve is read (Adaptation Methodology, section 2).
+      </p>
+    </InfoButton>
+  );
+}
+
 /**
  * The editable asset table (spec 001 §2.1, §4, §5): paginated (any number of rows), Edit All / Save All / Cancel,
  * per-cell required validation, locked columns and columns gated by data_edit_permissions.
@@ -180,7 +194,12 @@ export function AssetTable({ data, onOpenAsset, onSaved }: { data: DashboardData
         title: (
           <span>
             {c.title}
-            {c.key === 'mitigation_risk' && <MitigationInfo measures={data.metigation_measures} />}
+            {c.key === 'mitigation_risk' && (
+              <>
+                <MitigationInfo measures={data.metigation_measures} />
+                <FloodRiskReductionInfo />
+              </>
+            )}
             {ed.editing && !editable && (
               <Tooltip title={c.editable ? 'Your data-edit permissions do not allow this column' : 'Not editable'}>
                 {' '}

@@ -7,7 +7,7 @@ import {
 import { AssetMap } from '../dashboard/AssetMap';
 import { Chart } from '../dashboard/Chart';
 import { heatmapOption } from '../dashboard/HeatMap';
-import { FloodMitigationGuide } from './FloodMitigationGuide';
+import { FloodMitigationGuide } from '../../ui/FloodMitigationGuide';
 import { Legend } from './Legend';
 import { DEPTH_COLOURS, ELEVATION_COLOURS, WIND_COLOURS } from './legendColours';
 

@@ -32,7 +32,7 @@ export function FloodMitigationGuide() {
           },
         ]}
       />
-      <Typography.Paragraph className="crp-gap-top" strong>Check a property</Typography.Paragraph>
+      <Typography.Paragraph className="crp-mt-md" strong>Check a property</Typography.Paragraph>
       <Select
         mode="tags"
         style={{ width: '100%' }}
@@ -44,11 +44,11 @@ export function FloodMitigationGuide() {
         aria-label="Distances of measures (m)"
       />
       <Alert
-        className="crp-gap-top"
+        className="crp-mt-md"
         type={level === 'High' ? 'success' : level === 'None' ? 'info' : 'warning'}
         showIcon
         data-testid="flood-mitigation-level"
-        message={`Flood Risk Reduction Level: ${level}`}
+        title={`Flood Risk Reduction Level: ${level}`}
         description={
           values.length === 0
             ? 'Add the distances of the measures around the building.'
