@@ -1,6 +1,6 @@
 import type { CarbonAnalysisResponse, CarbonCompanyRow, CarbonDataResponse, CarbonProject, CarbonProjectListResponse } from '@crp/contracts';
 import { readToken } from '../lib/storage';
-import { ApiError, request } from './http';
+import { ApiError, request, requestFile } from './http';
 
 export type { CarbonAnalysisResponse, CarbonCompanyRow, CarbonDataResponse, CarbonProject, CarbonProjectListResponse };
 
@@ -57,30 +57,10 @@ export async function deleteCarbonAnalysis(userId: number, portfolioName: string
 }
 
 /** Download as a file: csv or xlsx (the server names it). */
-export async function downloadCarbonFile(userId: number, portfolioName: string, format: 'csv' | 'xlsx'): Promise<{ blob: Blob; fileName: string }> {
-  const token = readToken();
-  const res = await fetch(`/api/report/get_carbon_analysis/${userId}/download/`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Token ${token}` } : {}) },
-    body: JSON.stringify({ portfolio_name: portfolioName, format }),
-  });
-  if (!res.ok) {
-    let body: unknown = null;
-    try {
-      body = await res.json();
-    } catch {
-      /* not JSON */
-    }
-    throw new ApiError(res.status, body);
-  }
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `carbon.${format}`;
-  return { blob: await res.blob(), fileName: name };
+export function downloadCarbonFile(userId: number, portfolioName: string, format: 'csv' | 'xlsx'): Promise<{ blob: Blob; fileName: string }> {
+  return requestFile('POST', `/api/report/get_carbon_analysis/${userId}/download/`, { json: { portfolio_name: portfolioName, format }, fallbackName: `carbon.${format}` });
 }
 
-export async function fetchCarbonTemplate(): Promise<{ blob: Blob; fileName: string }> {
-  const token = readToken();
-  const res = await fetch('/api/report/carbon_template/', { headers: token ? { Authorization: `Token ${token}` } : {} });
-  if (!res.ok) throw new ApiError(res.status, null);
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'carbon_template.csv';
-  return { blob: await res.blob(), fileName: name };
+export function fetchCarbonTemplate(): Promise<{ blob: Blob; fileName: string }> {
+  return requestFile('GET', '/api/report/carbon_template/', { fallbackName: 'carbon_template.csv' });
 }

@@ -112,3 +112,25 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
   }
   return { status: res.status, data: data as T };
 }
+
+/**
+ * A file answer (the token header is required, so not a plain link): the bytes and the name the server gives in
+ * Content-Disposition, else `fallbackName`. A failed call throws ApiError with the JSON body when there is one.
+ */
+export async function requestFile(method: 'GET' | 'POST', path: string, opts: { json?: unknown; fallbackName: string }): Promise<{ blob: Blob; fileName: string }> {
+  const token = readToken();
+  const headers: Record<string, string> = token ? { Authorization: `Token ${token}` } : {};
+  if (opts.json !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(path, { method, headers, ...(opts.json !== undefined ? { body: JSON.stringify(opts.json) } : {}) });
+  if (!res.ok) {
+    let body: unknown = null;
+    try {
+      body = await res.json();
+    } catch {
+      // not JSON
+    }
+    throw new ApiError(res.status, body);
+  }
+  const fileName = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? opts.fallbackName;
+  return { blob: await res.blob(), fileName };
+}

@@ -1,6 +1,5 @@
 import type { CreateProjectBody, ProjectStatus } from '@crp/contracts';
-import { ApiError, request } from './http';
-import { readToken } from '../lib/storage';
+import { request, requestFile } from './http';
 
 export interface ReverseGeocodeResult {
   label: string;
@@ -40,20 +39,7 @@ export async function createPortfolio(input: CreatePortfolioInput): Promise<Crea
 
 /** The upload template as a blob (token header required, so not a plain link). */
 export async function fetchUploadTemplate(): Promise<Blob> {
-  const token = readToken();
-  const res = await fetch('/api/v2/download_upload_csv_template/?unit=meter&currency=USD', {
-    headers: token ? { Authorization: `Token ${token}` } : {},
-  });
-  if (!res.ok) {
-    let body: unknown = null;
-    try {
-      body = await res.json();
-    } catch {
-      // not JSON
-    }
-    throw new ApiError(res.status, body);
-  }
-  return res.blob();
+  return (await requestFile('GET', '/api/v2/download_upload_csv_template/?unit=meter&currency=USD', { fallbackName: 'asset_upload_template.xlsx' })).blob;
 }
 
 export async function updateDefaultFilter(projectId: number, data: { year: number; scenario: string; analysis_type: string }): Promise<void> {

@@ -16,8 +16,25 @@ export interface MapPoint {
   color?: string;
 }
 
-/** A MapLibre map on the offline basemap; each click reports its coordinates; markers follow `points`. */
-export function LocationMap({ points, onMapClick, height = 520 }: { points: MapPoint[]; onMapClick: (lat: number, lon: number) => void; height?: number }) {
+/**
+ * A MapLibre map on the offline basemap; each click reports its coordinates (and, with `flyToZoom`, flies there);
+ * markers follow `points`.
+ */
+export function LocationMap({
+  points,
+  onMapClick,
+  height = 520,
+  flyToZoom,
+  testId = 'location-map',
+  markerTestId = 'map-marker',
+}: {
+  points: MapPoint[];
+  onMapClick: (lat: number, lon: number) => void;
+  height?: number;
+  flyToZoom?: number;
+  testId?: string;
+  markerTestId?: string;
+}) {
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<MapLibreMap | null>(null);
   const markers = useRef(new Map<string, Marker>());
@@ -37,7 +54,10 @@ export function LocationMap({ points, onMapClick, height = 520 }: { points: MapP
     });
     map.addControl(new NavigationControl({ showCompass: false }), 'top-left');
     map.addControl(new AttributionControl({ compact: false }), 'bottom-right');
-    map.on('click', (e) => clickRef.current(e.lngLat.lat, e.lngLat.lng));
+    map.on('click', (e) => {
+      clickRef.current(e.lngLat.lat, e.lngLat.lng);
+      if (flyToZoom !== undefined) map.flyTo({ center: e.lngLat, zoom: Math.max(map.getZoom(), flyToZoom), speed: 1.6 });
+    });
     map.on('load', () => container.current?.setAttribute('data-loaded', 'true'));
     mapRef.current = map;
     const all = markers.current;
@@ -47,6 +67,7 @@ export function LocationMap({ points, onMapClick, height = 520 }: { points: MapP
       map.remove();
       mapRef.current = null;
     };
+    // The map is made once; flyToZoom is fixed for a map's life.
   }, []);
 
   useEffect(() => {
@@ -62,7 +83,7 @@ export function LocationMap({ points, onMapClick, height = 520 }: { points: MapP
       let m = markers.current.get(p.id);
       if (!m) {
         m = new Marker({ color: p.color ?? '#0e7c7b' }).setLngLat([p.longitude, p.latitude]).addTo(map);
-        m.getElement().setAttribute('data-testid', 'map-marker');
+        m.getElement().setAttribute('data-testid', markerTestId);
         markers.current.set(p.id, m);
       }
       m.getElement().setAttribute('title', p.name || 'Loading...');
@@ -74,11 +95,11 @@ export function LocationMap({ points, onMapClick, height = 520 }: { points: MapP
         markers.current.delete(id);
       }
     }
-  }, [points]);
+  }, [points, markerTestId]);
 
   return (
     <div className="crp-map-frame">
-      <div ref={container} className="crp-map" style={{ height }} data-testid="location-map" data-style={kind} />
+      <div ref={container} className="crp-map" style={{ height }} data-testid={testId} data-style={kind} />
       <Segmented
         className="crp-map-style-toggle"
         value={kind}
