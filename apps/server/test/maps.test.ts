@@ -56,12 +56,14 @@ describe('map module API', () => {
   });
   after(() => s.close());
 
-  test('a high storm-surge 5′ cell lands in the right pixel of the right tile (Web Mercator), its neighbour keeps its own class', async () => {
-    // scan the Pearl River estuary for two east-west neighbours of different class, one of them high (>= 1 m)
-    const res = 1 / 12;
+  test('a high storm-surge cell of the native grid lands in the right pixel of the right tile (Web Mercator), its neighbour keeps its own class', async () => {
+    // scan the Pearl River estuary for two east-west neighbours of different class, one of them high (>= 1 m), on the
+    // surge's native grid (1′: the coastline-distance layer; docs/methodology/hazards.md)
+    const perDeg = 60;
+    const res = 1 / perDeg;
     let found: { lat: number; lng: number; v: number; vE: number } | null = null;
-    for (let r = Math.floor((90 - 23) * 12); r < Math.floor((90 - 21) * 12) && !found; r++) {
-      for (let c = Math.floor((180 + 112) * 12); c < Math.floor((180 + 115) * 12); c++) {
+    for (let r = Math.floor((90 - 23) * perDeg); r < Math.floor((90 - 21) * perDeg) && !found; r++) {
+      for (let c = Math.floor((180 + 112) * perDeg); c < Math.floor((180 + 115) * perDeg); c++) {
         const lat = 90 - (r + 0.5) * res, lng = (c + 0.5) * res - 180;
         const v = surge100(lat, lng), vE = surge100(lat, lng + res);
         const k = legendClassIndex(MAP_LEGENDS.storm_surge, v), kE = legendClassIndex(MAP_LEGENDS.storm_surge, vE);
@@ -259,7 +261,7 @@ describe('map module API', () => {
     const g = await s.api.post('/api/v2/generate_map/', { token: colleague, form: { name: 'Shared surge' } });
     assert.equal(g.status, 200);
     assert.ok(g.body.storm_surge.max['1000yr'] >= g.body.storm_surge.max['100yr']);
-    assert.match(g.body.resolution, /5′ grid/);
+    assert.match(g.body.resolution, /^1′ grid \(about 1\.9 km\); effective resolution about 9\.3 km/);
     const list = await s.api.get('/api/v2/map_projects/', { token: colleague });
     assert.deepEqual(list.body.map((p: { name: string; distance: number; portfolio_variable: string; permission: string }) => [p.name, p.distance, p.portfolio_variable, p.permission]), [['Shared surge', 5, 'Storm Surge', 'read']]);
     const names = await s.api.get('/api/project/all_projects/?list_for=map_module', { token: colleague });

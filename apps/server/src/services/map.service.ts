@@ -127,8 +127,14 @@ export class MapService {
       if (!e || e.unit === 'index') continue; // region and tile indices carry no hazard information
       if (e.resolutionKm > coarse.km) coarse = { km: e.resolutionKm, name: n };
     }
-    const cell = Math.abs(g.resDeg * 12 - Math.round(g.resDeg * 12)) < 1e-9 && g.resDeg < 0.25 ? `${Math.round(g.resDeg * 60)}′` : `${+g.resDeg.toFixed(4)}°`;
-    return { text: `${cell} grid (about ${g.resolutionKm} km); coarsest input about ${coarse.km} km (${coarse.name})`, km: g.resolutionKm, resDeg: g.resDeg };
+    // Grids defined in arc-minutes read as minutes (5′, 1′); decimal-degree grids as degrees (0.1°, 0.25°).
+    const minutes = g.resDeg * 60;
+    const decimal = Math.abs(g.resDeg * 100 - Math.round(g.resDeg * 100)) < 1e-6;
+    const cell = !decimal && Math.abs(minutes - Math.round(minutes)) < 1e-6 ? `${Math.round(minutes)}′` : `${+g.resDeg.toFixed(4)}°`;
+    const gridKm = Math.round(g.resDeg * 111.32 * 10) / 10;
+    // The grid the tiles are drawn at can be finer than what drives the values (surge: 1′ coastline distance, 5′ elevation).
+    const effective = Math.abs(gridKm - g.resolutionKm) / g.resolutionKm > 0.25 ? `; effective resolution about ${g.resolutionKm} km` : '';
+    return { text: `${cell} grid (about ${+gridKm.toFixed(gridKm < 10 ? 1 : 0)} km)${effective}; coarsest input about ${coarse.km} km (${coarse.name})`, km: g.resolutionKm, resDeg: g.resDeg };
   }
 
   /** Dataset lookup (spec 001 §3.9): which datasets the layers have at a point. */
