@@ -15,6 +15,7 @@ const announced = await announceReleases(app.db, app.services.notifications);
 if (announced.length) app.log.info({ announced }, 'releases announced');
 if (config.SEED_DEMO) await seedDemo(app);
 await app.services.faq.seed(); // built-in FAQ content (content/faq.ts), inserted or updated by key
+await app.services.companies.ensureLoaded(); // listed companies for the company search (migration 0011), once per data version
 // Jobs run in this process unless RUN_JOBS_IN_PROCESS=false (with PostgreSQL, `npm run worker` processes share them).
 if (config.RUN_JOBS_IN_PROCESS ?? true) app.services.jobs.start();
 

@@ -42,6 +42,21 @@ describe('geocoding, company search and index portfolios', () => {
     assert.ok(res.body.grouped_hits.HSI?.length >= 1);
     assert.equal(typeof hit.approximate, 'boolean');
     assert.ok(hit.location_basis);
+    // Prefix, typo and ticker matching; an index filter; too-short names match tickers only.
+    const search = async (body: Record<string, unknown>) => (await s.api.post('/api/search/deepsearch/', { token: u.token, json: body })).body;
+    assert.match((await search({ search_term: 'Tenc' })).hits[0].company_name, /Tencent/i, 'name prefix');
+    assert.match((await search({ search_term: 'Tencnet' })).hits[0].company_name, /Tencent/i, 'a typo still finds it');
+    assert.ok((await search({ search_term: 'holdings hsbc' })).hits.some((h: { company_name: string }) => /HSBC/.test(h.company_name)), 'words in any order');
+    assert.equal((await search({ search_term: '0700' })).hits[0].ticker, '0700.HK', 'a listing code');
+    assert.ok((await search({ search_term: 'bank', index: 'hsi' })).hits.every((h: { index: string; indices: string[] }) => h.index === 'HSI' && h.indices.includes('HSI')));
+    const unknownIndex = await s.api.post('/api/search/deepsearch/', { token: u.token, json: { search_term: 'bank', index: 'NOPE' } });
+    assert.equal(unknownIndex.status, 400);
+    assert.equal(unknownIndex.body.errors[0].field, 'index');
+    // The search reads the database: a company removed from the table is no longer found.
+    const loaded = await s.db.selectFrom('listed_companies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    assert.ok(Number(loaded.n) > 1000, `companies are loaded (${loaded.n})`);
+    await s.db.deleteFrom('listed_companies').where('ticker', '=', '0700.HK').execute();
+    assert.ok(!(await search({ search_term: 'Tencent' })).hits.some((h: { ticker: string }) => h.ticker === '0700.HK'));
     const site = await s.api.post('/api/search/deepsearch/', { token: u.token, form: { website: 'https://example.com', parser: 'x' } });
     assert.equal(site.status, 400);
     assert.equal(site.body.errors[0].field, 'website');

@@ -26,12 +26,14 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_D
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   let dataDir: string | undefined;
   if (!config.DATA_DIR.startsWith('memory://')) {
     mkdirSync(config.DATA_DIR, { recursive: true });
     dataDir = `${config.DATA_DIR}/pgdata`;
   }
-  const pglite = dataDir ? new PGlite(dataDir) : new PGlite();
+  // pg_trgm: trigram matching for the company search (migration 0011); PostgreSQL servers ship it in contrib.
+  const pglite = new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: 'pglite', close: () => db.destroy() };

@@ -9,6 +9,7 @@ import * as m0007 from './migrations/0007_reports.js';
 import * as m0008 from './migrations/0008_carbon.js';
 import * as m0009 from './migrations/0009_maps.js';
 import * as m0010 from './migrations/0010_realestate.js';
+import * as m0011 from './migrations/0011_listed_companies.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
 const MIGRATIONS: Record<string, { statements: string[] }> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0008_carbon': m0008,
   '0009_maps': m0009,
   '0010_realestate': m0010,
+  '0011_listed_companies': m0011,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -167,6 +167,8 @@ export interface Database extends FaqTables {
   carbon_companies: CarbonCompaniesTable;
   property_risk_sites: PropertyRiskSitesTable;
   map_projects: MapProjectsTable;
+  listed_companies: ListedCompaniesTable;
+  listed_companies_source: { id: Generated<number>; source_version: string; loaded_at: Generated<Timestamp> };
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -348,4 +350,15 @@ export interface MapProjectsTable {
   duration_data: Json<string[]>;
   country_code: string | null;
   subregion: string | null;
+}
+
+/** A listed company of the company search (migration 0011); `record` is the @crp/geo source record. */
+export interface ListedCompaniesTable {
+  id: Generated<number>;
+  ticker: string;
+  codes: string[];
+  company_name: string;
+  name_norm: string;
+  indices: string[];
+  record: Json<Record<string, unknown>>;
 }

@@ -1,5 +1,5 @@
 import { ErrorBody } from '@crp/contracts';
-import { forwardGeocode, GeoQueryError, indexMembers, listIndices, reverseGeocode, searchCompanies } from '@crp/geo';
+import { forwardGeocode, GeoQueryError, indexMembers, listIndices, reverseGeocode } from '@crp/geo';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../lib/errors.js';
@@ -47,7 +47,7 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
     onRequest: app.authenticate,
     schema: {
       tags: ['Companies'],
-      summary: 'Company search by name (more than 3 characters) or ticker, with headquarters locations from the data; hits grouped by index',
+      summary: 'Company search by name (more than 3 characters: prefix, full-text and typo-tolerant trigram matching in the database) or ticker, with headquarters locations from the data; hits grouped by index',
       description: 'Locations flagged `approximate` are placed at the listing city or country capital, as `location_basis` says. Website lookups need an external service and are not available offline.',
       security: TOKEN_SECURITY,
       body: z.object({
@@ -65,7 +65,7 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
       if (b.website) throw new AppError(400, 'website: looking up addresses from a website needs an external company-data service, which is not configured. Search by company name or ticker instead.', [{ field: 'website', message: 'not available offline' }]);
       throw new AppError(400, 'search_term is required', [{ field: 'search_term', message: 'required' }]);
     }
-    const hits = geo('search_term', () => searchCompanies(b.search_term!, { limit: b.limit, ...(b.index ? { index: b.index } : {}) }));
+    const hits = await app.services.companies.search(b.search_term, { limit: b.limit, ...(b.index ? { index: b.index } : {}) });
     const grouped: Record<string, typeof hits> = {};
     for (const h of hits) (grouped[h.index] ??= []).push(h);
     return { hits, grouped_hits: grouped, count: hits.length };

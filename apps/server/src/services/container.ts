@@ -24,6 +24,7 @@ import { RealEstateRepository } from '../repositories/realestate.repository.js';
 import { PropertyRiskService, propertyRiskJob } from './property-risk.service.js';
 import { MapRepository } from '../repositories/map.repository.js';
 import { MapService } from './map.service.js';
+import { CompanySearchService } from './company-search.service.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
 export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
@@ -50,7 +51,7 @@ export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
   jobs.register(propertyRiskJob(db, realEstate, log));
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projects, jobs);
   const maps = new MapService(db, new MapRepository(db), projects, files);
-  return { carbon, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, faq: new FaqService(db) };
+  return { carbon, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, companies: new CompanySearchService(db), faq: new FaqService(db) };
 }
 
 export type Services = ReturnType<typeof createServices>;
