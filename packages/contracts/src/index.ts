@@ -12,3 +12,4 @@ export * from './files.js';
 export * from './carbon.js';
 export * from './realestate.js';
 export * from './maps.js';
+export * from './geo.js';

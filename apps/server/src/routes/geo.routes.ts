@@ -1,4 +1,4 @@
-import { ErrorBody } from '@crp/contracts';
+import { CompanySearchAnswer, ErrorBody, ForwardGeocodeHit, IndexListAnswer, ReverseGeocodeAnswer } from '@crp/contracts';
 import { forwardGeocode, GeoQueryError, indexMembers, listIndices, reverseGeocode } from '@crp/geo';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -28,7 +28,7 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Name of the place at a point ("place, region, country"), ISO country code and, in Hong Kong, the district (offline GeoNames and Natural Earth)',
       security: TOKEN_SECURITY,
       querystring: z.object({ latitude: lat, longitude: lng }),
-      response: { 200: z.any(), ...errors },
+      response: { 200: ReverseGeocodeAnswer, ...errors },
     },
   }, async (req) => geo('latitude', () => reverseGeocode(req.query.latitude, req.query.longitude)));
 
@@ -39,7 +39,7 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Places, regions and countries matching a text (prefix and typo-tolerant), up to 5',
       security: TOKEN_SECURITY,
       querystring: z.object({ q: z.string({ error: 'q is required' }).max(200, 'q is too long'), limit: z.coerce.number().int().min(1).max(10).default(5) }),
-      response: { 200: z.any(), ...errors },
+      response: { 200: z.array(ForwardGeocodeHit), ...errors },
     },
   }, async (req) => geo('q', () => forwardGeocode(req.query.q, { limit: req.query.limit })));
 
@@ -57,7 +57,7 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
         index: z.string().max(80).optional(),
         limit: z.coerce.number().int().min(1).max(50).default(50),
       }),
-      response: { 200: z.any(), ...errors },
+      response: { 200: CompanySearchAnswer, ...errors },
     },
   }, async (req) => {
     const b = req.body;
@@ -79,7 +79,7 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
       security: TOKEN_SECURITY,
       params: UserIdParam,
       querystring: z.object({ index: z.string().trim().max(80).optional() }),
-      response: { 200: z.any(), ...errors },
+      response: { 200: IndexListAnswer, ...errors },
     },
   }, async (req) => {
     app.services.projectList.assertSelf(caller(req), req.params.userId);
