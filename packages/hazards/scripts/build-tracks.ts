@@ -8,7 +8,10 @@
  * - per basin the sources are taken in priority order and a storm of a later source is dropped when it shares two or more
  *   synoptic times within 250 km with a storm already kept: WP IBTrACS (where it reports a wind) > JTWC > CMA;
  *   NI IBTrACS > IMD > JTWC; NA and EP HURDAT2; SH JTWC;
- * - names come from the kept record or, when it has none (IBTrACS subset, IMD), from the matching JTWC / CMA / HURDAT2 storm;
+ * - names come from the kept record or, when it has none (IBTrACS subset, IMD), from the matching JTWC / CMA storm; where the
+ *   kept record reports no wind at a fix (RSMC Tokyo gives none for depressions), the matching record's wind at the same
+ *   synoptic time fills it;
+ * - storms that crossed from the WP into the North Indian Ocean are kept once, from the WP records;
  * - fixes at their native 3-6 h steps, lat/lon to 0.1°, wind as 1-minute sustained 10 m wind in m/s to 0.1, converted as
  *   the typhoon layer does (scripts/lib/tracks.ts): kt × 0.514444; RSMC Tokyo 10-min (IBTrACS WP) ÷ 0.93; CMA 2-min and
  *   IMD 3-min as reported.
@@ -210,37 +213,36 @@ class KeptIndex {
  * Keeps the storms of `primary` (in order of priority), then each storm of the later sources unless it matches one kept.
  * `nameFrom` sources only lend names to kept storms.
  */
-function merge(ordered: RStorm[][], nameFrom: RStorm[][] = []): RStorm[] {
-  const idx = new KeptIndex();
+function merge(ordered: RStorm[][], idx = new KeptIndex()): RStorm[] {
+  const start = idx.kept.length;
   for (const src of ordered) {
     for (const s0 of src) {
       const s = finishStorm(s0);
       if (!s) continue;
       const m = idx.match(s);
-      if (m < 0) idx.add(s);
-      else if (!idx.kept[m]!.name && s.name) idx.kept[m]!.name = s.name;
+      if (m < 0) { idx.add(s); continue; }
+      // same storm in a lower-priority record: lend its name, and its wind where the kept record has none at that time
+      const k = idx.kept[m]!;
+      if (!k.name && s.name) k.name = s.name;
+      const byT = new Map(s.fixes.map((f) => [f.tH, f.v]));
+      for (const f of k.fixes) if (!Number.isFinite(f.v) && Number.isFinite(byT.get(f.tH))) f.v = byT.get(f.tH)!;
     }
   }
-  for (const src of nameFrom) for (const s0 of src) {
-    if (!s0.name) continue;
-    const s = finishStorm(s0);
-    if (!s) continue;
-    const m = idx.match(s);
-    if (m >= 0 && !idx.kept[m]!.name) idx.kept[m]!.name = s.name;
-  }
-  return idx.kept;
+  return idx.kept.slice(start);
 }
 
 export function buildTrackFile(dir: string): TrackFile {
   const ib = ibtracsWp(dir), jt = jtwcWp(dir), cma = cmaWnp(dir);
   // IBTrACS is preferred where it reports a wind for the storm (RSMC Tokyo, mostly from 1977); earlier storms come from JTWC, then CMA
   const ibWithWind = ib.filter((s) => s.fixes.some((f) => Number.isFinite(f.v)));
-  const wp = merge([ibWithWind, jt, cma]);
+  const wpIdx = new KeptIndex();
+  const wp = merge([ibWithWind, jt, cma], wpIdx);
+  // storms that crossed from the WP into the North Indian Ocean are already kept whole from the WP records
   const ni = merge([
     niCsv(dir, 'tc-besttrack-north-indian/ibtracs_ni_as_bob_1982-2022_subset.csv.gz', 'IBTrACS (IMD wind)', ''),
     niCsv(dir, 'tc-besttrack-north-indian/imd_besttrack_as_bob_1982-2023.csv.gz', 'IMD', 'IMD-'),
     jtwcIo(dir),
-  ]);
+  ], wpIdx);
   const na = merge([hurdat2(dir, 'hurdat2-atlantic-1970-2016/hurdat2_atlantic_1970_2016.txt.gz', 'hurdat2-atlantic-1970-2016', 'NA')]);
   const ep = merge([hurdat2(dir, 'hurdat2-nepac-1949-2019/hurdat2-nepac-1949-2019-042320.txt.gz', 'hurdat2-nepac-1949-2019', 'EP')]);
   const sh = merge([jtwcSh(dir)]);
