@@ -218,6 +218,17 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(screenshotDir, 'dashboard-asset-risk.png') });
 
+    // Historical typhoon tracks within 200 km of the Hong Kong asset: a map and a table of real storms
+    const tracks = page.getByTestId('typhoon-tracks');
+    await tracks.scrollIntoViewIfNeeded();
+    const firstRow = tracks.locator('[data-testid="typhoon-track-table"] tbody tr.ant-table-row').first();
+    await firstRow.waitFor({ timeout: 30_000 });
+    assert.match(await firstRow.innerText(), /(19|20)\d\d[\s\S]*(TD|TS|Cat \d)[\s\S]*\d+ km/);
+    assert.match(await tracks.innerText(), /\d+ storms within 200 km in the records \(1949-20\d\d\)/);
+    await tracks.locator('[data-testid="typhoon-track-map"][data-loaded="true"]').waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(600);
+    await tracks.screenshot({ path: join(screenshotDir, 'dashboard-asset-typhoon-tracks.png'), animations: 'disabled' });
+
     await page.getByRole('tab', { name: 'Comparison' }).click();
     await page.getByTestId('asset-comparison').waitFor();
     assert.match(await page.getByTestId('asset-comparison').innerText(), /SSP1-2\.6[\s\S]*SSP5-8\.5[\s\S]*2100/);
