@@ -226,6 +226,8 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     assert.match(await firstRow.innerText(), /(19|20)\d\d[\s\S]*(TD|TS|Cat \d)[\s\S]*\d+ km/);
     assert.match(await tracks.innerText(), /\d+ storms within 200 km in the records \(1949-20\d\d\)/);
     await tracks.locator('[data-testid="typhoon-track-map"][data-loaded="true"]').waitFor({ timeout: 30_000 });
+    await firstRow.click(); // highlights that storm's track
+    assert.match((await firstRow.getAttribute('class')) ?? '', /ant-table-row-selected/);
     await page.waitForTimeout(600);
     await tracks.screenshot({ path: join(screenshotDir, 'dashboard-asset-typhoon-tracks.png'), animations: 'disabled' });
 

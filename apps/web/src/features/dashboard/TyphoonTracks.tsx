@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Card, Spin, Table, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { AttributionControl, LngLatBounds, Map as MapLibreMap, NavigationControl, setWorkerUrl } from 'maplibre-gl';
@@ -54,15 +54,16 @@ function trackFeatures(storms: NearbyStorm[], refLon: number) {
       features.push({
         type: 'Feature',
         geometry: { type: 'LineString', coordinates: [[la, a.latitude], [near(b.longitude, la), b.latitude]] },
-        properties: { colour: catStyle(cat).colour, storm: `${s.name ?? s.id} ${s.season}` },
+        properties: { colour: catStyle(cat).colour, sid: s.id },
       });
     }
   }
   return { type: 'FeatureCollection' as const, features };
 }
 
-function TrackMap({ data, name }: { data: TyphoonTrackResponse; name: string }) {
+function TrackMap({ data, name, selected }: { data: TyphoonTrackResponse; name: string; selected: string | null }) {
   const container = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<MapLibreMap | null>(null);
   useEffect(() => {
     if (!container.current) return;
     const { latitude: lat, longitude: lon, radius_km } = data;
@@ -81,24 +82,42 @@ function TrackMap({ data, name }: { data: TyphoonTrackResponse; name: string }) 
     map.addControl(new AttributionControl({ compact: true, customAttribution: 'Tracks: IBTrACS, JTWC, CMA, NHC HURDAT2, IMD' }), 'bottom-right');
     map.on('load', () => {
       map.addSource('radius', { type: 'geojson', data: { type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: {} } });
-      map.addLayer({ id: 'radius-fill', type: 'fill', source: 'radius', paint: { 'fill-color': '#2563eb', 'fill-opacity': 0.05 } });
-      map.addLayer({ id: 'radius-line', type: 'line', source: 'radius', paint: { 'line-color': '#1e3a8a', 'line-width': 1.5, 'line-dasharray': [3, 2] } });
+      map.addLayer({ id: 'radius-fill', type: 'fill', source: 'radius', paint: { 'fill-color': '#2563eb', 'fill-opacity': 0.06 } });
       map.addSource('tracks', { type: 'geojson', data: trackFeatures(data.storms, lon) });
-      map.addLayer({ id: 'tracks', type: 'line', source: 'tracks', layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': ['get', 'colour'], 'line-width': 2.2, 'line-opacity': 0.85 } });
+      map.addLayer({ id: 'tracks', type: 'line', source: 'tracks', layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': ['get', 'colour'], 'line-width': 1.6, 'line-opacity': 0.7 } });
+      map.addLayer({ id: 'track-selected', type: 'line', source: 'tracks', filter: ['==', ['get', 'sid'], ''], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': ['get', 'colour'], 'line-width': 5 } });
+      map.addLayer({ id: 'radius-halo', type: 'line', source: 'radius', paint: { 'line-color': '#ffffff', 'line-width': 4, 'line-opacity': 0.8 } });
+      map.addLayer({ id: 'radius-line', type: 'line', source: 'radius', paint: { 'line-color': '#1e3a8a', 'line-width': 2, 'line-dasharray': [3, 2] } });
       map.addSource('asset', { type: 'geojson', data: { type: 'Feature', geometry: { type: 'Point', coordinates: [lon, lat] }, properties: { name } } });
       map.addLayer({ id: 'asset', type: 'circle', source: 'asset', paint: { 'circle-color': '#2563eb', 'circle-radius': 6, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 } });
       container.current?.setAttribute('data-loaded', 'true');
+      mapRef.current = map;
+      highlight(map, selectedRef.current);
     });
-    return () => map.remove();
+    return () => {
+      mapRef.current = null;
+      map.remove();
+    };
   }, [data, name]);
+  const selectedRef = useRef(selected);
+  useEffect(() => {
+    selectedRef.current = selected;
+    if (mapRef.current) highlight(mapRef.current, selected);
+  }, [selected]);
   return <div ref={container} className="crp-dash-map" style={{ height: 320 }} role="region" aria-label={`Historical typhoon tracks within ${data.radius_km} km of ${name}`} data-testid="typhoon-track-map" />;
+}
+
+/** The chosen storm's track drawn wide, the others faded. */
+function highlight(map: MapLibreMap, id: string | null) {
+  map.setFilter('track-selected', ['==', ['get', 'sid'], id ?? '']);
+  map.setPaintProperty('tracks', 'line-opacity', id ? 0.3 : 0.7);
 }
 
 function Legend() {
   return (
     <div className="crp-dash-tags" aria-label="Track colours">
-      {Object.entries(CATEGORY_STYLE).map(([k, v]) => (
-        <span key={k}>
+      {[...Object.values(CATEGORY_STYLE), UNKNOWN].map((v) => (
+        <span key={v.label}>
           <span style={{ display: 'inline-block', width: 18, height: 3, background: v.colour, verticalAlign: 'middle', marginRight: 4 }} />
           {v.label}
         </span>
@@ -123,6 +142,7 @@ export function TyphoonTracks({ projectId, assetId, name, latitude, longitude, a
     staleTime: Infinity,
   });
   const d = q.data;
+  const [selected, setSelected] = useState<string | null>(null);
   const period = useMemo(() => (d && d.coverage.length ? `${Math.min(...d.coverage.map((c) => c.from))}-${Math.max(...d.coverage.map((c) => c.to))}` : ''), [d]);
 
   let body;
@@ -134,7 +154,7 @@ export function TyphoonTracks({ projectId, assetId, name, latitude, longitude, a
     body = (
       <div className="crp-dash-two">
         <div>
-          <TrackMap data={d!} name={name} />
+          <TrackMap data={d!} name={name} selected={selected} />
           <Legend />
         </div>
         <div>
@@ -143,6 +163,8 @@ export function TyphoonTracks({ projectId, assetId, name, latitude, longitude, a
             rowKey="id"
             data-testid="typhoon-track-table"
             dataSource={d!.storms}
+            onRow={(s) => ({ onClick: () => setSelected((cur) => (cur === s.id ? null : s.id)), style: { cursor: 'pointer' } })}
+            rowClassName={(s) => (s.id === selected ? 'ant-table-row-selected' : '')}
             pagination={{ pageSize: 8, size: 'small', showSizeChanger: false }}
             columns={[
               { title: 'Storm', dataIndex: 'name', render: (_v, s) => s.name ?? <span className="crp-muted">Unnamed ({s.id})</span> },
@@ -159,7 +181,7 @@ export function TyphoonTracks({ projectId, assetId, name, latitude, longitude, a
             ]}
           />
           <p className="crp-muted crp-small">
-            {d!.total} storms within {d!.radius_km} km in the records ({period}){d!.total > d!.count ? `, the ${d!.count} closest shown` : ''}. Category: Saffir-Simpson at the storm's lifetime maximum; wind: 1-minute sustained, interpolated along the track at its closest point. Sources: {d!.sources.map((s) => s.publisher.split(/[,;(]/)[0]!.trim()).filter((v, i, a) => a.indexOf(v) === i).join('; ')}.
+            {d!.total} storms within {d!.radius_km} km in the records ({period}){d!.total > d!.count ? `, the ${d!.count} closest shown` : ''}. Category: Saffir-Simpson at the storm's lifetime maximum; wind: 1-minute sustained, interpolated along the track at its closest point. Click a storm to highlight its track. Sources: {d!.sources.filter((s) => s.basins.some((b) => d!.coverage.some((c) => c.basin === b))).map((s) => s.name).join('; ')}.
           </p>
         </div>
       </div>
