@@ -178,6 +178,7 @@ export function trackArchiveFrom(file: { firstSeason: number; sources: TrackSour
 
     const P = vec(pLat, pLon);
     const hits: NearbyStorm[] = [];
+    const pending: { i: number; bj: number; ang: Float64Array }[] = [];
     for (const i of cand) {
       const s = storms[i]!;
       if (q.sinceYear !== undefined && s.season < q.sinceYear) continue;
@@ -208,25 +209,36 @@ export function trackArchiveFrom(file: { firstSeason: number; sources: TrackSour
       const m: V3 = [A[0] + (B[0] - A[0]) * bf, A[1] + (B[1] - A[1]) * bf, A[2] + (B[2] - A[2]) * bf];
       const mn = norm(m);
       const cLat = Math.asin(m[2] / mn) / RAD, cLon = Math.atan2(m[1], m[0]) / RAD;
-      // the track clipped to the window: fixes within windowKm, plus one fix either side so the line reaches the edge
-      let lo = -1, hi = -1;
-      for (let j = 0; j < k; j++) if (ang[j]! * EARTH_RADIUS_KM <= windowKm) { if (lo < 0) lo = j; hi = j; }
-      if (lo < 0) { lo = bj; hi = j2; }
-      lo = Math.max(0, Math.min(lo, bj) - 1); hi = Math.min(s.lat.length - 1, Math.max(hi, j2) + 1);
-      const track: TrackPoint[] = [];
-      for (let j = lo; j <= hi; j++) {
-        const wj = s.wind[j]!;
-        track.push({ time: iso(s.timeH[j]!), latitude: s.lat[j]!, longitude: s.lon[j]!, wind_ms: Number.isFinite(wj) ? wj : null, category: saffirSimpson(wj) });
-      }
       const wc = Number.isFinite(w) ? round1(w) : null;
       hits.push({
         id: s.id, name: s.name, season: s.season, year: new Date(tH * 3.6e6).getUTCFullYear(), basin: s.basin, agency: s.agency, dataset: s.dataset,
         closest_km: round1(best), closest_time: iso(Math.round(tH)), closest_point: { latitude: Math.round(cLat * 100) / 100, longitude: Math.round(cLon * 100) / 100 },
-        wind_at_closest_ms: wc, category_at_closest: saffirSimpson(wc), max_wind_ms: s.maxWindMs, category: saffirSimpson(s.maxWindMs), track,
+        wind_at_closest_ms: wc, category_at_closest: saffirSimpson(wc), max_wind_ms: s.maxWindMs, category: saffirSimpson(s.maxWindMs), track: [],
       });
+      pending.push({ i, bj, ang });
     }
-    hits.sort((a, b) => a.closest_km - b.closest_km || (b.wind_at_closest_ms ?? -1) - (a.wind_at_closest_ms ?? -1) || a.id.localeCompare(b.id));
-    return { storms: hits.slice(0, q.limit ?? hits.length), total: hits.length, coverage: coverageAt(pLat, pLon) };
+    const order = hits.map((_h, n) => n);
+    order.sort((x, y) => {
+      const a = hits[x]!, b = hits[y]!;
+      return a.closest_km - b.closest_km || (b.wind_at_closest_ms ?? -1) - (a.wind_at_closest_ms ?? -1) || a.id.localeCompare(b.id);
+    });
+    const kept = order.slice(0, q.limit ?? order.length);
+    // tracks only for the storms returned
+    for (const n of kept) {
+      const { i, bj, ang } = pending[n]!;
+      const s = storms[i]!, k = s.lat.length, j2 = bj + 1;
+      // the track clipped to the window: fixes within windowKm, plus one fix either side so the line reaches the edge
+      let lo = -1, hi = -1;
+      for (let j = 0; j < k; j++) if (ang[j]! * EARTH_RADIUS_KM <= windowKm) { if (lo < 0) lo = j; hi = j; }
+      if (lo < 0) { lo = bj; hi = j2; }
+      lo = Math.max(0, Math.min(lo, bj) - 1); hi = Math.min(k - 1, Math.max(hi, j2) + 1);
+      const track = hits[n]!.track;
+      for (let j = lo; j <= hi; j++) {
+        const wj = s.wind[j]!;
+        track.push({ time: iso(s.timeH[j]!), latitude: s.lat[j]!, longitude: s.lon[j]!, wind_ms: Number.isFinite(wj) ? wj : null, category: saffirSimpson(wj) });
+      }
+    }
+    return { storms: kept.map((n) => hits[n]!), total: hits.length, coverage: coverageAt(pLat, pLon) };
   };
 
   return { storms, sources: file.sources, firstSeason: file.firstSeason, nearby, coverageAt };
