@@ -262,6 +262,17 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     await page.getByTestId('asset-modal').waitFor({ state: 'detached' });
   });
 
+  it('says "no data" in the historical typhoon tracks of an asset outside every cyclone basin (Rotterdam)', async () => {
+    await dash.openAsset('Rotterdam Port Terminal');
+    const nodata = page.getByTestId('typhoon-track-nodata');
+    await nodata.waitFor({ timeout: 30_000 });
+    assert.match(await nodata.innerText(), /No data: the best-track records held here do not cover the ocean basin of Rotterdam Port Terminal/);
+    assert.equal(await page.getByTestId('typhoon-track-table').count(), 0);
+    await page.getByTestId('typhoon-tracks').screenshot({ path: join(screenshotDir, 'dashboard-asset-typhoon-tracks-nodata.png'), animations: 'disabled' });
+    await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await page.getByTestId('asset-modal').waitFor({ state: 'detached' });
+  });
+
   it('opens /company-dashboard with the same sections and a per-company roll-up', async () => {
     await page.evaluate((name) => {
       window.history.pushState({ usr: { project_name: name }, key: 'e2e', idx: 1 }, '', '/company-dashboard');
