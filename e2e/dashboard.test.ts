@@ -218,6 +218,19 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(screenshotDir, 'dashboard-asset-risk.png') });
 
+    // Historical typhoon tracks within 200 km of the Hong Kong asset: a map and a table of real storms
+    const tracks = page.getByTestId('typhoon-tracks');
+    await tracks.scrollIntoViewIfNeeded();
+    const firstRow = tracks.locator('[data-testid="typhoon-track-table"] tbody tr.ant-table-row').first();
+    await firstRow.waitFor({ timeout: 30_000 });
+    assert.match(await firstRow.innerText(), /(19|20)\d\d[\s\S]*(TD|TS|Cat \d)[\s\S]*\d+ km/);
+    assert.match(await tracks.innerText(), /\d+ storms within 200 km in the records \(1949-20\d\d\)/);
+    await tracks.locator('[data-testid="typhoon-track-map"][data-loaded="true"]').waitFor({ timeout: 30_000 });
+    await firstRow.click(); // highlights that storm's track
+    assert.match((await firstRow.getAttribute('class')) ?? '', /ant-table-row-selected/);
+    await page.waitForTimeout(600);
+    await tracks.screenshot({ path: join(screenshotDir, 'dashboard-asset-typhoon-tracks.png'), animations: 'disabled' });
+
     await page.getByRole('tab', { name: 'Comparison' }).click();
     await page.getByTestId('asset-comparison').waitFor();
     assert.match(await page.getByTestId('asset-comparison').innerText(), /SSP1-2\.6[\s\S]*SSP5-8\.5[\s\S]*2100/);
@@ -245,6 +258,17 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     assert.equal(res?.status(), 200, server.output().slice(-2000));
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(screenshotDir, 'dashboard-asset-damage.png') });
+    await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await page.getByTestId('asset-modal').waitFor({ state: 'detached' });
+  });
+
+  it('says "no data" in the historical typhoon tracks of an asset outside every cyclone basin (Rotterdam)', async () => {
+    await dash.openAsset('Rotterdam Port Terminal');
+    const nodata = page.getByTestId('typhoon-track-nodata');
+    await nodata.waitFor({ timeout: 30_000 });
+    assert.match(await nodata.innerText(), /No data: the best-track records held here do not cover the ocean basin of Rotterdam Port Terminal/);
+    assert.equal(await page.getByTestId('typhoon-track-table').count(), 0);
+    await page.getByTestId('typhoon-tracks').screenshot({ path: join(screenshotDir, 'dashboard-asset-typhoon-tracks-nodata.png'), animations: 'disabled' });
     await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
     await page.getByTestId('asset-modal').waitFor({ state: 'detached' });
   });

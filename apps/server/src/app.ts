@@ -24,6 +24,7 @@ import { faqRoutes } from './routes/faq.routes.js';
 import { realEstateRoutes } from './routes/realestate.routes.js';
 import { mapRoutes } from './routes/maps.routes.js';
 import { tileRoutes } from './routes/tiles.routes.js';
+import { typhoonTrackRoutes } from './routes/typhoon-track.routes.js';
 import { createServices, type Services } from './services/container.js';
 
 declare module 'fastify' {
@@ -90,6 +91,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   await app.register(realEstateRoutes);
   await app.register(mapRoutes);
   await app.register(tileRoutes);
+  await app.register(typhoonTrackRoutes);
 
   const web = await registerWeb(app, config.WEB_DIST);
   app.setNotFoundHandler((request, reply) => {

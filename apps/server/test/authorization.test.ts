@@ -106,6 +106,7 @@ const ACCESS: Record<string, Rule> = {
   'GET /api/project/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/project/${uid(me)}/` }) },
   'GET /api/asset/index/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/asset/index/${uid(me)}/` }) },
   'POST /api/asset/index/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/asset/index/${uid(me)}/`, opts: form({ index_name: 'STI', portfolio_name: fresh('STI') }) }) },
+  'POST /api/hazard/typhoon_track/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/hazard/typhoon_track/${uid(me)}/`, opts: { json: { latitude: 22.3, longitude: 114.17 } } }) },
   'GET /api/portfolio/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/portfolio/${uid(me)}/` }) },
   'POST /api/asset/nonbuilding/{userId}/': {
     kind: 'self',

@@ -3,7 +3,7 @@
  * beside the repository) and writes gzip-compressed binary grids plus manifest.json and params.json to
  * packages/hazards/layers/. Run: npm run build:layers -w @crp/hazards  (root: npm run hazards:build).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -461,6 +461,8 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
     layers: layersOut,
     datasets: DATASETS,
     totalBytesGz: out.entries.reduce((a, e) => a + (e.bytesGz ?? 0), 0),
+    // the historical track archive is written by build-tracks.ts (run next by hazards:build); keep its entry meanwhile
+    ...(existsSync(join(outDir, 'manifest.json')) ? { tracks: (JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as { tracks?: unknown }).tracks } : {}),
   };
   writeFileSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 1));
   console.log(`[hazards] ${out.entries.length} layers, ${(manifest.totalBytesGz / 1e6).toFixed(2)} MB gz, ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -12,3 +12,8 @@ export { ByoRegistry, addToByoCatalog, byoCatalogPath, validateByoEntry, DEFAULT
 export { warmingLevelC, gmslRiseSince2020M, knutsonFactor, deltaAtGwl, pchip, type HazardParams } from './scenario.js';
 export * from './scoring.js';
 export { DATASETS, type DatasetInfo } from './datasets.js';
+export {
+  loadTrackArchive, defaultTrackArchive, trackArchiveFrom, trackDataSources, segmentDistanceKm, greatCircleKm, saffirSimpson,
+  EARTH_RADIUS_KM, TRACKS_FILE_NAME,
+  type TrackArchive, type TrackStorm, type TrackPoint, type NearbyStorm, type NearbyQuery, type NearbyResult, type SaffirSimpson, type TrackSourceInfo,
+} from './tracks.js';

@@ -17,4 +17,5 @@ export const queryKeys = {
   mapProjects: ['projects', 'maps'] as const,
   mapResponse: (name: string) => ['maps', 'generate', name] as const,
   mapDatasets: (lat: number, lng: number) => ['maps', 'datasets', lat, lng] as const,
+  typhoonTracks: (projectId: number, assetId: number) => ['hazard', 'typhoon-tracks', projectId, assetId] as const,
 };

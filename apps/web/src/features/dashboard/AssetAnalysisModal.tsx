@@ -9,6 +9,7 @@ import { Chart, CVAR_COLOUR, HAZARD_PALETTE, RCVAR_COLOUR, type EChartsOption } 
 import { axisMax, chartValue, money, percent } from './format';
 import { BandTag } from './SeverityTable';
 import { ClimateScore } from './SummaryCards';
+import { TyphoonTracks } from './TyphoonTracks';
 import { assetIn, useAssetComparison, type AssetAt } from './useAssetComparison';
 
 function scoreBars(scores: Record<string, number | null>): EChartsOption {
@@ -79,7 +80,7 @@ function ComparisonBlock({ title, points, unit }: { title: string; points: Asset
 /**
  * Asset Analysis (spec 001 §2.2), full screen: Risk tab (title, climate score, map, intensity with an adaptation switch,
  * financial view, year-loss chart), Comparison tab (scenarios at 2050; years 2020/2030/2050, plus 2100 for ssp) and the
- * building-damage explorer.
+ * building-damage explorer. The Risk tab ends with the historical typhoon tracks within 200 km (fetched when the tab is open).
  */
 export function AssetAnalysisModal({ asset, data, sent, unit, onClose }: { asset: AssetRow; data: DashboardData; sent: DashboardFiltersSent; unit: Unit; onClose: () => void }) {
   const [tab, setTab] = useState('risk');
@@ -159,6 +160,7 @@ export function AssetAnalysisModal({ asset, data, sent, unit, onClose }: { asset
                   <Card className="crp-card crp-dash-span2" size="small" title={`Losses by year (${SCENARIO_LABELS[f.analysis_type][f.scenario]})`}>
                     {loading ?? errorMsg ?? <Chart option={lossBars(cmp.years, unit)} label="CVaR and residual CVaR of the asset by year" testId="asset-year-loss" />}
                   </Card>
+                  <TyphoonTracks projectId={data.project.project_id} assetId={r.id} name={r.name} latitude={r.latitude} longitude={r.longitude} active={tab === 'risk'} />
                 </div>
               ),
             },
