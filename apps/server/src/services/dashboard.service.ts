@@ -34,21 +34,60 @@ const labelOf = (h: HazardKey) => HAZARDS.find((x) => x.key === h)!.label;
 const r2 = (v: number) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
 const TYPHOON = HAZARD_KEYS.indexOf('typhoon');
 
+/**
+ * Memory bounds of the dashboard's caches (docs/performance.md, "Dashboard"). Decoded analyses: at most 4 projects and
+ * DASHBOARD_RESULTS_CACHE_MB (default 768 MiB; a 10,000-asset analysis decodes to about 200 MiB) of typed arrays, least
+ * recently used evicted first (the newest is always kept). Per analysis, at most 64 portfolio CVaR series (a few
+ * hundred bytes each). Serialised answers: DASHBOARD_ANSWER_CACHE_MB (default 128 MiB), none above 32 MiB.
+ */
+const RESULTS_CACHE_BYTES = Number(process.env.DASHBOARD_RESULTS_CACHE_MB ?? 768) * 2 ** 20;
+const ANSWER_CACHE_BYTES = Number(process.env.DASHBOARD_ANSWER_CACHE_MB ?? 128) * 2 ** 20;
+const SERIES_PER_ANALYSIS = 64;
+
+/** A least-recently-used map bounded by entry count and by the sum of the entries' sizes. */
+class Lru<V> {
+  private readonly map = new Map<string, { v: V; bytes: number }>();
+  private total = 0;
+  constructor(private readonly maxEntries: number, private readonly maxBytes = Infinity) {}
+  get(key: string): V | undefined {
+    const hit = this.map.get(key);
+    if (!hit) return undefined;
+    this.map.delete(key);
+    this.map.set(key, hit);
+    return hit.v;
+  }
+  set(key: string, v: V, bytes = 0): void {
+    const old = this.map.get(key);
+    if (old) { this.total -= old.bytes; this.map.delete(key); }
+    this.map.set(key, { v, bytes });
+    this.total += bytes;
+    while (this.map.size > 1 && (this.map.size > this.maxEntries || this.total > this.maxBytes)) {
+      const [k, e] = this.map.entries().next().value!;
+      this.map.delete(k);
+      this.total -= e.bytes;
+    }
+  }
+  delete(key: string): void {
+    const old = this.map.get(key);
+    if (old) { this.total -= old.bytes; this.map.delete(key); }
+  }
+}
+
+/** A decoded analysis and what the dashboard derived from it (valid as long as the analysis). */
+interface CachedResults {
+  R: ProjectResults;
+  series: Lru<ReturnType<typeof portfolioCvarSeriesOf>>;
+}
+
 /** Decoded analyses kept in memory (most recent few), so repeated dashboard queries do not re-read the database. */
 class ResultsCache {
-  private readonly map = new Map<string, Promise<ProjectResults>>();
-  constructor(private readonly size: number) {}
-  get(key: string, load: () => Promise<ProjectResults>): Promise<ProjectResults> {
-    let hit = this.map.get(key);
-    if (hit) {
-      this.map.delete(key);
-      this.map.set(key, hit);
-      return hit;
-    }
-    hit = load();
-    hit.catch(() => this.map.delete(key));
-    this.map.set(key, hit);
-    while (this.map.size > this.size) this.map.delete(this.map.keys().next().value!);
+  private readonly lru = new Lru<Promise<CachedResults>>(4, RESULTS_CACHE_BYTES);
+  get(key: string, load: () => Promise<ProjectResults>): Promise<CachedResults> {
+    let hit = this.lru.get(key);
+    if (hit) return hit;
+    hit = load().then((R) => ({ R, series: new Lru(SERIES_PER_ANALYSIS) }));
+    hit.then((c) => { if (this.lru.get(key) === hit) this.lru.set(key, hit!, c.R.bytes); }, () => this.lru.delete(key));
+    this.lru.set(key, hit, 0);
     return hit;
   }
 }
@@ -57,10 +96,15 @@ class ResultsCache {
  * The physical-risk dashboard (spec 001 §2.1, §3.2): every figure computed from the stored analysis for one analysis
  * type, scenario and year. Field meanings are documented in docs/dashboard.md.
  */
+/** The dashboard answer object (what query returns). */
+export type DashboardAnswerObject = Exclude<Awaited<ReturnType<DashboardService['build']>>, Buffer>;
+
 const DATA_SOURCES = Object.values(DATASETS).map((d) => ({ name: d.name, publisher: d.publisher, license: d.license }));
 
 export class DashboardService {
-  private readonly cache = new ResultsCache(4);
+  private readonly cache = new ResultsCache();
+  /** Serialised answers by everything they depend on (project version and analysis, caller's role, tier, filters). */
+  private readonly answers = new Lru<Buffer>(Infinity, ANSWER_CACHE_BYTES);
 
   constructor(
     private readonly db: DB,
@@ -74,7 +118,26 @@ export class DashboardService {
     return access;
   }
 
-  async query(caller: AuthUser, body: DashboardBody) {
+  /** The dashboard answer as UTF-8 JSON (what the routes send), from the answer cache when the same answer was built. */
+  async queryJson(caller: AuthUser, body: DashboardBody): Promise<Buffer> {
+    let key = '';
+    const answer = await this.build(caller, body, (k) => {
+      key = k;
+      return this.answers.get(k);
+    });
+    if (Buffer.isBuffer(answer)) return answer;
+    const buf = Buffer.from(JSON.stringify(answer), 'utf8');
+    if (buf.byteLength <= 32 * 2 ** 20) this.answers.set(key, buf, buf.byteLength);
+    return buf;
+  }
+
+  /** The dashboard answer as an object (reports build on it). */
+  async query(caller: AuthUser, body: DashboardBody): Promise<DashboardAnswerObject> {
+    return (await this.build(caller, body)) as DashboardAnswerObject;
+  }
+
+  /** Builds the answer; with `cached`, first asks it for a serialised answer under the answer's key. */
+  private async build(caller: AuthUser, body: DashboardBody, cached?: (key: string) => Buffer | undefined) {
     const { project, role } = await this.resolveProject(caller, body);
     if (project.status !== 'done') {
       throw new AppError(409, project.status === 'failed' ? `The analysis failed: ${project.status_message ?? ''}` : `The analysis is ${project.status} (${Math.round(project.progress * 100)} %). The dashboard opens when it is done.`, undefined, {
@@ -104,7 +167,14 @@ export class DashboardService {
     const allowed = (s: TierSection) => tier.tier_permissions[s] === true;
     const edits = (me?.data_edit_permissions ?? {}) as Record<string, boolean>;
 
-    const R = await this.cache.get(`${project.id}:${project.version}:${project.analysed_at ? new Date(project.analysed_at).getTime() : 0}`, () => loadProjectResults(this.db, project.id));
+    const resultsKey = `${project.id}:${project.version}:${project.analysed_at ? new Date(project.analysed_at).getTime() : 0}`;
+    if (cached) {
+      // Everything the answer depends on: the analysis, the project fields it echoes, the caller's role, tier and edit
+      // permissions, and the resolved filters.
+      const hit = cached(JSON.stringify([resultsKey, project.name, project.portfolio_variables, role, tier.tier_permissions, edits, at, sc, year, body.variable, body.percentage_type, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type, body.count, body.currency]));
+      if (hit) return hit;
+    }
+    const { R, series: seriesCache } = await this.cache.get(resultsKey, () => loadProjectResults(this.db, project.id));
     const key = at === 'ssp' && year === BASELINE_YEAR ? scenarioYearKey('baseline', null, year) : scenarioYearKey(at, sc, year);
     const baseKey = at === 'rcp' ? scenarioYearKey('rcp', sc, BASELINE_YEAR) : scenarioYearKey('baseline', null, BASELINE_YEAR);
     const syIdx = R.syIndex(key);
@@ -205,11 +275,21 @@ export class DashboardService {
       for (const i of idx) { const c = chunkOf[i]!; let g = groups.get(c); if (!g) groups.set(c, (g = [])); g.push(i); }
       return [...groups.values()].flat();
     })();
+    /** Portfolio series of the selection, kept per analysis when the selection is a whole property-type group. */
+    const seriesOf = (hs: readonly HazardKey[], s: ScenarioCode) => {
+      const k = body.count === 'All' ? `${at}|${s}|${hs.join(',')}|${withContent}|${!!opt.gdpAdjusted}|${body.property_type.toLowerCase()}` : null;
+      let ser = k === null ? undefined : seriesCache.get(k);
+      if (!ser) {
+        ser = portfolioCvarSeriesOf(prepared, chunks, chunkOf, localOf, seriesOrder, hs, at, s, opt);
+        if (k !== null) seriesCache.set(k, ser);
+      }
+      return ser;
+    };
     const seriesByScenario = new Map<ScenarioCode, ReturnType<typeof portfolioCvarSeriesOf>>();
     const portfolioCvar = (s: ScenarioCode, y: number) => {
       let ser = seriesByScenario.get(s);
       if (!ser) {
-        ser = portfolioCvarSeriesOf(prepared, chunks, chunkOf, localOf, seriesOrder, hazards, at, s, opt);
+        ser = seriesOf(hazards, s);
         seriesByScenario.set(s, ser);
       }
       return ser.at(y);
@@ -364,7 +444,7 @@ export class DashboardService {
     const lossBars = () => ({
       years: lossYears,
       series: hazards.map((h) => {
-        const ser = portfolioCvarSeriesOf(prepared, chunks, chunkOf, localOf, seriesOrder, [h], at, sc, opt);
+        const ser = seriesOf([h], sc);
         return { hazard: labelOf(h), values: [...(mitigation ? ser.lossResidual : ser.loss)].map((v) => r2(v)) };
       }),
     });
