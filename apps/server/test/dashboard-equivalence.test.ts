@@ -122,6 +122,15 @@ describe('dashboard answers are unchanged by the performance work (issue 7)', ()
     await setTier(true);
   });
 
+  test('the in-process answer (reports build on it) is the same objects', async () => {
+    for (const c of [COMBOS[0]!, COMBOS[9]!, COMBOS[19]!, COMBOS[21]!]) {
+      const body = DashboardBody.parse({ project_id: projectId, ...c });
+      const got = JSON.parse(JSON.stringify(await s.app.services.dashboard.query(caller, body)));
+      const expected = JSON.parse(JSON.stringify(await reference.query(caller, body)));
+      assert.equal(diff(got, expected), null, JSON.stringify(c));
+    }
+  });
+
   test('the detail-by-year call answers as before', async () => {
     const res = await s.api.post('/api/v2/dashboard/detail/', { token: owner.token, form: { project: 'Equivalence', rcp: '85', year: 2030, count: 2 } });
     assert.equal(res.status, 200);

@@ -77,6 +77,9 @@ class Lru<V> {
 interface CachedResults {
   R: ProjectResults;
   series: Lru<ReturnType<typeof portfolioCvarSeriesOf>>;
+  /** Per asset, the JSON of its fixed fields: `{"name":..,"latitude":..,"longitude":..` and the asset-table row's. */
+  pointJson: (string | undefined)[];
+  rowJson: (string | undefined)[];
 }
 
 /** Decoded analyses kept in memory (most recent few), so repeated dashboard queries do not re-read the database. */
@@ -85,7 +88,7 @@ class ResultsCache {
   get(key: string, load: () => Promise<ProjectResults>): Promise<CachedResults> {
     let hit = this.lru.get(key);
     if (hit) return hit;
-    hit = load().then((R) => ({ R, series: new Lru(SERIES_PER_ANALYSIS) }));
+    hit = load().then((R) => ({ R, series: new Lru(SERIES_PER_ANALYSIS), pointJson: [], rowJson: [] }));
     hit.then((c) => { if (this.lru.get(key) === hit) this.lru.set(key, hit!, c.R.bytes); }, () => this.lru.delete(key));
     this.lru.set(key, hit, 0);
     return hit;
@@ -121,12 +124,26 @@ export class DashboardService {
   /** The dashboard answer as UTF-8 JSON (what the routes send), from the answer cache when the same answer was built. */
   async queryJson(caller: AuthUser, body: DashboardBody): Promise<Buffer> {
     let key = '';
+    const fragments = new Map<string, string>();
     const answer = await this.build(caller, body, (k) => {
       key = k;
       return this.answers.get(k);
-    });
+    }, fragments);
     if (Buffer.isBuffer(answer)) return answer;
-    const buf = Buffer.from(JSON.stringify(answer), 'utf8');
+    // The large per-asset sections were written as JSON text directly (from per-asset fixed parts kept with the
+    // analysis); the rest is stringified with placeholders that are then replaced by that text.
+    const skeleton = JSON.stringify(answer);
+    const parts: Buffer[] = [];
+    let from = 0;
+    for (const [marker, json] of fragments) {
+      const quoted = JSON.stringify(marker);
+      const at = skeleton.indexOf(quoted, from);
+      if (at < 0) continue;
+      parts.push(Buffer.from(skeleton.slice(from, at), 'utf8'), Buffer.from(json, 'utf8'));
+      from = at + quoted.length;
+    }
+    parts.push(Buffer.from(skeleton.slice(from), 'utf8'));
+    const buf = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     if (buf.byteLength <= 32 * 2 ** 20) this.answers.set(key, buf, buf.byteLength);
     return buf;
   }
@@ -137,7 +154,7 @@ export class DashboardService {
   }
 
   /** Builds the answer; with `cached`, first asks it for a serialised answer under the answer's key. */
-  private async build(caller: AuthUser, body: DashboardBody, cached?: (key: string) => Buffer | undefined) {
+  private async build(caller: AuthUser, body: DashboardBody, cached?: (key: string) => Buffer | undefined, fragments?: Map<string, string>) {
     const { project, role } = await this.resolveProject(caller, body);
     if (project.status !== 'done') {
       throw new AppError(409, project.status === 'failed' ? `The analysis failed: ${project.status_message ?? ''}` : `The analysis is ${project.status} (${Math.round(project.progress * 100)} %). The dashboard opens when it is done.`, undefined, {
@@ -174,7 +191,7 @@ export class DashboardService {
       const hit = cached(JSON.stringify([resultsKey, project.name, project.portfolio_variables, role, tier.tier_permissions, edits, at, sc, year, body.variable, body.percentage_type, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type, body.count, body.currency]));
       if (hit) return hit;
     }
-    const { R, series: seriesCache } = await this.cache.get(resultsKey, () => loadProjectResults(this.db, project.id));
+    const { R, series: seriesCache, pointJson, rowJson } = await this.cache.get(resultsKey, () => loadProjectResults(this.db, project.id));
     const key = at === 'ssp' && year === BASELINE_YEAR ? scenarioYearKey('baseline', null, year) : scenarioYearKey(at, sc, year);
     const baseKey = at === 'rcp' ? scenarioYearKey('rcp', sc, BASELINE_YEAR) : scenarioYearKey('baseline', null, BASELINE_YEAR);
     const syIdx = R.syIndex(key);
@@ -346,6 +363,38 @@ export class DashboardService {
         return { hazard: labelOf(h), loss: r2(v) };
       });
 
+    /**
+     * In JSON mode (queryJson), a large section is returned as a placeholder string and its JSON text kept in
+     * `fragments` (spliced in after stringification, in section order); otherwise the objects themselves.
+     */
+    const asJson = <T>(json: () => string, objects: () => T): T => {
+      if (!fragments) return objects();
+      const marker = `\u0000dashboard-fragment-${fragments.size}\u0000`;
+      fragments.set(marker, json());
+      return marker as unknown as T;
+    };
+    const num = (v: number | null) => (v === null ? 'null' : String(v));
+    /** `{"name":..,"latitude":..,"longitude":..` of asset i. */
+    const point = (i: number) => {
+      let p = pointJson[i];
+      if (p === undefined) {
+        const a = R.assets[i]!;
+        p = pointJson[i] = JSON.stringify({ name: a.name, latitude: a.latitude, longitude: a.longitude }).slice(0, -1);
+      }
+      return p;
+    };
+    const labelJson = hazards.map((h) => JSON.stringify(labelOf(h)));
+    const heatJson = (residual: boolean) => {
+      const rows: string[] = new Array(N);
+      for (let n = 0; n < N; n++) {
+        let r = '';
+        for (let k = 0; k < H; k++) r += `${k ? ',' : ''}[${k},${n},${num(scoreAt(idx[n]!, k, syIdx, residual))}]`;
+        rows[n] = r;
+      }
+      let data = '';
+      for (let n = 0; n < N; n++) if (H) data += (data ? ',' : '') + rows[n];
+      return `{"assets":${JSON.stringify(assetNames())},"hazards":${JSON.stringify(hazards.map(labelOf))},"data":[${data}]}`;
+    };
     const assetNames = () => idx.map((i) => R.assets[i]!.name);
     const heat = (residual: boolean) => {
       /** [hazard index, asset index, score or null] triples, ECharts heat-map order. */
@@ -391,6 +440,13 @@ export class DashboardService {
       for (const m of mapData()) (out[m.continent] ??= []).push(m);
       return out;
     };
+    let mapJsonMemo: string[] | null = null;
+    const mapJson = () => (mapJsonMemo ??= idx.map((i, n) => {
+      const cs = assetScores[n]!;
+      let sc = '';
+      for (let k = 0; k < H; k++) sc += `${k ? ',' : ''}${labelJson[k]}:${num(scoreAt(i, k, syIdx, mitigation))}`;
+      return `${point(i)},"continent":${JSON.stringify(prepared[i]!.continent)},"climate_score":${num(cs)},"colour":${JSON.stringify(cs === null ? markerColour(0) : markerColour(cs))},"scores":{${sc}}}`;
+    }));
     const byCountry = () => {
       const out = new Map<string, { cvar: number; rcvar: number; assets: number }>();
       for (let n = 0; n < N; n++) {
@@ -497,8 +553,8 @@ export class DashboardService {
       hazard_values_without_adaptation: sectionOrNull('climate_variable_intensity', () => hazardSummary(syIdx, false)),
       hazard_values_2020: sectionOrNull('climate_variable_intensity', () => hazardSummary(baseIdx, true)),
       hazard_values_2020_without_adaptation: sectionOrNull('climate_variable_intensity', () => hazardSummary(baseIdx, false)),
-      heatmap: sectionOrNull('climate_heatmap', () => heat(true)),
-      heatmap_without_adaptation: sectionOrNull('climate_heatmap', () => heat(false)),
+      heatmap: sectionOrNull('climate_heatmap', () => asJson(() => heatJson(true), () => heat(true))),
+      heatmap_without_adaptation: sectionOrNull('climate_heatmap', () => asJson(() => heatJson(false), () => heat(false))),
       heatmap_average: sectionOrNull('climate_heatmap', () =>
         Object.fromEntries(hazards.map((h, k) => [labelOf(h), meanScore(k, syIdx, mitigation)])),
       ),
@@ -509,8 +565,8 @@ export class DashboardService {
       inventory_loss_data: sectionOrNull('portfolio_losses', () => inventoryLoss(syIdx)),
       inventory_loss_data_historic: sectionOrNull('portfolio_losses', () => inventoryLoss(baseIdx)),
       metigation_measures: measures,
-      typhoon_map_data: sectionOrNull('asset_level_risk_map', () =>
-        idx.map((i) => ({ name: R.assets[i]!.name, latitude: R.assets[i]!.latitude, longitude: R.assets[i]!.longitude, wind_ms: r2(chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + TYPHOON) * S + syIdx]!), score: scoreOfStored(i, TYPHOON, syIdx, mitigation) })),
+      typhoon_map_data: sectionOrNull('asset_level_risk_map', () => asJson(() => `[${idx.map((i) => `${point(i)},"wind_ms":${num(r2(chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + TYPHOON) * S + syIdx]!))},"score":${num(scoreOfStored(i, TYPHOON, syIdx, mitigation))}}`).join(',')}]`, () =>
+        idx.map((i) => ({ name: R.assets[i]!.name, latitude: R.assets[i]!.latitude, longitude: R.assets[i]!.longitude, wind_ms: r2(chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + TYPHOON) * S + syIdx]!), score: scoreOfStored(i, TYPHOON, syIdx, mitigation) }))),
       ),
       combined_data: hazards.map((h, k) => {
         const a0 = meanScore(k, baseIdx, mitigation);
@@ -526,8 +582,13 @@ export class DashboardService {
       ),
       country_wise_loss_data: sectionOrNull('portfolio_losses', () => [...byCountry().entries()].map(([country_code, v]) => ({ country_code, cvar: r2(v.cvar), rcvar: r2(v.rcvar), assets: v.assets }))),
       hazard_map_continents: sectionOrNull('asset_level_risk_map', () => Object.keys(byContinent()).sort()),
-      hazard_map_data: sectionOrNull('asset_level_risk_map', mapData),
-      hazard_map_data_with_continent: sectionOrNull('asset_level_risk_map', byContinent),
+      hazard_map_data: sectionOrNull('asset_level_risk_map', () => asJson(() => `[${mapJson().join(',')}]`, mapData)),
+      hazard_map_data_with_continent: sectionOrNull('asset_level_risk_map', () => asJson(() => {
+        const groups = new Map<string, string[]>();
+        const rows = mapJson();
+        for (let n = 0; n < N; n++) { const c = prepared[idx[n]!]!.continent; let g = groups.get(c); if (!g) groups.set(c, (g = [])); g.push(rows[n]!); }
+        return `{${[...groups].map(([c, g]) => `${JSON.stringify(c)}:[${g.join(',')}]`).join(',')}}`;
+      }, byContinent)),
       key_finding_data: sectionOrNull('portfolio_losses', () => {
         const findings = keyFindings((s, y) => portfolioCvar(s, y).cvar, at, sc, year);
         return {
@@ -541,7 +602,14 @@ export class DashboardService {
       }),
       /** The one selected asset's row (amounts): part of the asset table, so gated with it. */
       single_asset: allowed('asset_table') && N === 1 ? [{ ...assetRow(0), hazards: mapRow(0).scores }] : [],
-      asset_table: sectionOrNull('asset_table', () => idx.map((_, n) => assetRow(n))),
+      asset_table: sectionOrNull('asset_table', () => asJson(() => `[${idx.map((i, n) => {
+        let fixed = rowJson[i];
+        if (fixed === undefined) {
+          const { climatic_score: _c, percentage: _p, overall_loss: _o, cvar: _v, max_exposure: _m, ...rest } = assetRow(n);
+          fixed = rowJson[i] = JSON.stringify(rest).slice(0, -1);
+        }
+        return `${fixed},"climatic_score":${num(assetScores[n]!)},"percentage":${num(r2(px(n, 2)))},"overall_loss":${num(r2(px(n, 1)))},"cvar":${num(r2(px(n, 0)))},"max_exposure":${num(r2(px(n, 3)))}}`;
+      }).join(',')}]`, () => idx.map((_, n) => assetRow(n)))),
       tier_permissions: tier.tier_permissions,
       data_edit_permissions: Object.fromEntries(DATA_EDIT_PERMISSIONS.map((k) => [k, edits[k] !== false])),
     };
