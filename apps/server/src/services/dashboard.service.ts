@@ -77,9 +77,6 @@ class Lru<V> {
 interface CachedResults {
   R: ProjectResults;
   series: Lru<ReturnType<typeof portfolioCvarSeriesOf>>;
-  /** Per asset, the JSON of its fixed fields: `{"name":..,"latitude":..,"longitude":..` and the asset-table row's. */
-  pointJson: (string | undefined)[];
-  rowJson: (string | undefined)[];
 }
 
 /** Decoded analyses kept in memory (most recent few), so repeated dashboard queries do not re-read the database. */
@@ -88,7 +85,7 @@ class ResultsCache {
   get(key: string, load: () => Promise<ProjectResults>): Promise<CachedResults> {
     let hit = this.lru.get(key);
     if (hit) return hit;
-    hit = load().then((R) => ({ R, series: new Lru(SERIES_PER_ANALYSIS), pointJson: [], rowJson: [] }));
+    hit = load().then((R) => ({ R, series: new Lru(SERIES_PER_ANALYSIS) }));
     hit.then((c) => { if (this.lru.get(key) === hit) this.lru.set(key, hit!, c.R.bytes); }, () => this.lru.delete(key));
     this.lru.set(key, hit, 0);
     return hit;
@@ -130,8 +127,8 @@ export class DashboardService {
       return this.answers.get(k);
     }, fragments);
     if (Buffer.isBuffer(answer)) return answer;
-    // The large per-asset sections were written as JSON text directly (from per-asset fixed parts kept with the
-    // analysis); the rest is stringified with placeholders that are then replaced by that text.
+    // The map rows are serialised once for the two sections that send them; the rest is stringified with
+    // placeholders that are then replaced by that text.
     const skeleton = JSON.stringify(answer);
     const parts: Buffer[] = [];
     let from = 0;
@@ -191,7 +188,7 @@ export class DashboardService {
       const hit = cached(JSON.stringify([resultsKey, project.name, project.portfolio_variables, role, tier.tier_permissions, edits, at, sc, year, body.variable, body.percentage_type, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type, body.count, body.currency]));
       if (hit) return hit;
     }
-    const { R, series: seriesCache, pointJson, rowJson } = await this.cache.get(resultsKey, () => loadProjectResults(this.db, project.id));
+    const { R, series: seriesCache } = await this.cache.get(resultsKey, () => loadProjectResults(this.db, project.id));
     const key = at === 'ssp' && year === BASELINE_YEAR ? scenarioYearKey('baseline', null, year) : scenarioYearKey(at, sc, year);
     const baseKey = at === 'rcp' ? scenarioYearKey('rcp', sc, BASELINE_YEAR) : scenarioYearKey('baseline', null, BASELINE_YEAR);
     const syIdx = R.syIndex(key);
@@ -373,28 +370,6 @@ export class DashboardService {
       fragments.set(marker, json());
       return marker as unknown as T;
     };
-    const num = (v: number | null) => (v === null ? 'null' : String(v));
-    /** `{"name":..,"latitude":..,"longitude":..` of asset i. */
-    const point = (i: number) => {
-      let p = pointJson[i];
-      if (p === undefined) {
-        const a = R.assets[i]!;
-        p = pointJson[i] = JSON.stringify({ name: a.name, latitude: a.latitude, longitude: a.longitude }).slice(0, -1);
-      }
-      return p;
-    };
-    const labelJson = hazards.map((h) => JSON.stringify(labelOf(h)));
-    const heatJson = (residual: boolean) => {
-      const rows: string[] = new Array(N);
-      for (let n = 0; n < N; n++) {
-        let r = '';
-        for (let k = 0; k < H; k++) r += `${k ? ',' : ''}[${k},${n},${num(scoreAt(idx[n]!, k, syIdx, residual))}]`;
-        rows[n] = r;
-      }
-      let data = '';
-      for (let n = 0; n < N; n++) if (H) data += (data ? ',' : '') + rows[n];
-      return `{"assets":${JSON.stringify(assetNames())},"hazards":${JSON.stringify(hazards.map(labelOf))},"data":[${data}]}`;
-    };
     const assetNames = () => idx.map((i) => R.assets[i]!.name);
     const heat = (residual: boolean) => {
       /** [hazard index, asset index, score or null] triples, ECharts heat-map order. */
@@ -440,13 +415,9 @@ export class DashboardService {
       for (const m of mapData()) (out[m.continent] ??= []).push(m);
       return out;
     };
+    /** Each marker row serialised once: the same rows are sent as hazard_map_data and grouped by continent. */
     let mapJsonMemo: string[] | null = null;
-    const mapJson = () => (mapJsonMemo ??= idx.map((i, n) => {
-      const cs = assetScores[n]!;
-      let sc = '';
-      for (let k = 0; k < H; k++) sc += `${k ? ',' : ''}${labelJson[k]}:${num(scoreAt(i, k, syIdx, mitigation))}`;
-      return `${point(i)},"continent":${JSON.stringify(prepared[i]!.continent)},"climate_score":${num(cs)},"colour":${JSON.stringify(cs === null ? markerColour(0) : markerColour(cs))},"scores":{${sc}}}`;
-    }));
+    const mapJson = () => (mapJsonMemo ??= mapData().map((r) => JSON.stringify(r)));
     const byCountry = () => {
       const out = new Map<string, { cvar: number; rcvar: number; assets: number }>();
       for (let n = 0; n < N; n++) {
@@ -553,8 +524,8 @@ export class DashboardService {
       hazard_values_without_adaptation: sectionOrNull('climate_variable_intensity', () => hazardSummary(syIdx, false)),
       hazard_values_2020: sectionOrNull('climate_variable_intensity', () => hazardSummary(baseIdx, true)),
       hazard_values_2020_without_adaptation: sectionOrNull('climate_variable_intensity', () => hazardSummary(baseIdx, false)),
-      heatmap: sectionOrNull('climate_heatmap', () => asJson(() => heatJson(true), () => heat(true))),
-      heatmap_without_adaptation: sectionOrNull('climate_heatmap', () => asJson(() => heatJson(false), () => heat(false))),
+      heatmap: sectionOrNull('climate_heatmap', () => heat(true)),
+      heatmap_without_adaptation: sectionOrNull('climate_heatmap', () => heat(false)),
       heatmap_average: sectionOrNull('climate_heatmap', () =>
         Object.fromEntries(hazards.map((h, k) => [labelOf(h), meanScore(k, syIdx, mitigation)])),
       ),
@@ -565,8 +536,8 @@ export class DashboardService {
       inventory_loss_data: sectionOrNull('portfolio_losses', () => inventoryLoss(syIdx)),
       inventory_loss_data_historic: sectionOrNull('portfolio_losses', () => inventoryLoss(baseIdx)),
       metigation_measures: measures,
-      typhoon_map_data: sectionOrNull('asset_level_risk_map', () => asJson(() => `[${idx.map((i) => `${point(i)},"wind_ms":${num(r2(chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + TYPHOON) * S + syIdx]!))},"score":${num(scoreOfStored(i, TYPHOON, syIdx, mitigation))}}`).join(',')}]`, () =>
-        idx.map((i) => ({ name: R.assets[i]!.name, latitude: R.assets[i]!.latitude, longitude: R.assets[i]!.longitude, wind_ms: r2(chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + TYPHOON) * S + syIdx]!), score: scoreOfStored(i, TYPHOON, syIdx, mitigation) }))),
+      typhoon_map_data: sectionOrNull('asset_level_risk_map', () =>
+        idx.map((i) => ({ name: R.assets[i]!.name, latitude: R.assets[i]!.latitude, longitude: R.assets[i]!.longitude, wind_ms: r2(chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + TYPHOON) * S + syIdx]!), score: scoreOfStored(i, TYPHOON, syIdx, mitigation) })),
       ),
       combined_data: hazards.map((h, k) => {
         const a0 = meanScore(k, baseIdx, mitigation);
@@ -602,14 +573,7 @@ export class DashboardService {
       }),
       /** The one selected asset's row (amounts): part of the asset table, so gated with it. */
       single_asset: allowed('asset_table') && N === 1 ? [{ ...assetRow(0), hazards: mapRow(0).scores }] : [],
-      asset_table: sectionOrNull('asset_table', () => asJson(() => `[${idx.map((i, n) => {
-        let fixed = rowJson[i];
-        if (fixed === undefined) {
-          const { climatic_score: _c, percentage: _p, overall_loss: _o, cvar: _v, max_exposure: _m, ...rest } = assetRow(n);
-          fixed = rowJson[i] = JSON.stringify(rest).slice(0, -1);
-        }
-        return `${fixed},"climatic_score":${num(assetScores[n]!)},"percentage":${num(r2(px(n, 2)))},"overall_loss":${num(r2(px(n, 1)))},"cvar":${num(r2(px(n, 0)))},"max_exposure":${num(r2(px(n, 3)))}}`;
-      }).join(',')}]`, () => idx.map((_, n) => assetRow(n)))),
+      asset_table: sectionOrNull('asset_table', () => idx.map((_, n) => assetRow(n))),
       tier_permissions: tier.tier_permissions,
       data_edit_permissions: Object.fromEntries(DATA_EDIT_PERMISSIONS.map((k) => [k, edits[k] !== false])),
     };
