@@ -493,3 +493,111 @@ export function portfolioCvarSeries(chunks: readonly ResultChunk[], prepared: re
     },
   };
 }
+
+/**
+ * assetCvar for many assets in one call (the dashboard's per-asset pass), with the same arithmetic: for each asset
+ * `items[j]` (located by chunkOf/localOf) writes out[j*6 ..] = cvar, rcvar, rcvarPercent, maxExposure, eal,
+ * ealResidual (NaN when no hazard has data), and, when perHazard is given, perHazard[(j*H + k)*2 ..] = the CVaR and
+ * residual CVaR of hazard k alone (what assetCvar(.., [hazard k], ..) returns; NaN without data). One assetHazard pass
+ * per asset x hazard serves both, where calling assetCvar per hazard and for the set did it twice.
+ */
+export function assetCvarBatch(prepared: readonly PreparedAsset[], chunks: readonly ResultChunk[], chunkOf: ArrayLike<number>, localOf: ArrayLike<number>,
+  items: ArrayLike<number>, hazards: readonly HazardKey[], analysisType: AnalysisType, scenario: ScenarioCode, year: number, opt: LossOptions,
+  out: Float64Array, perHazard: Float64Array | null): void {
+  const withContent = opt.withContent ?? true;
+  const plan = seriesPlan(analysisType, scenario, year, !!opt.gdpAdjusted);
+  const hs = hazards.map((h) => HAZARD_INDEX[h]);
+  const H = hs.length;
+  for (let j = 0; j < items.length; j++) {
+    const i = items[j] as number;
+    const asset = prepared[i] as PreparedAsset;
+    const chunk = chunks[chunkOf[i] as number] as ResultChunk;
+    const a = localOf[i] as number;
+    let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0; let maxE = 0; let seen = false;
+    for (let k = 0; k < H; k++) {
+      assetHazard(asset, chunk, a, hs[k] as number, plan, withContent);
+      if (!AH[7]) {
+        if (perHazard) { perHazard[(j * H + k) * 2] = NaN; perHazard[(j * H + k) * 2 + 1] = NaN; }
+        continue;
+      }
+      if (perHazard) { perHazard[(j * H + k) * 2] = 0 + (AH[0] as number); perHazard[(j * H + k) * 2 + 1] = 0 + (AH[1] as number); }
+      seen = true; cvar += AH[0] as number; rcvar += AH[1] as number; eal += AH[2] as number; ealR += AH[3] as number; maxE = Math.max(maxE, AH[4] as number);
+    }
+    const o = j * 6;
+    if (!seen) { out[o] = NaN; out[o + 1] = NaN; out[o + 2] = NaN; out[o + 3] = NaN; out[o + 4] = NaN; out[o + 5] = NaN; continue; }
+    const exposed = (asset.buildingValue + (withContent ? asset.contentValue + asset.inventoryValue : 0)) * asset.ownership;
+    if (H > 1) {
+      assetCombined(asset, chunk, a, hs, plan, withContent);
+      cvar = AC[0] as number; rcvar = AC[1] as number; eal = AC[2] as number; ealR = AC[3] as number;
+      const capE = exposed + asset.revenue * asset.ownership;
+      if (maxE > capE) maxE = capE;
+    }
+    const cap = exposed + asset.revenue * asset.ownership * 20 * plan.capGdp;
+    if (cvar > cap) cvar = cap;
+    if (rcvar > cvar) rcvar = cvar;
+    out[o] = cvar; out[o + 1] = rcvar; out[o + 2] = exposed > 0 ? (100 * rcvar) / exposed : 0; out[o + 3] = maxE; out[o + 4] = eal; out[o + 5] = ealR;
+  }
+}
+
+/**
+ * portfolioCvarSeries over the assets `order` (located by chunkOf/localOf) in that order, with the same arithmetic
+ * (so the same sums as portfolioCvarSeries over chunks holding exactly those assets in that order), without copying
+ * the selected assets' results into chunks of their own.
+ */
+export function portfolioCvarSeriesOf(prepared: readonly PreparedAsset[], chunks: readonly ResultChunk[], chunkOf: ArrayLike<number>, localOf: ArrayLike<number>,
+  order: ArrayLike<number>, hazards: readonly HazardKey[], analysisType: AnalysisType, scenario: ScenarioCode, opt: LossOptions = {}): {
+  years: number[]; loss: Float64Array; lossResidual: Float64Array; at(year: number): { cvar: number; rcvar: number };
+} {
+  const withContent = opt.withContent ?? true;
+  const plan = seriesPlan(analysisType, scenario, BASELINE_YEAR, !!opt.gdpAdjusted);
+  const n = plan.indices.length;
+  const L = new Float64Array(n); const LR = new Float64Array(n);
+  const hs = hazards.map((h) => HAZARD_INDEX[h]);
+  const idx = plan.indices;
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j] as number;
+    const ch = chunks[chunkOf[i] as number] as ResultChunk;
+    const a = localOf[i] as number;
+    const S = ch.scenarioYears.length;
+    const A = prepared[i] as PreparedAsset;
+    const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+    const rev0 = A.revenue * A.ownership;
+    for (let k = 0; k < n; k++) { PD[k] = 1; PDR[k] = 1; PB[k] = 1; PBR[k] = 1; }
+    let seen = false;
+    for (let q = 0; q < hs.length; q++) {
+      const base = (a * N_HAZARDS + (hs[q] as number)) * S;
+      let ok = true;
+      for (let k = 0; k < n; k++) { const e = ch.ead[base + (idx[k] as number)] as number; if (e !== e) { ok = false; break; } }
+      if (!ok) continue;
+      seen = true;
+      for (let k = 0; k < n; k++) {
+        const c = base + (idx[k] as number);
+        PD[k] = (PD[k] as number) * (1 - clamp01(ch.ead[c] as number));
+        PDR[k] = (PDR[k] as number) * (1 - clamp01(ch.eadResidual[c] as number));
+        PB[k] = (PB[k] as number) * (1 - clamp01(ch.disruption[c] as number));
+        PBR[k] = (PBR[k] as number) * (1 - clamp01(ch.disruptionResidual[c] as number));
+      }
+    }
+    if (!seen) continue;
+    for (let k = 0; k < n; k++) {
+      const rev = rev0 * (plan.gdp[k] as number);
+      const loss = (1 - (PD[k] as number)) * val + (1 - (PB[k] as number)) * rev;
+      const lossR = (1 - (PDR[k] as number)) * val + (1 - (PBR[k] as number)) * rev;
+      L[k] = (L[k] as number) + loss;
+      LR[k] = (LR[k] as number) + (lossR < loss ? lossR : loss);
+    }
+  }
+  const weights = new Map<number, Float64Array>();
+  return {
+    years: plan.years,
+    loss: L,
+    lossResidual: LR,
+    at(year: number) {
+      let w = weights.get(year);
+      if (!w) { w = cvarWeights(plan.years, year); weights.set(year, w); }
+      let c = 0; let r = 0;
+      for (let k = 0; k < n; k++) { c += (w[k] as number) * (L[k] as number); r += (w[k] as number) * (LR[k] as number); }
+      return { cvar: c, rcvar: r < c ? r : c };
+    },
+  };
+}

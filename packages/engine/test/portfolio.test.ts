@@ -206,3 +206,36 @@ test('portfolioCvarSeries equals the sum of assetCvar at every year of each scen
     }
   }
 });
+
+test('assetCvarBatch and portfolioCvarSeriesOf give exactly what assetCvar and portfolioCvarSeries give (issue 7)', async () => {
+  const { assetCvarBatch, portfolioCvarSeries, portfolioCvarSeriesOf } = await import('../src/index.js');
+  const { createHazardProvider } = await import('../bench/synthetic-provider.js');
+  const r = analysePortfolio(syntheticAssets(250), createHazardProvider(), { chunkSize: 100 });
+  const chunkOf = new Int32Array(250), localOf = new Int32Array(250);
+  r.chunks.forEach((c, ci) => { for (let a = 0; a < c.count; a++) { chunkOf[c.start + a] = ci; localOf[c.start + a] = a; } });
+  const items = [249, 3, 100, 0, 57, 180, 181, 99];
+  for (const [hazards, at, sc, year, opt] of [
+    [['river_flood', 'typhoon', 'extreme_heat', 'drought'], 'ssp', '85', 2050, {}],
+    [['wildfire'], 'rcp', '26', 2030, { withContent: false }],
+    [['river_flood', 'storm_surge', 'sea_level_rise'], 'ssp', '45', 2100, { gdpAdjusted: true }],
+  ] as const) {
+    const out = new Float64Array(items.length * 6), ph = new Float64Array(items.length * hazards.length * 2);
+    assetCvarBatch(r.prepared, r.chunks, chunkOf, localOf, items, hazards, at, sc, year, opt, out, ph);
+    items.forEach((i, j) => {
+      const chunk = r.chunks[chunkOf[i]!]!;
+      const x = assetCvar(r.prepared[i]!, chunk, localOf[i]!, hazards, at, sc, year, opt);
+      assert.deepEqual([...out.subarray(j * 6, j * 6 + 6)], [x.cvar, x.rcvar, x.rcvarPercent, x.maxExposure, x.eal, x.ealResidual]);
+      hazards.forEach((h, k) => {
+        const y = assetCvar(r.prepared[i]!, chunk, localOf[i]!, [h], at, sc, year, opt);
+        assert.deepEqual([ph[(j * hazards.length + k) * 2], ph[(j * hazards.length + k) * 2 + 1]], [y.cvar, y.rcvar]);
+      });
+    });
+    // the whole portfolio in stored order: the same sums as portfolioCvarSeries over the chunks
+    const all = Array.from({ length: 250 }, (_, i) => i);
+    const a = portfolioCvarSeries(r.chunks, r.prepared, hazards, at, sc, opt);
+    const b = portfolioCvarSeriesOf(r.prepared, r.chunks, chunkOf, localOf, all, hazards, at, sc, opt);
+    assert.deepEqual([...b.loss], [...a.loss]);
+    assert.deepEqual([...b.lossResidual], [...a.lossResidual]);
+    for (const y of [2020, 2030, 2050, 2100]) assert.deepEqual(b.at(y), a.at(y));
+  }
+});

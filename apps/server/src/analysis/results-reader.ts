@@ -18,6 +18,11 @@ export interface ProjectResults {
   /** Severity score 0-100 (null = no data) of asset i for a hazard at a scenario-year key. */
   score(i: number, hazard: HazardKey, syKey: string, residual?: boolean): number | null;
   syIndex(syKey: string): number;
+  /** Asset i's chunk (index into chunks) and index within it, as typed arrays for the dashboard's loops. */
+  chunkOf: Int32Array;
+  localOf: Int32Array;
+  /** Bytes held by the decoded arrays (for the memory bound of the dashboard's cache). */
+  bytes: number;
 }
 
 /** Reads the stored analysis of a project; 409 when there is none yet (still queued or running). */
@@ -33,7 +38,16 @@ export async function loadProjectResults(db: DB, projectId: number): Promise<Pro
   const S = chunks[0]!.scenarioYears.length;
   const H = HAZARD_KEYS.length;
   const owner: { chunk: StoredChunk; a: number }[] = [];
-  for (const c of chunks) for (let a = 0; a < c.count; a++) owner[c.start + a] = { chunk: c, a };
+  const chunkOf = new Int32Array(assets.length);
+  const localOf = new Int32Array(assets.length);
+  let bytes = 0;
+  chunks.forEach((c, ci) => {
+    for (let a = 0; a < c.count; a++) {
+      owner[c.start + a] = { chunk: c, a };
+      if (c.start + a < assets.length) { chunkOf[c.start + a] = ci; localOf[c.start + a] = a; }
+    }
+    for (const v of Object.values(c)) if (ArrayBuffer.isView(v)) bytes += v.byteLength;
+  });
   if (owner.length !== assets.length) throw new AppError(409, 'The stored analysis does not match the assets (they changed since). A new analysis is queued or running.');
   const syIndex = (key: string) => {
     const i = SCENARIO_YEAR_INDEX.get(key);
@@ -44,6 +58,9 @@ export async function loadProjectResults(db: DB, projectId: number): Promise<Pro
     assets,
     prepared,
     chunks,
+    chunkOf,
+    localOf,
+    bytes,
     locate: (i) => owner[i]!,
     syIndex,
     intensity(i, hazard, key) {

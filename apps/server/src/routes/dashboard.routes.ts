@@ -29,14 +29,14 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       body: DashboardBody,
       response: { 200: z.any(), ...errors },
     },
-  }, async (req) => dashboard.query(caller(req), req.body));
+  }, async (req, reply) => reply.type('application/json; charset=utf-8').send(await dashboard.queryJson(caller(req), req.body)));
 
   app.post('/api/v2/dashboard/detail/', {
     onRequest: app.authenticate,
     schema: { tags: ['Dashboard'], summary: 'The detail-by-year presentation of the dashboard', security: TOKEN_SECURITY, body: DetailBody, response: { 200: z.any(), ...errors } },
-  }, async (req) => {
+  }, async (req, reply) => {
     const b = req.body;
-    return dashboard.query(caller(req), {
+    const answer = await dashboard.queryJson(caller(req), {
       project_name: b.project,
       ...(b.analysis_type ? { analysis_type: b.analysis_type } : {}),
       ...(b.rcp ? { scenario: b.rcp } : {}),
@@ -51,5 +51,6 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       adjusted_gdp: false,
       property_type: 'All',
     });
+    return reply.type('application/json; charset=utf-8').send(answer);
   });
 };

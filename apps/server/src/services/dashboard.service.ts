@@ -2,6 +2,7 @@ import {
   BASELINE_YEAR,
   DATA_EDIT_PERMISSIONS,
   HAZARDS,
+  HAZARD_KEYS,
   HAZARD_INDICATORS,
   METHODOLOGY_VERSION,
   SCENARIO_LABELS,
@@ -17,7 +18,7 @@ import {
   type ScenarioCode,
   type TierSection,
 } from '@crp/contracts';
-import { assetCvar, cellMoney, defaultMeasure, hazardScore, HAZARD_INDEX, N_HAZARDS, keyFindings, portfolioCvarSeries, scenarioYearKey, seriesIndices, technicalPremium, type LossOptions, type PreparedAsset, type ResultChunk } from '@crp/engine';
+import { assetCvarBatch, defaultMeasure, gdpGrowthFactor, hazardScore, N_HAZARDS, keyFindings, portfolioCvarSeriesOf, SCENARIO_YEAR_INDEX, SCENARIO_YEARS, scenarioYearKey, seriesIndices, technicalPremium, type LossOptions } from '@crp/engine';
 import { DATASETS } from '@crp/hazards';
 import { loadProjectResults, type ProjectResults } from '../analysis/results-reader.js';
 import type { DB } from '../db/database.js';
@@ -31,75 +32,79 @@ import { tierDataOf } from './tier.service.js';
 
 const labelOf = (h: HazardKey) => HAZARDS.find((x) => x.key === h)!.label;
 const r2 = (v: number) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
-const sum = (xs: number[]) => xs.reduce((s, v) => s + (Number.isFinite(v) ? v : 0), 0);
+const TYPHOON = HAZARD_KEYS.indexOf('typhoon');
 
-/** Decoded analyses kept in memory (most recent few), so repeated dashboard queries do not re-read the database. */
-class ResultsCache {
-  private readonly map = new Map<string, Promise<ProjectResults>>();
-  constructor(private readonly size: number) {}
-  get(key: string, load: () => Promise<ProjectResults>): Promise<ProjectResults> {
-    let hit = this.map.get(key);
-    if (hit) {
-      this.map.delete(key);
-      this.map.set(key, hit);
-      return hit;
-    }
-    hit = load();
-    hit.catch(() => this.map.delete(key));
+/**
+ * Memory bounds of the dashboard's caches (docs/performance.md, "Dashboard"). Decoded analyses: at most 4 projects and
+ * DASHBOARD_RESULTS_CACHE_MB (default 768 MiB; a 10,000-asset analysis decodes to about 200 MiB) of typed arrays, least
+ * recently used evicted first (the newest is always kept). Per analysis, at most 64 portfolio CVaR series (a few
+ * hundred bytes each). Serialised answers: DASHBOARD_ANSWER_CACHE_MB (default 128 MiB), none above 32 MiB.
+ */
+const RESULTS_CACHE_BYTES = Number(process.env.DASHBOARD_RESULTS_CACHE_MB ?? 768) * 2 ** 20;
+const ANSWER_CACHE_BYTES = Number(process.env.DASHBOARD_ANSWER_CACHE_MB ?? 128) * 2 ** 20;
+const SERIES_PER_ANALYSIS = 64;
+
+/** A least-recently-used map bounded by entry count and by the sum of the entries' sizes. */
+class Lru<V> {
+  private readonly map = new Map<string, { v: V; bytes: number }>();
+  private total = 0;
+  constructor(private readonly maxEntries: number, private readonly maxBytes = Infinity) {}
+  get(key: string): V | undefined {
+    const hit = this.map.get(key);
+    if (!hit) return undefined;
+    this.map.delete(key);
     this.map.set(key, hit);
-    while (this.map.size > this.size) this.map.delete(this.map.keys().next().value!);
-    return hit;
+    return hit.v;
+  }
+  set(key: string, v: V, bytes = 0): void {
+    const old = this.map.get(key);
+    if (old) { this.total -= old.bytes; this.map.delete(key); }
+    this.map.set(key, { v, bytes });
+    this.total += bytes;
+    while (this.map.size > 1 && (this.map.size > this.maxEntries || this.total > this.maxBytes)) {
+      const [k, e] = this.map.entries().next().value!;
+      this.map.delete(k);
+      this.total -= e.bytes;
+    }
+  }
+  delete(key: string): void {
+    const old = this.map.get(key);
+    if (old) { this.total -= old.bytes; this.map.delete(key); }
   }
 }
 
-/** The selected assets as chunks of their own (for portfolio passes over a filtered selection). */
-function subsetChunks(R: ProjectResults, idx: number[]): { chunks: ResultChunk[]; prepared: PreparedAsset[] } {
-  const prepared: PreparedAsset[] = [];
-  const chunks: ResultChunk[] = [];
-  const byChunk = new Map<ResultChunk, number[]>();
-  for (const i of idx) {
-    const { chunk, a } = R.locate(i);
-    const list = byChunk.get(chunk) ?? [];
-    list.push(a);
-    byChunk.set(chunk, list);
+/** A decoded analysis and what the dashboard derived from it (valid as long as the analysis). */
+interface CachedResults {
+  R: ProjectResults;
+  series: Lru<ReturnType<typeof portfolioCvarSeriesOf>>;
+}
+
+/** Decoded analyses kept in memory (most recent few), so repeated dashboard queries do not re-read the database. */
+class ResultsCache {
+  private readonly lru = new Lru<Promise<CachedResults>>(4, RESULTS_CACHE_BYTES);
+  get(key: string, load: () => Promise<ProjectResults>): Promise<CachedResults> {
+    let hit = this.lru.get(key);
+    if (hit) return hit;
+    hit = load().then((R) => ({ R, series: new Lru(SERIES_PER_ANALYSIS) }));
+    hit.then((c) => { if (this.lru.get(key) === hit) this.lru.set(key, hit!, c.R.bytes); }, () => this.lru.delete(key));
+    this.lru.set(key, hit, 0);
+    return hit;
   }
-  for (const [chunk, locals] of byChunk) {
-    const S = chunk.scenarioYears.length;
-    const pick = <T extends Float32Array | Uint8Array>(arr: T, per: number): T => {
-      const out = new (arr.constructor as new (n: number) => T)(locals.length * per);
-      locals.forEach((a, j) => out.set(arr.subarray(a * per, a * per + per), j * per));
-      return out;
-    };
-    const cells = N_HAZARDS * S;
-    chunks.push({
-      start: prepared.length,
-      count: locals.length,
-      hazards: chunk.hazards,
-      scenarioYears: chunk.scenarioYears,
-      ead: pick(chunk.ead, cells),
-      eadResidual: pick(chunk.eadResidual, cells),
-      disruption: pick(chunk.disruption, cells),
-      disruptionResidual: pick(chunk.disruptionResidual, cells),
-      sd: pick(chunk.sd, cells),
-      maxDamage: pick(chunk.maxDamage, cells),
-      score: pick(chunk.score, cells),
-      scoreResidual: pick(chunk.scoreResidual, cells),
-      climateScore: pick(chunk.climateScore, S),
-      climateScoreResidual: pick(chunk.climateScoreResidual, S),
-    });
-    for (const a of locals) prepared.push(R.prepared[chunk.start + a]!);
-  }
-  return { chunks, prepared };
 }
 
 /**
  * The physical-risk dashboard (spec 001 §2.1, §3.2): every figure computed from the stored analysis for one analysis
  * type, scenario and year. Field meanings are documented in docs/dashboard.md.
  */
+/** The dashboard answer object (what query returns). */
+export type DashboardAnswerObject = Exclude<Awaited<ReturnType<DashboardService['build']>>, Buffer>;
+
 const DATA_SOURCES = Object.values(DATASETS).map((d) => ({ name: d.name, publisher: d.publisher, license: d.license }));
 
 export class DashboardService {
-  private readonly cache = new ResultsCache(4);
+  private readonly cache = new ResultsCache();
+  /** Serialised answers by everything they depend on (project version and analysis, caller's role, tier, filters). */
+  private readonly answers = new Lru<Buffer>(Infinity, ANSWER_CACHE_BYTES);
 
   constructor(
     private readonly db: DB,
@@ -113,7 +118,40 @@ export class DashboardService {
     return access;
   }
 
-  async query(caller: AuthUser, body: DashboardBody) {
+  /** The dashboard answer as UTF-8 JSON (what the routes send), from the answer cache when the same answer was built. */
+  async queryJson(caller: AuthUser, body: DashboardBody): Promise<Buffer> {
+    let key = '';
+    const fragments = new Map<string, string>();
+    const answer = await this.build(caller, body, (k) => {
+      key = k;
+      return this.answers.get(k);
+    }, fragments);
+    if (Buffer.isBuffer(answer)) return answer;
+    // The map rows are serialised once for the two sections that send them; the rest is stringified with
+    // placeholders that are then replaced by that text.
+    const skeleton = JSON.stringify(answer);
+    const parts: Buffer[] = [];
+    let from = 0;
+    for (const [marker, json] of fragments) {
+      const quoted = JSON.stringify(marker);
+      const at = skeleton.indexOf(quoted, from);
+      if (at < 0) continue;
+      parts.push(Buffer.from(skeleton.slice(from, at), 'utf8'), Buffer.from(json, 'utf8'));
+      from = at + quoted.length;
+    }
+    parts.push(Buffer.from(skeleton.slice(from), 'utf8'));
+    const buf = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    if (buf.byteLength <= 32 * 2 ** 20) this.answers.set(key, buf, buf.byteLength);
+    return buf;
+  }
+
+  /** The dashboard answer as an object (reports build on it). */
+  async query(caller: AuthUser, body: DashboardBody): Promise<DashboardAnswerObject> {
+    return (await this.build(caller, body)) as DashboardAnswerObject;
+  }
+
+  /** Builds the answer; with `cached`, first asks it for a serialised answer under the answer's key. */
+  private async build(caller: AuthUser, body: DashboardBody, cached?: (key: string) => Buffer | undefined, fragments?: Map<string, string>) {
     const { project, role } = await this.resolveProject(caller, body);
     if (project.status !== 'done') {
       throw new AppError(409, project.status === 'failed' ? `The analysis failed: ${project.status_message ?? ''}` : `The analysis is ${project.status} (${Math.round(project.progress * 100)} %). The dashboard opens when it is done.`, undefined, {
@@ -143,148 +181,202 @@ export class DashboardService {
     const allowed = (s: TierSection) => tier.tier_permissions[s] === true;
     const edits = (me?.data_edit_permissions ?? {}) as Record<string, boolean>;
 
-    const R = await this.cache.get(`${project.id}:${project.analysed_at ? new Date(project.analysed_at).getTime() : 0}`, () => loadProjectResults(this.db, project.id));
+    const resultsKey = `${project.id}:${project.version}:${project.analysed_at ? new Date(project.analysed_at).getTime() : 0}`;
+    if (cached) {
+      // Everything the answer depends on: the analysis, the project fields it echoes, the caller's role, tier and edit
+      // permissions, and the resolved filters.
+      const hit = cached(JSON.stringify([resultsKey, project.name, project.portfolio_variables, role, tier.tier_permissions, edits, at, sc, year, body.variable, body.percentage_type, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type, body.count, body.currency]));
+      if (hit) return hit;
+    }
+    const { R, series: seriesCache } = await this.cache.get(resultsKey, () => loadProjectResults(this.db, project.id));
     const key = at === 'ssp' && year === BASELINE_YEAR ? scenarioYearKey('baseline', null, year) : scenarioYearKey(at, sc, year);
     const baseKey = at === 'rcp' ? scenarioYearKey('rcp', sc, BASELINE_YEAR) : scenarioYearKey('baseline', null, BASELINE_YEAR);
     const syIdx = R.syIndex(key);
     const baseIdx = R.syIndex(baseKey);
     const opt: LossOptions = { withContent: body.with_content, gdpAdjusted: body.adjusted_gdp };
+    const withContent = body.with_content ?? true;
     const mitigation = body.mitigation;
-
-    // Asset selection: property type filter, then the `count` highest residual CVaRs.
-    let idx = R.assets.map((_, i) => i);
-    if (body.property_type !== 'All') idx = idx.filter((i) => (R.assets[i]!.property_type ?? 'NA').toLowerCase() === body.property_type.toLowerCase());
-    const perAsset = new Map<number, ReturnType<typeof assetCvar>>();
-    for (const i of idx) {
-      const { chunk, a } = R.locate(i);
-      perAsset.set(i, assetCvar(R.prepared[i]!, chunk, a, hazards, at, sc, year, opt));
-    }
-    if (body.count !== 'All') idx = [...idx].sort((x, y) => (perAsset.get(y)!.rcvar || 0) - (perAsset.get(x)!.rcvar || 0)).slice(0, body.count);
-
-    const money = (i: number, h: HazardKey, s: number) => {
-      const { chunk, a } = R.locate(i);
-      return cellMoney(R.prepared[i]!, chunk, a, h, s, opt);
-    };
-    // Money of every selected asset x hazard at the year and at 2020, computed once: [n * H + k].
+    const { chunks, chunkOf, localOf, prepared } = R;
+    const S = chunks[0]!.scenarioYears.length;
     const H = hazards.length;
+    /** Index of the hazard in the stored [asset][hazard][scenario-year] layout (the reader's HAZARD_KEYS order). */
+    const hk = Int32Array.from(hazards, (h) => HAZARD_KEYS.indexOf(h));
+    /** Offset of asset i, hazard k, scenario-year s in its chunk's arrays. */
+    const cell = (i: number, k: number, s: number) => (localOf[i]! * N_HAZARDS + hk[k]!) * S + s;
+    /** Severity score (null = no data) of asset i for the stored hazard index h at scenario-year s. */
+    const scoreOfStored = (i: number, h: number, s: number, residual: boolean): number | null => {
+      const v = (residual ? chunks[chunkOf[i]!]!.scoreResidual : chunks[chunkOf[i]!]!.score)[(localOf[i]! * N_HAZARDS + h) * S + s]!;
+      return v === 255 ? null : v;
+    };
+    const scoreAt = (i: number, k: number, s: number, residual: boolean) => scoreOfStored(i, hk[k]!, s, residual);
+
+    // Asset selection: property type filter, then the `count` highest residual CVaRs. Per-asset CVaRs (and each
+    // hazard's alone, for the bar chart) in one engine pass: out[j*6..] = cvar, rcvar, rcvar %, max exposure, eal, ealR.
+    let idx: number[] = R.assets.map((_, i) => i);
+    if (body.property_type !== 'All') { const pt = body.property_type.toLowerCase(); idx = idx.filter((i) => (R.assets[i]!.property_type ?? 'NA').toLowerCase() === pt); }
+    const pa = new Float64Array(idx.length * 6);
+    const ph = new Float64Array(idx.length * H * 2);
+    assetCvarBatch(prepared, chunks, chunkOf, localOf, idx, hazards, at, sc, year, opt, pa, ph);
+    // per selected asset n: row = its row in pa/ph
+    let rowOf = Int32Array.from(idx, (_, j) => j);
+    if (body.count !== 'All') {
+      const order = idx.map((i, j) => ({ i, j }));
+      order.sort((x, y) => (pa[y.j * 6 + 1]! || 0) - (pa[x.j * 6 + 1]! || 0));
+      const top = order.slice(0, body.count);
+      idx = top.map((o) => o.i);
+      rowOf = Int32Array.from(top, (o) => o.j);
+    }
+    const N = idx.length;
+    const px = (n: number, f: number) => pa[rowOf[n]! * 6 + f]!;
+
+    // Money of every selected asset x hazard at the year and at 2020, computed once: [n * H + k] (engine cellMoney).
     const M = (s: number) => {
-      const eal = new Float64Array(idx.length * H), ealR = new Float64Array(idx.length * H), op = new Float64Array(idx.length * H), sd = new Float64Array(idx.length * H);
-      const exposedValue = new Float64Array(idx.length);
-      idx.forEach((i, n) => {
-        hazards.forEach((h, k) => {
-          const m = money(i, h, s);
-          exposedValue[n] = m.exposedValue;
-          eal[n * H + k] = m.eal;
-          ealR[n * H + k] = m.ealResidual;
-          op[n * H + k] = m.ealOperational;
-          sd[n * H + k] = m.sd;
-        });
-      });
+      const eal = new Float64Array(N * H), ealR = new Float64Array(N * H), op = new Float64Array(N * H), sd = new Float64Array(N * H);
+      const exposedValue = new Float64Array(N);
+      const sy = SCENARIO_YEARS[SCENARIO_YEAR_INDEX.get(chunks[0]!.scenarioYears[s] as string) ?? -1];
+      const g = opt.gdpAdjusted && sy ? gdpGrowthFactor(sy.scenario, sy.year) : 1;
+      for (let n = 0; n < N; n++) {
+        const i = idx[n]!;
+        const A = prepared[i]!;
+        const ch = chunks[chunkOf[i]!]!;
+        const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+        const rev = A.revenue * A.ownership * g;
+        exposedValue[n] = H > 0 ? val : 0;
+        for (let k = 0; k < H; k++) {
+          const c = cell(i, k, s);
+          const bi = ch.disruption[c]!;
+          eal[n * H + k] = ch.ead[c]! * val + bi * rev;
+          ealR[n * H + k] = ch.eadResidual[c]! * val + ch.disruptionResidual[c]! * rev;
+          op[n * H + k] = bi * rev;
+          sd[n * H + k] = ch.sd[c]! * val;
+        }
+      }
       return { eal, ealR, op, sd, exposedValue };
     };
     const atYear = M(syIdx);
     const at2020 = syIdx === baseIdx ? atYear : M(baseIdx);
-    const totalValue = sum([...atYear.exposedValue]);
+    let totalValue = 0;
+    for (let n = 0; n < N; n++) { const v = atYear.exposedValue[n]!; totalValue += Number.isFinite(v) ? v : 0; }
     const pct = (v: number) => (totalValue > 0 ? (100 * v) / totalValue : 0);
 
     /** Climate score of selected asset n over the chosen hazards: the engine's score of the summed loss ratios. */
     const climateScore = (n: number, mm: typeof atYear, residual: boolean): number | null => {
       let loss = 0, bi = 0, seen = false;
+      const L = residual ? mm.ealR : mm.eal;
       for (let k = 0; k < H; k++) {
-        const l = (residual ? mm.ealR : mm.eal)[n * H + k]!;
+        const l = L[n * H + k]!;
         if (!Number.isFinite(l)) continue;
         seen = true;
         loss += l;
         bi += mm.op[n * H + k]!;
       }
       if (!seen) return null;
-      const p = R.prepared[idx[n]!]!;
+      const p = prepared[idx[n]!]!;
       const value = mm.exposedValue[n]!;
       const revenue = p.revenue * p.ownership;
       const sc0 = hazardScore(value > 0 ? loss / value : revenue > 0 ? loss / revenue : 0, revenue > 0 ? bi / revenue : 0);
       return Number.isFinite(sc0) ? Math.round(sc0) : null;
     };
-    const assetScores = idx.map((_, n) => climateScore(n, atYear, mitigation));
+    const assetScores: (number | null)[] = new Array(N);
+    for (let n = 0; n < N; n++) assetScores[n] = climateScore(n, atYear, mitigation);
 
     // Portfolio CVaR at any scenario and year (charts, key findings): one pass per scenario over the stored ratios
-    // (engine portfolioCvarSeries). The card figures below are the exact (per-asset capped) sums of assetCvar.
-    const selected = idx.length === R.assets.length ? { chunks: R.chunks, prepared: R.prepared } : subsetChunks(R, idx);
-    const seriesByScenario = new Map<ScenarioCode, ReturnType<typeof portfolioCvarSeries>>();
+    // (engine portfolioCvarSeriesOf), over the selected assets in the order the pre-optimisation code summed them
+    // (grouped by stored chunk in order of first appearance), so the sums are the same to the last bit.
+    const seriesOrder = (() => {
+      if (N === R.assets.length) return idx;
+      const groups = new Map<number, number[]>();
+      for (const i of idx) { const c = chunkOf[i]!; let g = groups.get(c); if (!g) groups.set(c, (g = [])); g.push(i); }
+      return [...groups.values()].flat();
+    })();
+    /** Portfolio series of the selection, kept per analysis when the selection is a whole property-type group. */
+    const seriesOf = (hs: readonly HazardKey[], s: ScenarioCode) => {
+      const k = body.count === 'All' ? `${at}|${s}|${hs.join(',')}|${withContent}|${!!opt.gdpAdjusted}|${body.property_type.toLowerCase()}` : null;
+      let ser = k === null ? undefined : seriesCache.get(k);
+      if (!ser) {
+        ser = portfolioCvarSeriesOf(prepared, chunks, chunkOf, localOf, seriesOrder, hs, at, s, opt);
+        if (k !== null) seriesCache.set(k, ser);
+      }
+      return ser;
+    };
+    const seriesByScenario = new Map<ScenarioCode, ReturnType<typeof portfolioCvarSeriesOf>>();
     const portfolioCvar = (s: ScenarioCode, y: number) => {
       let ser = seriesByScenario.get(s);
       if (!ser) {
-        ser = portfolioCvarSeries(selected.chunks, selected.prepared, hazards, at, s, opt);
+        ser = seriesOf(hazards, s);
         seriesByScenario.set(s, ser);
       }
       return ser.at(y);
     };
 
-    // Per asset and per hazard CVaR at the chosen scenario and year.
-    const hazardCvar = new Float64Array(idx.length * H).fill(Number.NaN);
-    const hazardRcvar = new Float64Array(idx.length * H).fill(Number.NaN);
-    idx.forEach((i, n) => {
-      const { chunk, a } = R.locate(i);
-      hazards.forEach((h, k) => {
-        const x = assetCvar(R.prepared[i]!, chunk, a, [h], at, sc, year, opt);
-        hazardCvar[n * H + k] = x.cvar;
-        hazardRcvar[n * H + k] = x.rcvar;
-      });
-    });
-    const cvar = idx.reduce(
-      (acc, i) => {
-        const x = perAsset.get(i)!;
-        if (Number.isFinite(x.cvar)) acc.cvar += x.cvar;
-        if (Number.isFinite(x.rcvar)) acc.rcvar += x.rcvar;
-        return acc;
-      },
-      { cvar: 0, rcvar: 0 },
-    );
-    const maxExposure = sum(idx.map((i) => perAsset.get(i)!.maxExposure));
-    // All-hazard EAL per asset: the engine's multi-hazard rule (1 − Π(1 − d) per year and loss type, as the CVaR cards).
-    let eal = 0, sdSq = 0;
-    for (const i of idx) { const x = perAsset.get(i)!; const v = mitigation ? x.ealResidual : x.eal; if (Number.isFinite(v)) eal += v; }
-    for (let c = 0; c < idx.length * H; c++) {
+    let cvarTot = 0, rcvarTot = 0, maxExposure = 0, eal = 0, sdSq = 0;
+    for (let n = 0; n < N; n++) {
+      const c = px(n, 0), r = px(n, 1), m = px(n, 3), e = mitigation ? px(n, 5) : px(n, 4);
+      if (Number.isFinite(c)) cvarTot += c;
+      if (Number.isFinite(r)) rcvarTot += r;
+      maxExposure += Number.isFinite(m) ? m : 0;
+      if (Number.isFinite(e)) eal += e;
+    }
+    for (let c = 0; c < N * H; c++) {
       if (Number.isFinite(atYear.eal[c]!)) sdSq += atYear.sd[c]! ** 2;
     }
-    const scores = assetScores.filter((v): v is number => v !== null);
-    const overallRisk = scores.length ? Math.round((10 * sum(scores)) / scores.length) / 10 : null;
+    let scoreSum = 0, scoreCount = 0;
+    for (const v of assetScores) if (v !== null) { scoreSum += v; scoreCount++; }
+    const overallRisk = scoreCount ? Math.round((10 * scoreSum) / scoreCount) / 10 : null;
 
+    /** Mean (rounded) of the non-null scores of the selected assets for hazard k at scenario-year s. */
+    const meanScore = (k: number, s: number, residual: boolean): number | null => {
+      let t = 0, c = 0;
+      for (let n = 0; n < N; n++) { const v = scoreAt(idx[n]!, k, s, residual); if (v !== null) { t += v; c++; } }
+      return c ? Math.round(t / c) : null;
+    };
     // Per hazard: intensities, scores, losses.
-    const hazardSummary = (s: number, residual: boolean) =>
-      Object.fromEntries(
-        hazards.map((h) => {
-          const vals = idx.map((i) => R.intensity(i, h, R.chunks[0]!.scenarioYears[s]!)).filter((v) => Number.isFinite(v));
-          const sc2 = idx.map((i) => R.score(i, h, R.chunks[0]!.scenarioYears[s]!, residual)).filter((v): v is number => v !== null);
-          const amount = vals.length ? Math.round((1000 * sum(vals)) / vals.length) / 1000 : null;
-          const score = sc2.length ? Math.round(sum(sc2) / sc2.length) : null;
-          return [labelOf(h), [amount, HAZARD_INDICATORS[h].unit, score]];
-        }),
-      );
+    const hazardSummary = (s: number, residual: boolean) => {
+      const out: Record<string, unknown> = {};
+      for (let k = 0; k < H; k++) {
+        let t = 0, c = 0;
+        for (let n = 0; n < N; n++) { const i = idx[n]!; const v = chunks[chunkOf[i]!]!.intensity[cell(i, k, s)]!; if (Number.isFinite(v)) { t += v; c++; } }
+        out[labelOf(hazards[k]!)] = [c ? Math.round((1000 * t) / c) / 1000 : null, HAZARD_INDICATORS[hazards[k]!].unit, meanScore(k, s, residual)];
+      }
+      return out;
+    };
     const perHazardLoss = (mm: typeof atYear, residual: boolean) =>
       hazards.map((h, k) => {
         let l = 0;
-        for (let n = 0; n < idx.length; n++) { const v = (residual ? mm.ealR : mm.eal)[n * H + k]!; if (Number.isFinite(v)) l += v; }
+        const L = residual ? mm.ealR : mm.eal;
+        for (let n = 0; n < N; n++) { const v = L[n * H + k]!; if (Number.isFinite(v)) l += v; }
         return { hazard: labelOf(h), loss: r2(l), percentage: r2(pct(l)) };
       });
     const inventoryLoss = (s: number) =>
-      hazards.map((h) => {
+      hazards.map((h, k) => {
         let v = 0;
-        for (const i of idx) {
-          const { chunk, a } = R.locate(i);
-          const p = R.prepared[i]!;
-          const c = (a * N_HAZARDS + HAZARD_INDEX[h]) * chunk.scenarioYears.length + s;
-          const ratio = (mitigation ? chunk.eadResidual : chunk.ead)[c]!;
+        for (let n = 0; n < N; n++) {
+          const i = idx[n]!;
+          const p = prepared[i]!;
+          const ch = chunks[chunkOf[i]!]!;
+          const ratio = (mitigation ? ch.eadResidual : ch.ead)[cell(i, k, s)]!;
           if (Number.isFinite(ratio)) v += ratio * p.inventoryValue * p.ownership;
         }
         return { hazard: labelOf(h), loss: r2(v) };
       });
 
-    const heat = (residual: boolean) => ({
-      assets: idx.map((i) => R.assets[i]!.name),
-      hazards: hazards.map(labelOf),
+    /**
+     * In JSON mode (queryJson), a large section is returned as a placeholder string and its JSON text kept in
+     * `fragments` (spliced in after stringification, in section order); otherwise the objects themselves.
+     */
+    const asJson = <T>(json: () => string, objects: () => T): T => {
+      if (!fragments) return objects();
+      const marker = `\u0000dashboard-fragment-${fragments.size}\u0000`;
+      fragments.set(marker, json());
+      return marker as unknown as T;
+    };
+    const assetNames = () => idx.map((i) => R.assets[i]!.name);
+    const heat = (residual: boolean) => {
       /** [hazard index, asset index, score or null] triples, ECharts heat-map order. */
-      data: idx.flatMap((i, ai) => hazards.map((h, hi) => [hi, ai, R.score(i, h, key, residual)])),
-    });
+      const data: [number, number, number | null][] = new Array(N * H);
+      for (let n = 0; n < N; n++) for (let k = 0; k < H; k++) data[n * H + k] = [k, n, scoreAt(idx[n]!, k, syIdx, residual)];
+      return { assets: assetNames(), hazards: hazards.map(labelOf), data };
+    };
 
     const series = seriesIndices(at, sc);
     const yearChart = (unit: 'dollar' | 'percentage', which: 'cvar' | 'rcvar', s: ScenarioCode) =>
@@ -306,36 +398,42 @@ export class DashboardService {
         ]),
       );
 
-    const continentOf = (i: number) => R.prepared[i]!.continent;
-    const mapData = idx.map((i, n) => {
+    /** Marker rows of the asset map (built only when a section that shows them is allowed). */
+    const mapRow = (n: number) => {
+      const i = idx[n]!;
       const a = R.assets[i]!;
       const cs = assetScores[n]!;
-      return {
-        name: a.name,
-        latitude: a.latitude,
-        longitude: a.longitude,
-        continent: continentOf(i),
-        climate_score: cs,
-        colour: cs === null ? markerColour(0) : markerColour(cs),
-        scores: Object.fromEntries(hazards.map((h) => [labelOf(h), R.score(i, h, key, mitigation)])),
-      };
-    });
-    const byContinent: Record<string, typeof mapData> = {};
-    for (const m of mapData) (byContinent[m.continent] ??= []).push(m);
-    const byCountry = new Map<string, { cvar: number; rcvar: number; assets: number }>();
-    for (const i of idx) {
-      const c = R.assets[i]!.country_code ?? 'Unknown';
-      const v = byCountry.get(c) ?? { cvar: 0, rcvar: 0, assets: 0 };
-      const x = perAsset.get(i)!;
-      v.cvar += Number.isFinite(x.cvar) ? x.cvar : 0;
-      v.rcvar += Number.isFinite(x.rcvar) ? x.rcvar : 0;
-      v.assets += 1;
-      byCountry.set(c, v);
-    }
+      const scores: Record<string, number | null> = {};
+      for (let k = 0; k < H; k++) scores[labelOf(hazards[k]!)] = scoreAt(i, k, syIdx, mitigation);
+      return { name: a.name, latitude: a.latitude, longitude: a.longitude, continent: prepared[i]!.continent, climate_score: cs, colour: cs === null ? markerColour(0) : markerColour(cs), scores };
+    };
+    type MapRow = ReturnType<typeof mapRow>;
+    let mapDataMemo: MapRow[] | null = null;
+    const mapData = () => (mapDataMemo ??= idx.map((_, n) => mapRow(n)));
+    const byContinent = () => {
+      const out: Record<string, MapRow[]> = {};
+      for (const m of mapData()) (out[m.continent] ??= []).push(m);
+      return out;
+    };
+    /** Each marker row serialised once: the same rows are sent as hazard_map_data and grouped by continent. */
+    let mapJsonMemo: string[] | null = null;
+    const mapJson = () => (mapJsonMemo ??= mapData().map((r) => JSON.stringify(r)));
+    const byCountry = () => {
+      const out = new Map<string, { cvar: number; rcvar: number; assets: number }>();
+      for (let n = 0; n < N; n++) {
+        const c = R.assets[idx[n]!]!.country_code ?? 'Unknown';
+        let v = out.get(c);
+        if (!v) out.set(c, (v = { cvar: 0, rcvar: 0, assets: 0 }));
+        const x = px(n, 0), y = px(n, 1);
+        v.cvar += Number.isFinite(x) ? x : 0;
+        v.rcvar += Number.isFinite(y) ? y : 0;
+        v.assets += 1;
+      }
+      return out;
+    };
 
-    const assetTable = idx.map((i, n) => {
-      const a = R.assets[i]!;
-      const x = perAsset.get(i)!;
+    const assetRow = (n: number) => {
+      const a = R.assets[idx[n]!]!;
       return {
         id: a.id,
         name: a.name,
@@ -358,12 +456,12 @@ export class DashboardService {
         country_code: a.country_code,
         climatic_score: assetScores[n]!,
         /** Residual CVaR as % of the asset's value, and in USD. */
-        percentage: r2(x.rcvarPercent),
-        overall_loss: r2(x.rcvar),
-        cvar: r2(x.cvar),
-        max_exposure: r2(x.maxExposure),
+        percentage: r2(px(n, 2)),
+        overall_loss: r2(px(n, 1)),
+        cvar: r2(px(n, 0)),
+        max_exposure: r2(px(n, 3)),
       };
-    });
+    };
 
     const sectionOrNull = <T>(s: TierSection, v: () => T): T | null => (allowed(s) ? v() : null);
     const measures = Object.fromEntries(
@@ -373,11 +471,12 @@ export class DashboardService {
     const lossBars = () => ({
       years: lossYears,
       series: hazards.map((h) => {
-        const ser = portfolioCvarSeries(selected.chunks, selected.prepared, [h], at, sc, opt);
+        const ser = seriesOf([h], sc);
         return { hazard: labelOf(h), values: [...(mitigation ? ser.lossResidual : ser.loss)].map((v) => r2(v)) };
       }),
     });
-
+    const cardsAllowed = allowed('portfolio_losses');
+    const hazardMaps = allowed('asset_level_risk_map');
     return {
       project: {
         project_id: project.id,
@@ -395,13 +494,13 @@ export class DashboardService {
       asset_count: idx.length,
       hazard_count: hazards.length,
       property_types: [...new Set(R.assets.map((a) => a.property_type ?? 'NA'))].sort(),
-      overall: { overall_risk: overallRisk, label: overallRisk === null ? null : climateScoreLevel(overallRisk), Max_exposure: allowed('portfolio_losses') ? r2(maxExposure) : null },
+      overall: { overall_risk: overallRisk, label: overallRisk === null ? null : climateScoreLevel(overallRisk), Max_exposure: cardsAllowed ? r2(maxExposure) : null },
       climate_risk_card_data: sectionOrNull('portfolio_losses', () => ({
-        climate_value_at_risk: r2(cvar.cvar),
-        climate_value_at_risk_percentage: r2(pct(cvar.cvar)),
-        residual_climate_value_at_risk: r2(cvar.rcvar),
-        residual_climate_value_at_risk_percentage: r2(pct(cvar.rcvar)),
-        avoided_loss: r2(Math.max(0, cvar.cvar - cvar.rcvar)),
+        climate_value_at_risk: r2(cvarTot),
+        climate_value_at_risk_percentage: r2(pct(cvarTot)),
+        residual_climate_value_at_risk: r2(rcvarTot),
+        residual_climate_value_at_risk_percentage: r2(pct(rcvarTot)),
+        avoided_loss: r2(Math.max(0, cvarTot - rcvarTot)),
         max_exposure: r2(maxExposure),
         max_exposure_percentage: r2(pct(maxExposure)),
         total_asset_value: r2(totalValue),
@@ -411,9 +510,9 @@ export class DashboardService {
       overall_bar_chart: sectionOrNull('portfolio_losses', () =>
         hazards.map((h, k) => {
           let c = 0, rc = 0;
-          for (let n = 0; n < idx.length; n++) {
-            const x = hazardCvar[n * H + k]!;
-            const y = hazardRcvar[n * H + k]!;
+          for (let n = 0; n < N; n++) {
+            const x = ph[(rowOf[n]! * H + k) * 2]!;
+            const y = ph[(rowOf[n]! * H + k) * 2 + 1]!;
             if (Number.isFinite(x)) c += x;
             if (Number.isFinite(y)) rc += y;
           }
@@ -428,7 +527,7 @@ export class DashboardService {
       heatmap: sectionOrNull('climate_heatmap', () => heat(true)),
       heatmap_without_adaptation: sectionOrNull('climate_heatmap', () => heat(false)),
       heatmap_average: sectionOrNull('climate_heatmap', () =>
-        Object.fromEntries(hazards.map((h) => { const v = idx.map((i) => R.score(i, h, key, mitigation)).filter((x): x is number => x !== null); return [labelOf(h), v.length ? Math.round(sum(v) / v.length) : null]; })),
+        Object.fromEntries(hazards.map((h, k) => [labelOf(h), meanScore(k, syIdx, mitigation)])),
       ),
       loss_bars_data: sectionOrNull('rcp_year_loss_bars', lossBars),
       loss_bars_data_historic: sectionOrNull('rcp_year_loss_bars', () => perHazardLoss(at2020, mitigation)),
@@ -438,25 +537,29 @@ export class DashboardService {
       inventory_loss_data_historic: sectionOrNull('portfolio_losses', () => inventoryLoss(baseIdx)),
       metigation_measures: measures,
       typhoon_map_data: sectionOrNull('asset_level_risk_map', () =>
-        idx.map((i) => ({ name: R.assets[i]!.name, latitude: R.assets[i]!.latitude, longitude: R.assets[i]!.longitude, wind_ms: r2(R.intensity(i, 'typhoon', key)), score: R.score(i, 'typhoon', key, mitigation) })),
+        idx.map((i) => ({ name: R.assets[i]!.name, latitude: R.assets[i]!.latitude, longitude: R.assets[i]!.longitude, wind_ms: r2(chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + TYPHOON) * S + syIdx]!), score: scoreOfStored(i, TYPHOON, syIdx, mitigation) })),
       ),
-      combined_data: hazards.map((h) => {
-        const s0 = idx.map((i) => R.score(i, h, baseKey, mitigation)).filter((x): x is number => x !== null);
-        const s1 = idx.map((i) => R.score(i, h, key, mitigation)).filter((x): x is number => x !== null);
-        const avg = (v: number[]) => (v.length ? Math.round(sum(v) / v.length) : null);
-        return { hazard: labelOf(h), score_2020: avg(s0), score: avg(s1), band_2020: avg(s0) === null ? 'No data' : severityBand(avg(s0)!), band: avg(s1) === null ? 'No data' : severityBand(avg(s1)!) };
+      combined_data: hazards.map((h, k) => {
+        const a0 = meanScore(k, baseIdx, mitigation);
+        const a1 = meanScore(k, syIdx, mitigation);
+        return { hazard: labelOf(h), score_2020: a0, score: a1, band_2020: a0 === null ? 'No data' : severityBand(a0), band: a1 === null ? 'No data' : severityBand(a1) };
       }),
       year_chart_data: sectionOrNull('rcp_year_loss_bars', () => ({ percentage: yearChart('percentage', mitigation ? 'rcvar' : 'cvar', sc), dollar: yearChart('dollar', mitigation ? 'rcvar' : 'cvar', sc) })),
       bar_chart_data: sectionOrNull('portfolio_losses', () =>
-        [...idx].sort((x, y) => (perAsset.get(y)!.rcvar || 0) - (perAsset.get(x)!.rcvar || 0)).slice(0, 10).map((i) => ({ name: R.assets[i]!.name, cvar: r2(perAsset.get(i)!.cvar), rcvar: r2(perAsset.get(i)!.rcvar) })),
+        idx.map((_, n) => n).sort((x, y) => (px(y, 1) || 0) - (px(x, 1) || 0)).slice(0, 10).map((n) => ({ name: R.assets[idx[n]!]!.name, cvar: r2(px(n, 0)), rcvar: r2(px(n, 1)) })),
       ),
       cone_chart: sectionOrNull('rcp_year_loss_bars', () =>
         series.years.map((y) => ({ year: y, low: r2(portfolioCvar('26', y).cvar), mid: r2(portfolioCvar('45', y).cvar), high: r2(portfolioCvar('85', y).cvar) })),
       ),
-      country_wise_loss_data: sectionOrNull('portfolio_losses', () => [...byCountry.entries()].map(([country_code, v]) => ({ country_code, cvar: r2(v.cvar), rcvar: r2(v.rcvar), assets: v.assets }))),
-      hazard_map_continents: sectionOrNull('asset_level_risk_map', () => Object.keys(byContinent).sort()),
-      hazard_map_data: sectionOrNull('asset_level_risk_map', () => mapData),
-      hazard_map_data_with_continent: sectionOrNull('asset_level_risk_map', () => byContinent),
+      country_wise_loss_data: sectionOrNull('portfolio_losses', () => [...byCountry().entries()].map(([country_code, v]) => ({ country_code, cvar: r2(v.cvar), rcvar: r2(v.rcvar), assets: v.assets }))),
+      hazard_map_continents: sectionOrNull('asset_level_risk_map', () => Object.keys(byContinent()).sort()),
+      hazard_map_data: sectionOrNull('asset_level_risk_map', () => asJson(() => `[${mapJson().join(',')}]`, mapData)),
+      hazard_map_data_with_continent: sectionOrNull('asset_level_risk_map', () => asJson(() => {
+        const groups = new Map<string, string[]>();
+        const rows = mapJson();
+        for (let n = 0; n < N; n++) { const c = prepared[idx[n]!]!.continent; let g = groups.get(c); if (!g) groups.set(c, (g = [])); g.push(rows[n]!); }
+        return `{${[...groups].map(([c, g]) => `${JSON.stringify(c)}:[${g.join(',')}]`).join(',')}}`;
+      }, byContinent)),
       key_finding_data: sectionOrNull('portfolio_losses', () => {
         const findings = keyFindings((s, y) => portfolioCvar(s, y).cvar, at, sc, year);
         return {
@@ -469,8 +572,8 @@ export class DashboardService {
         };
       }),
       /** The one selected asset's row (amounts): part of the asset table, so gated with it. */
-      single_asset: allowed('asset_table') && idx.length === 1 ? [{ ...assetTable[0]!, hazards: mapData[0]!.scores }] : [],
-      asset_table: sectionOrNull('asset_table', () => assetTable),
+      single_asset: allowed('asset_table') && N === 1 ? [{ ...assetRow(0), hazards: mapRow(0).scores }] : [],
+      asset_table: sectionOrNull('asset_table', () => idx.map((_, n) => assetRow(n))),
       tier_permissions: tier.tier_permissions,
       data_edit_permissions: Object.fromEntries(DATA_EDIT_PERMISSIONS.map((k) => [k, edits[k] !== false])),
     };

@@ -1,0 +1,172 @@
+/**
+ * Dashboard benchmark (issue 7): `POST /api/v2/dashboard/` on a 10,000-asset analysed portfolio (BENCH_ASSETS), over
+ * real HTTP with the real app and the embedded database, with 24 filter combinations (scenario/year, one hazard,
+ * mitigation, content, GDP adjustment, count, property type) run BENCH_ROUNDS times (default 2, i.e. 48 warm
+ * queries). Prints the cold first query (stored analysis read from the database and decoded), the warm p50/p95/max
+ * (time to the last byte of the answer, and with the client's JSON.parse), answer sizes, memory and the load average.
+ *
+ * BENCH_DATA_DIR=/tmp/x keeps the PGlite database (and the analysed project) on disk between runs, so profiling runs
+ * skip the 20-60 s upload and analysis. BENCH_CPU_PROF=file.cpuprofile writes a CPU profile of the query phase only.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+
+const N = Number(process.env.BENCH_ASSETS ?? 10_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const DATA_DIR = process.env.BENCH_DATA_DIR ?? 'memory://';
+const la = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+
+/** Deterministic pseudo-random points between 60 S and 60 N (mulberry32), as bench.ts. */
+function rng(seed: number) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const loadAvgStart = la();
+const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR, SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
+const database = await openDatabase(config);
+await migrateToLatest(database.db);
+const app = await buildApp(config, database);
+await app.listen({ port: 0, host: '127.0.0.1' });
+app.services.jobs.start();
+const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+const post = async (path: string, body: unknown, token?: string) => {
+  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+const marker = DATA_DIR === 'memory://' ? null : join(DATA_DIR, `bench-dashboard-${N}.json`);
+const user = { first_name: 'Bench', last_name: 'Dash', username: `benchdash${N}`, email: `benchdash${N}@example.com`, password: 'benchmark password', confirm_password: 'benchmark password', company_name: `Bench Dash ${N}` };
+let saved: { company_code: string; project_id: number } | null = marker && existsSync(marker) ? JSON.parse(readFileSync(marker, 'utf8')) : null;
+let token: string;
+let id: number;
+let setup = '';
+if (saved) {
+  token = (await post('/api/user/rest_login/', { username: user.username, password: user.password, company_code: saved.company_code })).body.token;
+  id = saved.project_id;
+  setup = `reused the analysed project in ${DATA_DIR}`;
+} else {
+  const reg = await post('/api/user/register/', user);
+  await app.db.updateTable('companies').set({ tier: 'enterprise', assets_allowed: 1_000_000, tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }) }).execute();
+  token = (await post('/api/user/rest_login/', { username: user.username, password: user.password, company_code: reg.body.company_code })).body.token;
+  const r = rng(42);
+  const types = ['Office', 'Warehouse', 'Retail', 'Manufacture', 'Residential', 'Hotel'];
+  const data = Array.from({ length: N }, (_, i) => ({
+    name: `Asset ${i + 1}`,
+    latitude: Math.round((r() * 120 - 60) * 1e4) / 1e4,
+    longitude: Math.round((r() * 360 - 180) * 1e4) / 1e4,
+    property_type: types[i % types.length],
+    valuation: Math.round(1e6 + r() * 1e8),
+    revenue: Math.round(r() * 2e7),
+  }));
+  const t0 = performance.now();
+  const created = await post('/api/v2/create_project/', { portfolio_name: 'Bench portfolio', data, portfolio_variables: ['Wildfire', 'Landslide', 'Rainfall Flood', 'Extreme Heat', 'Extreme Cold', 'Snowfall', 'Sea Level Rise', 'Drought'] }, token);
+  if (created.status !== 201) throw new Error(JSON.stringify(created.body).slice(0, 300));
+  id = created.body.project.project_id;
+  for (;;) {
+    const st = await fetch(`${base}/api/v2/projects/${id}/status/`, { headers: { authorization: `Token ${token}` } }).then((x) => x.json() as Promise<{ status: string; message: string }>);
+    if (st.status === 'done') break;
+    if (st.status === 'failed') throw new Error(st.message);
+    await new Promise((res) => setTimeout(res, 200));
+  }
+  setup = `uploaded and analysed in ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+  saved = { company_code: reg.body.company_code, project_id: id };
+  if (marker) writeFileSync(marker, JSON.stringify(saved));
+}
+
+/** 24 filter combinations a user clicks through. */
+export const COMBOS: Record<string, unknown>[] = [
+  {},
+  { analysis_type: 'ssp', scenario: '26', year: 2100 },
+  { analysis_type: 'rcp', scenario: '45', year: 2030 },
+  { analysis_type: 'rcp', scenario: '85', year: 2050 },
+  { analysis_type: 'ssp', scenario: '45', year: 2020 },
+  { analysis_type: 'ssp', scenario: '85', year: 2075 },
+  { variable: 'Wildfire' },
+  { variable: 'Rainfall Flood' },
+  { variable: 'Typhoon' },
+  { mitigation: false },
+  { with_content: false },
+  { adjusted_gdp: true },
+  { count: 10 },
+  { count: 100 },
+  { property_type: 'Office' },
+  { property_type: 'Warehouse', count: 10 },
+  { percentage_type: 'percentage' },
+  { analysis_type: 'ssp', scenario: '26', year: 2050, mitigation: false },
+  { analysis_type: 'rcp', scenario: '26', year: 2020 },
+  { analysis_type: 'ssp', scenario: '85', year: 2100, variable: 'Extreme Heat' },
+  { with_content: false, adjusted_gdp: true },
+  { property_type: 'Retail', variable: 'Drought' },
+  { analysis_type: 'ssp', scenario: '45', year: 2040 },
+  { count: 1 },
+];
+
+async function query(filters: Record<string, unknown>) {
+  const t = performance.now();
+  const res = await fetch(base + '/api/v2/dashboard/', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Token ${token}` }, body: JSON.stringify({ project_id: id, ...filters }) });
+  const buf = await res.arrayBuffer();
+  const ttlb = performance.now() - t;
+  const body = JSON.parse(Buffer.from(buf).toString('utf8'));
+  const parsed = performance.now() - t;
+  if (res.status !== 200) throw new Error(`${JSON.stringify(filters)}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  return { ttlb, parsed, bytes: buf.byteLength };
+}
+
+const session = process.env.BENCH_CPU_PROF ? new Session() : null;
+if (session) {
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+}
+const rssBefore = process.memoryUsage().rss;
+const cold = await query(COMBOS[0]!);
+const firstPass: number[] = [];
+const warm: { ttlb: number; parsed: number; bytes: number }[] = [];
+const loadDuring: string[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  loadDuring.push(la());
+  for (const c of COMBOS) {
+    const q = await query(c);
+    warm.push(q);
+    if (round === 0) firstPass.push(q.ttlb);
+  }
+}
+if (session) {
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(process.env.BENCH_CPU_PROF!, JSON.stringify(profile));
+  session.disconnect();
+}
+global.gc?.();
+const mem = process.memoryUsage();
+const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!; };
+const f = (v: number) => `${v.toFixed(0)} ms`;
+const ttlb = warm.map((q) => q.ttlb), parsed = warm.map((q) => q.parsed);
+const full = warm[0]!.bytes;
+
+console.log(`\nDashboard benchmark — ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, PGlite (${DATA_DIR})`);
+console.log(`portfolio of ${N.toLocaleString('en-US')} assets x 11 hazards x 58 scenario-years: ${setup}`);
+console.log(`load average (1/5/15 min): at start ${loadAvgStart}; at each round ${loadDuring.join(' | ')}; at end ${la()}`);
+console.log(`cold first query (stored analysis read and decoded): ${f(cold.ttlb)} (${f(cold.parsed)} with the client's JSON.parse)`);
+console.log(`first pass over ${COMBOS.length} combinations: p50 ${f(pct(firstPass, 50))}, p95 ${f(pct(firstPass, 95))}, max ${f(Math.max(...firstPass))}`);
+console.log(`all ${warm.length} warm queries, to the last byte: p50 ${f(pct(ttlb, 50))}, p95 ${f(pct(ttlb, 95))}, max ${f(Math.max(...ttlb))}   (goal p95 < 300 ms)`);
+console.log(`  with the client's JSON.parse: p50 ${f(pct(parsed, 50))}, p95 ${f(pct(parsed, 95))}`);
+console.log(`answer size, all assets: ${(full / 2 ** 20).toFixed(2)} MiB; count=10: ${(warm[12]!.bytes / 2 ** 10).toFixed(0)} KiB`);
+console.log(`memory: rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB (before the first query ${(rssBefore / 2 ** 20).toFixed(0)} MiB), heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB, array buffers ${(mem.arrayBuffers / 2 ** 20).toFixed(0)} MiB`);
+if (process.env.BENCH_PER_COMBO) COMBOS.forEach((c, i) => console.log(`  ${JSON.stringify(c).padEnd(70)} ${warm.filter((_, j) => j % COMBOS.length === i).map((q) => f(q.ttlb)).join(', ')}`));
+
+await app.services.jobs.stop();
+await app.close();
+await database.close();
