@@ -36,6 +36,10 @@ const EnvSchema = z.object({
   UPLOAD_MAX_ROWS: z.coerce.number().int().positive().default(100_000),
   /** Jobs run at once by one process (analyses are CPU-bound: keep this near the core count). */
   JOB_CONCURRENCY: z.coerce.number().int().positive().default(1),
+  /** Memory for decoded analyses the dashboard keeps (MiB; a 10,000-asset analysis is about 200 MiB). */
+  DASHBOARD_RESULTS_CACHE_MB: z.coerce.number().int().min(0).default(768),
+  /** Memory for finished dashboard answers (MiB). */
+  DASHBOARD_ANSWER_CACHE_MB: z.coerce.number().int().min(0).default(128),
   /** A running job whose worker sent no heartbeat for this long is taken as dead and re-queued (PostgreSQL mode). */
   JOB_STALE_AFTER_MS: z.coerce.number().int().min(2_000).default(60_000),
   /** Run the job worker inside the server process (default with PGlite; set false when separate workers run). */

@@ -42,7 +42,7 @@ export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
   const projectList = new ProjectListService(db, users, projects);
   const files = new FileStore(db, config);
   const exports = new ExportService(db, projects, files);
-  const dashboard = new DashboardService(db, projects, users);
+  const dashboard = new DashboardService(db, projects, users, { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB });
   const assetEdits = new AssetEditService(db, projects, users, jobs);
   jobs.register(slideReportJob(db, users, dashboard, files, log));
   const reports = new ReportService(db, projects, jobs);

@@ -40,8 +40,7 @@ const TYPHOON = HAZARD_KEYS.indexOf('typhoon');
  * recently used evicted first (the newest is always kept). Per analysis, at most 64 portfolio CVaR series (a few
  * hundred bytes each). Serialised answers: DASHBOARD_ANSWER_CACHE_MB (default 128 MiB), none above 32 MiB.
  */
-const RESULTS_CACHE_BYTES = Number(process.env.DASHBOARD_RESULTS_CACHE_MB ?? 768) * 2 ** 20;
-const ANSWER_CACHE_BYTES = Number(process.env.DASHBOARD_ANSWER_CACHE_MB ?? 128) * 2 ** 20;
+const MIB = 2 ** 20;
 const SERIES_PER_ANALYSIS = 64;
 
 /** A least-recently-used map bounded by entry count and by the sum of the entries' sizes. */
@@ -81,7 +80,10 @@ interface CachedResults {
 
 /** Decoded analyses kept in memory (most recent few), so repeated dashboard queries do not re-read the database. */
 class ResultsCache {
-  private readonly lru = new Lru<Promise<CachedResults>>(4, RESULTS_CACHE_BYTES);
+  private readonly lru: Lru<Promise<CachedResults>>;
+  constructor(maxBytes: number) {
+    this.lru = new Lru<Promise<CachedResults>>(4, maxBytes);
+  }
   get(key: string, load: () => Promise<ProjectResults>): Promise<CachedResults> {
     let hit = this.lru.get(key);
     if (hit) return hit;
@@ -102,15 +104,19 @@ export type DashboardAnswerObject = Exclude<Awaited<ReturnType<DashboardService[
 const DATA_SOURCES = Object.values(DATASETS).map((d) => ({ name: d.name, publisher: d.publisher, license: d.license }));
 
 export class DashboardService {
-  private readonly cache = new ResultsCache();
+  private readonly cache: ResultsCache;
   /** Serialised answers by everything they depend on (project version and analysis, caller's role, tier, filters). */
-  private readonly answers = new Lru<Buffer>(Infinity, ANSWER_CACHE_BYTES);
+  private readonly answers: Lru<Buffer>;
 
   constructor(
     private readonly db: DB,
     private readonly projects: ProjectService,
     private readonly users: UsersRepository,
-  ) {}
+    limits: { resultsCacheMb: number; answerCacheMb: number } = { resultsCacheMb: 768, answerCacheMb: 128 },
+  ) {
+    this.cache = new ResultsCache(limits.resultsCacheMb * MIB);
+    this.answers = new Lru<Buffer>(Infinity, limits.answerCacheMb * MIB);
+  }
 
   private async resolveProject(caller: AuthUser, body: { project_id?: number | undefined; project_name?: string | undefined }): Promise<{ project: ProjectRow; role: ProjectRole }> {
     const access = body.project_id !== undefined ? await this.projects.access(caller, body.project_id) : await this.projects.findVisibleByName(caller, body.project_name!);
