@@ -86,13 +86,16 @@ if (want('unit')) runSuite('unit', packageTests);
 const serverTests = findTests(join(root, 'apps/server/test'));
 // The server's report tests read PDFs with poppler (pdftotext, pdfinfo, pdftoppm); the browser tests need chromium.
 if (['server-pglite', 'server-pg', 'e2e'].some(want)) ensureSystemPackages();
-if (want('server-pglite')) runSuite('server-pglite', serverTests, { TEST_DB: 'pglite' });
+// Server test files spend much of their time waiting (servers starting, jobs, child processes): two at a time.
+// Each file has its own database and ports, so they cannot collide.
+const SERVER_CONCURRENCY = ['--test-concurrency=2'];
+if (want('server-pglite')) runSuite('server-pglite', serverTests, { TEST_DB: 'pglite' }, SERVER_CONCURRENCY);
 
 if (want('server-pg')) {
   const url = process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
   const u = new URL(url);
   if (await canConnect(u.hostname, Number(u.port || 5432))) {
-    runSuite('server-pg', serverTests, { TEST_DB: 'postgres', TEST_DATABASE_URL: url });
+    runSuite('server-pg', serverTests, { TEST_DB: 'postgres', TEST_DATABASE_URL: url }, SERVER_CONCURRENCY);
   } else if (process.env.CI) {
     console.error(`[test] PostgreSQL at ${u.host} is not reachable, and CI requires the PostgreSQL run`);
     failedSuites.push('server-pg'); totals.fail += 1;
