@@ -142,12 +142,18 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
     await s.page.getByTestId('pivot-zone-rows').locator('[data-field="Hazard"]').click();
     await s.page.getByRole('menuitem', { name: 'Filter values...' }).click();
     const dialog = s.page.getByRole('dialog', { name: 'Filter: Hazard' });
+    const firstBox = dialog.getByRole('checkbox', { name: first, exact: true });
+    await firstBox.waitFor();
     await dialog.getByRole('button', { name: 'None' }).click();
-    await dialog.getByRole('checkbox', { name: first, exact: true }).check();
+    // React applies "None" asynchronously: wait until the box shows it before ticking the one hazard.
+    for (let i = 0; i < 50 && (await firstBox.isChecked()); i++) await s.page.waitForTimeout(100);
+    await firstBox.check();
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await dialog.waitFor({ state: 'hidden' });
     const kept = rows.filter((r) => r.Hazard === first).length;
-    assert.match(await s.page.getByTestId('pivot-summary').innerText(), new RegExp(`^${kept.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows`));
+    const summary = new RegExp(`^${kept.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows`);
+    await s.page.getByTestId('pivot-summary').filter({ hasText: summary }).waitFor({ timeout: 10_000 }).catch(() => undefined);
+    assert.match(await s.page.getByTestId('pivot-summary').innerText(), summary);
     assert.equal(await table.locator('tbody tr').count(), assets.size + 1);
 
     // Count: the grand total is the number of rows kept.

@@ -29,12 +29,21 @@ export class DashboardPage {
   }
 
   async selectOption(testId: string, label: string): Promise<void> {
-    await this.noOpenDropdown();
-    await this.page.getByTestId(testId).click();
     const option = this.page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
-    await option.waitFor();
-    await option.click();
-    await this.page.getByTestId(testId).filter({ hasText: label }).waitFor();
+    // An option clicked while antd still animates the dropdown in is sometimes not taken: one more try, then fail.
+    for (let attempt = 1; ; attempt++) {
+      await this.noOpenDropdown();
+      await this.page.getByTestId(testId).click();
+      await option.waitFor();
+      await option.click();
+      try {
+        await this.page.getByTestId(testId).filter({ hasText: label }).waitFor({ timeout: attempt === 1 ? 5_000 : 30_000 });
+        return;
+      } catch (err) {
+        if (attempt >= 2) throw err;
+        await this.page.keyboard.press('Escape');
+      }
+    }
   }
 
   async setAnalysis(type: 'RCP' | 'SSP'): Promise<void> {
