@@ -81,3 +81,79 @@ export const HazardPointQuery = z.object({
     .default(2050),
 });
 export type HazardPointQuery = z.infer<typeof HazardPointQuery>;
+
+const DATA_TIERS = ['observed/modelled from real data', 'model on real inputs', 'published parameters only'] as const;
+const SEVERITY_BAND_NAMES = ['No Risk', 'Low', 'Medium', 'Medium-High', 'High', 'Very High'] as const;
+
+/** One hazard in the answer of `GET api/v2/hazard/point/` (the OpenAPI form of HazardPointValue). */
+export const HazardPointValueSchema = z.object({
+  hazard: z.string(),
+  indicator: z.string(),
+  value: z.number().nullable().describe('null where there is no data (never a fake zero)'),
+  unit: z.string(),
+  score: z.number().describe('0-100'),
+  band: z.enum(SEVERITY_BAND_NAMES),
+  return_periods: z.object({ returnPeriodsYears: z.array(z.number()), intensities: z.array(z.number()) }).nullable(),
+  resolution_km: z.number(),
+  tier: z.enum(DATA_TIERS),
+  source: z.string(),
+});
+
+/** `GET api/v2/hazard/point/`. */
+export const HazardPointAnswer = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  analysis_type: z.enum(['rcp', 'ssp']),
+  scenario: z.enum(['26', '45', '85']),
+  scenario_label: z.string(),
+  year: z.number().int(),
+  warming_level_c: z.number().describe('global warming level above 1850-1900 (°C) of this scenario and year'),
+  hazards: z.record(z.string(), HazardPointValueSchema),
+});
+
+/** One entry of `GET api/v2/hazard/catalog/`: a built-in or bring-your-own layer and its provenance. */
+export const HazardCatalogEntry = z.object({
+  hazard: z.string(),
+  layer: z.string(),
+  indicator: z.string(),
+  unit: z.string(),
+  description: z.string(),
+  grid: z.object({ lon0: z.number(), lat0: z.number(), resDeg: z.number(), width: z.number().int(), height: z.number().int() }),
+  resolutionKm: z.number(),
+  scenarios: z.array(z.string()),
+  years: z.tuple([z.number(), z.number()]),
+  returnPeriodsYears: z.array(z.number()).nullable(),
+  tier: z.enum(DATA_TIERS).nullable(),
+  sources: z.array(z.object({ key: z.string(), name: z.string(), publisher: z.string(), license: z.string(), citation: z.string(), origin: z.string() })),
+  sha256: z.string(),
+  bytesGz: z.number().nullable(),
+  kind: z.enum(['built-in', 'byo']),
+});
+
+const SaffirSimpsonSchema = z.number().int().min(-1).max(5).nullable().describe('Saffir-Simpson category: -1 depression, 0 tropical storm, 1-5');
+/** `POST api/hazard/typhoon_track/{userId}/`: historical tracks near a location or an asset. */
+export const TyphoonTrackAnswer = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  radius_km: z.number(),
+  since_year: z.number().int().nullable(),
+  asset: z.object({ id: z.number().int(), name: z.string(), project_id: z.number().int() }).optional(),
+  count: z.number().int(),
+  total: z.number().int().describe('storms within the radius before the limit'),
+  has_data: z.boolean(),
+  coverage: z.array(z.object({ basin: z.string(), from: z.number().int(), to: z.number().int() })),
+  storms: z.array(
+    z.object({
+      id: z.string(), name: z.string().nullable(), season: z.number().int(), year: z.number().int(), basin: z.string(), agency: z.string(), dataset: z.string(),
+      closest_km: z.number(), closest_time: z.string(), closest_point: z.object({ latitude: z.number(), longitude: z.number() }),
+      wind_at_closest_ms: z.number().nullable(), category_at_closest: SaffirSimpsonSchema,
+      max_wind_ms: z.number().nullable(), category: SaffirSimpsonSchema,
+      track: z.array(z.object({ time: z.string(), latitude: z.number(), longitude: z.number(), wind_ms: z.number().nullable(), category: SaffirSimpsonSchema })),
+    }),
+  ),
+  wind: z.string(),
+  sources: z.array(z.object({
+    key: z.string(), name: z.string(), publisher: z.string(), license: z.string(), citation: z.string(),
+    basins: z.array(z.string()), agencies: z.array(z.string()), seasons: z.object({ from: z.number().int(), to: z.number().int() }),
+  })),
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HAZARDS, DEFAULT_HAZARD_LABELS, type HazardLabel } from './hazards.js';
-import { text } from './common.js';
+import { DetailBody, text } from './common.js';
 
 /** Parses a JSON string when a form field carries JSON; passes other values through. */
 const jsonField = <T extends z.ZodType>(schema: T, field: string) =>
@@ -264,3 +264,47 @@ export const UpdateAssetsBody = z
     version: z.coerce.number({ error: 'version must be a number' }).int().positive().optional(),
   })
   .refine((b) => b.project_id !== undefined || (b.project_name ?? '') !== '', { message: 'project_name or project_id is required', path: ['project_name'] });
+
+export const UpdateAssetsResponse = DetailBody.extend({ changed: z.number().int(), version: z.number().int(), job_id: z.number().int().nullable() });
+
+/** `GET api/portfolio/{userId}/`: the caller's physical-risk portfolios (own and shared). */
+export const PortfolioListItem = z.object({
+  project_id: z.number().int(),
+  portfolio_name: z.string(),
+  portfolio_variables: z.array(z.string()),
+  non_building_variables: z.record(z.string(), z.array(z.string())).describe('energy and agriculture production variables by group'),
+  base_unit: z.string(),
+  base_currency: z.string(),
+  assets: z.number().int(),
+  status: z.enum(PROJECT_STATUSES),
+  created_at: z.string(),
+});
+
+const n = z.number().nullable();
+/** One stored asset as `GET api/asset/{userId}/` returns it. */
+export const StoredAsset = z.object({
+  id: z.number().int(),
+  position: z.number().int(),
+  name: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  country_code: z.string().nullable(),
+  place_name: z.string().nullable(),
+  location_approximate: z.boolean(),
+  property_type: z.string().nullable(),
+  revenue: n, construction_cost: n, area: n, valuation: n, stories: n,
+  solar_production: n, wind_production: n, hydro_production: n,
+  wheat_production: n, rice_production: n, maize_production: n, fruit_production: n, vegetable_production: n,
+  ownership: n, building_age: n, basement: z.boolean().nullable(), plinth_height: n, mitigation_risk: n,
+  content_value: n, yearly_inventory_value: n,
+  ticker: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export const PortfolioAssetsResponse = z.object({
+  project_id: z.number().int(),
+  portfolio_name: z.string(),
+  /** Send it back with `update_assets` to detect concurrent saves. */
+  version: z.number().int(),
+  assets: z.array(StoredAsset),
+});

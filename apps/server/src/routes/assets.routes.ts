@@ -1,4 +1,4 @@
-import { DetailBody, ErrorBody, UpdateAssetsBody } from '@crp/contracts';
+import { ErrorBody, UpdateAssetsBody, UpdateAssetsResponse } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../plugins/auth.js';
@@ -14,7 +14,7 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
         'Editable: name, type, revenue, construction_cost, area, ownership (0-100), floors, valuation, building_age, mitigation_risk (0-3), content_value, plinth_height, basement, yearly_inventory_value. Location cannot change. Columns gated by data_edit_permissions answer 403. Send the `version` you loaded: a newer one answers 409.',
       security: TOKEN_SECURITY,
       body: UpdateAssetsBody,
-      response: { 200: DetailBody.extend({ changed: z.number().int(), version: z.number().int(), job_id: z.number().int().nullable() }), 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+      response: { 200: UpdateAssetsResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
     },
   }, async (req) => app.services.assetEdits.update(caller(req), req.body));
 };

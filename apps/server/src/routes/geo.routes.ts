@@ -1,4 +1,4 @@
-import { CompanySearchAnswer, ErrorBody, ForwardGeocodeHit, IndexListAnswer, ReverseGeocodeAnswer } from '@crp/contracts';
+import { CompanySearchAnswer, CreateProjectResponse, ErrorBody, ForwardGeocodeHit, IndexListAnswer, ReverseGeocodeAnswer } from '@crp/contracts';
 import { forwardGeocode, GeoQueryError, indexMembers, listIndices, reverseGeocode } from '@crp/geo';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -95,7 +95,7 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
       security: TOKEN_SECURITY,
       params: UserIdParam,
       body: z.object({ index_name: z.string({ error: 'index_name is required' }).trim().min(1, 'index_name is required').max(80), portfolio_name: z.string({ error: 'portfolio_name is required' }).trim().min(1, 'portfolio_name is required').max(150, 'portfolio_name is too long') }),
-      response: { 201: z.any(), ...errors },
+      response: { 201: CreateProjectResponse, ...errors },
     },
   }, async (req, reply) => {
     const user = caller(req);

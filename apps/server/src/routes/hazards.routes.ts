@@ -1,12 +1,9 @@
-import { ErrorBody, HazardPointQuery } from '@crp/contracts';
+import { ErrorBody, HazardCatalogEntry, HazardPointAnswer, HazardPointQuery } from '@crp/contracts';
 import { defaultHazardLayers, hazardPoint } from '@crp/hazards';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { TOKEN_SECURITY } from '../plugins/auth.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody };
-/** Shapes are defined in @crp/hazards (HazardPointResponse, CatalogEntry). */
-const ok = { 200: z.any() };
 
 export const hazardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/v2/hazard/point/', {
@@ -18,13 +15,13 @@ export const hazardRoutes: FastifyPluginAsyncZod = async (app) => {
         'Each hazard: value and unit (null where there is no data, never a fake zero), score 0-100 and band, return-period curve for acute hazards, resolution_km, data tier and source. Years between the AR6 decades are interpolated through the global warming level.',
       security: TOKEN_SECURITY,
       querystring: HazardPointQuery,
-      response: { ...ok, ...errors },
+      response: { 200: HazardPointAnswer, ...errors },
     },
   }, async (req) => hazardPoint(req.query, await defaultHazardLayers()));
 
   app.get('/api/v2/hazard/catalog/', {
     onRequest: app.authenticate,
-    schema: { tags: ['Hazards'], summary: 'Every hazard layer with its indicator, grid, resolution, scenarios, years, sources, licence and checksum', security: TOKEN_SECURITY, response: { ...ok, ...errors } },
+    schema: { tags: ['Hazards'], summary: 'Every hazard layer with its indicator, grid, resolution, scenarios, years, sources, licence and checksum', security: TOKEN_SECURITY, response: { 200: HazardCatalogEntry.array(), ...errors } },
   }, async () => (await defaultHazardLayers()).catalog());
 
 };

@@ -1,4 +1,4 @@
-import { ErrorBody, PortfolioVariables, UpdateAssetsBody } from '@crp/contracts';
+import { CreateProjectResponse, ErrorBody, PortfolioAssetsResponse, PortfolioListItem, PortfolioVariables, UpdateAssetsBody, UpdateAssetsResponse } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sql } from 'kysely';
@@ -26,7 +26,7 @@ export const portfolioAssetRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/api/portfolio/:userId/', {
     onRequest: app.authenticate,
-    schema: { tags: ['Portfolios'], summary: 'Your physical-risk portfolios (own and shared) with hazards and asset counts', security: TOKEN_SECURITY, params: UserIdParam, response: { 200: z.any(), ...errors } },
+    schema: { tags: ['Portfolios'], summary: 'Your physical-risk portfolios (own and shared) with hazards and asset counts', security: TOKEN_SECURITY, params: UserIdParam, response: { 200: z.array(PortfolioListItem), ...errors } },
   }, async (req) => {
     const user = caller(req);
     projectList.assertSelf(user, req.params.userId);
@@ -54,7 +54,7 @@ export const portfolioAssetRoutes: FastifyPluginAsyncZod = async (app) => {
       security: TOKEN_SECURITY,
       params: UserIdParam,
       querystring: z.object({ project_id: z.coerce.number().int().positive().optional(), portfolio_name: z.string().trim().max(150).optional() }),
-      response: { 200: z.any(), ...errors },
+      response: { 200: PortfolioAssetsResponse, ...errors },
     },
   }, async (req) => {
     const user = caller(req);
@@ -117,7 +117,7 @@ export const portfolioAssetRoutes: FastifyPluginAsyncZod = async (app) => {
       security: TOKEN_SECURITY,
       params: UserIdParam,
       body: z.object({ value: jsonList('value'), portfolio_name: z.string({ error: 'portfolio_name is required' }).trim().min(1, 'portfolio_name is required').max(150), variables: PortfolioVariables.optional() }),
-      response: { 201: z.any(), ...errors },
+      response: { 201: CreateProjectResponse, ...errors },
     },
   }, async (req, reply) => {
     const user = caller(req);
@@ -129,6 +129,6 @@ export const portfolioAssetRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/api/v2/modify-bulk-asset/', {
     onRequest: app.authenticate,
     bodyLimit: app.config.UPLOAD_LIMIT_BYTES,
-    schema: { tags: ['Assets'], summary: 'Bulk edit of assets (same as update_assets)', security: TOKEN_SECURITY, body: UpdateAssetsBody, response: { 200: z.any(), ...errors } },
+    schema: { tags: ['Assets'], summary: 'Bulk edit of assets (same as update_assets)', security: TOKEN_SECURITY, body: UpdateAssetsBody, response: { 200: UpdateAssetsResponse, ...errors } },
   }, async (req) => assetEdits.update(caller(req), req.body));
 };

@@ -1,4 +1,4 @@
-import { ErrorBody } from '@crp/contracts';
+import { ErrorBody, TyphoonTrackAnswer } from '@crp/contracts';
 import { defaultTrackArchive, trackDataSources } from '@crp/hazards';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -37,7 +37,7 @@ export const typhoonTrackRoutes: FastifyPluginAsyncZod = async (app) => {
       security: TOKEN_SECURITY,
       params: UserIdParam,
       body: TyphoonTrackBody,
-      response: { 201: z.any(), ...errors },
+      response: { 201: TyphoonTrackAnswer, ...errors },
     },
   }, async (req, reply) => {
     const user = caller(req);
