@@ -50,6 +50,22 @@ describe('asset table editing', () => {
     assert.equal(row.valuation, 1e6);
   });
 
+  test('two saves sent at the same moment from the same version: one is saved, the other is a 409, nothing is mixed', async () => {
+    const { version } = await s.db.selectFrom('projects').select('version').where('id', '=', projectId).executeTakeFirstOrThrow();
+    const [a, b] = await Promise.all([
+      save(owner.token, [{ id: ids[5], valuation: 2e6 }, { id: ids[6], valuation: 2e6 }], { version }),
+      save(owner.token, [{ id: ids[5], valuation: 3e6 }, { id: ids[6], valuation: 3e6 }], { version }),
+    ]);
+    assert.deepEqual([a.status, b.status].sort(), [200, 409], `${JSON.stringify(a.body)} ${JSON.stringify(b.body)}`);
+    const winner = a.status === 200 ? 2e6 : 3e6;
+    assert.equal((a.status === 200 ? a : b).body.version, version + 1);
+    const rows = await s.db.selectFrom('assets').select('valuation').where('id', 'in', [ids[5]!, ids[6]!]).execute();
+    assert.deepEqual(rows.map((r) => r.valuation), [winner, winner], 'both rows carry the winning save, none the losing one');
+    const after = await s.db.selectFrom('projects').select('version').where('id', '=', projectId).executeTakeFirstOrThrow();
+    assert.equal(after.version, version + 1, 'the losing save did not bump the version');
+    await waitForAnalysis(s, owner.token, projectId);
+  });
+
   test('bad cells, locations, foreign ids and duplicate names are 400 naming the problem, all or nothing', async () => {
     const cases: [unknown[], RegExp][] = [
       [[{ id: ids[2], ownership: 150 }], /ownership must be 0 to 100/],
