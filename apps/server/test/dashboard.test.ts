@@ -89,6 +89,19 @@ describe('dashboard query', () => {
     assert.ok(Math.abs(cone2050.high - card) <= 1e-6 * Math.max(1, card) + 0.02, `chart ${cone2050.high} = card ${card}`);
   });
 
+  test('a tier without climate variable intensity gets no hazard scores through the severity rows (combined_data)', async () => {
+    await s.db.updateTable('companies').set({ tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: false, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }) }).execute();
+    const res = await query({});
+    assert.equal(res.status, 200);
+    assert.equal(res.body.hazard_values, null);
+    assert.equal(res.body.hazard_values_2020_without_adaptation, null);
+    assert.equal(res.body.combined_data, null);
+    await setTier('enterprise');
+    const paid = await query({});
+    assert.equal(paid.body.combined_data.length, 6);
+    assert.ok(paid.body.combined_data.every((c: { score: number | null; band: string }) => c.score === null || c.band !== 'No data'));
+  });
+
   test('filters: property type and count select assets; errors name the field; others get 404', async () => {
     const offices = await query({ property_type: 'Office' });
     assert.equal(offices.body.asset_count, 2);

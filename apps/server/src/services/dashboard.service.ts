@@ -545,11 +545,14 @@ export class DashboardService {
       typhoon_map_data: sectionOrNull('asset_level_risk_map', () =>
         idx.map((i) => ({ name: R.assets[i]!.name, latitude: R.assets[i]!.latitude, longitude: R.assets[i]!.longitude, wind_ms: r2(chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + TYPHOON) * S + syIdx]!), score: scoreOfStored(i, TYPHOON, syIdx, mitigation) })),
       ),
-      combined_data: hazards.map((h, k) => {
-        const a0 = meanScore(k, baseIdx, mitigation);
-        const a1 = meanScore(k, syIdx, mitigation);
-        return { hazard: labelOf(h), score_2020: a0, score: a1, band_2020: a0 === null ? 'No data' : severityBand(a0), band: a1 === null ? 'No data' : severityBand(a1) };
-      }),
+      /** The severity table's per-hazard scores and bands: climate variable intensity, so gated with it. */
+      combined_data: sectionOrNull('climate_variable_intensity', () =>
+        hazards.map((h, k) => {
+          const a0 = meanScore(k, baseIdx, mitigation);
+          const a1 = meanScore(k, syIdx, mitigation);
+          return { hazard: labelOf(h), score_2020: a0, score: a1, band_2020: a0 === null ? 'No data' : severityBand(a0), band: a1 === null ? 'No data' : severityBand(a1) };
+        }),
+      ),
       year_chart_data: sectionOrNull('rcp_year_loss_bars', () => ({ percentage: yearChart('percentage', mitigation ? 'rcvar' : 'cvar', sc), dollar: yearChart('dollar', mitigation ? 'rcvar' : 'cvar', sc) })),
       bar_chart_data: sectionOrNull('portfolio_losses', () =>
         idx.map((_, n) => n).sort((x, y) => (px(y, 1) || 0) - (px(x, 1) || 0)).slice(0, 10).map((n) => ({ name: R.assets[idx[n]!]!.name, cvar: r2(px(n, 0)), rcvar: r2(px(n, 1)) })),
