@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { DashboardAnswer } from '@crp/contracts';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 
@@ -87,6 +88,30 @@ describe('dashboard query', () => {
     const cone2050 = paid.body.cone_chart.find((p: { year: number }) => p.year === 2050);
     const card = paid.body.climate_risk_card_data.climate_value_at_risk;
     assert.ok(Math.abs(cone2050.high - card) <= 1e-6 * Math.max(1, card) + 0.02, `chart ${cone2050.high} = card ${card}`);
+  });
+
+  test('the real answers match the documented OpenAPI schema (DashboardAnswer, strict: no undocumented field)', async () => {
+    const check = (body: unknown, what: string) => {
+      const r = DashboardAnswer.safeParse(body);
+      assert.ok(r.success, `${what}: ${r.success ? '' : JSON.stringify(r.error.issues.slice(0, 5))}`);
+    };
+    await setTier('enterprise');
+    for (const form of [{}, { analysis_type: 'rcp', scenario: '26', year: 2030, mitigation: 'false', with_content: 'false' }, { count: 1, adjusted_gdp: 'true' }, { variable: 'Wildfire', property_type: 'Office' }] as Record<string, string | number>[]) {
+      const res = await query(form);
+      assert.equal(res.status, 200);
+      check(res.body, JSON.stringify(form));
+    }
+    const detail = await s.api.post('/api/v2/dashboard/detail/', { token: owner.token, form: { project: 'Dash', rcp: '45', year: 2050 } });
+    assert.equal(detail.status, 200);
+    check(detail.body, 'detail');
+    // Gated sections are null in the answer and in the schema.
+    await s.db.updateTable('companies').set({ tier_permissions: JSON.stringify({ asset_level_risk_map: false, climate_variable_intensity: false, climate_heatmap: false, portfolio_losses: false, rcp_year_loss_bars: false, asset_table: false }) }).execute();
+    const none = await query({});
+    check(none.body, 'no section allowed');
+    // The schema is not a rubber stamp: an undocumented field or a wrong type fails.
+    assert.equal(DashboardAnswer.safeParse({ ...none.body, extra_section: [] }).success, false);
+    assert.equal(DashboardAnswer.safeParse({ ...none.body, asset_count: 'four' }).success, false);
+    await setTier('enterprise');
   });
 
   test('a tier without climate variable intensity gets no hazard scores through the severity rows (combined_data)', async () => {
