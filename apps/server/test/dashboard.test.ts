@@ -144,4 +144,17 @@ describe('dashboard query', () => {
     const detail = await s.api.post('/api/v2/dashboard/detail/', { token: owner.token, form: { project: 'Dash', rcp: '85', year: 2030 } });
     assert.equal(detail.status, 200);
   });
+
+  test('filters not sent: the caller\'s saved defaults (update_default_filter), else the project\'s', async () => {
+    const projectDefaults = (await query({})).body.filters;
+    assert.deepEqual([projectDefaults.analysis_type, projectDefaults.scenario, projectDefaults.year], ['ssp', '45', 2050]);
+    const saved = await s.api.post('/api/project/update_default_filter/', { token: owner.token, form: { data: JSON.stringify({ analysis_type: 'rcp', scenario: '26', year: 2030 }) } });
+    assert.equal(saved.status, 200);
+    const mine = (await query({})).body.filters;
+    assert.deepEqual([mine.analysis_type, mine.scenario, mine.year], ['rcp', '26', 2030]);
+    // Sent filters still win.
+    const sent = (await query({ analysis_type: 'ssp', scenario: '85', year: 2080 })).body.filters;
+    assert.deepEqual([sent.analysis_type, sent.scenario, sent.year], ['ssp', '85', 2080]);
+    await s.db.updateTable('users').set({ default_filters: null }).where('id', '=', owner.userId).execute();
+  });
 });

@@ -165,7 +165,9 @@ export class DashboardService {
         progress: project.progress,
       });
     }
-    const filters = project.default_filters as { analysis_type: AnalysisType; scenario: ScenarioCode; year: number };
+    const me = await this.users.userById(caller.id);
+    // Filters not sent: the caller's own saved defaults (update_default_filter without a project), else the project's.
+    const filters = ((me?.default_filters as unknown) ?? project.default_filters) as { analysis_type: AnalysisType; scenario: ScenarioCode; year: number };
     const at: AnalysisType = body.analysis_type ?? filters.analysis_type;
     const sc: ScenarioCode = (body.scenario as ScenarioCode | undefined) ?? filters.scenario;
     let year = body.year ?? (at === filters.analysis_type ? filters.year : 2050);
@@ -182,7 +184,6 @@ export class DashboardService {
     }
 
     const company = await this.users.companyById(caller.companyId);
-    const me = await this.users.userById(caller.id);
     const tier = tierDataOf(company!);
     const allowed = (s: TierSection) => tier.tier_permissions[s] === true;
     const edits = (me?.data_edit_permissions ?? {}) as Record<string, boolean>;
