@@ -60,6 +60,13 @@ describe('company search and index benchmark on /location', { timeout: 420_000 }
     // Listed companies come without values: the dashboard says why losses are zero.
     await page.getByTestId('no-values-hint').waitFor();
     await screenshot(page, 'company-dashboard-created');
+
+    // Later, the project list's Analyse opens the company dashboard again for this portfolio.
+    await page.goto(`${server.baseUrl}/project`);
+    await page.locator(`[data-testid="project-card"][data-project="HK champions ${suffix}"]`).getByRole('button', { name: 'Analyse' }).click();
+    await page.waitForURL('**/company-dashboard');
+    await page.getByTestId('section-company-rollup').waitFor({ timeout: 60_000 });
+    assert.match(await page.getByTestId('dashboard-title').innerText(), /Company Physical Risk Assessment/);
   });
 
   it('adds the HSI benchmark (the default index) and lands on the project list', async () => {

@@ -58,6 +58,7 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     assert.equal(await page.getByTestId('upgrade-placeholder').count(), 0, 'the enterprise tier sees every section');
     assert.equal(await page.getByTestId('heatmap').getAttribute('data-rows'), '18');
     assert.equal((await page.getByTestId('heatmap').boundingBox())?.height, 900);
+    assert.equal(await page.getByTestId('heatmap').getAttribute('data-scroll'), 'true', 'more than 10 rows scroll');
     assert.equal(await page.locator('[data-testid="section-risk-map"] [data-points]').getAttribute('data-points'), '18');
     await page.locator('[data-testid="section-risk-map"] .crp-dash-map[data-loaded="true"]').waitFor();
     assert.equal(await dash.table().locator('tr.ant-table-row').count(), 18);
@@ -108,13 +109,19 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
 
     await dash.setAnalysis('SSP');
     await dash.selectOption('filter-year', '2050');
+    await dash.selectOption('filter-scenario', 'SSP5-8.5');
     await dash.apply();
-    assert.match(await dash.subtitle().innerText(), /SSP\d-\d\.\d · 2050/);
+    assert.match(await dash.subtitle().innerText(), /SSP5-8\.5 · 2050/);
 
-    // Save as default stores the filter for the user.
+    // Save as default stores the filter for the user: the dashboard opens with it next time (the project's is SSP2-4.5).
     const saved = page.waitForResponse((r) => r.url().includes('/api/project/update_default_filter/') && r.status() === 200);
     await page.getByTestId('filter-save-default').click();
-    await saved;
+    const res = await saved;
+    assert.equal(res.request().postData()?.includes('project_id'), false, 'saved for the user, not the project');
+    await page.goto(`${server.baseUrl}/project`);
+    await page.locator(`[data-testid="project-card"][data-project="${PROJECT}"]`).getByRole('button', { name: 'Analyse' }).click();
+    await dash.waitForLoaded();
+    assert.match(await dash.subtitle().innerText(), /SSP5-8\.5 · 2050/, 'the saved defaults open the dashboard');
   });
 
   it('switches adaptation off and on, and the financial view to percentages', async () => {
@@ -139,6 +146,22 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     await dash.waitForLoaded();
     await page.getByTestId('toggle-content').getByText('Add Content', { exact: true }).click();
     await dash.waitForLoaded();
+  });
+
+  it('draws the heat map 120 px tall for a single asset (property type Hotel), without scrolling', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await dash.selectOption('filter-property-type', 'Hotel');
+    await dash.apply();
+    assert.match(await dash.subtitle().innerText(), /1 assets .* · Hotel/);
+    const heat = page.getByTestId('heatmap');
+    assert.equal(await heat.getAttribute('data-rows'), '1');
+    assert.equal(await heat.getAttribute('data-scroll'), 'false');
+    assert.equal((await heat.boundingBox())?.height, 120);
+    await shootSection(page, 'heatmap', 'heatmap-single-asset');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await dash.selectOption('filter-property-type', 'All');
+    await dash.apply();
+    assert.match(await dash.subtitle().innerText(), /18 assets/);
   });
 
   it('shows the detail-by-year presentation from POST dashboard/detail', async () => {

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, screenshotDir, watchConsole } from './support/browser';
 import { repoRoot, startServer, type RunningServer } from './support/server';
+import { RELEASES } from '@crp/contracts';
 import { registerUser } from './support/api';
 import { LoginPage } from './pages/LoginPage';
 
@@ -89,12 +91,16 @@ describe('help centre, change log and document viewers in the browser', { timeou
     problems = watchConsole(page);
     // Record every value of the viewer's shown-page counter, to check 5 first and then 5 more per step.
     await context.addInitScript(() => {
-      const w = window as unknown as { __pdfShown: string[] };
+      const w = window as unknown as { __pdfShown: string[]; __pdfShownAt: number[] };
       w.__pdfShown = [];
+      w.__pdfShownAt = [];
       new MutationObserver((records) => {
         for (const r of records) {
           const el = r.target as HTMLElement;
-          if (r.type === 'attributes' && el.dataset?.testid === 'pdf-pages') w.__pdfShown.push(el.dataset.shown ?? '');
+          if (r.type === 'attributes' && el.dataset?.testid === 'pdf-pages') {
+            w.__pdfShown.push(el.dataset.shown ?? '');
+            w.__pdfShownAt.push(performance.now());
+          }
           if (r.type === 'childList') for (const n of Array.from(r.addedNodes)) {
             const found = n instanceof HTMLElement ? (n.dataset.testid === 'pdf-pages' ? n : n.querySelector<HTMLElement>('[data-testid="pdf-pages"]')) : null;
             if (found) w.__pdfShown.push(found.dataset.shown ?? '');
@@ -182,7 +188,11 @@ describe('help centre, change log and document viewers in the browser', { timeou
 
   it('methodology viewer: renders the PDF 5 pages first, then 5 more per step, until every page is shown', async () => {
     const expected = (await pdfText(join(DOCS, 'climate-methodology.pdf'))).pages;
-    await page.evaluate(() => ((window as unknown as { __pdfShown: string[] }).__pdfShown = []));
+    await page.evaluate(() => {
+      const w = window as unknown as { __pdfShown: string[]; __pdfShownAt: number[] };
+      w.__pdfShown = [];
+      w.__pdfShownAt = [];
+    });
     await page.goto(`${server.baseUrl}/methodology`);
     await page.getByRole('heading', { name: 'Climate Methodology', level: 2 }).waitFor();
     const pages = page.getByTestId('pdf-pages');
@@ -193,6 +203,14 @@ describe('help centre, change log and document viewers in the browser', { timeou
     assert.equal(seen[0], 5, `first shown count: ${seen.join(',')}`);
     for (let i = 1; i < seen.length; i++) assert.ok(seen[i]! - seen[i - 1]! <= 5 && seen[i]! >= seen[i - 1]!, `steps of at most 5: ${seen.join(',')}`);
     assert.equal(seen.at(-1), expected);
+    // 5 more every 50 ms: the steps after the first come at least ~50 ms apart (timers never fire early by more than a
+    // few ms) and, on this shared machine, not seconds apart.
+    const at = await page.evaluate(() => (window as unknown as { __pdfShownAt: number[] }).__pdfShownAt);
+    const gaps = at.slice(1).map((t, i) => t - at[i]!);
+    assert.ok(gaps.length >= 1, `more than one step: ${seen.join(',')}`);
+    for (const g of gaps) assert.ok(g >= 40, `a step came after ${g.toFixed(1)} ms (< 50 ms): ${gaps.map((x) => x.toFixed(0)).join(', ')}`);
+    const median = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)]!;
+    assert.ok(median < 1000, `steps about 50 ms apart (median ${median.toFixed(0)} ms)`);
     // Every page is drawn (pdf.js worker bundled with the app: nothing from a CDN).
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid="pdf-page"][data-rendered="true"]').length === n, expected, { timeout: 60_000 });
     const blank = await page.evaluate(() => {
@@ -225,10 +243,62 @@ describe('help centre, change log and document viewers in the browser', { timeou
     await page.getByRole('link', { name: /Change logs/ }).first().click();
     await page.waitForURL('**/changelog');
     // API Docs (the sidebar's external link): the OpenAPI reference page answers and documents the FAQ calls.
+    const apiDocs = page.getByRole('link', { name: /API Docs/ }).first();
+    assert.equal(await apiDocs.getAttribute('href'), '/docs');
+    assert.equal(await apiDocs.getAttribute('target'), '_blank');
     const docs = await fetch(`${server.baseUrl}/docs`);
     assert.equal(docs.status, 200);
     const spec = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> };
     for (const p of ['/api/v2/faq_search/', '/api/v2/keyword_help_v2/', '/api/v2/faq_keywords/']) assert.ok(spec.paths[p], p);
+    // The dashboard answer is documented field by field (not an empty schema).
+    const dash = (spec.paths['/api/v2/dashboard/'] as { post: { responses: Record<string, { content: Record<string, { schema: { properties?: Record<string, unknown> } }> }> } }).post;
+    const props = dash.responses['200']!.content['application/json']!.schema.properties ?? {};
+    for (const f of ['asset_table', 'climate_risk_card_data', 'cvar_chart_data', 'key_finding_data', 'tier_permissions']) assert.ok(props[f], `dashboard answer documents ${f}`);
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe('a new release notifies users: the toast opens the change log', { timeout: 300_000 }, () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'crp-e2e-release-'));
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('announces the newest release once at start-up to the existing users; clicking its toast opens /changelog', async () => {
+    const latest = [...RELEASES].sort((a, b) => b.date.localeCompare(a.date))[0]!;
+    const user = { username: `rel${Date.now().toString(36)}`, password: 'Release!Pass2026', firstName: 'Rita', lastName: 'Release', companyName: 'Release Watchers Ltd' };
+    // 1. A server announces every release (to nobody yet); the user signs up afterwards, so has no release toast.
+    server = await startServer({ dataDir });
+    const reg = await registerUser(server.baseUrl, user);
+    await server.stop();
+    // 2. A new release: the newest is made unannounced in the stopped server's database, as it is right after a deploy.
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+    const pg = new PGlite({ dataDir: join(dataDir, 'pgdata'), extensions: { pg_trgm } });
+    const deleted = await pg.query('DELETE FROM releases_announced WHERE version = $1', [latest.version]);
+    assert.equal(deleted.affectedRows, 1, `release ${latest.version} had been announced`);
+    await pg.close();
+    // 3. The restarted server announces it to every user, and the web app shows it as a toast.
+    server = await startServer({ dataDir });
+    browser = await launchBrowser();
+    const page = await (await browser.newContext({ viewport: VIEWPORT })).newPage();
+    const problems = watchConsole(page);
+    const login = new LoginPage(page, server.baseUrl);
+    await login.open();
+    await login.fill({ username: user.username, password: user.password, companyCode: reg.companyCode });
+    await login.submit();
+    const toast = page.locator('.crp-toast-link', { hasText: `Release ${latest.version}` });
+    await toast.waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(400); // the toast slides in
+    await shot(page, 'release-toast', false);
+    await toast.click();
+    await page.waitForURL('**/changelog');
+    await page.getByRole('heading', { name: 'Change log', level: 2 }).waitFor();
+    await toast.waitFor({ state: 'detached' });
     assert.deepEqual(problems, []);
   });
 });

@@ -46,9 +46,11 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
  * Starts the real server (`node --import tsx apps/server/src/main.ts`) on a free port with a fresh PGlite
  * data directory, no demo seed and no SMTP, and waits until `GET /api/health` answers 200.
  */
-export async function startServer(opts: { env?: Record<string, string> } = {}): Promise<RunningServer> {
+export async function startServer(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'crp-e2e-'));
+  // With `opts.dataDir` the server runs on that (possibly used) data directory and leaves it in place on stop: a
+  // restart test owns and removes it.
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'crp-e2e-'));
   // `opts.env` overrides the defaults, e.g. SEED_DEMO=true for the demo user and its analysed portfolio.
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: 'false', NODE_ENV: 'test', ...opts.env };
   delete env.SMTP_URL;
@@ -76,7 +78,7 @@ export async function startServer(opts: { env?: Record<string, string> } = {}): 
       await exited;
       clearTimeout(timer);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 
   try {

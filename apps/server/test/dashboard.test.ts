@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { DashboardAnswer } from '@crp/contracts';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 
@@ -89,6 +90,43 @@ describe('dashboard query', () => {
     assert.ok(Math.abs(cone2050.high - card) <= 1e-6 * Math.max(1, card) + 0.02, `chart ${cone2050.high} = card ${card}`);
   });
 
+  test('the real answers match the documented OpenAPI schema (DashboardAnswer, strict: no undocumented field)', async () => {
+    const check = (body: unknown, what: string) => {
+      const r = DashboardAnswer.safeParse(body);
+      assert.ok(r.success, `${what}: ${r.success ? '' : JSON.stringify(r.error.issues.slice(0, 5))}`);
+    };
+    await setTier('enterprise');
+    for (const form of [{}, { analysis_type: 'rcp', scenario: '26', year: 2030, mitigation: 'false', with_content: 'false' }, { count: 1, adjusted_gdp: 'true' }, { variable: 'Wildfire', property_type: 'Office' }] as Record<string, string | number>[]) {
+      const res = await query(form);
+      assert.equal(res.status, 200);
+      check(res.body, JSON.stringify(form));
+    }
+    const detail = await s.api.post('/api/v2/dashboard/detail/', { token: owner.token, form: { project: 'Dash', rcp: '45', year: 2050 } });
+    assert.equal(detail.status, 200);
+    check(detail.body, 'detail');
+    // Gated sections are null in the answer and in the schema.
+    await s.db.updateTable('companies').set({ tier_permissions: JSON.stringify({ asset_level_risk_map: false, climate_variable_intensity: false, climate_heatmap: false, portfolio_losses: false, rcp_year_loss_bars: false, asset_table: false }) }).execute();
+    const none = await query({});
+    check(none.body, 'no section allowed');
+    // The schema is not a rubber stamp: an undocumented field or a wrong type fails.
+    assert.equal(DashboardAnswer.safeParse({ ...none.body, extra_section: [] }).success, false);
+    assert.equal(DashboardAnswer.safeParse({ ...none.body, asset_count: 'four' }).success, false);
+    await setTier('enterprise');
+  });
+
+  test('a tier without climate variable intensity gets no hazard scores through the severity rows (combined_data)', async () => {
+    await s.db.updateTable('companies').set({ tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: false, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }) }).execute();
+    const res = await query({});
+    assert.equal(res.status, 200);
+    assert.equal(res.body.hazard_values, null);
+    assert.equal(res.body.hazard_values_2020_without_adaptation, null);
+    assert.equal(res.body.combined_data, null);
+    await setTier('enterprise');
+    const paid = await query({});
+    assert.equal(paid.body.combined_data.length, 6);
+    assert.ok(paid.body.combined_data.every((c: { score: number | null; band: string }) => c.score === null || c.band !== 'No data'));
+  });
+
   test('filters: property type and count select assets; errors name the field; others get 404', async () => {
     const offices = await query({ property_type: 'Office' });
     assert.equal(offices.body.asset_count, 2);
@@ -105,5 +143,18 @@ describe('dashboard query', () => {
     assert.equal((await s.api.post('/api/v2/dashboard/', { token: stranger.token, form: { project_id: projectId } })).status, 404);
     const detail = await s.api.post('/api/v2/dashboard/detail/', { token: owner.token, form: { project: 'Dash', rcp: '85', year: 2030 } });
     assert.equal(detail.status, 200);
+  });
+
+  test('filters not sent: the caller\'s saved defaults (update_default_filter), else the project\'s', async () => {
+    const projectDefaults = (await query({})).body.filters;
+    assert.deepEqual([projectDefaults.analysis_type, projectDefaults.scenario, projectDefaults.year], ['ssp', '45', 2050]);
+    const saved = await s.api.post('/api/project/update_default_filter/', { token: owner.token, form: { data: JSON.stringify({ analysis_type: 'rcp', scenario: '26', year: 2030 }) } });
+    assert.equal(saved.status, 200);
+    const mine = (await query({})).body.filters;
+    assert.deepEqual([mine.analysis_type, mine.scenario, mine.year], ['rcp', '26', 2030]);
+    // Sent filters still win.
+    const sent = (await query({ analysis_type: 'ssp', scenario: '85', year: 2080 })).body.filters;
+    assert.deepEqual([sent.analysis_type, sent.scenario, sent.year], ['ssp', '85', 2080]);
+    await s.db.updateTable('users').set({ default_filters: null }).where('id', '=', owner.userId).execute();
   });
 });

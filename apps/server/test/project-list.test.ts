@@ -132,6 +132,13 @@ describe('project list, renaming, deleting, default filters and sharing by role'
     const list = await s.api.get(`/api/project/${owner.userId}/`, { token: owner.token });
     const card = list.body.data.find((p: { project_id: number }) => p.project_id === projectId);
     assert.deepEqual(card.default_filters, { analysis_type: 'ssp', scenario: '26', year: 2080 });
+    // The owner saved nothing for themselves: their dashboard opens with the project's filters.
+    assert.deepEqual(card.dashboard_filters, card.default_filters);
+    // The reader saved their own defaults: their dashboard opens with them; the project's filters stay.
+    const readerList = await s.api.get(`/api/project/${reader.userId}/`, { token: reader.token });
+    const readerCard = readerList.body.data.find((p: { project_id: number }) => p.project_id === projectId);
+    assert.deepEqual(readerCard.dashboard_filters, { analysis_type: 'rcp', scenario: '85', year: 2030 });
+    assert.deepEqual(readerCard.default_filters, { analysis_type: 'ssp', scenario: '26', year: 2080 });
     const garbage = await s.api.post('/api/project/update_default_filter/', { token: reader.token, form: { data: 'not json' } });
     assert.equal(garbage.status, 400);
   });
@@ -147,5 +154,15 @@ describe('project list, renaming, deleting, default filters and sharing by role'
     assert.equal(leftovers.length, 0);
     const results = await s.db.selectFrom('analysis_results').select('project_id').where('project_id', '=', projectId).execute();
     assert.equal(results.length, 0);
+  });
+
+  test('a company-location portfolio is marked on its card (Analyse opens /company-dashboard); a map portfolio is not', async () => {
+    const u = await registerAndLogin(s.api);
+    const company = await s.api.post('/api/v2/create_project/', { token: u.token, json: { portfolio_name: 'Companies', ticker: '0005.HK', data: [{ name: 'HSBC Holdings', latitude: 22.28, longitude: 114.16 }] } });
+    assert.equal(company.status, 201, JSON.stringify(company.body));
+    await createProject(s.api, u.token, 'Sites');
+    const list = await s.api.get(`/api/project/${u.userId}/`, { token: u.token });
+    const byName = Object.fromEntries(list.body.data.map((p: { name: string; company_portfolio: boolean }) => [p.name, p.company_portfolio]));
+    assert.deepEqual(byName, { Companies: true, Sites: false });
   });
 });

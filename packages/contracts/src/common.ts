@@ -20,3 +20,9 @@ export const text = (label: string, max = 150) =>
 /** Id in a path: positive integer as text. */
 export const IdParam = (name: string) =>
   z.object({ [name]: z.coerce.number({ error: `${name} must be a number` }).int().positive(`${name} must be a positive integer`) });
+
+/**
+ * A binary answer (a file, an image) in the OpenAPI document: `type: string, format: binary`. The routes send a Buffer
+ * (or a string with a non-JSON content type), which Fastify writes as is, so this schema never validates or serialises.
+ */
+export const BinaryBody = (description: string) => z.string().meta({ format: 'binary' }).describe(description) as unknown as z.ZodType<Uint8Array | string>;

@@ -114,7 +114,12 @@ export const PhysicalProject = z.object({
   assets: z.number().int(),
   variables: z.array(z.string()),
   property_type: z.array(z.string()),
+  /** The project's filters: the card's figures (overall, value, loss) and the reports are computed at them. */
   default_filters: DefaultFilters,
+  /** What the dashboard opens with for the caller: their own saved defaults (update_default_filter without project_id), else default_filters. */
+  dashboard_filters: DefaultFilters,
+  /** A company-location portfolio (from the company search or an index): Analyse opens /company-dashboard. */
+  company_portfolio: z.boolean(),
   owner: z.object({ id: z.number().int(), username: z.string() }),
   permission: z.enum(['owner', 'read', 'write']),
   shared_with: z.array(z.object({ user_id: z.number().int(), username: z.string(), permission: z.enum(SHARE_PERMISSIONS) })),

@@ -118,14 +118,16 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
       { kind: 'rect', x: 0.5, y: 3.9, w: 4.5, h: 0.25, fill: COLORS.border },
       { kind: 'rect', x: 0.5, y: 3.9, w: Math.max(0.02, (4.5 * Math.min(100, Math.max(0, score ?? 0))) / 100), h: 0.25, fill: levelColour },
       { kind: 'bullets', x: 0.5, y: 4.4, w: 4.5, h: 1.8, size: 12, items: ['Below 20: low risk (green)', '20 to below 60: medium risk (amber)', '60 or more: high risk (red)'] },
-      {
-        kind: 'chart', x: 5.4, y: 1.7, w: 7.4, h: 4.9, type: 'hbar', title: 'Hazard scores: 2020 vs ' + f.year, unit: 'score (0-100)', max: 100,
-        categories: combined.map((c) => c.hazard),
-        series: [
-          { name: '2020', values: combined.map((c) => c.score_2020), color: COLORS.baseline },
-          { name: String(f.year), values: combined.map((c) => c.score), color: COLORS.teal },
-        ],
-      },
+      combined
+        ? {
+          kind: 'chart', x: 5.4, y: 1.7, w: 7.4, h: 4.9, type: 'hbar', title: 'Hazard scores: 2020 vs ' + f.year, unit: 'score (0-100)', max: 100,
+          categories: combined.map((c) => c.hazard),
+          series: [
+            { name: '2020', values: combined.map((c) => c.score_2020), color: COLORS.baseline },
+            { name: String(f.year), values: combined.map((c) => c.score), color: COLORS.teal },
+          ],
+        }
+        : { ...upgrade(3.5), x: 5.4, w: 7.4 },
     ],
   });
 
@@ -231,7 +233,7 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
   });
 
   // 8. One page per hazard.
-  for (const c of combined) {
+  for (const c of combined ?? []) {
     const key = hazardByLabel(c.hazard)?.key;
     const now = d.hazard_values?.[c.hazard];
     const base = d.hazard_values_2020?.[c.hazard];
@@ -258,7 +260,7 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
   }
 
   // 9. Adaptation recommendations for hazards scoring above 50.
-  const urgent = combined.filter((c) => c.score !== null && c.score > RECOMMEND_ABOVE);
+  const urgent = (combined ?? []).filter((c) => c.score !== null && c.score > RECOMMEND_ABOVE);
   slides.push({
     title: 'Adaptation recommendations',
     blocks: [
@@ -269,7 +271,9 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
             rows: urgent.map((c) => [c.hazard, String(c.score), (RECOMMENDATIONS[hazardByLabel(c.hazard)!.key] ?? []).join(' ')]),
             fills: urgent.map((c) => [null, scoreFill(c.score), null]),
           }
-        : {
+        : !combined
+          ? upgrade()
+          : {
             kind: 'text', x: 0.5, y: 2.2, w: 12.3, h: 1.2, size: 16, color: COLORS.ink,
             text: `No hazard scores above ${RECOMMEND_ABOVE} for this portfolio at ${f.year} (${scenarioYear}). Keep the measures of the per-hazard pages under review as the scenario evolves.`,
           },

@@ -1,4 +1,4 @@
-import { CsvReportBody, ErrorBody, SlideReportBody, SummaryReportBody } from '@crp/contracts';
+import { BinaryBody, CsvReportBody, ErrorBody, SlideReportBody, SummaryReportBody } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../plugins/auth.js';
@@ -52,7 +52,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token is not a report link'),
         filename: z.string().max(200).regex(/\.(pdf|pptx)$/, 'filename must end in .pdf or .pptx'),
       }),
-      response: { 200: z.any(), 202: z.any(), 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 400: ErrorBody },
+      response: { 200: BinaryBody('The report: a PDF (application/pdf) or a PowerPoint deck (.pptx), by the file name'), 202: z.string().describe('text/html: a page that reloads itself every 3 s while the report job runs'), 404: ErrorBody, 409: ErrorBody, 410: ErrorBody, 400: ErrorBody },
       produces: ['application/pdf', 'application/vnd.openxmlformats-officedocument.presentationml.presentation', 'text/html'],
     },
   }, async (req, reply) => {
@@ -93,7 +93,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       tags: ['Exports'],
       summary: 'A generated file behind its expiring link (no token header needed: the link is the secret)',
       params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token is not a file link'), filename: z.string().max(200) }),
-      response: { 200: z.any(), 404: ErrorBody, 410: ErrorBody, 400: ErrorBody },
+      response: { 200: BinaryBody('The generated file (e.g. .xlsx), sent as an attachment'), 404: ErrorBody, 410: ErrorBody, 400: ErrorBody },
       produces: ['application/octet-stream'],
     },
   }, async (req, reply) => {

@@ -1,4 +1,4 @@
-import { ErrorBody, MAP_TILE_MAX_ZOOM, MAP_TILE_MIN_ZOOM, WILDFIRE_SCENARIO_YEARS } from '@crp/contracts';
+import { BinaryBody, ErrorBody, MAP_TILE_MAX_ZOOM, MAP_TILE_MIN_ZOOM, WILDFIRE_SCENARIO_YEARS } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TOKEN_SECURITY } from '../plugins/auth.js';
@@ -25,7 +25,8 @@ export const tileRoutes: FastifyPluginAsyncZod = async (app) => {
         country_code: z.string().regex(/^[A-Za-z]{2,3}$/, 'country_code must be an ISO 3166 code').optional(),
         region_code: z.string().max(100).optional(),
       }),
-      response: { 200: z.any().describe('image/png'), 400: ErrorBody, 401: ErrorBody },
+      response: { 200: BinaryBody('A 256 x 256 px PNG image'), 400: ErrorBody, 401: ErrorBody },
+      produces: ['image/png'],
     },
   }, async (req, reply) => {
     const { layer, x, y, z: zoom } = req.params;

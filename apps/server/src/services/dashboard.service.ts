@@ -165,7 +165,9 @@ export class DashboardService {
         progress: project.progress,
       });
     }
-    const filters = project.default_filters as { analysis_type: AnalysisType; scenario: ScenarioCode; year: number };
+    const me = await this.users.userById(caller.id);
+    // Filters not sent: the caller's own saved defaults (update_default_filter without a project), else the project's.
+    const filters = ((me?.default_filters as unknown) ?? project.default_filters) as { analysis_type: AnalysisType; scenario: ScenarioCode; year: number };
     const at: AnalysisType = body.analysis_type ?? filters.analysis_type;
     const sc: ScenarioCode = (body.scenario as ScenarioCode | undefined) ?? filters.scenario;
     let year = body.year ?? (at === filters.analysis_type ? filters.year : 2050);
@@ -182,7 +184,6 @@ export class DashboardService {
     }
 
     const company = await this.users.companyById(caller.companyId);
-    const me = await this.users.userById(caller.id);
     const tier = tierDataOf(company!);
     const allowed = (s: TierSection) => tier.tier_permissions[s] === true;
     const edits = (me?.data_edit_permissions ?? {}) as Record<string, boolean>;
@@ -545,11 +546,14 @@ export class DashboardService {
       typhoon_map_data: sectionOrNull('asset_level_risk_map', () =>
         idx.map((i) => ({ name: R.assets[i]!.name, latitude: R.assets[i]!.latitude, longitude: R.assets[i]!.longitude, wind_ms: r2(chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + TYPHOON) * S + syIdx]!), score: scoreOfStored(i, TYPHOON, syIdx, mitigation) })),
       ),
-      combined_data: hazards.map((h, k) => {
-        const a0 = meanScore(k, baseIdx, mitigation);
-        const a1 = meanScore(k, syIdx, mitigation);
-        return { hazard: labelOf(h), score_2020: a0, score: a1, band_2020: a0 === null ? 'No data' : severityBand(a0), band: a1 === null ? 'No data' : severityBand(a1) };
-      }),
+      /** The severity table's per-hazard scores and bands: climate variable intensity, so gated with it. */
+      combined_data: sectionOrNull('climate_variable_intensity', () =>
+        hazards.map((h, k) => {
+          const a0 = meanScore(k, baseIdx, mitigation);
+          const a1 = meanScore(k, syIdx, mitigation);
+          return { hazard: labelOf(h), score_2020: a0, score: a1, band_2020: a0 === null ? 'No data' : severityBand(a0), band: a1 === null ? 'No data' : severityBand(a1) };
+        }),
+      ),
       year_chart_data: sectionOrNull('rcp_year_loss_bars', () => ({ percentage: yearChart('percentage', mitigation ? 'rcvar' : 'cvar', sc), dollar: yearChart('dollar', mitigation ? 'rcvar' : 'cvar', sc) })),
       bar_chart_data: sectionOrNull('portfolio_losses', () =>
         idx.map((_, n) => n).sort((x, y) => (px(y, 1) || 0) - (px(x, 1) || 0)).slice(0, 10).map((n) => ({ name: R.assets[idx[n]!]!.name, cvar: r2(px(n, 0)), rcvar: r2(px(n, 1)) })),

@@ -69,7 +69,9 @@ export class ProjectListService {
           .execute()
       : [];
     const me = await this.users.userById(caller.id);
-    const userDefaults = (me?.default_filters as DefaultFilters | null) ?? SYSTEM_DEFAULT_FILTERS;
+    /** Filters the caller saved for themselves ("Save as default" on the dashboard), if any. */
+    const savedByUser = (me?.default_filters as DefaultFilters | null) ?? null;
+    const userDefaults = savedByUser ?? SYSTEM_DEFAULT_FILTERS;
     const data: PhysicalProject[] = rows.map((r) => {
       const permission: ProjectRole = r.owner_id === caller.id ? 'owner' : (r.share_permission ?? 'read');
       const summary = r.summary;
@@ -88,6 +90,8 @@ export class ProjectListService {
         variables: r.portfolio_variables as string[],
         property_type: summary?.property_types ?? [],
         default_filters: (r.default_filters as DefaultFilters | null) ?? userDefaults,
+        dashboard_filters: savedByUser ?? (r.default_filters as DefaultFilters | null) ?? userDefaults,
+        company_portfolio: r.source === 'company' || r.source === 'index',
         owner: { id: r.owner_id, username: r.owner_username },
         permission,
         shared_with: permission === 'owner' ? shares.filter((s) => s.project_id === r.id).map((s) => ({ user_id: s.user_id, username: s.username, permission: s.permission })) : [],

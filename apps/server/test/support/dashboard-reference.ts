@@ -506,12 +506,14 @@ export class ReferenceDashboardService {
       typhoon_map_data: sectionOrNull('asset_level_risk_map', () =>
         idx.map((i) => ({ name: R.assets[i]!.name, latitude: R.assets[i]!.latitude, longitude: R.assets[i]!.longitude, wind_ms: r2(R.intensity(i, 'typhoon', key)), score: R.score(i, 'typhoon', key, mitigation) })),
       ),
-      combined_data: hazards.map((h) => {
+      // Gated with climate variable intensity since the audit of issue 7 (hazard scores leaked to tiers without it);
+      // the figures are unchanged.
+      combined_data: sectionOrNull('climate_variable_intensity', () => hazards.map((h) => {
         const s0 = idx.map((i) => R.score(i, h, baseKey, mitigation)).filter((x): x is number => x !== null);
         const s1 = idx.map((i) => R.score(i, h, key, mitigation)).filter((x): x is number => x !== null);
         const avg = (v: number[]) => (v.length ? Math.round(sum(v) / v.length) : null);
         return { hazard: labelOf(h), score_2020: avg(s0), score: avg(s1), band_2020: avg(s0) === null ? 'No data' : severityBand(avg(s0)!), band: avg(s1) === null ? 'No data' : severityBand(avg(s1)!) };
-      }),
+      })),
       year_chart_data: sectionOrNull('rcp_year_loss_bars', () => ({ percentage: yearChart('percentage', mitigation ? 'rcvar' : 'cvar', sc), dollar: yearChart('dollar', mitigation ? 'rcvar' : 'cvar', sc) })),
       bar_chart_data: sectionOrNull('portfolio_losses', () =>
         [...idx].sort((x, y) => (perAsset.get(y)!.rcvar || 0) - (perAsset.get(x)!.rcvar || 0)).slice(0, 10).map((i) => ({ name: R.assets[i]!.name, cvar: r2(perAsset.get(i)!.cvar), rcvar: r2(perAsset.get(i)!.rcvar) })),

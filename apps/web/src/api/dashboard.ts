@@ -107,7 +107,7 @@ export interface DashboardData {
   inventory_loss_data_historic: HazardLoss[] | null;
   metigation_measures: Record<string, { level: number; label: string; measure: Record<string, number> }[]>;
   typhoon_map_data: { name: string; latitude: number; longitude: number; wind_ms: number | null; score: number | null }[] | null;
-  combined_data: { hazard: string; score_2020: number | null; score: number | null; band_2020: string; band: string }[];
+  combined_data: { hazard: string; score_2020: number | null; score: number | null; band_2020: string; band: string }[] | null;
   year_chart_data: Record<Unit, YearPoint[]> | null;
   bar_chart_data: { name: string; cvar: number | null; rcvar: number | null }[] | null;
   cone_chart: { year: number; low: number | null; mid: number | null; high: number | null }[] | null;

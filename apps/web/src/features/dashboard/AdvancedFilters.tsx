@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { App, Button, Form, Segmented, Select, Space } from 'antd';
 import { FilterOutlined, SaveOutlined } from '@ant-design/icons';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SCENARIO_LABELS, SCENARIOS, type AnalysisType } from '@crp/contracts';
 import { saveDefaultFilter } from '../../api/dashboard';
 import { firstErrorMessage } from '../../api/http';
+import { queryKeys } from '../../api/queryKeys';
 import { normaliseYear, yearsFor, type AppliedFilters } from './dashboardState';
 import { INFO } from './infoTexts';
 import { InfoButton } from './Section';
@@ -29,6 +30,7 @@ export function AdvancedFilters({
   busy?: boolean;
 }) {
   const { message } = App.useApp();
+  const qc = useQueryClient();
   const [draft, setDraft] = useState<AppliedFilters>(value);
   useEffect(() => setDraft(value), [value]);
 
@@ -37,7 +39,11 @@ export function AdvancedFilters({
       const year = normaliseYear(draft.analysis_type, draft.year);
       return saveDefaultFilter({ analysis_type: draft.analysis_type, scenario: draft.scenario, year });
     },
-    onSuccess: () => void message.success('Default filters saved.'),
+    onSuccess: () => {
+      void message.success('Default filters saved.');
+      // The project cards carry the filters the dashboard opens with (dashboard_filters): reload them.
+      void qc.invalidateQueries({ queryKey: queryKeys.projects });
+    },
     onError: (err) => void message.error(firstErrorMessage(err, 'Could not save the default filters.')),
   });
 
@@ -104,6 +110,7 @@ export function AdvancedFilters({
         <Form.Item label="Property type">
           <Select
             aria-label="Property type"
+            data-testid="filter-property-type"
             style={{ width: 150 }}
             value={draft.property_type}
             onChange={(property_type) => setDraft((d) => ({ ...d, property_type }))}

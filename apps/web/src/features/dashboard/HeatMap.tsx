@@ -72,7 +72,7 @@ export function HeatMap({ data, without, adaptation, onAdaptation }: { data: Hea
       }
     >
       {h && (
-        <div data-rows={h.assets.length} data-testid="heatmap" style={{ height }}>
+        <div data-rows={h.assets.length} data-scroll={h.assets.length > VISIBLE_ROWS ? 'true' : 'false'} data-testid="heatmap" style={{ height }}>
           <Chart option={heatmapOption(h, height)} height={height} label={`Hazard scores of ${h.assets.length} assets for ${h.hazards.length} hazards`} />
         </div>
       )}

@@ -31,7 +31,8 @@ export function PhysicalProjectsTab() {
   const active = activeFilterCount(filters);
 
   const handlers: ProjectCardHandlers = {
-    onAnalyse: (p) => navigate('/dashboard', { state: analyseState(p) }),
+    // Company-location portfolios open the company dashboard (per-company roll-up), the others the dashboard.
+    onAnalyse: (p) => navigate(p.company_portfolio ? '/company-dashboard' : '/dashboard', { state: analyseState(p) }),
     onReport: setReportFor,
     onDownloadCsv: setCsvFor,
     onDownloadSummary: (p) => summary.mutate(p),

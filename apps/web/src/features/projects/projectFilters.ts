@@ -66,8 +66,9 @@ export function analyseState(p: PhysicalProject) {
     variables: p.variables,
     property_type: p.property_type,
     project_id: p.project_id,
-    scenario: p.default_filters.scenario,
-    rcp: p.default_filters.analysis_type,
-    year: p.default_filters.year,
+    // The caller's own saved defaults (Save as default), else the project's.
+    scenario: p.dashboard_filters.scenario,
+    rcp: p.dashboard_filters.analysis_type,
+    year: p.dashboard_filters.year,
   };
 }

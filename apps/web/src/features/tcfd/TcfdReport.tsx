@@ -68,7 +68,8 @@ export function TcfdReport({ data }: { data: DashboardData }) {
   const card = data.climate_risk_card_data;
   const [notes, setNote] = useNotes(data.project.project_id);
   const scenarioYear = `${f.scenario_label}, ${f.year}`;
-  const material = data.combined_data.filter((c) => c.score !== null && c.score > MATERIAL_SCORE);
+  const combined = data.combined_data ?? [];
+  const material = combined.filter((c) => c.score !== null && c.score > MATERIAL_SCORE);
   const byScenario = data.cvar_chart_data;
   const cone = data.cone_chart;
   const top = (data.asset_table ?? []).slice().sort((a, b) => (b.overall_loss ?? 0) - (a.overall_loss ?? 0)).slice(0, 5);
@@ -103,12 +104,14 @@ export function TcfdReport({ data }: { data: DashboardData }) {
 
       <Section id="strategy" title="2. Strategy">
         <Recommended>a) Climate-related risks identified over the short, medium and long term</Recommended>
+        {data.combined_data ? (
+        <>
         <Table
           size="small"
           pagination={false}
           rowKey="hazard"
           data-testid="tcfd-hazards"
-          dataSource={data.combined_data}
+          dataSource={combined}
           columns={[
             { title: 'Hazard', dataIndex: 'hazard' },
             { title: '2020 score', dataIndex: 'score_2020', render: (v: number | null, r) => (v === null ? 'n/a' : `${v} (${r.band_2020})`) },
@@ -118,8 +121,12 @@ export function TcfdReport({ data }: { data: DashboardData }) {
         <p>
           {material.length
             ? `Material at ${f.year} (average score above ${MATERIAL_SCORE}): ${material.map((m) => m.hazard).join(', ')}.`
-            : `No hazard's average score is above ${MATERIAL_SCORE} at ${f.year}; the highest is ${[...data.combined_data].sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0]?.hazard ?? 'n/a'}.`}
+            : `No hazard's average score is above ${MATERIAL_SCORE} at ${f.year}; the highest is ${[...combined].sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0]?.hazard ?? 'n/a'}.`}
         </p>
+        </>
+        ) : (
+          <Alert type="info" title={UPGRADE} />
+        )}
         <Recommended>b) Impact on the business, strategy and financial planning</Recommended>
         {card ? (
           <p data-testid="tcfd-impact">
