@@ -1,7 +1,8 @@
 import formbody from '@fastify/formbody';
 import { carbonRoutes } from './routes/carbon.routes.js';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
@@ -36,17 +37,43 @@ declare module 'fastify' {
   }
 }
 
+/** An incoming x-request-id is kept when it is a short token of safe characters (a proxy's or a client's id). */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
+
+/** The secret part of a download link (`/api/v2/files/<token>/...`, `/api/v2/reports/<token>/...`) never reaches a log. */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/api\/v2\/(?:files|reports)\/)[^/?#]+/g, '$1[redacted]').replace(/([?&](?:token|code|password)=)[^&#]*/gi, '$1[redacted]');
+}
+
+export interface BuildOptions {
+  /** Where the JSON log lines go (default stdout); tests read them from a stream. */
+  logStream?: DestinationStream;
+}
+
 /** Builds the HTTP app on an open, migrated database. Tests call this; main.ts adds listen and shutdown. */
-export async function buildApp(config: Config, database: DatabaseHandle): Promise<FastifyInstance> {
+export async function buildApp(config: Config, database: DatabaseHandle, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
+    // Structured pino lines, each with the request id (reqId). Requests are logged as method, redacted URL, host and
+    // client address only: no headers (Authorization), no bodies (password, TOTP code); redact is a second net.
     logger:
       config.LOG_LEVEL === 'silent'
         ? false
-        : { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.totp_code'] },
+        : {
+            level: config.LOG_LEVEL,
+            ...(options.logStream ? { stream: options.logStream } : {}),
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'body.password', 'body.confirm_password', 'body.totp_code', 'body.code'],
+            serializers: {
+              req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }),
+            },
+          },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -69,7 +96,8 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   registerAuth(app);
   await registerOpenApi(app);
 
-  app.addHook('onSend', async (_req, reply) => {
+  app.addHook('onSend', async (req, reply) => {
+    void reply.header('x-request-id', req.id);
     void reply.header('x-content-type-options', 'nosniff');
     void reply.header('referrer-policy', 'same-origin');
     void reply.header('x-frame-options', 'DENY');
