@@ -13,3 +13,4 @@ export * from './carbon.js';
 export * from './realestate.js';
 export * from './maps.js';
 export * from './geo.js';
+export * from './audit.js';
