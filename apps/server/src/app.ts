@@ -45,6 +45,31 @@ export function redactUrl(url: string): string {
   return url.replace(/(\/api\/v2\/(?:files|reports)\/)[^/?#]+/g, '$1[redacted]').replace(/([?&](?:token|code|password)=)[^&#]*/gi, '$1[redacted]');
 }
 
+/**
+ * Content-Security-Policy of every answer (docs/reliability.md "Operations" gives the reasons line by line):
+ * scripts only from our origin (the built app, the MapLibre and pdf.js worker files, Swagger UI's files: no inline
+ * script anywhere); workers from our files or blob: (MapLibre); images from us, data: and blob: (map sprites, canvas
+ * exports, Swagger icons); styles from us plus inline, because antd and ECharts set style attributes and antd's
+ * CSS-in-JS inserts <style> elements at run time (a nonce cannot reach those); everything fetched (API, tiles,
+ * basemap, glyphs, PDFs) from our origin; no plugins, no framing, no foreign form targets.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Browser features the app does not use are switched off; geolocation stays for the map's locate button. */
+export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(self), payment=(), usb=(), serial=(), bluetooth=(), midi=(), magnetometer=(), gyroscope=(), accelerometer=()';
+
 export interface BuildOptions {
   /** Where the JSON log lines go (default stdout); tests read them from a stream. */
   logStream?: DestinationStream;
@@ -101,6 +126,12 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     void reply.header('x-content-type-options', 'nosniff');
     void reply.header('referrer-policy', 'same-origin');
     void reply.header('x-frame-options', 'DENY');
+    void reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    void reply.header('permissions-policy', PERMISSIONS_POLICY);
+    void reply.header('cross-origin-opener-policy', 'same-origin');
+    // Only over TLS: behind a TLS-terminating proxy (TRUST_PROXY=true, X-Forwarded-Proto: https) or TLS in Node.
+    // Sent over plain HTTP it would be ignored at best, and would lock out a plain-HTTP install at worst.
+    if (req.protocol === 'https') void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
 
   await app.register(systemRoutes);
