@@ -55,6 +55,7 @@ export function ActivityLogCard() {
         <Space wrap>
           <Select
             aria-label="Action"
+            data-testid="activity-action"
             allowClear
             placeholder="All actions"
             style={{ minWidth: 200 }}
@@ -90,7 +91,7 @@ export function ActivityLogCard() {
           total: log.data?.total ?? 0,
           showSizeChanger: true,
           pageSizeOptions: [10, 20, 50],
-          showTotal: (t) => `${t} entries`,
+          showTotal: (t) => `${t} ${t === 1 ? 'entry' : 'entries'}`,
           onChange: (p, size) => {
             setPage(size !== pageSize ? 1 : p);
             setPageSize(size);
