@@ -27,10 +27,11 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
   let browser: Browser;
   let page: Page;
   let problems: string[];
+  let csp: string[];
   let dash: DashboardPage;
 
   before(async () => {
-    ({ server, browser, page, problems } = await startDemoSession());
+    ({ server, browser, page, problems, csp } = await startDemoSession());
     dash = new DashboardPage(page);
   });
 
@@ -310,5 +311,9 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
 
   it('ran without page errors', () => {
     assert.deepEqual(problems.filter((p) => !/GL Driver|WebGL/.test(p)), []);
+  });
+
+  it('logged no Content-Security-Policy violation (login, project list, dashboard, asset analysis)', () => {
+    assert.deepEqual(csp, []);
   });
 });

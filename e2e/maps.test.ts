@@ -169,4 +169,8 @@ describe('map module in the browser: create a map, see tiles and legend, export 
     await page.getByTestId('hazard-title').waitFor();
     assert.deepEqual(s.problems.filter((p) => !/Failed to load resource|geolocation/i.test(p)), []);
   });
+
+  it('logged no Content-Security-Policy violation on /create-map and /map (MapLibre worker, tiles, image export)', () => {
+    assert.deepEqual(s.csp, []);
+  });
 });

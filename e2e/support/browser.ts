@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { repoRoot } from './server';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -48,4 +48,22 @@ export function watchConsole(page: Page): string[] {
     if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`);
   });
   return problems;
+}
+
+/**
+ * Collects Content-Security-Policy violations of every page of a context: the browser's console report ("Refused to
+ * ... because it violates the following Content Security Policy directive") and the `securitypolicyviolation` event,
+ * which also fires for reports the console does not show (an eval probe caught in a try). Call before opening pages.
+ */
+export async function watchCsp(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`);
+    });
+  });
+  context.on('console', (msg) => {
+    if (/Content Security Policy|CSP violation/i.test(msg.text())) violations.push(`${msg.page()?.url() ?? ''}: ${msg.text()}`);
+  });
+  return violations;
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LoginPage } from '../pages/LoginPage';
 import { apiGet, loginUser } from './api';
-import { launchBrowser, watchConsole } from './browser';
+import { launchBrowser, watchConsole, watchCsp } from './browser';
 import { startServer, type RunningServer } from './server';
 
 export const VIEWPORT = { width: 1440, height: 900 };
@@ -16,6 +16,8 @@ export interface DemoSession {
   page: Page;
   /** Page errors and console errors seen so far. */
   problems: string[];
+  /** Content-Security-Policy violations seen so far (every page of the context). */
+  csp: string[];
   token: string;
   projectId: number;
 }
@@ -41,6 +43,7 @@ export async function startDemoSession(contextOptions: Parameters<Browser['newCo
 
   const browser = await launchBrowser();
   const context = await browser.newContext({ viewport: VIEWPORT, ...contextOptions });
+  const csp = await watchCsp(context);
   const page = await context.newPage();
   const problems = watchConsole(page);
   const login = new LoginPage(page, server.baseUrl);
@@ -48,5 +51,5 @@ export async function startDemoSession(contextOptions: Parameters<Browser['newCo
   await login.fill(DEMO);
   await login.submit();
   await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-  return { server, browser, context, page, problems, token, projectId: demo.project_id };
+  return { server, browser, context, page, problems, csp, token, projectId: demo.project_id };
 }

@@ -8,6 +8,9 @@ import { MODULES, TIERS, type ModuleKey, type Tier } from '@crp/contracts';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { BackupError, backupDatabase, restoreDatabase } from './db/backup.js';
+import { FILE_STORE_SUBDIR } from './services/file-store.js';
+import { join } from 'node:path';
 import { normaliseCompanyCode } from './lib/crypto.js';
 import { NotificationService } from './services/notification.service.js';
 import { tierColumns } from './services/tier.service.js';
@@ -21,13 +24,19 @@ Commands:
   approve --company CODE --username NAME      approve a pending member
   reset-2fa --company CODE --username NAME    turn off a user's two-factor authentication (lost phone)
   outbox [--limit N]                          print e-mails stored in the local outbox (when no SMTP_URL is set)
+  backup FILE                                 write the whole database and the file store (reports, exports) to FILE
+                                              (gzip'd JSON lines, restorable into PGlite or PostgreSQL)
+  restore FILE [--force]                      load a backup into this database; refuses a database that holds data
+                                              unless --force (its data is then replaced)
+
+With the embedded database (no DATABASE_URL) stop the server first: PGlite is opened by one process at a time.
 `;
 
 class UsageError extends Error {}
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
     options: {
       company: { type: 'string' },
@@ -36,7 +45,9 @@ async function main(argv: string[]) {
       modules: { type: 'string' },
       username: { type: 'string' },
       limit: { type: 'string' },
+      force: { type: 'boolean' },
     },
+    allowPositionals: true,
     strict: true,
   });
   if (!command || command === 'help' || command === '--help') {
@@ -44,6 +55,27 @@ async function main(argv: string[]) {
     return;
   }
   const config = loadConfig();
+  if (command === 'backup' || command === 'restore') {
+    const file = positionals[0];
+    if (!file || positionals.length > 1) throw new UsageError(`${command} needs one FILE`);
+    if (values.force && command === 'backup') throw new UsageError('--force applies to restore only');
+    const fileDir = join(config.DATA_DIR, FILE_STORE_SUBDIR);
+    if (!config.DATABASE_URL) console.error(`PGlite database in ${config.DATA_DIR}: the server must be stopped while ${command} runs.`);
+    const database = await openDatabase(config);
+    try {
+      if (command === 'backup') {
+        const r = await backupDatabase(database.db, { file, fileDir, source: database.kind });
+        console.log(`backup written to ${r.file}: ${r.tables.length} tables, ${r.rows} rows, ${r.files} stored files, ${(r.bytes / 1_048_576).toFixed(2)} MiB in ${(r.ms / 1000).toFixed(1)} s`);
+      } else {
+        const r = await restoreDatabase(database.db, { file, fileDir, force: values.force === true });
+        console.log(`restored ${r.tables} tables, ${r.rows} rows and ${r.files} stored files in ${(r.ms / 1000).toFixed(1)} s; database at migration ${r.migrations[r.migrations.length - 1]}`);
+      }
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+  if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const database = await openDatabase(config);
   const db = database.db;
   try {
@@ -129,6 +161,10 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof BackupError) {
+    console.error(`error: ${err.message}`);
+    process.exit(2);
+  }
   if (err instanceof UsageError || (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
     console.error(`error: ${err.message}\n\n${USAGE}`);
     process.exit(2);

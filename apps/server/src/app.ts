@@ -1,7 +1,8 @@
 import formbody from '@fastify/formbody';
 import { carbonRoutes } from './routes/carbon.routes.js';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
@@ -36,17 +37,68 @@ declare module 'fastify' {
   }
 }
 
+/** An incoming x-request-id is kept when it is a short token of safe characters (a proxy's or a client's id). */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
+
+/** The secret part of a download link (`/api/v2/files/<token>/...`, `/api/v2/reports/<token>/...`) never reaches a log. */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/api\/v2\/(?:files|reports)\/)[^/?#]+/g, '$1[redacted]').replace(/([?&](?:token|code|password)=)[^&#]*/gi, '$1[redacted]');
+}
+
+/**
+ * Content-Security-Policy of every answer (docs/reliability.md "Operations" gives the reasons line by line):
+ * scripts only from our origin (the built app, the MapLibre and pdf.js worker files, Swagger UI's files: no inline
+ * script anywhere); workers from our files or blob: (MapLibre); images from us, data: and blob: (map sprites, canvas
+ * exports, Swagger icons); styles from us plus inline, because antd and ECharts set style attributes and antd's
+ * CSS-in-JS inserts <style> elements at run time (a nonce cannot reach those); everything fetched (API, tiles,
+ * basemap, glyphs, PDFs) from our origin; no plugins, no framing, no foreign form targets.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Browser features the app does not use are switched off; geolocation stays for the map's locate button. */
+export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(self), payment=(), usb=(), serial=(), bluetooth=(), midi=(), magnetometer=(), gyroscope=(), accelerometer=()';
+
+export interface BuildOptions {
+  /** Where the JSON log lines go (default stdout); tests read them from a stream. */
+  logStream?: DestinationStream;
+}
+
 /** Builds the HTTP app on an open, migrated database. Tests call this; main.ts adds listen and shutdown. */
-export async function buildApp(config: Config, database: DatabaseHandle): Promise<FastifyInstance> {
+export async function buildApp(config: Config, database: DatabaseHandle, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
+    // Structured pino lines, each with the request id (reqId). Requests are logged as method, redacted URL, host and
+    // client address only: no headers (Authorization), no bodies (password, TOTP code); redact is a second net.
     logger:
       config.LOG_LEVEL === 'silent'
         ? false
-        : { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.totp_code'] },
+        : {
+            level: config.LOG_LEVEL,
+            ...(options.logStream ? { stream: options.logStream } : {}),
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'body.password', 'body.confirm_password', 'body.totp_code', 'body.code'],
+            serializers: {
+              req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }),
+            },
+          },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -69,10 +121,17 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
   registerAuth(app);
   await registerOpenApi(app);
 
-  app.addHook('onSend', async (_req, reply) => {
+  app.addHook('onSend', async (req, reply) => {
+    void reply.header('x-request-id', req.id);
     void reply.header('x-content-type-options', 'nosniff');
     void reply.header('referrer-policy', 'same-origin');
     void reply.header('x-frame-options', 'DENY');
+    void reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    void reply.header('permissions-policy', PERMISSIONS_POLICY);
+    void reply.header('cross-origin-opener-policy', 'same-origin');
+    // Only over TLS: behind a TLS-terminating proxy (TRUST_PROXY=true, X-Forwarded-Proto: https) or TLS in Node.
+    // Sent over plain HTTP it would be ignored at best, and would lock out a plain-HTTP install at worst.
+    if (req.protocol === 'https') void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
 
   await app.register(systemRoutes);

@@ -116,6 +116,7 @@ const ACCESS: Record<string, Rule> = {
   'GET /api/company/members/': { kind: 'admin', call: () => ({ path: '/api/company/members/' }) },
   'POST /api/company/members/{userId}/approve/': { kind: 'admin', call: (c) => ({ path: `/api/company/members/${c.who.reader.userId}/approve/` }) },
   'POST /api/company/members/{userId}/reject/': { kind: 'admin', call: (c) => ({ path: `/api/company/members/2147483000/reject/` }) },
+  'GET /api/v2/audit_log/': { kind: 'admin', call: () => ({ path: '/api/v2/audit_log/?page=1&page_size=5&action=login' }) },
 
   'GET /api/v2/projects/{projectId}/status/': { kind: 'read', call: (c) => ({ path: `/api/v2/projects/${c.projectId}/status/` }) },
   'GET /api/v2/projects/{projectId}/progress/': { kind: 'read', call: (c) => ({ path: `/api/v2/projects/${c.projectId}/progress/` }) },

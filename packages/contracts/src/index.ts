@@ -14,3 +14,4 @@ export * from './realestate.js';
 export * from './maps.js';
 export * from './geo.js';
 export * from './dashboard.js';
+export * from './audit.js';

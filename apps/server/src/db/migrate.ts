@@ -40,6 +40,15 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
+/** The migrations this code knows, in order. */
+export function migrationNames(): string[] {
+  return Object.keys(MIGRATIONS).sort();
+}
+
+export function migrationProvider(): MigrationProvider {
+  return new StaticProvider();
+}
+
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new StaticProvider() });
   const { error, results } = await migrator.migrateToLatest();

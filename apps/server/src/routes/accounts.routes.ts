@@ -1,4 +1,6 @@
 import {
+  AuditLogQuery,
+  AuditLogResponse,
   CompanyMember,
   ConfigureMfaResponse,
   CurrentUserResponse,
@@ -126,6 +128,18 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['Company'], summary: `${decision === 'approve' ? 'Approve' : 'Reject'} a member's request to join (administrators only)`, security: TOKEN_SECURITY, params: UserIdParam, response: { 200: CompanyMember, ...errors } },
     }, async (req) => accounts.decide(caller(req), req.params.userId, decision, req.ip));
   }
+
+  app.get('/api/v2/audit_log/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Company'],
+      summary: "Your company's activity log, newest first (administrators only)",
+      description: 'Logins, membership decisions, shares, deletions, plan changes and other audited actions of your company. `action` filters by a code (login.succeeded) or a group (login); `from` and `to` are UTC dates (inclusive) or ISO date-times.',
+      security: TOKEN_SECURITY,
+      querystring: AuditLogQuery,
+      response: { 200: AuditLogResponse, ...errors },
+    },
+  }, async (req) => accounts.auditLog(caller(req), req.query));
 
   app.post('/api/demo_request/', {
     schema: { tags: ['Public'], summary: 'Request a demo (landing page form)', body: DemoRequestBody, response: { 201: DetailBody, ...errors } },

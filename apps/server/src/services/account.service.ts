@@ -1,4 +1,5 @@
-import type { DataEditPermission, PermissionsResponse } from '@crp/contracts';
+import type { AuditLogQuery, AuditLogResponse, DataEditPermission, PermissionsResponse } from '@crp/contracts';
+import { auditActionLabel } from '@crp/contracts';
 import { DATA_EDIT_PERMISSIONS } from '@crp/contracts';
 import type { DB } from '../db/database.js';
 import type { AuthUser } from '../lib/auth-context.js';
@@ -40,6 +41,47 @@ export class AccountService {
   async members(caller: AuthUser) {
     if (!caller.isCompanyAdmin) throw forbidden('Only a company administrator can list the members.');
     return (await this.users.companyMembers(caller.companyId)).map(presentMember);
+  }
+
+  /**
+   * The company's activity log, newest first (administrators only): only rows of the caller's company, whatever the
+   * filter. `action` is a code (login.succeeded) or a group (login = login and login.*); dates are UTC days.
+   */
+  async auditLog(caller: AuthUser, query: AuditLogQuery): Promise<AuditLogResponse> {
+    if (!caller.isCompanyAdmin) throw forbidden('Only a company administrator can read the activity log.');
+    let base = this.db.selectFrom('audit_log as a').where('a.company_id', '=', caller.companyId);
+    if (query.action) {
+      const action = query.action;
+      base = action.includes('.')
+        ? base.where('a.action', '=', action)
+        : base.where((eb) => eb.or([eb('a.action', '=', action), eb('a.action', 'like', `${action.replace(/_/g, '\\_')}.%`)]));
+    }
+    const dayAfter = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000);
+    if (query.from) base = base.where('a.created_at', '>=', new Date(query.from.length === 10 ? `${query.from}T00:00:00Z` : query.from));
+    if (query.to) base = query.to.length === 10 ? base.where('a.created_at', '<', dayAfter(query.to)) : base.where('a.created_at', '<=', new Date(query.to));
+    const total = await base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    const rows = await base
+      .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'a.user_id').on('u.company_id', '=', caller.companyId))
+      .select(['a.id', 'a.action', 'a.detail', 'a.client', 'a.created_at', 'u.id as user_id', 'u.username', 'u.first_name', 'u.last_name'])
+      .orderBy('a.created_at', 'desc')
+      .orderBy('a.id', 'desc')
+      .limit(query.page_size)
+      .offset((query.page - 1) * query.page_size)
+      .execute();
+    return {
+      total: Number(total.n),
+      page: query.page,
+      page_size: query.page_size,
+      results: rows.map((r) => ({
+        id: r.id,
+        time: new Date(r.created_at).toISOString(),
+        action: r.action,
+        action_label: auditActionLabel(r.action),
+        user: r.user_id === null ? null : { id: r.user_id, username: r.username ?? '', name: `${r.first_name ?? ''} ${r.last_name ?? ''}`.trim() || (r.username ?? '') },
+        detail: (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail ?? {}) as Record<string, unknown>,
+        client: r.client,
+      })),
+    };
   }
 
   async decide(caller: AuthUser, userId: number, decision: 'approve' | 'reject', client: string) {

@@ -7,6 +7,9 @@ import type { DB } from '../db/database.js';
 import { newToken, sha256 } from '../lib/crypto.js';
 import { AppError, notFound } from '../lib/errors.js';
 
+/** The file store's folder under DATA_DIR (backups include it: db/backup.ts). */
+export const FILE_STORE_SUBDIR = 'files';
+
 /** Generated files (exports, reports) live this long behind their link. */
 const LINK_TTL_MS = 24 * 3_600_000;
 
@@ -18,7 +21,7 @@ export class FileStore {
   readonly dir: string;
 
   constructor(private readonly db: DB, config: Pick<Config, 'DATA_DIR'>) {
-    this.dir = resolve(config.DATA_DIR.startsWith('memory://') ? join(tmpdir(), `crp-files-${process.pid}`) : join(config.DATA_DIR, 'files'));
+    this.dir = resolve(config.DATA_DIR.startsWith('memory://') ? join(tmpdir(), `crp-files-${process.pid}`) : join(config.DATA_DIR, FILE_STORE_SUBDIR));
     mkdirSync(this.dir, { recursive: true });
   }
 

@@ -120,7 +120,7 @@ export async function createTestDatabase(): Promise<{ overrides: Partial<Config>
  * Starts the real app listening on a random loopback port. Without a DATABASE_URL or DATA_DIR override it gets
  * a fresh database of its own (PostgreSQL when TEST_DB=postgres, else in-memory PGlite), dropped on close.
  */
-export async function startServer(overrides: Partial<Config> = {}, options: { jobs?: boolean } = {}): Promise<TestServer> {
+export async function startServer(overrides: Partial<Config> = {}, options: { jobs?: boolean; logStream?: NodeJS.WritableStream } = {}): Promise<TestServer> {
   let drop: (() => Promise<void>) | null = null;
   if (!overrides.DATABASE_URL && !overrides.DATA_DIR && process.env.TEST_DB === 'postgres') {
     const t = await createTestDatabase();
@@ -130,7 +130,7 @@ export async function startServer(overrides: Partial<Config> = {}, options: { jo
   const config = loadConfig({}, { LOG_LEVEL: 'silent', SEED_DEMO: false, DATA_DIR: 'memory://', ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, ...overrides });
   const handle = await openDatabase(config);
   await migrateToLatest(handle.db);
-  const app = await buildApp(config, handle);
+  const app = await buildApp(config, handle, options.logStream ? { logStream: options.logStream as never } : {});
   await app.listen({ port: 0, host: '127.0.0.1' });
   if (options.jobs) app.services.jobs.start();
   const { port } = app.server.address() as { port: number };

@@ -1,4 +1,5 @@
 import type {
+  AuditLogResponse,
   CompanyMember,
   ConfigureMfaResponse,
   CurrentUserResponse,
@@ -83,4 +84,17 @@ export async function fetchCompanyMembers(): Promise<CompanyMember[]> {
 
 export async function decideCompanyMember(userId: number, decision: 'approve' | 'reject'): Promise<{ detail: string }> {
   return (await request<{ detail: string }>('POST', `/api/company/members/${userId}/${decision}/`)).data;
+}
+
+export interface AuditLogParams {
+  page: number;
+  page_size: number;
+  action?: string | undefined;
+  from?: string | undefined;
+}
+
+export async function fetchAuditLog(params: AuditLogParams): Promise<AuditLogResponse> {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
+  return (await request<AuditLogResponse>('GET', `/api/v2/audit_log/?${q.toString()}`)).data;
 }

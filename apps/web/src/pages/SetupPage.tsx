@@ -4,6 +4,7 @@ import { PageHeader } from '../ui/PageHeader';
 import { TwoFactorSetupCard } from '../features/twofa/TwoFactorSetupCard';
 import { AccountCard } from '../features/company/AccountCard';
 import { CompanyMembersCard } from '../features/company/CompanyMembersCard';
+import { ActivityLogCard } from '../features/company/ActivityLogCard';
 import { useAuth } from '../features/auth/AuthProvider';
 
 export function SetupPage() {
@@ -25,6 +26,11 @@ export function SetupPage() {
         {user?.is_company_admin && (
           <Col xs={24}>
             <CompanyMembersCard companyCode={user.company_code} />
+          </Col>
+        )}
+        {user?.is_company_admin && (
+          <Col xs={24}>
+            <ActivityLogCard />
           </Col>
         )}
       </Row>
