@@ -7,7 +7,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
 import { registerAuth } from './plugins/auth.js';
-import { registerErrorHandler } from './plugins/errors.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandler } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerWeb } from './plugins/web.js';
 import { accountRoutes } from './routes/accounts.routes.js';
@@ -99,6 +99,8 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
     },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generateOpenApi } from '../src/dev/openapi.js';
+import { openApiRoutes } from './support/openapi-routes.js';
 import { newUser, registerAndLogin, startServer, type RequestOptions, type TestServer, waitForAnalysis } from './support/harness.js';
 
 /**
@@ -319,7 +320,7 @@ describe('authorization: every route of the OpenAPI document, as every role', ()
     }
     assert.ok(c.fileUrl, `summary_report answers a link: ${JSON.stringify(csv.body)}`);
     const doc = JSON.parse(await generateOpenApi());
-    routes = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    routes = openApiRoutes(doc).map((r) => r.key);
   });
   after(() => s?.close());
 

@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/errors.js';
 
@@ -51,9 +52,47 @@ export function registerErrorHandler(app: FastifyInstance) {
               : error.message;
       return reply.status(status).send({ detail });
     }
+    // The multipart parser (busboy) throws plain errors on a broken body: the client's fault, not ours.
+    if (String(request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/') && MULTIPART_ERROR.test(error.message)) {
+      return reply.status(400).send({ detail: `Malformed multipart/form-data body: ${error.message.replace(/\.$/, '')}.`, errors: [{ field: 'body', message: error.message }] });
+    }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ detail: 'Server Error: something went wrong on our side. The error was logged.' });
   });
 
 }
 
+
+/** What busboy says about a broken multipart body (a missing boundary, a truncated part). */
+const MULTIPART_ERROR = /multipart|boundary|Unsupported Content-Type|terminated early/i;
+
+/**
+ * Errors the router meets before any route runs (a path with a broken percent-encoding such as %zz, a path
+ * parameter over maxParamLength): answered in the API's shape, `{detail}`.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const detail =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'The URL is not valid: a path segment has a broken percent-encoding (use %XX with two hex digits, UTF-8).'
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'A path parameter is too long (at most 200 characters).'
+        : error.message;
+  void reply.status(error.statusCode && error.statusCode < 500 ? error.statusCode : 400).send({ detail });
+}
+
+/**
+ * Errors of the HTTP parser, before Fastify sees a request (headers or URL over Node's 16 KiB header limit, a broken
+ * request line): the same answers as Fastify's default handler, with a `detail` sentence.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, label, detail] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'The request took too long to arrive.']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request headers (with the URL and query string) are larger than the 16 KiB limit.']
+        : [400, 'Bad Request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ detail });
+  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${label}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  socket.destroy(err);
+}

@@ -1,5 +1,6 @@
 import { ASSET_FIELDS, assetFieldForHeader, isNA, parseAmount, type AssetFieldKey } from '@crp/contracts';
 import * as XLSX from '@e965/xlsx';
+import { inflateRawSync } from 'node:zlib';
 import { AppError } from '../lib/errors.js';
 
 /** An uploaded file as the multipart plugin hands it over. */
@@ -31,6 +32,7 @@ export function sniffFileType(file: UploadedFile): { kind: 'xlsx' | 'xls' | 'csv
   const isZip = d.length >= 4 && d[0] === 0x50 && d[1] === 0x4b && d[2] === 0x03 && d[3] === 0x04;
   const isOle = d.length >= 8 && d.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
   if (isZip) {
+    if (ext === 'csv') return { kind: 'unsupported', reason: 'it is an Excel workbook or another zip archive named .csv; upload it as .xlsx' };
     // Zip entry names are stored uncompressed: a workbook has xl/workbook.xml (a .docx has word/, a .pptx ppt/).
     if (d.includes('xl/workbook') || d.length < 512) return { kind: 'xlsx' };
     return { kind: 'unsupported', reason: 'it is a zip archive without an Excel workbook inside (a Word, PowerPoint or other zip file?)' };
@@ -54,6 +56,7 @@ export function readUploadTable(file: UploadedFile, maxRows: number): unknown[][
     ]);
   }
   const kind = sniffed.kind;
+  if (kind === 'xlsx') checkZipSizes(file, maxRows);
   let wb: XLSX.WorkBook;
   try {
     if (kind === 'csv') {
@@ -63,15 +66,82 @@ export function readUploadTable(file: UploadedFile, maxRows: number): unknown[][
       wb = XLSX.read(file.data, { type: 'buffer', dense: true, cellDates: false, cellFormula: false, cellHTML: false, sheetRows: maxRows + 3 });
     }
   } catch (err) {
-    throw new AppError(400, `upload_file: '${file.filename}' could not be read as ${kind.toUpperCase()} (${err instanceof Error ? err.message.slice(0, 120) : 'unknown error'}).`, [
+    throw new AppError(400, `upload_file: '${file.filename.slice(0, 120)}' could not be read as ${kind.toUpperCase()} (${err instanceof Error ? err.message.slice(0, 120) : 'unknown error'}).`, [
       { field: 'upload_file', message: 'unreadable file' },
     ]);
   }
   const sheetName = wb.SheetNames[0];
   const sheet = sheetName ? wb.Sheets[sheetName] : undefined;
-  if (!sheet) throw new AppError(400, `upload_file: '${file.filename}' has no sheet with data.`, [{ field: 'upload_file', message: 'empty file' }]);
+  if (!sheet) throw new AppError(400, `upload_file: '${file.filename.slice(0, 120)}' has no sheet with data.`, [{ field: 'upload_file', message: 'empty file' }]);
   const table = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: true });
   return table;
+}
+
+/** Bytes of unpacked workbook XML allowed per row of UPLOAD_MAX_ROWS (a row of 35 filled columns is under 2 KiB). */
+const UNPACKED_BYTES_PER_ROW = 2048;
+const UNPACKED_MIN_BYTES = 64 * 1_048_576;
+const ZIP_MAX_ENTRIES = 10_000;
+
+/** Most bytes an .xlsx upload may unpack to: enough for UPLOAD_MAX_ROWS rows, far below a zip bomb's hundreds of MB. */
+export const unpackedLimit = (maxRows: number) => Math.max(UNPACKED_MIN_BYTES, maxRows * UNPACKED_BYTES_PER_ROW);
+
+/**
+ * Zip-bomb guard for .xlsx uploads, run before the workbook is parsed. The sizes the zip's central directory
+ * declares must add up to at most `unpackedLimit`; then each entry is inflated with a cap at its declared size, so a
+ * zip whose headers lie is refused as soon as it inflates past what it claims (never more than the limit in all).
+ */
+function checkZipSizes(file: UploadedFile, maxRows: number): void {
+  const d = file.data;
+  const limit = unpackedLimit(maxRows);
+  const mb = (n: number) => `${Math.ceil(n / 1_048_576).toLocaleString('en-US')} MB`;
+  const name = file.filename.slice(0, 120);
+  const refuse = (reason: string): never => {
+    throw new AppError(400, `upload_file: '${name}' ${reason}. An .xlsx upload may unpack to at most ${mb(limit)} uncompressed (enough for ${maxRows.toLocaleString('en-US')} rows).`, [
+      { field: 'upload_file', message: `too large uncompressed: ${reason}` },
+    ]);
+  };
+  const broken = (): never => {
+    throw new AppError(400, `upload_file: '${name}' could not be read as XLSX (the zip directory is damaged).`, [{ field: 'upload_file', message: 'unreadable file' }]);
+  };
+  // End of central directory: the last 0x06054b50 signature within the final 64 KiB + 22 bytes.
+  let eocd = -1;
+  for (let i = d.length - 22; i >= Math.max(0, d.length - 65_557); i--) {
+    if (d.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) broken();
+  const count = d.readUInt16LE(eocd + 10);
+  let p = d.readUInt32LE(eocd + 16);
+  if (count > ZIP_MAX_ENTRIES) refuse(`holds ${count.toLocaleString('en-US')} files`);
+  const entries: { method: number; compressed: number; size: number; local: number }[] = [];
+  let declared = 0;
+  for (let i = 0; i < count; i++) {
+    if (p + 46 > d.length || d.readUInt32LE(p) !== 0x02014b50) broken();
+    const e = { method: d.readUInt16LE(p + 10), compressed: d.readUInt32LE(p + 20), size: d.readUInt32LE(p + 24), local: d.readUInt32LE(p + 42) };
+    // ZIP64 sizes (0xFFFFFFFF) are not read here: such an entry may use what is left of the limit.
+    declared += e.size === 0xffffffff ? 0 : e.size;
+    if (declared > limit) refuse(`would unpack to more than ${mb(declared)}`);
+    entries.push(e);
+    p += 46 + d.readUInt16LE(p + 28) + d.readUInt16LE(p + 30) + d.readUInt16LE(p + 32);
+  }
+  let inflated = 0;
+  for (const e of entries) {
+    if (e.local + 30 > d.length || d.readUInt32LE(e.local) !== 0x04034b50) broken();
+    const start = e.local + 30 + d.readUInt16LE(e.local + 26) + d.readUInt16LE(e.local + 28);
+    if (e.method === 0) {
+      inflated += e.compressed;
+      continue;
+    }
+    const cap = Math.max(1, Math.min(e.size === 0xffffffff ? limit : e.size, limit - inflated));
+    try {
+      inflated += inflateRawSync(d.subarray(start, start + (e.compressed === 0xffffffff ? d.length : e.compressed)), { maxOutputLength: cap }).length;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) refuse('unpacks to more than its zip headers declare (a zip bomb?)');
+      broken();
+    }
+  }
 }
 
 /**

@@ -317,7 +317,7 @@ export class CarbonService {
       ['Projected scope 1+2', 'revenue x sector/region factor (US EPA USEEIO v1.3 supply-chain factors regionalised with OWID CO2/GDP or Ember grid intensity)'],
       ...EMISSION_FACTOR_DATA.sources.map((s) => ['Source', `${s.title}. ${s.publisher}. ${s.reference}. ${s.license}.`]),
     ];
-    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(about), 'About');
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(about.map((r) => r.map((v) => safeCell(v)))), 'About');
     return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
   }
 

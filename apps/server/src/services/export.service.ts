@@ -38,8 +38,9 @@ function sheetOf(rows: Record<string, unknown>[], header: string[]): XLSX.WorkSh
   return ws;
 }
 
+/** The About sheet; the portfolio name is the user's text, so every cell is escaped like the data sheets. */
 function aboutSheet(project: ProjectRow, analysisType: AnalysisType, what: string): XLSX.WorkSheet {
-  return XLSX.utils.aoa_to_sheet([
+  return aboutOf([
     [what],
     ['Portfolio', project.name],
     ['Analysis type', analysisType.toUpperCase()],
@@ -59,6 +60,8 @@ function aboutSheet(project: ProjectRow, analysisType: AnalysisType, what: strin
     ...Object.values(DATASETS).map((d) => [d.name, `${d.publisher}. ${d.license}. ${d.citation}`]),
   ]);
 }
+
+const aboutOf = (rows: unknown[][]) => XLSX.utils.aoa_to_sheet(rows.map((r) => r.map((v) => safeCell(v))));
 
 export class ExportService {
   constructor(
