@@ -295,7 +295,7 @@ export interface AnalysisRunsTable {
   parts: number;
   reused_assets: Generated<number>;
   planned_by: string | null;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
   finished_at: Timestamp | null;
 }
 
