@@ -89,6 +89,8 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
       const project = await db.selectFrom('projects').select(['id', 'version', 'portfolio_variables', 'default_filters']).where('id', '=', projectId).executeTakeFirst();
       if (!project) return; // deleted meanwhile
       if (project.version !== version) return; // superseded: a newer job analyses the newer assets
+      // Planned into parts by an earlier attempt that died before marking this job done: the parts carry on.
+      if (await db.selectFrom('analysis_runs').select('version').where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst()) return;
       await setProject(projectId, { status: 'running', progress: 0, status_message: 'Reading assets' });
       const rows = await db.selectFrom('assets').selectAll().where('project_id', '=', projectId).orderBy('position').execute();
       const inputs = rows.map(assetInputOf);
