@@ -48,7 +48,10 @@ export async function spawnServer(env: Record<string, string>): Promise<Proc> {
     } catch {
       /* not yet */
     }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output()}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL'); // not left running (its pipes would keep the test process alive)
+      throw new Error(`server did not start:\n${output()}`);
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   return { url, child, output };
@@ -60,7 +63,10 @@ export async function spawnWorker(env: Record<string, string>): Promise<Proc> {
   const deadline = Date.now() + 120_000;
   while (!output().includes('worker started')) {
     if (child.exitCode !== null) throw new Error(`worker exited ${child.exitCode}:\n${output()}`);
-    if (Date.now() > deadline) throw new Error(`worker did not start:\n${output()}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`worker did not start:\n${output()}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   const workerId = /"worker":"([^"]+)"/.exec(output())?.[1];
