@@ -42,6 +42,13 @@ const EnvSchema = z.object({
   DASHBOARD_ANSWER_CACHE_MB: z.coerce.number().int().min(0).default(128),
   /** A running job whose worker sent no heartbeat for this long is taken as dead and re-queued (PostgreSQL mode). */
   JOB_STALE_AFTER_MS: z.coerce.number().int().min(2_000).default(60_000),
+  /**
+   * A portfolio analysis with more than this many 500-asset chunks to compute is split into parts of this many chunks,
+   * each a job any worker may claim (scale-out over `npm run worker` processes; see docs/reliability.md).
+   */
+  ANALYSIS_PART_CHUNKS: z.coerce.number().int().min(1).default(8),
+  /** When to split large analyses into parts: auto (when the queue is shared, i.e. PostgreSQL), always, never. */
+  ANALYSIS_FAN_OUT: z.enum(['auto', 'always', 'never']).default('auto'),
   /** Run the job worker inside the server process (default with PGlite; set false when separate workers run). */
   RUN_JOBS_IN_PROCESS: bool.optional(),
   /** Argon2id memory cost in KiB (OWASP 2023 minimum for argon2id: 19 MiB, t=2). */

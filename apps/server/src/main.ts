@@ -16,8 +16,6 @@ if (announced.length) app.log.info({ announced }, 'releases announced');
 if (config.SEED_DEMO) await seedDemo(app);
 await app.services.faq.seed(); // built-in FAQ content (content/faq.ts), inserted or updated by key
 await app.services.companies.ensureLoaded(); // listed companies for the company search (migration 0011), once per data version
-// Jobs run in this process unless RUN_JOBS_IN_PROCESS=false (with PostgreSQL, `npm run worker` processes share them).
-if (config.RUN_JOBS_IN_PROCESS ?? true) app.services.jobs.start();
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -33,6 +31,9 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.PORT, host: config.HOST });
+// Jobs run in this process unless RUN_JOBS_IN_PROCESS=false (with PostgreSQL, `npm run worker` processes share them).
+// Started once listening: after a crash, the recovered analysis must not keep /api/health from answering.
+if (config.RUN_JOBS_IN_PROCESS ?? true) app.services.jobs.start();
 // Load the gazetteer after listening, so the first map click or search does not wait for it.
 setImmediate(() => {
   warmCountries();

@@ -4,6 +4,7 @@
  * the server with RUN_JOBS_IN_PROCESS=false to leave all jobs to them. The embedded PGlite database belongs to one
  * process, so there jobs run inside `npm start` instead.
  */
+import { defaultHazardLayers } from '@crp/hazards';
 import pino from 'pino';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -19,6 +20,8 @@ const log = pino({ level: config.LOG_LEVEL === 'silent' ? 'silent' : config.LOG_
 const database = await openDatabase(config);
 await migrateToLatest(database.db);
 const services = createServices(database.db, config, log);
+// Load the hazard layers before claiming jobs, so a worker's first part is not slowed by it.
+await defaultHazardLayers();
 services.jobs.start();
 log.info({ worker: services.jobs.workerId, concurrency: config.JOB_CONCURRENCY }, 'worker started');
 

@@ -1,9 +1,10 @@
 import { hazardByLabel, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
-import { analysePortfolioParallel, assetCvar, computeChunk, prepareAssets, SCENARIO_YEAR_INDEX, scenarioYearKey, SCENARIO_YEARS, type AssetInput } from '@crp/engine';
+import { analysePortfolioParallel, assetCvar, computeChunk, prepareAssets, SCENARIO_YEAR_INDEX, scenarioYearKey, SCENARIO_YEARS, type AssetInput, type PreparedAsset } from '@crp/engine';
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { AssetRow, DefaultFilters, ProjectSummary } from '../db/schema.js';
-import type { JobDefinition } from '../services/job-queue.js';
+import type { JobContext, JobDefinition } from '../services/job-queue.js';
 import { ANALYSE_PORTFOLIO_JOB } from '../services/project.service.js';
 import { defaultHazardLayers } from '@crp/hazards';
 import { createHazardProvider } from './hazard-provider.js';
@@ -43,11 +44,42 @@ export function assetInputOf(a: AssetRow): AssetInput {
   };
 }
 
+/** Options of the portfolio analysis jobs (from config.ts; see docs/reliability.md "Scale-out and crash safety"). */
+export interface AnalysisJobOptions {
+  /** Split analyses with more than `partChunks` chunks to compute into part jobs (the queue is shared by workers). */
+  fanOut: boolean;
+  /** Chunks per part, and the threshold above which an analysis is split. */
+  partChunks: number;
+  /** Enqueues a job in the given transaction (JobQueue.enqueue). */
+  enqueue(type: string, payload: Record<string, unknown>, db: DB): Promise<number>;
+}
+
+export const ANALYSE_PORTFOLIO_PART_JOB = 'analyse-portfolio-part';
+
+type AnalysePayload = { projectId: number; version: number; changedAssetIds?: number[] };
+type PartPayload = {
+  projectId: number;
+  version: number;
+  part: number;
+  /** Start (asset index) of each chunk this part computes. */
+  chunks: number[];
+  /** Assets in the project at this version. */
+  total: number;
+  filters: DefaultFilters;
+  hazards: HazardKey[];
+};
+
+function hazardsOf(project: { portfolio_variables: unknown }): HazardKey[] {
+  return (project.portfolio_variables as string[]).map((l) => hazardByLabel(l)?.key).filter((k): k is HazardKey => !!k);
+}
+
 /**
  * Runs the engine over every asset x hazard x scenario-year of a project and stores the results, replacing the
  * previous ones in one transaction, so readers see either the old or the new analysis, never a mix.
+ * With `fanOut`, an analysis with more than `partChunks` chunks to compute is instead planned as parts (ranges of
+ * chunks), each a job that any worker may claim (analysePortfolioPartJob); the part completing the set stores it.
  */
-export function analysePortfolioJob(db: DB, log: FastifyBaseLogger): JobDefinition<{ projectId: number; version: number; changedAssetIds?: number[] }> {
+export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: AnalysisJobOptions): JobDefinition<AnalysePayload> {
   const setProject = (id: number, fields: Record<string, unknown>) => db.updateTable('projects').set(fields).where('id', '=', id).execute();
   return {
     type: ANALYSE_PORTFOLIO_JOB,
@@ -57,28 +89,36 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger): JobDefiniti
       const project = await db.selectFrom('projects').select(['id', 'version', 'portfolio_variables', 'default_filters']).where('id', '=', projectId).executeTakeFirst();
       if (!project) return; // deleted meanwhile
       if (project.version !== version) return; // superseded: a newer job analyses the newer assets
+      // Planned into parts by an earlier attempt that died before marking this job done: the parts carry on.
+      if (await db.selectFrom('analysis_runs').select('version').where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst()) return;
       await setProject(projectId, { status: 'running', progress: 0, status_message: 'Reading assets' });
       const rows = await db.selectFrom('assets').selectAll().where('project_id', '=', projectId).orderBy('position').execute();
       const inputs = rows.map(assetInputOf);
       const prepared = prepareAssets(inputs, undefined);
-      const blobs: { start: number; count: number; data: Buffer }[] = [];
+      const blobs: { start: number; count: number; data: Buffer; worker_id: string | null; part: number | null }[] = [];
+      const shares: { start: number; share: SummaryShare }[] = [];
       const t0 = performance.now();
       let lastReport = 0;
       const filters = project.default_filters as DefaultFilters;
-      const hazards = (project.portfolio_variables as string[]).map((l) => hazardByLabel(l)?.key).filter((k): k is HazardKey => !!k);
-      const summary = new SummaryAccumulator(filters, hazards);
+      const hazards = hazardsOf(project);
       // After an edit, chunks without a changed asset keep their stored results (same assets, same boundaries).
-      const reusable = new Map<number, Buffer>();
+      const reusable = new Map<number, { data: Buffer; worker_id: string | null; part: number | null }>();
       if (changedAssetIds?.length) {
-        const old = await db.selectFrom('analysis_results').select(['chunk_start', 'chunk_count', 'data']).where('project_id', '=', projectId).execute();
+        const old = await db.selectFrom('analysis_results').select(['chunk_start', 'chunk_count', 'data', 'worker_id', 'part']).where('project_id', '=', projectId).execute();
         const aligned = old.reduce((n, b) => n + b.chunk_count, 0) === rows.length && old.every((b) => b.chunk_start % CHUNK_ASSETS === 0 && b.chunk_count === Math.min(CHUNK_ASSETS, rows.length - b.chunk_start));
         if (aligned) {
           const changed = new Set(changedAssetIds);
           for (const b of old) {
             const touched = rows.slice(b.chunk_start, b.chunk_start + b.chunk_count).some((r) => changed.has(r.id));
-            if (!touched) reusable.set(b.chunk_start, Buffer.from(b.data));
+            if (!touched) reusable.set(b.chunk_start, { data: Buffer.from(b.data), worker_id: b.worker_id, part: b.part });
           }
         }
+      }
+      const toCompute: number[] = [];
+      for (let start = 0; start < inputs.length; start += CHUNK_ASSETS) if (!reusable.has(start)) toCompute.push(start);
+      if (options.fanOut && toCompute.length > options.partChunks) {
+        await planParts(db, log, options, ctx, { projectId, version, total: inputs.length, filters, hazards, prepared, reusable, toCompute });
+        return;
       }
       let recomputed = 0;
       const report = async (done: number) => {
@@ -89,8 +129,8 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger): JobDefiniti
         await ctx.progress(0.95 * (done / inputs.length), message);
       };
       const keep = (chunk: StoredChunk) => {
-        summary.add(prepared, chunk);
-        blobs.push({ start: chunk.start, count: chunk.count, data: encodeChunk(chunk) });
+        shares.push({ start: chunk.start, share: summaryShare(prepared, 0, chunk, filters, hazards) });
+        blobs.push({ start: chunk.start, count: chunk.count, data: encodeChunk(chunk), worker_id: ctx.workerId, part: null });
       };
       const layers = await defaultHazardLayers();
       if (reusable.size === 0 && inputs.length > PARALLEL_ABOVE && layers.byo.size === 0) {
@@ -111,8 +151,8 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger): JobDefiniti
           const count = end - start;
           const kept = reusable.get(start);
           if (kept) {
-            summary.add(prepared, decodeChunk(kept));
-            blobs.push({ start, count, data: kept });
+            shares.push({ start, share: summaryShare(prepared, 0, decodeChunk(kept.data), filters, hazards) });
+            blobs.push({ start, count, ...kept });
             continue;
           }
           recomputed += count;
@@ -122,15 +162,18 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger): JobDefiniti
         }
       }
       blobs.sort((a, b) => a.start - b.start);
+      shares.sort((a, b) => a.start - b.start);
       const computeMs = performance.now() - t0;
       const stored = await db.transaction().execute(async (tx) => {
         const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
         if (!current || current.version !== version) return false;
         await tx.deleteFrom('analysis_results').where('project_id', '=', projectId).execute();
-        for (const b of blobs) await tx.insertInto('analysis_results').values({ project_id: projectId, chunk_start: b.start, chunk_count: b.count, data: b.data }).execute();
+        for (const b of blobs) await tx.insertInto('analysis_results').values({ project_id: projectId, chunk_start: b.start, chunk_count: b.count, data: b.data, worker_id: b.worker_id, part: b.part }).execute();
+        // Parts of an older fanned-out run are superseded: drop them with their staged chunks.
+        await tx.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '<', version).execute();
         await tx
           .updateTable('projects')
-          .set({ status: 'done', progress: 1, status_message: `Analysed ${inputs.length.toLocaleString('en-US')} assets`, analysed_at: new Date(), summary: JSON.stringify(summary.result(rows)) })
+          .set({ status: 'done', progress: 1, status_message: `Analysed ${inputs.length.toLocaleString('en-US')} assets`, analysed_at: new Date(), summary: JSON.stringify(projectSummary(filters, shares.map((s) => s.share), propertyTypes(rows))) })
           .where('id', '=', projectId)
           .execute();
         return true;
@@ -144,52 +187,247 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger): JobDefiniti
 }
 
 /**
- * The figures of a project card at the project's default filter: mean climate score of the assets with data,
- * summed maximum exposure, exposed value, CVaR and residual CVaR over the portfolio's hazards.
+ * Plans a fanned-out run: chunks kept after an edit go straight to staging, the chunks to compute are cut into parts
+ * of `partChunks` chunks, and one part job is queued per part, all in one transaction under the project's row lock
+ * (so a newer version cannot slip in between). A retried planning job finds the run and stops.
  */
-class SummaryAccumulator {
-  private scoreSum = 0;
-  private scored = 0;
-  private maxExposure = 0;
-  private totalValue = 0;
-  private cvar = 0;
-  private rcvar = 0;
-  private readonly syIndex: number;
-
-  constructor(
-    private readonly filters: DefaultFilters,
-    private readonly hazards: HazardKey[],
-  ) {
-    this.syIndex = SCENARIO_YEAR_INDEX.get(scenarioYearKey(filters.analysis_type as AnalysisType, filters.scenario as ScenarioCode, filters.year)) ?? 0;
-  }
-
-  add(prepared: ReturnType<typeof prepareAssets>, chunk: StoredChunk) {
-    const S = chunk.scenarioYears.length;
-    for (let a = 0; a < chunk.count; a++) {
-      const asset = prepared[chunk.start + a]!;
-      const score = chunk.climateScore[a * S + this.syIndex]!;
-      if (score !== 255) {
-        this.scoreSum += score;
-        this.scored += 1;
-      }
-      const c = assetCvar(asset, chunk, a, this.hazards, this.filters.analysis_type as AnalysisType, this.filters.scenario as ScenarioCode, this.filters.year);
-      if (Number.isFinite(c.maxExposure)) this.maxExposure += c.maxExposure;
-      if (Number.isFinite(c.cvar)) this.cvar += c.cvar;
-      if (Number.isFinite(c.rcvar)) this.rcvar += c.rcvar;
-      this.totalValue += (asset.buildingValue + asset.contentValue + asset.inventoryValue) * asset.ownership;
+async function planParts(
+  db: DB,
+  log: FastifyBaseLogger,
+  options: AnalysisJobOptions,
+  ctx: JobContext,
+  p: { projectId: number; version: number; total: number; filters: DefaultFilters; hazards: HazardKey[]; prepared: PreparedAsset[]; reusable: Map<number, { data: Buffer; worker_id: string | null; part: number | null }>; toCompute: number[] },
+) {
+  const { projectId, version, total } = p;
+  const reused = [...p.reusable.entries()].map(([start, kept]) => {
+    const chunk = decodeChunk(kept.data);
+    return { project_id: projectId, version, chunk_start: start, chunk_count: chunk.count, data: kept.data, summary: JSON.stringify(summaryShare(p.prepared, 0, chunk, p.filters, p.hazards)), part: kept.part, worker_id: kept.worker_id, attempt: null };
+  });
+  const reusedAssets = reused.reduce((n, r) => n + r.chunk_count, 0);
+  const groups: number[][] = [];
+  for (let i = 0; i < p.toCompute.length; i += options.partChunks) groups.push(p.toCompute.slice(i, i + options.partChunks));
+  const countOf = (start: number) => Math.min(CHUNK_ASSETS, total - start);
+  const outcome = await db.transaction().execute(async (tx) => {
+    const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
+    if (!current || current.version !== version) return 'superseded';
+    const existing = await tx.selectFrom('analysis_runs').select('version').where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst();
+    if (existing) return 'planned before';
+    await tx.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '<>', version).execute();
+    await tx
+      .insertInto('analysis_runs')
+      .values({ project_id: projectId, version, total_assets: total, chunks: Math.ceil(total / CHUNK_ASSETS), parts: groups.length, reused_assets: reusedAssets, planned_by: ctx.workerId })
+      .execute();
+    for (const r of reused) await tx.insertInto('analysis_staging').values(r).execute();
+    for (const [part, chunks] of groups.entries()) {
+      const payload: PartPayload = { projectId, version, part, chunks, total, filters: p.filters, hazards: p.hazards };
+      const jobId = await options.enqueue(ANALYSE_PORTFOLIO_PART_JOB, payload, tx);
+      const last = chunks[chunks.length - 1]!;
+      await tx
+        .insertInto('analysis_parts')
+        .values({ project_id: projectId, version, part, chunk_from: chunks[0]!, chunk_to: last + countOf(last), chunks: chunks.length, assets: chunks.reduce((n, c) => n + countOf(c), 0), job_id: jobId })
+        .execute();
     }
-  }
+    await tx
+      .updateTable('projects')
+      .set({ progress: 0.95 * (reusedAssets / total), status_message: `Analysing ${total.toLocaleString('en-US')} assets in ${groups.length} parts` })
+      .where('id', '=', projectId)
+      .execute();
+    return 'planned';
+  });
+  log.info({ projectId, version, assets: total, parts: groups.length, reusedChunks: reused.length, outcome }, 'portfolio analysis split into parts');
+}
 
-  result(rows: AssetRow[]): ProjectSummary {
-    const types = [...new Set(rows.map((r) => r.property_type).filter((t): t is string => !!t))].sort();
-    return {
-      key: SCENARIO_YEARS[this.syIndex]!.key,
-      overall: this.scored ? Math.round((10 * this.scoreSum) / this.scored) / 10 : null,
-      max_exposure: this.maxExposure,
-      total_value: this.totalValue,
-      cvar: this.cvar,
-      rcvar: this.rcvar,
-      property_types: types,
-    };
+/**
+ * One part of a fanned-out analysis: computes its chunks, then in one transaction under the project's row lock
+ * writes them to analysis_staging (upsert on (project, version, chunk_start): a retried part overwrites its own
+ * rows), marks the part done and, when it is the last, swaps the whole run into analysis_results and the summary.
+ * A part of a superseded version (the project changed since) stores nothing.
+ */
+export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger): JobDefinition<PartPayload> {
+  return {
+    type: ANALYSE_PORTFOLIO_PART_JOB,
+    maxAttempts: 3,
+    retryDelaySeconds: 5,
+    async run(p, ctx) {
+      const { projectId, version, part, chunks, total } = p;
+      const partKey = <Q extends { where: (...a: any[]) => Q }>(q: Q): Q => q.where('project_id', '=', projectId).where('version', '=', version).where('part', '=', part);
+      const project = await db.selectFrom('projects').select(['version']).where('id', '=', projectId).executeTakeFirst();
+      if (!project || project.version !== version) return; // superseded
+      const run = await db.selectFrom('analysis_runs').select(['finished_at']).where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst();
+      if (!run || run.finished_at) return; // superseded, or stored already by an earlier attempt
+      await partKey(db.updateTable('analysis_parts').set({ status: 'running', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: 0, started_at: new Date() })).execute();
+      const provider = createHazardProvider(undefined, await defaultHazardLayers());
+      const staged: { chunk_start: number; chunk_count: number; data: Buffer; summary: SummaryShare }[] = [];
+      const partAssets = chunks.reduce((n, c) => n + Math.min(CHUNK_ASSETS, total - c), 0);
+      const t0 = performance.now();
+      let done = 0;
+      let lastReport = 0;
+      for (const start of chunks) {
+        const count = Math.min(CHUNK_ASSETS, total - start);
+        const rows = await db.selectFrom('assets').selectAll().where('project_id', '=', projectId).orderBy('position').limit(count).offset(start).execute();
+        if (rows.length !== count) {
+          const now = await db.selectFrom('projects').select(['version']).where('id', '=', projectId).executeTakeFirst();
+          if (!now || now.version !== version) return;
+          throw new Error(`expected ${count} assets from position ${start}, found ${rows.length}`);
+        }
+        const inputs = rows.map(assetInputOf);
+        const prepared = prepareAssets(inputs, undefined);
+        const chunk = { ...computeChunk(prepared, inputs, 0, count, SCENARIO_YEARS, provider), start } as StoredChunk;
+        staged.push({ chunk_start: start, chunk_count: count, data: encodeChunk(chunk), summary: summaryShare(prepared, start, chunk, p.filters, p.hazards) });
+        done += count;
+        if (performance.now() - lastReport > 250 || done === partAssets) {
+          lastReport = performance.now();
+          await reportRunProgress(db, projectId, version, part, done);
+          await ctx.progress(done / partAssets, `Part ${part + 1}: ${done} of ${partAssets} assets`);
+        }
+        await new Promise((r) => setImmediate(r)); // heartbeats and requests between chunks
+      }
+      const computeMs = Math.round(performance.now() - t0);
+      const outcome = await db.transaction().execute(async (tx) => {
+        const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
+        if (!current || current.version !== version) return 'superseded';
+        const run = await tx.selectFrom('analysis_runs').select(['finished_at', 'total_assets']).where('project_id', '=', projectId).where('version', '=', version).forUpdate().executeTakeFirst();
+        if (!run || run.finished_at) return 'stored before';
+        for (const s of staged) {
+          const fields = { chunk_count: s.chunk_count, data: s.data, summary: JSON.stringify(s.summary), part, worker_id: ctx.workerId, attempt: ctx.attempt };
+          await tx
+            .insertInto('analysis_staging')
+            .values({ project_id: projectId, version, chunk_start: s.chunk_start, ...fields })
+            .onConflict((oc) => oc.columns(['project_id', 'version', 'chunk_start']).doUpdateSet(fields))
+            .execute();
+        }
+        await partKey(tx.updateTable('analysis_parts').set({ status: 'done', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: done, compute_ms: computeMs, finished_at: new Date() })).execute();
+        const left = await tx
+          .selectFrom('analysis_parts')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('project_id', '=', projectId)
+          .where('version', '=', version)
+          .where('status', '<>', 'done')
+          .executeTakeFirstOrThrow();
+        if (left.n > 0) return 'staged';
+        await storeRun(tx, projectId, version, run.total_assets, p.filters);
+        return 'stored';
+      });
+      log.info({ projectId, version, part, chunks: chunks.length, assets: partAssets, computeMs, attempt: ctx.attempt, outcome }, 'analysis part done');
+    },
+    async onFailed({ projectId, version }, error) {
+      await db
+        .updateTable('projects')
+        .set({ status: 'failed', status_message: `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.` })
+        .where('id', '=', projectId)
+        .where('version', '=', version)
+        .execute();
+    },
+  };
+}
+
+/** Progress over all parts of a run: kept chunks plus every part's analysed assets, out of the project's assets. */
+async function reportRunProgress(db: DB, projectId: number, version: number, part: number, done: number) {
+  await db.updateTable('analysis_parts').set({ assets_done: done }).where('project_id', '=', projectId).where('version', '=', version).where('part', '=', part).execute();
+  const row = await sql<{ done: number; total: number }>`
+    select (r.reused_assets + coalesce((select sum(p.assets_done) from analysis_parts p where p.project_id = r.project_id and p.version = r.version), 0))::int as done,
+      r.total_assets as total
+    from analysis_runs r where r.project_id = ${projectId} and r.version = ${version}`.execute(db);
+  const r = row.rows[0];
+  if (!r) return;
+  await db
+    .updateTable('projects')
+    // greatest(): parts report concurrently and a retried part starts again from 0; progress only goes forward.
+    .set({ progress: sql<number>`greatest(progress, ${0.95 * (r.done / r.total)})`, status_message: `Analysed ${r.done.toLocaleString('en-US')} of ${r.total.toLocaleString('en-US')} assets` })
+    .where('id', '=', projectId)
+    .where('version', '=', version)
+    .where('status', '=', 'running')
+    .execute();
+}
+
+/**
+ * Swaps a complete run from analysis_staging into analysis_results and writes the project summary, inside the
+ * caller's transaction (which holds the project's row lock): readers see the old analysis or the new one.
+ */
+async function storeRun(tx: DB, projectId: number, version: number, total: number, filters: DefaultFilters) {
+  const staged = await tx.selectFrom('analysis_staging').select(['chunk_start', 'chunk_count', 'summary']).where('project_id', '=', projectId).where('version', '=', version).orderBy('chunk_start').execute();
+  let next = 0;
+  for (const s of staged) {
+    if (s.chunk_start !== next) throw new Error(`staged chunks of project ${projectId} v${version} are not contiguous at ${next} (found ${s.chunk_start})`);
+    next += s.chunk_count;
   }
+  if (next !== total) throw new Error(`staged chunks of project ${projectId} v${version} cover ${next} of ${total} assets`);
+  await tx.deleteFrom('analysis_results').where('project_id', '=', projectId).execute();
+  await sql`insert into analysis_results (project_id, chunk_start, chunk_count, data, worker_id, part)
+    select project_id, chunk_start, chunk_count, data, worker_id, part from analysis_staging
+    where project_id = ${projectId} and version = ${version} order by chunk_start`.execute(tx);
+  const types = await tx.selectFrom('assets').select('property_type').distinct().where('project_id', '=', projectId).execute();
+  const summary = projectSummary(filters, staged.map((s) => s.summary as unknown as SummaryShare), types.map((t) => t.property_type).filter((t): t is string => !!t).sort());
+  await tx
+    .updateTable('projects')
+    .set({ status: 'done', progress: 1, status_message: `Analysed ${total.toLocaleString('en-US')} assets`, analysed_at: new Date(), summary: JSON.stringify(summary) })
+    .where('id', '=', projectId)
+    .execute();
+  await tx.updateTable('analysis_runs').set({ finished_at: new Date() }).where('project_id', '=', projectId).where('version', '=', version).execute();
+  await tx.deleteFrom('analysis_staging').where('project_id', '=', projectId).execute();
+}
+
+function propertyTypes(rows: AssetRow[]): string[] {
+  return [...new Set(rows.map((r) => r.property_type).filter((t): t is string => !!t))].sort();
+}
+
+/** One chunk's share of the project card's figures (sums over its assets); shares are added in chunk order. */
+export interface SummaryShare {
+  scoreSum: number;
+  scored: number;
+  maxExposure: number;
+  totalValue: number;
+  cvar: number;
+  rcvar: number;
+}
+
+function summaryIndex(filters: DefaultFilters): number {
+  return SCENARIO_YEAR_INDEX.get(scenarioYearKey(filters.analysis_type as AnalysisType, filters.scenario as ScenarioCode, filters.year)) ?? 0;
+}
+
+/**
+ * A chunk's share of the figures of a project card at the project's default filter: climate scores of the assets with
+ * data, maximum exposure, exposed value, CVaR and residual CVaR over the portfolio's hazards.
+ * `prepared[i]` is the asset at position `base + i`.
+ */
+export function summaryShare(prepared: readonly PreparedAsset[], base: number, chunk: StoredChunk, filters: DefaultFilters, hazards: HazardKey[]): SummaryShare {
+  const out: SummaryShare = { scoreSum: 0, scored: 0, maxExposure: 0, totalValue: 0, cvar: 0, rcvar: 0 };
+  const S = chunk.scenarioYears.length;
+  const syIndex = summaryIndex(filters);
+  for (let a = 0; a < chunk.count; a++) {
+    const asset = prepared[chunk.start - base + a]!;
+    const score = chunk.climateScore[a * S + syIndex]!;
+    if (score !== 255) {
+      out.scoreSum += score;
+      out.scored += 1;
+    }
+    const c = assetCvar(asset, chunk, a, hazards, filters.analysis_type as AnalysisType, filters.scenario as ScenarioCode, filters.year);
+    if (Number.isFinite(c.maxExposure)) out.maxExposure += c.maxExposure;
+    if (Number.isFinite(c.cvar)) out.cvar += c.cvar;
+    if (Number.isFinite(c.rcvar)) out.rcvar += c.rcvar;
+    out.totalValue += (asset.buildingValue + asset.contentValue + asset.inventoryValue) * asset.ownership;
+  }
+  return out;
+}
+
+/** The project card's figures from the chunks' shares, added in chunk order (the same sums whoever computed them). */
+export function projectSummary(filters: DefaultFilters, shares: readonly SummaryShare[], propertyTypes: string[]): ProjectSummary {
+  const t: SummaryShare = { scoreSum: 0, scored: 0, maxExposure: 0, totalValue: 0, cvar: 0, rcvar: 0 };
+  for (const s of shares) {
+    t.scoreSum += s.scoreSum;
+    t.scored += s.scored;
+    t.maxExposure += s.maxExposure;
+    t.totalValue += s.totalValue;
+    t.cvar += s.cvar;
+    t.rcvar += s.rcvar;
+  }
+  return {
+    key: SCENARIO_YEARS[summaryIndex(filters)]!.key,
+    overall: t.scored ? Math.round((10 * t.scoreSum) / t.scored) / 10 : null,
+    max_exposure: t.maxExposure,
+    total_value: t.totalValue,
+    cvar: t.cvar,
+    rcvar: t.rcvar,
+    property_types: propertyTypes,
+  };
 }

@@ -22,6 +22,9 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_D
     // An idle connection closed by the server (restart, failover, dropped database) must not crash the process:
     // the pool drops it and opens a new one on the next query.
     pool.on('error', (err) => console.error(`[db] idle PostgreSQL connection closed: ${err.message}`));
+    // The same for a connection held between the statements of a transaction (a job computing between them): the
+    // statement in flight fails (the job attempt fails and is retried) instead of an unhandled 'error' ending the process.
+    pool.on('connect', (client) => client.on('error', (err) => console.error(`[db] PostgreSQL connection closed: ${err.message}`)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

@@ -10,6 +10,7 @@ import * as m0008 from './migrations/0008_carbon.js';
 import * as m0009 from './migrations/0009_maps.js';
 import * as m0010 from './migrations/0010_realestate.js';
 import * as m0011 from './migrations/0011_listed_companies.js';
+import * as m0012 from './migrations/0012_analysis_parts.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
 const MIGRATIONS: Record<string, { statements: string[] }> = {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0009_maps': m0009,
   '0010_realestate': m0010,
   '0011_listed_companies': m0011,
+  '0012_analysis_parts': m0012,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -161,6 +161,9 @@ export interface Database extends FaqTables {
   project_shares: ProjectSharesTable;
   jobs: JobsTable;
   analysis_results: AnalysisResultsTable;
+  analysis_runs: AnalysisRunsTable;
+  analysis_parts: AnalysisPartsTable;
+  analysis_staging: AnalysisStagingTable;
   files: FilesTable;
   reports: ReportsTable;
   carbon_portfolios: CarbonPortfoliosTable;
@@ -277,6 +280,55 @@ export interface AnalysisResultsTable {
   chunk_count: number;
   data: Uint8Array;
   created_at: Timestamp;
+  /** The job worker that computed this chunk (null: stored before migration 0012). */
+  worker_id: string | null;
+  /** The part of a fanned-out analysis that computed it (null: the single-job path or a chunk kept after an edit). */
+  part: number | null;
+}
+
+/** One fanned-out analysis of a project version (migration 0012). */
+export interface AnalysisRunsTable {
+  project_id: number;
+  version: number;
+  total_assets: number;
+  chunks: number;
+  parts: number;
+  reused_assets: Generated<number>;
+  planned_by: string | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
+/** A part of a run: a range of chunks one worker analyses; status queued | running | done | superseded. */
+export interface AnalysisPartsTable {
+  project_id: number;
+  version: number;
+  part: number;
+  chunk_from: number;
+  chunk_to: number;
+  chunks: number;
+  assets: number;
+  status: Generated<string>;
+  job_id: number | null;
+  worker_id: string | null;
+  attempt: Generated<number>;
+  assets_done: Generated<number>;
+  compute_ms: number | null;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
+
+/** Chunks of a run not yet swapped into analysis_results, with each chunk's share of the project summary. */
+export interface AnalysisStagingTable {
+  project_id: number;
+  version: number;
+  chunk_start: number;
+  chunk_count: number;
+  data: Uint8Array;
+  summary: Json<Record<string, number>>;
+  part: number | null;
+  worker_id: string | null;
+  attempt: number | null;
 }
 
 /** A slide report: made by a job, served behind its own link (the PDF and the PPTX are files rows). */

@@ -15,7 +15,7 @@ import { FileStore } from './file-store.js';
 import { ExportService } from './export.service.js';
 import { DashboardService } from './dashboard.service.js';
 import { AssetEditService } from './asset-edit.service.js';
-import { analysePortfolioJob } from '../analysis/analysis.service.js';
+import { analysePortfolioJob, analysePortfolioPartJob } from '../analysis/analysis.service.js';
 import { FaqService } from './faq.service.js';
 import { ReportService, slideReportJob } from '../reports/report.service.js';
 import { CarbonRepository } from '../repositories/carbon.repository.js';
@@ -37,7 +37,10 @@ export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
   const accounts = new AccountService(db, users, notifications);
   // The embedded database belongs to this one process: a job still marked running at start-up was cut off by a crash.
   const jobs = new JobQueue(db, log, { concurrency: config.JOB_CONCURRENCY, pollMs: 500, staleAfterMs: config.JOB_STALE_AFTER_MS, soleWorker: !config.DATABASE_URL });
-  jobs.register(analysePortfolioJob(db, log));
+  // Large analyses are split into parts when workers share the queue (PostgreSQL), or always/never by setting.
+  const fanOut = config.ANALYSIS_FAN_OUT === 'always' || (config.ANALYSIS_FAN_OUT === 'auto' && !!config.DATABASE_URL);
+  jobs.register(analysePortfolioJob(db, log, { fanOut, partChunks: config.ANALYSIS_PART_CHUNKS, enqueue: (type, payload, tx) => jobs.enqueue(type, payload, tx) }));
+  jobs.register(analysePortfolioPartJob(db, log));
   const projects = new ProjectService(db, users, jobs, config);
   const projectList = new ProjectListService(db, users, projects);
   const files = new FileStore(db, config);

@@ -19,6 +19,8 @@ export interface JobDefinition<P extends Record<string, unknown> = Record<string
 export interface JobContext {
   jobId: number;
   attempt: number;
+  /** The worker running this attempt (host:pid:random). */
+  workerId: string;
   progress(fraction: number, message?: string): Promise<void>;
 }
 
@@ -167,6 +169,7 @@ export class JobQueue {
     const ctx: JobContext = {
       jobId: job.id,
       attempt: job.attempts,
+      workerId: this.workerId,
       progress: async (fraction, message) => {
         await this.db
           .updateTable('jobs')

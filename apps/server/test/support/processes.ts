@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { REPO_ROOT } from '../../src/config.js';
+
+/** Real server and worker processes for the crash and scale-out tests. */
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Proc {
+  url: string;
+  /** A worker's id as its job queue records it in jobs.locked_by and analysis_parts.worker_id. */
+  workerId?: string;
+  child: ChildProcess;
+  output(): string;
+}
+
+function launch(script: string, env: Record<string, string>): { child: ChildProcess; output(): string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-50_000)));
+  child.stderr?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-50_000)));
+  return { child, output: () => log };
+}
+
+/** `npm start`'s server (apps/server/src/main.ts) on a free port; resolves when /api/health answers. */
+export async function spawnServer(env: Record<string, string>): Promise<Proc> {
+  const port = await freePort();
+  const { child, output } = launch('apps/server/src/main.ts', { PORT: String(port), SEED_DEMO: 'true', ...env });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}:\n${output()}`);
+    try {
+      if ((await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) })).status === 200) break;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL'); // not left running (its pipes would keep the test process alive)
+      throw new Error(`server did not start:\n${output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, child, output };
+}
+
+/** `npm run worker` (apps/server/src/worker.ts); resolves when it logged that it started (LOG_LEVEL info). */
+export async function spawnWorker(env: Record<string, string>): Promise<Proc> {
+  const { child, output } = launch('apps/server/src/worker.ts', { ...env, LOG_LEVEL: 'info' });
+  const deadline = Date.now() + 120_000;
+  while (!output().includes('worker started')) {
+    if (child.exitCode !== null) throw new Error(`worker exited ${child.exitCode}:\n${output()}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`worker did not start:\n${output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const workerId = /"worker":"([^"]+)"/.exec(output())?.[1];
+  if (!workerId) throw new Error(`worker id not in the start-up line:\n${output()}`);
+  return { url: '', workerId, child, output };
+}
+
+export async function stopProc(p: Proc, signal: NodeJS.Signals): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => p.child.once('exit', () => r()));
+  p.child.kill(signal);
+  const t = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(t);
+}
