@@ -123,18 +123,21 @@ let setupNote = '';
         await new Promise((res) => setTimeout(res, 200));
       }
       created.push(`${((performance.now() - t0) / 1000).toFixed(1)} s`);
-      const ids: number[] = [];
-      for (let u = 1; u < perCompany; u++) {
-        const reg2 = await call('POST', '/api/user/register/', { ...member(u), company_name: `Load Bench ${c + 1}`, company_code: companyCode });
-        await call('POST', `/api/company/members/${reg2.user.id}/approve/`, undefined, adminToken);
-        ids.push(reg2.user.id);
-      }
-      if (ids.length) await call('POST', '/api/v2/share_project/', { project_id: projectId, share_with: JSON.stringify(ids), permission: 'read' }, adminToken);
     }
+    // Members (each approved and given read access to the administrator's project); missing ones are added.
+    const have = new Set((await app.db.selectFrom('users').select('username').where('username', 'like', `${tag}u%`).execute()).map((x) => x.username));
+    const ids: number[] = [];
+    for (let u = 1; u < perCompany; u++) {
+      if (have.has(`${tag}u${u}`)) continue;
+      const reg2 = await call('POST', '/api/user/register/', { ...member(u), company_name: `Load Bench ${c + 1}`, company_code: companyCode });
+      await call('POST', `/api/company/members/${reg2.user.id}/approve/`, undefined, adminToken);
+      ids.push(reg2.user.id);
+    }
+    if (ids.length) await call('POST', '/api/v2/share_project/', { project_id: projectId, share_with: JSON.stringify(ids), permission: 'read' }, adminToken);
     const members = await app.db.selectFrom('users').select(['id', 'username']).where('username', 'like', `${tag}u%`).execute();
     for (let u = 0; u < perCompany && users.length < USERS; u++) {
       const m = members.find((x) => x.username === `${tag}u${u}`);
-      if (!m) throw new Error(`missing user ${tag}u${u} (LOAD_USERS larger than when ${DATA_DIR} was set up?)`);
+      if (!m) throw new Error(`missing user ${tag}u${u}`);
       users.push({ userId: m.id, token: u === 0 ? adminToken : await login(m.username, companyCode), projectId, company: c });
     }
   }
@@ -200,6 +203,16 @@ for (let c = 0; c < COMPANIES; c++) {
   if (res.status !== 200) throw new Error(`cold dashboard query: ${res.status}`);
   cold.push(performance.now() - t);
 }
+
+// The server loads the gazetteer after listening (main.ts); the run starts once it is idle (at most 120 s).
+const tIdle = performance.now();
+for (let prev = serverUsage(); performance.now() - tIdle < 120_000;) {
+  await new Promise((r) => setTimeout(r, 1000));
+  const now = serverUsage();
+  if (!prev || !now || now.cpu - prev.cpu < 0.05) break;
+  prev = now;
+}
+const idleWait = (performance.now() - tIdle) / 1000;
 
 // ---------------------------------------------------------------------------------------------------------------
 // 3. The load: autocannon, one request sequence per visit.
@@ -308,7 +321,7 @@ console.log(`server: src/main.ts as its own process on ${PG_URL ? 'PostgreSQL (B
 console.log(`load: ${CONNECTIONS} connections, ${users.length} signed-in users in ${COMPANIES} companies, ${SECONDS} s, ${RATE ? `paced at ${RATE} req/s per connection` : 'closed loop (next request when the answer arrives, no think time)'}; ${COMPANIES} projects of ${ASSETS.toLocaleString('en-US')} assets x 11 hazards x 58 scenario-years`);
 console.log(`visit (repeated by every connection, each time as the next user): ${visit.map((v) => v.kind).join(' -> ')}`);
 console.log(`load average (1/5/15 min): before set-up ${loadAvgStart}; during the run ${loadDuring.join(' | ')}`);
-console.log(`cold first dashboard query per project (before the run): ${cold.map(ms).join(', ')}`);
+console.log(`cold first dashboard query per project (before the run): ${cold.map(ms).join(', ')}; then ${idleWait.toFixed(0)} s until the server was idle (start-up work done)`);
 console.log('');
 console.log(line(head));
 console.log(line(widths.map((w) => '-'.repeat(w))));
