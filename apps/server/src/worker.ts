@@ -18,7 +18,7 @@ if (!config.DATABASE_URL) {
 const log = pino({ level: config.LOG_LEVEL === 'silent' ? 'silent' : config.LOG_LEVEL, base: { role: 'worker' } });
 const database = await openDatabase(config);
 await migrateToLatest(database.db);
-const services = createServices(database.db, config, log);
+const services = createServices(database.db, config, log, { warmDashboard: false });
 services.jobs.start();
 log.info({ worker: services.jobs.workerId, concurrency: config.JOB_CONCURRENCY }, 'worker started');
 

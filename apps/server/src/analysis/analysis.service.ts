@@ -47,7 +47,12 @@ export function assetInputOf(a: AssetRow): AssetInput {
  * Runs the engine over every asset x hazard x scenario-year of a project and stores the results, replacing the
  * previous ones in one transaction, so readers see either the old or the new analysis, never a mix.
  */
-export function analysePortfolioJob(db: DB, log: FastifyBaseLogger): JobDefinition<{ projectId: number; version: number; changedAssetIds?: number[] }> {
+export function analysePortfolioJob(
+  db: DB,
+  log: FastifyBaseLogger,
+  /** Called (not awaited) once the new results are stored, e.g. to load them into the dashboard's cache. */
+  onStored?: (projectId: number) => Promise<void>,
+): JobDefinition<{ projectId: number; version: number; changedAssetIds?: number[] }> {
   const setProject = (id: number, fields: Record<string, unknown>) => db.updateTable('projects').set(fields).where('id', '=', id).execute();
   return {
     type: ANALYSE_PORTFOLIO_JOB,
@@ -136,6 +141,7 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger): JobDefiniti
         return true;
       });
       log.info({ projectId, assets: inputs.length, recomputed, computeMs: Math.round(computeMs), bytes: blobs.reduce((n, b) => n + b.data.length, 0), stored }, 'portfolio analysed');
+      if (stored && onStored) onStored(projectId).catch((err: unknown) => log.warn({ projectId, err }, 'after-analysis hook failed'));
     },
     async onFailed({ projectId }, error) {
       await setProject(projectId, { status: 'failed', status_message: `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.` });

@@ -101,6 +101,9 @@ class ResultsCache {
 /** The dashboard answer object (what query returns). */
 export type DashboardAnswerObject = Exclude<Awaited<ReturnType<DashboardService['build']>>, Buffer>;
 
+/** The decoded-analysis cache's key: a project's analysis is identified by its version and analysis time. */
+const resultsKeyOf = (p: Pick<ProjectRow, 'id' | 'version' | 'analysed_at'>) => `${p.id}:${p.version}:${p.analysed_at ? new Date(p.analysed_at).getTime() : 0}`;
+
 const DATA_SOURCES = Object.values(DATASETS).map((d) => ({ name: d.name, publisher: d.publisher, license: d.license }));
 
 export class DashboardService {
@@ -122,6 +125,16 @@ export class DashboardService {
     const access = body.project_id !== undefined ? await this.projects.access(caller, body.project_id) : await this.projects.findVisibleByName(caller, body.project_name!);
     assertCan(access.role, 'view', access.project.name);
     return access;
+  }
+
+  /**
+   * Decodes a project's stored analysis into the cache (called when an analysis has been stored), so that the first
+   * dashboard query after an analysis does not pay for reading and decoding it.
+   */
+  async warm(projectId: number): Promise<void> {
+    const project = await this.db.selectFrom('projects').select(['id', 'version', 'analysed_at', 'status']).where('id', '=', projectId).executeTakeFirst();
+    if (!project || project.status !== 'done') return;
+    await this.cache.get(resultsKeyOf(project), () => loadProjectResults(this.db, project.id));
   }
 
   /** The dashboard answer as UTF-8 JSON (what the routes send), from the answer cache when the same answer was built. */
@@ -187,7 +200,7 @@ export class DashboardService {
     const allowed = (s: TierSection) => tier.tier_permissions[s] === true;
     const edits = (me?.data_edit_permissions ?? {}) as Record<string, boolean>;
 
-    const resultsKey = `${project.id}:${project.version}:${project.analysed_at ? new Date(project.analysed_at).getTime() : 0}`;
+    const resultsKey = resultsKeyOf(project);
     if (cached) {
       // Everything the answer depends on: the analysis, the project fields it echoes, the caller's role, tier and edit
       // permissions, and the resolved filters.
