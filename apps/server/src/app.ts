@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
 import { registerAuth } from './plugins/auth.js';
+import { registerCompression } from './plugins/compress.js';
 import { registerErrorHandler } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerWeb } from './plugins/web.js';
@@ -74,6 +75,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
     void reply.header('referrer-policy', 'same-origin');
     void reply.header('x-frame-options', 'DENY');
   });
+  registerCompression(app);
 
   await app.register(systemRoutes);
   await app.register(accountRoutes);
