@@ -9,9 +9,10 @@
  * project and shares it (read) with the company's other members. One "visit" (autocannon's request sequence, run over
  * and over by every connection, each visit as the next user) is what the web client asks for on a page load:
  *   /project:   GET /accounts/user/, GET /api/project/:userId/ (project list), GET /api/v2/projects/:id/status/ (card),
- *   /dashboard: POST /api/v2/dashboard/ (random filters: ssp/rcp, scenario, year, variable, mitigation),
- *               GET /api/v2/projects/:id/status/, GET /api/asset/:userId/?project_id= (asset list),
- *               two more dashboard queries (filter changes), GET /api/project/all_projects/ (project names).
+ *   /dashboard: POST /api/v2/dashboard/ (the project's default filters), GET /api/v2/projects/:id/status/,
+ *               GET /api/asset/:userId/?project_id= (asset list), two more dashboard queries with random filters
+ *               (ssp/rcp, scenario, year, one hazard or all, adaptation on/off), GET /api/project/all_projects/.
+ * Requests carry Accept-Encoding: gzip, deflate, br as a browser over HTTPS does (LOAD_ACCEPT_ENCODING; '' for none).
  * Closed loop: a connection sends its next request when the previous answer arrived (no think time), so this is the
  * saturation throughput and the latency at it. LOAD_RATE=r paces each connection to r requests per second instead.
  *
@@ -36,6 +37,8 @@ const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 50);
 const USERS = Number(process.env.LOAD_USERS ?? CONNECTIONS);
 const ASSETS = Number(process.env.LOAD_ASSETS ?? 1000);
 const RATE = process.env.LOAD_RATE ? Number(process.env.LOAD_RATE) : undefined;
+/** What the client accepts (a browser over HTTPS sends gzip, deflate, br; over plain HTTP gzip, deflate); '' for none. */
+const ACCEPT_ENCODING = process.env.LOAD_ACCEPT_ENCODING ?? 'gzip, deflate, br';
 const COMPANIES = 2;
 const PG_URL = process.env.BENCH_DATABASE_URL;
 const KEEP_DIR = process.env.BENCH_DATA_DIR;
@@ -231,7 +234,7 @@ function randomFilters() {
 }
 let nextUser = 0;
 type Ctx = { u?: LoadUser };
-const auth = (ctx: Ctx) => ({ authorization: `Token ${ctx.u!.token}`, accept: 'application/json' });
+const auth = (ctx: Ctx) => ({ authorization: `Token ${ctx.u!.token}`, accept: 'application/json', ...(ACCEPT_ENCODING ? { 'accept-encoding': ACCEPT_ENCODING } : {}) });
 /** The kind of the request whose answer is being recorded (autocannon calls onResponse just before its 'response' event). */
 let answered = '';
 type Req = autocannon.Request & { kind: string };
@@ -247,17 +250,18 @@ const req = (kind: string, method: 'GET' | 'POST', path: (ctx: Ctx) => string, b
   },
   onResponse: () => { answered = kind; },
 });
-const dashboard = () => req('dashboard', 'POST', () => '/api/v2/dashboard/', (ctx) => ({ project_id: ctx.u!.projectId, currency: 'USD', percentage_type: 'dollar', count: 'All', parameter: 'loss', with_content: true, adjusted_gdp: false, property_type: 'All', ...randomFilters() }));
+/** The page opens on the project's default filters; later queries are filter changes. */
+const dashboard = (changed: boolean) => req('dashboard', 'POST', () => '/api/v2/dashboard/', (ctx) => ({ project_id: ctx.u!.projectId, currency: 'USD', percentage_type: 'dollar', count: 'All', parameter: 'loss', with_content: true, adjusted_gdp: false, property_type: 'All', mitigation: true, variable: 'Total', ...(changed ? randomFilters() : {}) }));
 const status = () => req('project status', 'GET', (ctx) => `/api/v2/projects/${ctx.u!.projectId}/status/`);
 const visit: Req[] = [
   req('current user', 'GET', () => '/accounts/user/', undefined, true),
   req('project list', 'GET', (ctx) => `/api/project/${ctx.u!.userId}/`),
   status(),
-  dashboard(),
+  dashboard(false),
   status(),
   req('asset list', 'GET', (ctx) => `/api/asset/${ctx.u!.userId}/?project_id=${ctx.u!.projectId}`),
-  dashboard(),
-  dashboard(),
+  dashboard(true),
+  dashboard(true),
   req('project names', 'GET', () => '/api/project/all_projects/?list_for=physical_risk'),
 ];
 
@@ -319,7 +323,7 @@ const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : 
 console.log(`\nLoad benchmark — ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
 console.log(`server: src/main.ts as its own process on ${PG_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : `PGlite (${DATA_DIR}${KEEP_DIR ? '' : ', temporary'})`}; set-up ${setupSeconds.toFixed(1)} s (${setupNote})`);
 console.log(`load: ${CONNECTIONS} connections, ${users.length} signed-in users in ${COMPANIES} companies, ${SECONDS} s, ${RATE ? `paced at ${RATE} req/s per connection` : 'closed loop (next request when the answer arrives, no think time)'}; ${COMPANIES} projects of ${ASSETS.toLocaleString('en-US')} assets x 11 hazards x 58 scenario-years`);
-console.log(`visit (repeated by every connection, each time as the next user): ${visit.map((v) => v.kind).join(' -> ')}`);
+console.log(`visit (repeated by every connection, each time as the next user): ${visit.map((v) => v.kind).join(' -> ')}; Accept-Encoding: ${ACCEPT_ENCODING || 'none'}`);
 console.log(`load average (1/5/15 min): before set-up ${loadAvgStart}; during the run ${loadDuring.join(' | ')}`);
 console.log(`cold first dashboard query per project (before the run): ${cold.map(ms).join(', ')}; then ${idleWait.toFixed(0)} s until the server was idle (start-up work done)`);
 console.log('');
