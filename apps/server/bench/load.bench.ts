@@ -207,12 +207,13 @@ for (let c = 0; c < COMPANIES; c++) {
   cold.push(performance.now() - t);
 }
 
-// The server loads the gazetteer after listening (main.ts); the run starts once it is idle (at most 120 s).
+// The server loads the gazetteer after listening (main.ts); the run starts once it is idle (under 0.15 of a core over
+// 2 s; the job queue's polling costs a little), at most 60 s after the cold queries.
 const tIdle = performance.now();
-for (let prev = serverUsage(); performance.now() - tIdle < 120_000;) {
-  await new Promise((r) => setTimeout(r, 1000));
+for (let prev = serverUsage(); performance.now() - tIdle < 60_000;) {
+  await new Promise((r) => setTimeout(r, 2000));
   const now = serverUsage();
-  if (!prev || !now || now.cpu - prev.cpu < 0.05) break;
+  if (!prev || !now || now.cpu - prev.cpu < 0.3) break;
   prev = now;
 }
 const idleWait = (performance.now() - tIdle) / 1000;
@@ -266,6 +267,9 @@ const visit: Req[] = [
 ];
 
 const lat = new Map<string, number[]>();
+/** Per 10-second window of the run: answers and their latencies (shows start-up effects and stalls). */
+const windows: number[][] = [];
+let tRun = 0;
 const non2xx = new Map<string, number>();
 const bytesOf = new Map<string, number>();
 const usageBefore = serverUsage();
@@ -282,8 +286,10 @@ const run = autocannon({
   ...(RATE ? { connectionRate: RATE } : {}),
   requests: visit,
 }, (err, res) => (err ? fail(err) : finish(res)));
+tRun = performance.now();
 run.on('response', (_client: unknown, statusCode: number, resBytes: number, responseTime: number) => {
   const kind = answered;
+  (windows[Math.floor((performance.now() - tRun) / 10_000)] ??= []).push(responseTime);
   let xs = lat.get(kind);
   if (!xs) lat.set(kind, (xs = []));
   xs.push(responseTime);
@@ -331,6 +337,7 @@ console.log(line(head));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const r of rows) console.log(line(r));
 console.log('');
+console.log(`per 10 s of the run (answers, p50/p95 ms): ${Array.from(windows, (w) => { const x = (w ?? []).sort((a, b) => a - b); return x.length ? `${x.length} ${pct(x, 50).toFixed(0)}/${pct(x, 95).toFixed(0)}` : '0'; }).join(' | ')}`);
 console.log(`throughput: ${(result.requests.average ?? 0).toFixed(1)} req/s (autocannon mean), ${(result.throughput.average / 2 ** 20).toFixed(1)} MiB/s; connection errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}   (goal: zero errors, dashboard p95 < 300 ms)`);
 if (usageBefore && usageAfter) console.log(`server process: ${(usageAfter.cpu - usageBefore.cpu).toFixed(1)} CPU-s in ${SECONDS} s (${((usageAfter.cpu - usageBefore.cpu) / SECONDS).toFixed(2)} cores), RSS ${usageAfter.rssMiB.toFixed(0)} MiB, peak ${usageAfter.hwmMiB.toFixed(0)} MiB`);
 if (profDir) console.log(`server CPU profile written to ${profDir}`);
