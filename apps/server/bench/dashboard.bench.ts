@@ -7,7 +7,8 @@
  *
  * BENCH_DATA_DIR=/tmp/x keeps the PGlite database (and the analysed project) on disk between runs, so profiling runs
  * skip the 20-60 s upload and analysis. BENCH_CPU_PROF=file.cpuprofile writes a CPU profile of the query phase only.
- * BENCH_ACCEPT_ENCODING sets the queries' Accept-Encoding (default fetch's gzip, deflate; 'identity' for none, 'br').
+ * HTTP_COMPRESSION=true turns the server's compression on; BENCH_ACCEPT_ENCODING sets the queries' Accept-Encoding
+ * (default fetch's gzip, deflate; 'identity' for none, 'br').
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -38,7 +39,7 @@ function rng(seed: number) {
 }
 
 const loadAvgStart = la();
-const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR, SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
+const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR, HTTP_COMPRESSION: process.env.HTTP_COMPRESSION === 'true', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
 const database = await openDatabase(config);
 await migrateToLatest(database.db);
 const app = await buildApp(config, database);

@@ -12,17 +12,18 @@
  *   /dashboard: POST /api/v2/dashboard/ (the project's default filters), GET /api/v2/projects/:id/status/,
  *               GET /api/asset/:userId/?project_id= (asset list), two more dashboard queries with random filters
  *               (ssp/rcp, scenario, year, one hazard or all, adaptation on/off), GET /api/project/all_projects/.
- * Requests carry Accept-Encoding: gzip, deflate, br as a browser over HTTPS does (LOAD_ACCEPT_ENCODING; '' for none).
+ * Requests carry Accept-Encoding: gzip, deflate, br as a browser over HTTPS does (LOAD_ACCEPT_ENCODING; '' for none);
+ * the server compresses only with HTTP_COMPRESSION=true (passed on to it from the environment).
  * Closed loop: a connection sends its next request when the previous answer arrived (no think time), so this is the
  * saturation throughput and the latency at it. LOAD_RATE=r paces each connection to r requests per second instead.
  *
  * Prints throughput, latency p50/p95/p99/max per request kind and overall, non-2xx answers and connection errors, the
  * server's CPU time and peak RSS, and the load average (the machine is shared). LOAD_CPU_PROF=dir runs the server with
- * `node --cpu-prof` (the profile is written to dir when the server stops).
+ * `node --cpu-prof` (the profile is written to dir when the server stops); LOAD_SERVER_LOG=file keeps its request log.
  */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -163,13 +164,16 @@ const server: ChildProcess = spawn(process.execPath, [...(profDir ? ['--cpu-prof
     PORT: '0',
     HOST: '127.0.0.1',
     SEED_DEMO: 'false',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.LOAD_SERVER_LOG ? 'info' : 'warn',
     ...(PG_URL ? { DATABASE_URL: PG_URL } : { DATA_DIR }),
     ...Object.fromEntries(Object.entries(ARGON2).map(([k, v]) => [k, String(v)])),
   },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 let serverErr = '';
+/** LOAD_SERVER_LOG=file: the server's request log (pino, level info) goes to that file. */
+const serverLog = process.env.LOAD_SERVER_LOG ? createWriteStream(process.env.LOAD_SERVER_LOG) : null;
+if (serverLog) server.stdout!.pipe(serverLog);
 server.stderr!.on('data', (d: Buffer) => { serverErr += d.toString(); if (serverErr.length > 20_000) serverErr = serverErr.slice(-10_000); });
 const base = await new Promise<string>((resolve, reject) => {
   let out = '';
@@ -327,7 +331,7 @@ const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.le
 const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
 
 console.log(`\nLoad benchmark — ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
-console.log(`server: src/main.ts as its own process on ${PG_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : `PGlite (${DATA_DIR}${KEEP_DIR ? '' : ', temporary'})`}; set-up ${setupSeconds.toFixed(1)} s (${setupNote})`);
+console.log(`server: src/main.ts as its own process (HTTP_COMPRESSION=${process.env.HTTP_COMPRESSION ?? 'false'}) on ${PG_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : `PGlite (${DATA_DIR}${KEEP_DIR ? '' : ', temporary'})`}; set-up ${setupSeconds.toFixed(1)} s (${setupNote})`);
 console.log(`load: ${CONNECTIONS} connections, ${users.length} signed-in users in ${COMPANIES} companies, ${SECONDS} s, ${RATE ? `paced at ${RATE} req/s per connection` : 'closed loop (next request when the answer arrives, no think time)'}; ${COMPANIES} projects of ${ASSETS.toLocaleString('en-US')} assets x 11 hazards x 58 scenario-years`);
 console.log(`visit (repeated by every connection, each time as the next user): ${visit.map((v) => v.kind).join(' -> ')}; Accept-Encoding: ${ACCEPT_ENCODING || 'none'}`);
 console.log(`load average (1/5/15 min): before set-up ${loadAvgStart}; during the run ${loadDuring.join(' | ')}`);

@@ -75,7 +75,7 @@ export async function buildApp(config: Config, database: DatabaseHandle): Promis
     void reply.header('referrer-policy', 'same-origin');
     void reply.header('x-frame-options', 'DENY');
   });
-  registerCompression(app);
+  if (config.HTTP_COMPRESSION) registerCompression(app);
 
   await app.register(systemRoutes);
   await app.register(accountRoutes);

@@ -19,12 +19,12 @@ function raw(url: string, opts: { method?: string; headers?: Record<string, stri
   });
 }
 
-describe('HTTP compression of large JSON answers', () => {
+describe('HTTP compression of large JSON answers (HTTP_COMPRESSION=true)', () => {
   let s: TestServer;
   let owner: Awaited<ReturnType<typeof registerAndLogin>>;
   let projectId: number;
   before(async () => {
-    s = await startServer({}, { jobs: true });
+    s = await startServer({ HTTP_COMPRESSION: true }, { jobs: true });
     owner = await registerAndLogin(s.api);
     await s.db.updateTable('companies').set({ tier: 'enterprise', assets_allowed: 1000, tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }) }).execute();
     // 120 assets: dashboard and asset-list answers of more than 64 KiB.
