@@ -7,6 +7,8 @@
  *
  * BENCH_DATA_DIR=/tmp/x keeps the PGlite database (and the analysed project) on disk between runs, so profiling runs
  * skip the 20-60 s upload and analysis. BENCH_CPU_PROF=file.cpuprofile writes a CPU profile of the query phase only.
+ * HTTP_COMPRESSION=true turns the server's compression on; BENCH_ACCEPT_ENCODING sets the queries' Accept-Encoding
+ * (default fetch's gzip, deflate; 'identity' for none, 'br').
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -21,6 +23,8 @@ import { migrateToLatest } from '../src/db/migrate.js';
 const N = Number(process.env.BENCH_ASSETS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? 'memory://';
+/** Accept-Encoding of the dashboard queries: fetch's own (gzip, deflate) unless set; 'identity' for uncompressed answers. */
+const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
 const la = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 
 /** Deterministic pseudo-random points between 60 S and 60 N (mulberry32), as bench.ts. */
@@ -35,7 +39,7 @@ function rng(seed: number) {
 }
 
 const loadAvgStart = la();
-const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR, SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
+const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR, HTTP_COMPRESSION: process.env.HTTP_COMPRESSION === 'true', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
 const database = await openDatabase(config);
 await migrateToLatest(database.db);
 const app = await buildApp(config, database);
@@ -116,13 +120,14 @@ export const COMBOS: Record<string, unknown>[] = [
 
 async function query(filters: Record<string, unknown>) {
   const t = performance.now();
-  const res = await fetch(base + '/api/v2/dashboard/', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Token ${token}` }, body: JSON.stringify({ project_id: id, ...filters }) });
+  const res = await fetch(base + '/api/v2/dashboard/', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Token ${token}`, ...(ACCEPT_ENCODING ? { 'accept-encoding': ACCEPT_ENCODING } : {}) }, body: JSON.stringify({ project_id: id, ...filters }) });
   const buf = await res.arrayBuffer();
+  const wire = Number(res.headers.get('content-length') ?? buf.byteLength);
   const ttlb = performance.now() - t;
   const body = JSON.parse(Buffer.from(buf).toString('utf8'));
   const parsed = performance.now() - t;
   if (res.status !== 200) throw new Error(`${JSON.stringify(filters)}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
-  return { ttlb, parsed, bytes: buf.byteLength };
+  return { ttlb, parsed, bytes: buf.byteLength, wire, encoding: res.headers.get('content-encoding') ?? 'none' };
 }
 
 const session = process.env.BENCH_CPU_PROF ? new Session() : null;
@@ -134,7 +139,7 @@ if (session) {
 const rssBefore = process.memoryUsage().rss;
 const cold = await query(COMBOS[0]!);
 const firstPass: number[] = [];
-const warm: { ttlb: number; parsed: number; bytes: number }[] = [];
+const warm: Awaited<ReturnType<typeof query>>[] = [];
 const loadDuring: string[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   loadDuring.push(la());
@@ -163,7 +168,7 @@ console.log(`cold first query (stored analysis read and decoded): ${f(cold.ttlb)
 console.log(`first pass over ${COMBOS.length} combinations: p50 ${f(pct(firstPass, 50))}, p95 ${f(pct(firstPass, 95))}, max ${f(Math.max(...firstPass))}`);
 console.log(`all ${warm.length} warm queries, to the last byte: p50 ${f(pct(ttlb, 50))}, p95 ${f(pct(ttlb, 95))}, max ${f(Math.max(...ttlb))}   (goal p95 < 300 ms)`);
 console.log(`  with the client's JSON.parse: p50 ${f(pct(parsed, 50))}, p95 ${f(pct(parsed, 95))}`);
-console.log(`answer size, all assets: ${(full / 2 ** 20).toFixed(2)} MiB; count=10: ${(warm[12]!.bytes / 2 ** 10).toFixed(0)} KiB`);
+console.log(`answer size, all assets: ${(full / 2 ** 20).toFixed(2)} MiB (sent ${(warm[0]!.wire / 2 ** 20).toFixed(2)} MiB, Content-Encoding ${warm[0]!.encoding}; Accept-Encoding ${ACCEPT_ENCODING ?? 'gzip, deflate (fetch)'}); count=10: ${(warm[12]!.bytes / 2 ** 10).toFixed(0)} KiB`);
 console.log(`memory: rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB (before the first query ${(rssBefore / 2 ** 20).toFixed(0)} MiB), heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB, array buffers ${(mem.arrayBuffers / 2 ** 20).toFixed(0)} MiB`);
 if (process.env.BENCH_PER_COMBO) COMBOS.forEach((c, i) => console.log(`  ${JSON.stringify(c).padEnd(70)} ${warm.filter((_, j) => j % COMBOS.length === i).map((q) => f(q.ttlb)).join(', ')}`));
 

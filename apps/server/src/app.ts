@@ -7,6 +7,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
 import { registerAuth } from './plugins/auth.js';
+import { registerCompression } from './plugins/compress.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandler } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerWeb } from './plugins/web.js';
@@ -135,6 +136,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     // Sent over plain HTTP it would be ignored at best, and would lock out a plain-HTTP install at worst.
     if (req.protocol === 'https') void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
+  if (config.HTTP_COMPRESSION) registerCompression(app);
 
   await app.register(systemRoutes);
   await app.register(accountRoutes);

@@ -40,6 +40,12 @@ const EnvSchema = z.object({
   DASHBOARD_RESULTS_CACHE_MB: z.coerce.number().int().min(0).default(768),
   /** Memory for finished dashboard answers (MiB). */
   DASHBOARD_ANSWER_CACHE_MB: z.coerce.number().int().min(0).default(128),
+  /**
+   * Compress JSON answers over 64 KiB (br or gzip, by Accept-Encoding). Off by default: on loopback and on a starved CPU
+   * it costs more than it saves (docs/performance.md "Load"); turn it on when browsers reach the server over a real
+   * network without a compressing reverse proxy in front.
+   */
+  HTTP_COMPRESSION: bool.default(false),
   /** A running job whose worker sent no heartbeat for this long is taken as dead and re-queued (PostgreSQL mode). */
   JOB_STALE_AFTER_MS: z.coerce.number().int().min(2_000).default(60_000),
   /**

@@ -53,6 +53,17 @@ describe('dashboard query', () => {
     assert.ok(typeof b.key_finding_data.value_of_transition_policies === 'number');
   });
 
+  test('identical queries at the same time get the same answer (built once, the others wait for it)', async () => {
+    const f = { analysis_type: 'ssp', scenario: '26', year: 2065, variable: 'Drought' };
+    const answers = await Promise.all(Array.from({ length: 6 }, () => query(f)));
+    for (const a of answers) {
+      assert.equal(a.status, 200);
+      assert.deepEqual(a.body, answers[0]!.body);
+    }
+    const bad = await Promise.all(Array.from({ length: 3 }, () => query({ analysis_type: 'ssp', year: 2063 })));
+    for (const b of bad) assert.equal(b.status, 400, 'an error reaches every caller');
+  });
+
   test('warming-driven CVaR at 8.5 is not below 2.6, and the cone is ordered', async () => {
     const res = await query({ analysis_type: 'ssp', scenario: '45', year: 2080, variable: 'Extreme Heat' });
     assert.equal(res.status, 200);

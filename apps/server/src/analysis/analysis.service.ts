@@ -52,6 +52,8 @@ export interface AnalysisJobOptions {
   partChunks: number;
   /** Enqueues a job in the given transaction (JobQueue.enqueue). */
   enqueue(type: string, payload: Record<string, unknown>, db: DB): Promise<number>;
+  /** Called (not awaited) once new results are stored, e.g. to load them into the dashboard's cache. */
+  onStored?: ((projectId: number) => Promise<void>) | undefined;
 }
 
 export const ANALYSE_PORTFOLIO_PART_JOB = 'analyse-portfolio-part';
@@ -179,6 +181,7 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
         return true;
       });
       log.info({ projectId, assets: inputs.length, recomputed, computeMs: Math.round(computeMs), bytes: blobs.reduce((n, b) => n + b.data.length, 0), stored }, 'portfolio analysed');
+      if (stored && options.onStored) options.onStored(projectId).catch((err: unknown) => log.warn({ projectId, err }, 'after-analysis hook failed'));
     },
     async onFailed({ projectId }, error) {
       await setProject(projectId, { status: 'failed', status_message: `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.` });
@@ -243,7 +246,7 @@ async function planParts(
  * rows), marks the part done and, when it is the last, swaps the whole run into analysis_results and the summary.
  * A part of a superseded version (the project changed since) stores nothing.
  */
-export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger): JobDefinition<PartPayload> {
+export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored?: (projectId: number) => Promise<void>): JobDefinition<PartPayload> {
   return {
     type: ANALYSE_PORTFOLIO_PART_JOB,
     maxAttempts: 3,
@@ -309,6 +312,7 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger): JobDefi
         return 'stored';
       });
       log.info({ projectId, version, part, chunks: chunks.length, assets: partAssets, computeMs, attempt: ctx.attempt, outcome }, 'analysis part done');
+      if (outcome === 'stored' && onStored) onStored(projectId).catch((err: unknown) => log.warn({ projectId, err }, 'after-analysis hook failed'));
     },
     async onFailed({ projectId, version }, error) {
       await db

@@ -27,7 +27,13 @@ import { MapService } from './map.service.js';
 import { CompanySearchService } from './company-search.service.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
-export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
+export function createServices(
+  db: DB,
+  config: Config,
+  log: FastifyBaseLogger,
+  /** warmDashboard: load each finished analysis into the dashboard's cache (the server; not a separate job worker). */
+  options: { warmDashboard?: boolean } = {},
+) {
   const users = new UsersRepository(db);
   const mail = new MailService(db, config, log);
   const notifications = new NotificationService(db);
@@ -37,15 +43,17 @@ export function createServices(db: DB, config: Config, log: FastifyBaseLogger) {
   const accounts = new AccountService(db, users, notifications);
   // The embedded database belongs to this one process: a job still marked running at start-up was cut off by a crash.
   const jobs = new JobQueue(db, log, { concurrency: config.JOB_CONCURRENCY, pollMs: 500, staleAfterMs: config.JOB_STALE_AFTER_MS, soleWorker: !config.DATABASE_URL });
-  // Large analyses are split into parts when workers share the queue (PostgreSQL), or always/never by setting.
-  const fanOut = config.ANALYSIS_FAN_OUT === 'always' || (config.ANALYSIS_FAN_OUT === 'auto' && !!config.DATABASE_URL);
-  jobs.register(analysePortfolioJob(db, log, { fanOut, partChunks: config.ANALYSIS_PART_CHUNKS, enqueue: (type, payload, tx) => jobs.enqueue(type, payload, tx) }));
-  jobs.register(analysePortfolioPartJob(db, log));
   const projects = new ProjectService(db, users, jobs, config);
   const projectList = new ProjectListService(db, users, projects);
   const files = new FileStore(db, config);
   const exports = new ExportService(db, projects, files);
   const dashboard = new DashboardService(db, projects, users, { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB });
+  // When an analysis is stored, the dashboard decodes it right away, so the first query after it is not a cold read.
+  const onStored = options.warmDashboard === false ? undefined : (projectId: number) => dashboard.warm(projectId);
+  // Large analyses are split into parts when workers share the queue (PostgreSQL), or always/never by setting.
+  const fanOut = config.ANALYSIS_FAN_OUT === 'always' || (config.ANALYSIS_FAN_OUT === 'auto' && !!config.DATABASE_URL);
+  jobs.register(analysePortfolioJob(db, log, { fanOut, partChunks: config.ANALYSIS_PART_CHUNKS, enqueue: (type, payload, tx) => jobs.enqueue(type, payload, tx), onStored }));
+  jobs.register(analysePortfolioPartJob(db, log, onStored));
   const assetEdits = new AssetEditService(db, projects, users, jobs);
   jobs.register(slideReportJob(db, users, dashboard, files, log));
   const reports = new ReportService(db, projects, jobs);

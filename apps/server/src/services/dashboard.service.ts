@@ -101,12 +101,17 @@ class ResultsCache {
 /** The dashboard answer object (what query returns). */
 export type DashboardAnswerObject = Exclude<Awaited<ReturnType<DashboardService['build']>>, Buffer>;
 
+/** The decoded-analysis cache's key: a project's analysis is identified by its version and analysis time. */
+const resultsKeyOf = (p: Pick<ProjectRow, 'id' | 'version' | 'analysed_at'>) => `${p.id}:${p.version}:${p.analysed_at ? new Date(p.analysed_at).getTime() : 0}`;
+
 const DATA_SOURCES = Object.values(DATASETS).map((d) => ({ name: d.name, publisher: d.publisher, license: d.license }));
 
 export class DashboardService {
   private readonly cache: ResultsCache;
   /** Serialised answers by everything they depend on (project version and analysis, caller's role, tier, filters). */
   private readonly answers: Lru<Buffer>;
+  /** Answers being built, by the same key: identical queries that arrive meanwhile wait for that build (single flight). */
+  private readonly building = new Map<string, Promise<Buffer>>();
 
   constructor(
     private readonly db: DB,
@@ -124,31 +129,55 @@ export class DashboardService {
     return access;
   }
 
+  /**
+   * Decodes a project's stored analysis into the cache (called when an analysis has been stored), so that the first
+   * dashboard query after an analysis does not pay for reading and decoding it.
+   */
+  async warm(projectId: number): Promise<void> {
+    const project = await this.db.selectFrom('projects').select(['id', 'version', 'analysed_at', 'status']).where('id', '=', projectId).executeTakeFirst();
+    if (!project || project.status !== 'done') return;
+    await this.cache.get(resultsKeyOf(project), () => loadProjectResults(this.db, project.id));
+  }
+
   /** The dashboard answer as UTF-8 JSON (what the routes send), from the answer cache when the same answer was built. */
   async queryJson(caller: AuthUser, body: DashboardBody): Promise<Buffer> {
     let key = '';
+    let flight: { resolve: (b: Buffer) => void; reject: (e: unknown) => void } | null = null;
     const fragments = new Map<string, string>();
-    const answer = await this.build(caller, body, (k) => {
-      key = k;
-      return this.answers.get(k);
-    }, fragments);
-    if (Buffer.isBuffer(answer)) return answer;
-    // The map rows are serialised once for the two sections that send them; the rest is stringified with
-    // placeholders that are then replaced by that text.
-    const skeleton = JSON.stringify(answer);
-    const parts: Buffer[] = [];
-    let from = 0;
-    for (const [marker, json] of fragments) {
-      const quoted = JSON.stringify(marker);
-      const at = skeleton.indexOf(quoted, from);
-      if (at < 0) continue;
-      parts.push(Buffer.from(skeleton.slice(from, at), 'utf8'), Buffer.from(json, 'utf8'));
-      from = at + quoted.length;
+    try {
+      const answer = await this.build(caller, body, (k) => {
+        key = k;
+        const hit = this.answers.get(k) ?? this.building.get(k);
+        if (hit) return hit;
+        const p = new Promise<Buffer>((resolve, reject) => { flight = { resolve, reject }; });
+        p.catch(() => {}); // the waiters, if any, handle it
+        this.building.set(k, p);
+        return undefined;
+      }, fragments);
+      if (Buffer.isBuffer(answer)) return answer;
+      // The map rows are serialised once for the two sections that send them; the rest is stringified with
+      // placeholders that are then replaced by that text.
+      const skeleton = JSON.stringify(answer);
+      const parts: Buffer[] = [];
+      let from = 0;
+      for (const [marker, json] of fragments) {
+        const quoted = JSON.stringify(marker);
+        const at = skeleton.indexOf(quoted, from);
+        if (at < 0) continue;
+        parts.push(Buffer.from(skeleton.slice(from, at), 'utf8'), Buffer.from(json, 'utf8'));
+        from = at + quoted.length;
+      }
+      parts.push(Buffer.from(skeleton.slice(from), 'utf8'));
+      const buf = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+      if (buf.byteLength <= 32 * 2 ** 20) this.answers.set(key, buf, buf.byteLength);
+      (flight as { resolve: (b: Buffer) => void } | null)?.resolve(buf);
+      return buf;
+    } catch (err) {
+      (flight as { reject: (e: unknown) => void } | null)?.reject(err);
+      throw err;
+    } finally {
+      if (flight) this.building.delete(key);
     }
-    parts.push(Buffer.from(skeleton.slice(from), 'utf8'));
-    const buf = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-    if (buf.byteLength <= 32 * 2 ** 20) this.answers.set(key, buf, buf.byteLength);
-    return buf;
   }
 
   /** The dashboard answer as an object (reports build on it). */
@@ -156,8 +185,8 @@ export class DashboardService {
     return (await this.build(caller, body)) as DashboardAnswerObject;
   }
 
-  /** Builds the answer; with `cached`, first asks it for a serialised answer under the answer's key. */
-  private async build(caller: AuthUser, body: DashboardBody, cached?: (key: string) => Buffer | undefined, fragments?: Map<string, string>) {
+  /** Builds the answer; with `cached`, first asks it for a serialised answer (or one being built) under the answer's key. */
+  private async build(caller: AuthUser, body: DashboardBody, cached?: (key: string) => Buffer | Promise<Buffer> | undefined, fragments?: Map<string, string>) {
     const { project, role } = await this.resolveProject(caller, body);
     if (project.status !== 'done') {
       throw new AppError(409, project.status === 'failed' ? `The analysis failed: ${project.status_message ?? ''}` : `The analysis is ${project.status} (${Math.round(project.progress * 100)} %). The dashboard opens when it is done.`, undefined, {
@@ -188,7 +217,7 @@ export class DashboardService {
     const allowed = (s: TierSection) => tier.tier_permissions[s] === true;
     const edits = (me?.data_edit_permissions ?? {}) as Record<string, boolean>;
 
-    const resultsKey = `${project.id}:${project.version}:${project.analysed_at ? new Date(project.analysed_at).getTime() : 0}`;
+    const resultsKey = resultsKeyOf(project);
     if (cached) {
       // Everything the answer depends on: the analysis, the project fields it echoes, the caller's role, tier and edit
       // permissions, and the resolved filters.
