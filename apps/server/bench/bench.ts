@@ -8,20 +8,11 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { benchPortfolio, enterpriseTier } from './fixtures.js';
 
 const N = Number(process.env.BENCH_ASSETS ?? 10_000);
 const QUERIES = Number(process.env.BENCH_DASHBOARD_QUERIES ?? 30);
 
-/** Deterministic pseudo-random points between 60 S and 60 N (mulberry32). */
-function rng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR: 'memory://', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
 const database = await openDatabase(config);
@@ -37,20 +28,11 @@ const post = async (path: string, body: unknown, token?: string) => {
 
 const user = { first_name: 'Bench', last_name: 'Mark', username: 'bench', email: 'bench@example.com', password: 'benchmark password', confirm_password: 'benchmark password', company_name: 'Bench Co' };
 const reg = await post('/api/user/register/', user);
-await app.db.updateTable('companies').set({ tier: 'enterprise', assets_allowed: 1_000_000, tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }) }).execute();
+await enterpriseTier(app.db);
 const login = await post('/api/user/rest_login/', { username: 'bench', password: user.password, company_code: reg.body.company_code });
 const token = login.body.token as string;
 
-const r = rng(42);
-const types = ['Office', 'Warehouse', 'Retail', 'Manufacture', 'Residential', 'Hotel'];
-const data = Array.from({ length: N }, (_, i) => ({
-  name: `Asset ${i + 1}`,
-  latitude: Math.round((r() * 120 - 60) * 1e4) / 1e4,
-  longitude: Math.round((r() * 360 - 180) * 1e4) / 1e4,
-  property_type: types[i % types.length],
-  valuation: Math.round(1e6 + r() * 1e8),
-  revenue: Math.round(r() * 2e7),
-}));
+const data = benchPortfolio(N, 42);
 
 const t0 = performance.now();
 const created = await post('/api/v2/create_project/', { portfolio_name: 'Bench portfolio', data, portfolio_variables: ['Wildfire', 'Landslide', 'Rainfall Flood', 'Extreme Heat', 'Extreme Cold', 'Snowfall', 'Sea Level Rise', 'Drought'] }, token);

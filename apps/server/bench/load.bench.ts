@@ -32,6 +32,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { benchPortfolio, enterpriseTier, rng } from './fixtures.js';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 50);
@@ -49,16 +50,6 @@ const la = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 const PASSWORD = 'load benchmark password';
 const ARGON2 = { ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1 };
 
-/** Deterministic pseudo-random numbers (mulberry32), as the other benches. */
-function rng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface LoadUser { userId: number; token: string; projectId: number; company: number }
 
@@ -106,18 +97,9 @@ let setupNote = '';
       if (existing) throw new Error(`${DATA_DIR}: the load bench's accounts exist but their project is not analysed; use a fresh BENCH_DATA_DIR or database`);
       const reg = await call('POST', '/api/user/register/', { ...member(0), company_name: `Load Bench ${c + 1}` });
       companyCode = reg.company_code;
-      await app.db.updateTable('companies').set({ tier: 'enterprise', assets_allowed: 1_000_000, tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }) }).where('code', '=', companyCode).execute();
+      await enterpriseTier(app.db, companyCode);
       adminToken = await login(`${tag}u0`, companyCode);
-      const r = rng(42 + c);
-      const types = ['Office', 'Warehouse', 'Retail', 'Manufacture', 'Residential', 'Hotel'];
-      const data = Array.from({ length: ASSETS }, (_, i) => ({
-        name: `Asset ${i + 1}`,
-        latitude: Math.round((r() * 120 - 60) * 1e4) / 1e4,
-        longitude: Math.round((r() * 360 - 180) * 1e4) / 1e4,
-        property_type: types[i % types.length],
-        valuation: Math.round(1e6 + r() * 1e8),
-        revenue: Math.round(r() * 2e7),
-      }));
+      const data = benchPortfolio(ASSETS, 42 + c);
       const t0 = performance.now();
       projectId = (await call('POST', '/api/v2/create_project/', { portfolio_name: `Load portfolio ${c + 1}`, data, portfolio_variables: HAZARD_LABELS }, adminToken)).project.project_id;
       for (;;) {
