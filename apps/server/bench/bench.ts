@@ -13,7 +13,6 @@ import { benchPortfolio, enterpriseTier } from './fixtures.js';
 const N = Number(process.env.BENCH_ASSETS ?? 10_000);
 const QUERIES = Number(process.env.BENCH_DASHBOARD_QUERIES ?? 30);
 
-
 const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR: 'memory://', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
 const database = await openDatabase(config);
 await migrateToLatest(database.db);

@@ -28,7 +28,6 @@ const DATA_DIR = process.env.BENCH_DATA_DIR ?? 'memory://';
 const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
 const la = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 
-
 const loadAvgStart = la();
 const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR, HTTP_COMPRESSION: process.env.HTTP_COMPRESSION === 'true', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
 const database = await openDatabase(config);

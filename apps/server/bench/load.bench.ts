@@ -50,7 +50,6 @@ const la = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 const PASSWORD = 'load benchmark password';
 const ARGON2 = { ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1 };
 
-
 interface LoadUser { userId: number; token: string; projectId: number; company: number }
 
 // ---------------------------------------------------------------------------------------------------------------
