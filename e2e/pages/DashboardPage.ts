@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** /dashboard: Advanced Filters, summary, charts, maps, asset table and the Asset Analysis modal. */
 export class DashboardPage {
@@ -28,13 +28,27 @@ export class DashboardPage {
     for (let i = 0; i < 50 && (await open.count()) > 0; i += 1) await this.page.waitForTimeout(100);
   }
 
+  /**
+   * antd renders a long option list virtually, scrolled to the current value: an option far from it (All, when Hotel
+   * is chosen) is not in the page until the list is scrolled to it. Walks the list from the top until it is.
+   */
+  private async revealOption(option: Locator): Promise<void> {
+    if (await option.waitFor({ timeout: 2_000 }).then(() => true, () => false)) return;
+    const holder = this.page.locator('.ant-select-dropdown:visible .rc-virtual-list-holder');
+    for (let top = 0; top < 20_000; top += 128) {
+      await holder.evaluate((el, y) => el.scrollTo(0, y), top);
+      if (await option.waitFor({ timeout: 300 }).then(() => true, () => false)) return;
+    }
+    await option.waitFor();
+  }
+
   async selectOption(testId: string, label: string): Promise<void> {
     const option = this.page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
     // An option clicked while antd still animates the dropdown in is sometimes not taken: one more try, then fail.
     for (let attempt = 1; ; attempt++) {
       await this.noOpenDropdown();
       await this.page.getByTestId(testId).click();
-      await option.waitFor();
+      await this.revealOption(option);
       await option.click();
       try {
         await this.page.getByTestId(testId).filter({ hasText: label }).waitFor({ timeout: attempt === 1 ? 5_000 : 30_000 });
