@@ -15,11 +15,8 @@ import { Session } from 'node:inspector/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { benchPortfolio, enterpriseTier } from './fixtures.js';
+import { benchPortfolio, enterpriseTier, startBenchApp } from './fixtures.js';
 
 const N = Number(process.env.BENCH_ASSETS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -30,12 +27,7 @@ const la = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 
 const loadAvgStart = la();
 const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR, HTTP_COMPRESSION: process.env.HTTP_COMPRESSION === 'true', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
-const database = await openDatabase(config);
-await migrateToLatest(database.db);
-const app = await buildApp(config, database);
-await app.listen({ port: 0, host: '127.0.0.1' });
-app.services.jobs.start();
-const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+const { app, database, base } = await startBenchApp(config, { jobs: true });
 const post = async (path: string, body: unknown, token?: string) => {
   const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) }, body: JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as any };

@@ -1,5 +1,8 @@
 /** Shared fixtures of the server benches: the same deterministic portfolio and an enterprise tier with every section. */
-import type { DB } from '../src/db/database.js';
+import { buildApp } from '../src/app.js';
+import type { Config } from '../src/config.js';
+import { openDatabase, type DB } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
 export function rng(seed: number): () => number {
@@ -35,4 +38,15 @@ export async function enterpriseTier(db: DB, code?: string): Promise<void> {
   });
   if (code !== undefined) q = q.where('code', '=', code);
   await q.execute();
+}
+
+/** Opens and migrates the database of `config`, builds the app and listens on a free loopback port. */
+export async function startBenchApp(config: Config, options: { jobs: boolean }) {
+  const database = await openDatabase(config);
+  await migrateToLatest(database.db);
+  const app = await buildApp(config, database);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  if (options.jobs) app.services.jobs.start();
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  return { app, database, base };
 }

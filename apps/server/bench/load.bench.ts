@@ -28,11 +28,8 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { benchPortfolio, enterpriseTier, rng } from './fixtures.js';
+import { benchPortfolio, enterpriseTier, rng, startBenchApp } from './fixtures.js';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 50);
@@ -63,12 +60,7 @@ const users: LoadUser[] = [];
 let setupNote = '';
 {
   const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR, ...(PG_URL ? { DATABASE_URL: PG_URL } : {}), SEED_DEMO: false, ...ARGON2, UPLOAD_MAX_ROWS: Math.max(100_000, ASSETS) });
-  const database = await openDatabase(config);
-  await migrateToLatest(database.db);
-  const app = await buildApp(config, database);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  app.services.jobs.start();
-  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const { app, database, base } = await startBenchApp(config, { jobs: true });
   const call = async (method: string, path: string, body?: unknown, token?: string) => {
     const res = await fetch(base + path, { method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Token ${token}` } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
     const json = (await res.json()) as any;

@@ -5,18 +5,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import { cpus, totalmem } from 'node:os';
-import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { startBenchApp } from './fixtures.js';
 
 const CONCURRENCY = Number(process.env.BENCH_TILE_CONCURRENCY ?? 6); // a browser opens about 6 connections per host
 const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR: 'memory://', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1 });
-const database = await openDatabase(config);
-await migrateToLatest(database.db);
-const app = await buildApp(config, database);
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+const { app, database, base } = await startBenchApp(config, { jobs: false });
 const post = async (path: string, body: unknown) => {
   const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return (await res.json()) as any;
