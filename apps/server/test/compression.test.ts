@@ -27,9 +27,10 @@ describe('HTTP compression of large JSON answers (HTTP_COMPRESSION=true)', () =>
     s = await startServer({ HTTP_COMPRESSION: true }, { jobs: true });
     owner = await registerAndLogin(s.api);
     await s.db.updateTable('companies').set({ tier: 'enterprise', assets_allowed: 1000, tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }) }).execute();
-    // 120 assets: dashboard and asset-list answers of more than 64 KiB.
-    const data = Array.from({ length: 120 }, (_, i) => ({ name: `Site ${i + 1}`, latitude: -50 + 0.8 * i, longitude: -170 + 2.8 * i, property_type: i % 2 ? 'Office' : 'Warehouse', valuation: 1e6 * (i + 1), revenue: 2e5 * (i + 1) }));
+    // 200 assets: dashboard and asset-list answers of more than 64 KiB.
+    const data = Array.from({ length: 200 }, (_, i) => ({ name: `Site ${i + 1}`, latitude: -49.9 + 0.5 * i, longitude: -170 + 1.7 * i, property_type: i % 2 ? 'Office' : 'Warehouse', valuation: 1e6 * (i + 1), revenue: 2e5 * (i + 1) }));
     const res = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Zip', data, portfolio_variables: ['Extreme Heat', 'Drought', 'Wildfire'] } });
+    assert.equal(res.status, 201, JSON.stringify(res.body).slice(0, 300));
     projectId = res.body.project.project_id;
     await waitForAnalysis(s, owner.token, projectId);
   });
@@ -76,7 +77,7 @@ describe('HTTP compression of large JSON answers (HTTP_COMPRESSION=true)', () =>
     const list = await raw(`${s.url}/api/asset/${owner.userId}/?project_id=${projectId}`, { headers: { authorization: `Token ${owner.token}`, 'accept-encoding': 'gzip' } });
     assert.equal(list.status, 200);
     assert.equal(list.headers['content-encoding'], 'gzip');
-    assert.equal(JSON.parse(gunzipSync(list.body).toString('utf8')).assets.length, 120);
+    assert.equal(JSON.parse(gunzipSync(list.body).toString('utf8')).assets.length, 200);
     const me = await raw(`${s.url}/accounts/user/`, { headers: { authorization: `Token ${owner.token}`, 'accept-encoding': 'gzip, br' } });
     assert.equal(me.status, 200);
     assert.equal(me.headers['content-encoding'], undefined);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DashboardAnswer } from '@crp/contracts';
+import { DashboardAnswer, dashboardView } from '@crp/contracts';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 
@@ -39,14 +39,23 @@ describe('dashboard query', () => {
     assert.equal(b.hazard_count, 6);
     const card = b.climate_risk_card_data;
     assert.equal(card.total_asset_value, 1.8e8);
-    const tableRcvar = b.asset_table.reduce((s: number, r: { overall_loss: number }) => s + r.overall_loss, 0);
+    const tableRcvar = b.asset_table.overall_loss.reduce((s: number, v: number) => s + v, 0);
     assert.ok(Math.abs(tableRcvar - card.residual_climate_value_at_risk) < 1, `assets ${tableRcvar} vs card ${card.residual_climate_value_at_risk}`);
     assert.ok(card.residual_climate_value_at_risk <= card.climate_value_at_risk + 1e-6);
     assert.ok(Math.abs(card.avoided_loss - (card.climate_value_at_risk - card.residual_climate_value_at_risk)) < 0.02);
     for (const h of b.overall_bar_chart) assert.ok(h.rcvar <= h.cvar + 1e-6, `${h.hazard} rcvar ${h.rcvar} <= cvar ${h.cvar}`);
     assert.ok(b.overall.overall_risk >= 0 && b.overall.overall_risk <= 100);
     assert.ok(['low', 'medium', 'high'].includes(b.overall.label));
-    assert.equal(b.heatmap.data.length, 4 * 6);
+    // Per-asset data is sent once, in columns: every per-asset section has one value per selected asset.
+    assert.equal(b.assets.name.length, 4);
+    assert.equal(b.heatmap.scores.length, 6);
+    for (const col of [...b.heatmap.scores, ...b.heatmap_without_adaptation.scores, ...b.hazard_map_data.scores, ...Object.values(b.asset_table), b.typhoon_map_data.wind_ms]) assert.equal((col as unknown[]).length, 4);
+    assert.deepEqual(Object.values(b.hazard_map_data_with_continent).flat().sort(), [0, 1, 2, 3]);
+    // ... and reads as rows, one per asset and hazard.
+    const view = dashboardView(b);
+    assert.equal(view.heatmap!.data.length, 4 * 6);
+    assert.deepEqual(view.asset_table!.map((r) => r.name).sort(), ['Kowloon Warehouse', 'Madrid Office', 'Manila Office', 'Phoenix Plant']);
+    assert.equal(view.hazard_map_data!.find((r) => r.name === 'Madrid Office')!.continent, 'europe');
     const heat = b.hazard_values['Extreme Heat'];
     assert.equal(heat[1], '°C');
     assert.ok(heat[0] > 20 && heat[2] >= 0);
@@ -81,7 +90,7 @@ describe('dashboard query', () => {
     assert.equal(free.body.key_finding_data, null);
     assert.equal(free.body.overall.Max_exposure, null);
     assert.ok(free.body.overall.overall_risk !== undefined);
-    assert.ok(free.body.asset_table.length === 4);
+    assert.equal(free.body.asset_table.climatic_score.length, 4);
     // A tier without the asset table gets neither the table nor the single-asset row (which is a table row).
     await s.db.updateTable('companies').set({ tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: false, rcp_year_loss_bars: false, asset_table: false }) }).execute();
     const noTable = await query({ count: 1 });
@@ -119,6 +128,7 @@ describe('dashboard query', () => {
     await s.db.updateTable('companies').set({ tier_permissions: JSON.stringify({ asset_level_risk_map: false, climate_variable_intensity: false, climate_heatmap: false, portfolio_losses: false, rcp_year_loss_bars: false, asset_table: false }) }).execute();
     const none = await query({});
     check(none.body, 'no section allowed');
+    assert.equal(none.body.assets, null, 'no per-asset section allowed: the asset block is not sent either');
     // The schema is not a rubber stamp: an undocumented field or a wrong type fails.
     assert.equal(DashboardAnswer.safeParse({ ...none.body, extra_section: [] }).success, false);
     assert.equal(DashboardAnswer.safeParse({ ...none.body, asset_count: 'four' }).success, false);

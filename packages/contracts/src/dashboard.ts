@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DATA_EDIT_PERMISSIONS, TIER_SECTIONS } from './accounts.js';
+import { markerColour } from './scores.js';
 
 /**
  * The answer of `POST api/v2/dashboard/` and `POST api/v2/dashboard/detail/` (spec 001 §3.2; field meanings in
@@ -43,21 +44,27 @@ export const DashboardAssetRow = z.strictObject({
 });
 export type DashboardAssetRow = z.infer<typeof DashboardAssetRow>;
 
-const heatmap = z.strictObject({
-  assets: z.array(z.string()),
-  hazards: z.array(z.string()),
-  data: z.array(z.tuple([z.number().int(), z.number().int(), z.number().nullable()])).describe('[hazard index, asset index, score or null]'),
-});
+/** The fields of an asset row that identify and place it; sent once, in the `assets` block, for every per-asset section. */
+const ASSET_IDENTITY = ['id', 'name', 'latitude', 'longitude', 'country_code'] as const;
+type IdentityKey = (typeof ASSET_IDENTITY)[number];
+type RowShape = typeof DashboardAssetRow.shape;
+/** An object of one array per field (columnar): `{ f: [value of asset 0, value of asset 1, ...] }`. */
+function columnsOf<K extends keyof RowShape>(keys: readonly K[]) {
+  return z.strictObject(Object.fromEntries(keys.map((k) => [k, z.array(DashboardAssetRow.shape[k])])) as { [P in K]: z.ZodArray<RowShape[P]> });
+}
+/** The asset table's columns other than the identity ones (in `assets`). */
+export const ASSET_TABLE_COLUMNS = (Object.keys(DashboardAssetRow.shape) as (keyof RowShape)[]).filter((k): k is Exclude<keyof RowShape, IdentityKey> => !(ASSET_IDENTITY as readonly string[]).includes(k));
 
-const mapRow = z.strictObject({
-  name: z.string(),
-  latitude: z.number(),
-  longitude: z.number(),
-  continent: z.string(),
-  climate_score: z.number().nullable(),
-  colour: z.string().describe('marker colour of the spec bands'),
-  scores: z.record(z.string(), score),
-});
+/** Per-asset block shared by the per-asset sections: index n in every per-asset array is the n-th selected asset. */
+export const DashboardAssets = columnsOf(ASSET_IDENTITY)
+  .extend({ continent: z.array(z.string()) })
+  .describe('the selected assets, columnar (one array per field, index n = the n-th selected asset); null when the tier allows no per-asset section (asset_table, climate_heatmap, asset_level_risk_map)');
+export type DashboardAssets = z.infer<typeof DashboardAssets>;
+export const DashboardAssetTable = columnsOf(ASSET_TABLE_COLUMNS).describe('the asset table, columnar: one array per column, index n = assets[n] (id, name, latitude, longitude and country_code are in `assets`)');
+export type DashboardAssetTable = z.infer<typeof DashboardAssetTable>;
+
+const scoreColumns = z.array(z.array(score)).describe('scores[k][n]: severity score of hazard k for asset n (null = no data)');
+const heatmap = z.strictObject({ hazards: z.array(z.string()), scores: scoreColumns });
 
 const hazardLoss = z.strictObject({ hazard: z.string(), loss: money, percentage: money });
 const inventoryLoss = z.strictObject({ hazard: z.string(), loss: money });
@@ -135,7 +142,7 @@ export const DashboardAnswer = z.strictObject({
   metigation_measures: z
     .record(z.string(), z.array(z.strictObject({ level: z.number().int(), label: z.string(), measure: z.record(z.string(), z.number()).describe('engine adaptation measure: intensityReduction, protectionRpYears, damageScale...') })))
     .describe('per hazard label, the default measure of mitigation levels 1-3'),
-  typhoon_map_data: gated(z.array(z.strictObject({ name: z.string(), latitude: z.number(), longitude: z.number(), wind_ms: z.number().nullable(), score })), 'asset_level_risk_map'),
+  typhoon_map_data: gated(z.strictObject({ wind_ms: z.array(z.number().nullable()).describe('typhoon wind speed, m/s, per asset'), score: z.array(score) }), 'asset_level_risk_map'),
   combined_data: gated(
     z.array(z.strictObject({ hazard: z.string(), score_2020: score, score, band_2020: z.string(), band: z.string() })),
     'climate_variable_intensity',
@@ -145,8 +152,11 @@ export const DashboardAnswer = z.strictObject({
   cone_chart: gated(z.array(z.strictObject({ year: z.number().int(), low: money, mid: money, high: money })), 'rcp_year_loss_bars'),
   country_wise_loss_data: gated(z.array(z.strictObject({ country_code: z.string(), cvar: money, rcvar: money, assets: z.number().int() })), 'portfolio_losses'),
   hazard_map_continents: gated(z.array(z.string()), 'asset_level_risk_map'),
-  hazard_map_data: gated(z.array(mapRow), 'asset_level_risk_map'),
-  hazard_map_data_with_continent: gated(z.record(z.string(), z.array(mapRow)), 'asset_level_risk_map'),
+  hazard_map_data: gated(
+    z.strictObject({ climate_score: z.array(score), hazards: z.array(z.string()), scores: scoreColumns }).describe('marker data per asset (scores with adaptation when the mitigation filter is on); the marker colour is markerColour(climate_score ?? 0)'),
+    'asset_level_risk_map',
+  ),
+  hazard_map_data_with_continent: gated(z.record(z.string(), z.array(z.number().int())).describe('per continent, the indices of its assets in `assets`'), 'asset_level_risk_map'),
   key_finding_data: gated(
     z.strictObject({
       cvar_85: money,
@@ -161,8 +171,69 @@ export const DashboardAnswer = z.strictObject({
   single_asset: z
     .array(DashboardAssetRow.extend({ hazards: z.record(z.string(), score) }))
     .describe('the one selected asset (count = 1 or a single-asset project); empty when more are selected or the tier does not allow asset_table'),
-  asset_table: gated(z.array(DashboardAssetRow), 'asset_table'),
+  assets: DashboardAssets.nullable(),
+  asset_table: gated(DashboardAssetTable, 'asset_table'),
   tier_permissions: z.partialRecord(z.enum(TIER_SECTIONS), z.boolean()),
   data_edit_permissions: z.partialRecord(z.enum(DATA_EDIT_PERMISSIONS), z.boolean()),
 });
 export type DashboardAnswer = z.infer<typeof DashboardAnswer>;
+
+/*
+ * Row views of the columnar per-asset sections. The answer sends each asset's data once, in columns (about a quarter
+ * of the bytes and of the server's work of rows with repeated keys; docs/performance.md "Dashboard answer format");
+ * the web client and the reports read rows, built here once per answer.
+ */
+export interface DashboardHeatmapView { assets: string[]; hazards: string[]; data: [number, number, number | null][] }
+export interface DashboardMapRow { name: string; latitude: number; longitude: number; continent: string; climate_score: number | null; colour: string; scores: Record<string, number | null> }
+export interface DashboardTyphoonRow { name: string; latitude: number; longitude: number; wind_ms: number | null; score: number | null }
+/** The answer with its per-asset sections as rows (what the sections are drawn from). */
+export type DashboardView = Omit<DashboardAnswer, 'assets' | 'asset_table' | 'heatmap' | 'heatmap_without_adaptation' | 'hazard_map_data' | 'hazard_map_data_with_continent' | 'typhoon_map_data'> & {
+  asset_table: DashboardAssetRow[] | null;
+  heatmap: DashboardHeatmapView | null;
+  heatmap_without_adaptation: DashboardHeatmapView | null;
+  hazard_map_data: DashboardMapRow[] | null;
+  hazard_map_data_with_continent: Record<string, DashboardMapRow[]> | null;
+  typhoon_map_data: DashboardTyphoonRow[] | null;
+};
+
+/** The asset table as rows, in the column order of DashboardAssetRow. */
+export function dashboardAssetRows(assets: DashboardAssets, table: DashboardAssetTable): DashboardAssetRow[] {
+  const keys = Object.keys(DashboardAssetRow.shape) as (keyof DashboardAssetRow)[];
+  const cols = keys.map((k) => ((ASSET_TABLE_COLUMNS as readonly string[]).includes(k) ? (table as Record<string, unknown[]>)[k] : (assets as Record<string, unknown[]>)[k])!);
+  return assets.id.map((_, n) => {
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < keys.length; c++) row[keys[c]!] = cols[c]![n];
+    return row as DashboardAssetRow;
+  });
+}
+
+/** A heat map as ECharts' `[hazard index, asset index, score]` triples (asset-major), with its row and column labels. */
+export function dashboardHeatmap(assets: DashboardAssets, h: { hazards: string[]; scores: (number | null)[][] }): DashboardHeatmapView {
+  const N = assets.name.length, H = h.hazards.length;
+  const data: [number, number, number | null][] = new Array(N * H);
+  for (let n = 0; n < N; n++) for (let k = 0; k < H; k++) data[n * H + k] = [k, n, h.scores[k]![n]!];
+  return { assets: assets.name.slice(), hazards: h.hazards.slice(), data };
+}
+
+/** Every per-asset section of an answer as rows; the other sections as they are. */
+export function dashboardView(a: DashboardAnswer): DashboardView {
+  const { assets, asset_table, heatmap: heat, heatmap_without_adaptation: heatWithout, hazard_map_data: map, hazard_map_data_with_continent: byContinent, typhoon_map_data: typhoon, ...rest } = a;
+  const need = <T>(v: T | null, f: (assets: DashboardAssets, v: T) => unknown) => (v === null || assets === null ? null : f(assets, v));
+  const mapRows = map && assets
+    ? assets.name.map((name, n): DashboardMapRow => {
+        const cs = map.climate_score[n]!;
+        const scores: Record<string, number | null> = {};
+        map.hazards.forEach((h, k) => { scores[h] = map.scores[k]![n]!; });
+        return { name, latitude: assets.latitude[n]!, longitude: assets.longitude[n]!, continent: assets.continent[n]!, climate_score: cs, colour: markerColour(cs ?? 0), scores };
+      })
+    : null;
+  return {
+    ...rest,
+    asset_table: need(asset_table, dashboardAssetRows) as DashboardAssetRow[] | null,
+    heatmap: need(heat, dashboardHeatmap) as DashboardHeatmapView | null,
+    heatmap_without_adaptation: need(heatWithout, dashboardHeatmap) as DashboardHeatmapView | null,
+    hazard_map_data: mapRows,
+    hazard_map_data_with_continent: byContinent && mapRows ? Object.fromEntries(Object.entries(byContinent).map(([c, ns]) => [c, ns.map((n) => mapRows[n]!)])) : null,
+    typhoon_map_data: need(typhoon, (s, t) => s.name.map((name, n) => ({ name, latitude: s.latitude[n]!, longitude: s.longitude[n]!, wind_ms: t.wind_ms[n]!, score: t.score[n]! }))) as DashboardTyphoonRow[] | null,
+  };
+}

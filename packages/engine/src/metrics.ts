@@ -540,6 +540,54 @@ export function assetCvarBatch(prepared: readonly PreparedAsset[], chunks: reado
 }
 
 /**
+ * Each hazard's own portfolio loss series (what portfolioCvarSeriesOf gives for `[hazard]`, term for term the same
+ * arithmetic), for every hazard of `hazards` in one pass over the assets: `loss[q]` and `lossResidual[q]` are hazard
+ * q's series over `years`. A hazard without data for an asset adds nothing for it, as in portfolioCvarSeriesOf.
+ */
+export function portfolioHazardSeriesOf(prepared: readonly PreparedAsset[], chunks: readonly ResultChunk[], chunkOf: ArrayLike<number>, localOf: ArrayLike<number>,
+  order: ArrayLike<number>, hazards: readonly HazardKey[], analysisType: AnalysisType, scenario: ScenarioCode, opt: LossOptions = {}): {
+  years: number[]; loss: Float64Array[]; lossResidual: Float64Array[];
+} {
+  const withContent = opt.withContent ?? true;
+  const plan = seriesPlan(analysisType, scenario, BASELINE_YEAR, !!opt.gdpAdjusted);
+  const n = plan.indices.length;
+  const idx = plan.indices;
+  const hs = hazards.map((h) => HAZARD_INDEX[h]);
+  const L = hazards.map(() => new Float64Array(n));
+  const LR = hazards.map(() => new Float64Array(n));
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j] as number;
+    const ch = chunks[chunkOf[i] as number] as ResultChunk;
+    const a = localOf[i] as number;
+    const S = ch.scenarioYears.length;
+    const A = prepared[i] as PreparedAsset;
+    const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+    const rev0 = A.revenue * A.ownership;
+    for (let q = 0; q < hs.length; q++) {
+      const base = (a * N_HAZARDS + (hs[q] as number)) * S;
+      let ok = true;
+      for (let k = 0; k < n; k++) { const e = ch.ead[base + (idx[k] as number)] as number; if (e !== e) { ok = false; break; } }
+      if (!ok) continue;
+      const Lq = L[q] as Float64Array, LRq = LR[q] as Float64Array;
+      for (let k = 0; k < n; k++) {
+        const c = base + (idx[k] as number);
+        // The same operations as portfolioCvarSeriesOf with one hazard (its products start at 1).
+        const pd = 1 * (1 - clamp01(ch.ead[c] as number));
+        const pdr = 1 * (1 - clamp01(ch.eadResidual[c] as number));
+        const pb = 1 * (1 - clamp01(ch.disruption[c] as number));
+        const pbr = 1 * (1 - clamp01(ch.disruptionResidual[c] as number));
+        const rev = rev0 * (plan.gdp[k] as number);
+        const loss = (1 - pd) * val + (1 - pb) * rev;
+        const lossR = (1 - pdr) * val + (1 - pbr) * rev;
+        Lq[k] = (Lq[k] as number) + loss;
+        LRq[k] = (LRq[k] as number) + (lossR < loss ? lossR : loss);
+      }
+    }
+  }
+  return { years: plan.years, loss: L, lossResidual: LR };
+}
+
+/**
  * portfolioCvarSeries over the assets `order` (located by chunkOf/localOf) in that order, with the same arithmetic
  * (so the same sums as portfolioCvarSeries over chunks holding exactly those assets in that order), without copying
  * the selected assets' results into chunks of their own.

@@ -239,3 +239,26 @@ test('assetCvarBatch and portfolioCvarSeriesOf give exactly what assetCvar and p
     for (const y of [2020, 2030, 2050, 2100]) assert.deepEqual(b.at(y), a.at(y));
   }
 });
+
+test('portfolioHazardSeriesOf gives, for every hazard in one pass, exactly the series portfolioCvarSeriesOf gives for that hazard alone', async () => {
+  const { portfolioCvarSeriesOf, portfolioHazardSeriesOf } = await import('../src/index.js');
+  const { createHazardProvider } = await import('../bench/synthetic-provider.js');
+  const r = analysePortfolio(syntheticAssets(250), createHazardProvider(), { chunkSize: 100 });
+  const chunkOf = new Int32Array(250), localOf = new Int32Array(250);
+  r.chunks.forEach((c, ci) => { for (let a = 0; a < c.count; a++) { chunkOf[c.start + a] = ci; localOf[c.start + a] = a; } });
+  const order = [249, 3, 100, 0, 57, 180, 181, 99, 12, 200];
+  for (const [hazards, at, sc, opt] of [
+    [['river_flood', 'typhoon', 'extreme_heat', 'drought', 'wildfire', 'sea_level_rise'], 'ssp', '85', {}],
+    [['storm_surge', 'landslide'], 'rcp', '26', { withContent: false }],
+    [['rainfall_flood', 'extreme_cold', 'snowfall'], 'ssp', '45', { gdpAdjusted: true }],
+  ] as const) {
+    const per = portfolioHazardSeriesOf(r.prepared, r.chunks, chunkOf, localOf, order, hazards, at, sc, opt);
+    hazards.forEach((h, q) => {
+      const one = portfolioCvarSeriesOf(r.prepared, r.chunks, chunkOf, localOf, order, [h], at, sc, opt);
+      assert.deepEqual(per.years, one.years);
+      assert.deepEqual([...per.loss[q]!], [...one.loss], `${h} ${at}${sc}`);
+      assert.deepEqual([...per.lossResidual[q]!], [...one.lossResidual], `${h} ${at}${sc} residual`);
+    });
+    assert.ok(per.loss.some((l) => l.some((v) => v > 0)), 'the fixture has losses to compare');
+  }
+});

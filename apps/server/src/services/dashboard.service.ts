@@ -10,15 +10,21 @@ import {
   YEARS,
   climateScoreLevel,
   hazardByLabel,
-  markerColour,
   severityBand,
+  ASSET_TABLE_COLUMNS,
+  DashboardAssetRow,
   type AnalysisType,
+  dashboardView,
+  type DashboardAnswer,
+  type DashboardAssets,
+  type DashboardView,
+  type DashboardAssetTable,
   type DashboardBody,
   type HazardKey,
   type ScenarioCode,
   type TierSection,
 } from '@crp/contracts';
-import { assetCvarBatch, defaultMeasure, gdpGrowthFactor, hazardScore, N_HAZARDS, keyFindings, portfolioCvarSeriesOf, SCENARIO_YEAR_INDEX, SCENARIO_YEARS, scenarioYearKey, seriesIndices, technicalPremium, type LossOptions } from '@crp/engine';
+import { assetCvarBatch, defaultMeasure, gdpGrowthFactor, hazardScore, N_HAZARDS, keyFindings, portfolioCvarSeriesOf, portfolioHazardSeriesOf, SCENARIO_YEAR_INDEX, SCENARIO_YEARS, scenarioYearKey, seriesIndices, technicalPremium, type LossOptions } from '@crp/engine';
 import { DATASETS } from '@crp/hazards';
 import { loadProjectResults, type ProjectResults } from '../analysis/results-reader.js';
 import type { DB } from '../db/database.js';
@@ -76,6 +82,16 @@ class Lru<V> {
 interface CachedResults {
   R: ProjectResults;
   series: Lru<ReturnType<typeof portfolioCvarSeriesOf>>;
+  /** Per-hazard loss series (loss bars) by analysis type, scenario, hazard set, content, GDP adjustment and property type. */
+  hazardSeries: Lru<ReturnType<typeof portfolioHazardSeriesOf>>;
+  /** Score matrices by scenario-year and adaptation (see scoreMatrix in build), at most 32 MiB per analysis. */
+  scores: Lru<Uint8Array>;
+  /** Per-asset CVaRs by analysis type, scenario, year, hazards, content and GDP adjustment, at most 64 MiB per analysis. */
+  batches: Lru<{ pa: Float64Array; ph: Float64Array }>;
+  /** JSON text of the sections that do not depend on the filters when every asset is selected (assets, stored table columns). */
+  json: Map<string, string>;
+  /** Means over every asset (hazard values, severity table, heat-map averages) by hazard, scenario-year and adaptation. */
+  means: Map<string, number | null>;
 }
 
 /** Decoded analyses kept in memory (most recent few), so repeated dashboard queries do not re-read the database. */
@@ -87,7 +103,7 @@ class ResultsCache {
   get(key: string, load: () => Promise<ProjectResults>): Promise<CachedResults> {
     let hit = this.lru.get(key);
     if (hit) return hit;
-    hit = load().then((R) => ({ R, series: new Lru(SERIES_PER_ANALYSIS) }));
+    hit = load().then((R) => ({ R, series: new Lru(SERIES_PER_ANALYSIS), hazardSeries: new Lru(SERIES_PER_ANALYSIS), scores: new Lru<Uint8Array>(Infinity, 32 * MIB), batches: new Lru(Infinity, 64 * MIB), json: new Map(), means: new Map() }));
     hit.then((c) => { if (this.lru.get(key) === hit) this.lru.set(key, hit!, c.R.bytes); }, () => this.lru.delete(key));
     this.lru.set(key, hit, 0);
     return hit;
@@ -103,6 +119,55 @@ export type DashboardAnswerObject = Exclude<Awaited<ReturnType<DashboardService[
 
 /** The decoded-analysis cache's key: a project's analysis is identified by its version and analysis time. */
 const resultsKeyOf = (p: Pick<ProjectRow, 'id' | 'version' | 'analysed_at'>) => `${p.id}:${p.version}:${p.analysed_at ? new Date(p.analysed_at).getTime() : 0}`;
+
+type AssetRecord = ProjectResults['assets'][number];
+type AssetTableColumn = (typeof ASSET_TABLE_COLUMNS)[number];
+/** How the identity columns (the `assets` block) read an asset. */
+const IDENTITY_COLUMNS = {
+  id: (a: AssetRecord) => a.id,
+  name: (a: AssetRecord) => a.name,
+  latitude: (a: AssetRecord) => a.latitude,
+  longitude: (a: AssetRecord) => a.longitude,
+  country_code: (a: AssetRecord) => a.country_code,
+} satisfies Record<Exclude<keyof DashboardAssets, 'continent'>, (a: AssetRecord) => unknown>;
+const ASSET_IDENTITY_KEYS = Object.keys(IDENTITY_COLUMNS) as (keyof typeof IDENTITY_COLUMNS)[];
+/** The asset table's columns read from the stored asset (the others are this query's scores and losses). */
+const STORED_COLUMNS = {
+  type: (a: AssetRecord) => a.property_type,
+  revenue: (a: AssetRecord) => a.revenue,
+  construction_cost: (a: AssetRecord) => a.construction_cost,
+  area: (a: AssetRecord) => a.area,
+  gross_area: (a: AssetRecord) => (a.area !== null && a.stories !== null ? a.area * Math.max(1, a.stories) : a.area),
+  ownership: (a: AssetRecord) => a.ownership,
+  floors: (a: AssetRecord) => a.stories,
+  valuation: (a: AssetRecord) => a.valuation,
+  building_age: (a: AssetRecord) => a.building_age,
+  basement: (a: AssetRecord) => a.basement,
+  plinth_height: (a: AssetRecord) => a.plinth_height,
+  mitigation_risk: (a: AssetRecord) => a.mitigation_risk ?? 0,
+  content_value: (a: AssetRecord) => a.content_value,
+  yearly_inventory_value: (a: AssetRecord) => a.yearly_inventory_value,
+} satisfies Partial<Record<AssetTableColumn, (a: AssetRecord) => unknown>>;
+const STORED_KEYS = Object.keys(STORED_COLUMNS) as (keyof typeof STORED_COLUMNS)[];
+const COMPUTED_KEYS = ASSET_TABLE_COLUMNS.filter((k) => !(k in STORED_COLUMNS));
+const ROW_KEYS = Object.keys(DashboardAssetRow.shape) as (keyof DashboardAssetRow)[];
+
+/**
+ * Indices 0..n-1 of the `k` largest values, largest first, ties in index order: what a stable descending sort of all n
+ * followed by slice(0, k) gives, in one pass.
+ */
+function topN(n: number, k: number, value: (i: number) => number): number[] {
+  const top: number[] = [], vals: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const v = value(i);
+    if (top.length === k && !(v > vals[k - 1]!)) continue;
+    let at = top.length;
+    while (at > 0 && v > vals[at - 1]!) at--;
+    top.splice(at, 0, i); vals.splice(at, 0, v);
+    if (top.length > k) { top.pop(); vals.pop(); }
+  }
+  return top;
+}
 
 const DATA_SOURCES = Object.values(DATASETS).map((d) => ({ name: d.name, publisher: d.publisher, license: d.license }));
 
@@ -180,9 +245,9 @@ export class DashboardService {
     }
   }
 
-  /** The dashboard answer as an object (reports build on it). */
-  async query(caller: AuthUser, body: DashboardBody): Promise<DashboardAnswerObject> {
-    return (await this.build(caller, body)) as DashboardAnswerObject;
+  /** The dashboard answer with its per-asset sections as rows (reports build on it). */
+  async query(caller: AuthUser, body: DashboardBody): Promise<DashboardView> {
+    return dashboardView((await this.build(caller, body)) as DashboardAnswerObject as DashboardAnswer);
   }
 
   /** Builds the answer; with `cached`, first asks it for a serialised answer (or one being built) under the answer's key. */
@@ -224,7 +289,7 @@ export class DashboardService {
       const hit = cached(JSON.stringify([resultsKey, project.name, project.portfolio_variables, role, tier.tier_permissions, edits, at, sc, year, body.variable, body.percentage_type, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type, body.count, body.currency]));
       if (hit) return hit;
     }
-    const { R, series: seriesCache } = await this.cache.get(resultsKey, () => loadProjectResults(this.db, project.id));
+    const { R, series: seriesCache, hazardSeries: hazardSeriesCache, scores: scoreCache, batches: batchCache, json: jsonCache, means: meanCache } = await this.cache.get(resultsKey, () => loadProjectResults(this.db, project.id));
     const key = at === 'ssp' && year === BASELINE_YEAR ? scenarioYearKey('baseline', null, year) : scenarioYearKey(at, sc, year);
     const baseKey = at === 'rcp' ? scenarioYearKey('rcp', sc, BASELINE_YEAR) : scenarioYearKey('baseline', null, BASELINE_YEAR);
     const syIdx = R.syIndex(key);
@@ -237,32 +302,55 @@ export class DashboardService {
     const H = hazards.length;
     /** Index of the hazard in the stored [asset][hazard][scenario-year] layout (the reader's HAZARD_KEYS order). */
     const hk = Int32Array.from(hazards, (h) => HAZARD_KEYS.indexOf(h));
-    /** Offset of asset i, hazard k, scenario-year s in its chunk's arrays. */
-    const cell = (i: number, k: number, s: number) => (localOf[i]! * N_HAZARDS + hk[k]!) * S + s;
-    /** Severity score (null = no data) of asset i for the stored hazard index h at scenario-year s. */
-    const scoreOfStored = (i: number, h: number, s: number, residual: boolean): number | null => {
-      const v = (residual ? chunks[chunkOf[i]!]!.scoreResidual : chunks[chunkOf[i]!]!.score)[(localOf[i]! * N_HAZARDS + h) * S + s]!;
-      return v === 255 ? null : v;
+    /**
+     * Severity scores of every asset x stored hazard at scenario-year s, `[i * N_HAZARDS + h]`, 255 = no data: gathered
+     * from the chunks once per analysis, scenario-year and adaptation (the score loops below read them directly).
+     */
+    const scoreMatrix = (s: number, residual: boolean): Uint8Array => {
+      const key = `${s}|${residual}`;
+      let m = scoreCache.get(key);
+      if (!m) {
+        const A = R.assets.length;
+        m = new Uint8Array(A * N_HAZARDS);
+        for (let i = 0; i < A; i++) {
+          const ch = chunks[chunkOf[i]!]!;
+          const src = residual ? ch.scoreResidual : ch.score;
+          const b = localOf[i]! * N_HAZARDS;
+          for (let h = 0; h < N_HAZARDS; h++) m[i * N_HAZARDS + h] = src[(b + h) * S + s]!;
+        }
+        scoreCache.set(key, m, m.byteLength);
+      }
+      return m;
     };
-    const scoreAt = (i: number, k: number, s: number, residual: boolean) => scoreOfStored(i, hk[k]!, s, residual);
+    /** Column of selected-asset scores (null = no data) for the stored hazard index h at scenario-year s. */
+    const scoreColumn = (h: number, s: number, residual: boolean): (number | null)[] => {
+      const m = scoreMatrix(s, residual);
+      const col: (number | null)[] = new Array(N);
+      for (let n = 0; n < N; n++) { const v = m[idx[n]! * N_HAZARDS + h]!; col[n] = v === 255 ? null : v; }
+      return col;
+    };
 
-    // Asset selection: property type filter, then the `count` highest residual CVaRs. Per-asset CVaRs (and each
-    // hazard's alone, for the bar chart) in one engine pass: out[j*6..] = cvar, rcvar, rcvar %, max exposure, eal, ealR.
+    // Per-asset CVaRs of every asset (and each hazard's alone, for the bar chart) in one engine pass, kept per
+    // analysis for the filters they depend on (the property type, count, adaptation and unit filters reuse them):
+    // pa[i*6..] = cvar, rcvar, rcvar %, max exposure, eal, ealR; ph[(i*H + k)*2..] = cvar, rcvar of hazard k.
+    const batchKey = `${at}|${sc}|${year}|${hazards.join(',')}|${withContent}|${!!opt.gdpAdjusted}`;
+    let batch = batchCache.get(batchKey);
+    if (!batch) {
+      const all = R.assets.map((_, i) => i);
+      batch = { pa: new Float64Array(all.length * 6), ph: new Float64Array(all.length * H * 2) };
+      assetCvarBatch(prepared, chunks, chunkOf, localOf, all, hazards, at, sc, year, opt, batch.pa, batch.ph);
+      batchCache.set(batchKey, batch, batch.pa.byteLength + batch.ph.byteLength);
+    }
+    const { pa, ph } = batch;
+    // Asset selection: property type filter, then the `count` highest residual CVaRs.
     let idx: number[] = R.assets.map((_, i) => i);
     if (body.property_type !== 'All') { const pt = body.property_type.toLowerCase(); idx = idx.filter((i) => (R.assets[i]!.property_type ?? 'NA').toLowerCase() === pt); }
-    const pa = new Float64Array(idx.length * 6);
-    const ph = new Float64Array(idx.length * H * 2);
-    assetCvarBatch(prepared, chunks, chunkOf, localOf, idx, hazards, at, sc, year, opt, pa, ph);
-    // per selected asset n: row = its row in pa/ph
-    let rowOf = Int32Array.from(idx, (_, j) => j);
-    if (body.count !== 'All') {
-      const order = idx.map((i, j) => ({ i, j }));
-      order.sort((x, y) => (pa[y.j * 6 + 1]! || 0) - (pa[x.j * 6 + 1]! || 0));
-      const top = order.slice(0, body.count);
-      idx = top.map((o) => o.i);
-      rowOf = Int32Array.from(top, (o) => o.j);
-    }
+    if (body.count !== 'All') idx = idx.slice().sort((x, y) => (pa[y * 6 + 1]! || 0) - (pa[x * 6 + 1]! || 0)).slice(0, body.count);
+    /** Row of selected asset n in pa/ph: the asset's own index. */
+    const rowOf = idx;
     const N = idx.length;
+    /** Every asset of the project is selected: sections that depend only on the stored data are kept per analysis. */
+    const everyAsset = idx.length === R.assets.length && body.count === 'All';
     const px = (n: number, f: number) => pa[rowOf[n]! * 6 + f]!;
 
     // Money of every selected asset x hazard at the year and at 2020, computed once: [n * H + k] (engine cellMoney).
@@ -278,8 +366,9 @@ export class DashboardService {
         const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
         const rev = A.revenue * A.ownership * g;
         exposedValue[n] = H > 0 ? val : 0;
+        const b = localOf[i]! * N_HAZARDS;
         for (let k = 0; k < H; k++) {
-          const c = cell(i, k, s);
+          const c = (b + hk[k]!) * S + s;
           const bi = ch.disruption[c]!;
           eal[n * H + k] = ch.ead[c]! * val + bi * rev;
           ealR[n * H + k] = ch.eadResidual[c]! * val + ch.disruptionResidual[c]! * rev;
@@ -361,19 +450,33 @@ export class DashboardService {
     const overallRisk = scoreCount ? Math.round((10 * scoreSum) / scoreCount) / 10 : null;
 
     /** Mean (rounded) of the non-null scores of the selected assets for hazard k at scenario-year s. */
-    const meanScore = (k: number, s: number, residual: boolean): number | null => {
-      let t = 0, c = 0;
-      for (let n = 0; n < N; n++) { const v = scoreAt(idx[n]!, k, s, residual); if (v !== null) { t += v; c++; } }
-      return c ? Math.round(t / c) : null;
+    /** Per-analysis memo of a selection mean when every asset is selected (the mean is then the same for every filter). */
+    const memoMean = (key: string, mean: () => number | null) => {
+      if (!everyAsset) return mean();
+      let v = meanCache.get(key);
+      if (v === undefined) meanCache.set(key, (v = mean()));
+      return v;
     };
+    const meanScore = (k: number, s: number, residual: boolean): number | null =>
+      memoMean(`score|${hk[k]}|${s}|${residual}`, () => {
+        const m = scoreMatrix(s, residual);
+        const h = hk[k]!;
+        let t = 0, c = 0;
+        for (let n = 0; n < N; n++) { const v = m[idx[n]! * N_HAZARDS + h]!; if (v !== 255) { t += v; c++; } }
+        return c ? Math.round(t / c) : null;
+      });
+    /** Mean (rounded to 0.001) headline intensity of hazard k over the selected assets with data, at scenario-year s. */
+    const meanIntensity = (k: number, s: number): number | null =>
+      memoMean(`intensity|${hk[k]}|${s}`, () => {
+        const h = hk[k]!;
+        let t = 0, c = 0;
+        for (let n = 0; n < N; n++) { const i = idx[n]!; const v = chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + h) * S + s]!; if (Number.isFinite(v)) { t += v; c++; } }
+        return c ? Math.round((1000 * t) / c) / 1000 : null;
+      });
     // Per hazard: intensities, scores, losses.
     const hazardSummary = (s: number, residual: boolean) => {
       const out: Record<string, unknown> = {};
-      for (let k = 0; k < H; k++) {
-        let t = 0, c = 0;
-        for (let n = 0; n < N; n++) { const i = idx[n]!; const v = chunks[chunkOf[i]!]!.intensity[cell(i, k, s)]!; if (Number.isFinite(v)) { t += v; c++; } }
-        out[labelOf(hazards[k]!)] = [c ? Math.round((1000 * t) / c) / 1000 : null, HAZARD_INDICATORS[hazards[k]!].unit, meanScore(k, s, residual)];
-      }
+      for (let k = 0; k < H; k++) out[labelOf(hazards[k]!)] = [meanIntensity(k, s), HAZARD_INDICATORS[hazards[k]!].unit, meanScore(k, s, residual)];
       return out;
     };
     const perHazardLoss = (mm: typeof atYear, residual: boolean) =>
@@ -386,11 +489,12 @@ export class DashboardService {
     const inventoryLoss = (s: number) =>
       hazards.map((h, k) => {
         let v = 0;
+        const hh = hk[k]!;
         for (let n = 0; n < N; n++) {
           const i = idx[n]!;
           const p = prepared[i]!;
           const ch = chunks[chunkOf[i]!]!;
-          const ratio = (mitigation ? ch.eadResidual : ch.ead)[cell(i, k, s)]!;
+          const ratio = (mitigation ? ch.eadResidual : ch.ead)[(localOf[i]! * N_HAZARDS + hh) * S + s]!;
           if (Number.isFinite(ratio)) v += ratio * p.inventoryValue * p.ownership;
         }
         return { hazard: labelOf(h), loss: r2(v) };
@@ -406,13 +510,11 @@ export class DashboardService {
       fragments.set(marker, json());
       return marker as unknown as T;
     };
-    const assetNames = () => idx.map((i) => R.assets[i]!.name);
-    const heat = (residual: boolean) => {
-      /** [hazard index, asset index, score or null] triples, ECharts heat-map order. */
-      const data: [number, number, number | null][] = new Array(N * H);
-      for (let n = 0; n < N; n++) for (let k = 0; k < H; k++) data[n * H + k] = [k, n, scoreAt(idx[n]!, k, syIdx, residual)];
-      return { assets: assetNames(), hazards: hazards.map(labelOf), data };
-    };
+    /** scores[k][n]: score of hazard k for selected asset n at the year, with or without adaptation (built once each). */
+    const scoreColumnsMemo: [(number | null)[][] | null, (number | null)[][] | null] = [null, null];
+    const scoreColumns = (residual: boolean) =>
+      (scoreColumnsMemo[residual ? 1 : 0] ??= hazards.map((_, k) => scoreColumn(hk[k]!, syIdx, residual)));
+    const heat = (residual: boolean) => ({ hazards: hazards.map(labelOf), scores: scoreColumns(residual) });
 
     const series = seriesIndices(at, sc);
     const yearChart = (unit: 'dollar' | 'percentage', which: 'cvar' | 'rcvar', s: ScenarioCode) =>
@@ -434,26 +536,12 @@ export class DashboardService {
         ]),
       );
 
-    /** Marker rows of the asset map (built only when a section that shows them is allowed). */
-    const mapRow = (n: number) => {
-      const i = idx[n]!;
-      const a = R.assets[i]!;
-      const cs = assetScores[n]!;
-      const scores: Record<string, number | null> = {};
-      for (let k = 0; k < H; k++) scores[labelOf(hazards[k]!)] = scoreAt(i, k, syIdx, mitigation);
-      return { name: a.name, latitude: a.latitude, longitude: a.longitude, continent: prepared[i]!.continent, climate_score: cs, colour: cs === null ? markerColour(0) : markerColour(cs), scores };
-    };
-    type MapRow = ReturnType<typeof mapRow>;
-    let mapDataMemo: MapRow[] | null = null;
-    const mapData = () => (mapDataMemo ??= idx.map((_, n) => mapRow(n)));
+    /** Per continent, the indices of its selected assets. */
     const byContinent = () => {
-      const out: Record<string, MapRow[]> = {};
-      for (const m of mapData()) (out[m.continent] ??= []).push(m);
+      const out: Record<string, number[]> = {};
+      for (let n = 0; n < N; n++) (out[prepared[idx[n]!]!.continent] ??= []).push(n);
       return out;
     };
-    /** Each marker row serialised once: the same rows are sent as hazard_map_data and grouped by continent. */
-    let mapJsonMemo: string[] | null = null;
-    const mapJson = () => (mapJsonMemo ??= mapData().map((r) => JSON.stringify(r)));
     const byCountry = () => {
       const out = new Map<string, { cvar: number; rcvar: number; assets: number }>();
       for (let n = 0; n < N; n++) {
@@ -468,35 +556,33 @@ export class DashboardService {
       return out;
     };
 
+    /** One selected asset's row (single_asset). */
     const assetRow = (n: number) => {
-      const a = R.assets[idx[n]!]!;
-      return {
-        id: a.id,
-        name: a.name,
-        type: a.property_type,
-        revenue: a.revenue,
-        construction_cost: a.construction_cost,
-        area: a.area,
-        gross_area: a.area !== null && a.stories !== null ? a.area * Math.max(1, a.stories) : a.area,
-        ownership: a.ownership,
-        floors: a.stories,
-        valuation: a.valuation,
-        building_age: a.building_age,
-        basement: a.basement,
-        plinth_height: a.plinth_height,
-        mitigation_risk: a.mitigation_risk ?? 0,
-        content_value: a.content_value,
-        yearly_inventory_value: a.yearly_inventory_value,
-        latitude: a.latitude,
-        longitude: a.longitude,
-        country_code: a.country_code,
-        climatic_score: assetScores[n]!,
-        /** Residual CVaR as % of the asset's value, and in USD. */
-        percentage: r2(px(n, 2)),
-        overall_loss: r2(px(n, 1)),
-        cvar: r2(px(n, 0)),
-        max_exposure: r2(px(n, 3)),
-      };
+      const row = {} as Record<string, unknown>;
+      for (const k of ROW_KEYS) row[k] = k in IDENTITY_COLUMNS ? IDENTITY_COLUMNS[k as keyof typeof IDENTITY_COLUMNS](R.assets[idx[n]!]!) : tableColumn(k as AssetTableColumn)[n];
+      return row as DashboardAssetRow;
+    };
+    const tableMemo = new Map<AssetTableColumn, unknown[]>();
+    /** One column of the asset table over the selection: stored fields, or this query's scores and losses. */
+    const tableColumn = (k: AssetTableColumn): unknown[] => {
+      let col = tableMemo.get(k);
+      if (col) return col;
+      const stored = STORED_COLUMNS[k as keyof typeof STORED_COLUMNS];
+      if (stored) col = idx.map((i) => stored(R.assets[i]!));
+      else if (k === 'climatic_score') col = assetScores;
+      else {
+        const f = { percentage: 2, overall_loss: 1, cvar: 0, max_exposure: 3 }[k as 'percentage' | 'overall_loss' | 'cvar' | 'max_exposure'];
+        col = new Array(N);
+        for (let n = 0; n < N; n++) col[n] = r2(px(n, f));
+      }
+      tableMemo.set(k, col);
+      return col;
+    };
+    const staticJson = (key: string, make: () => string) => { let t = jsonCache.get(key); if (t === undefined) jsonCache.set(key, (t = make())); return t; };
+    const assetTable = () => Object.fromEntries(ASSET_TABLE_COLUMNS.map((k) => [k, tableColumn(k)])) as DashboardAssetTable;
+    const assetsBlock = (): DashboardAssets => {
+      const out = Object.fromEntries(ASSET_IDENTITY_KEYS.map((k) => [k, idx.map((i) => IDENTITY_COLUMNS[k](R.assets[i]!))])) as Omit<DashboardAssets, 'continent'>;
+      return { ...out, continent: idx.map((i) => prepared[i]!.continent) };
     };
 
     const sectionOrNull = <T>(s: TierSection, v: () => T): T | null => (allowed(s) ? v() : null);
@@ -504,13 +590,21 @@ export class DashboardService {
       hazards.map((h) => [labelOf(h), [1, 2, 3].map((lvl) => ({ level: lvl, label: ['Low', 'Medium', 'High'][lvl - 1], measure: defaultMeasure(h, lvl as 1 | 2 | 3) }))]),
     );
     const lossYears = series.years;
-    const lossBars = () => ({
-      years: lossYears,
-      series: hazards.map((h) => {
-        const ser = seriesOf([h], sc);
-        return { hazard: labelOf(h), values: [...(mitigation ? ser.lossResidual : ser.loss)].map((v) => r2(v)) };
-      }),
-    });
+    /** Each hazard's own loss series for the scenario (one engine pass for all hazards; kept like the CVaR series). */
+    const hazardSeries = () => {
+      if (H === 1) { const ser = seriesOf(hazards, sc); return { loss: [ser.loss], lossResidual: [ser.lossResidual] }; }
+      const k = body.count === 'All' ? `${at}|${sc}|${hazards.join(',')}|${withContent}|${!!opt.gdpAdjusted}|${body.property_type.toLowerCase()}` : null;
+      let per = k === null ? undefined : hazardSeriesCache.get(k);
+      if (!per) {
+        per = portfolioHazardSeriesOf(prepared, chunks, chunkOf, localOf, seriesOrder, hazards, at, sc, opt);
+        if (k !== null) hazardSeriesCache.set(k, per);
+      }
+      return per;
+    };
+    const lossBars = () => {
+      const per = hazardSeries();
+      return { years: lossYears, series: hazards.map((h, q) => ({ hazard: labelOf(h), values: Array.from(mitigation ? per.lossResidual[q]! : per.loss[q]!, (v) => r2(v)) })) };
+    };
     const cardsAllowed = allowed('portfolio_losses');
     const hazardMaps = allowed('asset_level_risk_map');
     return {
@@ -572,9 +666,10 @@ export class DashboardService {
       inventory_loss_data: sectionOrNull('portfolio_losses', () => inventoryLoss(syIdx)),
       inventory_loss_data_historic: sectionOrNull('portfolio_losses', () => inventoryLoss(baseIdx)),
       metigation_measures: measures,
-      typhoon_map_data: sectionOrNull('asset_level_risk_map', () =>
-        idx.map((i) => ({ name: R.assets[i]!.name, latitude: R.assets[i]!.latitude, longitude: R.assets[i]!.longitude, wind_ms: r2(chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + TYPHOON) * S + syIdx]!), score: scoreOfStored(i, TYPHOON, syIdx, mitigation) })),
-      ),
+      typhoon_map_data: sectionOrNull('asset_level_risk_map', () => ({
+        wind_ms: idx.map((i) => r2(chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + TYPHOON) * S + syIdx]!)),
+        score: scoreColumn(TYPHOON, syIdx, mitigation),
+      })),
       /** The severity table's per-hazard scores and bands: climate variable intensity, so gated with it. */
       combined_data: sectionOrNull('climate_variable_intensity', () =>
         hazards.map((h, k) => {
@@ -585,20 +680,15 @@ export class DashboardService {
       ),
       year_chart_data: sectionOrNull('rcp_year_loss_bars', () => ({ percentage: yearChart('percentage', mitigation ? 'rcvar' : 'cvar', sc), dollar: yearChart('dollar', mitigation ? 'rcvar' : 'cvar', sc) })),
       bar_chart_data: sectionOrNull('portfolio_losses', () =>
-        idx.map((_, n) => n).sort((x, y) => (px(y, 1) || 0) - (px(x, 1) || 0)).slice(0, 10).map((n) => ({ name: R.assets[idx[n]!]!.name, cvar: r2(px(n, 0)), rcvar: r2(px(n, 1)) })),
+        topN(N, 10, (n) => px(n, 1) || 0).map((n) => ({ name: R.assets[idx[n]!]!.name, cvar: r2(px(n, 0)), rcvar: r2(px(n, 1)) })),
       ),
       cone_chart: sectionOrNull('rcp_year_loss_bars', () =>
         series.years.map((y) => ({ year: y, low: r2(portfolioCvar('26', y).cvar), mid: r2(portfolioCvar('45', y).cvar), high: r2(portfolioCvar('85', y).cvar) })),
       ),
       country_wise_loss_data: sectionOrNull('portfolio_losses', () => [...byCountry().entries()].map(([country_code, v]) => ({ country_code, cvar: r2(v.cvar), rcvar: r2(v.rcvar), assets: v.assets }))),
       hazard_map_continents: sectionOrNull('asset_level_risk_map', () => Object.keys(byContinent()).sort()),
-      hazard_map_data: sectionOrNull('asset_level_risk_map', () => asJson(() => `[${mapJson().join(',')}]`, mapData)),
-      hazard_map_data_with_continent: sectionOrNull('asset_level_risk_map', () => asJson(() => {
-        const groups = new Map<string, string[]>();
-        const rows = mapJson();
-        for (let n = 0; n < N; n++) { const c = prepared[idx[n]!]!.continent; let g = groups.get(c); if (!g) groups.set(c, (g = [])); g.push(rows[n]!); }
-        return `{${[...groups].map(([c, g]) => `${JSON.stringify(c)}:[${g.join(',')}]`).join(',')}}`;
-      }, byContinent)),
+      hazard_map_data: sectionOrNull('asset_level_risk_map', () => ({ climate_score: assetScores, ...heat(mitigation) })),
+      hazard_map_data_with_continent: sectionOrNull('asset_level_risk_map', byContinent),
       key_finding_data: sectionOrNull('portfolio_losses', () => {
         const findings = keyFindings((s, y) => portfolioCvar(s, y).cvar, at, sc, year);
         return {
@@ -611,8 +701,17 @@ export class DashboardService {
         };
       }),
       /** The one selected asset's row (amounts): part of the asset table, so gated with it. */
-      single_asset: allowed('asset_table') && N === 1 ? [{ ...assetRow(0), hazards: mapRow(0).scores }] : [],
-      asset_table: sectionOrNull('asset_table', () => idx.map((_, n) => assetRow(n))),
+      single_asset: allowed('asset_table') && N === 1 ? [{ ...assetRow(0), hazards: Object.fromEntries(hazards.map((h, k) => [labelOf(h), scoreColumns(mitigation)[k]![0]!])) }] : [],
+      // With every asset selected, the stored fields are the same for every filter: their JSON text is kept per analysis.
+      assets: allowed('asset_table') || allowed('climate_heatmap') || allowed('asset_level_risk_map') ? (everyAsset ? asJson(() => staticJson('assets', () => JSON.stringify(assetsBlock())), assetsBlock) : assetsBlock()) : null,
+      asset_table: sectionOrNull('asset_table', () =>
+        everyAsset
+          ? asJson(() => {
+              const stored = staticJson('asset_table', () => JSON.stringify(Object.fromEntries(STORED_KEYS.map((k) => [k, tableColumn(k)]))).slice(1, -1));
+              return `{${stored},${JSON.stringify(Object.fromEntries(COMPUTED_KEYS.map((k) => [k, tableColumn(k)]))).slice(1)}`;
+            }, assetTable)
+          : assetTable(),
+      ),
       tier_permissions: tier.tier_permissions,
       data_edit_permissions: Object.fromEntries(DATA_EDIT_PERMISSIONS.map((k) => [k, edits[k] !== false])),
     };

@@ -1,4 +1,4 @@
-import type { AnalysisType, DataEditPermission, DefaultFilters, ScenarioCode, TierSection } from '@crp/contracts';
+import { dashboardView, type AnalysisType, type DashboardAnswer, type DashboardAssetRow, type DashboardHeatmapView, type DashboardMapRow, type DashboardView, type DefaultFilters, type ScenarioCode } from '@crp/contracts';
 import { request } from './http';
 
 /** `[amount, unit, score]`: mean headline intensity and mean severity score (0-100) of the assets with data. */
@@ -20,32 +20,8 @@ export interface DashboardFiltersSent {
   count: 'All' | number;
 }
 
-export interface AssetRow {
-  id: number;
-  name: string;
-  type: string | null;
-  revenue: number | null;
-  construction_cost: number | null;
-  area: number | null;
-  gross_area: number | null;
-  ownership: number | null;
-  floors: number | null;
-  valuation: number | null;
-  building_age: number | null;
-  basement: boolean | null;
-  plinth_height: number | null;
-  mitigation_risk: number;
-  content_value: number | null;
-  yearly_inventory_value: number | null;
-  latitude: number;
-  longitude: number;
-  country_code: string | null;
-  climatic_score: number | null;
-  percentage: number | null;
-  overall_loss: number | null;
-  cvar: number | null;
-  max_exposure: number | null;
-}
+/** One asset's row of the physical-risk table (spec 001 §3.3). */
+export type AssetRow = DashboardAssetRow;
 
 type YearPoint = { year: number; value: number | null };
 type ScenarioPoint = { scenario: string; value: number | null };
@@ -56,78 +32,14 @@ export interface CvarChartUnit {
   rcp_max: ScenarioPoint[];
 }
 export type HazardLoss = { hazard: string; loss: number | null; percentage?: number | null };
-export interface HeatmapData {
-  assets: string[];
-  hazards: string[];
-  data: [number, number, number | null][];
-}
-export interface MapAsset {
-  name: string;
-  latitude: number;
-  longitude: number;
-  continent: string;
-  climate_score: number | null;
-  colour: string;
-  scores: Record<string, number | null>;
-}
+export type HeatmapData = DashboardHeatmapView;
+export type MapAsset = DashboardMapRow;
 
-export interface DashboardData {
-  project: { project_id: number; name: string; version: number; analysed_at: string | null; methodology_version: string; data_sources: { name: string; publisher: string; license: string }[]; hazards: string[] };
-  filters: DashboardFiltersSent & { scenario_label: string; percentage_type: Unit; currency: string };
-  asset_count: number;
-  hazard_count: number;
-  property_types: string[];
-  overall: { overall_risk: number | null; label: 'low' | 'medium' | 'high' | null; Max_exposure: number | null };
-  climate_risk_card_data: {
-    climate_value_at_risk: number | null;
-    climate_value_at_risk_percentage: number | null;
-    residual_climate_value_at_risk: number | null;
-    residual_climate_value_at_risk_percentage: number | null;
-    avoided_loss: number | null;
-    max_exposure: number | null;
-    max_exposure_percentage: number | null;
-    total_asset_value: number | null;
-    expected_annual_loss: number | null;
-    technical_insurance_premium: number | null;
-  } | null;
-  overall_bar_chart: { hazard: string; cvar: number | null; rcvar: number | null; cvar_percentage: number | null; rcvar_percentage: number | null }[] | null;
-  cvar_chart_data: { cvar: Record<Unit, CvarChartUnit>; rcvar: Record<Unit, CvarChartUnit> } | null;
-  hazard_values: HazardValues | null;
-  hazard_values_without_adaptation: HazardValues | null;
-  hazard_values_2020: HazardValues | null;
-  hazard_values_2020_without_adaptation: HazardValues | null;
-  heatmap: HeatmapData | null;
-  heatmap_without_adaptation: HeatmapData | null;
-  heatmap_average: Record<string, number | null> | null;
-  loss_bars_data: { years: number[]; series: { hazard: string; values: (number | null)[] }[] } | null;
-  loss_bars_data_historic: HazardLoss[] | null;
-  portfolio_exposure_percentage_loss: HazardLoss[] | null;
-  portfolio_exposure_percentage_loss_historic: HazardLoss[] | null;
-  inventory_loss_data: HazardLoss[] | null;
-  inventory_loss_data_historic: HazardLoss[] | null;
-  metigation_measures: Record<string, { level: number; label: string; measure: Record<string, number> }[]>;
-  typhoon_map_data: { name: string; latitude: number; longitude: number; wind_ms: number | null; score: number | null }[] | null;
-  combined_data: { hazard: string; score_2020: number | null; score: number | null; band_2020: string; band: string }[] | null;
-  year_chart_data: Record<Unit, YearPoint[]> | null;
-  bar_chart_data: { name: string; cvar: number | null; rcvar: number | null }[] | null;
-  cone_chart: { year: number; low: number | null; mid: number | null; high: number | null }[] | null;
-  country_wise_loss_data: { country_code: string; cvar: number | null; rcvar: number | null; assets: number }[] | null;
-  hazard_map_continents: string[] | null;
-  hazard_map_data: MapAsset[] | null;
-  hazard_map_data_with_continent: Record<string, MapAsset[]> | null;
-  key_finding_data: {
-    cvar_85: number | null;
-    cvar_26: number | null;
-    value_of_transition_policies: number | null;
-    increased_by_2030: number | null;
-    increased_by_2050: number | null;
-    increased_by_2100: number | null;
-  } | null;
-  single_asset: (AssetRow & { hazards: Record<string, number | null> })[];
-  asset_table: AssetRow[] | null;
-  tier_permissions: Partial<Record<TierSection, boolean>>;
-  data_edit_permissions: Partial<Record<DataEditPermission, boolean>>;
-}
+/**
+ * The dashboard answer as the sections read it: the wire answer (DashboardAnswer, per-asset data in columns) with its
+ * per-asset sections turned into rows once per answer by dashboardView.
+ */
+export type DashboardData = DashboardView;
 
 /** `POST api/v2/dashboard/` (JSON body). 409 `{detail, status, progress}` while the analysis runs. */
 export async function fetchDashboard(f: DashboardFiltersSent, signal?: AbortSignal): Promise<DashboardData> {
@@ -147,7 +59,7 @@ export async function fetchDashboard(f: DashboardFiltersSent, signal?: AbortSign
     adjusted_gdp: f.adjusted_gdp,
     property_type: f.property_type,
   };
-  return (await request<DashboardData>('POST', '/api/v2/dashboard/', { json, signal })).data;
+  return dashboardView((await request<DashboardAnswer>('POST', '/api/v2/dashboard/', { json, signal })).data);
 }
 
 /** `POST api/v2/dashboard/detail/`: the detail-by-year presentation (with adaptation, dollars, all property types). */
@@ -155,7 +67,7 @@ export async function fetchDashboardDetail(
   b: { project: string; rcp: ScenarioCode; year: number; count: 'All' | number; with_content: boolean; variable: string; analysis_type?: AnalysisType },
   signal?: AbortSignal,
 ): Promise<DashboardData> {
-  return (await request<DashboardData>('POST', '/api/v2/dashboard/detail/', { json: b, signal })).data;
+  return dashboardView((await request<DashboardAnswer>('POST', '/api/v2/dashboard/detail/', { json: b, signal })).data);
 }
 
 export type AssetEditRow = { id: number } & Partial<Record<string, string | number | boolean | null>>;
