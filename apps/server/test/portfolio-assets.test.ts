@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { PortfolioAssetsResponse, StoredAsset } from '@crp/contracts';
 import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
 
 describe('portfolio and asset calls', () => {
@@ -50,5 +51,20 @@ describe('portfolio and asset calls', () => {
     const bulk = await s.api.post('/api/v2/modify-bulk-asset/', { token: u.token, json: { project_id: mine.body.project_id, assets: [{ id: ids[0], valuation: 1e6 }] } });
     assert.equal(bulk.status, 200);
     assert.equal(bulk.body.changed, 1);
+  });
+
+  test('the asset list is sent as documented and follows every change (it is kept per project version)', async () => {
+    const first = await s.api.get(`/api/asset/${u.userId}/?portfolio_name=Harbour`, { token: u.token });
+    const again = await s.api.get(`/api/asset/${u.userId}/?portfolio_name=Harbour`, { token: u.token });
+    assert.deepEqual(again.body, first.body);
+    // Exactly the documented fields: no database column beyond StoredAsset.
+    const strict = PortfolioAssetsResponse.extend({ assets: StoredAsset.strict().array() }).strict().safeParse(first.body);
+    assert.ok(strict.success, JSON.stringify(strict.error?.issues.slice(0, 3)));
+    const edited = first.body.assets[0];
+    const bulk = await s.api.post('/api/v2/modify-bulk-asset/', { token: u.token, json: { project_id: first.body.project_id, assets: [{ id: edited.id, valuation: 4.2e6 }] } });
+    assert.equal(bulk.status, 200);
+    const after = await s.api.get(`/api/asset/${u.userId}/?project_id=${first.body.project_id}`, { token: u.token });
+    assert.equal(after.body.version, first.body.version + 1);
+    assert.equal(after.body.assets.find((a: { id: number }) => a.id === edited.id).valuation, 4.2e6);
   });
 });

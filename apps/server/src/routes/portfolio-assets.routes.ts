@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sql } from 'kysely';
 import { AppError } from '../lib/errors.js';
+import { Lru } from '../lib/lru.js';
 import { caller, TOKEN_SECURITY } from '../plugins/auth.js';
 import { iso } from '../presenters/user.presenter.js';
 import { assertCan } from '../services/project-list.service.js';
@@ -23,6 +24,8 @@ const jsonList = (field: string) =>
 /** The spec's older asset and portfolio calls (spec 000 §7 "Locations and assets"), on the same services. */
 export const portfolioAssetRoutes: FastifyPluginAsyncZod = async (app) => {
   const { projects, projectList, assetEdits } = app.services;
+  /** Asset lists as sent (UTF-8 JSON), by project, version and name; at most 32 MiB (about 45,000 assets). */
+  const assetLists = new Lru<Buffer>(Infinity, 32 * 2 ** 20);
 
   app.get('/api/portfolio/:userId/', {
     onRequest: app.authenticate,
@@ -56,19 +59,29 @@ export const portfolioAssetRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: z.object({ project_id: z.coerce.number().int().positive().optional(), portfolio_name: z.string().trim().max(150).optional() }),
       response: { 200: PortfolioAssetsResponse, ...errors },
     },
-  }, async (req) => {
+  }, async (req, reply) => {
     const user = caller(req);
     projectList.assertSelf(user, req.params.userId);
     const { project_id, portfolio_name } = req.query;
     if (project_id === undefined && !portfolio_name) throw new AppError(400, 'project_id or portfolio_name is required', [{ field: 'project_id', message: 'required' }]);
     const { project } = project_id !== undefined ? await projects.access(user, project_id) : await projects.findVisibleByName(user, portfolio_name!, 'physical', 'portfolio_name');
-    const assets = await app.db.selectFrom('assets').selectAll().where('project_id', '=', project.id).orderBy('position').execute();
-    return {
-      project_id: project.id,
-      portfolio_name: project.name,
-      version: project.version,
-      assets: assets.map(({ project_id: _p, created_at, updated_at, ...a }) => ({ ...a, created_at: iso(created_at), updated_at: iso(updated_at) })),
-    };
+    // Every change of a project's assets (create, overwrite, edit, delete) raises its version in the same transaction,
+    // so the list is kept, as sent, per project, version and name.
+    const key = `${project.id}:${project.version}:${project.name}`;
+    let body = assetLists.get(key);
+    if (!body) {
+      const assets = await app.db.selectFrom('assets').selectAll().where('project_id', '=', project.id).orderBy('position').execute();
+      const answer: z.input<typeof PortfolioAssetsResponse> = {
+        project_id: project.id,
+        portfolio_name: project.name,
+        version: project.version,
+        assets: assets.map(({ project_id: _p, created_at, updated_at, ...a }) => ({ ...a, created_at: iso(created_at), updated_at: iso(updated_at) })),
+      };
+      body = Buffer.from(JSON.stringify(answer), 'utf8');
+      assetLists.set(key, body, body.byteLength);
+    }
+    // A Buffer is written as is (no serialiser pass): the schema above documents the answer.
+    return reply.type('application/json; charset=utf-8').send(body as unknown as z.input<typeof PortfolioAssetsResponse>);
   });
 
   app.post('/api/asset/delete/:userId/', {

@@ -35,6 +35,7 @@ import type { UsersRepository } from '../repositories/users.repository.js';
 import { assertCan } from './project-list.service.js';
 import type { ProjectRole, ProjectService } from './project.service.js';
 import { tierDataOf } from './tier.service.js';
+import { Lru } from '../lib/lru.js';
 
 const labelOf = (h: HazardKey) => HAZARDS.find((x) => x.key === h)!.label;
 const r2 = (v: number) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
@@ -49,34 +50,6 @@ const TYPHOON = HAZARD_KEYS.indexOf('typhoon');
 const MIB = 2 ** 20;
 const SERIES_PER_ANALYSIS = 64;
 
-/** A least-recently-used map bounded by entry count and by the sum of the entries' sizes. */
-class Lru<V> {
-  private readonly map = new Map<string, { v: V; bytes: number }>();
-  private total = 0;
-  constructor(private readonly maxEntries: number, private readonly maxBytes = Infinity) {}
-  get(key: string): V | undefined {
-    const hit = this.map.get(key);
-    if (!hit) return undefined;
-    this.map.delete(key);
-    this.map.set(key, hit);
-    return hit.v;
-  }
-  set(key: string, v: V, bytes = 0): void {
-    const old = this.map.get(key);
-    if (old) { this.total -= old.bytes; this.map.delete(key); }
-    this.map.set(key, { v, bytes });
-    this.total += bytes;
-    while (this.map.size > 1 && (this.map.size > this.maxEntries || this.total > this.maxBytes)) {
-      const [k, e] = this.map.entries().next().value!;
-      this.map.delete(k);
-      this.total -= e.bytes;
-    }
-  }
-  delete(key: string): void {
-    const old = this.map.get(key);
-    if (old) { this.total -= old.bytes; this.map.delete(key); }
-  }
-}
 
 /** A decoded analysis and what the dashboard derived from it (valid as long as the analysis). */
 interface CachedResults {

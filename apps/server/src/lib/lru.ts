@@ -1,0 +1,28 @@
+/** A least-recently-used map bounded by entry count and by the sum of the entries' sizes. */
+export class Lru<V> {
+  private readonly map = new Map<string, { v: V; bytes: number }>();
+  private total = 0;
+  constructor(private readonly maxEntries: number, private readonly maxBytes = Infinity) {}
+  get(key: string): V | undefined {
+    const hit = this.map.get(key);
+    if (!hit) return undefined;
+    this.map.delete(key);
+    this.map.set(key, hit);
+    return hit.v;
+  }
+  set(key: string, v: V, bytes = 0): void {
+    const old = this.map.get(key);
+    if (old) { this.total -= old.bytes; this.map.delete(key); }
+    this.map.set(key, { v, bytes });
+    this.total += bytes;
+    while (this.map.size > 1 && (this.map.size > this.maxEntries || this.total > this.maxBytes)) {
+      const [k, e] = this.map.entries().next().value!;
+      this.map.delete(k);
+      this.total -= e.bytes;
+    }
+  }
+  delete(key: string): void {
+    const old = this.map.get(key);
+    if (old) { this.total -= old.bytes; this.map.delete(key); }
+  }
+}
