@@ -91,6 +91,9 @@ describe('dashboard query', () => {
     assert.equal(free.body.overall.Max_exposure, null);
     assert.ok(free.body.overall.overall_risk !== undefined);
     assert.equal(free.body.asset_table.climatic_score.length, 4);
+    assert.ok(free.body.asset_table.climatic_score.some((v: number | null) => v !== null), 'the table itself is shown');
+    // ... nor through the asset table: its loss columns are empty (the assets' losses add up to the portfolio's).
+    for (const k of ['cvar', 'overall_loss', 'percentage', 'max_exposure']) assert.deepEqual(free.body.asset_table[k], [null, null, null, null], k);
     // A tier without the asset table gets neither the table nor the single-asset row (which is a table row).
     await s.db.updateTable('companies').set({ tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: false, rcp_year_loss_bars: false, asset_table: false }) }).execute();
     const noTable = await query({ count: 1 });

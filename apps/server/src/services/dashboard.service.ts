@@ -543,6 +543,7 @@ export class DashboardService {
       const stored = STORED_COLUMNS[k as keyof typeof STORED_COLUMNS];
       if (stored) col = idx.map((i) => stored(R.assets[i]!));
       else if (k === 'climatic_score') col = assetScores;
+      else if (!allowed('portfolio_losses')) col = new Array(N).fill(null); // the assets' losses add up to the portfolio's
       else {
         const f = { percentage: 2, overall_loss: 1, cvar: 0, max_exposure: 3 }[k as 'percentage' | 'overall_loss' | 'cvar' | 'max_exposure'];
         col = new Array(N);
