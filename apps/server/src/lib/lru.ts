@@ -21,6 +21,15 @@ export class Lru<V> {
       this.total -= e.bytes;
     }
   }
+  /** The value under `key`, made and kept when missing; with a null key it is made and not kept. */
+  getOrMake(key: string | null, make: () => V, bytesOf: (v: V) => number = () => 0): V {
+    let v = key === null ? undefined : this.get(key);
+    if (v === undefined) {
+      v = make();
+      if (key !== null) this.set(key, v, bytesOf(v));
+    }
+    return v;
+  }
   delete(key: string): void {
     const old = this.map.get(key);
     if (old) { this.total -= old.bytes; this.map.delete(key); }

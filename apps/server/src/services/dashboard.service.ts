@@ -279,22 +279,18 @@ export class DashboardService {
      * Severity scores of every asset x stored hazard at scenario-year s, `[i * N_HAZARDS + h]`, 255 = no data: gathered
      * from the chunks once per analysis, scenario-year and adaptation (the score loops below read them directly).
      */
-    const scoreMatrix = (s: number, residual: boolean): Uint8Array => {
-      const key = `${s}|${residual}`;
-      let m = scoreCache.get(key);
-      if (!m) {
+    const scoreMatrix = (s: number, residual: boolean): Uint8Array =>
+      scoreCache.getOrMake(`${s}|${residual}`, () => {
         const A = R.assets.length;
-        m = new Uint8Array(A * N_HAZARDS);
+        const m = new Uint8Array(A * N_HAZARDS);
         for (let i = 0; i < A; i++) {
           const ch = chunks[chunkOf[i]!]!;
           const src = residual ? ch.scoreResidual : ch.score;
           const b = localOf[i]! * N_HAZARDS;
           for (let h = 0; h < N_HAZARDS; h++) m[i * N_HAZARDS + h] = src[(b + h) * S + s]!;
         }
-        scoreCache.set(key, m, m.byteLength);
-      }
-      return m;
-    };
+        return m;
+      }, (m) => m.byteLength);
     /** Column of selected-asset scores (null = no data) for the stored hazard index h at scenario-year s. */
     const scoreColumn = (h: number, s: number, residual: boolean): (number | null)[] => {
       const m = scoreMatrix(s, residual);
@@ -307,14 +303,12 @@ export class DashboardService {
     // analysis for the filters they depend on (the property type, count, adaptation and unit filters reuse them):
     // pa[i*6..] = cvar, rcvar, rcvar %, max exposure, eal, ealR; ph[(i*H + k)*2..] = cvar, rcvar of hazard k.
     const batchKey = `${at}|${sc}|${year}|${hazards.join(',')}|${withContent}|${!!opt.gdpAdjusted}`;
-    let batch = batchCache.get(batchKey);
-    if (!batch) {
+    const { pa, ph } = batchCache.getOrMake(batchKey, () => {
       const all = R.assets.map((_, i) => i);
-      batch = { pa: new Float64Array(all.length * 6), ph: new Float64Array(all.length * H * 2) };
-      assetCvarBatch(prepared, chunks, chunkOf, localOf, all, hazards, at, sc, year, opt, batch.pa, batch.ph);
-      batchCache.set(batchKey, batch, batch.pa.byteLength + batch.ph.byteLength);
-    }
-    const { pa, ph } = batch;
+      const b = { pa: new Float64Array(all.length * 6), ph: new Float64Array(all.length * H * 2) };
+      assetCvarBatch(prepared, chunks, chunkOf, localOf, all, hazards, at, sc, year, opt, b.pa, b.ph);
+      return b;
+    }, (b) => b.pa.byteLength + b.ph.byteLength);
     // Asset selection: property type filter, then the `count` highest residual CVaRs.
     let idx: number[] = R.assets.map((_, i) => i);
     if (body.property_type !== 'All') { const pt = body.property_type.toLowerCase(); idx = idx.filter((i) => (R.assets[i]!.property_type ?? 'NA').toLowerCase() === pt); }
@@ -388,15 +382,9 @@ export class DashboardService {
       return [...groups.values()].flat();
     })();
     /** Portfolio series of the selection, kept per analysis when the selection is a whole property-type group. */
-    const seriesOf = (hs: readonly HazardKey[], s: ScenarioCode) => {
-      const k = body.count === 'All' ? `${at}|${s}|${hs.join(',')}|${withContent}|${!!opt.gdpAdjusted}|${body.property_type.toLowerCase()}` : null;
-      let ser = k === null ? undefined : seriesCache.get(k);
-      if (!ser) {
-        ser = portfolioCvarSeriesOf(prepared, chunks, chunkOf, localOf, seriesOrder, hs, at, s, opt);
-        if (k !== null) seriesCache.set(k, ser);
-      }
-      return ser;
-    };
+    const seriesKey = (hs: readonly HazardKey[], s: ScenarioCode) => (body.count === 'All' ? `${at}|${s}|${hs.join(',')}|${withContent}|${!!opt.gdpAdjusted}|${body.property_type.toLowerCase()}` : null);
+    const seriesOf = (hs: readonly HazardKey[], s: ScenarioCode) =>
+      seriesCache.getOrMake(seriesKey(hs, s), () => portfolioCvarSeriesOf(prepared, chunks, chunkOf, localOf, seriesOrder, hs, at, s, opt));
     const seriesByScenario = new Map<ScenarioCode, ReturnType<typeof portfolioCvarSeriesOf>>();
     const portfolioCvar = (s: ScenarioCode, y: number) => {
       let ser = seriesByScenario.get(s);
@@ -567,13 +555,7 @@ export class DashboardService {
     /** Each hazard's own loss series for the scenario (one engine pass for all hazards; kept like the CVaR series). */
     const hazardSeries = () => {
       if (H === 1) { const ser = seriesOf(hazards, sc); return { loss: [ser.loss], lossResidual: [ser.lossResidual] }; }
-      const k = body.count === 'All' ? `${at}|${sc}|${hazards.join(',')}|${withContent}|${!!opt.gdpAdjusted}|${body.property_type.toLowerCase()}` : null;
-      let per = k === null ? undefined : hazardSeriesCache.get(k);
-      if (!per) {
-        per = portfolioHazardSeriesOf(prepared, chunks, chunkOf, localOf, seriesOrder, hazards, at, sc, opt);
-        if (k !== null) hazardSeriesCache.set(k, per);
-      }
-      return per;
+      return hazardSeriesCache.getOrMake(seriesKey(hazards, sc), () => portfolioHazardSeriesOf(prepared, chunks, chunkOf, localOf, seriesOrder, hazards, at, sc, opt));
     };
     const lossBars = () => {
       const per = hazardSeries();
