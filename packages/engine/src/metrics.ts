@@ -35,6 +35,11 @@ export interface MoneyCell {
 }
 
 /** Dollar figures of one cell (asset a of the chunk, hazard, scenario-year index). NaN when the hazard has no data. */
+/** The value an asset exposes to physical damage: building (+ content and inventory) times the ownership share. */
+export function exposedValue(A: PreparedAsset, withContent: boolean): number {
+  return (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+}
+
 export function cellMoney(asset: PreparedAsset, chunk: ResultChunk, a: number, hazard: HazardKey, syIndex: number, opt: LossOptions = {}): MoneyCell {
   const S = chunk.scenarioYears.length;
   const h = HAZARD_INDEX[hazard];
@@ -42,7 +47,7 @@ export function cellMoney(asset: PreparedAsset, chunk: ResultChunk, a: number, h
   const withContent = opt.withContent ?? true;
   const sy = SCENARIO_YEARS[SCENARIO_YEAR_INDEX.get(chunk.scenarioYears[syIndex] as string) ?? -1];
   const g = opt.gdpAdjusted && sy ? gdpGrowthFactor(sy.scenario, sy.year) : 1;
-  const val = (asset.buildingValue + (withContent ? asset.contentValue + asset.inventoryValue : 0)) * asset.ownership;
+  const val = exposedValue(asset, withContent);
   const rev = asset.revenue * asset.ownership * g;
   const ead = chunk.ead[c] as number; const eadR = chunk.eadResidual[c] as number;
   const bi = chunk.disruption[c] as number; const biR = chunk.disruptionResidual[c] as number;
@@ -169,7 +174,7 @@ const AH = new Float64Array(8); // cvar, rcvar, eal, ealR, maxE, bi, sdVar, vali
  */
 function assetHazard(A: PreparedAsset, chunk: ResultChunk, a: number, h: number, plan: SeriesPlan, withContent: boolean): void {
   const S = chunk.scenarioYears.length;
-  const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+  const val = exposedValue(A, withContent);
   const rev0 = A.revenue * A.ownership;
   const base = (a * N_HAZARDS + h) * S;
   const acute = h === HI_RIVER || h === HI_TYPHOON || h === HI_SURGE || h === HI_RAIN || h === HI_WILDFIRE || h === HI_LANDSLIDE;
@@ -211,7 +216,7 @@ const PD = new Float64Array(64); const PDR = new Float64Array(64); const PB = ne
  */
 function assetCombined(A: PreparedAsset, chunk: ResultChunk, a: number, hs: readonly number[], plan: SeriesPlan, withContent: boolean): void {
   const S = chunk.scenarioYears.length;
-  const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+  const val = exposedValue(A, withContent);
   const rev0 = A.revenue * A.ownership;
   const n = plan.indices.length;
   for (let k = 0; k < n; k++) { PD[k] = 1; PDR[k] = 1; PB[k] = 1; PBR[k] = 1; }
@@ -274,7 +279,7 @@ export function assetCvar(asset: PreparedAsset, chunk: ResultChunk, a: number, h
     if (!AH[7]) continue;
     seen = true; cvar += AH[0] as number; rcvar += AH[1] as number; eal += AH[2] as number; ealR += AH[3] as number; maxE = Math.max(maxE, AH[4] as number);
   }
-  const exposed = (asset.buildingValue + (withContent ? asset.contentValue + asset.inventoryValue : 0)) * asset.ownership;
+  const exposed = exposedValue(asset, withContent);
   if (!seen) return { cvar: NaN, cvarPercent: NaN, rcvar: NaN, rcvarPercent: NaN, avoidedLoss: NaN, maxExposure: NaN, eal: NaN, ealResidual: NaN };
   if (hazards.length > 1) {
     // several hazards: combined per year as independent (1 − Π(1 − d)), never above the value or a year of revenue
@@ -385,7 +390,7 @@ export function portfolioSummary(chunks: readonly ResultChunk[], prepared: reado
   let exposed = 0; let revenue = 0; let totC = 0; let totR = 0; let totEal = 0; let totEalR = 0; let totMaxE = 0;
   for (const ch of chunks) for (let a = 0; a < ch.count; a++) {
     const A = prepared[ch.start + a] as PreparedAsset;
-    const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+    const val = exposedValue(A, withContent);
     exposed += val; revenue += A.revenue * A.ownership;
     let maxE = 0;
     for (let i = 0; i < H; i++) {
@@ -452,7 +457,7 @@ export function portfolioCvarSeries(chunks: readonly ResultChunk[], prepared: re
     const S = ch.scenarioYears.length;
     for (let a = 0; a < ch.count; a++) {
       const A = prepared[ch.start + a] as PreparedAsset;
-      const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+      const val = exposedValue(A, withContent);
       const rev0 = A.revenue * A.ownership;
       // hazards combined per year as independent: 1 − Π(1 − d) for damage and for interruption (assetCombined)
       for (let k = 0; k < n; k++) { PD[k] = 1; PDR[k] = 1; PB[k] = 1; PBR[k] = 1; }
@@ -525,7 +530,7 @@ export function assetCvarBatch(prepared: readonly PreparedAsset[], chunks: reado
     }
     const o = j * 6;
     if (!seen) { out[o] = NaN; out[o + 1] = NaN; out[o + 2] = NaN; out[o + 3] = NaN; out[o + 4] = NaN; out[o + 5] = NaN; continue; }
-    const exposed = (asset.buildingValue + (withContent ? asset.contentValue + asset.inventoryValue : 0)) * asset.ownership;
+    const exposed = exposedValue(asset, withContent);
     if (H > 1) {
       assetCombined(asset, chunk, a, hs, plan, withContent);
       cvar = AC[0] as number; rcvar = AC[1] as number; eal = AC[2] as number; ealR = AC[3] as number;
@@ -561,7 +566,7 @@ export function portfolioHazardSeriesOf(prepared: readonly PreparedAsset[], chun
     const a = localOf[i] as number;
     const S = ch.scenarioYears.length;
     const A = prepared[i] as PreparedAsset;
-    const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+    const val = exposedValue(A, withContent);
     const rev0 = A.revenue * A.ownership;
     for (let q = 0; q < hs.length; q++) {
       const base = (a * N_HAZARDS + (hs[q] as number)) * S;
@@ -608,7 +613,7 @@ export function portfolioCvarSeriesOf(prepared: readonly PreparedAsset[], chunks
     const a = localOf[i] as number;
     const S = ch.scenarioYears.length;
     const A = prepared[i] as PreparedAsset;
-    const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+    const val = exposedValue(A, withContent);
     const rev0 = A.revenue * A.ownership;
     for (let k = 0; k < n; k++) { PD[k] = 1; PDR[k] = 1; PB[k] = 1; PBR[k] = 1; }
     let seen = false;

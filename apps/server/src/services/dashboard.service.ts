@@ -24,7 +24,7 @@ import {
   type ScenarioCode,
   type TierSection,
 } from '@crp/contracts';
-import { assetCvarBatch, defaultMeasure, gdpGrowthFactor, hazardScore, N_HAZARDS, keyFindings, portfolioCvarSeriesOf, portfolioHazardSeriesOf, SCENARIO_YEAR_INDEX, SCENARIO_YEARS, scenarioYearKey, seriesIndices, technicalPremium, type LossOptions } from '@crp/engine';
+import { assetCvarBatch, defaultMeasure, exposedValue as exposedValueOf, gdpGrowthFactor, hazardScore, N_HAZARDS, keyFindings, portfolioCvarSeriesOf, portfolioHazardSeriesOf, SCENARIO_YEAR_INDEX, SCENARIO_YEARS, scenarioYearKey, seriesIndices, technicalPremium, type LossOptions } from '@crp/engine';
 import { DATASETS } from '@crp/hazards';
 import { loadProjectResults, type ProjectResults } from '../analysis/results-reader.js';
 import type { DB } from '../db/database.js';
@@ -330,7 +330,7 @@ export class DashboardService {
         const i = idx[n]!;
         const A = prepared[i]!;
         const ch = chunks[chunkOf[i]!]!;
-        const val = (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+        const val = exposedValueOf(A, withContent);
         const rev = A.revenue * A.ownership * g;
         exposedValue[n] = H > 0 ? val : 0;
         const b = localOf[i]! * N_HAZARDS;
