@@ -4,6 +4,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seedPgliteDataDir } from '../../apps/server/test/support/pglite-template';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -44,13 +45,16 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
 
 /**
  * Starts the real server (`node --import tsx apps/server/src/main.ts`) on a free port with a fresh PGlite
- * data directory, no demo seed and no SMTP, and waits until `GET /api/health` answers 200.
+ * data directory (a copy of the migrated template), no demo seed and no SMTP, and waits until `GET /api/health` answers 200.
  */
 export async function startServer(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningServer> {
   const port = await freePort();
   // With `opts.dataDir` the server runs on that (possibly used) data directory and leaves it in place on stop: a
   // restart test owns and removes it.
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'crp-e2e-'));
+  // A new data directory starts as a copy of the migrated, empty template database instead of running initdb (about
+  // 10 s); a used one (a restart test) is left as it is.
+  await seedPgliteDataDir(dataDir);
   // `opts.env` overrides the defaults, e.g. SEED_DEMO=true for the demo user and its analysed portfolio.
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: 'false', NODE_ENV: 'test', ...opts.env };
   delete env.SMTP_URL;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { REPO_ROOT } from '../../src/config.js';
+import { seedPgliteDataDir } from './pglite-template.js';
 
 /** Real server and worker processes for the crash and scale-out tests. */
 
@@ -35,8 +36,12 @@ function launch(script: string, env: Record<string, string>): { child: ChildProc
   return { child, output: () => log };
 }
 
-/** `npm start`'s server (apps/server/src/main.ts) on a free port; resolves when /api/health answers. */
+/**
+ * `npm start`'s server (apps/server/src/main.ts) on a free port; resolves when /api/health answers. On PGlite an empty
+ * DATA_DIR first gets a copy of the migrated template (support/pglite-template.ts); a used one is left as it is.
+ */
 export async function spawnServer(env: Record<string, string>): Promise<Proc> {
+  if (!env.DATABASE_URL && env.DATA_DIR) await seedPgliteDataDir(env.DATA_DIR);
   const port = await freePort();
   const { child, output } = launch('apps/server/src/main.ts', { PORT: String(port), SEED_DEMO: 'true', ...env });
   const url = `http://127.0.0.1:${port}`;
