@@ -144,9 +144,10 @@ if (want('server-pg')) {
 await Promise.all(group2.map((start, i) => start(i === 0)));
 
 // Group 3: the browser tests, alone and one file at a time: some check timings in the page (the PDF viewer's 50 ms
-// steps, antd's animated dialogs) that a busier machine disturbs. Tried: two e2e files at a time, or e2e alongside the
-// server suites, saves a minute or two but failed help.test.ts's PDF step timing and dashboard.test.ts's info-modal
-// close in 3 of 3 runs on a 2-core machine.
+// steps, antd's animated dialogs) that a busier machine disturbs. Tried on a 2-core machine: two e2e files at a time,
+// or e2e alongside the server suites, saved a minute or two, but each of 3 runs failed one of help.test.ts's PDF step
+// timing (gaps under 40 ms between steps) or dashboard.test.ts's info-modal close. (The PDF step check has also
+// failed once with one file at a time while other tests loaded the machine.)
 if (e2eTests.length > 0 && webBuilt) await runSuite('e2e', e2eTests, {}, ['--test-concurrency=1']);
 
 console.log(`\nwall times: ${times.join(', ')}; whole run ${Math.round((Date.now() - started) / 1000)} s`);
