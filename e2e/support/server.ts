@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seedPgliteDataDir } from '../../apps/server/test/support/pglite-template';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -15,27 +15,24 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+/**
+ * Waits until the server printed the port it listens on ("Climate Risk Platform is running at http://localhost:PORT",
+ * once listening) and `GET /api/health` answers 200 there; answers the base URL.
+ */
+async function waitForHealth(child: ChildProcess, output: () => string, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;
+  let baseUrl = '';
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}:\n${output()}`);
-    try {
-      const res = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
+    const port = /is running at http:\/\/localhost:(\d+)/.exec(output())?.[1];
+    if (port && !baseUrl) baseUrl = `http://127.0.0.1:${port}`;
+    if (baseUrl) {
+      try {
+        const res = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2000) });
+        if (res.status === 200) return baseUrl;
+      } catch {
+        // not listening yet
+      }
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -43,16 +40,22 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
 }
 
 /**
- * Starts the real server (`node --import tsx apps/server/src/main.ts`) on a free port with a fresh PGlite
- * data directory, no demo seed and no SMTP, and waits until `GET /api/health` answers 200.
+ * Starts the real server (`node --import tsx apps/server/src/main.ts`) on a free port (PORT=0) with a fresh PGlite
+ * data directory (a copy of the migrated template), no demo seed and no SMTP, and waits until `GET /api/health` answers 200.
  */
 export async function startServer(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningServer> {
-  const port = await freePort();
   // With `opts.dataDir` the server runs on that (possibly used) data directory and leaves it in place on stop: a
   // restart test owns and removes it.
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'crp-e2e-'));
+  // A new data directory starts as a copy of the migrated, empty template database instead of running initdb (about
+  // 10 s); a used one (a restart test) is left as it is.
+  await seedPgliteDataDir(dataDir);
   // `opts.env` overrides the defaults, e.g. SEED_DEMO=true for the demo user and its analysed portfolio.
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: 'false', NODE_ENV: 'test', ...opts.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, SEED_DEMO: 'false', NODE_ENV: 'test', ...opts.env };
+  // PORT=0: the system picks a free port and the server prints it. (A port chosen here and freed again could be taken
+  // by another test process running alongside before the server binds it; the health check would then reach that
+  // other server.)
+  env.PORT = '0';
   delete env.SMTP_URL;
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
@@ -68,7 +71,6 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
   child.stdout?.on('data', append);
   child.stderr?.on('data', append);
   const output = () => log;
-  const baseUrl = `http://127.0.0.1:${port}`;
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -81,8 +83,9 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
     if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 
+  let baseUrl: string;
   try {
-    await waitForHealth(baseUrl, child, output, 90_000);
+    baseUrl = await waitForHealth(child, output, 90_000);
   } catch (err) {
     await stop();
     throw err;

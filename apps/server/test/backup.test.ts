@@ -144,7 +144,7 @@ describe('backup and restore (admin command)', () => {
     assert.match(b.out, /backup written to .*1 stored files/);
     console.log(`# backup from ${source.overrides.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}: ${b.ms} ms, ${statSync(file).size} bytes (${b.out.split("\n").find((l) => l.startsWith("backup written")) ?? ""})`);
     if (!source.overrides.DATABASE_URL) assert.match(b.out, /server must be stopped/);
-    const target = await createTestDatabase();
+    const target = await createTestDatabase({ empty: true });
     drops.push(() => target.drop());
     await restoreAndCheck(target, settings(target, join(work, 'target-files')));
   });
@@ -161,7 +161,7 @@ describe('backup and restore (admin command)', () => {
     process.env.TEST_DB = 'postgres';
     let target: TestDb;
     try {
-      target = await createTestDatabase();
+      target = await createTestDatabase({ empty: true });
     } finally {
       process.env.TEST_DB = prev;
     }
@@ -170,7 +170,7 @@ describe('backup and restore (admin command)', () => {
   });
 
   test('damaged or foreign files are refused with a clear message and change nothing', async () => {
-    const target = await createTestDatabase();
+    const target = await createTestDatabase({ empty: true });
     drops.push(() => target.drop());
     const env = envOf(settings(target, join(work, 'damaged-files')));
     const whole = readFileSync(file);

@@ -12,8 +12,11 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** One query layer, two drivers: PostgreSQL when DATABASE_URL is set, else embedded PGlite under DATA_DIR. */
-export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Promise<DatabaseHandle> {
+/**
+ * One query layer, two drivers: PostgreSQL when DATABASE_URL is set, else embedded PGlite under DATA_DIR.
+ * `pgliteLoadDataDir` (tests): an in-memory PGlite starts from this dumped data directory instead of running initdb.
+ */
+export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>, options: { pgliteLoadDataDir?: Blob } = {}): Promise<DatabaseHandle> {
   if (config.DATABASE_URL) {
     const pg = await import('pg');
     // int8 (counts, bigint ids) as JS numbers: our values stay far below 2^53.
@@ -36,7 +39,8 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_D
     dataDir = `${config.DATA_DIR}/pgdata`;
   }
   // pg_trgm: trigram matching for the company search (migration 0011); PostgreSQL servers ship it in contrib.
-  const pglite = new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+  const load = !dataDir && options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {};
+  const pglite = new PGlite({ ...(dataDir ? { dataDir } : {}), ...load, extensions: { pg_trgm } });
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: 'pglite', close: () => db.destroy() };

@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig, REPO_ROOT, type Config } from '../../src/config.js';
 import { openDatabase, type DB } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { pgliteTemplateDump, seedPgliteDataDir } from './pglite-template.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -78,9 +79,10 @@ export interface TestServer {
 
 /**
  * A throw-away database for one test file: a new database on TEST_DATABASE_URL's server when TEST_DB=postgres,
- * else a PGlite data directory in a temp folder. `drop` removes it.
+ * else a PGlite data directory in a temp folder holding a copy of the migrated template (support/pglite-template.ts),
+ * or nothing with `empty` (the first open runs initdb). `drop` removes it.
  */
-export async function createTestDatabase(): Promise<{ overrides: Partial<Config>; drop(): Promise<void> }> {
+export async function createTestDatabase(opts: { empty?: boolean } = {}): Promise<{ overrides: Partial<Config>; drop(): Promise<void> }> {
   if (process.env.TEST_DB === 'postgres') {
     const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
     const name = `crp_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -113,6 +115,7 @@ export async function createTestDatabase(): Promise<{ overrides: Partial<Config>
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'crp-data-'));
+  if (!opts.empty) await seedPgliteDataDir(dir);
   return { overrides: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -128,7 +131,8 @@ export async function startServer(overrides: Partial<Config> = {}, options: { jo
     drop = t.drop;
   }
   const config = loadConfig({}, { LOG_LEVEL: 'silent', SEED_DEMO: false, DATA_DIR: 'memory://', ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, ...overrides });
-  const handle = await openDatabase(config);
+  // In-memory PGlite starts from the migrated template rather than running initdb (migrateToLatest then applies nothing).
+  const handle = await openDatabase(config, config.DATABASE_URL || !config.DATA_DIR.startsWith('memory://') ? {} : { pgliteLoadDataDir: await pgliteTemplateDump() });
   await migrateToLatest(handle.db);
   const app = await buildApp(config, handle, options.logStream ? { logStream: options.logStream as never } : {});
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,19 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { REPO_ROOT } from '../../src/config.js';
+import { seedPgliteDataDir } from './pglite-template.js';
 
 /** Real server and worker processes for the crash and scale-out tests. */
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Proc {
   url: string;
@@ -35,18 +24,28 @@ function launch(script: string, env: Record<string, string>): { child: ChildProc
   return { child, output: () => log };
 }
 
-/** `npm start`'s server (apps/server/src/main.ts) on a free port; resolves when /api/health answers. */
+/**
+ * `npm start`'s server (apps/server/src/main.ts) on a port the system picks (PORT=0: a port chosen here and then
+ * freed could be taken by another test process before the server binds it, and the health check would then reach
+ * that other server); resolves when the port it printed answers /api/health. On PGlite an empty DATA_DIR first gets
+ * a copy of the migrated template (support/pglite-template.ts); a used one is left as it is.
+ */
 export async function spawnServer(env: Record<string, string>): Promise<Proc> {
-  const port = await freePort();
-  const { child, output } = launch('apps/server/src/main.ts', { PORT: String(port), SEED_DEMO: 'true', ...env });
-  const url = `http://127.0.0.1:${port}`;
+  if (!env.DATABASE_URL && env.DATA_DIR) await seedPgliteDataDir(env.DATA_DIR);
+  const { child, output } = launch('apps/server/src/main.ts', { SEED_DEMO: 'true', ...env, PORT: '0' });
+  let url = '';
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}:\n${output()}`);
-    try {
-      if ((await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) })).status === 200) break;
-    } catch {
-      /* not yet */
+    // main.ts prints "Climate Risk Platform is running at http://localhost:PORT" once it listens.
+    const port = /is running at http:\/\/localhost:(\d+)/.exec(output())?.[1];
+    if (port && !url) url = `http://127.0.0.1:${port}`;
+    if (url) {
+      try {
+        if ((await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) })).status === 200) break;
+      } catch {
+        /* not yet */
+      }
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL'); // not left running (its pipes would keep the test process alive)
