@@ -203,14 +203,15 @@ describe('help centre, change log and document viewers in the browser', { timeou
     assert.equal(seen[0], 5, `first shown count: ${seen.join(',')}`);
     for (let i = 1; i < seen.length; i++) assert.ok(seen[i]! - seen[i - 1]! <= 5 && seen[i]! >= seen[i - 1]!, `steps of at most 5: ${seen.join(',')}`);
     assert.equal(seen.at(-1), expected);
-    // 5 more every 50 ms: the steps after the first come at least ~50 ms apart (timers never fire early by more than a
-    // few ms) and, on this shared machine, not seconds apart.
+    // 5 more every 50 ms: the steps come about 50 ms apart. What is observed is when the page shows a step, not when its
+    // timer fired: a step whose drawing was held up by a busy main thread is followed by one shown sooner, so single
+    // gaps under 50 ms happen on a loaded machine (8 ms was seen); the median gap is the timer's period (a faster timer
+    // or everything at once fails it) and, on this shared machine, not seconds.
     const at = await page.evaluate(() => (window as unknown as { __pdfShownAt: number[] }).__pdfShownAt);
     const gaps = at.slice(1).map((t, i) => t - at[i]!);
-    assert.ok(gaps.length >= 1, `more than one step: ${seen.join(',')}`);
-    for (const g of gaps) assert.ok(g >= 40, `a step came after ${g.toFixed(1)} ms (< 50 ms): ${gaps.map((x) => x.toFixed(0)).join(', ')}`);
+    assert.ok(gaps.length >= 2, `several steps: ${seen.join(',')}`);
     const median = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)]!;
-    assert.ok(median < 1000, `steps about 50 ms apart (median ${median.toFixed(0)} ms)`);
+    assert.ok(median >= 40 && median < 1000, `steps about 50 ms apart (median ${median.toFixed(0)} ms): ${gaps.map((x) => x.toFixed(0)).join(', ')}`);
     // Every page is drawn (pdf.js worker bundled with the app: nothing from a CDN).
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid="pdf-page"][data-rendered="true"]').length === n, expected, { timeout: 60_000 });
     const blank = await page.evaluate(() => {
