@@ -97,7 +97,8 @@ describe('asset table editing', () => {
     await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: projectId, share_with: JSON.stringify([reg.body.user.id]), permission: 'write' } });
     assert.equal((await save(token, [{ id: ids[5], valuation: 2e6 }])).status, 200, 'writer');
     await s.db.updateTable('users').set({ data_edit_permissions: JSON.stringify({ can_edit_valuation: false }) }).where('id', '=', reg.body.user.id).execute();
-    const gated = await save(token, [{ id: ids[6], valuation: 3e6 }]);
+    // A value no earlier test wrote (the concurrent-save test leaves 2e6 or 3e6, and an unchanged cell is not an edit).
+    const gated = await save(token, [{ id: ids[6], valuation: 4.5e6 }]);
     assert.equal(gated.status, 403);
     assert.match(gated.body.detail, /valuation/);
     assert.equal((await save(token, [{ id: ids[6], building_age: 12 }])).status, 200, 'ungated column still editable');
