@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -126,13 +126,20 @@ describe('backup and restore (admin command)', () => {
     } finally {
       await s.close();
     }
+    // A stored file of the data about to be replaced (a row-less export by then): --force removes it.
+    const storeDir = join(targetSettings.DATA_DIR!, 'files');
+    const orphan = join(storeDir, `${'ab'.repeat(16)}.bin`);
+    writeFileSync(orphan, 'an export of the replaced data');
     const forced = admin(envOf(targetSettings), 'restore', file, '--force');
     assert.equal(forced.code, 0, forced.out);
+    assert.equal(existsSync(orphan), false, '--force leaves no file of the replaced data in the store');
     const s2 = await startServer(targetSettings);
     try {
       const login = await s2.api.post('/api/user/rest_login/', { form: { username: user.username, password: user.password, company_code: user.company_code } });
       const list = await s2.api.get(`/api/project/${user.userId}/`, { token: login.body.token });
       assert.deepEqual(list.body, projectList, '--force replaced the data: the project made after the first restore is gone');
+      const got = await fetch(new URL(fileUrl, s2.url));
+      assert.deepEqual(Buffer.from(await got.arrayBuffer()), fileBytes, 'the restored export is still served');
     } finally {
       await s2.close();
     }

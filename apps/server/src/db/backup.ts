@@ -13,7 +13,7 @@
  * and recomputed by the database on restore. The migration table is not copied: the header names the applied
  * migrations instead, and restore migrates the target to that level first.
  */
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { once } from 'node:events';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -428,6 +428,15 @@ export async function restoreDatabase(db: AnyDb, opts: { file: string; fileDir: 
   } catch (err) {
     for (const p of written) rmSync(p, { force: true });
     throw err;
+  }
+  // The replaced data's stored files (exports, reports) belong to rows that are gone: remove them, so the file store
+  // holds what the restored rows point at and nothing else. Only the store's own names (<32 hex>.bin) are touched.
+  if (nonEmpty.length) {
+    const kept = new Set(written);
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (/^[0-9a-f]{32}\.bin$/.test(name) && !kept.has(p) && statSync(p).isFile()) rmSync(p, { force: true });
+    }
   }
   const forward = await migrator.migrateToLatest();
   if (forward.error) throw forward.error instanceof Error ? forward.error : new Error(String(forward.error));
