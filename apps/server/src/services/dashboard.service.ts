@@ -605,7 +605,6 @@ export class DashboardService {
       return { years: lossYears, series: hazards.map((h, q) => ({ hazard: labelOf(h), values: Array.from(mitigation ? per.lossResidual[q]! : per.loss[q]!, (v) => r2(v)) })) };
     };
     const cardsAllowed = allowed('portfolio_losses');
-    const hazardMaps = allowed('asset_level_risk_map');
     return {
       project: {
         project_id: project.id,

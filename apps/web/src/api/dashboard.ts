@@ -1,4 +1,4 @@
-import { dashboardView, type AnalysisType, type DashboardAnswer, type DashboardAssetRow, type DashboardHeatmapView, type DashboardMapRow, type DashboardView, type DefaultFilters, type ScenarioCode } from '@crp/contracts';
+import { dashboardView, type AnalysisType, type DashboardAnswer, type DashboardAssetRow, type DashboardHeatmapView, type DashboardView, type DefaultFilters, type ScenarioCode } from '@crp/contracts';
 import { request } from './http';
 
 /** `[amount, unit, score]`: mean headline intensity and mean severity score (0-100) of the assets with data. */
@@ -23,17 +23,8 @@ export interface DashboardFiltersSent {
 /** One asset's row of the physical-risk table (spec 001 §3.3). */
 export type AssetRow = DashboardAssetRow;
 
-type YearPoint = { year: number; value: number | null };
-type ScenarioPoint = { scenario: string; value: number | null };
-export interface CvarChartUnit {
-  year_constant: YearPoint[];
-  year_max: YearPoint[];
-  rcp_constant: ScenarioPoint[];
-  rcp_max: ScenarioPoint[];
-}
 export type HazardLoss = { hazard: string; loss: number | null; percentage?: number | null };
 export type HeatmapData = DashboardHeatmapView;
-export type MapAsset = DashboardMapRow;
 
 /**
  * The dashboard answer as the sections read it: the wire answer (DashboardAnswer, per-asset data in columns) with its
