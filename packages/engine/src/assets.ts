@@ -6,7 +6,9 @@
 import { HAZARD_KEYS, type HazardKey } from '@crp/contracts';
 import { jrcContinentOf, tcRegionOf, type JrcContinent, type TcRegion } from './geo.js';
 import { propertyTypeOf, type PropertyTypeInfo } from './property-types.js';
-import { jrcCurve } from './vulnerability/flood.js';
+import { buildingFloodDamage, FLOOD_MIN_DEPTH_M, jrcCurve } from './vulnerability/flood.js';
+import { defaultFloodProtection, type FloodProtection } from './vulnerability/protection.js';
+import { piecewiseLinear } from './interp.js';
 import { vHalfForRegion, WIND_TURBINE_CURVE } from './vulnerability/wind.js';
 import { uniformTable, type PiecewiseLinear, type UniformTable } from './interp.js';
 import { combineMeasures, defaultMeasure, mitigationLevelOf, resolveMeasure, type AdaptationMeasure, type ResolvedMeasure } from './adaptation.js';
@@ -35,6 +37,11 @@ export interface AssetInput {
   basement?: boolean | string | null;
   /** Asset mitigation level 0-3 or none/low/medium/high. */
   mitigation_risk?: Num;
+  /**
+   * Standard of flood protection of the site (years): river, rainfall and coastal floods more frequent than this cause
+   * no damage. Empty = the default of the place (vulnerability/protection.ts).
+   */
+  flood_protection?: Num;
   /** Ground elevation above mean sea level (m), if known (used by sea-level rise). */
   elevation_m?: Num;
   /** Annual production, GWh. */
@@ -56,10 +63,23 @@ export interface PreparedAsset {
   /** Ownership fraction 0-1. */
   ownership: number;
   plinthHeightM: number;
+  /** Smallest depth above ground (m) that damages the building: max(plinth, FLOOD_MIN_DEPTH_M). */
+  floodOnsetM: number;
+  /** Storeys above ground (NaN unknown) and basement, as the flood vulnerability uses them. */
+  floors: number;
+  basement: boolean;
+  /** Standards of flood protection (years) and where they come from. */
+  protection: FloodProtection;
+  /** Exceedance probabilities below which each curve hazard does damage (1/standard; Infinity = none), CURVE_HAZARDS order. */
+  protectionCutP: Float64Array;
   elevationM: number;
   mitigationLevel: 0 | 1 | 2 | 3;
+  /** The JRC curve of the occupancy and continent (depth above the first floor). */
   floodCurve: PiecewiseLinear;
-  /** floodCurve tabulated every 0.01 m (exact: JRC breakpoints are multiples of 0.01 m). */
+  /**
+   * Building damage ratio by water depth above ground (buildingFloodDamage: plinth, minimum depth, undamageable share,
+   * storeys reached), tabulated every 0.01 m up to FLOOD_TABLE_MAX_DEPTH_M above the plinth (flat beyond).
+   */
   floodTable: UniformTable;
   vHalfMs: number;
   /** Tabulated wind vulnerability replacing Emanuel (wind turbines: Rose et al. 2012), or null. */
@@ -72,13 +92,30 @@ export interface PreparedAsset {
 /** Hazus default first-floor height (slab-on-grade, 1 ft), used with the JRC North America curves. */
 export const NA_DEFAULT_FIRST_FLOOR_M = 0.305;
 
+/** Depth above the first floor (m) up to which the building flood table is tabulated; deeper water is held flat. */
+export const FLOOD_TABLE_MAX_DEPTH_M = 30;
 const tables = new Map<string, UniformTable>();
 const TURBINE_TABLE = uniformTable(WIND_TURBINE_CURVE, 5);
-function floodTableOf(occ: PropertyTypeInfo['jrc'], continent: JrcContinent): UniformTable {
-  const k = `${occ}/${continent}`;
+function floodTableOf(occ: PropertyTypeInfo['jrc'], continent: JrcContinent, plinthM: number, floors: number, basement: boolean): UniformTable {
+  const f = floors > 1 ? Math.floor(floors) : 1;
+  const k = `${occ}/${continent}/${plinthM}/${f}/${basement ? 1 : 0}`;
   let t = tables.get(k);
-  if (!t) { t = uniformTable(jrcCurve(occ, continent), 0.01); tables.set(k, t); }
+  if (!t) {
+    const curve = jrcCurve(occ, continent);
+    const n = Math.round((plinthM + FLOOD_TABLE_MAX_DEPTH_M) / 0.01) + 1;
+    const x: number[] = new Array(n); const y: number[] = new Array(n);
+    for (let i = 0; i < n; i++) { x[i] = i * 0.01; y[i] = buildingFloodDamage(curve, occ, i * 0.01, { floors: f, basement, plinthM }); }
+    t = uniformTable(piecewiseLinear(x, y, `building flood damage ${k}`), 0.01);
+    tables.set(k, t);
+  }
   return t;
+}
+
+/** Basement flag from true/false, yes/no, 1/0 (anything else: no basement known). */
+export function basementOf(v: AssetInput['basement']): boolean {
+  if (v === true) return true;
+  if (v === null || v === undefined || v === false) return false;
+  return /^(true|yes|y|1)$/i.test(String(v).trim());
 }
 
 // Resolved default measures per mitigation level, shared (immutable) by every asset without user measures.
@@ -107,18 +144,29 @@ export function prepareAsset(a: AssetInput, measures: HazardMeasures = {}): Prep
   const own = num(a.ownership);
   const mitigationLevel = mitigationLevelOf(a.mitigation_risk);
   const cc = pos(a.construction_cost);
+  // JRC's North American curves are relative to the first floor (they derive from USACE/FEMA curves): without a
+  // plinth height we use the Hazus default first-floor height 1 ft (0.305 m) there; elsewhere 0 (curves vs ground).
+  const plinthHeightM = Number.isFinite(num(a.plinth_height)) ? Math.round(pos(a.plinth_height) * 100) / 100 : continent === 'north_america' ? NA_DEFAULT_FIRST_FLOOR_M : 0;
+  const floors = num(a.floors);
+  const basement = basementOf(a.basement);
+  const dflt = defaultFloodProtection(lat, lon, a.country_code);
+  const ownSop = num(a.flood_protection);
+  const protection: FloodProtection = ownSop >= 1 ? { river: ownSop, coastal: ownSop, rainfall: ownSop, source: 'asset' } : dflt;
+  const cut = (rp: number) => (rp > 1 ? 1 / rp : Infinity);
   return {
     latDeg: lat, lonDeg: lon, continent, tcRegion, property,
     buildingValue: cc > 0 ? cc : pos(a.valuation),
     contentValue: pos(a.content_value), inventoryValue: pos(a.yearly_inventory_value), revenue: pos(a.revenue),
     ownership: Number.isFinite(own) ? Math.min(1, Math.max(0, own / 100)) : 1,
-    // JRC's North American curves are relative to the first floor (they derive from USACE/FEMA curves): without a
-    // plinth height we use the Hazus default first-floor height 1 ft (0.305 m) there; elsewhere 0 (curves vs ground).
-    plinthHeightM: Number.isFinite(num(a.plinth_height)) ? pos(a.plinth_height) : continent === 'north_america' ? NA_DEFAULT_FIRST_FLOOR_M : 0,
+    plinthHeightM,
+    floodOnsetM: Math.max(plinthHeightM, FLOOD_MIN_DEPTH_M),
+    floors, basement, protection,
+    // CURVE_HAZARDS order: river_flood, typhoon, storm_surge, rainfall_flood
+    protectionCutP: Float64Array.of(cut(protection.river), Infinity, cut(protection.coastal), cut(protection.rainfall)),
     elevationM: num(a.elevation_m),
     mitigationLevel,
     floodCurve: jrcCurve(property.jrc, continent),
-    floodTable: floodTableOf(property.jrc, continent),
+    floodTable: floodTableOf(property.jrc, continent, plinthHeightM, floors, basement),
     vHalfMs: vHalfForRegion(tcRegion),
     windTable: property.production === 'wind' ? TURBINE_TABLE : null,
     measures: resolvedMeasures(mitigationLevel, measures),

@@ -85,10 +85,8 @@ export function allocateChunk(start: number, count: number, scenarioYears: reado
 // scratch buffers (max 64 return periods)
 const D = new Float64Array(64); const DR = new Float64Array(64); const B = new Float64Array(64); const BR = new Float64Array(64);
 
-const floodDamage = (table: UniformTable, depthM: number, plinthM: number): number => {
-  const d = depthM - plinthM;
-  return d > 0 ? evalTable(table, d) : 0;
-};
+/** Building flood damage at a depth above ground (the asset's table, assets.ts floodTableOf). */
+const floodDamage = (A: PreparedAsset, depthM: number): number => (depthM >= A.floodOnsetM ? evalTable(A.floodTable, depthM) : 0);
 
 // per-asset accumulators: loss/value, residual loss/value, disruption, residual disruption, any-data flag
 const ACC = new Float64Array(5);
@@ -116,20 +114,48 @@ function writeNaN(chunk: ResultChunk, c: number): void {
   W[0] = NaN; W[1] = NaN; W[2] = NaN; W[3] = NaN; W[4] = NaN; W[5] = NaN; writeCell(chunk, c);
 }
 
+// integration results: ead, E[D^2], bi
+const INT = new Float64Array(3);
+
+/**
+ * Trapezoid integral over exceedance probability of damage Dd and disruption Bd at p[0..n-1] (ead.ts
+ * integrateExceedance): the rare tail held at the rarest value; events more frequent than `cut` (the standard of
+ * protection, and a measure's) do no damage, the damage interpolated at the cut; a dry bin (no damage at its more
+ * frequent end) contributes nothing (physrisk's convention). Writes INT.
+ */
+function integrate(p: Float64Array, n: number, Dd: Float64Array, Bd: Float64Array, cut: number): void {
+  const pn = p[n - 1] as number; const w0 = pn < cut ? pn : cut;
+  const dn = Dd[n - 1] as number;
+  let ead = w0 * dn; let m2 = ead * dn; let bi = w0 * (Bd[n - 1] as number);
+  for (let k = n - 2; k >= 0; k--) {
+    const hiP = p[k] as number; const loP = p[k + 1] as number;
+    if (loP >= cut) break;
+    let d1 = Dd[k] as number;
+    if (d1 === 0) break; // dry bin; damage is non-decreasing in RP, so every more frequent bin is dry too
+    const d0 = Dd[k + 1] as number; const b0 = Bd[k + 1] as number; let b1 = Bd[k] as number; let top = hiP;
+    if (hiP > cut) { const f = (cut - loP) / (hiP - loP); d1 = d0 + (d1 - d0) * f; b1 = b0 + (b1 - b0) * f; top = cut; }
+    const w = top - loP;
+    ead += w * (d0 + d1) * 0.5; m2 += w * (d0 * d0 + d0 * d1 + d1 * d1) / 3; bi += w * (b0 + b1) * 0.5;
+  }
+  INT[0] = ead; INT[1] = m2; INT[2] = bi;
+}
+
 /**
  * One curve-hazard cell. Kept small, with the vulnerability evaluations written out, so V8 optimises it on its own
  * (a single large kernel exhausts the inlining budget and then boxes every double passed to a helper).
+ * ci is the hazard's index in CURVE_HAZARDS (1 = typhoon wind; the others are flood depths).
  */
-function curveCell(chunk: ResultChunk, A: PreparedAsset, ax: CurveAxis, j: number, h: number, wind: boolean, c: number): void {
+function curveCell(chunk: ResultChunk, A: PreparedAsset, ax: CurveAxis, j: number, h: number, ci: number, c: number): void {
+  const wind = ci === 1;
   const n = ax.n; const off = j * n; const data = ax.data;
   let top = -Infinity;
   for (let k = 0; k < n; k++) { const v = data[off + k] as number; if (v !== v) { writeNaN(chunk, c); return; } if (v > top) top = v; }
-  const plinth = A.plinthHeightM;
+  const onset = A.floodOnsetM;
   // Dry / calm site: the largest intensity causes no damage, so none does.
-  if (wind ? top <= EMANUEL_V_THRESH_MS : top <= plinth) { W[0] = 0; W[1] = 0; W[2] = 0; W[3] = 0; W[4] = 0; W[5] = 0; writeCell(chunk, c); return; }
+  if (wind ? top <= EMANUEL_V_THRESH_MS : top < onset) { W[0] = 0; W[1] = 0; W[2] = 0; W[3] = 0; W[4] = 0; W[5] = 0; writeCell(chunk, c); return; }
   const m = A.measures[h] as ResolvedMeasure;
   const active = m.active;
-  const t = A.floodTable; const tx0 = t.x0; const tinv = t.invStep; const ty = t.y; const tlast = t.last;
+  const t = A.floodTable; const tinv = t.invStep; const ty = t.y; const tlast = t.last;
   const vh = A.vHalfMs; const vthr = EMANUEL_V_THRESH_MS; const vscale = 1 / (vh - vthr); const wt = A.windTable;
   let run = -Infinity;
   for (let pass = 0; pass < (active ? 2 : 1); pass++) {
@@ -143,14 +169,11 @@ function curveCell(chunk: ResultChunk, A: PreparedAsset, ax: CurveAxis, j: numbe
       if (wind) {
         if (wt !== null) d = evalTable(wt, x);
         else if (x > vthr) { const vn = (x - vthr) * vscale; const v3 = vn * vn * vn; d = v3 / (1 + v3); }
-      } else {
-        const dep = x - plinth;
-        if (dep > 0) {
-          const u = (dep - tx0) * tinv;
-          if (u >= tlast) d = ty[tlast] as number;
-          else if (u > 0) { const i = u | 0; const y0 = ty[i] as number; d = y0 + ((ty[i + 1] as number) - y0) * (u - i); }
-          else d = ty[0] as number;
-        }
+      } else if (x >= onset) {
+        // building table over depth above ground, from 0 m (assets.ts floodTableOf)
+        const u = x * tinv;
+        if (u >= tlast) d = ty[tlast] as number;
+        else { const i = u | 0; const y0 = ty[i] as number; d = y0 + ((ty[i + 1] as number) - y0) * (u - i); }
       }
       // physrisk downtime: 0 below damage 0.1, 1 year at 0.5, linear between
       if (pass === 0) { D[k] = d; B[k] = d > 0.1 ? (d >= 0.5 ? 1 : (d - 0.1) * 2.5) : 0; }
@@ -161,33 +184,19 @@ function curveCell(chunk: ResultChunk, A: PreparedAsset, ax: CurveAxis, j: numbe
     }
   }
   const p = ax.p;
-  // fused trapezoid integration over exceedance probability (ead.ts integrateExceedance), rare tail held constant
-  const pn = p[n - 1] as number; const dn = D[n - 1] as number;
-  let ead = pn * dn; let m2 = ead * dn; let bi = pn * (B[n - 1] as number);
-  for (let k = n - 2; k >= 0; k--) {
-    const w = (p[k] as number) - (p[k + 1] as number);
-    const d0 = D[k + 1] as number; const d1 = D[k] as number;
-    ead += w * (d0 + d1) * 0.5; m2 += w * (d0 * d0 + d0 * d1 + d1 * d1) / 3; bi += w * ((B[k + 1] as number) + (B[k] as number)) * 0.5;
-  }
+  const prot = A.protectionCutP[ci] as number;
+  integrate(p, n, D, B, prot);
+  const ead = INT[0] as number; const m2 = INT[1] as number; const bi = INT[2] as number;
   let eadR = ead; let biR = bi;
   if (active) {
-    const cut = m.cutoffP;
-    const wTail = pn < cut ? pn : cut;
-    eadR = wTail * (DR[n - 1] as number); biR = wTail * (BR[n - 1] as number);
-    for (let k = n - 2; k >= 0; k--) {
-      const hiP = p[k] as number; const loP = p[k + 1] as number;
-      if (loP >= cut) break;
-      let a1 = DR[k] as number; let b1 = BR[k] as number; let top2 = hiP;
-      const a0 = DR[k + 1] as number; const b0 = BR[k + 1] as number;
-      if (hiP > cut) { const f = (cut - loP) / (hiP - loP); a1 = a0 + (a1 - a0) * f; b1 = b0 + (b1 - b0) * f; top2 = cut; }
-      const w = top2 - loP;
-      eadR += w * (a0 + a1) * 0.5; biR += w * (b0 + b1) * 0.5;
-    }
+    const cut = m.cutoffP < prot ? m.cutoffP : prot;
+    integrate(p, n, DR, BR, cut);
+    eadR = INT[0] as number; biR = INT[2] as number;
     if (eadR > ead) eadR = ead;
     if (biR > bi) biR = bi;
   }
   const v = m2 - ead * ead;
-  W[0] = ead; W[1] = eadR; W[2] = bi; W[3] = biR; W[4] = v > 0 ? Math.sqrt(v) : 0; W[5] = dn;
+  W[0] = ead; W[1] = eadR; W[2] = bi; W[3] = biR; W[4] = v > 0 ? Math.sqrt(v) : 0; W[5] = D[n - 1] as number;
   writeCell(chunk, c);
 }
 
@@ -217,7 +226,7 @@ function scalarCell(chunk: ResultChunk, A: PreparedAsset, si: number, h: number,
       let depth = 0;
       if (Number.isFinite(A.elevationM)) depth = Math.max(0, x - A.elevationM);
       else if (surge && (surge.data[j * surge.n] as number) > 0) depth = Math.max(0, x);
-      dmg = floodDamage(A.floodTable, depth, A.plinthHeightM); dis = downtimeYears(dmg); pml = dmg; break;
+      dmg = floodDamage(A, depth); dis = downtimeYears(dmg); pml = dmg; break;
     }
   }
   const m = A.measures[h] as ResolvedMeasure;
@@ -279,7 +288,7 @@ export function computeBatch(prepared: readonly PreparedAsset[], start: number, 
     W[6] = A.buildingValue + A.contentValue + A.inventoryValue; W[7] = A.revenue;
     for (let ci = 0; ci < CURVE_H.length; ci++) {
       const h = CURVE_H[ci] as number; const ax = curveAxes[ci];
-      if (ax) curveCell(chunk, A, ax, j, h, ci === 1, cellBase + h * S); else writeNaN(chunk, cellBase + h * S);
+      if (ax) curveCell(chunk, A, ax, j, h, ci, cellBase + h * S); else writeNaN(chunk, cellBase + h * S);
     }
     for (let si = 0; si < SCALAR_H.length; si++) { const h = SCALAR_H[si] as number; scalarCell(chunk, A, si, h, scal[si] ?? null, j, surge, cellBase + h * S); }
     const cs = (a * S) + syIndex;

@@ -139,17 +139,24 @@ test('portfolio summary: totals, CVaR >= RCVaR, key findings, premium', async ()
 });
 
 test('grid kernel equals the reference functions (JRC flood, Emanuel wind, adaptation, tail rule)', async () => {
-  const { eadFromCurve, jrcCurve, jrcDamage, emanuelDamage, vHalfForRegion, downtimeYears } = await import('../src/index.js');
+  const { eadFromCurve, jrcCurve, buildingFloodDamage, emanuelDamage, vHalfForRegion, downtimeYears } = await import('../src/index.js');
   const flood = curve(1.7); const wind = windCurve(70);
   for (const lvl of [0, 2]) {
-    const asset: AssetInput = { ...base, mitigation_risk: lvl, latitude: 14.6, longitude: 121, country_code: 'PH', type: 'Residential' };
+    // flood_protection 1: no standard of protection (the default for the Philippines would be 10 years)
+    const asset: AssetInput = { ...base, mitigation_risk: lvl, latitude: 14.6, longitude: 121, country_code: 'PH', type: 'Residential', flood_protection: 1 };
     const r = analysePortfolio([asset], providerFor(() => ({ river_flood: flood, typhoon: wind })), { scenarioYears: [SCENARIO_YEARS[0]!] });
     const ch = r.chunks[0]!; const c = (h: keyof typeof HAZARD_INDEX) => HAZARD_INDEX[h];
     const jc = jrcCurve('residential', 'asia');
+    const jrcDamage = (_c: unknown, d: number) => buildingFloodDamage(jc, 'residential', d, { floors: Number.NaN, basement: false, plinthM: 0 });
     const f = eadFromCurve(flood.returnPeriodsYears, flood.intensities, (d) => jrcDamage(jc, d));
     assert.ok(Math.abs(ch.ead[c('river_flood')]! - f.mean) < 1e-6, `flood ${ch.ead[c('river_flood')]} vs ${f.mean}`);
     assert.ok(Math.abs(ch.sd[c('river_flood')]! - f.sd) < 1e-6);
-    const bi = eadFromCurve(flood.returnPeriodsYears, flood.intensities, (d) => downtimeYears(jrcDamage(jc, d))).mean;
+    // downtime integrated over the same bins; a bin is dry (skipped) when the damage at its frequent end is 0
+    const rp = flood.returnPeriodsYears; const I = flood.intensities; const n = rp.length;
+    let bi = (1 / rp[n - 1]!) * downtimeYears(jrcDamage(jc, I[n - 1]!));
+    for (let k = 0; k < n - 1; k++) {
+      if (jrcDamage(jc, I[k]!) > 0) bi += (1 / rp[k]! - 1 / rp[k + 1]!) * (downtimeYears(jrcDamage(jc, I[k]!)) + downtimeYears(jrcDamage(jc, I[k + 1]!))) / 2;
+    }
     assert.ok(Math.abs(ch.disruption[c('river_flood')]! - bi) < 1e-6);
     const w = eadFromCurve(wind.returnPeriodsYears, wind.intensities, (v) => emanuelDamage(v, vHalfForRegion('WP2'))).mean;
     assert.ok(Math.abs(ch.ead[c('typhoon')]! - w) < 1e-6, `wind ${ch.ead[c('typhoon')]} vs ${w}`);
