@@ -9,7 +9,7 @@ import { tierColumns, defaultDataEditPermissions } from './services/tier.service
  * snowy and cold cities). Locations are real city coordinates; values and types are illustrative inputs, and every
  * hazard figure the demo shows is computed by the models from the open data like any other portfolio.
  */
-const DEMO_ASSETS = [
+export const DEMO_ASSETS = [
   { name: 'Central HQ Tower', latitude: 22.2819, longitude: 114.1585, property_type: 'Office', valuation: 420e6, revenue: 60e6, stories: 45 },
   { name: 'Kwai Chung Logistics Hub', latitude: 22.3574, longitude: 114.1277, property_type: 'Warehouse', valuation: 95e6, revenue: 22e6, stories: 6 },
   { name: 'Shenzhen Electronics Plant', latitude: 22.5431, longitude: 114.0579, property_type: 'Manufacture', valuation: 130e6, revenue: 85e6, stories: 3 },

@@ -20,6 +20,8 @@ export interface AssetField {
   optional?: boolean;
   /** Other spellings accepted in uploaded headers. */
   aliases?: string[];
+  /** Allowed range of a number (inclusive), when narrower than "not negative". */
+  range?: readonly [number, number];
 }
 
 export const ASSET_FIELDS = [
@@ -41,6 +43,7 @@ export const ASSET_FIELDS = [
   { key: 'fruit_production', header: 'fruit', label: 'Fruit production', kind: 'crop', unit: 'kg/yr', optional: true, aliases: ['fruit production'] },
   { key: 'vegetable_production', header: 'veg', label: 'Vegetable production', kind: 'crop', unit: 'kg/yr', optional: true, aliases: ['vegetable', 'vegetables', 'vegetable production'] },
   { key: 'ownership', header: 'ownership', label: 'Ownership', kind: 'percent', unit: '%', optional: true, aliases: ['ownership %', 'ownership share', 'share'] },
+  { key: 'flood_protection', header: 'flood protection', label: 'Flood protection', kind: 'number', unit: 'years', optional: true, range: [1, 100000], aliases: ['standard of protection', 'protection standard', 'flood protection standard', 'flood protection years', 'sop'] },
 ] as const satisfies readonly AssetField[];
 
 export type AssetFieldKey = (typeof ASSET_FIELDS)[number]['key'];

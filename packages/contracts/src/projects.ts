@@ -230,6 +230,7 @@ export const EDITABLE_ASSET_COLUMNS = {
   plinth_height: null,
   basement: null,
   yearly_inventory_value: null,
+  flood_protection: null,
 } as const;
 export type EditableAssetColumn = keyof typeof EDITABLE_ASSET_COLUMNS;
 
@@ -254,6 +255,7 @@ export const AssetEdit = z
     plinth_height: orNA(z.coerce.number({ error: 'plinth_height must be a number' }).min(0, 'plinth_height must be 0 to 20 m').max(20, 'plinth_height must be 0 to 20 m')).optional(),
     basement: orNA(z.union([z.boolean(), z.enum(['yes', 'no', 'Yes', 'No', 'true', 'false']).transform((v) => v.toLowerCase() === 'yes' || v === 'true')], { error: 'basement must be yes or no' })).optional(),
     yearly_inventory_value: nonNegative('yearly_inventory_value').optional(),
+    flood_protection: orNA(z.coerce.number({ error: 'flood_protection must be a number of years' }).min(1, 'flood_protection must be 1 to 100000 years').max(100000, 'flood_protection must be 1 to 100000 years')).optional(),
     latitude: z.unknown().optional(),
     longitude: z.unknown().optional(),
   })
@@ -302,6 +304,7 @@ export const StoredAsset = z.object({
   wheat_production: n, rice_production: n, maize_production: n, fruit_production: n, vegetable_production: n,
   ownership: n, building_age: n, basement: z.boolean().nullable(), plinth_height: n, mitigation_risk: n,
   content_value: n, yearly_inventory_value: n,
+  flood_protection: n.describe('standard of flood protection, years (null: the default of the place)'),
   ticker: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -61,6 +61,14 @@ export interface ResultChunk {
   sd: Float32Array;
   /** Damage ratio of the rarest modelled event (Maximum Exposure). */
   maxDamage: Float32Array;
+  /**
+   * Damage ratio of the 1-in-100-year and 1-in-250-year event (tail losses; after the standard of flood protection,
+   * without adaptation): interpolated linearly in exceedance probability on the curve; for occurrence hazards
+   * (wildfire, landslide) the damage given an event when its annual probability reaches 1/RP, else 0; for chronic
+   * hazards the annual damage.
+   */
+  tail100: Float32Array;
+  tail250: Float32Array;
   /** Hazard severity score 0-100 without / with adaptation; 255 = no data. */
   score: Uint8Array;
   scoreResidual: Uint8Array;
@@ -76,7 +84,7 @@ export function allocateChunk(start: number, count: number, scenarioYears: reado
   const f = () => new Float32Array(cells);
   return {
     start, count, hazards: HAZARD_KEYS, scenarioYears: scenarioYears.map((s) => s.key),
-    ead: f(), eadResidual: f(), disruption: f(), disruptionResidual: f(), sd: f(), maxDamage: f(),
+    ead: f(), eadResidual: f(), disruption: f(), disruptionResidual: f(), sd: f(), maxDamage: f(), tail100: f(), tail250: f(),
     score: new Uint8Array(cells), scoreResidual: new Uint8Array(cells),
     climateScore: new Uint8Array(count * scenarioYears.length), climateScoreResidual: new Uint8Array(count * scenarioYears.length),
   };
@@ -93,13 +101,16 @@ const ACC = new Float64Array(5);
 
 // Cell values are passed through this scratch array rather than as arguments: a non-inlined call would box each
 // double into a heap number (allocation and GC on ~64 M cells). Layout: ead, eadRes, bi, biRes, sd, pml, dmgValue, revenue.
-const W = new Float64Array(8);
+// W[8], W[9]: damage ratio of the 1-in-100 and 1-in-250-year events.
+const W = new Float64Array(10);
+/** Exceedance probabilities of the stored tail events (1-in-100 and 1-in-250 years). */
+export const TAIL_RETURN_PERIODS = [100, 250] as const;
 
 function writeCell(chunk: ResultChunk, c: number): void {
   const ead = W[0] as number; const eadRes = W[1] as number; const bi = W[2] as number; const biRes = W[3] as number;
   const sd = W[4] as number; const pml = W[5] as number; const dmgValue = W[6] as number; const revenue = W[7] as number;
   chunk.ead[c] = ead; chunk.eadResidual[c] = eadRes; chunk.disruption[c] = bi; chunk.disruptionResidual[c] = biRes;
-  chunk.sd[c] = sd; chunk.maxDamage[c] = pml;
+  chunk.sd[c] = sd; chunk.maxDamage[c] = pml; chunk.tail100[c] = W[8] as number; chunk.tail250[c] = W[9] as number;
   if (ead !== ead) { chunk.score[c] = 255; chunk.scoreResidual[c] = 255; return; }
   const lossV = dmgValue > 0 ? (ead * dmgValue + bi * revenue) / dmgValue : ead + bi;
   const lossVR = dmgValue > 0 ? (eadRes * dmgValue + biRes * revenue) / dmgValue : eadRes + biRes;
@@ -111,7 +122,20 @@ function writeCell(chunk: ResultChunk, c: number): void {
 interface CurveAxis { p: Float64Array; n: number; data: Float64Array | Float32Array }
 
 function writeNaN(chunk: ResultChunk, c: number): void {
-  W[0] = NaN; W[1] = NaN; W[2] = NaN; W[3] = NaN; W[4] = NaN; W[5] = NaN; writeCell(chunk, c);
+  W[0] = NaN; W[1] = NaN; W[2] = NaN; W[3] = NaN; W[4] = NaN; W[5] = NaN; W[8] = NaN; W[9] = NaN; writeCell(chunk, c);
+}
+
+/**
+ * Damage of the event with exceedance probability q on the curve (D at p[0..n-1], p descending): 0 when the event is
+ * more frequent than the standard of protection (q > cut); linear in p between curve points, the end values beyond.
+ */
+function damageAtP(p: Float64Array, n: number, Dd: Float64Array, q: number, cut: number): number {
+  if (q > cut) return 0;
+  if (q >= (p[0] as number)) return Dd[0] as number;
+  if (q <= (p[n - 1] as number)) return Dd[n - 1] as number;
+  let k = 0; while ((p[k + 1] as number) > q) k++;
+  const hi = p[k] as number; const lo = p[k + 1] as number; const d0 = Dd[k] as number; const d1 = Dd[k + 1] as number;
+  return d1 + (d0 - d1) * (q - lo) / (hi - lo);
 }
 
 // integration results: ead, E[D^2], bi
@@ -152,7 +176,7 @@ function curveCell(chunk: ResultChunk, A: PreparedAsset, ax: CurveAxis, j: numbe
   for (let k = 0; k < n; k++) { const v = data[off + k] as number; if (v !== v) { writeNaN(chunk, c); return; } if (v > top) top = v; }
   const onset = A.floodOnsetM;
   // Dry / calm site: the largest intensity causes no damage, so none does.
-  if (wind ? top <= EMANUEL_V_THRESH_MS : top < onset) { W[0] = 0; W[1] = 0; W[2] = 0; W[3] = 0; W[4] = 0; W[5] = 0; writeCell(chunk, c); return; }
+  if (wind ? top <= EMANUEL_V_THRESH_MS : top < onset) { W[0] = 0; W[1] = 0; W[2] = 0; W[3] = 0; W[4] = 0; W[5] = 0; W[8] = 0; W[9] = 0; writeCell(chunk, c); return; }
   const m = A.measures[h] as ResolvedMeasure;
   const active = m.active;
   const t = A.floodTable; const tinv = t.invStep; const ty = t.y; const tlast = t.last;
@@ -197,6 +221,7 @@ function curveCell(chunk: ResultChunk, A: PreparedAsset, ax: CurveAxis, j: numbe
   }
   const v = m2 - ead * ead;
   W[0] = ead; W[1] = eadR; W[2] = bi; W[3] = biR; W[4] = v > 0 ? Math.sqrt(v) : 0; W[5] = D[n - 1] as number;
+  W[8] = damageAtP(p, n, D, 0.01, prot); W[9] = damageAtP(p, n, D, 0.004, prot);
   writeCell(chunk, c);
 }
 
@@ -204,17 +229,17 @@ function curveCell(chunk: ResultChunk, A: PreparedAsset, ax: CurveAxis, j: numbe
 function scalarCell(chunk: ResultChunk, A: PreparedAsset, si: number, h: number, arr: Float64Array | Float32Array | null, j: number, surge: CurveAxis | null, c: number): void {
   const x = arr ? (arr[j] as number) : NaN;
   if (x !== x) { writeNaN(chunk, c); return; }
-  let dmg = 0; let dis = 0; let sd = 0; let pml = 0;
+  let dmg = 0; let dis = 0; let sd = 0; let pml = 0; let occ = -1;
   switch (si) {
     case 0: /* wildfire */ {
       const p = x > 0 ? (x < 1 ? x : 1) : 0;
       dmg = WILDFIRE_DAMAGE_GIVEN_BURN * p; dis = WILDFIRE_DISRUPTION_GIVEN_BURN_YEARS * p;
-      sd = WILDFIRE_DAMAGE_GIVEN_BURN * Math.sqrt(p * (1 - p)); pml = p > 0 ? WILDFIRE_DAMAGE_GIVEN_BURN : 0; break;
+      sd = WILDFIRE_DAMAGE_GIVEN_BURN * Math.sqrt(p * (1 - p)); pml = p > 0 ? WILDFIRE_DAMAGE_GIVEN_BURN : 0; occ = p; break;
     }
     case 1: /* landslide */ {
       const p = (x > 0 ? (x < 1 ? x : 1) : 0) * LANDSLIDE_SITE_HIT_FRACTION;
       dmg = LANDSLIDE_DAMAGE_GIVEN_HIT * p; dis = LANDSLIDE_DISRUPTION_GIVEN_HIT_YEARS * p;
-      sd = LANDSLIDE_DAMAGE_GIVEN_HIT * Math.sqrt(p * (1 - p)); pml = p > 0 ? LANDSLIDE_DAMAGE_GIVEN_HIT : 0; break;
+      sd = LANDSLIDE_DAMAGE_GIVEN_HIT * Math.sqrt(p * (1 - p)); pml = p > 0 ? LANDSLIDE_DAMAGE_GIVEN_HIT : 0; occ = p; break;
     }
     case 3: /* heat */ dis = Math.min(1, lookup(HEAT_T, x) * A.property.heatSensitivity); break;
     case 2: /* cold */ dmg = lookup(COLD_DMG_T, x); dis = lookup(COLD_DIS_T, x); pml = dmg; break;
@@ -231,6 +256,9 @@ function scalarCell(chunk: ResultChunk, A: PreparedAsset, si: number, h: number,
   }
   const m = A.measures[h] as ResolvedMeasure;
   W[0] = dmg; W[2] = dis; W[4] = sd; W[5] = pml;
+  // tails: an occurrence hazard's N-year loss is the damage of an event if one happens at least once in N years on
+  // average (annual probability >= 1/N), else 0; a chronic hazard's is its annual damage
+  if (occ >= 0) { W[8] = occ >= 0.01 ? pml : 0; W[9] = occ >= 0.004 ? pml : 0; } else { W[8] = dmg; W[9] = dmg; }
   if (m.active) { W[1] = applyDamage(m, dmg); W[3] = applyDamage(m, dis); } else { W[1] = dmg; W[3] = dis; }
   writeCell(chunk, c);
 }

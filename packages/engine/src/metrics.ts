@@ -29,6 +29,9 @@ export interface MoneyCell {
   sd: number;
   /** Exposed value used for percentages (building [+ content + inventory]) x ownership, USD. */
   exposedValue: number;
+  /** Loss of the 1-in-100 and 1-in-250-year events, USD (tailEventLoss); NaN for results stored without tails. */
+  loss100: number;
+  loss250: number;
   /** Lost energy production (GWh/yr) and crop production (kg/yr), expected. */
   energyLossGwh: number;
   cropLossKg: number;
@@ -62,6 +65,8 @@ export function cellMoney(asset: PreparedAsset, chunk: ResultChunk, a: number, h
     maxExposure: pml * val + pmlBi * rev,
     sd: (chunk.sd[c] as number) * val,
     exposedValue: val,
+    loss100: tailEventLoss(acute, chunk.tail100[c] as number, bi, val, rev),
+    loss250: tailEventLoss(acute, chunk.tail250[c] as number, bi, val, rev),
     energyLossGwh: prodShare * asset.energyGwh,
     cropLossKg: prodShare * asset.cropsKg,
   };
@@ -166,7 +171,7 @@ function seriesPlan(analysisType: AnalysisType, scenario: ScenarioCode, year: nu
 }
 
 /** Scratch results of one asset x hazard (no allocation in portfolio loops). */
-const AH = new Float64Array(8); // cvar, rcvar, eal, ealR, maxE, bi, sdVar, valid(0/1)
+const AH = new Float64Array(10); // cvar, rcvar, eal, ealR, maxE, bi, sdVar, valid(0/1), loss100, loss250
 
 /**
  * Fills AH for asset a of chunk, hazard index h: CVaR, residual CVaR, EAL and residual EAL at the year, maximum
@@ -179,6 +184,7 @@ function assetHazard(A: PreparedAsset, chunk: ResultChunk, a: number, h: number,
   const base = (a * N_HAZARDS + h) * S;
   const acute = h === HI_RIVER || h === HI_TYPHOON || h === HI_SURGE || h === HI_RAIN || h === HI_WILDFIRE || h === HI_LANDSLIDE;
   let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0; let maxE = 0; let bi = 0; let varNear = 0; let bestW = -1;
+  let l100 = 0; let l250 = 0;
   const n = plan.indices.length;
   for (let k = 0; k < n; k++) {
     const c = base + (plan.indices[k] as number);
@@ -194,6 +200,8 @@ function assetHazard(A: PreparedAsset, chunk: ResultChunk, a: number, h: number,
       const pml = chunk.maxDamage[c] as number;
       const pmlBi = acute ? (pml > 0.1 ? (pml >= 0.5 ? 1 : (pml - 0.1) * 2.5) : 0) : d;
       eal += wy * loss; ealR += wy * lossR; maxE += wy * (pml * val + pmlBi * rev); bi += wy * d * rev;
+      l100 += wy * tailEventLoss(acute, chunk.tail100[c] as number, d, val, rev);
+      l250 += wy * tailEventLoss(acute, chunk.tail250[c] as number, d, val, rev);
       if (wy > bestW) { bestW = wy; const sd = (chunk.sd[c] as number) * val; varNear = sd * sd; }
     }
   }
@@ -201,6 +209,17 @@ function assetHazard(A: PreparedAsset, chunk: ResultChunk, a: number, h: number,
   if (cvar > cap) cvar = cap;
   if (rcvar > cvar) rcvar = cvar;
   AH[0] = cvar; AH[1] = rcvar; AH[2] = eal; AH[3] = ealR < eal ? ealR : eal; AH[4] = maxE; AH[5] = bi; AH[6] = varNear; AH[7] = 1;
+  AH[8] = l100; AH[9] = l250;
+}
+
+/**
+ * Loss (USD) of a tail event of one hazard: its damage ratio t x the exposed value plus its business interruption x
+ * the revenue (acute hazards: the physrisk downtime of that damage; chronic hazards: the year's disruption). NaN t
+ * (results stored before tail events were kept) gives NaN.
+ */
+export function tailEventLoss(acute: boolean, t: number, disruption: number, val: number, rev: number): number {
+  const bi = acute ? (t > 0.1 ? (t >= 0.5 ? 1 : (t - 0.1) * 2.5) : 0) : disruption;
+  return t * val + bi * rev;
 }
 
 /** Scratch results of one asset over several hazards combined: cvar, rcvar, eal, ealR, valid(0/1). */
@@ -334,16 +353,33 @@ export function keyFindings(cvarAt: (scenario: ScenarioCode, year: number) => nu
 }
 
 /**
- * Technical insurance premium (docs/methodology/engine.md §3.6): standard-deviation premium principle with expenses,
- *   premium = (EAL + lambda * sigma) / (1 - expenseRatio),
- * lambda = 0.3 and expense ratio 0.25 by default (product parameters; premium principles after Kaas et al. 2008,
- * Modern Actuarial Risk Theory, ch. 5). sigma combines hazards as independent (sqrt of the sum of variances).
+ * Technical insurance premium (docs/methodology/engine.md §3.6): the expected value principle with expenses (Kaas,
+ * Goovaerts, Dhaene & Denuit 2008, Modern Actuarial Risk Theory, §5.2),
+ *   premium = (1 + safety loading) x EAL / (1 - expense ratio),
+ * over the insurable hazards only (INSURABLE_HAZARDS); safety loading 0.3 and expense ratio 0.25 are product parameters
+ * (property insurers' expense ratios run about 25-35 %). The loading is on the mean, not on the asset's standalone
+ * standard deviation or tail: an insurer holds capital for its diversified book, and a single building's standalone
+ * sigma of a rare total loss (the standard-deviation principle used until 2026-11-25) priced cover at 1-10 % of value
+ * where insurers charge 0.05-0.3 % (docs/validation.md). Additive over hazards and assets.
  */
-export const PREMIUM_DEFAULTS = { riskLoad: 0.3, expenseRatio: 0.25 } as const;
-export function technicalPremium(expectedAnnualLoss: number, annualLossSd: number, riskLoad: number = PREMIUM_DEFAULTS.riskLoad, expenseRatio: number = PREMIUM_DEFAULTS.expenseRatio): number {
-  const el = Math.max(0, expectedAnnualLoss || 0); const sd = Math.max(0, annualLossSd || 0);
-  return (el + riskLoad * sd) / (1 - Math.min(0.9, Math.max(0, expenseRatio)));
+export const PREMIUM_DEFAULTS = { safetyLoading: 0.3, expenseRatio: 0.25 } as const;
+export function technicalPremium(insurableExpectedLoss: number, safetyLoading: number = PREMIUM_DEFAULTS.safetyLoading, expenseRatio: number = PREMIUM_DEFAULTS.expenseRatio): number {
+  const el = Math.max(0, insurableExpectedLoss || 0);
+  return ((1 + Math.max(0, safetyLoading)) * el) / (1 - Math.min(0.9, Math.max(0, expenseRatio)));
 }
+
+/**
+ * Hazards property insurance covers: sudden and accidental physical damage and the business interruption that follows
+ * it (floods, storm surge, tropical cyclone, wildfire, landslide, snow load, freeze). Chronic heat and drought
+ * disruption and permanent inundation by sea-level rise are gradual, not fortuitous, and are not insurable: they have
+ * no premium.
+ */
+export const INSURABLE_HAZARDS: readonly HazardKey[] = ['river_flood', 'typhoon', 'storm_surge', 'rainfall_flood', 'wildfire', 'landslide', 'snowfall', 'extreme_cold'];
+const INSURABLE = Uint8Array.from(HAZARD_KEYS, (h) => (INSURABLE_HAZARDS.includes(h) ? 1 : 0));
+/** True for hazards of INSURABLE_HAZARDS, by hazard index (HAZARD_KEYS order). */
+export const isInsurableIndex = (h: number): boolean => INSURABLE[h] === 1;
+/** Acute hazards (event losses with physrisk downtime), by hazard index; the others are chronic (an annual loss). */
+export const isAcuteIndex = (h: number): boolean => h === HI_RIVER || h === HI_TYPHOON || h === HI_SURGE || h === HI_RAIN || h === HI_WILDFIRE || h === HI_LANDSLIDE;
 
 export interface PortfolioQuery extends LossOptions {
   analysisType: AnalysisType;
@@ -362,8 +398,14 @@ export interface HazardTotals {
   maxExposure: number;
   /** Portfolio score (same scale as the asset score) on total loss / total exposed value; null if no asset has data. */
   score: number | null; scoreResidual: number | null;
-  /** Technical premium for the portfolio's annual loss of this hazard (assets independent). */
+  /** Technical premium of this hazard (0 for uninsurable hazards), summed over assets. */
   technicalPremium: number;
+  /**
+   * Loss of the 1-in-100 and 1-in-250-year event, USD: per asset the sum over hazards (capped at value plus a year's
+   * revenue), summed over assets (no diversification: an upper bound for the portfolio). NaN when the results were
+   * stored before tail events were kept.
+   */
+  loss100: number; loss250: number;
 }
 
 export interface PortfolioSummary {
@@ -386,37 +428,45 @@ export function portfolioSummary(chunks: readonly ResultChunk[], prepared: reado
   const withContent = q.withContent ?? true;
   const plan = seriesPlan(q.analysisType, q.scenario, q.year, !!q.gdpAdjusted);
   const H = hazards.length; const hs = hazards.map((h) => HAZARD_INDEX[h]);
-  const acc = new Float64Array(H * 7); const seen = new Uint8Array(H);
+  const K = 10; // per hazard: AH[0..6], loss100, loss250, premium
+  const acc = new Float64Array(H * K); const seen = new Uint8Array(H);
   let exposed = 0; let revenue = 0; let totC = 0; let totR = 0; let totEal = 0; let totEalR = 0; let totMaxE = 0;
+  let tot100 = 0; let tot250 = 0;
   for (const ch of chunks) for (let a = 0; a < ch.count; a++) {
     const A = prepared[ch.start + a] as PreparedAsset;
     const val = exposedValue(A, withContent);
     exposed += val; revenue += A.revenue * A.ownership;
-    let maxE = 0;
+    const capE = val + A.revenue * A.ownership;
+    let maxE = 0; let l100 = 0; let l250 = 0;
     for (let i = 0; i < H; i++) {
-      assetHazard(A, ch, a, hs[i] as number, plan, withContent);
+      const h = hs[i] as number;
+      assetHazard(A, ch, a, h, plan, withContent);
       if (!AH[7]) continue;
       seen[i] = 1;
-      for (let k = 0; k < 7; k++) acc[i * 7 + k] = (acc[i * 7 + k] as number) + (AH[k] as number);
+      for (let k = 0; k < 7; k++) acc[i * K + k] = (acc[i * K + k] as number) + (AH[k] as number);
+      acc[i * K + 7] = (acc[i * K + 7] as number) + Math.min(capE, AH[8] as number);
+      acc[i * K + 8] = (acc[i * K + 8] as number) + Math.min(capE, AH[9] as number);
+      if (isInsurableIndex(h)) acc[i * K + 9] = (acc[i * K + 9] as number) + technicalPremium(AH[2] as number);
       if ((AH[4] as number) > maxE) maxE = AH[4] as number;
+      l100 += AH[8] as number; l250 += AH[9] as number;
     }
     assetCombined(A, ch, a, hs, plan, withContent);
     if (AC[4]) { totC += AC[0] as number; totR += AC[1] as number; totEal += AC[2] as number; totEalR += AC[3] as number; }
-    const capE = val + A.revenue * A.ownership;
     totMaxE += maxE < capE ? maxE : capE;
+    tot100 += Math.min(capE, l100); tot250 += Math.min(capE, l250);
   }
   const pct = (v: number) => (exposed > 0 ? (100 * v) / exposed : 0);
   const score = (loss: number, bi: number) => Math.round(Math.max(exposed > 0 ? acuteScoreOf(loss / exposed) : 0, revenue > 0 && bi > 0 ? chronicScoreOf(bi / revenue) : 0));
   const rows: HazardTotals[] = hazards.map((hz, i) => {
-    const g = (k: number) => acc[i * 7 + k] as number;
+    const g = (k: number) => acc[i * K + k] as number;
     const eal = g(2); const ealR = g(3); const bi = g(5);
     return {
       hazard: hz, eal, ealResidual: ealR, cvar: g(0), rcvar: g(1), avoidedLoss: Math.max(0, g(0) - g(1)), cvarPercent: pct(g(0)), rcvarPercent: pct(g(1)),
       maxExposure: g(4), score: seen[i] ? score(eal, bi) : null, scoreResidual: seen[i] ? score(ealR, eal > 0 ? (bi * ealR) / eal : bi) : null,
-      technicalPremium: technicalPremium(eal, Math.sqrt(g(6))),
+      technicalPremium: g(9), loss100: g(7), loss250: g(8),
     };
   });
-  const sum = (k: number) => { let t = 0; for (let i = 0; i < H; i++) t += acc[i * 7 + k] as number; return t; };
+  const sum = (k: number) => { let t = 0; for (let i = 0; i < H; i++) t += acc[i * K + k] as number; return t; };
   const anySeen = seen.some((v) => v === 1);
   // all-hazard totals: per asset and year the hazards combine as independent (1 − Π(1 − d)); the rarest-event loss of
   // an asset is its worst hazard's (not the sum); the operational share of the score keeps the per-hazard sum, capped
@@ -428,7 +478,7 @@ export function portfolioSummary(chunks: readonly ResultChunk[], prepared: reado
     total: {
       eal, ealResidual: ealR, cvar: totC, rcvar: totR, avoidedLoss: Math.max(0, totC - totR), cvarPercent: pct(totC), rcvarPercent: pct(totR),
       maxExposure: totMaxE, score: anySeen ? score(eal, bi) : null, scoreResidual: anySeen ? score(ealR, eal > 0 ? (bi * ealR) / eal : bi) : null,
-      technicalPremium: technicalPremium(eal, Math.sqrt(sum(6))),
+      technicalPremium: sum(9), loss100: tot100, loss250: tot250,
     },
     keyFindings: keyFindings(cvarAt, q.analysisType, q.scenario, q.year),
   };

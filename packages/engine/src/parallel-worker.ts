@@ -21,7 +21,7 @@ port.on('message', (task: WorkerTask) => {
     const prepared = prepareAssets(task.assets, data.measures, task.start);
     const chunk = computeChunk(prepared, task.assets, 0, task.assets.length, sys, provider);
     const out: ResultChunk = { ...chunk, start: task.start };
-    const transfer = [out.ead, out.eadResidual, out.disruption, out.disruptionResidual, out.sd, out.maxDamage, out.score, out.scoreResidual, out.climateScore, out.climateScoreResidual,
+    const transfer = [out.ead, out.eadResidual, out.disruption, out.disruptionResidual, out.sd, out.maxDamage, out.tail100, out.tail250, out.score, out.scoreResidual, out.climateScore, out.climateScoreResidual,
       ...(out.intensity ? [out.intensity] : [])].map((a) => a.buffer as ArrayBuffer);
     port.postMessage({ type: 'chunk', chunk: out }, transfer);
   } catch (e) {

@@ -34,13 +34,17 @@ function edgeLogs(edges: readonly number[]) {
 /**
  * Impact distribution of one asset. rps ascending, intensities at those RPs. Writes the impact-bin probabilities into
  * `probOut` (length edges-1) and, if given, the bins x impact-bins matrix into `matrixOut`; returns the mean impact
- * sum_j prob_j (e_j + e_{j+1}) / 2. A bin whose moments admit no Beta is a point mass at its mean.
+ * sum_j prob_j (e_j + e_{j+1}) / 2, less the dry bins' share of the first impact bin (a dry bin adds nothing). A bin whose
+ * moments admit no Beta is a point mass at its mean.
  */
 export function impactDistributionBeta(rps: ArrayLike<number>, intensities: ArrayLike<number>, curve: UncertainCurve,
   edges: readonly number[], probOut: Float64Array, matrixOut?: Float64Array): number {
   const nb = rps.length - 1; const ne = edges.length; const ni = ne - 1;
   const lnE = edgeLogs(edges);
   probOut.fill(0, 0, ni);
+  // probability of bins with no damage at all (dry: mean 0): counted in the first impact bin of the distribution, as
+  // physrisk does, but they add nothing to the mean (physrisk's convention for a dry return-period bin)
+  let dry = 0;
   for (let b = 0; b < nb; b++) {
     const p = 1 / (rps[b] as number) - 1 / (rps[b + 1] as number);
     const centre = ((intensities[b] as number) + (intensities[b + 1] as number)) / 2;
@@ -62,10 +66,11 @@ export function impactDistributionBeta(rps: ArrayLike<number>, intensities: Arra
       // point mass at m: falls in the bin [e_j, e_{j+1}) containing it (m = 1 -> last bin; m <= 0 -> first bin)
       let j = 0; while (j < ni - 1 && m >= (edges[j + 1] as number)) j++;
       probOut[j] = (probOut[j] as number) + p;
+      if (m <= 0) dry += p;
       if (matrixOut) { for (let e = 0; e < ni; e++) matrixOut[b * ni + e] = e === j ? 1 : 0; }
     }
   }
   let mean = 0;
   for (let j = 0; j < ni; j++) mean += (probOut[j] as number) * ((edges[j] as number) + (edges[j + 1] as number)) / 2;
-  return mean;
+  return mean - dry * ((edges[0] as number) + (edges[1] as number)) / 2;
 }

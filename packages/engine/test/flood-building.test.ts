@@ -94,3 +94,20 @@ test('default protection: place standards, then the income group of the country'
   // the asset's own value wins everywhere
   assert.deepEqual([...prepareAsset({ latitude: 51.92, longitude: 4.48, country_code: 'NL', flood_protection: 20 }).protectionCutP].map((x) => x), [1 / 20, Infinity, 1 / 20, 1 / 20]);
 });
+
+test('tail events: the 1-in-100 and 1-in-250-year damage, after the standard of protection', () => {
+  const rps = [2, 5, 10, 25, 50, 100, 250, 500, 1000];
+  const depth = [0.5, 0.8, 1.0, 1.3, 1.5, 1.8, 2.2, 2.5, 2.8];
+  const v = (d: number) => buildingFloodDamage(jc, 'commercial', d, { floors: 1, basement: false, plinthM: 0 });
+  const run = (a: AssetInput, extra: Record<string, unknown> = {}) => analysePortfolio([a], (_s, as, s, e) => as.slice(s, e).map(() => ({ river_flood: { returnPeriodsYears: rps, intensities: depth }, ...extra })), { scenarioYears: [SCENARIO_YEARS[0]!] }).chunks[0]!;
+  const none = run({ latitude: 22.3, longitude: 114.2, type: 'Office', flood_protection: 1 });
+  close(none.tail100[HAZARD_INDEX.river_flood]!, v(1.8), 1e-6);
+  close(none.tail250[HAZARD_INDEX.river_flood]!, v(2.2), 1e-6);
+  const p200 = run({ latitude: 22.3, longitude: 114.2, type: 'Office', flood_protection: 200 });
+  assert.equal(p200.tail100[HAZARD_INDEX.river_flood], 0);
+  close(p200.tail250[HAZARD_INDEX.river_flood]!, v(2.2), 1e-6);
+  // occurrence hazards: the damage of an event once its annual probability reaches 1/RP
+  const fire = run({ latitude: 22.3, longitude: 114.2, type: 'Office', flood_protection: 1 }, { wildfire: 0.005 });
+  assert.equal(fire.tail100[HAZARD_INDEX.wildfire], 0);
+  close(fire.tail250[HAZARD_INDEX.wildfire]!, 0.7, 1e-6);
+});

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { severityBand, climateScoreLevel } from '@crp/contracts';
 import {
-  cvarWindow, cvarFromSeries, interpolateSeries, keyFindings, technicalPremium, acuteScore, chronicScore, hazardScore,
+  cvarWindow, cvarFromSeries, interpolateSeries, keyFindings, technicalPremium, INSURABLE_HAZARDS, acuteScore, chronicScore, hazardScore,
   gdpGrowthFactor, hazardScoreFast, SCENARIO_YEARS, seriesIndices, resolveMeasure, defaultMeasure, applyDamage, applyIntensity, mitigationLevelOf,
 } from '../src/index.js';
 
@@ -52,10 +52,11 @@ test('scores: physrisk breakpoints on the product bands, monotone; contracts ban
   assert.equal(climateScoreLevel(acuteScore(1e-2)), 'high');
 });
 
-test('technical premium: (EAL + 0.3 sd) / (1 - 0.25)', () => {
-  close(technicalPremium(1000, 500), (1000 + 150) / 0.75);
-  close(technicalPremium(1000, 500, 0, 0), 1000);
-  assert.equal(technicalPremium(Number.NaN, Number.NaN), 0);
+test('technical premium: 1.3 x insurable EAL / (1 - 0.25); chronic heat, drought and sea-level rise are not insurable', () => {
+  close(technicalPremium(1000), (1.3 * 1000) / 0.75);
+  close(technicalPremium(1000, 0, 0), 1000);
+  assert.equal(technicalPremium(Number.NaN), 0);
+  assert.deepEqual([...INSURABLE_HAZARDS].sort(), ['extreme_cold', 'landslide', 'rainfall_flood', 'river_flood', 'snowfall', 'storm_surge', 'typhoon', 'wildfire']);
 });
 
 test('GDP growth factor: 1 at 2020/baseline, increasing, SSP5 > SSP1 by 2100', () => {

@@ -31,6 +31,7 @@ export function assetInputOf(a: AssetRow): AssetInput {
     ownership: a.ownership,
     floors: a.stories,
     plinth_height: a.plinth_height,
+    flood_protection: a.flood_protection,
     basement: a.basement,
     mitigation_risk: a.mitigation_risk,
     solar_production: a.solar_production,

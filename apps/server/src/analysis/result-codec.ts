@@ -22,8 +22,10 @@ export interface StoredChunk extends ResultChunk {
 
 /** Serialises a result chunk (plus intensities) to one gzip blob: a JSON header line, then the raw arrays. */
 export function encodeChunk(chunk: StoredChunk): Buffer {
-  const arrays = [...FIELDS.map(([k]) => chunk[k]), chunk.intensity];
-  const header = JSON.stringify({ v: 1, start: chunk.start, count: chunk.count, hazards: chunk.hazards, scenarioYears: chunk.scenarioYears, lengths: arrays.map((a) => a.byteLength) });
+  // v2 appends the tail-event damages after the v1 layout, so v1 blobs still decode (their tails are NaN: unknown
+  // until the project is analysed again)
+  const arrays = [...FIELDS.map(([k]) => chunk[k]), chunk.intensity, chunk.tail100, chunk.tail250];
+  const header = JSON.stringify({ v: 2, start: chunk.start, count: chunk.count, hazards: chunk.hazards, scenarioYears: chunk.scenarioYears, lengths: arrays.map((a) => a.byteLength) });
   const parts = [Buffer.from(header + '\n', 'utf8'), ...arrays.map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength))];
   return gzipSync(Buffer.concat(parts), { level: 6 });
 }
@@ -42,5 +44,10 @@ export function decodeChunk(blob: Buffer | Uint8Array): StoredChunk {
   const out: Record<string, unknown> = { start: header.start, count: header.count, hazards: header.hazards, scenarioYears: header.scenarioYears };
   FIELDS.forEach(([k, Ctor], i) => (out[k] = take(Ctor as unknown as new (b: ArrayBuffer) => unknown, header.lengths[i]!)));
   out.intensity = take(Float32Array, header.lengths[FIELDS.length]!);
+  const cells = (out.maxDamage as Float32Array).length;
+  for (const [i, k] of (['tail100', 'tail250'] as const).entries()) {
+    const len = header.lengths[FIELDS.length + 1 + i];
+    out[k] = len === undefined ? new Float32Array(cells).fill(Number.NaN) : take(Float32Array, len);
+  }
   return out as unknown as StoredChunk;
 }

@@ -235,6 +235,8 @@ export interface AssetsTable {
   building_age: number | null;
   basement: boolean | null;
   plinth_height: number | null;
+  /** Standard of flood protection, years (null: the place's default). */
+  flood_protection: number | null;
   mitigation_risk: number | null;
   content_value: number | null;
   yearly_inventory_value: number | null;

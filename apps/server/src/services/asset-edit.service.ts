@@ -24,6 +24,7 @@ const DB_COLUMN: Record<EditableAssetColumn, keyof AssetRow> = {
   plinth_height: 'plinth_height',
   basement: 'basement',
   yearly_inventory_value: 'yearly_inventory_value',
+  flood_protection: 'flood_protection',
 };
 
 /** Saving the asset table (spec 001 §4 "Asset table editing"; issue 7 §3). */

@@ -236,6 +236,7 @@ export function validateAssets(records: { row: number; values: Record<string, un
         if (n < 0) add(row, `${f.header} must not be negative (${n})`);
         else if (f.kind === 'percent' && n > 100) add(row, `${f.header} ${n} is outside 0..100 %`);
         else if (f.kind === 'integer' && (!Number.isInteger(n) || n > 300)) add(row, `${f.header} ${n} must be a whole number from 0 to 300`);
+        else if ('range' in f && (n < f.range[0] || n > f.range[1])) add(row, `${f.header} ${n} is outside ${f.range[0]}..${f.range[1]}${f.unit ? ` ${f.unit}` : ''}`);
       }
       asset[f.key] = n;
     }

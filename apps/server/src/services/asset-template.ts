@@ -22,6 +22,7 @@ const EXAMPLE: Record<string, string | number> = {
   fruit_production: 'NA',
   vegetable_production: 'NA',
   ownership: 100,
+  flood_protection: 'NA',
 };
 
 const headerOf = (f: AssetField) => (f.unit ? `${f.header} (${f.unit})` : f.header);

@@ -24,7 +24,7 @@ import {
   type ScenarioCode,
   type TierSection,
 } from '@crp/contracts';
-import { assetCvarBatch, defaultMeasure, exposedValue as exposedValueOf, gdpGrowthFactor, hazardScore, N_HAZARDS, keyFindings, portfolioCvarSeriesOf, portfolioHazardSeriesOf, SCENARIO_YEAR_INDEX, SCENARIO_YEARS, scenarioYearKey, seriesIndices, technicalPremium, type LossOptions } from '@crp/engine';
+import { assetCvarBatch, defaultMeasure, exposedValue as exposedValueOf, gdpGrowthFactor, hazardScore, N_HAZARDS, keyFindings, portfolioCvarSeriesOf, portfolioHazardSeriesOf, SCENARIO_YEAR_INDEX, SCENARIO_YEARS, scenarioYearKey, seriesIndices, tailEventLoss, isAcuteIndex, isInsurableIndex, technicalPremium, type LossOptions } from '@crp/engine';
 import { DATASETS } from '@crp/hazards';
 import { loadProjectResults, type ProjectResults } from '../analysis/results-reader.js';
 import type { DB } from '../db/database.js';
@@ -124,6 +124,7 @@ const STORED_COLUMNS = {
   building_age: (a: AssetRecord) => a.building_age,
   basement: (a: AssetRecord) => a.basement,
   plinth_height: (a: AssetRecord) => a.plinth_height,
+  flood_protection: (a: AssetRecord) => a.flood_protection,
   mitigation_risk: (a: AssetRecord) => a.mitigation_risk ?? 0,
   content_value: (a: AssetRecord) => a.content_value,
   yearly_inventory_value: (a: AssetRecord) => a.yearly_inventory_value,
@@ -366,6 +367,9 @@ export class DashboardService {
     // Money of every selected asset x hazard at the year and at 2020, computed once: [n * H + k] (engine cellMoney).
     const M = (s: number) => {
       const eal = new Float64Array(N * H), ealR = new Float64Array(N * H), op = new Float64Array(N * H), sd = new Float64Array(N * H);
+      // losses of the 1-in-100 and 1-in-250-year events per asset and hazard (engine tailEventLoss)
+      const l100 = new Float64Array(N * H), l250 = new Float64Array(N * H);
+      const cap = new Float64Array(N);
       const exposedValue = new Float64Array(N);
       const sy = SCENARIO_YEARS[SCENARIO_YEAR_INDEX.get(chunks[0]!.scenarioYears[s] as string) ?? -1];
       const g = opt.gdpAdjusted && sy ? gdpGrowthFactor(sy.scenario, sy.year) : 1;
@@ -376,6 +380,7 @@ export class DashboardService {
         const val = exposedValueOf(A, withContent);
         const rev = A.revenue * A.ownership * g;
         exposedValue[n] = H > 0 ? val : 0;
+        cap[n] = val + rev;
         const b = localOf[i]! * N_HAZARDS;
         for (let k = 0; k < H; k++) {
           const c = (b + hk[k]!) * S + s;
@@ -384,9 +389,12 @@ export class DashboardService {
           ealR[n * H + k] = ch.eadResidual[c]! * val + ch.disruptionResidual[c]! * rev;
           op[n * H + k] = bi * rev;
           sd[n * H + k] = ch.sd[c]! * val;
+          const acute = isAcuteIndex(hk[k]!);
+          l100[n * H + k] = tailEventLoss(acute, ch.tail100[c]!, bi, val, rev);
+          l250[n * H + k] = tailEventLoss(acute, ch.tail250[c]!, bi, val, rev);
         }
       }
-      return { eal, ealR, op, sd, exposedValue };
+      return { eal, ealR, op, sd, exposedValue, l100, l250, cap };
     };
     const atYear = M(syIdx);
     const at2020 = syIdx === baseIdx ? atYear : M(baseIdx);
@@ -438,7 +446,7 @@ export class DashboardService {
       return ser.at(y);
     };
 
-    let cvarTot = 0, rcvarTot = 0, maxExposure = 0, eal = 0, sdSq = 0;
+    let cvarTot = 0, rcvarTot = 0, maxExposure = 0, eal = 0;
     for (let n = 0; n < N; n++) {
       const c = px(n, 0), r = px(n, 1), m = px(n, 3), e = mitigation ? px(n, 5) : px(n, 4);
       if (Number.isFinite(c)) cvarTot += c;
@@ -446,8 +454,22 @@ export class DashboardService {
       maxExposure += Number.isFinite(m) ? m : 0;
       if (Number.isFinite(e)) eal += e;
     }
-    for (let c = 0; c < N * H; c++) {
-      if (Number.isFinite(atYear.eal[c]!)) sdSq += atYear.sd[c]! ** 2;
+    // tail losses (each asset's hazards summed, capped at value plus a year's revenue; assets summed) and the premium
+    // (engine technicalPremium of the insurable hazards' expected loss)
+    let loss100 = 0, loss250 = 0, premium = 0, tailsKnown = true;
+    for (let n = 0; n < N; n++) {
+      let a100 = 0, a250 = 0, insEal = 0;
+      for (let k = 0; k < H; k++) {
+        const c = n * H + k;
+        if (!Number.isFinite(atYear.eal[c]!)) continue;
+        const t100 = atYear.l100[c]!, t250 = atYear.l250[c]!;
+        if (!Number.isFinite(t100) || !Number.isFinite(t250)) { tailsKnown = false; continue; }
+        a100 += t100; a250 += t250;
+        if (isInsurableIndex(hk[k]!)) insEal += atYear.eal[c]!;
+      }
+      const capN = atYear.cap[n]!;
+      loss100 += Math.min(capN, a100); loss250 += Math.min(capN, a250);
+      premium += technicalPremium(insEal);
     }
     let scoreSum = 0, scoreCount = 0;
     for (const v of assetScores) if (v !== null) { scoreSum += v; scoreCount++; }
@@ -633,7 +655,9 @@ export class DashboardService {
         max_exposure_percentage: r2(pct(maxExposure)),
         total_asset_value: r2(totalValue),
         expected_annual_loss: r2(eal),
-        technical_insurance_premium: r2(technicalPremium(eal, Math.sqrt(sdSq))),
+        technical_insurance_premium: r2(premium),
+        loss_100_year: tailsKnown ? r2(loss100) : null,
+        loss_250_year: tailsKnown ? r2(loss250) : null,
       })),
       overall_bar_chart: sectionOrNull('portfolio_losses', () =>
         hazards.map((h, k) => {

@@ -23,7 +23,7 @@ function isUploadedFile(v: unknown): v is UploadedFile {
 
 const ASSET_COLUMNS = [
   'property_type', 'revenue', 'construction_cost', 'area', 'valuation', 'stories', 'solar_production', 'wind_production', 'hydro_production',
-  'wheat_production', 'rice_production', 'maize_production', 'fruit_production', 'vegetable_production', 'ownership', 'country_code',
+  'wheat_production', 'rice_production', 'maize_production', 'fruit_production', 'vegetable_production', 'ownership', 'country_code', 'flood_protection',
 ] as const;
 
 export class ProjectService {

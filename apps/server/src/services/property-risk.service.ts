@@ -24,7 +24,7 @@ const DEFAULT_SCENARIO = { analysis_type: 'ssp', scenario: '85', year: 2050 } as
 
 const ATTRIBUTE_COLUMNS = [
   'property_type', 'revenue', 'construction_cost', 'area', 'valuation', 'stories', 'solar_production', 'wind_production', 'hydro_production',
-  'wheat_production', 'rice_production', 'maize_production', 'fruit_production', 'vegetable_production', 'ownership',
+  'wheat_production', 'rice_production', 'maize_production', 'fruit_production', 'vegetable_production', 'ownership', 'flood_protection',
 ] as const;
 
 type Scenario = PropertyRiskResponse['scenario'];

@@ -27,7 +27,7 @@ import {
 import { assetCvar, cellMoney, defaultMeasure, hazardScore, HAZARD_INDEX, N_HAZARDS, keyFindings, portfolioCvarSeries, scenarioYearKey, seriesIndices, technicalPremium, type LossOptions, type PreparedAsset, type ResultChunk } from '@crp/engine';
 import { DATASETS } from '@crp/hazards';
 import { HAZARD_KEYS } from '@crp/contracts';
-import { prepareAssets, SCENARIO_YEAR_INDEX } from '@crp/engine';
+import { gdpGrowthFactor, INSURABLE_HAZARDS, prepareAssets, SCENARIO_YEAR_INDEX, SCENARIO_YEARS } from '@crp/engine';
 import { assetInputOf } from '../../src/analysis/analysis.service.js';
 import { decodeChunk, type StoredChunk } from '../../src/analysis/result-codec.js';
 import type { AssetRow } from '../../src/db/schema.js';
@@ -148,6 +148,8 @@ function subsetChunks(R: ProjectResults, idx: number[]): { chunks: ResultChunk[]
       disruptionResidual: pick(chunk.disruptionResidual, cells),
       sd: pick(chunk.sd, cells),
       maxDamage: pick(chunk.maxDamage, cells),
+      tail100: pick(chunk.tail100, cells),
+      tail250: pick(chunk.tail250, cells),
       score: pick(chunk.score, cells),
       scoreResidual: pick(chunk.scoreResidual, cells),
       climateScore: pick(chunk.climateScore, S),
@@ -307,10 +309,24 @@ export class ReferenceDashboardService {
     );
     const maxExposure = sum(idx.map((i) => perAsset.get(i)!.maxExposure));
     // All-hazard EAL per asset: the engine's multi-hazard rule (1 − Π(1 − d) per year and loss type, as the CVaR cards).
-    let eal = 0, sdSq = 0;
+    let eal = 0;
     for (const i of idx) { const x = perAsset.get(i)!; const v = mitigation ? x.ealResidual : x.eal; if (Number.isFinite(v)) eal += v; }
-    for (let c = 0; c < idx.length * H; c++) {
-      if (Number.isFinite(atYear.eal[c]!)) sdSq += atYear.sd[c]! ** 2;
+    // tail losses and premium, asset by asset from cellMoney (hazards summed and capped at value plus a year's revenue)
+    let loss100 = 0, loss250 = 0, premium = 0, tailsKnown = true;
+    const syAt = SCENARIO_YEARS[SCENARIO_YEAR_INDEX.get(key)!]!;
+    const gAt = opt.gdpAdjusted ? gdpGrowthFactor(syAt.scenario, syAt.year) : 1;
+    for (const i of idx) {
+      let a100 = 0, a250 = 0, insEal = 0, capN = 0;
+      for (const h of hazards) {
+        const m = money(i, h, syIdx);
+        capN = m.exposedValue + R.prepared[i]!.revenue * R.prepared[i]!.ownership * gAt;
+        if (!Number.isFinite(m.eal)) continue;
+        if (!Number.isFinite(m.loss100) || !Number.isFinite(m.loss250)) { tailsKnown = false; continue; }
+        a100 += m.loss100; a250 += m.loss250;
+        if (INSURABLE_HAZARDS.includes(h)) insEal += m.eal;
+      }
+      loss100 += Math.min(capN, a100); loss250 += Math.min(capN, a250);
+      premium += technicalPremium(insEal);
     }
     const scores = assetScores.filter((v): v is number => v !== null);
     const overallRisk = scores.length ? Math.round((10 * sum(scores)) / scores.length) / 10 : null;
@@ -416,6 +432,7 @@ export class ReferenceDashboardService {
         building_age: a.building_age,
         basement: a.basement,
         plinth_height: a.plinth_height,
+        flood_protection: a.flood_protection,
         mitigation_risk: a.mitigation_risk ?? 0,
         content_value: a.content_value,
         yearly_inventory_value: a.yearly_inventory_value,
@@ -472,7 +489,9 @@ export class ReferenceDashboardService {
         max_exposure_percentage: r2(pct(maxExposure)),
         total_asset_value: r2(totalValue),
         expected_annual_loss: r2(eal),
-        technical_insurance_premium: r2(technicalPremium(eal, Math.sqrt(sdSq))),
+        technical_insurance_premium: r2(premium),
+        loss_100_year: tailsKnown ? r2(loss100) : null,
+        loss_250_year: tailsKnown ? r2(loss250) : null,
       })),
       overall_bar_chart: sectionOrNull('portfolio_losses', () =>
         hazards.map((h, k) => {

@@ -31,6 +31,7 @@ export const ASSET_COLUMNS: AssetColumn[] = [
   { key: 'building_age', title: 'Building Age', kind: 'integer', editable: 'building_age', width: 110 },
   { key: 'plinth_height', title: 'Plinth Height (m)', kind: 'number', editable: 'plinth_height', width: 130 },
   { key: 'basement', title: 'Basement', kind: 'basement', editable: 'basement', width: 110 },
+  { key: 'flood_protection', title: 'Flood Protection (years)', kind: 'number', editable: 'flood_protection', width: 170 },
   { key: 'mitigation_risk', title: 'Mitigation', kind: 'mitigation', editable: 'mitigation_risk', width: 120 },
   { key: 'latitude', title: 'Latitude', kind: 'coord', editable: null, width: 100 },
   { key: 'longitude', title: 'Longitude', kind: 'coord', editable: null, width: 100 },
