@@ -84,6 +84,7 @@ export const DashboardAnswer = z.strictObject({
     analysed_at: z.string().nullable(),
     methodology_version: z.string(),
     data_sources: z.array(z.strictObject({ name: z.string(), publisher: z.string(), license: z.string() })),
+    placeholder_hazards: z.array(z.string()).describe("labels of the project's hazards whose data tier is 'placeholder' (screening models until real maps are loaded: load your own layers)"),
     hazards: z.array(z.string()),
   }),
   filters: z

@@ -29,7 +29,11 @@ export const HAZARD_INDICATORS: Record<
 };
 
 /** Where a number comes from (issue 3 §2). */
-export type DataTier = 'observed/modelled from real data' | 'model on real inputs' | 'published parameters only';
+/**
+ * How far to trust a hazard's numbers: 'placeholder' marks screening models that stand in until real maps are loaded
+ * (river and rainfall flood: no flood maps are among the open data here; load your own layers).
+ */
+export type DataTier = 'observed/modelled from real data' | 'model on real inputs' | 'published parameters only' | 'placeholder';
 
 /** A return-period curve: intensities[i] is the intensity exceeded on average once every returnPeriodsYears[i] years. */
 export interface ReturnPeriodCurve {
@@ -82,7 +86,7 @@ export const HazardPointQuery = z.object({
 });
 export type HazardPointQuery = z.infer<typeof HazardPointQuery>;
 
-const DATA_TIERS = ['observed/modelled from real data', 'model on real inputs', 'published parameters only'] as const;
+const DATA_TIERS = ['observed/modelled from real data', 'model on real inputs', 'published parameters only', 'placeholder'] as const;
 const SEVERITY_BAND_NAMES = ['No Risk', 'Low', 'Medium', 'Medium-High', 'High', 'Very High'] as const;
 
 /** One hazard in the answer of `GET api/v2/hazard/point/` (the OpenAPI form of HazardPointValue). */

@@ -113,7 +113,7 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
     title: 'Climate score',
     blocks: [
       ...heading('Climate score', `Average climate score of the assets, 0-100, ${scenarioYear}${f.mitigation ? ', with adaptation' : ''}`),
-      { kind: 'text', x: 0.5, y: 1.8, w: 4.5, h: 1.4, text: score === null ? 'n/a' : `${score.toFixed(1)} %`, size: 60, bold: true, color: levelColour },
+      { kind: 'text', x: 0.5, y: 1.8, w: 4.5, h: 1.4, text: score === null ? 'n/a' : `${score.toFixed(1)} / 100`, size: 60, bold: true, color: levelColour },
       { kind: 'text', x: 0.5, y: 3.2, w: 4.5, h: 0.5, text: level ? `${level[0]!.toUpperCase()}${level.slice(1)} risk` : 'No score', size: 20, bold: true, color: levelColour },
       { kind: 'rect', x: 0.5, y: 3.9, w: 4.5, h: 0.25, fill: COLORS.border },
       { kind: 'rect', x: 0.5, y: 3.9, w: Math.max(0.02, (4.5 * Math.min(100, Math.max(0, score ?? 0))) / 100), h: 0.25, fill: levelColour },
@@ -145,13 +145,14 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
     blocks: card
       ? [
           ...heading('Key figures', `${scenarioYear} · losses in USD over the 20-year window around the year`),
-          { kind: 'kpi', x: 0.5, y: 1.8, w: 2.95, h: 1.5, label: 'Climate Value at Risk', value: money(card.climate_value_at_risk), note: `${pct(card.climate_value_at_risk_percentage)} of value`, accent: COLORS.cvar },
+          { kind: 'kpi', x: 0.5, y: 1.8, w: 2.95, h: 1.5, label: 'CVaR (20-year expected loss)', value: money(card.climate_value_at_risk), note: `${pct(card.climate_value_at_risk_percentage)} of value`, accent: COLORS.cvar },
           { kind: 'kpi', x: 3.6, y: 1.8, w: 2.95, h: 1.5, label: 'Residual CVaR', value: money(card.residual_climate_value_at_risk), note: `${pct(card.residual_climate_value_at_risk_percentage)} of value`, accent: COLORS.rcvar },
           { kind: 'kpi', x: 6.7, y: 1.8, w: 2.95, h: 1.5, label: 'Avoided loss', value: money(card.avoided_loss), note: 'by adaptation', accent: COLORS.s26 },
           { kind: 'kpi', x: 9.8, y: 1.8, w: 2.95, h: 1.5, label: 'Maximum exposure', value: money(card.max_exposure), note: `${pct(card.max_exposure_percentage)} of value`, accent: COLORS.s45 },
           { kind: 'kpi', x: 0.5, y: 3.5, w: 2.95, h: 1.3, label: 'Total asset value', value: money(card.total_asset_value), accent: COLORS.teal },
           { kind: 'kpi', x: 3.6, y: 3.5, w: 2.95, h: 1.3, label: 'Expected annual loss', value: money(card.expected_annual_loss), accent: COLORS.teal },
-          { kind: 'kpi', x: 6.7, y: 3.5, w: 2.95, h: 1.3, label: 'Technical insurance premium', value: money(card.technical_insurance_premium), note: 'per year', accent: COLORS.teal },
+          { kind: 'kpi', x: 6.7, y: 3.5, w: 2.95, h: 1.3, label: 'Technical insurance premium', value: money(card.technical_insurance_premium), note: 'per year, insurable hazards', accent: COLORS.teal },
+          { kind: 'kpi', x: 9.8, y: 3.5, w: 2.95, h: 1.3, label: '1-in-100 / 1-in-250-yr loss', value: card.loss_100_year === null ? 'n/a' : money(card.loss_100_year), note: card.loss_250_year === null ? 're-run the analysis' : `${money(card.loss_250_year)} at 250 years`, accent: COLORS.teal },
           { kind: 'text', x: 0.5, y: 5.0, w: 12.3, h: 0.4, text: 'Key findings', size: 15, bold: true, color: COLORS.navy },
           { kind: 'bullets', x: 0.5, y: 5.4, w: 12.3, h: 1.5, size: 12, items: findings },
         ]
@@ -290,8 +291,9 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
         items: [
           'Hazard intensities per asset from our hazard layers built from open data, for 2020 and every scenario and year.',
           'Damage from published vulnerability curves (JRC depth-damage, Emanuel wind, and the rules of the Climate Methodology).',
-          'CVaR: expected loss summed over the 20-year window around the year; residual CVaR after mitigation and adaptation.',
-          'Climate score 0-100 from the loss ratio of each asset; bands below 20 low, below 60 medium, else high.',
+          'CVaR (as the product defines it): the expected annual loss summed over the 20-year window around the year, undiscounted (not a tail quantile); residual CVaR after mitigation and adaptation. The tail figures are the 1-in-100 and 1-in-250-year losses.',
+          ...(d.project.placeholder_hazards.length ? [`Placeholder tier: ${d.project.placeholder_hazards.join(' and ')} come from screening models (no real flood maps loaded); load your own flood layers (Climate Methodology, "Bring your own hazard layers").`] : []),
+          'Climate score: a score out of 100 (not a percentage) from the loss ratio of each asset; bands below 20 low, below 60 medium, else high.',
           `Losses ${opts.withContent ? 'include' : 'exclude'} building contents.`,
           'Full method: Documents > Climate Methodology in the application.',
         ],

@@ -25,7 +25,7 @@ import {
   type TierSection,
 } from '@crp/contracts';
 import { assetCvarBatch, defaultMeasure, exposedValue as exposedValueOf, gdpGrowthFactor, hazardScore, N_HAZARDS, keyFindings, portfolioCvarSeriesOf, portfolioHazardSeriesOf, SCENARIO_YEAR_INDEX, SCENARIO_YEARS, scenarioYearKey, seriesIndices, tailEventLoss, isAcuteIndex, isInsurableIndex, technicalPremium, type LossOptions } from '@crp/engine';
-import { DATASETS } from '@crp/hazards';
+import { DATASETS, HAZARD_META } from '@crp/hazards';
 import { loadProjectResults, type ProjectResults } from '../analysis/results-reader.js';
 import type { DB } from '../db/database.js';
 import type { ProjectRow } from '../db/schema.js';
@@ -151,6 +151,10 @@ function topN(n: number, k: number, value: (i: number) => number): number[] {
 }
 
 const DATA_SOURCES = Object.values(DATASETS).map((d) => ({ name: d.name, publisher: d.publisher, license: d.license }));
+/** Labels of the project's hazards whose data tier is 'placeholder' (HAZARD_META of @crp/hazards). */
+export function placeholderHazards(labels: readonly string[]): string[] {
+  return labels.filter((l) => { const h = hazardByLabel(l)?.key; return h !== undefined && HAZARD_META[h].tier === 'placeholder'; });
+}
 
 export class DashboardService {
   private readonly cache: ResultsCache;
@@ -638,6 +642,7 @@ export class DashboardService {
         methodology_version: METHODOLOGY_VERSION,
         /** The open datasets the hazard layers are built from, for reports that must name their sources. */
         data_sources: DATA_SOURCES,
+        placeholder_hazards: placeholderHazards(project.portfolio_variables as string[]),
         hazards: (project.portfolio_variables as string[]),
       },
       filters: { analysis_type: at, scenario: sc, scenario_label: SCENARIO_LABELS[at][sc], year, variable: body.variable, percentage_type: body.percentage_type, mitigation, with_content: body.with_content, adjusted_gdp: body.adjusted_gdp, property_type: body.property_type, count: body.count, currency: body.currency },

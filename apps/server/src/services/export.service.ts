@@ -13,7 +13,7 @@ import {
   type ScenarioCode,
 } from '@crp/contracts';
 import { assetCvar, cellMoney, scenarioYearKey } from '@crp/engine';
-import { DATASETS } from '@crp/hazards';
+import { DATASETS, HAZARD_META } from '@crp/hazards';
 import * as XLSX from '@e965/xlsx';
 import { loadProjectResults, unitOf, type ProjectResults } from '../analysis/results-reader.js';
 import type { DB } from '../db/database.js';
@@ -51,10 +51,13 @@ function aboutSheet(project: ProjectRow, analysisType: AnalysisType, what: strin
     [],
     ['Definitions'],
     ['Expected annual loss', 'Average yearly loss of building, content, inventory and business interruption, times ownership (USD).'],
-    ['CVaR', 'Climate Value at Risk: expected loss summed over the 20-year window around the year (year-9 to year+10; 2100: 2081-2100), USD.'],
+    ['CVaR', 'Climate Value at Risk as the product defines it: expected annual loss summed over the 20-year window around the year (year-9 to year+10; 2100: 2081-2100), undiscounted, USD. Twenty years of expected loss, not a tail quantile.'],
+    ['Loss 1-in-100 / 1-in-250 yr', 'Loss of the event that happens on average once in 100 (250) years at the asset for the hazard, after the site\'s standard of flood protection, USD.'],
+    ['Technical premium', '1.3 x the expected annual loss of the insurable hazards (floods, surge, cyclone, wildfire, landslide, snow, freeze) / (1 - 0.25 expenses); heat, drought and sea-level rise are not insurable.'],
+    ['Data tier', 'How far to trust a hazard: "placeholder" marks river and rainfall flood, screening models until real flood maps are loaded (load your own layers).'],
     ['Residual CVaR', 'CVaR after the asset\'s mitigation level and adaptation measures.'],
     ['Maximum exposure', 'Loss in the rarest modelled event at the year, USD.'],
-    ['Score', 'Hazard severity 0-100; bands No Risk, Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High.'],
+    ['Score', 'Hazard severity, a score out of 100 (not a percentage); bands No Risk, Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High.'],
     [],
     ['Data sources'],
     ...Object.values(DATASETS).map((d) => [d.name, `${d.publisher}. ${d.license}. ${d.citation}`]),
@@ -126,6 +129,9 @@ export class ExportService {
               'Expected annual loss (USD)': round(money.eal),
               'Residual expected annual loss (USD)': round(money.ealResidual),
               'Maximum exposure (USD)': round(money.maxExposure),
+              'Loss 1-in-100 yr (USD)': round(money.loss100),
+              'Loss 1-in-250 yr (USD)': round(money.loss250),
+              'Data tier': HAZARD_META[h].tier,
               'CVaR (USD)': round(cv.cvar),
               'Residual CVaR (USD)': round(cv.rcvar),
               'CVaR (%)': round(cv.cvarPercent, 4),

@@ -30,6 +30,7 @@ import { HAZARD_KEYS } from '@crp/contracts';
 import { gdpGrowthFactor, INSURABLE_HAZARDS, prepareAssets, SCENARIO_YEAR_INDEX, SCENARIO_YEARS } from '@crp/engine';
 import { assetInputOf } from '../../src/analysis/analysis.service.js';
 import { decodeChunk, type StoredChunk } from '../../src/analysis/result-codec.js';
+import { placeholderHazards } from '../../src/services/dashboard.service.js';
 import type { AssetRow } from '../../src/db/schema.js';
 import type { DB } from '../../src/db/database.js';
 import type { ProjectRow } from '../../src/db/schema.js';
@@ -472,6 +473,7 @@ export class ReferenceDashboardService {
         methodology_version: METHODOLOGY_VERSION,
         /** The open datasets the hazard layers are built from, for reports that must name their sources. */
         data_sources: DATA_SOURCES,
+        placeholder_hazards: placeholderHazards(project.portfolio_variables as string[]),
         hazards: (project.portfolio_variables as string[]),
       },
       filters: { analysis_type: at, scenario: sc, scenario_label: SCENARIO_LABELS[at][sc], year, variable: body.variable, percentage_type: body.percentage_type, mitigation, with_content: body.with_content, adjusted_gdp: body.adjusted_gdp, property_type: body.property_type, count: body.count, currency: body.currency },

@@ -131,6 +131,23 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
         />
       )}
 
+      {data.project.placeholder_hazards.length > 0 && (
+        <Alert
+          className="crp-dash-alert"
+          type="warning"
+          showIcon
+          closable
+          data-testid="placeholder-hazards"
+          title={`${data.project.placeholder_hazards.join(' and ')}: placeholder data`}
+          description={
+            <>
+              These hazards come from screening models (terrain and rainfall proxies), not from flood maps: no open flood maps are loaded. Read their figures as an order of magnitude, or load your own flood layers
+              (Documents › Climate Methodology, “Bring your own hazard layers”).
+            </>
+          }
+        />
+      )}
+
       <header className="crp-dash-header">
         <div>
           <h1 className="crp-dash-title" data-testid="dashboard-title">{title}</h1>

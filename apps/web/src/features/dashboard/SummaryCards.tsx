@@ -7,7 +7,7 @@ import { InfoButton, UpgradePlaceholder } from './Section';
 
 const LEVEL_LABEL = { low: 'Low risk', medium: 'Medium risk', high: 'High risk' } as const;
 
-/** Climate Score as a percentage with its label and a 0-100 progress bar (spec 001 §2.1, §4). */
+/** Climate Score, a score out of 100 (never a percentage), with its label and a 0-100 progress bar (spec 001 §2.1, §4). */
 export function ClimateScore({ score, compact }: { score: number | null; compact?: boolean }) {
   if (score === null) return <div className="crp-muted" data-testid="climate-score">No score: no asset has data for these hazards.</div>;
   const level = climateScoreLevel(score);
@@ -16,7 +16,8 @@ export function ClimateScore({ score, compact }: { score: number | null; compact
     <div className={compact ? 'crp-dash-score crp-dash-score-compact' : 'crp-dash-score'} data-testid="climate-score" data-level={level}>
       <div className="crp-dash-score-line">
         <span className="crp-dash-score-value" style={{ color: colour }}>
-          {score.toFixed(1)}%
+          {score.toFixed(1)}
+          <span className="crp-dash-score-of"> / 100</span>
         </span>
         <span className="crp-dash-score-label" style={{ color: colour, borderColor: colour }}>
           {LEVEL_LABEL[level]}
@@ -63,7 +64,7 @@ export function KpiCards({ data, unit }: { data: DashboardData; unit: Unit }) {
     <div className="crp-dash-kpis">
       <div className="crp-dash-kpi-grid">
         <Kpi testId="kpi-max-exposure" label="Maximum Exposure" info="maxExposure" value={show(c.max_exposure, c.max_exposure_percentage)} sub={other(c.max_exposure, c.max_exposure_percentage)} />
-        <Kpi testId="kpi-cvar" label="CVaR" info="cvar" value={show(c.climate_value_at_risk, c.climate_value_at_risk_percentage)} sub={other(c.climate_value_at_risk, c.climate_value_at_risk_percentage)} />
+        <Kpi testId="kpi-cvar" label="CVaR · 20-year expected loss" info="cvar" value={show(c.climate_value_at_risk, c.climate_value_at_risk_percentage)} sub={other(c.climate_value_at_risk, c.climate_value_at_risk_percentage)} />
         <Kpi
           testId="kpi-rcvar"
           label="Residual CVaR"
@@ -84,6 +85,13 @@ export function KpiCards({ data, unit }: { data: DashboardData; unit: Unit }) {
         <span>
           Technical Insurance Premium <strong>{show(c.technical_insurance_premium, pctOf(c.technical_insurance_premium))}</strong>
           <InfoButton title={INFO.premium!.title}>{INFO.premium!.body}</InfoButton>
+        </span>
+        <span data-testid="tail-losses">
+          1-in-100 / 1-in-250-year loss{' '}
+          <strong>
+            {c.loss_100_year === null || c.loss_250_year === null ? 'analyse again to see' : `${show(c.loss_100_year, pctOf(c.loss_100_year))} / ${show(c.loss_250_year, pctOf(c.loss_250_year))}`}
+          </strong>
+          <InfoButton title={INFO.tailLoss!.title}>{INFO.tailLoss!.body}</InfoButton>
         </span>
       </div>
     </div>

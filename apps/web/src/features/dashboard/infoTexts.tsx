@@ -14,7 +14,7 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
   },
   climateScore: {
     title: 'Climate Score',
-    body: <p>The mean climate score (0-100) of the selected assets with data, from the summed expected losses of the chosen hazards. Below 20 is low risk, 20 to below 60 medium, 60 or more high.</p>,
+    body: <p>The mean climate score of the selected assets with data: a score out of 100 (not a percentage), from the summed expected losses of the chosen hazards. Below 20 is low risk, 20 to below 60 medium, 60 or more high.</p>,
   },
   maxExposure: {
     title: 'Maximum Exposure',
@@ -22,7 +22,16 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
   },
   cvar: {
     title: 'Climate Value at Risk (CVaR)',
-    body: <p>The expected losses from physical climate hazards summed over the 20-year window around the chosen year (2100: 2081-2100), without adaptation and without discounting. Shown in USD or as a percentage of the total exposed value of the selected assets.</p>,
+    body: (
+      <>
+        <p>The expected losses from physical climate hazards summed over the 20-year window around the chosen year (year-9 to year+10; 2100: 2081-2100), without adaptation and without discounting. Shown in USD or as a percentage of the total exposed value of the selected assets.</p>
+        <p>It is twenty years of expected annual loss, not a tail quantile: for the loss of a rare year see the 1-in-100 and 1-in-250-year losses below the cards.</p>
+      </>
+    ),
+  },
+  tailLoss: {
+    title: '1-in-100 and 1-in-250-year loss',
+    body: <p>The loss of the event that happens on average once in 100 (or 250) years at each asset, its hazards added together (at most the asset's value plus a year's revenue), summed over the selected assets. Adding assets assumes their rare years coincide, so for a spread-out portfolio this is an upper bound. Flood losses count only events rarer than the site's standard of flood protection.</p>,
   },
   rcvar: {
     title: 'Residual CVaR',
@@ -38,7 +47,7 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
   },
   premium: {
     title: 'Technical Insurance Premium',
-    body: <p>The expected annual loss plus a loading for its variability, grossed up for an insurer's expenses (premium = (EAL + load x standard deviation) / (1 - expense ratio)): a technical price of transferring the modelled risk, before profit and market conditions.</p>,
+    body: <p>The expected annual loss of the insurable hazards (floods, storm surge, tropical cyclone, wildfire, landslide, snow and freeze damage, with the business interruption that follows) with a 30 % safety loading, grossed up for an insurer's expenses: premium = 1.3 x EAL / (1 - 0.25). Chronic heat and drought disruption and permanent sea-level rise are not insurable and carry no premium. A technical price of the modelled risk, before profit and market conditions.</p>,
   },
   keyFindings: {
     title: 'Key Findings',

@@ -40,7 +40,8 @@ function ScoreBlock({ project }: { project: PhysicalProject }) {
     return (
       <div className="crp-score" data-testid="project-score" data-level={level}>
         <span className="crp-score-value" style={{ color: CLIMATE_SCORE_COLOURS[level] }}>
-          {project.overall.toFixed(1)}%
+          {project.overall.toFixed(1)}
+          <span className="crp-score-of"> / 100</span>
         </span>
         <span className="crp-score-label" style={{ color: CLIMATE_SCORE_COLOURS[level] }}>
           {LEVEL_LABEL[level]}
