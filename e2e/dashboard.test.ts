@@ -54,7 +54,13 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     assert.match(sub, /18 assets/);
     assert.match(sub, /\d+ hazards/);
     assert.match(sub, /20\d\d/);
-    assert.match(await page.getByTestId('climate-score').innerText(), /\d+\.\d%/);
+    // a score out of 100, never a percentage (issue 20)
+    assert.match(await page.getByTestId('climate-score').innerText(), /\d+\.\d \/ 100/);
+    assert.doesNotMatch(await page.getByTestId('climate-score').innerText(), /%/);
+    // CVaR says what it is; the tail losses sit beside it; river and rainfall flood are flagged as placeholders
+    assert.match(await page.getByTestId('kpi-cvar').innerText(), /20-year expected loss/);
+    assert.match(await page.getByTestId('tail-losses').innerText(), /1-in-100 \/ 1-in-250-year loss[\s\S]*USD \/ [\s\S]*USD/);
+    assert.match(await page.getByTestId('placeholder-hazards').innerText(), /placeholder data/);
     for (const k of ['kpi-max-exposure', 'kpi-cvar', 'kpi-rcvar', 'kpi-avoided']) assert.match(await page.getByTestId(k).innerText(), /(M|B) USD/);
     assert.equal(await page.getByTestId('upgrade-placeholder').count(), 0, 'the enterprise tier sees every section');
     assert.equal(await page.getByTestId('heatmap').getAttribute('data-rows'), '18');
@@ -71,7 +77,7 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     await page.getByTestId('info-modal').waitFor({ state: 'hidden' });
 
     // The Climate Risk Index image marks where this selection's score sits on the bands.
-    const score = Number((await page.getByTestId('climate-score').innerText()).match(/(\d+\.\d)%/)![1]);
+    const score = Number((await page.getByTestId('climate-score').innerText()).match(/(\d+\.\d) \/ 100/)![1]);
     await dash.section('climate-score').getByRole('button', { name: 'Climate Risk Index' }).click();
     const image = page.getByTestId('climate-risk-index-image');
     await image.waitFor();

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import * as XLSX from '@e965/xlsx';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
-const HEADER = ['name', 'lat', 'long', 'revenue', 'construction cost', 'property type', 'area', 'valuation', 'floors', 'solar', 'wind', 'hydro', 'wheat', 'rice', 'maize', 'fruit', 'veg', 'ownership'];
+const HEADER = ['name', 'lat', 'long', 'revenue', 'construction cost', 'property type', 'area', 'valuation', 'floors', 'solar', 'wind', 'hydro', 'wheat', 'rice', 'maize', 'fruit', 'veg', 'ownership', 'flood protection'];
 const ROWS = [
   ['Central Tower', 22.2819, 114.1585, '12,500,000', '85M', 'Office', 42000, 310000000, 38, 'NA', '', '', '', '', '', '', '', 100],
   ['Kwun Tong Warehouse', 22.3104, 114.2252, 3000000, 'NA', 'Warehouse', '', '', 4, '', '', '', '', '', '', '', '', '60%'],

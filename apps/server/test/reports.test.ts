@@ -81,7 +81,8 @@ describe('slide report: PDF and PPTX made by a job, with the dashboard figures',
     assert.ok(norm(pages[3]!).includes(formatMillions(card.climate_value_at_risk)), `CVaR ${formatMillions(card.climate_value_at_risk)} on the key-figures page`);
     assert.ok(norm(pages[3]!).includes(formatMillions(card.residual_climate_value_at_risk)));
     assert.ok(norm(pages[3]!).includes(formatMillions(card.total_asset_value)));
-    assert.ok(norm(pages[2]!).includes(`${d.overall.overall_risk.toFixed(1)} %`), 'the climate score');
+    assert.ok(norm(pages[2]!).includes(`${d.overall.overall_risk.toFixed(1)} / 100`), 'the climate score, out of 100');
+    assert.ok(!norm(pages[2]!).includes(`${d.overall.overall_risk.toFixed(1)} %`), 'never as a percentage');
     assert.ok(all.includes(`${d.filters.scenario_label}, ${d.filters.year}`), 'scenario and year');
     assert.ok(all.includes(`methodology ${METHODOLOGY_VERSION}`));
     assert.ok(all.includes('ETOPO5'), 'data sources are listed');

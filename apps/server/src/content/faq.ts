@@ -143,9 +143,10 @@ export const FAQ_ITEMS: readonly FaqItemContent[] = [
     key: 'metric-premium',
     title: 'How is the technical insurance premium calculated?',
     keywords: ['Losses and premium'],
-    content: `<p>With the standard-deviation premium principle with expenses (Kaas, Goovaerts, Dhaene &amp; Denuit 2008):</p>
-<pre>premium = (EAL + λ·σ) / (1 − expense ratio),   λ = 0.3, expense ratio 0.25</pre>
-<p>σ is the standard deviation of the annual physical loss. Hazards and assets are combined as independent (variances add). λ and the expense ratio are product parameters, not market quotes.</p>`,
+    content: `<p>With the expected value premium principle with expenses (Kaas, Goovaerts, Dhaene &amp; Denuit 2008, §5.2), over the insurable hazards:</p>
+<pre>premium = (1 + θ) · EAL(insurable) / (1 − expense ratio),   θ = 0.3, expense ratio 0.25</pre>
+<p>Insurable: river, rainfall and coastal flood, tropical cyclone, wildfire, landslide, snow load and freeze, with the business interruption that follows the damage. Chronic heat and drought disruption and permanent sea-level rise are gradual and not insurable, so they carry no premium (they stay in the expected loss and CVaR). θ and the expense ratio are product parameters, not market quotes; property premiums for well-protected buildings typically come out at 0.05-0.3 % of value a year.</p>
+<p>The 1-in-100 and 1-in-250-year losses shown beside the premium are the losses of those rare events (each asset's hazards added, assets added: an upper bound for a spread-out portfolio).</p>`,
   },
   {
     key: 'metric-key-findings',

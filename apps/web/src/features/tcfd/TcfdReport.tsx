@@ -225,10 +225,10 @@ export function TcfdReport({ data }: { data: DashboardData }) {
           <tbody>
             <tr>
               <th>Climate score (0-100)</th>
-              <td style={{ color: level ? CLIMATE_SCORE_COLOURS[level] : undefined }}>{data.overall.overall_risk === null ? 'n/a' : `${data.overall.overall_risk.toFixed(1)} % (${level} risk)`}</td>
+              <td style={{ color: level ? CLIMATE_SCORE_COLOURS[level] : undefined }}>{data.overall.overall_risk === null ? 'n/a' : `${data.overall.overall_risk.toFixed(1)} / 100 (${level} risk)`}</td>
             </tr>
             <tr>
-              <th>Climate Value at Risk</th>
+              <th>Climate Value at Risk (20-year sum of expected annual loss)</th>
               <td>{card ? `${money(card.climate_value_at_risk)} (${percent(card.climate_value_at_risk_percentage)})` : UPGRADE}</td>
             </tr>
             <tr>
@@ -242,6 +242,10 @@ export function TcfdReport({ data }: { data: DashboardData }) {
             <tr>
               <th>Technical insurance premium</th>
               <td>{card ? `${money(card.technical_insurance_premium)} per year` : UPGRADE}</td>
+            </tr>
+            <tr>
+              <th>1-in-100 / 1-in-250-year loss</th>
+              <td>{card ? (card.loss_100_year === null || card.loss_250_year === null ? 'analyse again to see' : `${money(card.loss_100_year)} / ${money(card.loss_250_year)}`) : UPGRADE}</td>
             </tr>
             <tr>
               <th>Maximum exposure</th>
