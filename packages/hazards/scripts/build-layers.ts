@@ -15,7 +15,7 @@ import {
 import { DATASETS } from '../src/datasets.js';
 import { HAZARD_META } from '../src/sampler.js';
 import { HAZARD_INDICATORS, HAZARD_KEYS } from '@crp/contracts';
-import { rawDir, rawAvailable, readCsv, readText, readRaw } from './lib/io.js';
+import { rawDir, rawAvailable, readCsv, readCsvRecords, readText, readRaw } from './lib/io.js';
 import { loadClimate, computeChronic, loadRegions, regionGrid, loadRegionalDeltas, CHRONIC_OFFSETS_C, W05, H05, type Region } from './lib/chronic.js';
 import { loadTerrain, slopeTan, riverMask, handProxy, W5, H5, KM_PER_5MIN, type Terrain } from './lib/terrain.js';
 import { allSources, type TrackSource } from './lib/tracks.js';
@@ -262,7 +262,7 @@ export function buildLandslide(dir: string, t: Terrain, slope: Float32Array): Fl
   };
   const glc = readCsv(dir, 'nasa-global-landslide-catalog-points/glc_coolr_points.csv.gz');
   for (const r of glc.rows) add(glcRate, +r[2]!, +r[1]!, 1 / GLC_YEARS);
-  const hk = readCsv(dir, 'hk-geo-landslide-incidents-1984-2020/hk_landslide_incidents_1984_2020.csv.gz');
+  const hk = readCsvRecords(dir, 'hk-geo-landslide-incidents-1984-2020/hk_landslide_incidents_1984_2020.csv.gz');
   const iLat = hk.header.indexOf('LAT_WGS84'), iLon = hk.header.indexOf('LON_WGS84');
   for (const r of hk.rows) { const lat = +r[iLat]!, lon = +r[iLon]!; if (Number.isFinite(lat) && inHk(lat, lon)) add(geoRate, lat, lon, 1 / HK_GEO_YEARS); }
   // window sums (11 x 11 cells ≈ 100 km) of events/yr, land area and slope
@@ -316,7 +316,77 @@ export function buildLandslide(dir: string, t: Terrain, slope: Float32Array): Fl
     }
     p[r * W5 + c] = prob(r * W5 + c, ev, a, sa);
   }
+  fillCoastalSeaCells(p, t.land);
   return p;
+}
+
+/**
+ * Partly-sea coastal cells: a 5' cell the land mask calls sea can still hold the asset's land (waterfronts, reclamation).
+ * Such a sea cell next to land takes the mean probability of its land neighbours (8-neighbourhood), so a site on land in
+ * a coastal cell is treated as on land; the sampler answers 0 for points the 1:10m coastline puts at sea.
+ */
+export function fillCoastalSeaCells(p: Float32Array, land: Uint8Array): void {
+  const src = Float32Array.from(p);
+  for (let r = 1; r < H5 - 1; r++) for (let c = 0; c < W5; c++) {
+    const i = r * W5 + c;
+    if (land[i]) continue;
+    let s = 0, n = 0;
+    for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) {
+      const k = (r + dr) * W5 + ((c + dc + W5) % W5);
+      if (land[k]) { s += src[k]!; n++; }
+    }
+    if (n > 0) p[i] = s / n;
+  }
+}
+
+/** Buildings Department: 43,163 private buildings (excluding New Territories Exempted Houses) at 31 Dec 2014. */
+export const HK_PRIVATE_BUILDINGS = 43163;
+const HK_SQUATTER = /squat|hut|shed|structure|licen[cs]ed/i;
+const HK_VILLAGE = /village|NTEH|small house/i;
+const HK_BUILDING = /\b(buildings?|houses?|flats?|storey|floors?|school|temple|monastery|premises|court|residential|residents|mansion|tower|church|hospital|shop|factory|kitchen|estate|families|persons)\b/i;
+const HK_EVACUATED = /evacuat/i;
+const HK_DAMAGED = /damag|collaps|buried|destroy|crack|undermin|demolish/i;
+
+/**
+ * Landslide building-hit calibration on the GEO catalogue's own consequence columns: an incident *affected a building*
+ * when a clause of CONSEC names a building (building, house, flat, floor, school, residents, …; not a squatter hut or
+ * licensed structure) together with its evacuation or damage; it *damaged* it when that clause reports damage,
+ * collapse, burial, cracking or undermining. Village houses (NTEH) are counted apart, because the exposure (Buildings
+ * Department count of private buildings) excludes them. Returns the counts and the rate per building per year.
+ */
+export function hkBuildingIncidents(dir: string) {
+  const hk = readCsvRecords(dir, 'hk-geo-landslide-incidents-1984-2020/hk_landslide_incidents_1984_2020.csv.gz');
+  const iC = hk.header.indexOf('CONSEC'), iF = hk.header.indexOf('FACAFF');
+  let affected = 0, damaged = 0, village = 0, villageDamaged = 0;
+  for (const r of hk.rows) {
+    const cons = (r[iC] ?? '').trim();
+    if (cons === '' || cons === '-' || /^nil$/i.test(cons)) continue;
+    let isB = false, isD = false;
+    for (const clause of cons.split(/[;,\n.]| and /)) {
+      if (!HK_BUILDING.test(clause) || HK_SQUATTER.test(clause)) continue;
+      if (HK_EVACUATED.test(clause) || HK_DAMAGED.test(clause)) { isB = true; if (HK_DAMAGED.test(clause)) isD = true; }
+    }
+    if (!isB) continue;
+    if (HK_VILLAGE.test(cons) || HK_VILLAGE.test(r[iF] ?? '')) { village++; if (isD) villageDamaged++; continue; }
+    affected++; if (isD) damaged++;
+  }
+  return {
+    incidents: hk.rows.length, years: HK_GEO_YEARS, buildingsExposed: HK_PRIVATE_BUILDINGS,
+    affectedBuildings: affected, damagedBuildings: damaged, affectedVillageHouses: village, damagedVillageHouses: villageDamaged,
+    affectedPerBuildingYear: affected / HK_GEO_YEARS / HK_PRIVATE_BUILDINGS,
+  };
+}
+
+/**
+ * Mean landslide probability over the Hong Kong box's cells with a non-zero value (land and the partly-sea coastal cells
+ * filled from their land neighbours): the catalogue's coverage. `scale` converts quantised values.
+ */
+export function hkMeanLandslideP(p: ArrayLike<number>, scale = 1): { mean: number; cells: number } {
+  const r0 = Math.floor((90 - HK_BBOX.north) * 12), r1 = Math.floor((90 - HK_BBOX.south) * 12);
+  const c0 = Math.floor((HK_BBOX.west + 180) * 12), c1 = Math.floor((HK_BBOX.east + 180) * 12);
+  let s = 0, n = 0;
+  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) { const v = p[r * W5 + c]! * scale; if (v > 0) { s += v; n++; } }
+  return { mean: s / n, cells: n };
 }
 
 // ---------------------------------------------------------------- main
@@ -403,6 +473,10 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
 
   console.log('  landslides…');
   const ls = buildLandslide(dir, t, slope);
+  const hkB = hkBuildingIncidents(dir);
+  const hkP = hkMeanLandslideP(quantise('uint16', ls, 1e-5, 0, null), 1e-5);
+  const lsCal = { ...hkB, meanPHongKong: hkP.mean, hongKongCells: hkP.cells, siteHitFraction: hkB.affectedPerBuildingYear / hkP.mean };
+  console.log(`  landslide calibration: ${JSON.stringify(lsCal)}`);
   writeLayer(out, { name: 'landslide_probability', dtype: 'uint16', grid: GRID_5M, bands: 1, scale: 1e-5, offset: 0, nodata: null, unit: '1/yr', description: 'Annual probability of a reported landslide within 1 km (catalogue density × relative ETOPO5 slope)', resolutionKm: 9.3, datasets: ['nasa-global-landslide-catalog-points', 'hk-geo-landslide-incidents-1984-2020', 'etopo5-global-dem'] }, quantise('uint16', ls, 1e-5, 0, null));
 
   console.log('  typhoon wind field over all best tracks…');
@@ -438,6 +512,7 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
     floodplainHandM: FLOODPLAIN_HAND_M,
     drainageDesignRpYears: 10,
     landslideFootprintKm: 1,
+    landslideCalibration: lsCal,
   };
   writeFileSync(join(outDir, 'params.json'), JSON.stringify(params, null, 1));
   // which hazards (indicator, unit) each layer serves; scenario and year coverage
