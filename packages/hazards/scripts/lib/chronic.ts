@@ -8,8 +8,13 @@ import { GRID_05 } from '../../src/layer-format.js';
 
 export const W05 = GRID_05.width; // 720
 export const H05 = GRID_05.height; // 360
-/** Warming offsets (°C) at which snow, aridity and fire-weather bands are precomputed. */
-export const CHRONIC_OFFSETS_C = [0, 1, 2, 3, 4, 6];
+/**
+ * Warming offsets (°C) at which snow, aridity and fire-weather bands are precomputed. They reach 16 °C because the
+ * regional CMIP6 ΔTNn that warms snow and cold reaches 15 °C by 2100 under SSP5-8.5 in N.W. North America (NWN, GWL
+ * 5.6 °C) and more in the Arctic regions; with bands only to 6 °C, snowfall stopped falling at +6 °C while the cold
+ * indicator kept warming.
+ */
+export const CHRONIC_OFFSETS_C = [0, 1, 2, 3, 4, 6, 9, 12, 16];
 /** Annual precipitation above which fire is no longer fuel-limited (van der Werf et al. 2008: peak at 1000-2000 mm/yr). */
 export const FIRE_FUEL_PRECIP_MM = 1000;
 const DAYS_IN_MONTH = [31, 28.25, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
