@@ -43,7 +43,12 @@ export const GLOBAL_BURNED_AREA_KM2 = 3.81e6;
  * 15 snow/ice → 98; 16 barren → fallow bare soil 91. Water 0 (no land).
  */
 export const IGBP_CURVE_NUMBER = [0, 70, 70, 70, 70, 70, 65, 65, 72, 72, 74, 98, 85, 94, 85, 98, 91];
-/** Burnable fuel classes: IGBP 1-10 (forests, shrublands, savannas, grasslands). */
+/**
+ * Burnable fuel classes: IGBP 1-10 (forests, shrublands, savannas, grasslands). Urban and built-up land (class 13) is not
+ * given a vegetation burn rate: its own rate is that of the calibration product, and FireCCI51 (Chuvieco et al. 2018)
+ * maps urban land as non-burnable (its observation flag marks non-burnable land covers), so burned area on built-up
+ * pixels is zero by construction; water, wetlands, croplands, snow/ice and barren are 0 too.
+ */
 export const IGBP_FUEL = [0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0];
 /** HAND below 5 m marks the flood-prone floodplain (Rennó et al. 2008; Nobre et al. 2011 HAND classes). */
 export const FLOODPLAIN_HAND_M = 5;
