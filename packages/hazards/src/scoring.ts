@@ -13,8 +13,8 @@
  *   linear between.
  * - Heat, snowfall: area-weighted percentile of the present-day (baseline) value among land cells
  *   (computed from the layers themselves at load time), so 2020 ranks a site against today's world.
- * - Sea-level rise: freeboard (site elevation − projected rise) against the 10 m Low Elevation Coastal Zone
- *   (McGranahan, Balk & Anderson 2007, Environ. Urban. 19:17).
+ * - Sea-level rise: the rise since 2020 (share of 1 m) times the exposure, the freeboard (site elevation − projected
+ *   rise) against the 10 m Low Elevation Coastal Zone (McGranahan, Balk & Anderson 2007, Environ. Urban. 19:17).
  */
 export function clampScore(s: number): number {
   if (!Number.isFinite(s)) return 0;
