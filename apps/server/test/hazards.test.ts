@@ -25,6 +25,9 @@ describe('hazard point API and catalogue', () => {
       const v = res.body.hazards[h];
       assert.ok(typeof v.resolution_km === 'number' && v.tier && v.source, `${h} has resolution, tier and source`);
     }
+    // sea-level rise carries the AR6 likely (17-83 %) range beside the median
+    const slr = res.body.hazards.sea_level_rise;
+    assert.ok(slr.likely_range.low < slr.value && slr.value < slr.likely_range.high, JSON.stringify(slr));
   });
 
   test('bad coordinates or scenario are a 400 naming the field; no token is a 401', async () => {

@@ -53,6 +53,8 @@ export interface HazardPointValue {
   resolution_km: number;
   tier: DataTier;
   source: string;
+  /** Sea-level rise only: IPCC AR6 likely (17-83 %) range of the value (m), with the local gauge trend's uncertainty. */
+  likely_range?: { low: number; high: number } | null;
 }
 
 /** Return periods (years) of every built-in curve hazard. */
@@ -101,6 +103,8 @@ export const HazardPointValueSchema = z.object({
   resolution_km: z.number(),
   tier: z.enum(DATA_TIERS),
   source: z.string(),
+  likely_range: z.object({ low: z.number(), high: z.number() }).nullable().optional()
+    .describe('sea_level_rise only: IPCC AR6 likely (17-83 %) range of the rise (m), including the local tide-gauge trend uncertainty'),
 });
 
 /** `GET api/v2/hazard/point/`. */

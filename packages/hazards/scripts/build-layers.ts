@@ -15,7 +15,7 @@ import {
 import { DATASETS } from '../src/datasets.js';
 import { HAZARD_META } from '../src/sampler.js';
 import { HAZARD_INDICATORS, HAZARD_KEYS } from '@crp/contracts';
-import { rawDir, rawAvailable, readCsv, readText, readRaw } from './lib/io.js';
+import { rawDir, rawAvailable, readCsv, readCsvRecords, readText, readRaw } from './lib/io.js';
 import { loadClimate, computeChronic, loadRegions, regionGrid, loadRegionalDeltas, CHRONIC_OFFSETS_C, W05, H05, type Region } from './lib/chronic.js';
 import { loadTerrain, slopeTan, riverMask, handProxy, W5, H5, KM_PER_5MIN, type Terrain } from './lib/terrain.js';
 import { allSources, type TrackSource } from './lib/tracks.js';
@@ -43,7 +43,12 @@ export const GLOBAL_BURNED_AREA_KM2 = 3.81e6;
  * 15 snow/ice → 98; 16 barren → fallow bare soil 91. Water 0 (no land).
  */
 export const IGBP_CURVE_NUMBER = [0, 70, 70, 70, 70, 70, 65, 65, 72, 72, 74, 98, 85, 94, 85, 98, 91];
-/** Burnable fuel classes: IGBP 1-10 (forests, shrublands, savannas, grasslands). */
+/**
+ * Burnable fuel classes: IGBP 1-10 (forests, shrublands, savannas, grasslands). Urban and built-up land (class 13) is not
+ * given a vegetation burn rate: its own rate is that of the calibration product, and FireCCI51 (Chuvieco et al. 2018)
+ * maps urban land as non-burnable (its observation flag marks non-burnable land covers), so burned area on built-up
+ * pixels is zero by construction; water, wetlands, croplands, snow/ice and barren are 0 too.
+ */
 export const IGBP_FUEL = [0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0];
 /** HAND below 5 m marks the flood-prone floodplain (Rennó et al. 2008; Nobre et al. 2011 HAND classes). */
 export const FLOODPLAIN_HAND_M = 5;
@@ -96,6 +101,17 @@ export function buildParams(dir: string) {
   const reg = loadRegions(dir);
   const { deltas, globals } = loadRegionalDeltas(dir, reg);
   return { gsat, gmsl, reg, deltas, globals };
+}
+
+/** AR6 WGI Table 9.9 (medium confidence rows): { ssp126|ssp245|ssp585: { years, median, low, high } }. */
+export function gmslLikelyTable(dir: string) {
+  const t = readCsv(dir, 'ipcc-ar6-gmsl-projections/ar6_table9.9_gmsl_likely_ranges_rel1995-2014.csv');
+  const out: Record<string, { years: number[]; median: number[]; low: number[]; high: number[] }> = {};
+  for (const [key, label] of [['ssp126', 'SSP1-2.6'], ['ssp245', 'SSP2-4.5'], ['ssp585', 'SSP5-8.5']] as const) {
+    const rs = t.rows.filter((r) => r[0] === label && r[5] === 'medium confidence' && +r[1]! <= 2100).sort((a, b) => +a[1]! - +b[1]!);
+    out[key] = { years: rs.map((r) => +r[1]!), median: rs.map((r) => +r[2]!), low: rs.map((r) => +r[3]!), high: rs.map((r) => +r[4]!) };
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- chronic
@@ -187,42 +203,86 @@ function gmslMeanRate(y0: number, y1: number): number {
   return sum / Math.max(1, y1 - y0);
 }
 
-export function buildLocalSlrRate(dir: string): { grid: Float32Array; stations: number } {
+/**
+ * Tide-gauge selection for the local rate (documented in docs/methodology/hazards.md §3.3):
+ * - annual values from 1960 on, without PSMSL's "flag for attention" (bit 001; PSMSL advises against using them for
+ *   long-term trends), at stations without PSMSL's station quality flag (filelist "Y");
+ * - long: at least 40 valid annual values spanning at least 40 years (decadal variability makes shorter trends
+ *   unreliable: Douglas 1991, JGR 96:6981, asks for 50-60 years for global rates; 40 keeps today's land motion);
+ * - well fitted: standard error of the OLS trend, with the lag-1 autocorrelation of the residuals reducing the sample to
+ *   n·(1 − r₁)/(1 + r₁) (Santer et al. 2000, JGR 105:7337), at most 1 mm/yr;
+ * - nearby: the nearest such gauge within 100 km of the cell centre (0.5° cells), else no local term (GMSL only);
+ * - capped: a residual beyond ±10 mm/yr (datum jumps, or subsidence too local to stand for a 0.5° cell) is capped there and
+ *   counted as flagged.
+ */
+export const SLR_GAUGE_RULES = { fromYear: 1960, minValues: 40, minSpanYears: 40, maxSeMmYr: 1, maxDistanceKm: 100, capMmYr: 10 };
+
+/** OLS trend and its autocorrelation-adjusted standard error (mm/yr). */
+export function trendWithSe(xs: number[], ys: number[]): { slope: number; se: number } {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n, my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxx = 0, sxy = 0;
+  for (let i = 0; i < n; i++) { sxx += (xs[i]! - mx) ** 2; sxy += (xs[i]! - mx) * (ys[i]! - my); }
+  const slope = sxy / sxx;
+  const res = xs.map((x, i) => ys[i]! - my - slope * (x - mx));
+  let ssr = 0, c1 = 0;
+  for (let i = 0; i < n; i++) { ssr += res[i]! ** 2; if (i > 0) c1 += res[i]! * res[i - 1]!; }
+  const r1 = Math.max(0, Math.min(0.95, ssr > 0 ? c1 / ssr : 0));
+  const nEff = Math.max(3, (n * (1 - r1)) / (1 + r1));
+  const se = Math.sqrt(ssr / (nEff - 2) / sxx);
+  return { slope, se };
+}
+
+export interface SlrGauge { id: string; name: string; lat: number; lon: number; values: number; firstYear: number; lastYear: number; trend: number; se: number; local: number; capped: boolean }
+
+export function selectSlrGauges(dir: string): { used: SlrGauge[]; rejected: Record<string, number> } {
+  const R = SLR_GAUGE_RULES;
   const { header, rows } = readCsv(dir, 'psmsl-rlr-annual/psmsl_rlr_annual.csv.gz');
   const ix = (n: string) => header.indexOf(n);
-  const by = new Map<string, { lat: number; lon: number; ys: number[]; vs: number[] }>();
+  const flagged = new Set(readText(dir, 'psmsl-rlr-annual/filelist.txt').split(/\r?\n/).map((l) => l.split(';')).filter((f) => f.length >= 7 && f[6]!.trim() === 'Y').map((f) => f[0]!.trim()));
+  const by = new Map<string, { name: string; lat: number; lon: number; ys: number[]; vs: number[] }>();
+  const rejected = { stationFlagged: 0, short: 0, poorFit: 0 };
   for (const r of rows) {
     const y = +r[ix('year')]!;
-    if (y < 1960) continue;
+    if (y < R.fromYear) continue;
+    if ((parseInt(r[ix('quality_flag')]!, 8) & 1) === 1) continue; // PSMSL flag for attention
     const id = r[ix('station_id')]!;
-    const s = by.get(id) ?? by.set(id, { lat: +r[ix('lat')]!, lon: +r[ix('lon')]!, ys: [], vs: [] }).get(id)!;
+    const s = by.get(id) ?? by.set(id, { name: r[ix('name')]!.trim(), lat: +r[ix('lat')]!, lon: +r[ix('lon')]!, ys: [], vs: [] }).get(id)!;
     s.ys.push(y); s.vs.push(+r[ix('msl_mm_rlr')]!);
   }
-  const st: { lat: number; lon: number; rate: number }[] = [];
-  for (const s of by.values()) {
-    if (s.ys.length < 30) continue;
-    const trend = olsSlope(s.ys, s.vs);
-    const local = trend - gmslMeanRate(Math.min(...s.ys), Math.max(...s.ys));
-    // Large residuals are tectonic/subsidence jumps or datum problems: clip to ±20 mm/yr.
-    st.push({ lat: s.lat, lon: s.lon, rate: Math.max(-20, Math.min(20, local)) });
+  const used: SlrGauge[] = [];
+  for (const [id, s] of by) {
+    if (flagged.has(id)) { rejected.stationFlagged++; continue; }
+    const y0 = Math.min(...s.ys), y1 = Math.max(...s.ys);
+    if (s.ys.length < R.minValues || y1 - y0 + 1 < R.minSpanYears) { rejected.short++; continue; }
+    const { slope, se } = trendWithSe(s.ys, s.vs);
+    if (!(se <= R.maxSeMmYr)) { rejected.poorFit++; continue; }
+    const raw = slope - gmslMeanRate(y0, y1);
+    const local = Math.max(-R.capMmYr, Math.min(R.capMmYr, raw));
+    used.push({ id, name: s.name, lat: s.lat, lon: s.lon, values: s.ys.length, firstYear: y0, lastYear: y1, trend: slope, se, local, capped: local !== raw });
   }
-  const grid = new Float32Array(W05 * H05).fill(NaN);
-  const maxKm = 300;
+  return { used, rejected };
+}
+
+export function buildLocalSlrRate(dir: string): { grid: Float32Array; seGrid: Float32Array; stations: number; capped: number; rejected: Record<string, number>; gauges: SlrGauge[] } {
+  const { used: st, rejected } = selectSlrGauges(dir);
+  const grid = new Float32Array(W05 * H05).fill(NaN), seGrid = new Float32Array(W05 * H05).fill(NaN);
+  const maxKm = SLR_GAUGE_RULES.maxDistanceKm;
   for (let r = 0; r < H05; r++) {
     const lat = 90 - (r + 0.5) * 0.5;
     for (let c = 0; c < W05; c++) {
       const lon = -180 + (c + 0.5) * 0.5;
-      let best = Infinity, rate = NaN;
+      let best = Infinity, g: SlrGauge | null = null;
       for (const s of st) {
-        if (Math.abs(s.lat - lat) > 3) continue;
+        if (Math.abs(s.lat - lat) > 1.5) continue;
         let dl = Math.abs(s.lon - lon); if (dl > 180) dl = 360 - dl;
         const d = Math.hypot((s.lat - lat) * 110.57, dl * 111.32 * Math.cos((lat * Math.PI) / 180));
-        if (d < best) { best = d; rate = s.rate; }
+        if (d < best) { best = d; g = s; }
       }
-      if (best <= maxKm) grid[r * W05 + c] = rate;
+      if (g && best <= maxKm) { grid[r * W05 + c] = g.local; seGrid[r * W05 + c] = g.se; }
     }
   }
-  return { grid, stations: st.length };
+  return { grid, seGrid, stations: st.length, capped: st.filter((s) => s.capped).length, rejected, gauges: st };
 }
 
 // ---------------------------------------------------------------- HKO rainfall statistics
@@ -262,7 +322,7 @@ export function buildLandslide(dir: string, t: Terrain, slope: Float32Array): Fl
   };
   const glc = readCsv(dir, 'nasa-global-landslide-catalog-points/glc_coolr_points.csv.gz');
   for (const r of glc.rows) add(glcRate, +r[2]!, +r[1]!, 1 / GLC_YEARS);
-  const hk = readCsv(dir, 'hk-geo-landslide-incidents-1984-2020/hk_landslide_incidents_1984_2020.csv.gz');
+  const hk = readCsvRecords(dir, 'hk-geo-landslide-incidents-1984-2020/hk_landslide_incidents_1984_2020.csv.gz');
   const iLat = hk.header.indexOf('LAT_WGS84'), iLon = hk.header.indexOf('LON_WGS84');
   for (const r of hk.rows) { const lat = +r[iLat]!, lon = +r[iLon]!; if (Number.isFinite(lat) && inHk(lat, lon)) add(geoRate, lat, lon, 1 / HK_GEO_YEARS); }
   // window sums (11 x 11 cells ≈ 100 km) of events/yr, land area and slope
@@ -316,7 +376,77 @@ export function buildLandslide(dir: string, t: Terrain, slope: Float32Array): Fl
     }
     p[r * W5 + c] = prob(r * W5 + c, ev, a, sa);
   }
+  fillCoastalSeaCells(p, t.land);
   return p;
+}
+
+/**
+ * Partly-sea coastal cells: a 5' cell the land mask calls sea can still hold the asset's land (waterfronts, reclamation).
+ * Such a sea cell next to land takes the mean probability of its land neighbours (8-neighbourhood), so a site on land in
+ * a coastal cell is treated as on land; the sampler answers 0 for points the 1:10m coastline puts at sea.
+ */
+export function fillCoastalSeaCells(p: Float32Array, land: Uint8Array): void {
+  const src = Float32Array.from(p);
+  for (let r = 1; r < H5 - 1; r++) for (let c = 0; c < W5; c++) {
+    const i = r * W5 + c;
+    if (land[i]) continue;
+    let s = 0, n = 0;
+    for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) {
+      const k = (r + dr) * W5 + ((c + dc + W5) % W5);
+      if (land[k]) { s += src[k]!; n++; }
+    }
+    if (n > 0) p[i] = s / n;
+  }
+}
+
+/** Buildings Department: 43,163 private buildings (excluding New Territories Exempted Houses) at 31 Dec 2014. */
+export const HK_PRIVATE_BUILDINGS = 43163;
+const HK_SQUATTER = /squat|hut|shed|structure|licen[cs]ed/i;
+const HK_VILLAGE = /village|NTEH|small house/i;
+const HK_BUILDING = /\b(buildings?|houses?|flats?|storey|floors?|school|temple|monastery|premises|court|residential|residents|mansion|tower|church|hospital|shop|factory|kitchen|estate|families|persons)\b/i;
+const HK_EVACUATED = /evacuat/i;
+const HK_DAMAGED = /damag|collaps|buried|destroy|crack|undermin|demolish/i;
+
+/**
+ * Landslide building-hit calibration on the GEO catalogue's own consequence columns: an incident *affected a building*
+ * when a clause of CONSEC names a building (building, house, flat, floor, school, residents, …; not a squatter hut or
+ * licensed structure) together with its evacuation or damage; it *damaged* it when that clause reports damage,
+ * collapse, burial, cracking or undermining. Village houses (NTEH) are counted apart, because the exposure (Buildings
+ * Department count of private buildings) excludes them. Returns the counts and the rate per building per year.
+ */
+export function hkBuildingIncidents(dir: string) {
+  const hk = readCsvRecords(dir, 'hk-geo-landslide-incidents-1984-2020/hk_landslide_incidents_1984_2020.csv.gz');
+  const iC = hk.header.indexOf('CONSEC'), iF = hk.header.indexOf('FACAFF');
+  let affected = 0, damaged = 0, village = 0, villageDamaged = 0;
+  for (const r of hk.rows) {
+    const cons = (r[iC] ?? '').trim();
+    if (cons === '' || cons === '-' || /^nil$/i.test(cons)) continue;
+    let isB = false, isD = false;
+    for (const clause of cons.split(/[;,\n.]| and /)) {
+      if (!HK_BUILDING.test(clause) || HK_SQUATTER.test(clause)) continue;
+      if (HK_EVACUATED.test(clause) || HK_DAMAGED.test(clause)) { isB = true; if (HK_DAMAGED.test(clause)) isD = true; }
+    }
+    if (!isB) continue;
+    if (HK_VILLAGE.test(cons) || HK_VILLAGE.test(r[iF] ?? '')) { village++; if (isD) villageDamaged++; continue; }
+    affected++; if (isD) damaged++;
+  }
+  return {
+    incidents: hk.rows.length, years: HK_GEO_YEARS, buildingsExposed: HK_PRIVATE_BUILDINGS,
+    affectedBuildings: affected, damagedBuildings: damaged, affectedVillageHouses: village, damagedVillageHouses: villageDamaged,
+    affectedPerBuildingYear: affected / HK_GEO_YEARS / HK_PRIVATE_BUILDINGS,
+  };
+}
+
+/**
+ * Mean landslide probability over the Hong Kong box's cells with a non-zero value (land and the partly-sea coastal cells
+ * filled from their land neighbours): the catalogue's coverage. `scale` converts quantised values.
+ */
+export function hkMeanLandslideP(p: ArrayLike<number>, scale = 1): { mean: number; cells: number } {
+  const r0 = Math.floor((90 - HK_BBOX.north) * 12), r1 = Math.floor((90 - HK_BBOX.south) * 12);
+  const c0 = Math.floor((HK_BBOX.west + 180) * 12), c1 = Math.floor((HK_BBOX.east + 180) * 12);
+  let s = 0, n = 0;
+  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) { const v = p[r * W5 + c]! * scale; if (v > 0) { s += v; n++; } }
+  return { mean: s / n, cells: n };
 }
 
 // ---------------------------------------------------------------- main
@@ -343,7 +473,9 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
 
   console.log('  sea level (PSMSL)…');
   const slr = buildLocalSlrRate(dir);
-  writeLayer(out, { name: 'slr_local_rate', dtype: 'int16', grid: GRID_05, bands: 1, scale: 0.01, offset: 0, nodata: -32768, unit: 'mm/yr', description: `Local relative sea-level rate minus the AR6 GMSL rate over each gauge record (nearest of ${slr.stations} PSMSL gauges within 300 km)`, resolutionKm: 55, datasets: ['psmsl-rlr-annual'] }, quantise('int16', slr.grid, 0.01, 0, -32768));
+  console.log(`  sea level: ${slr.stations} gauges kept (${slr.capped} capped at ±${SLR_GAUGE_RULES.capMmYr} mm/yr), rejected ${JSON.stringify(slr.rejected)}`);
+  writeLayer(out, { name: 'slr_local_rate', dtype: 'int16', grid: GRID_05, bands: 1, scale: 0.01, offset: 0, nodata: -32768, unit: 'mm/yr', description: `Local relative sea-level rate minus the AR6 GMSL rate over each gauge record (nearest of ${slr.stations} long, well-fitted PSMSL gauges within ${SLR_GAUGE_RULES.maxDistanceKm} km; capped at ±${SLR_GAUGE_RULES.capMmYr} mm/yr)`, resolutionKm: 55, datasets: ['psmsl-rlr-annual'] }, quantise('int16', slr.grid, 0.01, 0, -32768));
+  writeLayer(out, { name: 'slr_local_se', dtype: 'int16', grid: GRID_05, bands: 1, scale: 0.01, offset: 0, nodata: -32768, unit: 'mm/yr', description: 'Standard error of the local tide-gauge trend (autocorrelation-adjusted OLS) of slr_local_rate', resolutionKm: 55, datasets: ['psmsl-rlr-annual'] }, quantise('int16', slr.seGrid, 0.01, 0, -32768));
 
   console.log('  land cover (MODIS)…');
   const igbp = new Uint8Array(readRaw(dir, 'modis-landcover-igbp-0.1deg/mcd12c1_igbp_2011_uint8_3600x1800.bin.gz'));
@@ -403,6 +535,10 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
 
   console.log('  landslides…');
   const ls = buildLandslide(dir, t, slope);
+  const hkB = hkBuildingIncidents(dir);
+  const hkP = hkMeanLandslideP(quantise('uint16', ls, 1e-5, 0, null), 1e-5);
+  const lsCal = { ...hkB, meanPHongKong: hkP.mean, hongKongCells: hkP.cells, siteHitFraction: hkB.affectedPerBuildingYear / hkP.mean };
+  console.log(`  landslide calibration: ${JSON.stringify(lsCal)}`);
   writeLayer(out, { name: 'landslide_probability', dtype: 'uint16', grid: GRID_5M, bands: 1, scale: 1e-5, offset: 0, nodata: null, unit: '1/yr', description: 'Annual probability of a reported landslide within 1 km (catalogue density × relative ETOPO5 slope)', resolutionKm: 9.3, datasets: ['nasa-global-landslide-catalog-points', 'hk-geo-landslide-incidents-1984-2020', 'etopo5-global-dem'] }, quantise('uint16', ls, 1e-5, 0, null));
 
   console.log('  typhoon wind field over all best tracks…');
@@ -438,6 +574,11 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
     floodplainHandM: FLOODPLAIN_HAND_M,
     drainageDesignRpYears: 10,
     landslideFootprintKm: 1,
+    landslideCalibration: lsCal,
+    slrGaugeRules: SLR_GAUGE_RULES,
+    slrGauges: { kept: slr.stations, capped: slr.capped, rejected: slr.rejected },
+    /** IPCC AR6 WGI Table 9.9 GMSL median and likely (17-83 %) range, m relative to 1995-2014. */
+    gmslLikely: gmslLikelyTable(dir),
   };
   writeFileSync(join(outDir, 'params.json'), JSON.stringify(params, null, 1));
   // which hazards (indicator, unit) each layer serves; scenario and year coverage

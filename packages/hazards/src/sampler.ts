@@ -11,7 +11,7 @@ import {
   type AnalysisType, type DataTier, type HazardKey, type HazardPointValue, type ScenarioCode,
 } from '@crp/contracts';
 import { fromBytes, sha256, type LayerEntry, type TypedArray, GRID_05, GRID_025, GRID_01, GRID_5M, TILE_CELLS, FINE_TILE_CELLS } from './layer-format.js';
-import { deltaAtGwl, gmslRiseSince2020M, knutsonFactor, warmingLevelC, type HazardParams } from './scenario.js';
+import { deltaAtGwl, gmslRiseSince2020M, knutsonFactor, linearInterp, sspOf, warmingLevelC, type HazardParams } from './scenario.js';
 import {
   aridityScore, coldScore, damageFractionScore, floodScore, percentileScore, slrScore, typhoonScore,
 } from './scoring.js';
@@ -94,11 +94,11 @@ export interface CatalogEntry {
 export const HAZARD_META: Record<HazardKey, { layers: string[]; tier: DataTier; resolutionKm: number; model: string }> = {
   typhoon: { layers: ['typhoon_rp', 'typhoon_basin'], tier: 'observed/modelled from real data', resolutionKm: 28, model: 'Holland (2008/2010) wind field over all staged best tracks, GPD tail; Knutson et al. (2020) intensity change via Jewson (2021)' },
   storm_surge: { layers: ['typhoon_rp', 'coast_tile_index', 'coast_elevation', 'coast_distance', 'coast_fine_tile_index', 'coast_fine_distance', 'slr_local_rate'], tier: 'model on real inputs', resolutionKm: 9.3, model: 'Bathtub: Xu (2010) surge from return-period wind plus sea-level rise, minus ETOPO5 elevation (sub-cell coastal ramp, shore holding the 10-yr storm tide) and 0.2 m/km decay inland of the Natural Earth 1:10m coastline' },
-  sea_level_rise: { layers: ['coast_tile_index', 'coast_elevation', 'coast_distance', 'coast_fine_tile_index', 'coast_fine_distance', 'slr_local_rate'], tier: 'observed/modelled from real data', resolutionKm: 9.3, model: 'AR6 GMSL central projection + local PSMSL residual rate' },
+  sea_level_rise: { layers: ['coast_tile_index', 'coast_elevation', 'coast_distance', 'coast_fine_tile_index', 'coast_fine_distance', 'slr_local_rate', 'slr_local_se'], tier: 'observed/modelled from real data', resolutionKm: 9.3, model: 'AR6 GMSL central projection + local PSMSL residual rate' },
   river_flood: { layers: ['river_hand', 'ar6_region'], tier: 'placeholder', resolutionKm: 9.3, model: 'HAND proxy (ETOPO5 vs Natural Earth rivers) against a 5 m 100-yr floodplain stage scaled by the HKO 5-day rainfall growth curve and CMIP6 Rx5day' },
   rainfall_flood: { layers: ['precip_wet_month', 'curve_number', 'ar6_region'], tier: 'placeholder', resolutionKm: 11, model: 'SCS-CN runoff of T-year daily rain (CMAP × HKO ratio, CMIP6 Rx1day) in excess of a 10-yr drainage design storm' },
   landslide: { layers: ['landslide_probability', 'ar6_region'], tier: 'model on real inputs', resolutionKm: 9.3, model: 'Catalogue density (NASA GLC, HK GEO) redistributed by ETOPO5 slope; scaled by CMIP6 Rx1day' },
-  wildfire: { layers: ['fuel', 'fire_climate', 'ar6_region'], tier: 'model on real inputs', resolutionKm: 11, model: 'MODIS fuel × dry-season shape × Thornthwaite PET ratio, calibrated to the FireCCI51 global burned area' },
+  wildfire: { layers: ['fuel', 'fire_climate', 'ar6_region'], tier: 'model on real inputs', resolutionKm: 11, model: 'MODIS fuel (built-up land 0, as FireCCI51) × fire-season shape (Bagnouls-Gaussen dry months and Monthly Drought Code) × Thornthwaite PET ratio, calibrated to the FireCCI51 global burned area' },
   extreme_heat: { layers: ['tas_warm', 'ar6_region'], tier: 'observed/modelled from real data', resolutionKm: 210, model: 'NCEP warmest-month mean + CMIP6 ΔTXx at the GWL' },
   extreme_cold: { layers: ['tas_cold', 'ar6_region'], tier: 'observed/modelled from real data', resolutionKm: 210, model: 'NCEP coldest-month mean + CMIP6 ΔTNn at the GWL' },
   snowfall: { layers: ['snowfall', 'ar6_region'], tier: 'model on real inputs', resolutionKm: 280, model: 'CMAP precipitation × snow fraction of NCEP monthly temperature warmed by CMIP6 ΔTNn' },
@@ -154,6 +154,9 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
   const fireC = get('fire_climate').data as Uint16Array;
   const region = get('ar6_region').data as Uint8Array;
   const slrRate = get('slr_local_rate').data as Int16Array;
+  // optional (layers built before 2026-11-25 lack it): standard error of the local gauge trend, 0.01 mm/yr
+  const slrSe = L.get('slr_local_se')?.data as Int16Array | undefined;
+  const gmslLikely = params.gmslLikely as Record<'ssp126' | 'ssp245' | 'ssp585', { years: number[]; median: number[]; low: number[]; high: number[] }> | undefined;
   const cnL = get('curve_number').data as Uint8Array;
   const fuelL = get('fuel').data as Uint8Array;
   const tileIdx = get('coast_tile_index').data as Int32Array;
@@ -319,7 +322,7 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
     const slrM = ctx.gmslRiseM + (localRateMmYr * (ctx.year - 2020)) / 1000;
     if (coast && coast.dist <= 50) {
       values[H_SLR] = slrM;
-      scores[H_SLR] = slrScore(coast.elev - slrM);
+      scores[H_SLR] = slrScore(coast.elev - slrM, slrM);
       // Shoreline standard (RULE, as the 10-yr drainage design of the rainfall flood): the built shore holds today's
       // 10-year storm tide, so the effective ground is at least the baseline 10-yr surge height (no sea-level rise).
       const raw10 = tyRp[c025 * N_RP + I10]!;
@@ -436,9 +439,29 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
         score, band: severityBand(score), return_periods: curve, resolution_km: meta.resolutionKm, tier: meta.tier,
         source: sourceText(key),
       };
+      if (key === 'sea_level_rise') out[key].likely_range = Number.isNaN(v) ? null : slrLikelyRange(lat, lng, ctx, v);
     }
     if (byo.size > 0) applyByo(out, byo.lookup(lat, lng, opts.scenario, opts.year));
     return out;
+  }
+
+  /**
+   * AR6 likely (17-83 %) range of the relative rise since 2020: the Table 9.9 likely-to-median ratios (2050 before 2050,
+   * linear to 2100) applied to the GMSL rise since 2020, combined in quadrature with ±1 standard error of the local
+   * gauge trend times the years since 2020.
+   */
+  function slrLikelyRange(lat: number, lng: number, ctx: ScenarioContext, median: number): { low: number; high: number } | null {
+    const t = gmslLikely?.[sspOf(ctx.scenario)];
+    if (!t || t.years.length < 2) return null;
+    const ratio = (arr: number[]) => {
+      const r = arr.map((x, i) => x / t.median[i]!);
+      return linearInterp(t.years, r, Math.min(t.years[t.years.length - 1]!, Math.max(t.years[0]!, ctx.year)), false);
+    };
+    const g = ctx.gmslRiseM;
+    const seRaw = slrSe ? slrSe[idx05(lat, lng)]! : -32768;
+    const localSe = seRaw === -32768 ? 0 : (seRaw * 0.01 * (ctx.year - 2020)) / 1000;
+    const dLow = Math.hypot(g * (1 - ratio(t.low)), localSe), dHigh = Math.hypot(g * (ratio(t.high) - 1), localSe);
+    return { low: round4(median - dLow), high: round4(median + dHigh) };
   }
 
   const sourceCache = new Map<HazardKey, string>();
@@ -446,7 +469,7 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
     let s = sourceCache.get(key);
     if (!s) {
       const ds = new Set<string>();
-      for (const ln of HAZARD_META[key].layers) for (const d of get(ln).e.datasets) ds.add(d);
+      for (const ln of HAZARD_META[key].layers) for (const d of L.get(ln)?.e.datasets ?? []) ds.add(d);
       if (['river_flood', 'rainfall_flood', 'landslide', 'wildfire', 'extreme_heat', 'extreme_cold', 'snowfall', 'drought', 'typhoon'].includes(key)) ds.add('cmip6_regional_extremes_ar6');
       if (key === 'sea_level_rise' || key === 'storm_surge') ds.add('ipcc-ar6-gmsl-projections');
       if (key === 'river_flood' || key === 'rainfall_flood') ds.add('hko-daily-rainfall');
@@ -485,7 +508,7 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
       case 'extreme_cold': return coldScore(v);
       case 'snowfall': return v < 1 ? 0 : percentileScore(v, pct.snow);
       case 'drought': return aridityScore(v);
-      case 'sea_level_rise': return 0;
+      case 'sea_level_rise': return 0; // a BYO rise without the site's elevation: no exposure known
     }
   }
 

@@ -13,8 +13,8 @@
  *   linear between.
  * - Heat, snowfall: area-weighted percentile of the present-day (baseline) value among land cells
  *   (computed from the layers themselves at load time), so 2020 ranks a site against today's world.
- * - Sea-level rise: freeboard (site elevation − projected rise) against the 10 m Low Elevation Coastal Zone
- *   (McGranahan, Balk & Anderson 2007, Environ. Urban. 19:17).
+ * - Sea-level rise: the rise since 2020 (share of 1 m) times the exposure, the freeboard (site elevation − projected
+ *   rise) against the 10 m Low Elevation Coastal Zone (McGranahan, Balk & Anderson 2007, Environ. Urban. 19:17).
  */
 export function clampScore(s: number): number {
   if (!Number.isFinite(s)) return 0;
@@ -57,8 +57,17 @@ export function coldScore(coldestMonthC: number): number {
   if (!Number.isFinite(coldestMonthC)) return 0;
   return clampScore(piecewise(-coldestMonthC, [-18, 0, 38], [0, 25, 100]));
 }
-export function slrScore(freeboardM: number): number {
-  return clampScore(((10 - freeboardM) / 10) * 100);
+/**
+ * Sea-level rise: the rise since 2020 and the site's exposure to it. Exposure = position in the 10 m Low Elevation
+ * Coastal Zone (McGranahan, Balk & Anderson 2007) of the freeboard z − ΔSL: 1 at or below the raised sea, 0 at 10 m
+ * above it. Rise = ΔSL / 1 m (the AR6 Table 9.9 likely upper bound for SSP5-8.5 in 2100 is 1.01 m), capped at 1.
+ * score = 100 · exposure · rise, so a hill site scores low whatever the rise and no site scores before the sea rises.
+ */
+export const SLR_SCORE_REFERENCE_RISE_M = 1;
+export function slrScore(freeboardM: number, riseM: number): number {
+  const exposure = Math.min(1, Math.max(0, (10 - freeboardM) / 10));
+  const rise = Math.min(1, Math.max(0, riseM / SLR_SCORE_REFERENCE_RISE_M));
+  return clampScore(100 * exposure * rise);
 }
 
 /** Percentile table (101 values: the 0th..100th percentile) → score = percentile rank of x. */

@@ -49,3 +49,36 @@ test('pchip interpolates monotone data monotonically', () => {
   for (let x = 0; x <= 3; x += 0.05) { const v = pchip(xs, ys, x); assert.ok(v >= prev - 1e-12); prev = v; }
   assert.equal(pchip(xs, ys, 2), 1);
 });
+
+test('winter hazards: cold and snow futures warm by the AR6 regional ΔTNn at the scenario-year warming level (CMIP6 table, AR6 WGI Ch. 11)', () => {
+  const l = layers();
+  // TNn change vs 1850-1900 at GWL 1.5 / 2 / 3 / 4 °C, multi-model median (Hauser; AR6 WGI Ch. 11 Table 11.SM data)
+  const cases = [
+    ['Moscow', 55.75, 37.62, 'WCE', [4.8, 6.06, 8.34, 11.04]],
+    ['Winnipeg', 49.9, -97.14, 'CNA', [2.54, 3.76, 6.01, 7.82]],
+    ['Fort McMurray', 56.73, -111.38, 'NWN', [4.46, 6.01, 8.9, 12.38]],
+    ['Yakutsk', 62.03, 129.73, 'ESB', [3.42, 4.55, 6.7, 8.62]],
+  ] as const;
+  const atGwl = (v: readonly number[], g: number) => {
+    const xs = [0, 1.5, 2, 3, 4], ys = [0, ...v];
+    let i = 0; while (i < 3 && g > xs[i + 1]!) i++;
+    return ys[i]! + ((ys[i + 1]! - ys[i]!) * (g - xs[i]!)) / (xs[i + 1]! - xs[i]!);
+  };
+  const base = { analysisType: 'ssp', scenario: '45', year: 2020 } as const;
+  const g0 = l.resolveScenario(base).gwlC;
+  for (const [name, lat, lng, region, tnn] of cases) {
+    const reg = l.layer('ar6_region')!.data[Math.floor((90 - lat) / 0.5) * 720 + Math.floor((lng + 180) / 0.5)]!;
+    assert.equal(l.params.regions[reg]!.abbrev, region, name);
+    const cold0 = l.samplePoint(lat, lng, base).extreme_cold.value!;
+    for (const [scenario, year] of [['85', 2050], ['45', 2100], ['85', 2100]] as const) {
+      const sy = { analysisType: 'ssp', scenario, year } as const;
+      const g = l.resolveScenario(sy).gwlC;
+      const expected = atGwl(tnn, g) - atGwl(tnn, g0);
+      const got = l.samplePoint(lat, lng, sy).extreme_cold.value! - cold0;
+      assert.ok(Math.abs(got - expected) < 0.01, `${name} ${scenario} ${year}: ΔT ${got.toFixed(2)} vs table ${expected.toFixed(2)} (GWL ${g.toFixed(2)})`);
+    }
+  }
+  // snow follows the same warming past +6 °C (the bands reach 16 °C): Fort McMurray keeps losing snow after 2050
+  const snow = (year: number) => l.samplePoint(56.73, -111.38, { analysisType: 'ssp', scenario: '85', year }).snowfall.value!;
+  assert.ok(snow(2100) < snow(2050) && snow(2050) < snow(2020), `Fort McMurray snow ${snow(2020)} → ${snow(2050)} → ${snow(2100)}`);
+});

@@ -61,10 +61,40 @@ test('storm surge: sea-level rise and stronger storms raise the depth; SSP5-8.5 
   }
 });
 
-test('sea-level rise score uses the same sub-cell coastal elevation: the waterfront is in the low-elevation coastal zone', () => {
-  const s = layers().samplePoint(22.288, 114.212, SSP85_2050).sea_level_rise;
-  assert.ok(s.value! > 0.1 && s.score >= 75, `Quarry Bay SLR ${s.value} m, score ${s.score}`);
+test('sea-level rise score measures the rise and the exposure to it (sub-cell coastal elevation in the 10 m LECZ)', () => {
+  const l = layers();
+  const at = (lat: number, lng: number, year: number, scenario: '26' | '45' | '85' = '85') =>
+    l.samplePoint(lat, lng, { analysisType: 'ssp', scenario, year }).sea_level_rise;
+  const qb2050 = at(22.288, 114.212, 2050), qb2100 = at(22.288, 114.212, 2100), qb2020 = at(22.288, 114.212, 2020);
+  // no rise yet in 2020: no score whatever the elevation; then the score follows the rise on a waterfront in the LECZ
+  assert.equal(qb2020.score, 0);
+  assert.ok(qb2050.value! > 0.1 && qb2050.score > 10 && qb2050.score < 40, `Quarry Bay 2050 SLR ${qb2050.value} m, score ${qb2050.score}`);
+  assert.ok(qb2100.score > 60 && qb2100.score > qb2050.score, `Quarry Bay 2100 score ${qb2100.score}`);
+  assert.ok(at(22.288, 114.212, 2100, '26').score < qb2100.score, 'SSP1-2.6 below SSP5-8.5');
+  // the same rise on higher ground scores lower (exposure, not the rise alone)
+  const hill = at(22.26, 114.15, 2100);
+  if (hill.value !== null) assert.ok(hill.score < qb2100.score, `Peak side ${hill.score} vs waterfront ${qb2100.score}`);
 });
+
+test('sea-level rise: the AR6 likely (17-83 %) range is reported beside the median', () => {
+  const l = layers();
+  for (const [sc, year, lo, hi] of [['45', 2100, 0.44, 0.76], ['85', 2100, 0.63, 1.01], ['26', 2050, 0.16, 0.25]] as const) {
+    // a coast without a qualifying gauge within 100 km carries GMSL only: the range is Table 9.9's, less the 2020 level
+    const s = l.samplePoint(31.23, 121.47, { analysisType: 'ssp', scenario: sc, year }).sea_level_rise;
+    const r = s.likely_range!;
+    assert.ok(r.low < s.value! && s.value! < r.high, `${sc} ${year}: ${r.low} < ${s.value} < ${r.high}`);
+    // Table 9.9's likely-to-median ratios are applied to the rise since 2020
+    assert.ok(Math.abs((s.value! - r.low) / s.value! - (1 - lo / medianOf(sc, year))) < 0.02, `${sc} ${year} low`);
+    assert.ok(Math.abs((r.high - s.value!) / s.value! - (hi / medianOf(sc, year) - 1)) < 0.02, `${sc} ${year} high`);
+  }
+  // with a gauge, the local trend's standard error widens the range
+  const hk = l.samplePoint(22.45, 114.18, { analysisType: 'ssp', scenario: '85', year: 2100 }).sea_level_rise;
+  assert.ok(hk.likely_range && hk.likely_range.high - hk.likely_range.low > 0.3);
+});
+
+function medianOf(sc: '26' | '45' | '85', year: number): number {
+  return ({ '26': { 2050: 0.19, 2100: 0.44 }, '45': { 2050: 0.2, 2100: 0.56 }, '85': { 2050: 0.23, 2100: 0.77 } } as const)[sc][year as 2050 | 2100];
+}
 
 test('storm surge: the built shore holds today\'s 10-year storm tide (no flooding at 2-10 years in 2020; sea-level rise erodes it)', () => {
   for (const [name, [lat, lng]] of Object.entries(WATERFRONT)) {

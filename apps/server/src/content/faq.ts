@@ -212,8 +212,8 @@ export const FAQ_ITEMS: readonly FaqItemContent[] = [
     key: 'hazard-sea-level',
     title: 'How is sea-level rise modelled?',
     keywords: ['Typhoon and coast'],
-    content: `<p>Relative rise since 2020 = the IPCC AR6 central projection of global mean sea level for the scenario and year, plus a local rate from the nearest PSMSL tide gauge within 300 km (with at least 30 annual values since 1960): its trend minus the global rate over the same years, clipped to ±20 mm/yr. The local rate carries land subsidence and regional ocean effects.</p>
-<p>The score compares the freeboard (elevation − rise) with the 10 m Low Elevation Coastal Zone. There is no value more than 50 km inland. <strong>Limits:</strong> observed local trends (for example past groundwater subsidence) may not continue; 9 km elevation; no coastal protection.</p>`,
+    content: `<p>Relative rise since 2020 = the IPCC AR6 central projection of global mean sea level for the scenario and year, plus a local rate from the nearest PSMSL tide gauge within 100 km that has a long, clean, well-fitted record (at least 40 annual values over at least 40 years since 1960, no PSMSL quality flags, trend standard error at most 1 mm/yr): its trend minus the global rate over the same years, capped at ±10 mm/yr. The local rate carries land subsidence and regional ocean effects. The hazard point answer also gives the AR6 likely (17-83 %) range beside the median.</p>
+<p>The score measures the rise and the exposure to it: the rise (as a share of 1 m) times the site's position in the 10 m Low Elevation Coastal Zone after the rise, so no site scores before the sea has risen and high ground scores low. There is no value more than 50 km inland. <strong>Limits:</strong> observed local trends (for example past groundwater subsidence) may not continue; 9 km elevation; no coastal protection.</p>`,
   },
   {
     key: 'hazard-river-flood',
@@ -245,14 +245,14 @@ export const FAQ_ITEMS: readonly FaqItemContent[] = [
     title: 'How is landslide modelled?',
     keywords: ['Wildfire, landslide and drought'],
     content: `<p>From catalogues of <em>reported</em> landslides: the NASA Global Landslide Catalog (about 13,100 points, 2007-2018) and, inside Hong Kong, the GEO incident catalogue 1984-2020. Their rate per km² in a window of about 100 km is redistributed by relative slope, and the result is the annual probability of at least one reported landslide within 1 km of the site. The future scales with the change in maximum 1-day rainfall.</p>
-<p>For losses, 10 % of landslides within 1 km are taken to reach the asset, with 60 % damage when they do (a documented rule). <strong>Limits:</strong> catalogues are biased towards populated, reporting areas (a remote steep region with no reports scores 0); the Hong Kong catalogue is far more complete, so Hong Kong scores very high by comparison.</p>`,
+<p>For losses, the chance that a landslide reaches the building is calibrated on the Hong Kong catalogue's own consequence records: 148 incidents evacuated or damaged a building in 1984-2020, among about 43,000 private buildings, so 0.03 % of the layer's probability counts as a hit; 12 of those 148 damaged the building, so a hit costs 0.6 × 12/148 ≈ 5 % of the value on average. A Hong Kong office thus expects about 0.0006 % of its value per year in damage (it was 2.4 % under the earlier uncalibrated rule). <strong>Limits:</strong> catalogues are biased towards populated, reporting areas (a remote steep region with no reports scores 0); the Hong Kong catalogue is far more complete, so Hong Kong scores very high by comparison.</p>`,
   },
   {
     key: 'hazard-wildfire',
     title: 'How is wildfire modelled?',
     keywords: ['Wildfire, landslide and drought'],
-    content: `<p>The annual burn probability combines fuel (MODIS forests, shrublands, savannas and grasslands burn; water, wetlands, croplands, cities, snow and barren land never do), the number of dry months (Bagnouls-Gaussen), annual precipitation (fire is fuel-limited below 1000 mm/yr) and evaporative demand warmed with the scenario. One constant is set so that the global total equals the ESA FireCCI51 mean burned area 2001-2016, 3.81 million km² per year.</p>
-<p>Damage = 0.7 × probability (physrisk generic fire model); disruption = 0.25 × probability. <strong>Limits:</strong> no ignition, fire weather or suppression; Mediterranean shrublands come out 3-5× too high and savannas about 2× too low; <strong>boreal forests get 0</strong> (a known miss). Use a bring-your-own fire-probability layer for boreal assets.</p>`,
+    content: `<p>The annual burn probability combines fuel (MODIS forests, shrublands, savannas and grasslands burn; water, wetlands, croplands, cities, snow and barren land never do), the length of the fire season (dry months by Bagnouls-Gaussen, plus the fuel dryness of other months by the Monthly Drought Code of the Canadian fire-weather system), annual precipitation (fire is fuel-limited below 1000 mm/yr) and evaporative demand warmed with the scenario. One constant is set so that the global total equals the ESA FireCCI51 mean burned area 2001-2016, 3.81 million km² per year.</p>
+<p>Damage = 0.7 × probability (physrisk generic fire model); disruption = 0.25 × probability. <strong>Limits:</strong> no ignition, fire weather or suppression; Mediterranean shrublands come out 3-5× too high and savannas about 2× too low; monthly climate data underestimate the dryness of boreal and temperate forests (Quebec still gets 0) and cannot tell SE Australia from lowland England. Buildings on city pixels get 0 (built-up land is non-burnable in FireCCI51); buildings on vegetated pixels get the vegetation's rate. Use a bring-your-own fire-probability layer where you have one.</p>`,
   },
   {
     key: 'hazard-heat',
@@ -265,7 +265,7 @@ export const FAQ_ITEMS: readonly FaqItemContent[] = [
     key: 'hazard-cold',
     title: 'How is extreme cold modelled?',
     keywords: ['Heat, cold and snow'],
-    content: `<p>The indicator is the coldest-month mean temperature (NCEP/NCAR Reanalysis 1991-2020) plus the regional CMIP6 change of the coldest night (TNn). Lower is worse. The score follows the Köppen-Geiger thresholds: a coldest month of 18 °C or more scores 0, 0 °C scores 25 and −38 °C scores 100, linear between.</p>
+    content: `<p>The indicator is the coldest-month mean temperature (NCEP/NCAR Reanalysis 1991-2020) plus the regional CMIP6 change of the coldest night (TNn) at the scenario's warming level (an upper bound for the coldest month: the coldest night warms faster than the winter mean). Lower is worse. The score follows the Köppen-Geiger thresholds: a coldest month of 18 °C or more scores 0, 0 °C scores 25 and −38 °C scores 100, linear between.</p>
 <p>Losses (a documented rule for freeze damage and outages): damage 0 at 0 °C or above, 0.05 % at −10, 0.1 % at −20 and 0.2 % at −30 °C or below; disruption 0.2 %, 0.5 % and 1 % at the same temperatures.</p>`,
   },
   {

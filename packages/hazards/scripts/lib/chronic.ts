@@ -8,8 +8,13 @@ import { GRID_05 } from '../../src/layer-format.js';
 
 export const W05 = GRID_05.width; // 720
 export const H05 = GRID_05.height; // 360
-/** Warming offsets (°C) at which snow, aridity and fire-weather bands are precomputed. */
-export const CHRONIC_OFFSETS_C = [0, 1, 2, 3, 4, 6];
+/**
+ * Warming offsets (°C) at which snow, aridity and fire-weather bands are precomputed. They reach 16 °C because the
+ * regional CMIP6 ΔTNn that warms snow and cold reaches 15 °C by 2100 under SSP5-8.5 in N.W. North America (NWN, GWL
+ * 5.6 °C) and more in the Arctic regions; with bands only to 6 °C, snowfall stopped falling at +6 °C while the cold
+ * indicator kept warming.
+ */
+export const CHRONIC_OFFSETS_C = [0, 1, 2, 3, 4, 6, 9, 12, 16];
 /** Annual precipitation above which fire is no longer fuel-limited (van der Werf et al. 2008: peak at 1000-2000 mm/yr). */
 export const FIRE_FUEL_PRECIP_MM = 1000;
 const DAYS_IN_MONTH = [31, 28.25, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -128,6 +133,53 @@ export function snowFraction(tC: number): number {
   return (2 - tC) / 2;
 }
 
+/**
+ * Drought Code day-length factors Lf (Van Wagner 1987, Development and structure of the Canadian Forest Fire Weather Index
+ * System, FTR-35) north of 20°N; shifted by six months south of 20°S and 1.4 between (as in the cffdrs implementation).
+ */
+const DC_LF_NORTH = [-1.6, -1.6, -1.6, 0.9, 3.8, 5.8, 6.4, 5.0, 2.4, 0.4, -1.6, -1.6];
+/** Drought Code danger classes (generalised Canadian FWI chart, Minnesota DNR): high from 210, extreme from 360. */
+export const MDC_HIGH = 210;
+export const MDC_EXTREME = 360;
+
+/**
+ * Monthly Drought Code of a climatological year (Girardin & Wotton 2009, J. Appl. Meteorol. Climatol. 48:517, eqs. 2-7):
+ * Em = N·(0.36·T + Lf); DC_half = DC₀ + Em/4; rain RMeff = 0.83·P, Q = 3.937·RMeff / (800·e^(−DC₀/400)),
+ * DC_mr = DC_half − 400·ln(1 + Q) (no rain effect at P ≤ 2.8 mm); DC_end = DC_mr + Em/4; MDC = (DC₀ + DC_end)/2.
+ * The staged NCEP data have no daily maximum, so T is the monthly *mean* temperature (drying underestimated by about
+ * 0.36·(Tmax − T) per day). After a month at or below 0 °C (snow cover) the code restarts at 15, the overwinter
+ * start value of Girardin & Wotton; the year is cycled four times to reach a steady state.
+ */
+export function monthlyDroughtCode(tC: ArrayLike<number>, pMm: ArrayLike<number>, latDeg: number): number[] {
+  const out = new Array<number>(12).fill(15);
+  let dc0 = 15;
+  for (let it = 0; it < 4; it++) for (let m = 0; m < 12; m++) {
+    const t = tC[m]!, p = pMm[m]!;
+    if (t <= 0) { dc0 = 15; out[m] = 15; continue; }
+    const lf = latDeg > 20 ? DC_LF_NORTH[m]! : latDeg < -20 ? DC_LF_NORTH[(m + 6) % 12]! : 1.4;
+    const em = Math.max(0, DAYS_IN_MONTH[m]! * (0.36 * t + lf));
+    const half = dc0 + 0.25 * em;
+    const q = (3.937 * 0.83 * p) / (800 * Math.exp(-dc0 / 400));
+    const mr = p <= 2.8 ? half : Math.max(0, half - 400 * Math.log(1 + q));
+    const end = mr + 0.25 * em;
+    out[m] = (dc0 + end) / 2;
+    dc0 = end;
+  }
+  return out;
+}
+
+/**
+ * Fire-season months of a climatological year: a month dry by Bagnouls & Gaussen (P < 2T) counts 1; any other month counts
+ * by its Monthly Drought Code, 0 at the "high" class (210) rising to 1 at "extreme" (360), so fuel dryness in climates
+ * that rain all year or have a short dry spell (SE Australian eucalypt forests, continental boreal forests) is seen.
+ */
+export function fireSeasonMonths(tC: ArrayLike<number>, pMm: ArrayLike<number>, latDeg: number): number {
+  const mdc = monthlyDroughtCode(tC, pMm, latDeg);
+  let m = 0;
+  for (let i = 0; i < 12; i++) m += pMm[i]! < 2 * tC[i]! ? 1 : Math.min(1, Math.max(0, (mdc[i]! - MDC_HIGH) / (MDC_EXTREME - MDC_HIGH)));
+  return m;
+}
+
 export interface ChronicLayers {
   warmC: Float32Array;
   coldC: Float32Array;
@@ -166,7 +218,9 @@ export function computeChronic(cl: Climate, reg?: Region): ChronicLayers {
     // Fire needs both fuel growth (wet season) and a dry season: peak at 6 dry months (intermediate-productivity shape),
     // and in drier climates it is fuel-limited: burned area rises with precipitation up to ~1000 mm/yr and peaks at
     // 1000-2000 mm/yr (van der Werf et al. 2008, GBC 22:GB3028), so fuel availability = min(1, P / 1000 mm).
-    const shape = 4 * (dm / 12) * (1 - dm / 12) * Math.min(1, pAnn / FIRE_FUEL_PRECIP_MM);
+    // Fire-season months: Bagnouls-Gaussen dry months plus the Monthly Drought Code's fuel dryness in the other months.
+    const fm = fireSeasonMonths(T, P, lat);
+    const shape = 4 * (fm / 12) * (1 - fm / 12) * Math.min(1, pAnn / FIRE_FUEL_PRECIP_MM);
     CHRONIC_OFFSETS_C.forEach((o, oi) => {
       let snow = 0;
       for (let m = 0; m < 12; m++) snow += P[m]! * snowFraction(T[m]! + o);

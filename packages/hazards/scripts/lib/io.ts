@@ -29,6 +29,28 @@ export function readText(dir: string, rel: string): string {
   return readRaw(dir, rel).toString('utf8');
 }
 
+/** CSV with quoted fields that may hold newlines (e.g. the GEO landslide catalogue's FACAFF and CONSEC columns). */
+export function readCsvRecords(dir: string, rel: string): { header: string[]; rows: string[][] } {
+  const text = readText(dir, rel);
+  const rows: string[][] = [];
+  let row: string[] = [], cur = '', q = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (q) {
+      if (c === '"') { if (text[i + 1] === '"') { cur += '"'; i++; } else q = false; } else cur += c;
+    } else if (c === '"') q = true;
+    else if (c === ',') { row.push(cur); cur = ''; }
+    else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(cur); cur = '';
+      if (row.length > 1 || row[0] !== '') rows.push(row);
+      row = [];
+    } else cur += c;
+  }
+  if (cur !== '' || row.length) { row.push(cur); rows.push(row); }
+  return { header: rows[0]!, rows: rows.slice(1) };
+}
+
 /** Minimal CSV parser (quoted fields, no embedded newlines needed for our files). */
 export function parseCsvLine(line: string): string[] {
   const out: string[] = [];
