@@ -74,7 +74,27 @@ export function readUploadTable(file: UploadedFile, maxRows: number): unknown[][
   const sheet = sheetName ? wb.Sheets[sheetName] : undefined;
   if (!sheet) throw new AppError(400, `upload_file: '${file.filename.slice(0, 120)}' has no sheet with data.`, [{ field: 'upload_file', message: 'empty file' }]);
   const table = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: true });
+  refuseNulCells(file, table);
   return table;
+}
+
+/**
+ * A cell holding U+0000 (a CSV past its first 8 KiB, where the binary sniff looks, or an XLSX cell written as
+ * `_x0000_`) cannot be stored by PostgreSQL: refused naming the cell, before anything is stored (issue 21).
+ */
+function refuseNulCells(file: UploadedFile, table: unknown[][]): void {
+  for (let r = 0; r < table.length; r++) {
+    const row = table[r]!;
+    for (let c = 0; c < row.length; c++) {
+      const v = row[c];
+      if (typeof v !== 'string' || !v.includes('\u0000')) continue;
+      const cell = `${XLSX.utils.encode_col(c)}${r + 1}`;
+      const header = r > 0 && typeof table[0]?.[c] === 'string' ? ` (column '${String(table[0][c]).replace(/\u0000/g, '').slice(0, 40)}')` : '';
+      throw new AppError(400, `upload_file: cell ${cell}${header} of '${file.filename.replace(/\u0000/g, '').slice(0, 120)}' contains the NUL character (U+0000). Remove it and upload the file again.`, [
+        { field: 'upload_file', message: `cell ${cell} contains the NUL character (U+0000)` },
+      ]);
+    }
+  }
 }
 
 /** Bytes of unpacked workbook XML allowed per row of UPLOAD_MAX_ROWS (a row of 35 filled columns is under 2 KiB). */
