@@ -12,7 +12,7 @@ import { Shell } from './pages/Shell';
 
 const VIEWPORT = { width: 1440, height: 900 };
 
-describe('accounts in the browser: register, 2FA setup, login with a code', { timeout: 240_000 }, () => {
+describe('accounts in the browser: register, 2FA setup, login with a code', { timeout: 300_000 }, () => {
   let server: RunningServer;
   let browser: Browser;
   let context: BrowserContext;
@@ -244,6 +244,55 @@ describe('accounts in the browser: register, 2FA setup, login with a code', { ti
     } finally {
       await fresh.close();
     }
+  });
+
+  it('re-pairs 2FA only with the password and a current code, by keyboard, then turns it off the same way', async () => {
+    assert.ok(nextCode);
+    const setup = new SetupPage(page);
+    await page.goto(`${server.baseUrl}/setup`);
+    await setup.waitForPage();
+    await page.getByTestId('twofa-status').filter({ hasText: 'On' }).waitFor();
+    await setup.chooseMethod('app');
+    await setup.startSetup();
+    await setup.confirmOverride();
+    await setup.confirmIdentity().waitFor();
+    const newNext = totpGenerator(await setup.readSecret());
+    await screenshot(page, 'setup-repair-confirm-identity');
+
+    // Keyboard only from the first field: the new code, Tab to the password, Tab to the current code, Enter.
+    const dialog = setup.verifyDialog();
+    await dialog.getByLabel('Verification code of the new method').focus();
+    await page.keyboard.type(await newNext());
+    await page.keyboard.press('Tab');
+    assert.equal(await setup.focusedId(), 'password', 'Tab goes from the new code to the password');
+    await page.keyboard.type('not-my-password-at-all');
+    await page.keyboard.press('Tab');
+    assert.equal(await setup.focusedId(), 'current_code', 'Tab goes from the password to the current code');
+    const currentCode = await nextCode();
+    await page.keyboard.type(currentCode);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('verify-error').filter({ hasText: 'not your password' }).waitFor();
+    await screenshot(page, 'setup-repair-wrong-password');
+
+    await dialog.getByLabel('Your password').fill(user.password);
+    await dialog.getByLabel('Your password').press('Enter');
+    await page.waitForURL('**/location');
+    await page.getByText('2FA verification successful').waitFor();
+
+    await page.goto(`${server.baseUrl}/setup`);
+    await setup.waitForPage();
+    await page.getByRole('button', { name: 'Turn off 2FA' }).click();
+    const off = setup.turnOffDialog();
+    await off.getByLabel('Your password').waitFor();
+    await off.getByLabel('Your password').focus();
+    await page.keyboard.type(user.password);
+    await page.keyboard.press('Tab');
+    assert.equal(await setup.focusedId(), 'current_code');
+    await page.keyboard.type(await newNext());
+    await screenshot(page, 'setup-turn-off');
+    await page.keyboard.press('Enter');
+    await page.getByText('Two-factor authentication is off.').waitFor();
+    await page.getByTestId('twofa-status').filter({ hasText: 'Off' }).waitFor();
   });
 
   it('raised no page errors', () => {

@@ -40,4 +40,18 @@ export class SetupPage {
     await this.verifyDialog().getByLabel('Verification code').fill(code);
     await this.verifyDialog().getByRole('button', { name: 'Verify Setup' }).click();
   }
+
+  /** With 2FA on, the verify dialog also asks for the password and a code of the method in force (issue 21). */
+  confirmIdentity() {
+    return this.page.getByTestId('confirm-identity');
+  }
+
+  turnOffDialog() {
+    return this.page.getByRole('dialog').filter({ has: this.page.getByRole('button', { name: 'Turn off 2FA' }) });
+  }
+
+  /** The id of the focused element (keyboard checks). */
+  focusedId(): Promise<string> {
+    return this.page.evaluate(() => document.activeElement?.id ?? '');
+  }
 }

@@ -88,7 +88,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         : {
             level: config.LOG_LEVEL,
             ...(options.logStream ? { stream: options.logStream } : {}),
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'body.password', 'body.confirm_password', 'body.totp_code', 'body.code'],
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'body.password', 'body.confirm_password', 'body.totp_code', 'body.code', 'body.current_code'],
             serializers: {
               req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }),
             },

@@ -3,7 +3,9 @@ import {
   AuditLogResponse,
   CompanyMember,
   ConfigureMfaResponse,
+  CurrentCodeResponse,
   CurrentUserResponse,
+  DisableMfaBody,
   DemoRequestBody,
   DetailBody,
   ErrorBody,
@@ -86,14 +88,45 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['Two-factor'],
       summary: 'Verify the code and enable 2FA with this method',
+      description:
+        'When 2FA is already on, changing it also needs `password` and `current_code` (a code of the method in force: the app\'s, or one from `POST user/multifactor/current_code/`): 400 when they are missing, 403 when wrong (counted like failed logins; 429 after repeated failures). The user is told by e-mail.',
       security: TOKEN_SECURITY,
       params: MethodParam,
       body: VerifyMfaBody,
       response: { 200: DetailBody.extend({ is_2fa_enabled: z.boolean(), method: z.enum(TWO_FA_METHODS) }), ...errors },
     },
   }, async (req) => {
+    const { user, company } = await auth.loadUser(caller(req).id);
+    return mfa.verify(user, req.params.method, req.body.code, req.ip, () => auth.confirmIdentity(user, company, req.body, req.ip));
+  });
+
+  app.post('/user/multifactor/current_code/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Two-factor'],
+      summary: 'E-mail a code of the e-mail method in force, to confirm changing or turning off 2FA',
+      description: '400 when the method in force is the authenticator app (use its code) or 2FA is off.',
+      security: TOKEN_SECURITY,
+      response: { 200: CurrentCodeResponse, ...errors },
+    },
+  }, async (req) => {
     const { user } = await auth.loadUser(caller(req).id);
-    return mfa.verify(user, req.params.method, req.body.code, req.ip);
+    return mfa.sendCurrentCode(user);
+  });
+
+  app.post('/user/disable_multifactor/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Two-factor'],
+      summary: 'Turn 2FA off, with the password and a code of the method in force',
+      description: '400 when a field is missing or 2FA is off; 403 when the password or code is wrong (counted like failed logins; 429 after repeated failures). The user is told by e-mail.',
+      security: TOKEN_SECURITY,
+      body: DisableMfaBody,
+      response: { 200: DetailBody.extend({ is_2fa_enabled: z.boolean() }), ...errors },
+    },
+  }, async (req) => {
+    const { user, company } = await auth.loadUser(caller(req).id);
+    return mfa.disable(user, req.ip, () => auth.confirmIdentity(user, company, req.body, req.ip));
   });
 
   app.get('/api/user/notifications/', {

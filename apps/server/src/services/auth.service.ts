@@ -221,6 +221,30 @@ export class AuthService {
     };
   }
 
+  /**
+   * Re-authentication before the second factor is changed or turned off (ASVS V2.7/V2.8, V3.7.1): when 2FA is on, the
+   * account's password and a code of the method in force are required, so a session token alone (a stolen one, or an
+   * unlocked computer) cannot replace or remove the second factor. Failures count like failed logins (same throttle)
+   * and are audited. Does nothing while 2FA is off (setting it up the first time needs the session only).
+   */
+  async confirmIdentity(user: UserRow, company: { id: number; code: string }, body: { password?: string | undefined; current_code?: string | undefined }, client: string): Promise<void> {
+    if (!user.twofa_method) return;
+    const method = user.twofa_method === 'app' ? 'the code your authenticator app shows now' : 'a code e-mailed to you (POST user/multifactor/current_code/)';
+    const missing: { field: string; message: string }[] = [];
+    if (!body.password) missing.push({ field: 'password', message: 'password is required: two-factor authentication is on, so changing or turning it off needs your password' });
+    if (!body.current_code?.trim()) missing.push({ field: 'current_code', message: `current_code is required: ${method}` });
+    if (missing.length) throw new AppError(400, `${missing.map((m) => m.message).join('; ')}.`, missing);
+    const key = user.username_lower;
+    await this.checkThrottle(key, client);
+    const fail = async (field: 'password' | 'current_code', message: string): Promise<never> => {
+      await this.recordAttempt(key, client, false);
+      await this.users.audit({ company_id: company.id, user_id: user.id, action: '2fa.confirm_failed', detail: { field }, client });
+      throw new AppError(403, message, [{ field, message }]);
+    };
+    if (!(await this.passwords.verify(user.password_hash, body.password!))) await fail('password', 'password: this is not your password. Two-factor authentication was not changed.');
+    if (!(await this.mfa.checkLoginCode(user, body.current_code!.trim()))) await fail('current_code', `current_code: the code is not right or was already used (${method}). Two-factor authentication was not changed.`);
+  }
+
   private async issueToken(userId: number): Promise<string> {
     const token = newToken();
     await this.db
