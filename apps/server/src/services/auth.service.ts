@@ -16,6 +16,14 @@ import { defaultDataEditPermissions, tierColumns, tierDataOf } from './tier.serv
 
 export const LOGIN_FAILED = 'Unable to log in with the provided credentials.';
 
+/**
+ * What the per-user login lock counts failures by: the company code as typed (normalised) and the username, lower
+ * case. Usernames are unique per company only, so keying on the username alone let five failures with a made-up
+ * company code lock out every user of that name in every company (issue 21). Stored in `login_attempts.username_lower`
+ * as `CODE/username`: a real company code and a registered username hold no `/`, so no other pair maps to a real one.
+ */
+export const throttleKey = (companyCode: string, usernameLower: string) => `${normaliseCompanyCode(companyCode)}/${usernameLower}`;
+
 function insertUser(db: DB, companyId: number, body: RegisterBody, passwordHash: string, status: 'active' | 'pending', isAdmin: boolean) {
   return db
     .insertInto('users')
@@ -142,12 +150,13 @@ export class AuthService {
     }
   }
 
-  private async checkThrottle(usernameLower: string, client: string) {
+  /** `key` is `throttleKey(company code, username)`; the per-client count is over every key. */
+  private async checkThrottle(key: string, client: string) {
     const windowStart = new Date(Date.now() - this.config.LOGIN_THROTTLE_WINDOW_MINUTES * 60_000);
     const lastSuccess = await this.db
       .selectFrom('login_attempts')
       .select((eb) => eb.fn.max('created_at').as('at'))
-      .where('username_lower', '=', usernameLower)
+      .where('username_lower', '=', key)
       .where('succeeded', '=', true)
       .executeTakeFirst();
     const since = lastSuccess?.at && new Date(lastSuccess.at) > windowStart ? new Date(lastSuccess.at) : windowStart;
@@ -155,7 +164,7 @@ export class AuthService {
       this.db
         .selectFrom('login_attempts')
         .select(sql<number>`count(*)::int`.as('n'))
-        .where('username_lower', '=', usernameLower)
+        .where('username_lower', '=', key)
         .where('succeeded', '=', false)
         .where('created_at', '>', since)
         .executeTakeFirstOrThrow(),
@@ -173,19 +182,20 @@ export class AuthService {
     }
   }
 
-  private async recordAttempt(usernameLower: string, client: string, succeeded: boolean) {
-    await this.db.insertInto('login_attempts').values({ username_lower: usernameLower, client, succeeded }).execute();
+  private async recordAttempt(key: string, client: string, succeeded: boolean) {
+    await this.db.insertInto('login_attempts').values({ username_lower: key, client, succeeded }).execute();
   }
 
   async login(body: LoginBody, client: string): Promise<LoginOutcome> {
     const usernameLower = body.username.toLowerCase();
-    await this.checkThrottle(usernameLower, client);
+    const key = throttleKey(body.company_code, usernameLower);
+    await this.checkThrottle(key, client);
 
     const company = await this.users.companyByCode(normaliseCompanyCode(body.company_code));
     const user = company ? await this.users.userInCompany(company.id, usernameLower) : undefined;
     const ok = user ? await this.passwords.verify(user.password_hash, body.password) : (await this.passwords.burn(body.password), false);
     if (!company || !user || !ok) {
-      await this.recordAttempt(usernameLower, client, false);
+      await this.recordAttempt(key, client, false);
       if (company && user) await this.users.audit({ company_id: company.id, user_id: user.id, action: 'login.failed', client });
       throw unauthorized(LOGIN_FAILED);
     }
@@ -200,13 +210,13 @@ export class AuthService {
       }
       const valid = await this.mfa.checkLoginCode(user, code);
       if (!valid) {
-        await this.recordAttempt(usernameLower, client, false);
+        await this.recordAttempt(key, client, false);
         await this.users.audit({ company_id: company.id, user_id: user.id, action: 'login.2fa_failed', client });
         throw new AppError(401, 'Invalid 2FA code. Please try again.', [{ field: 'totp_code', message: 'Invalid 2FA code' }]);
       }
     }
 
-    await this.recordAttempt(usernameLower, client, true);
+    await this.recordAttempt(key, client, true);
     const token = await this.issueToken(user.id);
     await this.users.audit({ company_id: company.id, user_id: user.id, action: 'login.succeeded', client });
     return {
@@ -234,7 +244,7 @@ export class AuthService {
     if (!body.password) missing.push({ field: 'password', message: 'password is required: two-factor authentication is on, so changing or turning it off needs your password' });
     if (!body.current_code?.trim()) missing.push({ field: 'current_code', message: `current_code is required: ${method}` });
     if (missing.length) throw new AppError(400, `${missing.map((m) => m.message).join('; ')}.`, missing);
-    const key = user.username_lower;
+    const key = throttleKey(company.code, user.username_lower);
     await this.checkThrottle(key, client);
     const fail = async (field: 'password' | 'current_code', message: string): Promise<never> => {
       await this.recordAttempt(key, client, false);
