@@ -60,9 +60,12 @@ const username = z
   .max(50, 'username must be at most 50 characters')
   .regex(/^[A-Za-z0-9_.@+-]+$/, 'username may contain letters, digits and . _ @ + - only');
 
+/** ASVS V2.1.1 / V2.1.2: 12 to 256 characters, any characters; the server also refuses common and breached passwords. */
+export const PASSWORD_MIN_LENGTH = 12;
+
 const password = z
   .string({ error: 'password is required' })
-  .min(8, 'password must be at least 8 characters')
+  .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(256, 'password must be at most 256 characters');
 
 /** `POST api/user/register/` (JSON). `company_code` is optional: with it, the user asks to join that company. */

@@ -12,6 +12,7 @@ import type { MailService } from './mail.service.js';
 import type { MfaService } from './mfa.service.js';
 import type { NotificationService } from './notification.service.js';
 import type { PasswordHasher } from './password.js';
+import { passwordProblem } from './password-policy.js';
 import { defaultDataEditPermissions, tierColumns, tierDataOf } from './tier.service.js';
 
 export const LOGIN_FAILED = 'Unable to log in with the provided credentials.';
@@ -65,6 +66,8 @@ export class AuthService {
    */
   async register(body: RegisterBody, client: string) {
     const usernameLower = body.username.toLowerCase();
+    const weak = passwordProblem(body.password, body);
+    if (weak) throw badRequest(weak, 'password');
     const passwordHash = await this.passwords.hash(body.password);
 
     if (body.company_code) {
