@@ -295,6 +295,29 @@ describe('accounts in the browser: register, 2FA setup, login with a code', { ti
     await page.getByTestId('twofa-status').filter({ hasText: 'Off' }).waitFor();
   });
 
+  it('signs out everywhere from the account card: this session and a second browser session end', async () => {
+    const other = await browser.newContext({ viewport: VIEWPORT });
+    try {
+      const p2 = await other.newPage();
+      const login = new LoginPage(p2, server.baseUrl);
+      await login.open();
+      await login.fill({ username: user.username, password: user.password, companyCode });
+      await login.submit();
+      await p2.waitForFunction(() => localStorage.getItem('token') !== null, undefined, { timeout: 10_000 });
+
+      await page.goto(`${server.baseUrl}/setup`);
+      await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.waitForURL('**/login');
+      assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+      // The other browser's token no longer works: its next data call answers 401 and it lands on the login page.
+      await p2.goto(`${server.baseUrl}/project`);
+      await p2.waitForURL('**/login');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('raised no page errors', () => {
     assert.deepEqual(problems.filter((m) => m.startsWith('pageerror')), []);
   });

@@ -88,6 +88,7 @@ const ACCESS: Record<string, Rule> = {
   'GET /api/v2/reports/{token}/{filename}': { kind: 'link', call: () => ({ path: '/api/v2/reports/0000000000000000000000000000000000000000/report.pdf' }) },
 
   'POST /api/user/rest_logout/': { kind: 'user', call: () => ({ path: '/api/user/rest_logout/' }), skip: ['stranger', 'reader', 'writer', 'owner'] },
+  'POST /api/user/rest_logout_all/': { kind: 'user', call: () => ({ path: '/api/user/rest_logout_all/' }), skip: ['stranger', 'reader', 'writer', 'owner'] },
   'GET /accounts/user/': { kind: 'user', call: () => ({ path: '/accounts/user/' }) },
   'GET /user/configure_multifactor/{method}': { kind: 'user', call: () => ({ path: '/user/configure_multifactor/app' }) },
   'POST /user/configure_multifactor/{method}/': { kind: 'user', call: () => ({ path: '/user/configure_multifactor/app/', opts: form({ code: '000000' }) }) },

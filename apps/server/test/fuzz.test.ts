@@ -43,6 +43,8 @@ describe('fuzz: hostile input at every route, the uploader and the download link
   let s: TestServer;
   let owner: Awaited<ReturnType<typeof registerAndLogin>>;
   let logoutToken: string;
+  /** Signing out everywhere ends every session of its caller: it is fuzzed as a user of its own. */
+  let logoutAllToken: string;
   let known: Known;
   let routes: OpenApiRoute[] = [];
   let fileUrl = '';
@@ -78,6 +80,7 @@ describe('fuzz: hostile input at every route, the uploader and the download link
     await s.app.services.jobs.stop();
     const second = await s.api.post('/api/user/rest_login/', { form: { username: owner.username, password: owner.password, company_code: owner.company_code } });
     logoutToken = second.body.token;
+    logoutAllToken = (await registerAndLogin(s.api)).token;
     const token = /\/api\/v2\/files\/([^/]+)\//.exec(fileUrl)![1]!;
     known = {
       userId: [owner.userId, memberId],
@@ -330,7 +333,7 @@ describe('fuzz: hostile input at every route, the uploader and the download link
     const failures: string[] = [];
     const expectNul = async (route: OpenApiRoute, r: FuzzRequest, field: string) => {
       const before = counts ?? (await tableCounts(s.db));
-      const res = await send(s.url, r, route.key === 'POST /api/user/rest_logout/' ? logoutToken : owner.token);
+      const res = await send(s.url, r, route.key === 'POST /api/user/rest_logout/' ? logoutToken : route.key === 'POST /api/user/rest_logout_all/' ? logoutAllToken : owner.token);
       tally.nul += 1;
       counts = await tableCounts(s.db);
       const named = (res.body as { errors?: { field: string }[] } | null)?.errors?.some((e) => e.field === field);
@@ -360,7 +363,7 @@ describe('fuzz: hostile input at every route, the uploader and the download link
     assert.ok(routes.length > 60, `the OpenAPI document lists the routes (${routes.length})`);
     const failures: string[] = [];
     for (const route of routes) {
-      const token = route.key === 'POST /api/user/rest_logout/' ? logoutToken : owner.token;
+      const token = route.key === 'POST /api/user/rest_logout/' ? logoutToken : route.key === 'POST /api/user/rest_logout_all/' ? logoutAllToken : owner.token;
       const t0 = performance.now();
       // A valid slide-report request waits 20 s for a job that no longer runs here: fuzz its fields without the real ids.
       const pdf = route.key === 'POST /api/v2/generate_pdf_report/';

@@ -9,6 +9,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'login.failed': 'Failed login (wrong password)',
   'login.2fa_failed': 'Failed login (wrong 2FA code)',
   logout: 'Logged out',
+  'logout.everywhere': 'Signed out everywhere',
   'company.created': 'Created the company',
   'user.join_requested': 'Asked to join the company',
   'member.approved': 'Approved a member',

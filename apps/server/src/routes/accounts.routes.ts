@@ -62,6 +62,19 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(201).send({ detail: 'Logged out.' });
   });
 
+  app.post('/api/user/rest_logout_all/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Account'],
+      summary: 'Sign out everywhere: revoke every session of this user, this one included',
+      security: TOKEN_SECURITY,
+      response: { 201: DetailBody.extend({ sessions: z.number().int() }), ...errors },
+    },
+  }, async (req, reply) => {
+    const sessions = await auth.logoutEverywhere(caller(req), req.ip);
+    return reply.status(201).send({ detail: `Signed out everywhere (${sessions} session${sessions === 1 ? '' : 's'} ended).`, sessions });
+  });
+
   app.get('/accounts/user/', {
     onRequest: app.authenticate,
     schema: { tags: ['Account'], summary: 'The signed-in user with tier data', security: TOKEN_SECURITY, response: { 200: CurrentUserResponse, ...errors } },
@@ -143,8 +156,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/user/update_last_accessed', {
-    onRequest: app.authenticate,
-    schema: { tags: ['Account'], summary: 'Record the page the user is on (sent on load and every 5 minutes)', security: TOKEN_SECURITY, body: LastAccessedBody, response: { 200: DetailBody, ...errors } },
+    onRequest: app.authenticateBackground,
+    schema: { tags: ['Account'], summary: 'Record the page the user is on (sent on load and every 5 minutes; does not keep an idle session alive)', security: TOKEN_SECURITY, body: LastAccessedBody, response: { 200: DetailBody, ...errors } },
   }, async (req) => {
     await accounts.recordPage(caller(req), req.body.path);
     return { detail: 'Last accessed page recorded.' };

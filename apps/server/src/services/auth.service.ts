@@ -268,7 +268,18 @@ export class AuthService {
   }
 
   /** Resolves an `Authorization: Token <t>` (or `Bearer <t>`) header to the caller, or null. */
-  async authenticate(header: string | undefined): Promise<AuthUser | null> {
+  async authenticate(header: string | undefined, opts: { activity?: boolean } = {}): Promise<AuthUser | null> {
+    const r = await this.resolveSession(header, opts);
+    return r && 'user' in r ? r.user : null;
+  }
+
+  /**
+   * The caller behind a token, or why there is none. A session unused for SESSION_IDLE_MINUTES ends (its token is
+   * revoked: ASVS V3.3.2). `activity: false` (the browser's own background ping) checks the session without counting
+   * as use. `last_used_at` is written at most every tenth of the idle time (and every 5 minutes at most), so a session
+   * may end up to that much before the full idle time after its last use.
+   */
+  async resolveSession(header: string | undefined, opts: { activity?: boolean } = {}): Promise<{ user: AuthUser } | { ended: 'idle' } | null> {
     const m = header?.match(/^(?:Token|Bearer)\s+([A-Za-z0-9_-]{20,100})$/);
     if (!m?.[1]) return null;
     const row = await this.db
@@ -280,15 +291,29 @@ export class AuthService {
       .where('t.expires_at', '>', new Date())
       .executeTakeFirst();
     if (!row || row.status !== 'active') return null;
-    if (Date.now() - new Date(row.last_used_at).getTime() > 5 * 60_000) {
+    const idleMs = this.config.SESSION_IDLE_MINUTES * 60_000;
+    const unused = Date.now() - new Date(row.last_used_at).getTime();
+    if (idleMs > 0 && unused > idleMs) {
+      await this.db.updateTable('auth_tokens').set({ revoked_at: new Date() }).where('id', '=', row.token_id).where('revoked_at', 'is', null).execute();
+      return { ended: 'idle' };
+    }
+    if (opts.activity !== false && unused > Math.min(5 * 60_000, idleMs > 0 ? idleMs / 10 : Infinity)) {
       await this.db.updateTable('auth_tokens').set({ last_used_at: new Date() }).where('id', '=', row.token_id).execute();
     }
-    return { id: row.user_id, companyId: row.company_id, username: row.username, isCompanyAdmin: row.is_company_admin, tokenId: row.token_id };
+    return { user: { id: row.user_id, companyId: row.company_id, username: row.username, isCompanyAdmin: row.is_company_admin, tokenId: row.token_id } };
   }
 
   async logout(user: AuthUser, client: string): Promise<void> {
     await this.db.updateTable('auth_tokens').set({ revoked_at: new Date() }).where('id', '=', user.tokenId).execute();
     await this.users.audit({ company_id: user.companyId, user_id: user.id, action: 'logout', client });
+  }
+
+  /** Signs the user out on every device: every session of theirs ends, this one included (ASVS V3.3.4). */
+  async logoutEverywhere(user: AuthUser, client: string): Promise<number> {
+    const res = await this.db.updateTable('auth_tokens').set({ revoked_at: new Date() }).where('user_id', '=', user.id).where('revoked_at', 'is', null).executeTakeFirst();
+    const sessions = Number(res.numUpdatedRows);
+    await this.users.audit({ company_id: user.companyId, user_id: user.id, action: 'logout.everywhere', detail: { sessions }, client });
+    return sessions;
   }
 
   async loadUser(id: number): Promise<{ user: UserRow; company: NonNullable<Awaited<ReturnType<UsersRepository['companyById']>>> }> {

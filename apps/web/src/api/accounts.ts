@@ -37,6 +37,11 @@ export async function logout(token: string): Promise<void> {
   await request('POST', '/api/user/rest_logout/', { token, sessionCall: false });
 }
 
+/** Ends every session of the user, on every device (this one included). */
+export async function logoutEverywhere(token: string): Promise<{ detail: string; sessions: number }> {
+  return (await request<{ detail: string; sessions: number }>('POST', '/api/user/rest_logout_all/', { token, sessionCall: false })).data;
+}
+
 export async function register(body: RegisterInput): Promise<RegisterResult> {
   return (await request<RegisterResult>('POST', '/api/user/register/', { json: body, auth: false, sessionCall: false })).data;
 }
