@@ -46,7 +46,7 @@ describe('session idle time-out and signing out everywhere', () => {
     assert.equal((await s.api.post('/user/update_last_accessed', { token: u.token, json: { path: '/dashboard' } })).status, 401);
   });
 
-  test('sign out everywhere ends every session of the user, and no one else's', async () => {
+  test("sign out everywhere ends every session of the user, and no one else's", async () => {
     const u = await registerAndLogin(s.api);
     const second = await s.api.post('/api/user/rest_login/', { form: { username: u.username, password: u.password, company_code: u.company_code } });
     const other = await registerAndLogin(s.api);
