@@ -54,7 +54,7 @@ describe('download links are 24-hour bearer links', () => {
     const token = newToken();
     await s.db
       .insertInto('reports')
-      .values({ token_hash: sha256(token), owner_id: owner.userId, project_id: projectId, status: 'done', pdf_file_id: pdf.id, slides: 1, finished_at: new Date() })
+      .values({ token_hash: sha256(token), owner_id: owner.userId, project_id: projectId, status: 'done', with_content: true, pdf_file_id: pdf.id, slides: 1, finished_at: new Date() })
       .execute();
     const ok = await fetch(`${s.url}/api/v2/reports/${token}/Links.pdf`);
     assert.equal(ok.status, 200);
