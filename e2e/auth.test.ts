@@ -12,7 +12,7 @@ import { Shell } from './pages/Shell';
 
 const VIEWPORT = { width: 1440, height: 900 };
 
-describe('accounts in the browser: register, 2FA setup, login with a code', { timeout: 240_000 }, () => {
+describe('accounts in the browser: register, 2FA setup, login with a code', { timeout: 300_000 }, () => {
   let server: RunningServer;
   let browser: Browser;
   let context: BrowserContext;
@@ -243,6 +243,78 @@ describe('accounts in the browser: register, 2FA setup, login with a code', { ti
       assert.deepEqual(p2problems.filter((m) => m.startsWith('pageerror')), []);
     } finally {
       await fresh.close();
+    }
+  });
+
+  it('re-pairs 2FA only with the password and a current code, by keyboard, then turns it off the same way', async () => {
+    assert.ok(nextCode);
+    const setup = new SetupPage(page);
+    await page.goto(`${server.baseUrl}/setup`);
+    await setup.waitForPage();
+    await page.getByTestId('twofa-status').filter({ hasText: 'On' }).waitFor();
+    await setup.chooseMethod('app');
+    await setup.startSetup();
+    await setup.confirmOverride();
+    await setup.confirmIdentity().waitFor();
+    const newNext = totpGenerator(await setup.readSecret());
+    await screenshot(page, 'setup-repair-confirm-identity');
+
+    // Keyboard only from the first field: the new code, Tab to the password, Tab to the current code, Enter.
+    const dialog = setup.verifyDialog();
+    await dialog.getByLabel('Verification code of the new method').focus();
+    await page.keyboard.type(await newNext());
+    await page.keyboard.press('Tab');
+    assert.equal(await setup.focusedId(), 'password', 'Tab goes from the new code to the password');
+    await page.keyboard.type('not-my-password-at-all');
+    // From the password, Tab reaches the current code (past the password's show/hide toggle, itself a keyboard stop).
+    const passed = await setup.tabTo('current_code');
+    assert.ok(passed.length <= 1, `at most one stop (the show/hide toggle) lies between: ${passed.join(', ')}`);
+    const currentCode = await nextCode();
+    await page.keyboard.type(currentCode);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('verify-error').filter({ hasText: 'not your password' }).waitFor();
+    await screenshot(page, 'setup-repair-wrong-password');
+
+    await dialog.getByLabel('Your password').fill(user.password);
+    await dialog.getByLabel('Your password').press('Enter');
+    await page.waitForURL('**/location');
+    await page.getByText('2FA verification successful').waitFor();
+
+    await page.goto(`${server.baseUrl}/setup`);
+    await setup.waitForPage();
+    await page.getByRole('button', { name: 'Turn off 2FA' }).click();
+    const off = setup.turnOffDialog();
+    await off.getByLabel('Your password').waitFor();
+    await off.getByLabel('Your password').focus();
+    await page.keyboard.type(user.password);
+    await setup.tabTo('current_code');
+    await page.keyboard.type(await newNext());
+    await screenshot(page, 'setup-turn-off');
+    await page.keyboard.press('Enter');
+    await page.getByText('Two-factor authentication is off.').waitFor();
+    await page.getByTestId('twofa-status').filter({ hasText: 'Off' }).waitFor();
+  });
+
+  it('signs out everywhere from the account card: this session and a second browser session end', async () => {
+    const other = await browser.newContext({ viewport: VIEWPORT });
+    try {
+      const p2 = await other.newPage();
+      const login = new LoginPage(p2, server.baseUrl);
+      await login.open();
+      await login.fill({ username: user.username, password: user.password, companyCode });
+      await login.submit();
+      await p2.waitForFunction(() => localStorage.getItem('token') !== null, undefined, { timeout: 10_000 });
+
+      await page.goto(`${server.baseUrl}/setup`);
+      await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.waitForURL('**/login');
+      assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+      // The other browser's token no longer works: its next data call answers 401 and it lands on the login page.
+      await p2.goto(`${server.baseUrl}/project`);
+      await p2.waitForURL('**/login');
+    } finally {
+      await other.close();
     }
   });
 

@@ -17,7 +17,7 @@ const post = async (path: string, body: unknown, token?: string) => {
   return { status: res.status, body: (await res.json()) as any };
 };
 
-const user = { first_name: 'Bench', last_name: 'Mark', username: 'bench', email: 'bench@example.com', password: 'benchmark password', confirm_password: 'benchmark password', company_name: 'Bench Co' };
+const user = { first_name: 'Bench', last_name: 'Mark', username: 'bench', email: 'bench@example.com', password: 'typhoon harbour passphrase', confirm_password: 'typhoon harbour passphrase', company_name: 'Bench Co' };
 const reg = await post('/api/user/register/', user);
 await enterpriseTier(app.db);
 const login = await post('/api/user/rest_login/', { username: 'bench', password: user.password, company_code: reg.body.company_code });

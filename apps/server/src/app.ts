@@ -9,6 +9,7 @@ import type { DatabaseHandle, DB } from './db/database.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerCompression } from './plugins/compress.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandler } from './plugins/errors.js';
+import { registerNulGuard } from './plugins/nul-guard.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerWeb } from './plugins/web.js';
 import { accountRoutes } from './routes/accounts.routes.js';
@@ -87,7 +88,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         : {
             level: config.LOG_LEVEL,
             ...(options.logStream ? { stream: options.logStream } : {}),
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'body.password', 'body.confirm_password', 'body.totp_code', 'body.code'],
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'body.password', 'body.confirm_password', 'body.totp_code', 'body.code', 'body.current_code'],
             serializers: {
               req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }),
             },
@@ -122,6 +123,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
     limits: { fileSize: config.UPLOAD_LIMIT_BYTES, files: 1, fields: 100, fieldSize: config.BODY_LIMIT_BYTES },
   });
   registerAuth(app);
+  registerNulGuard(app);
   await registerOpenApi(app);
 
   app.addHook('onSend', async (req, reply) => {

@@ -25,6 +25,11 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool.default(false),
   TOKEN_TTL_DAYS: z.coerce.number().int().positive().default(30),
+  /**
+   * A session unused for this long ends (ASVS V3.3.2: 30 minutes at level 2); 0 turns the idle time-out off. Calls the
+   * browser makes by itself (the page ping every 5 minutes) do not count as use.
+   */
+  SESSION_IDLE_MINUTES: z.coerce.number().min(0).default(30),
   LOGIN_THROTTLE_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
   LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().positive().default(50),

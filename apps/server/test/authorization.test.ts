@@ -88,9 +88,12 @@ const ACCESS: Record<string, Rule> = {
   'GET /api/v2/reports/{token}/{filename}': { kind: 'link', call: () => ({ path: '/api/v2/reports/0000000000000000000000000000000000000000/report.pdf' }) },
 
   'POST /api/user/rest_logout/': { kind: 'user', call: () => ({ path: '/api/user/rest_logout/' }), skip: ['stranger', 'reader', 'writer', 'owner'] },
+  'POST /api/user/rest_logout_all/': { kind: 'user', call: () => ({ path: '/api/user/rest_logout_all/' }), skip: ['stranger', 'reader', 'writer', 'owner'] },
   'GET /accounts/user/': { kind: 'user', call: () => ({ path: '/accounts/user/' }) },
   'GET /user/configure_multifactor/{method}': { kind: 'user', call: () => ({ path: '/user/configure_multifactor/app' }) },
   'POST /user/configure_multifactor/{method}/': { kind: 'user', call: () => ({ path: '/user/configure_multifactor/app/', opts: form({ code: '000000' }) }) },
+  'POST /user/multifactor/current_code/': { kind: 'user', call: () => ({ path: '/user/multifactor/current_code/' }) },
+  'POST /user/disable_multifactor/': { kind: 'user', call: () => ({ path: '/user/disable_multifactor/', opts: form({ password: 'not the password', current_code: '000000' }) }) },
   'GET /api/user/notifications/': { kind: 'user', call: () => ({ path: '/api/user/notifications/' }) },
   'POST /api/user/mark_notification_read/': { kind: 'user', call: () => ({ path: '/api/user/mark_notification_read/', opts: form({ notification_id: '2147483000' }) }) },
   'POST /user/update_last_accessed': { kind: 'user', call: () => ({ path: '/user/update_last_accessed', opts: form({ path: '/project' }) }) },

@@ -9,7 +9,7 @@ import { safeFileName } from '@crp/contracts';
 import { REPO_ROOT } from '../src/config.js';
 import { sha256 } from '../src/lib/crypto.js';
 import { tierColumns } from '../src/services/tier.service.js';
-import { HOSTILE_NUMBERS, HOSTILE_STRINGS, checkAnswer, countDiff, requestFor, send, tableCounts, type FuzzRequest, type Known } from './support/fuzz.js';
+import { HOSTILE_NUMBERS, HOSTILE_STRINGS, checkAnswer, countDiff, fullValid, requestFor, send, stringPaths, tableCounts, withNulAt, type FuzzRequest, type Known } from './support/fuzz.js';
 import { openApiRoutes, type OpenApiRoute } from './support/openapi-routes.js';
 import { newUser, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 import { SHEET_HEAD, SHEET_TAIL, bigEntry, entry, xlsxWith } from './support/zip.js';
@@ -43,10 +43,12 @@ describe('fuzz: hostile input at every route, the uploader and the download link
   let s: TestServer;
   let owner: Awaited<ReturnType<typeof registerAndLogin>>;
   let logoutToken: string;
+  /** Signing out everywhere ends every session of its caller: it is fuzzed as a user of its own. */
+  let logoutAllToken: string;
   let known: Known;
   let routes: OpenApiRoute[] = [];
   let fileUrl = '';
-  const tally = { requests: 0, fixed: 0, uploads: 0, paths: 0 };
+  const tally = { requests: 0, fixed: 0, uploads: 0, paths: 0, nul: 0 };
   const timing: [string, number][] = [];
 
   before(async () => {
@@ -78,6 +80,7 @@ describe('fuzz: hostile input at every route, the uploader and the download link
     await s.app.services.jobs.stop();
     const second = await s.api.post('/api/user/rest_login/', { form: { username: owner.username, password: owner.password, company_code: owner.company_code } });
     logoutToken = second.body.token;
+    logoutAllToken = (await registerAndLogin(s.api)).token;
     const token = /\/api\/v2\/files\/([^/]+)\//.exec(fileUrl)![1]!;
     known = {
       userId: [owner.userId, memberId],
@@ -323,11 +326,44 @@ describe('fuzz: hostile input at every route, the uploader and the download link
     assert.ok(!out.failed, `${out.errorInstance instanceof Error ? out.errorInstance.message : ''} on ${JSON.stringify(out.counterexample)?.slice(0, 500)}`);
   });
 
+  test('NUL (U+0000) in every body string, query parameter and path parameter of every route: 400 naming the field, nothing stored', async () => {
+    // Issue 21: PostgreSQL cannot store U+0000, and a NUL that reached a query answered 500. Each string of a full,
+    // valid body gets a NUL in turn (JSON; top-level fields also as a form and as multipart), then each query and path
+    // parameter. Every one must be a 400 whose errors name that field.
+    const failures: string[] = [];
+    const expectNul = async (route: OpenApiRoute, r: FuzzRequest, field: string) => {
+      const before = counts ?? (await tableCounts(s.db));
+      const res = await send(s.url, r, route.key === 'POST /api/user/rest_logout/' ? logoutToken : route.key === 'POST /api/user/rest_logout_all/' ? logoutAllToken : owner.token);
+      tally.nul += 1;
+      counts = await tableCounts(s.db);
+      const named = (res.body as { errors?: { field: string }[] } | null)?.errors?.some((e) => e.field === field);
+      if (res.status !== 400 || !named) failures.push(`${route.key} ${field} [${r.encoding}]: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      const moved = countDiff(before, counts);
+      if (moved) failures.push(`${route.key} ${field}: rows changed: ${moved}`);
+    };
+    for (const route of routes) {
+      const pathParams = route.parameters.filter((p) => p.in === 'path');
+      const fill = (except?: string) => route.path.replace(/\{(\w+)\}/g, (_m, n: string) => (n === except ? 'a%00b' : encodeURIComponent(String(known[n]?.[0] ?? '1'))));
+      const path = fill();
+      for (const p of pathParams) await expectNul(route, { method: route.method, path: fill(p.name), query: '', encoding: 'none', body: undefined }, p.name);
+      for (const q of route.parameters.filter((p) => p.in === 'query')) await expectNul(route, { method: route.method, path, query: `?${encodeURIComponent(q.name)}=a%00b`, encoding: 'none', body: undefined }, q.name);
+      const schema = route.body['application/json'] ?? Object.values(route.body)[0];
+      if (route.method === 'GET' || !schema?.properties) continue;
+      const body = fullValid(schema, '', known);
+      for (const [i, at] of stringPaths(body).entries()) {
+        await expectNul(route, { method: route.method, path, query: '', encoding: 'json', body: withNulAt(body, at) }, at.join('.'));
+        if (at.length === 1) await expectNul(route, { method: route.method, path, query: '', encoding: i % 2 ? 'multipart' : 'form', body: withNulAt(body, at) }, at[0]!);
+      }
+    }
+    assert.ok(tally.nul > 150, `NUL requests sent: ${tally.nul}`);
+    assert.deepEqual(failures, [], `\n${failures.join('\n')}`);
+  });
+
   test('every route answers generated hostile requests with < 500, a detail on 4xx, and no rows from a refusal', async () => {
     assert.ok(routes.length > 60, `the OpenAPI document lists the routes (${routes.length})`);
     const failures: string[] = [];
     for (const route of routes) {
-      const token = route.key === 'POST /api/user/rest_logout/' ? logoutToken : owner.token;
+      const token = route.key === 'POST /api/user/rest_logout/' ? logoutToken : route.key === 'POST /api/user/rest_logout_all/' ? logoutAllToken : owner.token;
       const t0 = performance.now();
       // A valid slide-report request waits 20 s for a job that no longer runs here: fuzz its fields without the real ids.
       const pdf = route.key === 'POST /api/v2/generate_pdf_report/';

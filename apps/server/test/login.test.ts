@@ -82,6 +82,32 @@ describe('login, tokens and permissions', () => {
     assert.ok(other.token);
   });
 
+  test('the per-user lock is keyed on company code + username: failures with a made-up company code lock out nobody real (issue 21 item 3)', async () => {
+    const name = `same${process.pid}${Date.now().toString(36)}`;
+    const a = await registerAndLogin(s.api, { username: name });
+    const b = await registerAndLogin(s.api, { username: name });
+    assert.notEqual(a.company_code, b.company_code);
+    // LOGIN_MAX_FAILURES_PER_USER is 3 here: three failures with a code nobody has lock only that code + name.
+    for (let i = 0; i < 3; i++) {
+      const r = await s.api.post('/api/user/rest_login/', { form: { username: name.toUpperCase(), password: `guess ${i}`, company_code: 'ZZZZZ-ZZZZZ' } });
+      assert.equal(r.status, 401);
+    }
+    const fake = await s.api.post('/api/user/rest_login/', { form: { username: name, password: 'guess 4', company_code: 'zzzzz zzzzz' } });
+    assert.equal(fake.status, 429, 'the made-up pair is locked (the code is normalised)');
+    for (const u of [a, b]) {
+      const ok = await s.api.post('/api/user/rest_login/', { form: { username: name, password: u.password, company_code: u.company_code } });
+      assert.equal(ok.status, 201, `${u.company_code}: ${JSON.stringify(ok.body)}`);
+    }
+    // Failures against company A's user lock that user only; the same name in company B still logs in.
+    for (let i = 0; i < 3; i++) {
+      await s.api.post('/api/user/rest_login/', { form: { username: name, password: `bad ${i}`, company_code: a.company_code } });
+    }
+    const lockedA = await s.api.post('/api/user/rest_login/', { form: { username: name, password: a.password, company_code: a.company_code } });
+    assert.equal(lockedA.status, 429);
+    const stillB = await s.api.post('/api/user/rest_login/', { form: { username: name, password: b.password, company_code: b.company_code } });
+    assert.equal(stillB.status, 201);
+  });
+
   test('permissions: self and company admin may read; another company gets 404; a colleague 403', async () => {
     const admin = await registerAndLogin(s.api);
     const self = await s.api.get(`/api/user/permissions/${admin.userId}/`, { token: admin.token });
@@ -106,5 +132,24 @@ describe('login, tokens and permissions', () => {
     const bad = await s.api.get('/api/user/permissions/abc/', { token: admin.token });
     assert.equal(bad.status, 400);
     assert.match(bad.body.detail, /userId/);
+  });
+});
+
+describe('login throttle per client', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startServer({ LOGIN_MAX_FAILURES_PER_USER: 100, LOGIN_MAX_FAILURES_PER_CLIENT: 4 });
+  });
+  after(() => s.close());
+
+  test('the per-client limit still holds across usernames and company codes', async () => {
+    const u = await registerAndLogin(s.api);
+    for (let i = 0; i < 4; i++) {
+      const r = await s.api.post('/api/user/rest_login/', { form: { username: `someone${i}`, password: 'guess', company_code: `CODE${i}` } });
+      assert.equal(r.status, 401);
+    }
+    const blocked = await s.api.post('/api/user/rest_login/', { form: { username: u.username, password: u.password, company_code: u.company_code } });
+    assert.equal(blocked.status, 429);
+    assert.ok(Number(blocked.headers.get('retry-after')) > 0);
   });
 });

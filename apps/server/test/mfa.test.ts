@@ -71,6 +71,113 @@ describe('two-factor authentication with an authenticator app', () => {
   });
 });
 
+describe('changing or turning off 2FA needs the password and a current code (issue 21 item 2)', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startServer();
+  });
+  after(() => s.close());
+
+  const mails = (email: string, subject: string) =>
+    s.db.selectFrom('outbox_emails').selectAll().where('to_address', '=', email).where('subject', '=', subject).orderBy('id').execute();
+  const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)?.[1];
+  const NOTICE = 'Two-factor authentication changed on your account';
+
+  async function withApp2fa() {
+    const u = await registerAndLogin(s.api);
+    const setup = await s.api.get('/user/configure_multifactor/app', { token: u.token });
+    const uri: string = setup.body.data.uri;
+    const on = await s.api.post('/user/configure_multifactor/app/', { token: u.token, form: { code: totp(uri) } });
+    assert.equal(on.status, 200, JSON.stringify(on.body));
+    return { ...u, uri };
+  }
+
+  test('with app 2FA on, a session token alone cannot pair a new device; with the password and a current code it can, and the user is told by e-mail', async () => {
+    const u = await withApp2fa();
+    const secretBefore = (await s.db.selectFrom('users').select('totp_secret').where('id', '=', u.userId).executeTakeFirstOrThrow()).totp_secret;
+    assert.equal((await mails(u.email, NOTICE)).length, 1, 'turning 2FA on is announced');
+
+    // The attack of the issue: GET then POST with a code of the attacker's own new device, nothing else.
+    const start = await s.api.get('/user/configure_multifactor/app', { token: u.token });
+    assert.equal(start.status, 200);
+    const newUri: string = start.body.data.uri;
+    const tokenOnly = await s.api.post('/user/configure_multifactor/app/', { token: u.token, form: { code: totp(newUri) } });
+    assert.equal(tokenOnly.status, 400, JSON.stringify(tokenOnly.body));
+    assert.deepEqual(tokenOnly.body.errors.map((e: { field: string }) => e.field).sort(), ['current_code', 'password']);
+    // E-mail too: a token alone cannot switch the factor to e-mail codes.
+    await s.api.get('/user/configure_multifactor/email', { token: u.token });
+    const setupMail = (await mails(u.email, 'Your verification code')).at(-1)!;
+    const toEmail = await s.api.post('/user/configure_multifactor/email/', { token: u.token, form: { code: codeIn(setupMail.text_body)! } });
+    assert.equal(toEmail.status, 400);
+
+    const wrongPassword = await s.api.post('/user/configure_multifactor/app/', { token: u.token, form: { code: totp(newUri), password: 'not the password at all', current_code: totp(u.uri, 1) } });
+    assert.equal(wrongPassword.status, 403);
+    assert.equal(wrongPassword.body.errors[0].field, 'password');
+    const wrongCode = await s.api.post('/user/configure_multifactor/app/', { token: u.token, form: { code: totp(newUri), password: u.password, current_code: totp(newUri) === '123456' ? '654321' : '123456' } });
+    assert.equal(wrongCode.status, 403);
+    assert.equal(wrongCode.body.errors[0].field, 'current_code');
+
+    const after = await s.db.selectFrom('users').select(['totp_secret', 'twofa_method']).where('id', '=', u.userId).executeTakeFirstOrThrow();
+    assert.equal(after.totp_secret, secretBefore, 'the old device stays in force');
+    assert.equal(after.twofa_method, 'app');
+    assert.equal((await mails(u.email, NOTICE)).length, 1, 'nothing changed, nothing announced');
+
+    const ok = await s.api.post('/user/configure_multifactor/app/', { token: u.token, form: { code: totp(newUri), password: u.password, current_code: totp(u.uri, 1) } });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    const notices = await mails(u.email, NOTICE);
+    assert.equal(notices.length, 2);
+    assert.match(notices[1]!.text_body, /changed from authenticator app to authenticator app/);
+    const audit = await s.db.selectFrom('audit_log').select('action').where('user_id', '=', u.userId).execute();
+    assert.ok(audit.some((a) => a.action === '2fa.changed'));
+    assert.equal(audit.filter((a) => a.action === '2fa.confirm_failed').length, 2);
+
+    // The new device logs in; the old one no longer does.
+    const creds = { username: u.username, password: u.password, company_code: u.company_code };
+    assert.equal((await s.api.post('/api/user/rest_login/', { form: { ...creds, totp_code: totp(u.uri, 1) } })).status, 401);
+    const login = await s.api.post('/api/user/rest_login/', { form: { ...creds, totp_code: totp(newUri, 1) } });
+    assert.equal(login.status, 201, JSON.stringify(login.body));
+  });
+
+  test('turning 2FA off needs the password and a current code; an e-mail user gets the current code by e-mail', async () => {
+    const u = await registerAndLogin(s.api);
+    const off = await s.api.post('/user/disable_multifactor/', { token: u.token, form: { password: u.password, current_code: '123456' } });
+    assert.equal(off.status, 400, '2FA is not on');
+    assert.equal((await s.api.post('/user/multifactor/current_code/', { token: u.token })).status, 400);
+
+    await s.api.get('/user/configure_multifactor/email', { token: u.token });
+    const setupCode = codeIn((await mails(u.email, 'Your verification code')).at(-1)!.text_body)!;
+    assert.equal((await s.api.post('/user/configure_multifactor/email/', { token: u.token, form: { code: setupCode } })).status, 200);
+
+    const missing = await s.api.post('/user/disable_multifactor/', { token: u.token, form: {} });
+    assert.equal(missing.status, 400);
+    assert.deepEqual(missing.body.errors.map((e: { field: string }) => e.field).sort(), ['current_code', 'password']);
+
+    const sent = await s.api.post('/user/multifactor/current_code/', { token: u.token });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    assert.match(sent.body.sent_to, /^\w{2}\*+@example\.com$/);
+    const current = codeIn((await mails(u.email, 'Your code to confirm a two-factor change')).at(-1)!.text_body)!;
+
+    const wrong = await s.api.post('/user/disable_multifactor/', { token: u.token, form: { password: 'wrong password here', current_code: current } });
+    assert.equal(wrong.status, 403);
+    assert.equal(wrong.body.errors[0].field, 'password');
+    assert.equal((await s.db.selectFrom('users').select('twofa_method').where('id', '=', u.userId).executeTakeFirstOrThrow()).twofa_method, 'email');
+
+    const done = await s.api.post('/user/disable_multifactor/', { token: u.token, form: { password: u.password, current_code: current } });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.equal(done.body.is_2fa_enabled, false);
+    const again = await s.api.post('/user/disable_multifactor/', { token: u.token, form: { password: u.password, current_code: current } });
+    assert.equal(again.status, 400, 'already off');
+
+    const notices = await mails(u.email, NOTICE);
+    assert.equal(notices.length, 2);
+    assert.match(notices[1]!.text_body, /turned off/);
+    const login = await s.api.post('/api/user/rest_login/', { form: { username: u.username, password: u.password, company_code: u.company_code } });
+    assert.equal(login.status, 201, 'no second step any more');
+    const audit = await s.db.selectFrom('audit_log').select('action').where('user_id', '=', u.userId).execute();
+    assert.ok(audit.some((a) => a.action === '2fa.disabled'));
+  });
+});
+
 describe('two-factor authentication by e-mail through a real SMTP server', () => {
   let s: TestServer;
   let sink: Awaited<ReturnType<typeof startSmtpSink>>;

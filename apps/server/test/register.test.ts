@@ -97,7 +97,7 @@ describe('registration and company membership', () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ ...newUser(), confirm_password: 'different' }, 'confirm_password', /Passwords do not match/],
       [{ ...newUser(), email: 'not-an-email' }, 'email', /email/],
-      [{ ...newUser(), password: 'short', confirm_password: 'short' }, 'password', /at least 8/],
+      [{ ...newUser(), password: 'short', confirm_password: 'short' }, 'password', /at least 12/],
       [{ ...newUser(), username: 42 }, 'username', /username/],
       [{ ...newUser(), first_name: '   ' }, 'first_name', /first_name is required/],
       [{ ...newUser(), company_name: 'x'.repeat(151) }, 'company_name', /at most 150/],
@@ -111,6 +111,34 @@ describe('registration and company membership', () => {
     const missing = await s.api.post('/api/user/register/', { json: {} });
     assert.equal(missing.status, 400);
     assert.ok(missing.body.errors.length >= 6);
+  });
+
+  test('passwords: at least 12 characters, not a common or breached one, not the username or e-mail; nothing stored when refused (issue 21 item 4)', async () => {
+    const refused: [string, RegExp, Record<string, string>?][] = [
+      ['elevenchars', /at least 12 characters/],
+      ['Pass 8 ch', /at least 12 characters/],
+      ['qwertyuiop123', /common or breached/], // on the list as it is
+      ['1q2w3e4r5t6y', /common or breached/],
+      ['Password123456!', /common or breached/], // a listed password stretched with digits and symbols
+      ['!!Sunshine2026', /common or breached/],
+      ['harbourmaster-7', /username or e-mail/, { username: 'harbourmaster' }],
+      ['xx-grace.hopper-xx', /username or e-mail/, { email: 'grace.hopper@navy.example' }],
+    ];
+    for (const [pw, why, extra] of refused) {
+      const u = newUser({ password: pw, confirm_password: pw, ...extra });
+      const res = await s.api.post('/api/user/register/', { json: u });
+      assert.equal(res.status, 400, `${pw}: ${res.status} ${JSON.stringify(res.body)}`);
+      assert.match(res.body.detail, why, pw);
+      assert.match(res.body.detail, /^password/, 'the message names the field');
+      assert.ok(res.body.errors.some((e: { field: string }) => e.field === 'password'));
+      const row = await s.db.selectFrom('users').select('id').where('username_lower', '=', u.username.toLowerCase()).executeTakeFirst();
+      assert.equal(row, undefined, `${pw}: nothing stored`);
+    }
+    // Long passphrases, the demo password and the test suites' passwords are fine.
+    for (const pw of ['ClimateDemo!2026', 'Str0ng-Passw0rd!', 'Release!Pass2026', 'correct horse battery', 'typhoon over kowloon bay']) {
+      const res = await s.api.post('/api/user/register/', { json: newUser({ password: pw, confirm_password: pw }) });
+      assert.equal(res.status, 201, `${pw}: ${JSON.stringify(res.body)}`);
+    }
   });
 
   test('malformed, empty, oversized and wrongly typed bodies are 4xx with a detail, never 500', async () => {

@@ -60,9 +60,12 @@ const username = z
   .max(50, 'username must be at most 50 characters')
   .regex(/^[A-Za-z0-9_.@+-]+$/, 'username may contain letters, digits and . _ @ + - only');
 
+/** ASVS V2.1.1 / V2.1.2: 12 to 256 characters, any characters; the server also refuses common and breached passwords. */
+export const PASSWORD_MIN_LENGTH = 12;
+
 const password = z
   .string({ error: 'password is required' })
-  .min(8, 'password must be at least 8 characters')
+  .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(256, 'password must be at most 256 characters');
 
 /** `POST api/user/register/` (JSON). `company_code` is optional: with it, the user asks to join that company. */
@@ -145,9 +148,24 @@ export const ConfigureMfaResponse = z.object({
   data: z.object({ method: z.enum(TWO_FA_METHODS), uri: z.string().optional(), secret: z.string().optional(), sent_to: z.string().optional() }),
 });
 
+/**
+ * Verifies a 2FA setup. When 2FA is already on, the change also needs the account's `password` and `current_code`, a
+ * code of the method now in force (the authenticator app's, or one e-mailed by `POST user/multifactor/current_code/`):
+ * a session token alone cannot replace the second factor.
+ */
 export const VerifyMfaBody = z.object({
   code: z.string({ error: 'code is required' }).trim().min(1, 'code is required').max(12, 'code is too long'),
+  password: z.string().max(256, 'password is too long').optional(),
+  current_code: z.string().trim().max(12, 'current_code is too long').optional(),
 });
+
+/** Turns 2FA off: the account's password and a code of the method in force. */
+export const DisableMfaBody = z.object({
+  password: z.string({ error: 'password is required' }).min(1, 'password is required').max(256, 'password is too long'),
+  current_code: z.string({ error: 'current_code is required' }).trim().min(1, 'current_code is required').max(12, 'current_code is too long'),
+});
+
+export const CurrentCodeResponse = z.object({ detail: z.string(), sent_to: z.string() });
 
 export const MarkNotificationReadBody = z.object({
   notification_id: z.coerce.number({ error: 'notification_id must be a number' }).int('notification_id must be an integer').positive('notification_id must be positive'),

@@ -52,6 +52,11 @@ export const OPTIONAL_ASSET_FIELDS = ASSET_FIELDS.filter((f): boolean => (f as A
 /** The NA sentinel of the spec: sent for empty values. */
 export const NA = 'NA';
 
+/** The text "NaN" (any case): refused where a number is expected, though `isNA` counts it as an empty cell. */
+export function isNaNText(v: unknown): boolean {
+  return typeof v === 'string' && v.trim().toLowerCase() === 'nan';
+}
+
 export function isNA(v: unknown): boolean {
   if (v === null || v === undefined) return true;
   if (typeof v === 'number') return Number.isNaN(v);
@@ -66,6 +71,9 @@ const SUFFIX: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6,
  * Returns null for NA and an error sentence for text that is not a number.
  */
 export function parseAmount(v: unknown): { value: number | null } | { error: string } {
+  // "NaN" is what a program writes for a failed computation, not a person's "no value": refused like other non-numbers
+  // (the asset table's edit path refuses it too). An empty cell, NA, n/a or "-" is still "no value".
+  if (isNaNText(v)) return { error: `'${String(v).trim().slice(0, 40)}' is not a number` };
   if (isNA(v)) return { value: null };
   if (typeof v === 'number') return Number.isFinite(v) ? { value: v } : { error: 'is not a finite number' };
   if (typeof v === 'boolean') return { error: 'is not a number' };

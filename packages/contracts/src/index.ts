@@ -15,3 +15,4 @@ export * from './maps.js';
 export * from './geo.js';
 export * from './dashboard.js';
 export * from './audit.js';
+export * from './text.js';

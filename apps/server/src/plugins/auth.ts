@@ -9,6 +9,8 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Like `authenticate`, for calls the browser makes by itself: they do not keep an idle session alive. */
+    authenticateBackground: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
 }
 
@@ -17,11 +19,14 @@ export const TOKEN_SECURITY = [{ TokenAuth: [] as string[] }];
 
 export function registerAuth(app: FastifyInstance) {
   app.decorateRequest('authUser', null);
-  app.decorate('authenticate', async (request: FastifyRequest) => {
-    const user = await app.services.auth.authenticate(request.headers.authorization);
-    if (!user) throw unauthorized('Authentication credentials were not provided or are invalid. Send Authorization: Token <token>.');
-    request.authUser = user;
-  });
+  const check = (activity: boolean) => async (request: FastifyRequest) => {
+    const r = await app.services.auth.resolveSession(request.headers.authorization, { activity });
+    if (r && 'ended' in r) throw unauthorized(`Your session ended after ${app.config.SESSION_IDLE_MINUTES} minutes without activity. Log in again.`);
+    if (!r) throw unauthorized('Authentication credentials were not provided or are invalid. Send Authorization: Token <token>.');
+    request.authUser = r.user;
+  };
+  app.decorate('authenticate', check(true));
+  app.decorate('authenticateBackground', check(false));
 }
 
 /** The caller of a route guarded by `app.authenticate`. */

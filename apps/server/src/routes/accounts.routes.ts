@@ -3,7 +3,9 @@ import {
   AuditLogResponse,
   CompanyMember,
   ConfigureMfaResponse,
+  CurrentCodeResponse,
   CurrentUserResponse,
+  DisableMfaBody,
   DemoRequestBody,
   DetailBody,
   ErrorBody,
@@ -60,6 +62,19 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(201).send({ detail: 'Logged out.' });
   });
 
+  app.post('/api/user/rest_logout_all/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Account'],
+      summary: 'Sign out everywhere: revoke every session of this user, this one included',
+      security: TOKEN_SECURITY,
+      response: { 201: DetailBody.extend({ sessions: z.number().int() }), ...errors },
+    },
+  }, async (req, reply) => {
+    const sessions = await auth.logoutEverywhere(caller(req), req.ip);
+    return reply.status(201).send({ detail: `Signed out everywhere (${sessions} session${sessions === 1 ? '' : 's'} ended).`, sessions });
+  });
+
   app.get('/accounts/user/', {
     onRequest: app.authenticate,
     schema: { tags: ['Account'], summary: 'The signed-in user with tier data', security: TOKEN_SECURITY, response: { 200: CurrentUserResponse, ...errors } },
@@ -86,14 +101,45 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['Two-factor'],
       summary: 'Verify the code and enable 2FA with this method',
+      description:
+        'When 2FA is already on, changing it also needs `password` and `current_code` (a code of the method in force: the app\'s, or one from `POST user/multifactor/current_code/`): 400 when they are missing, 403 when wrong (counted like failed logins; 429 after repeated failures). The user is told by e-mail.',
       security: TOKEN_SECURITY,
       params: MethodParam,
       body: VerifyMfaBody,
       response: { 200: DetailBody.extend({ is_2fa_enabled: z.boolean(), method: z.enum(TWO_FA_METHODS) }), ...errors },
     },
   }, async (req) => {
+    const { user, company } = await auth.loadUser(caller(req).id);
+    return mfa.verify(user, req.params.method, req.body.code, req.ip, () => auth.confirmIdentity(user, company, req.body, req.ip));
+  });
+
+  app.post('/user/multifactor/current_code/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Two-factor'],
+      summary: 'E-mail a code of the e-mail method in force, to confirm changing or turning off 2FA',
+      description: '400 when the method in force is the authenticator app (use its code) or 2FA is off.',
+      security: TOKEN_SECURITY,
+      response: { 200: CurrentCodeResponse, ...errors },
+    },
+  }, async (req) => {
     const { user } = await auth.loadUser(caller(req).id);
-    return mfa.verify(user, req.params.method, req.body.code, req.ip);
+    return mfa.sendCurrentCode(user);
+  });
+
+  app.post('/user/disable_multifactor/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Two-factor'],
+      summary: 'Turn 2FA off, with the password and a code of the method in force',
+      description: '400 when a field is missing or 2FA is off; 403 when the password or code is wrong (counted like failed logins; 429 after repeated failures). The user is told by e-mail.',
+      security: TOKEN_SECURITY,
+      body: DisableMfaBody,
+      response: { 200: DetailBody.extend({ is_2fa_enabled: z.boolean() }), ...errors },
+    },
+  }, async (req) => {
+    const { user, company } = await auth.loadUser(caller(req).id);
+    return mfa.disable(user, req.ip, () => auth.confirmIdentity(user, company, req.body, req.ip));
   });
 
   app.get('/api/user/notifications/', {
@@ -110,8 +156,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/user/update_last_accessed', {
-    onRequest: app.authenticate,
-    schema: { tags: ['Account'], summary: 'Record the page the user is on (sent on load and every 5 minutes)', security: TOKEN_SECURITY, body: LastAccessedBody, response: { 200: DetailBody, ...errors } },
+    onRequest: app.authenticateBackground,
+    schema: { tags: ['Account'], summary: 'Record the page the user is on (sent on load and every 5 minutes; does not keep an idle session alive)', security: TOKEN_SECURITY, body: LastAccessedBody, response: { 200: DetailBody, ...errors } },
   }, async (req) => {
     await accounts.recordPage(caller(req), req.body.path);
     return { detail: 'Last accessed page recorded.' };

@@ -47,7 +47,8 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['Exports'],
       summary: 'A slide report behind its link (.pdf or .pptx by the file name); no token header needed: the link is the secret',
-      description: 'Answers the file when the report is made; while its job still runs (after waiting up to 20 s) a small page that reloads itself.',
+      description:
+        'A 24-hour bearer link: whoever holds the URL can open the report, without a session, for 24 hours after it was made; then 410. Answers the file when the report is made; while its job still runs (after waiting up to 20 s) a small page that reloads itself.',
       params: z.object({
         token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token is not a report link'),
         filename: z.string().max(200).regex(/\.(pdf|pptx)$/, 'filename must end in .pdf or .pptx'),
@@ -92,6 +93,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['Exports'],
       summary: 'A generated file behind its expiring link (no token header needed: the link is the secret)',
+      description: 'A 24-hour bearer link: whoever holds the URL can download the file, without a session, until `expires_at` (24 hours after it was made or renewed); then 410. `POST api/report/get_link/{userId}/` gives a fresh link (the old one stops working).',
       params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token is not a file link'), filename: z.string().max(200) }),
       response: { 200: BinaryBody('The generated file (e.g. .xlsx), sent as an attachment'), 404: ErrorBody, 410: ErrorBody, 400: ErrorBody },
       produces: ['application/octet-stream'],

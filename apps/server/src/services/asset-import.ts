@@ -1,4 +1,4 @@
-import { ASSET_FIELDS, assetFieldForHeader, isNA, parseAmount, type AssetFieldKey } from '@crp/contracts';
+import { ASSET_FIELDS, assetFieldForHeader, decodeText, isNA, isNaNText, looksLikeBomlessUtf16, parseAmount, textBom, type AssetFieldKey } from '@crp/contracts';
 import * as XLSX from '@e965/xlsx';
 import { inflateRawSync } from 'node:zlib';
 import { AppError } from '../lib/errors.js';
@@ -39,7 +39,11 @@ export function sniffFileType(file: UploadedFile): { kind: 'xlsx' | 'xls' | 'csv
   }
   if (isOle) return ext === 'csv' ? { kind: 'unsupported', reason: 'it is a binary Office file named .csv' } : { kind: 'xls' };
   const head = d.subarray(0, 8192);
-  if (head.includes(0)) return { kind: 'unsupported', reason: 'it holds binary data, not text or a spreadsheet' };
+  const bom = textBom(d);
+  if (!bom || bom === 'utf-8') {
+    if (looksLikeBomlessUtf16(head)) return { kind: 'unsupported', reason: 'it looks like text in UTF-16 without a byte order mark; save it as "CSV UTF-8" (or as Unicode text, which has one)' };
+    if (head.includes(0)) return { kind: 'unsupported', reason: 'it holds binary data, not text or a spreadsheet' };
+  }
   if (ext !== 'csv') return { kind: 'unsupported', reason: `it is named .${ext} but holds text; save it as .csv or as an Excel workbook` };
   return { kind: 'csv' };
 }
@@ -60,7 +64,7 @@ export function readUploadTable(file: UploadedFile, maxRows: number): unknown[][
   let wb: XLSX.WorkBook;
   try {
     if (kind === 'csv') {
-      const text = file.data.toString('utf8').replace(/^\uFEFF/, '');
+      const { text } = decodeText(file.data);
       wb = XLSX.read(text, { type: 'string', raw: true, dense: true, sheetRows: maxRows + 3 });
     } else {
       wb = XLSX.read(file.data, { type: 'buffer', dense: true, cellDates: false, cellFormula: false, cellHTML: false, sheetRows: maxRows + 3 });
@@ -74,7 +78,27 @@ export function readUploadTable(file: UploadedFile, maxRows: number): unknown[][
   const sheet = sheetName ? wb.Sheets[sheetName] : undefined;
   if (!sheet) throw new AppError(400, `upload_file: '${file.filename.slice(0, 120)}' has no sheet with data.`, [{ field: 'upload_file', message: 'empty file' }]);
   const table = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: true });
+  refuseNulCells(file, table);
   return table;
+}
+
+/**
+ * A cell holding U+0000 (a CSV past its first 8 KiB, where the binary sniff looks, or an XLSX cell written as
+ * `_x0000_`) cannot be stored by PostgreSQL: refused naming the cell, before anything is stored (issue 21).
+ */
+function refuseNulCells(file: UploadedFile, table: unknown[][]): void {
+  for (let r = 0; r < table.length; r++) {
+    const row = table[r]!;
+    for (let c = 0; c < row.length; c++) {
+      const v = row[c];
+      if (typeof v !== 'string' || !v.includes('\u0000')) continue;
+      const cell = `${XLSX.utils.encode_col(c)}${r + 1}`;
+      const header = r > 0 && typeof table[0]?.[c] === 'string' ? ` (column '${String(table[0][c]).replace(/\u0000/g, '').slice(0, 40)}')` : '';
+      throw new AppError(400, `upload_file: cell ${cell}${header} of '${file.filename.replace(/\u0000/g, '').slice(0, 120)}' contains the NUL character (U+0000). Remove it and upload the file again.`, [
+        { field: 'upload_file', message: `cell ${cell} contains the NUL character (U+0000)` },
+      ]);
+    }
+  }
 }
 
 /** Bytes of unpacked workbook XML allowed per row of UPLOAD_MAX_ROWS (a row of 35 filled columns is under 2 KiB). */
@@ -194,6 +218,10 @@ export function validateAssets(records: { row: number; values: Record<string, un
 
     const coord = (key: 'latitude' | 'longitude', limit: number): number | null => {
       const v = values[key];
+      if (isNaNText(v)) {
+        add(row, `${key} '${String(v).trim()}' is not a number`);
+        return null;
+      }
       if (isNA(v)) {
         add(row, `${key} is empty (location is mandatory)`);
         return null;

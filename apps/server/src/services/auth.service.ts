@@ -12,9 +12,18 @@ import type { MailService } from './mail.service.js';
 import type { MfaService } from './mfa.service.js';
 import type { NotificationService } from './notification.service.js';
 import type { PasswordHasher } from './password.js';
+import { passwordProblem } from './password-policy.js';
 import { defaultDataEditPermissions, tierColumns, tierDataOf } from './tier.service.js';
 
 export const LOGIN_FAILED = 'Unable to log in with the provided credentials.';
+
+/**
+ * What the per-user login lock counts failures by: the company code as typed (normalised) and the username, lower
+ * case. Usernames are unique per company only, so keying on the username alone let five failures with a made-up
+ * company code lock out every user of that name in every company (issue 21). Stored in `login_attempts.username_lower`
+ * as `CODE/username`: a real company code and a registered username hold no `/`, so no other pair maps to a real one.
+ */
+export const throttleKey = (companyCode: string, usernameLower: string) => `${normaliseCompanyCode(companyCode)}/${usernameLower}`;
 
 function insertUser(db: DB, companyId: number, body: RegisterBody, passwordHash: string, status: 'active' | 'pending', isAdmin: boolean) {
   return db
@@ -57,6 +66,8 @@ export class AuthService {
    */
   async register(body: RegisterBody, client: string) {
     const usernameLower = body.username.toLowerCase();
+    const weak = passwordProblem(body.password, body);
+    if (weak) throw badRequest(weak, 'password');
     const passwordHash = await this.passwords.hash(body.password);
 
     if (body.company_code) {
@@ -142,12 +153,13 @@ export class AuthService {
     }
   }
 
-  private async checkThrottle(usernameLower: string, client: string) {
+  /** `key` is `throttleKey(company code, username)`; the per-client count is over every key. */
+  private async checkThrottle(key: string, client: string) {
     const windowStart = new Date(Date.now() - this.config.LOGIN_THROTTLE_WINDOW_MINUTES * 60_000);
     const lastSuccess = await this.db
       .selectFrom('login_attempts')
       .select((eb) => eb.fn.max('created_at').as('at'))
-      .where('username_lower', '=', usernameLower)
+      .where('username_lower', '=', key)
       .where('succeeded', '=', true)
       .executeTakeFirst();
     const since = lastSuccess?.at && new Date(lastSuccess.at) > windowStart ? new Date(lastSuccess.at) : windowStart;
@@ -155,7 +167,7 @@ export class AuthService {
       this.db
         .selectFrom('login_attempts')
         .select(sql<number>`count(*)::int`.as('n'))
-        .where('username_lower', '=', usernameLower)
+        .where('username_lower', '=', key)
         .where('succeeded', '=', false)
         .where('created_at', '>', since)
         .executeTakeFirstOrThrow(),
@@ -173,19 +185,20 @@ export class AuthService {
     }
   }
 
-  private async recordAttempt(usernameLower: string, client: string, succeeded: boolean) {
-    await this.db.insertInto('login_attempts').values({ username_lower: usernameLower, client, succeeded }).execute();
+  private async recordAttempt(key: string, client: string, succeeded: boolean) {
+    await this.db.insertInto('login_attempts').values({ username_lower: key, client, succeeded }).execute();
   }
 
   async login(body: LoginBody, client: string): Promise<LoginOutcome> {
     const usernameLower = body.username.toLowerCase();
-    await this.checkThrottle(usernameLower, client);
+    const key = throttleKey(body.company_code, usernameLower);
+    await this.checkThrottle(key, client);
 
     const company = await this.users.companyByCode(normaliseCompanyCode(body.company_code));
     const user = company ? await this.users.userInCompany(company.id, usernameLower) : undefined;
     const ok = user ? await this.passwords.verify(user.password_hash, body.password) : (await this.passwords.burn(body.password), false);
     if (!company || !user || !ok) {
-      await this.recordAttempt(usernameLower, client, false);
+      await this.recordAttempt(key, client, false);
       if (company && user) await this.users.audit({ company_id: company.id, user_id: user.id, action: 'login.failed', client });
       throw unauthorized(LOGIN_FAILED);
     }
@@ -200,13 +213,13 @@ export class AuthService {
       }
       const valid = await this.mfa.checkLoginCode(user, code);
       if (!valid) {
-        await this.recordAttempt(usernameLower, client, false);
+        await this.recordAttempt(key, client, false);
         await this.users.audit({ company_id: company.id, user_id: user.id, action: 'login.2fa_failed', client });
         throw new AppError(401, 'Invalid 2FA code. Please try again.', [{ field: 'totp_code', message: 'Invalid 2FA code' }]);
       }
     }
 
-    await this.recordAttempt(usernameLower, client, true);
+    await this.recordAttempt(key, client, true);
     const token = await this.issueToken(user.id);
     await this.users.audit({ company_id: company.id, user_id: user.id, action: 'login.succeeded', client });
     return {
@@ -221,6 +234,30 @@ export class AuthService {
     };
   }
 
+  /**
+   * Re-authentication before the second factor is changed or turned off (ASVS V2.7/V2.8, V3.7.1): when 2FA is on, the
+   * account's password and a code of the method in force are required, so a session token alone (a stolen one, or an
+   * unlocked computer) cannot replace or remove the second factor. Failures count like failed logins (same throttle)
+   * and are audited. Does nothing while 2FA is off (setting it up the first time needs the session only).
+   */
+  async confirmIdentity(user: UserRow, company: { id: number; code: string }, body: { password?: string | undefined; current_code?: string | undefined }, client: string): Promise<void> {
+    if (!user.twofa_method) return;
+    const method = user.twofa_method === 'app' ? 'the code your authenticator app shows now' : 'a code e-mailed to you (POST user/multifactor/current_code/)';
+    const missing: { field: string; message: string }[] = [];
+    if (!body.password) missing.push({ field: 'password', message: 'password is required: two-factor authentication is on, so changing or turning it off needs your password' });
+    if (!body.current_code?.trim()) missing.push({ field: 'current_code', message: `current_code is required: ${method}` });
+    if (missing.length) throw new AppError(400, `${missing.map((m) => m.message).join('; ')}.`, missing);
+    const key = throttleKey(company.code, user.username_lower);
+    await this.checkThrottle(key, client);
+    const fail = async (field: 'password' | 'current_code', message: string): Promise<never> => {
+      await this.recordAttempt(key, client, false);
+      await this.users.audit({ company_id: company.id, user_id: user.id, action: '2fa.confirm_failed', detail: { field }, client });
+      throw new AppError(403, message, [{ field, message }]);
+    };
+    if (!(await this.passwords.verify(user.password_hash, body.password!))) await fail('password', 'password: this is not your password. Two-factor authentication was not changed.');
+    if (!(await this.mfa.checkLoginCode(user, body.current_code!.trim()))) await fail('current_code', `current_code: the code is not right or was already used (${method}). Two-factor authentication was not changed.`);
+  }
+
   private async issueToken(userId: number): Promise<string> {
     const token = newToken();
     await this.db
@@ -231,7 +268,18 @@ export class AuthService {
   }
 
   /** Resolves an `Authorization: Token <t>` (or `Bearer <t>`) header to the caller, or null. */
-  async authenticate(header: string | undefined): Promise<AuthUser | null> {
+  async authenticate(header: string | undefined, opts: { activity?: boolean } = {}): Promise<AuthUser | null> {
+    const r = await this.resolveSession(header, opts);
+    return r && 'user' in r ? r.user : null;
+  }
+
+  /**
+   * The caller behind a token, or why there is none. A session unused for SESSION_IDLE_MINUTES ends (its token is
+   * revoked: ASVS V3.3.2). `activity: false` (the browser's own background ping) checks the session without counting
+   * as use. `last_used_at` is written at most every tenth of the idle time (and every 5 minutes at most), so a session
+   * may end up to that much before the full idle time after its last use.
+   */
+  async resolveSession(header: string | undefined, opts: { activity?: boolean } = {}): Promise<{ user: AuthUser } | { ended: 'idle' } | null> {
     const m = header?.match(/^(?:Token|Bearer)\s+([A-Za-z0-9_-]{20,100})$/);
     if (!m?.[1]) return null;
     const row = await this.db
@@ -243,15 +291,29 @@ export class AuthService {
       .where('t.expires_at', '>', new Date())
       .executeTakeFirst();
     if (!row || row.status !== 'active') return null;
-    if (Date.now() - new Date(row.last_used_at).getTime() > 5 * 60_000) {
+    const idleMs = this.config.SESSION_IDLE_MINUTES * 60_000;
+    const unused = Date.now() - new Date(row.last_used_at).getTime();
+    if (idleMs > 0 && unused > idleMs) {
+      await this.db.updateTable('auth_tokens').set({ revoked_at: new Date() }).where('id', '=', row.token_id).where('revoked_at', 'is', null).execute();
+      return { ended: 'idle' };
+    }
+    if (opts.activity !== false && unused > Math.min(5 * 60_000, idleMs > 0 ? idleMs / 10 : Infinity)) {
       await this.db.updateTable('auth_tokens').set({ last_used_at: new Date() }).where('id', '=', row.token_id).execute();
     }
-    return { id: row.user_id, companyId: row.company_id, username: row.username, isCompanyAdmin: row.is_company_admin, tokenId: row.token_id };
+    return { user: { id: row.user_id, companyId: row.company_id, username: row.username, isCompanyAdmin: row.is_company_admin, tokenId: row.token_id } };
   }
 
   async logout(user: AuthUser, client: string): Promise<void> {
     await this.db.updateTable('auth_tokens').set({ revoked_at: new Date() }).where('id', '=', user.tokenId).execute();
     await this.users.audit({ company_id: user.companyId, user_id: user.id, action: 'logout', client });
+  }
+
+  /** Signs the user out on every device: every session of theirs ends, this one included (ASVS V3.3.4). */
+  async logoutEverywhere(user: AuthUser, client: string): Promise<number> {
+    const res = await this.db.updateTable('auth_tokens').set({ revoked_at: new Date() }).where('user_id', '=', user.id).where('revoked_at', 'is', null).executeTakeFirst();
+    const sessions = Number(res.numUpdatedRows);
+    await this.users.audit({ company_id: user.companyId, user_id: user.id, action: 'logout.everywhere', detail: { sessions }, client });
+    return sessions;
   }
 
   async loadUser(id: number): Promise<{ user: UserRow; company: NonNullable<Awaited<ReturnType<UsersRepository['companyById']>>> }> {

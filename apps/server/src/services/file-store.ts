@@ -15,7 +15,9 @@ const LINK_TTL_MS = 24 * 3_600_000;
 
 /**
  * Files made on the server (exports, reports), stored under DATA_DIR/files and served by unguessable, expiring
- * links (`/api/v2/files/<token>/<name>`): a link can be opened in a new tab without the token header, like a signed URL.
+ * links (`/api/v2/files/<token>/<name>`): 24-hour bearer links. Whoever holds the URL can download the file without a
+ * session, like a signed URL, until it expires (then 410); only the token's SHA-256 is stored, logs redact it, answers
+ * are `Cache-Control: private, no-store`, and `Referrer-Policy: same-origin` keeps it out of other sites' Referer.
  */
 export class FileStore {
   readonly dir: string;
@@ -46,10 +48,14 @@ export class FileStore {
     return { id: row.id, url: `/api/v2/files/${token}/${encodeURIComponent(safeName)}`, expires_at: expires.toISOString() };
   }
 
-  /** A stored file by row id (reports serve their files behind their own link). */
+  /**
+   * A stored file by row id (reports serve their files behind their own link). Like a file link, it is refused with
+   * 410 once the file's 24 hours are over: a report link is a 24-hour bearer link too.
+   */
   async openById(id: number): Promise<{ filename: string; contentType: string; data: Buffer }> {
     const row = await this.db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('No such file.');
+    if (new Date(row.expires_at).getTime() < Date.now()) throw new AppError(410, 'This report link has expired (links last 24 hours). Generate the report again.');
     return this.read(row);
   }
 

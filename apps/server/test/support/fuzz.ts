@@ -257,3 +257,53 @@ export function countDiff(before: Record<string, number>, after: Record<string, 
   const moved = Object.keys(before).filter((k) => before[k] !== after[k]);
   return moved.length ? moved.map((k) => `${k} ${before[k]} -> ${after[k]}`).join(', ') : null;
 }
+
+/**
+ * A body with every property of `schema` filled with a valid value (the fixture's known value for the field when there
+ * is one), arrays with one item: the base on which the NUL walk puts U+0000 into one string at a time.
+ */
+export function fullValid(schema: JsonSchema | undefined, field: string, known: Known, depth = 0): unknown {
+  const k = known[field]?.[0];
+  if (k !== undefined && depth > 0) return k;
+  const s = schema ?? {};
+  if (s.enum?.length) return s.enum[0];
+  if (s.const !== undefined) return s.const;
+  const alts = s.anyOf ?? s.oneOf;
+  if (alts?.length) return fullValid(alts.find((a) => a.type !== 'null') ?? alts[0], field, known, depth);
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  switch (type) {
+    case 'string':
+      return 'Fuzz'.padEnd(Math.max(4, s.minLength ?? 0), 'z');
+    case 'integer':
+    case 'number':
+      return s.minimum !== undefined && s.minimum > 1 ? s.minimum : 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return depth > 6 ? [] : [fullValid(s.items, field, known, depth + 1)];
+    case 'object':
+      if (depth > 6) return {};
+      return Object.fromEntries(Object.entries(s.properties ?? {}).map(([name, ps]) => [name, fullValid(ps, name, known, depth + 1)]));
+    default:
+      return 'Fuzz';
+  }
+}
+
+/** The dotted paths of every string in `value` (`data.0.name`), for the NUL walk. */
+export function stringPaths(value: unknown, prefix: string[] = []): string[][] {
+  if (typeof value === 'string') return [prefix];
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringPaths(v, [...prefix, String(i)]));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...prefix, k]));
+  return [];
+}
+
+/** A deep copy of `value` with a NUL put into the string at `path`. */
+export function withNulAt(value: unknown, path: string[]): unknown {
+  const copy = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  let o: Record<string, unknown> = copy;
+  for (const p of path.slice(0, -1)) o = o[p] as Record<string, unknown>;
+  const last = path[path.length - 1]!;
+  const v = String(o[last]);
+  o[last] = `${v.slice(0, 1)}\u0000${v.slice(1)}`;
+  return copy;
+}

@@ -37,6 +37,11 @@ export async function logout(token: string): Promise<void> {
   await request('POST', '/api/user/rest_logout/', { token, sessionCall: false });
 }
 
+/** Ends every session of the user, on every device (this one included). */
+export async function logoutEverywhere(token: string): Promise<{ detail: string; sessions: number }> {
+  return (await request<{ detail: string; sessions: number }>('POST', '/api/user/rest_logout_all/', { token, sessionCall: false })).data;
+}
+
 export async function register(body: RegisterInput): Promise<RegisterResult> {
   return (await request<RegisterResult>('POST', '/api/user/register/', { json: body, auth: false, sessionCall: false })).data;
 }
@@ -53,9 +58,24 @@ export async function configureMultifactor(method: TwoFaMethod): Promise<Configu
   return (await request<ConfigureMfaResult>('GET', `/user/configure_multifactor/${method}`)).data;
 }
 
-export async function verifyMultifactor(method: TwoFaMethod, code: string): Promise<{ detail: string }> {
-  // A wrong code is a 400, never a lost session.
-  return (await request<{ detail: string }>('POST', `/user/configure_multifactor/${method}/`, { form: { code } })).data;
+/** The password and a code of the method in force: needed to change or turn off 2FA while it is on. */
+export interface MfaConfirmation {
+  password: string;
+  current_code: string;
+}
+
+export async function verifyMultifactor(method: TwoFaMethod, code: string, confirmation?: MfaConfirmation): Promise<{ detail: string }> {
+  // A wrong code is a 400 and a wrong password or current code a 403: never a lost session.
+  return (await request<{ detail: string }>('POST', `/user/configure_multifactor/${method}/`, { form: { code, ...confirmation } })).data;
+}
+
+/** E-mails a code of the e-mail method in force (to confirm a change or a turn-off). */
+export async function sendCurrentMfaCode(): Promise<{ detail: string; sent_to: string }> {
+  return (await request<{ detail: string; sent_to: string }>('POST', '/user/multifactor/current_code/')).data;
+}
+
+export async function disableMultifactor(confirmation: MfaConfirmation): Promise<{ detail: string }> {
+  return (await request<{ detail: string }>('POST', '/user/disable_multifactor/', { form: { ...confirmation } })).data;
 }
 
 export async function markNotificationRead(notificationId: number): Promise<void> {

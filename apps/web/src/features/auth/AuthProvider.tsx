@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { STORAGE_KEYS, type CurrentUserResponse, type LoginResponse } from '@crp/contracts';
-import { fetchCurrentUser, logout as logoutCall } from '../../api/accounts';
+import { fetchCurrentUser, logout as logoutCall, logoutEverywhere } from '../../api/accounts';
 import { setUnauthorizedHandler } from '../../api/http';
 import { queryKeys } from '../../api/queryKeys';
 import { clearSession, readTierData, readToken, writeSession, writeTierData } from '../../lib/storage';
@@ -18,6 +18,8 @@ export interface AuthContextValue {
   signIn: (login: LoginResponse) => void;
   /** Revokes the token on the server (best effort) and drops the local session. */
   signOut: () => Promise<void>;
+  /** Ends every session of the user on the server (all devices), then this one here. Throws when the server refused. */
+  signOutEverywhere: () => Promise<void>;
   /** Drops a stored token without a server call (failed login or registration, spec 000 §4). */
   forgetSession: () => void;
 }
@@ -87,6 +89,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [dropSession]);
 
+  const signOutEverywhere = useCallback(async () => {
+    const current = readToken();
+    if (current) await logoutEverywhere(current);
+    setSignedOutByUser(true);
+    dropSession();
+  }, [dropSession]);
+
   const forgetSession = useCallback(() => {
     if (readToken()) dropSession();
   }, [dropSession]);
@@ -100,9 +109,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       userLoading: token !== null && userQuery.isPending,
       signIn,
       signOut,
+      signOutEverywhere,
       forgetSession,
     }),
-    [token, signedOutByUser, userQuery.data, userQuery.isPending, signIn, signOut, forgetSession],
+    [token, signedOutByUser, userQuery.data, userQuery.isPending, signIn, signOut, signOutEverywhere, forgetSession],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Checkbox, Col, Form, Input, Row } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
+import { PASSWORD_MIN_LENGTH } from '@crp/contracts';
 import { register, type RegisterInput, type RegisterResult } from '../../api/accounts';
 import { firstErrorMessage } from '../../api/http';
 import { useAuth } from './AuthProvider';
@@ -95,7 +96,12 @@ export function RegisterForm({ onRegistered }: { onRegistered: (result: Register
       </Form.Item>
       <Row gutter={16}>
         <Col xs={24} sm={12}>
-          <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Choose a password' }, { min: 8, message: 'At least 8 characters' }]}>
+          <Form.Item
+            label="Password"
+            name="password"
+            rules={[{ required: true, message: 'Choose a password' }, { min: PASSWORD_MIN_LENGTH, message: `At least ${PASSWORD_MIN_LENGTH} characters` }]}
+            extra={`At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words work well; common passwords and your username are refused.`}
+          >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
         </Col>

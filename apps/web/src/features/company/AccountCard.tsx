@@ -1,14 +1,28 @@
-import { Card, Descriptions, Skeleton, Typography } from 'antd';
-import { IdcardOutlined } from '@ant-design/icons';
+import { App, Button, Card, Descriptions, Skeleton, Typography } from 'antd';
+import { IdcardOutlined, LogoutOutlined } from '@ant-design/icons';
+import { ApiError } from '../../api/http';
 import { useAuth } from '../auth/AuthProvider';
 import { useTierData } from '../shell/useTierData';
 
 const MODULE_LABELS: Record<string, string> = { physical_risk: 'Physical Risk', transition_risk: 'Transition Risk', map: 'Map Module' };
 
-/** Who is signed in, their company code (needed at login) and plan. */
+/** Who is signed in, their company code (needed at login) and plan; signing out on every device. */
 export function AccountCard() {
-  const { user } = useAuth();
+  const { user, signOutEverywhere } = useAuth();
+  const { modal, message } = App.useApp();
   const tier = useTierData();
+  const confirmSignOutEverywhere = () =>
+    modal.confirm({
+      title: 'Sign out everywhere?',
+      content: 'Every session of your account ends: on this computer and on every other device or browser. You log in again with your password (and 2FA code).',
+      okText: 'Sign out everywhere',
+      okButtonProps: { danger: true },
+      cancelText: 'Cancel',
+      onOk: () =>
+        signOutEverywhere().catch((err: unknown) => {
+          void message.error(err instanceof ApiError && err.detail ? err.detail : 'Could not sign out everywhere. Try again.');
+        }),
+    });
   return (
     <Card
       className="crp-card"
@@ -43,6 +57,13 @@ export function AccountCard() {
             </div>
           </Descriptions.Item>
         </Descriptions>
+      )}
+      {user && (
+        <div className="crp-card-actions">
+          <Button icon={<LogoutOutlined />} onClick={confirmSignOutEverywhere}>
+            Sign out everywhere
+          </Button>
+        </div>
       )}
     </Card>
   );

@@ -1,4 +1,4 @@
-import { ASSET_FIELDS, assetFieldForHeader, isNA, NA, OPTIONAL_ASSET_FIELDS, parseAmount, type AssetFieldKey } from '@crp/contracts';
+import { ASSET_FIELDS, assetFieldForHeader, decodeText, isNA, NA, OPTIONAL_ASSET_FIELDS, parseAmount, type AssetFieldKey } from '@crp/contracts';
 import * as XLSX from '@e965/xlsx';
 
 /** One asset row of the preview, keyed by asset field, values as the user sees them. */
@@ -38,7 +38,8 @@ export async function parseAssetFile(file: File): Promise<ParsedUpload> {
   const ext = fileExtension(file.name);
   let wb: XLSX.WorkBook;
   if (ext === 'csv') {
-    const text = (await file.text()).replace(/^\uFEFF/, '');
+    // Decoded as the server does (BOM, UTF-8, else Windows-1252): the preview shows the names that will be stored.
+    const { text } = decodeText(new Uint8Array(await file.arrayBuffer()));
     wb = XLSX.read(text, { type: 'string', raw: true, dense: true });
   } else {
     wb = XLSX.read(new Uint8Array(await file.arrayBuffer()), { type: 'array', dense: true, cellDates: false, cellFormula: false, cellHTML: false });

@@ -8,6 +8,7 @@ import { configureMultifactor, type ConfigureMfaResult } from '../../api/account
 import { queryKeys } from '../../api/queryKeys';
 import { useAuth } from '../auth/AuthProvider';
 import { useQrDataUrl } from './useQrDataUrl';
+import { DisableTwoFactorModal } from './DisableTwoFactorModal';
 import { VerifyTwoFactorModal } from './VerifyTwoFactorModal';
 
 export const OVERRIDE_WARNING = 'This will override any existing 2FA setup. Do you want to continue?';
@@ -37,6 +38,7 @@ export function TwoFactorSetupCard() {
   const queryClient = useQueryClient();
   const [method, setMethod] = useState<TwoFaMethod>('app');
   const [setup, setSetup] = useState<ConfigureMfaResult['data'] | null>(null);
+  const [disabling, setDisabling] = useState(false);
   const qrDataUrl = useQrDataUrl(setup?.method === 'app' ? setup.uri : undefined);
 
   const request = useMutation({
@@ -67,7 +69,13 @@ export function TwoFactorSetupCard() {
     navigate('/location');
   };
 
+  const onDisabled = () => {
+    setDisabling(false);
+    void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+  };
+
   const enabled = user?.is_2fa_enabled ?? false;
+  const currentMethod = enabled ? (user?.twofa_method ?? null) : null;
   const current = user?.twofa_method === 'email' ? 'e-mail code' : 'authenticator app';
 
   return (
@@ -90,7 +98,7 @@ export function TwoFactorSetupCard() {
     >
       <p className="crp-muted">
         {enabled
-          ? 'Your account asks for a second code at login. You can switch method or re-pair a new device below.'
+          ? 'Your account asks for a second code at login. You can switch method or re-pair a new device below (with your password and a code of your current method).'
           : 'Protect your account with a second step at login. Choose how you want to receive your 6-digit code.'}
       </p>
       <Radio.Group
@@ -115,8 +123,14 @@ export function TwoFactorSetupCard() {
         <Button type="primary" size="large" onClick={start} loading={request.isPending}>
           {enabled ? 'Set up again' : 'Set up 2FA'}
         </Button>
+        {currentMethod && (
+          <Button size="large" danger onClick={() => setDisabling(true)}>
+            Turn off 2FA
+          </Button>
+        )}
       </div>
-      <VerifyTwoFactorModal setup={setup} qrDataUrl={qrDataUrl} onClose={() => setSetup(null)} onVerified={onVerified} />
+      <VerifyTwoFactorModal setup={setup} qrDataUrl={qrDataUrl} onClose={() => setSetup(null)} onVerified={onVerified} currentMethod={currentMethod} />
+      {currentMethod && <DisableTwoFactorModal open={disabling} currentMethod={currentMethod} onClose={() => setDisabling(false)} onDisabled={onDisabled} />}
     </Card>
   );
 }

@@ -2,25 +2,32 @@ import { useEffect, useState } from 'react';
 import { Alert, App, Button, Form, Input, Modal, Skeleton, Typography } from 'antd';
 import { MailOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import { verifyMultifactor, type ConfigureMfaResult } from '../../api/accounts';
+import type { TwoFaMethod } from '@crp/contracts';
+import { verifyMultifactor, type ConfigureMfaResult, type MfaConfirmation } from '../../api/accounts';
+import { ConfirmIdentityFields, confirmationOf, fieldErrorsOf } from './ConfirmIdentityFields';
 
 export const VERIFY_FAILED = 'Invalid verification code. Please try again.';
 export const VERIFY_OK = '2FA verification successful';
 
-/** Second dialog of the 2FA setup: a QR code and key for the app method, or a code input for e-mail. */
+/**
+ * Second dialog of the 2FA setup: a QR code and key for the app method, or a code input for e-mail. When 2FA is already
+ * on (`currentMethod`), it also asks for the password and a code of the method in force.
+ */
 export function VerifyTwoFactorModal({
   setup,
   onClose,
   onVerified,
   qrDataUrl,
+  currentMethod = null,
 }: {
   setup: ConfigureMfaResult['data'] | null;
   qrDataUrl: string | null;
   onClose: () => void;
   onVerified: () => void;
+  currentMethod?: TwoFaMethod | null;
 }) {
   const { message } = App.useApp();
-  const [form] = Form.useForm<{ code: string }>();
+  const [form] = Form.useForm<{ code: string } & Partial<MfaConfirmation>>();
   const [error, setError] = useState<string | null>(null);
   const open = setup !== null;
 
@@ -32,14 +39,16 @@ export function VerifyTwoFactorModal({
   }, [open, form]);
 
   const mutation = useMutation({
-    mutationFn: (code: string) => verifyMultifactor(setup?.method ?? 'app', code),
+    mutationFn: (v: { code: string; confirmation?: MfaConfirmation }) => verifyMultifactor(setup?.method ?? 'app', v.code, v.confirmation),
     onSuccess: () => {
       void message.success(VERIFY_OK);
       onVerified();
     },
-    onError: () => {
-      setError(VERIFY_FAILED);
-      void message.error(VERIFY_FAILED);
+    onError: (err) => {
+      const { fields, detail } = fieldErrorsOf(err, VERIFY_FAILED);
+      form.setFields(fields as never);
+      setError(detail);
+      void message.error(detail);
     },
   });
 
@@ -87,8 +96,13 @@ export function VerifyTwoFactorModal({
         />
       )}
       {error && <Alert type="error" showIcon role="alert" className="crp-form-alert" title={error} data-testid="verify-error" />}
-      <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => mutation.mutate(v.code.trim())}>
-        <Form.Item label="Verification code" name="code" rules={[{ required: true, whitespace: true, message: 'Enter the 6-digit code' }]}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={(v) => mutation.mutate({ code: v.code.trim(), ...(currentMethod ? { confirmation: confirmationOf(v) } : {}) })}
+      >
+        <Form.Item label={currentMethod ? 'Verification code of the new method' : 'Verification code'} name="code" rules={[{ required: true, whitespace: true, message: 'Enter the 6-digit code' }]}>
           <Input
             size="large"
             inputMode="numeric"
@@ -99,6 +113,7 @@ export function VerifyTwoFactorModal({
             spellCheck={false}
           />
         </Form.Item>
+        {currentMethod && <ConfirmIdentityFields currentMethod={currentMethod} />}
         <div className="crp-modal-actions">
           <Button onClick={onClose}>Cancel</Button>
           <Button type="primary" htmlType="submit" loading={mutation.isPending}>
