@@ -76,13 +76,18 @@ export class DashboardPage {
       await this.openDropdown(testId);
       await this.revealOption(testId, option, label);
       await option.click();
-      try {
-        await this.page.getByTestId(testId).filter({ hasText: label }).waitFor({ timeout: attempt === 1 ? 5_000 : 30_000 });
-        return;
-      } catch (err) {
-        if (attempt >= 2) throw err;
-        await this.page.keyboard.press('Escape');
+      const chosen = this.page.getByTestId(testId).filter({ hasText: label });
+      if (await chosen.waitFor({ timeout: 5_000 }).then(() => true, () => false)) return;
+      // The click was not taken (seen in full runs: the option stays highlighted, the value unchanged): the highlighted
+      // option is the active one, so Enter selects it the way a keyboard user would.
+      if (await option.isVisible()) {
+        await option.hover();
+        await this.page.keyboard.press('Enter');
+        if (await chosen.waitFor({ timeout: 5_000 }).then(() => true, () => false)) return;
       }
+      if (attempt >= 2) await chosen.waitFor({ timeout: 20_000 });
+      if (attempt >= 2) return;
+      await this.page.keyboard.press('Escape');
     }
   }
 

@@ -42,6 +42,8 @@ export const DashboardAssetRow = z.strictObject({
   overall_loss: money.describe('residual CVaR, USD'),
   cvar: money,
   max_exposure: money,
+  loss_100_year: money.describe("loss of the asset's 1-in-100-year event (hazards added, at most value plus a year's revenue), USD; null: analysed before tail losses were kept"),
+  loss_250_year: money.describe("the same for the 1-in-250-year event"),
 });
 export type DashboardAssetRow = z.infer<typeof DashboardAssetRow>;
 

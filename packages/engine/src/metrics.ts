@@ -121,6 +121,18 @@ export interface CvarResult {
   maxExposure: number;
   /** Expected annual loss at the year, USD (without / with adaptation). */
   eal: number; ealResidual: number;
+  /**
+   * Loss of the 1-in-100 and 1-in-250-year events at the year, USD: the hazards' tail-event losses added (an upper
+   * bound), capped at the exposed value plus a year's revenue; NaN for results stored without tail damage.
+   */
+  loss100: number; loss250: number;
+}
+
+/** Revenue growth factor of the plan at its year (1 unless GDP-adjusted). */
+function gdpAtYear(plan: SeriesPlan): number {
+  let g = 0;
+  for (let k = 0; k < plan.indices.length; k++) g += (plan.yearW[k] as number) * (plan.gdp[k] as number);
+  return g;
 }
 
 /**
@@ -292,14 +304,17 @@ export function assetCvar(asset: PreparedAsset, chunk: ResultChunk, a: number, h
   scenario: ScenarioCode, year: number, opt: LossOptions = {}): CvarResult {
   const withContent = opt.withContent ?? true;
   const plan = seriesPlan(analysisType, scenario, year, !!opt.gdpAdjusted);
-  let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0; let maxE = 0; let seen = false;
+  let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0; let maxE = 0; let seen = false; let l100 = 0; let l250 = 0;
   for (const hz of hazards) {
     assetHazard(asset, chunk, a, HAZARD_INDEX[hz], plan, withContent);
     if (!AH[7]) continue;
     seen = true; cvar += AH[0] as number; rcvar += AH[1] as number; eal += AH[2] as number; ealR += AH[3] as number; maxE = Math.max(maxE, AH[4] as number);
+    l100 += AH[8] as number; l250 += AH[9] as number;
   }
   const exposed = exposedValue(asset, withContent);
-  if (!seen) return { cvar: NaN, cvarPercent: NaN, rcvar: NaN, rcvarPercent: NaN, avoidedLoss: NaN, maxExposure: NaN, eal: NaN, ealResidual: NaN };
+  if (!seen) return { cvar: NaN, cvarPercent: NaN, rcvar: NaN, rcvarPercent: NaN, avoidedLoss: NaN, maxExposure: NaN, eal: NaN, ealResidual: NaN, loss100: NaN, loss250: NaN };
+  const tailCap = exposed + asset.revenue * asset.ownership * gdpAtYear(plan);
+  l100 = l100 !== l100 ? NaN : Math.min(tailCap, l100); l250 = l250 !== l250 ? NaN : Math.min(tailCap, l250);
   if (hazards.length > 1) {
     // several hazards: combined per year as independent (1 − Π(1 − d)), never above the value or a year of revenue
     assetCombined(asset, chunk, a, hazards.map((h) => HAZARD_INDEX[h]), plan, withContent);
@@ -311,7 +326,7 @@ export function assetCvar(asset: PreparedAsset, chunk: ResultChunk, a: number, h
   if (cvar > cap) cvar = cap;
   if (rcvar > cvar) rcvar = cvar;
   const pct = (v: number) => (exposed > 0 ? (100 * v) / exposed : 0);
-  return { cvar, cvarPercent: pct(cvar), rcvar, rcvarPercent: pct(rcvar), avoidedLoss: Math.max(0, cvar - rcvar), maxExposure: maxE, eal, ealResidual: ealR };
+  return { cvar, cvarPercent: pct(cvar), rcvar, rcvarPercent: pct(rcvar), avoidedLoss: Math.max(0, cvar - rcvar), maxExposure: maxE, eal, ealResidual: ealR, loss100: l100, loss250: l250 };
 }
 
 /** Portfolio CVaR (or residual CVaR): sum over assets of assetCvar over the hazards. */
@@ -551,11 +566,13 @@ export function portfolioCvarSeries(chunks: readonly ResultChunk[], prepared: re
 
 /**
  * assetCvar for many assets in one call (the dashboard's per-asset pass), with the same arithmetic: for each asset
- * `items[j]` (located by chunkOf/localOf) writes out[j*6 ..] = cvar, rcvar, rcvarPercent, maxExposure, eal,
- * ealResidual (NaN when no hazard has data), and, when perHazard is given, perHazard[(j*H + k)*2 ..] = the CVaR and
+ * `items[j]` (located by chunkOf/localOf) writes out[j*ASSET_BATCH_FIELDS ..] = cvar, rcvar, rcvarPercent, maxExposure,
+ * eal, ealResidual, loss100, loss250 (NaN when no hazard has data), and, when perHazard is given, perHazard[(j*H + k)*2 ..] = the CVaR and
  * residual CVaR of hazard k alone (what assetCvar(.., [hazard k], ..) returns; NaN without data). One assetHazard pass
  * per asset x hazard serves both, where calling assetCvar per hazard and for the set did it twice.
  */
+/** Fields per asset written by assetCvarBatch. */
+export const ASSET_BATCH_FIELDS = 8;
 export function assetCvarBatch(prepared: readonly PreparedAsset[], chunks: readonly ResultChunk[], chunkOf: ArrayLike<number>, localOf: ArrayLike<number>,
   items: ArrayLike<number>, hazards: readonly HazardKey[], analysisType: AnalysisType, scenario: ScenarioCode, year: number, opt: LossOptions,
   out: Float64Array, perHazard: Float64Array | null): void {
@@ -568,7 +585,7 @@ export function assetCvarBatch(prepared: readonly PreparedAsset[], chunks: reado
     const asset = prepared[i] as PreparedAsset;
     const chunk = chunks[chunkOf[i] as number] as ResultChunk;
     const a = localOf[i] as number;
-    let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0; let maxE = 0; let seen = false;
+    let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0; let maxE = 0; let seen = false; let l100 = 0; let l250 = 0;
     for (let k = 0; k < H; k++) {
       assetHazard(asset, chunk, a, hs[k] as number, plan, withContent);
       if (!AH[7]) {
@@ -577,9 +594,10 @@ export function assetCvarBatch(prepared: readonly PreparedAsset[], chunks: reado
       }
       if (perHazard) { perHazard[(j * H + k) * 2] = 0 + (AH[0] as number); perHazard[(j * H + k) * 2 + 1] = 0 + (AH[1] as number); }
       seen = true; cvar += AH[0] as number; rcvar += AH[1] as number; eal += AH[2] as number; ealR += AH[3] as number; maxE = Math.max(maxE, AH[4] as number);
+      l100 += AH[8] as number; l250 += AH[9] as number;
     }
-    const o = j * 6;
-    if (!seen) { out[o] = NaN; out[o + 1] = NaN; out[o + 2] = NaN; out[o + 3] = NaN; out[o + 4] = NaN; out[o + 5] = NaN; continue; }
+    const o = j * ASSET_BATCH_FIELDS;
+    if (!seen) { for (let f = 0; f < ASSET_BATCH_FIELDS; f++) out[o + f] = NaN; continue; }
     const exposed = exposedValue(asset, withContent);
     if (H > 1) {
       assetCombined(asset, chunk, a, hs, plan, withContent);
@@ -591,6 +609,8 @@ export function assetCvarBatch(prepared: readonly PreparedAsset[], chunks: reado
     if (cvar > cap) cvar = cap;
     if (rcvar > cvar) rcvar = cvar;
     out[o] = cvar; out[o + 1] = rcvar; out[o + 2] = exposed > 0 ? (100 * rcvar) / exposed : 0; out[o + 3] = maxE; out[o + 4] = eal; out[o + 5] = ealR;
+    const tailCap = exposed + asset.revenue * asset.ownership * gdpAtYear(plan);
+    out[o + 6] = l100 !== l100 ? NaN : Math.min(tailCap, l100); out[o + 7] = l250 !== l250 ? NaN : Math.min(tailCap, l250);
   }
 }
 

@@ -215,7 +215,7 @@ test('portfolioCvarSeries equals the sum of assetCvar at every year of each scen
 });
 
 test('assetCvarBatch and portfolioCvarSeriesOf give exactly what assetCvar and portfolioCvarSeries give (issue 7)', async () => {
-  const { assetCvarBatch, portfolioCvarSeries, portfolioCvarSeriesOf } = await import('../src/index.js');
+  const { assetCvarBatch, ASSET_BATCH_FIELDS, portfolioCvarSeries, portfolioCvarSeriesOf } = await import('../src/index.js');
   const { createHazardProvider } = await import('../bench/synthetic-provider.js');
   const r = analysePortfolio(syntheticAssets(250), createHazardProvider(), { chunkSize: 100 });
   const chunkOf = new Int32Array(250), localOf = new Int32Array(250);
@@ -226,12 +226,12 @@ test('assetCvarBatch and portfolioCvarSeriesOf give exactly what assetCvar and p
     [['wildfire'], 'rcp', '26', 2030, { withContent: false }],
     [['river_flood', 'storm_surge', 'sea_level_rise'], 'ssp', '45', 2100, { gdpAdjusted: true }],
   ] as const) {
-    const out = new Float64Array(items.length * 6), ph = new Float64Array(items.length * hazards.length * 2);
+    const out = new Float64Array(items.length * ASSET_BATCH_FIELDS), ph = new Float64Array(items.length * hazards.length * 2);
     assetCvarBatch(r.prepared, r.chunks, chunkOf, localOf, items, hazards, at, sc, year, opt, out, ph);
     items.forEach((i, j) => {
       const chunk = r.chunks[chunkOf[i]!]!;
       const x = assetCvar(r.prepared[i]!, chunk, localOf[i]!, hazards, at, sc, year, opt);
-      assert.deepEqual([...out.subarray(j * 6, j * 6 + 6)], [x.cvar, x.rcvar, x.rcvarPercent, x.maxExposure, x.eal, x.ealResidual]);
+      assert.deepEqual([...out.subarray(j * ASSET_BATCH_FIELDS, (j + 1) * ASSET_BATCH_FIELDS)], [x.cvar, x.rcvar, x.rcvarPercent, x.maxExposure, x.eal, x.ealResidual, x.loss100, x.loss250]);
       hazards.forEach((h, k) => {
         const y = assetCvar(r.prepared[i]!, chunk, localOf[i]!, [h], at, sc, year, opt);
         assert.deepEqual([ph[(j * hazards.length + k) * 2], ph[(j * hazards.length + k) * 2 + 1]], [y.cvar, y.rcvar]);

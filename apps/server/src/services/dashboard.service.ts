@@ -24,7 +24,7 @@ import {
   type ScenarioCode,
   type TierSection,
 } from '@crp/contracts';
-import { assetCvarBatch, defaultMeasure, exposedValue as exposedValueOf, gdpGrowthFactor, hazardScore, N_HAZARDS, keyFindings, portfolioCvarSeriesOf, portfolioHazardSeriesOf, SCENARIO_YEAR_INDEX, SCENARIO_YEARS, scenarioYearKey, seriesIndices, tailEventLoss, isAcuteIndex, isInsurableIndex, technicalPremium, type LossOptions } from '@crp/engine';
+import { ASSET_BATCH_FIELDS, assetCvarBatch, defaultMeasure, exposedValue as exposedValueOf, gdpGrowthFactor, hazardScore, N_HAZARDS, keyFindings, portfolioCvarSeriesOf, portfolioHazardSeriesOf, SCENARIO_YEAR_INDEX, SCENARIO_YEARS, scenarioYearKey, seriesIndices, isInsurableIndex, technicalPremium, type LossOptions } from '@crp/engine';
 import { DATASETS, HAZARD_META } from '@crp/hazards';
 import { loadProjectResults, type ProjectResults } from '../analysis/results-reader.js';
 import type { DB } from '../db/database.js';
@@ -353,27 +353,25 @@ export class DashboardService {
     const batchKey = `${at}|${sc}|${year}|${hazards.join(',')}|${withContent}|${!!opt.gdpAdjusted}`;
     const { pa, ph } = batchCache.getOrMake(batchKey, () => {
       const all = R.assets.map((_, i) => i);
-      const b = { pa: new Float64Array(all.length * 6), ph: new Float64Array(all.length * H * 2) };
+      const b = { pa: new Float64Array(all.length * ASSET_BATCH_FIELDS), ph: new Float64Array(all.length * H * 2) };
       assetCvarBatch(prepared, chunks, chunkOf, localOf, all, hazards, at, sc, year, opt, b.pa, b.ph);
       return b;
     }, (b) => b.pa.byteLength + b.ph.byteLength);
     // Asset selection: property type filter, then the `count` highest residual CVaRs.
     let idx: number[] = R.assets.map((_, i) => i);
     if (body.property_type !== 'All') { const pt = body.property_type.toLowerCase(); idx = idx.filter((i) => (R.assets[i]!.property_type ?? 'NA').toLowerCase() === pt); }
-    if (body.count !== 'All') idx = idx.slice().sort((x, y) => (pa[y * 6 + 1]! || 0) - (pa[x * 6 + 1]! || 0)).slice(0, body.count);
+    if (body.count !== 'All') idx = idx.slice().sort((x, y) => (pa[y * ASSET_BATCH_FIELDS + 1]! || 0) - (pa[x * ASSET_BATCH_FIELDS + 1]! || 0)).slice(0, body.count);
     /** Row of selected asset n in pa/ph: the asset's own index. */
     const rowOf = idx;
     const N = idx.length;
     /** Every asset of the project is selected: sections that depend only on the stored data are kept per analysis. */
     const everyAsset = idx.length === R.assets.length && body.count === 'All';
-    const px = (n: number, f: number) => pa[rowOf[n]! * 6 + f]!;
+    const px = (n: number, f: number) => pa[rowOf[n]! * ASSET_BATCH_FIELDS + f]!;
 
     // Money of every selected asset x hazard at the year and at 2020, computed once: [n * H + k] (engine cellMoney).
     const M = (s: number) => {
       const eal = new Float64Array(N * H), ealR = new Float64Array(N * H), op = new Float64Array(N * H), sd = new Float64Array(N * H);
-      // losses of the 1-in-100 and 1-in-250-year events per asset and hazard (engine tailEventLoss)
-      const l100 = new Float64Array(N * H), l250 = new Float64Array(N * H);
-      const cap = new Float64Array(N);
+
       const exposedValue = new Float64Array(N);
       const sy = SCENARIO_YEARS[SCENARIO_YEAR_INDEX.get(chunks[0]!.scenarioYears[s] as string) ?? -1];
       const g = opt.gdpAdjusted && sy ? gdpGrowthFactor(sy.scenario, sy.year) : 1;
@@ -384,7 +382,6 @@ export class DashboardService {
         const val = exposedValueOf(A, withContent);
         const rev = A.revenue * A.ownership * g;
         exposedValue[n] = H > 0 ? val : 0;
-        cap[n] = val + rev;
         const b = localOf[i]! * N_HAZARDS;
         for (let k = 0; k < H; k++) {
           const c = (b + hk[k]!) * S + s;
@@ -393,12 +390,9 @@ export class DashboardService {
           ealR[n * H + k] = ch.eadResidual[c]! * val + ch.disruptionResidual[c]! * rev;
           op[n * H + k] = bi * rev;
           sd[n * H + k] = ch.sd[c]! * val;
-          const acute = isAcuteIndex(hk[k]!);
-          l100[n * H + k] = tailEventLoss(acute, ch.tail100[c]!, bi, val, rev);
-          l250[n * H + k] = tailEventLoss(acute, ch.tail250[c]!, bi, val, rev);
         }
       }
-      return { eal, ealR, op, sd, exposedValue, l100, l250, cap };
+      return { eal, ealR, op, sd, exposedValue };
     };
     const atYear = M(syIdx);
     const at2020 = syIdx === baseIdx ? atYear : M(baseIdx);
@@ -462,18 +456,16 @@ export class DashboardService {
     // (engine technicalPremium of the insurable hazards' expected loss)
     let loss100 = 0, loss250 = 0, premium = 0, tailsKnown = true;
     for (let n = 0; n < N; n++) {
-      let a100 = 0, a250 = 0, insEal = 0;
+      let insEal = 0;
       for (let k = 0; k < H; k++) {
         const c = n * H + k;
-        if (!Number.isFinite(atYear.eal[c]!)) continue;
-        const t100 = atYear.l100[c]!, t250 = atYear.l250[c]!;
-        if (!Number.isFinite(t100) || !Number.isFinite(t250)) { tailsKnown = false; continue; }
-        a100 += t100; a250 += t250;
-        if (isInsurableIndex(hk[k]!)) insEal += atYear.eal[c]!;
+        if (Number.isFinite(atYear.eal[c]!) && isInsurableIndex(hk[k]!)) insEal += atYear.eal[c]!;
       }
-      const capN = atYear.cap[n]!;
-      loss100 += Math.min(capN, a100); loss250 += Math.min(capN, a250);
       premium += technicalPremium(insEal);
+      if (!Number.isFinite(px(n, 4))) continue; // no hazard with data
+      const t100 = px(n, 6), t250 = px(n, 7);
+      if (!Number.isFinite(t100) || !Number.isFinite(t250)) tailsKnown = false;
+      else { loss100 += t100; loss250 += t250; }
     }
     let scoreSum = 0, scoreCount = 0;
     for (const v of assetScores) if (v !== null) { scoreSum += v; scoreCount++; }
@@ -602,7 +594,7 @@ export class DashboardService {
       else if (k === 'climatic_score') col = assetScores;
       else if (!allowed('portfolio_losses')) col = new Array(N).fill(null); // the assets' losses add up to the portfolio's
       else {
-        const f = { percentage: 2, overall_loss: 1, cvar: 0, max_exposure: 3 }[k as 'percentage' | 'overall_loss' | 'cvar' | 'max_exposure'];
+        const f = { percentage: 2, overall_loss: 1, cvar: 0, max_exposure: 3, loss_100_year: 6, loss_250_year: 7 }[k as 'percentage' | 'overall_loss' | 'cvar' | 'max_exposure' | 'loss_100_year' | 'loss_250_year'];
         col = new Array(N);
         for (let n = 0; n < N; n++) col[n] = r2(px(n, f));
       }

@@ -206,6 +206,7 @@ export class ExportService {
       return {
         Asset: asset.name, Latitude: asset.latitude, Longitude: asset.longitude, 'Property type': asset.property_type ?? 'NA',
         'Climate score': cs === 255 ? null : cs, 'CVaR (USD)': round(c.cvar), 'Residual CVaR (USD)': round(c.rcvar), 'Maximum exposure (USD)': round(c.maxExposure),
+        'Loss 1-in-100 yr (USD)': round(c.loss100), 'Loss 1-in-250 yr (USD)': round(c.loss250),
       };
     });
     const wb = XLSX.utils.book_new();

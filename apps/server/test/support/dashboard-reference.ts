@@ -27,7 +27,7 @@ import {
 import { assetCvar, cellMoney, defaultMeasure, hazardScore, HAZARD_INDEX, N_HAZARDS, keyFindings, portfolioCvarSeries, scenarioYearKey, seriesIndices, technicalPremium, type LossOptions, type PreparedAsset, type ResultChunk } from '@crp/engine';
 import { DATASETS } from '@crp/hazards';
 import { HAZARD_KEYS } from '@crp/contracts';
-import { gdpGrowthFactor, INSURABLE_HAZARDS, prepareAssets, SCENARIO_YEAR_INDEX, SCENARIO_YEARS } from '@crp/engine';
+import { INSURABLE_HAZARDS, prepareAssets, SCENARIO_YEAR_INDEX } from '@crp/engine';
 import { assetInputOf } from '../../src/analysis/analysis.service.js';
 import { decodeChunk, type StoredChunk } from '../../src/analysis/result-codec.js';
 import { placeholderHazards } from '../../src/services/dashboard.service.js';
@@ -312,22 +312,19 @@ export class ReferenceDashboardService {
     // All-hazard EAL per asset: the engine's multi-hazard rule (1 − Π(1 − d) per year and loss type, as the CVaR cards).
     let eal = 0;
     for (const i of idx) { const x = perAsset.get(i)!; const v = mitigation ? x.ealResidual : x.eal; if (Number.isFinite(v)) eal += v; }
-    // tail losses and premium, asset by asset from cellMoney (hazards summed and capped at value plus a year's revenue)
+    // premium from cellMoney (insurable hazards); tail losses: the assets' own (assetCvar), added
     let loss100 = 0, loss250 = 0, premium = 0, tailsKnown = true;
-    const syAt = SCENARIO_YEARS[SCENARIO_YEAR_INDEX.get(key)!]!;
-    const gAt = opt.gdpAdjusted ? gdpGrowthFactor(syAt.scenario, syAt.year) : 1;
     for (const i of idx) {
-      let a100 = 0, a250 = 0, insEal = 0, capN = 0;
+      let insEal = 0;
       for (const h of hazards) {
         const m = money(i, h, syIdx);
-        capN = m.exposedValue + R.prepared[i]!.revenue * R.prepared[i]!.ownership * gAt;
-        if (!Number.isFinite(m.eal)) continue;
-        if (!Number.isFinite(m.loss100) || !Number.isFinite(m.loss250)) { tailsKnown = false; continue; }
-        a100 += m.loss100; a250 += m.loss250;
-        if (INSURABLE_HAZARDS.includes(h)) insEal += m.eal;
+        if (Number.isFinite(m.eal) && INSURABLE_HAZARDS.includes(h)) insEal += m.eal;
       }
-      loss100 += Math.min(capN, a100); loss250 += Math.min(capN, a250);
       premium += technicalPremium(insEal);
+      const x = perAsset.get(i)!;
+      if (!Number.isFinite(x.eal)) continue;
+      if (!Number.isFinite(x.loss100) || !Number.isFinite(x.loss250)) tailsKnown = false;
+      else { loss100 += x.loss100; loss250 += x.loss250; }
     }
     const scores = assetScores.filter((v): v is number => v !== null);
     const overallRisk = scores.length ? Math.round((10 * sum(scores)) / scores.length) / 10 : null;
@@ -446,6 +443,8 @@ export class ReferenceDashboardService {
         overall_loss: r2(x.rcvar),
         cvar: r2(x.cvar),
         max_exposure: r2(x.maxExposure),
+        loss_100_year: r2(x.loss100),
+        loss_250_year: r2(x.loss250),
       };
     });
 

@@ -19,6 +19,8 @@ export const ASSET_COLUMNS: AssetColumn[] = [
   { key: 'climatic_score', title: 'Climate Score', kind: 'score', editable: null, width: 110 },
   { key: 'percentage', title: 'Residual CVaR %', kind: 'percent', editable: null, width: 120 },
   { key: 'overall_loss', title: 'Residual CVaR', kind: 'money', editable: null, width: 130 },
+  { key: 'loss_100_year', title: '1-in-100-yr Loss', kind: 'money', editable: null, width: 140 },
+  { key: 'loss_250_year', title: '1-in-250-yr Loss', kind: 'money', editable: null, width: 140 },
   { key: 'valuation', title: 'Valuation', kind: 'money', editable: 'valuation', width: 150 },
   { key: 'revenue', title: 'Revenue', kind: 'money', editable: 'revenue', width: 150 },
   { key: 'construction_cost', title: 'Construction Cost', kind: 'money', editable: 'construction_cost', width: 150 },
