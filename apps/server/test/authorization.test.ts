@@ -118,6 +118,8 @@ const ACCESS: Record<string, Rule> = {
   },
 
   'GET /api/company/members/': { kind: 'admin', call: () => ({ path: '/api/company/members/' }) },
+  'GET /api/company/download_link_hours/': { kind: 'user', call: () => ({ path: '/api/company/download_link_hours/' }) },
+  'POST /api/company/download_link_hours/': { kind: 'admin', call: () => ({ path: '/api/company/download_link_hours/', opts: { json: { hours: 24 } } }) },
   'POST /api/company/members/{userId}/approve/': { kind: 'admin', call: (c) => ({ path: `/api/company/members/${c.who.reader.userId}/approve/` }) },
   'POST /api/company/members/{userId}/reject/': { kind: 'admin', call: (c) => ({ path: `/api/company/members/2147483000/reject/` }) },
   'GET /api/v2/audit_log/': { kind: 'admin', call: () => ({ path: '/api/v2/audit_log/?page=1&page_size=5&action=login' }) },

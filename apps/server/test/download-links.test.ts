@@ -65,4 +65,25 @@ describe('download links are 24-hour bearer links', () => {
     assert.equal(gone.status, 410, JSON.stringify(gone.body));
     assert.match(gone.body.detail, /expired/);
   });
+  test("a company administrator can shorten the links' lifetime (1-24 hours); existing links keep theirs", async () => {
+    const before = await storedFile('before.xlsx');
+    assert.deepEqual((await s.api.get('/api/company/download_link_hours/', { token: owner.token })).body, { download_link_hours: 24 });
+    for (const bad of [0, 25, 1.5, 'x']) {
+      const r = await s.api.post('/api/company/download_link_hours/', { token: owner.token, json: { hours: bad } });
+      assert.equal(r.status, 400, `hours ${bad}`);
+      assert.match(JSON.stringify(r.body), /hours/);
+    }
+    const set = await s.api.post('/api/company/download_link_hours/', { token: owner.token, json: { hours: 1 } });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.deepEqual(set.body, { download_link_hours: 1 });
+    const after1 = await storedFile('after.xlsx');
+    const ttl = Date.parse(after1.expires_at) - Date.now();
+    assert.ok(ttl > 3_600_000 - 120_000 && ttl <= 3_600_000, `a new link lasts 1 hour (${ttl} ms)`);
+    const old = Date.parse(before.expires_at) - Date.now();
+    assert.ok(old > 23 * 3_600_000, 'an existing link keeps its 24 hours');
+    const renewed = await s.api.post(`/api/report/get_link/${owner.userId}/`, { token: owner.token, form: { url: before.url } });
+    assert.equal(renewed.status, 201);
+    assert.ok(Date.parse(renewed.body.expires_at) - Date.now() <= 3_600_000, 'a renewed link takes the new lifetime');
+    await s.api.post('/api/company/download_link_hours/', { token: owner.token, json: { hours: 24 } });
+  });
 });

@@ -12,6 +12,7 @@ import * as m0010 from './migrations/0010_realestate.js';
 import * as m0011 from './migrations/0011_listed_companies.js';
 import * as m0012 from './migrations/0012_analysis_parts.js';
 import * as m0013 from './migrations/0013_flood_protection.js';
+import * as m0014 from './migrations/0014_download_link_hours.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
 const MIGRATIONS: Record<string, { statements: string[] }> = {
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0011_listed_companies': m0011,
   '0012_analysis_parts': m0012,
   '0013_flood_protection': m0013,
+  '0014_download_link_hours': m0014,
 };
 
 class StaticProvider implements MigrationProvider {

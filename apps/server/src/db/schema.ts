@@ -35,6 +35,8 @@ export interface CompaniesTable {
   assets_allowed: number;
   allowed_modules: Json<string[]>;
   tier_permissions: Json<Record<string, boolean>>;
+  /** Lifetime of the company's download links, hours (1-24; default 24). */
+  download_link_hours: Generated<number>;
   created_at: Timestamp;
 }
 

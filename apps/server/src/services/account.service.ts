@@ -38,6 +38,19 @@ export class AccountService {
     };
   }
 
+  /** The company's download-link lifetime (hours); any member may read it. */
+  async downloadLinkHours(caller: AuthUser): Promise<{ download_link_hours: number }> {
+    const row = await this.db.selectFrom('companies').select('download_link_hours').where('id', '=', caller.companyId).executeTakeFirstOrThrow();
+    return { download_link_hours: row.download_link_hours };
+  }
+
+  /** Shortens (or restores) the lifetime of the company's future download links, 1-24 hours (administrators only). */
+  async setDownloadLinkHours(caller: AuthUser, hours: number): Promise<{ download_link_hours: number }> {
+    if (!caller.isCompanyAdmin) throw forbidden('Only a company administrator can change how long download links last.');
+    await this.db.updateTable('companies').set({ download_link_hours: hours }).where('id', '=', caller.companyId).execute();
+    return { download_link_hours: hours };
+  }
+
   async members(caller: AuthUser) {
     if (!caller.isCompanyAdmin) throw forbidden('Only a company administrator can list the members.');
     return (await this.users.companyMembers(caller.companyId)).map(presentMember);

@@ -10,8 +10,8 @@ import { AppError, notFound } from '../lib/errors.js';
 /** The file store's folder under DATA_DIR (backups include it: db/backup.ts). */
 export const FILE_STORE_SUBDIR = 'files';
 
-/** Generated files (exports, reports) live this long behind their link. */
-const LINK_TTL_MS = 24 * 3_600_000;
+/** Generated files (exports, reports) live this long behind their link unless the owner's company chose less. */
+export const DEFAULT_LINK_HOURS = 24;
 
 /**
  * Files made on the server (exports, reports), stored under DATA_DIR/files and served by unguessable, expiring
@@ -27,6 +27,13 @@ export class FileStore {
     mkdirSync(this.dir, { recursive: true });
   }
 
+  /** Link lifetime of the owner's company (companies.download_link_hours, set by its administrator), hours. */
+  private async linkHours(ownerId: number): Promise<number> {
+    const row = await this.db.selectFrom('users').innerJoin('companies', 'companies.id', 'users.company_id').select('companies.download_link_hours').where('users.id', '=', ownerId).executeTakeFirst();
+    const h = row?.download_link_hours ?? DEFAULT_LINK_HOURS;
+    return h >= 1 && h <= DEFAULT_LINK_HOURS ? h : DEFAULT_LINK_HOURS;
+  }
+
   /** Stores `data` and returns the link path. `filename` is what the browser saves it as. */
   async save(ownerId: number, filename: string, contentType: string, data: Buffer): Promise<{ url: string; expires_at: string }> {
     const { url, expires_at } = await this.store(ownerId, filename, contentType, data);
@@ -39,7 +46,7 @@ export class FileStore {
     const safeName = safeFileName(filename);
     const storedAs = `${sha256(token).slice(0, 32)}.bin`;
     writeFileSync(join(this.dir, storedAs), data);
-    const expires = new Date(Date.now() + LINK_TTL_MS);
+    const expires = new Date(Date.now() + (await this.linkHours(ownerId)) * 3_600_000);
     const row = await this.db
       .insertInto('files')
       .values({ token_hash: sha256(token), owner_id: ownerId, stored_as: storedAs, filename: safeName, content_type: contentType, bytes: data.length, expires_at: expires })
@@ -84,7 +91,7 @@ export class FileStore {
     const path = resolve(this.dir, row.stored_as);
     if (!path.startsWith(this.dir + sep) || !existsSync(path)) throw new AppError(410, 'The file is no longer stored. Generate it again.');
     const fresh = newToken();
-    const expires = new Date(Date.now() + LINK_TTL_MS);
+    const expires = new Date(Date.now() + (await this.linkHours(ownerId)) * 3_600_000);
     await this.db.updateTable('files').set({ token_hash: sha256(fresh), expires_at: expires }).where('id', '=', row.id).execute();
     return { url: `/api/v2/files/${fresh}/${encodeURIComponent(row.filename)}`, expires_at: expires.toISOString() };
   }

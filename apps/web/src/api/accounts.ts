@@ -42,6 +42,16 @@ export async function logoutEverywhere(token: string): Promise<{ detail: string;
   return (await request<{ detail: string; sessions: number }>('POST', '/api/user/rest_logout_all/', { token, sessionCall: false })).data;
 }
 
+/** How long the company's new download links (exports, reports) last, hours. */
+export async function fetchDownloadLinkHours(): Promise<{ download_link_hours: number }> {
+  return (await request<{ download_link_hours: number }>('GET', '/api/company/download_link_hours/')).data;
+}
+
+/** Shortens (or restores) the lifetime of the company's new download links, 1-24 hours (administrators only). */
+export async function setDownloadLinkHours(hours: number): Promise<{ download_link_hours: number }> {
+  return (await request<{ download_link_hours: number }>('POST', '/api/company/download_link_hours/', { json: { hours } })).data;
+}
+
 export async function register(body: RegisterInput): Promise<RegisterResult> {
   return (await request<RegisterResult>('POST', '/api/user/register/', { json: body, auth: false, sessionCall: false })).data;
 }

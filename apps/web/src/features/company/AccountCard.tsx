@@ -1,10 +1,45 @@
-import { App, Button, Card, Descriptions, Skeleton, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { App, Button, Card, Descriptions, InputNumber, Skeleton, Space, Typography } from 'antd';
+import { fetchDownloadLinkHours, setDownloadLinkHours } from '../../api/accounts';
 import { IdcardOutlined, LogoutOutlined } from '@ant-design/icons';
 import { ApiError } from '../../api/http';
 import { useAuth } from '../auth/AuthProvider';
 import { useTierData } from '../shell/useTierData';
 
 const MODULE_LABELS: Record<string, string> = { physical_risk: 'Physical Risk', transition_risk: 'Transition Risk', map: 'Map Module' };
+
+/**
+ * Download links (exports, reports) are bearer links: a company administrator may shorten how long new ones last
+ * (1-24 hours); members see the setting.
+ */
+function DownloadLinkHours({ admin }: { admin: boolean }) {
+  const { message } = App.useApp();
+  const [hours, setHours] = useState<number | null>(null);
+  const [saved, setSaved] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    void fetchDownloadLinkHours().then((r) => { setHours(r.download_link_hours); setSaved(r.download_link_hours); }, () => undefined);
+  }, []);
+  if (saved === null) return null;
+  if (!admin) return <>{saved} hours</>;
+  const save = () => {
+    if (hours === null) return;
+    setBusy(true);
+    setDownloadLinkHours(hours).then(
+      (r) => { setSaved(r.download_link_hours); void message.success(`New download links last ${r.download_link_hours} hours.`); },
+      (err: unknown) => void message.error(err instanceof ApiError && err.detail ? err.detail : 'Could not save. Try again.'),
+    ).finally(() => setBusy(false));
+  };
+  return (
+    <Space size="small" wrap>
+      <InputNumber aria-label="Download links last (hours)" min={1} max={24} precision={0} value={hours} onChange={(v) => setHours(v)} onPressEnter={save} data-testid="download-link-hours" style={{ width: 80 }} />
+      <span>hours</span>
+      <Button size="small" onClick={save} loading={busy} disabled={hours === saved || hours === null}>
+        Save
+      </Button>
+    </Space>
+  );
+}
 
 /** Who is signed in, their company code (needed at login) and plan; signing out on every device. */
 export function AccountCard() {
@@ -44,6 +79,9 @@ export function AccountCard() {
             <Typography.Text copyable code>
               {user.company_code}
             </Typography.Text>
+          </Descriptions.Item>
+          <Descriptions.Item label="Download links last">
+            <DownloadLinkHours admin={user.is_company_admin} />
           </Descriptions.Item>
           <Descriptions.Item label="Plan">
             <div>
