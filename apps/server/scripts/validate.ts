@@ -3,9 +3,7 @@
  * demo portfolio's totals, from the real engine over the committed hazard layers. `npm run validate -w @crp/server`.
  */
 import { HAZARD_KEYS } from '@crp/contracts';
-import { countryOf } from '@crp/geo';
-import { analyseReference, REFERENCE_BUILDINGS } from '../src/analysis/reference-buildings.js';
-import { DEMO_ASSETS } from '../src/seed.js';
+import { analyseReference, demoReferenceAssets, REFERENCE_BUILDINGS } from '../src/analysis/reference-buildings.js';
 
 const pct = (x: number) => (Number.isNaN(x) ? '–' : x === 0 ? '0' : `${(100 * x).toFixed(x < 0.0001 ? 4 : 3)}`);
 const show = (rows: ReturnType<typeof analyseReference>) => {
@@ -18,7 +16,7 @@ for (const [year, scenario] of [[2020, '45'], [2050, '85']] as const) {
   console.log(`\n### Reference buildings, ${year === 2020 ? 'baseline 2020' : `SSP5-8.5 ${year}`} (% of value per year)\n`);
   show(analyseReference(REFERENCE_BUILDINGS.map((b) => b.asset), year, scenario));
 }
-const demo = DEMO_ASSETS.map((a) => ({ ...a, type: a.property_type, floors: 'stories' in a ? a.stories : undefined, country_code: countryOf(a.latitude, a.longitude, { nearestWithinKm: 50 })?.country_code ?? null }));
+const demo = demoReferenceAssets();
 for (const [year, scenario] of [[2020, '45'], [2050, '85']] as const) {
   const rows = analyseReference(demo, year, scenario);
   console.log(`\n### Demo portfolio, ${year === 2020 ? 'baseline 2020' : `SSP5-8.5 ${year}`}\n`);

@@ -6,9 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HAZARD_KEYS } from '@crp/contracts';
-import { countryOf } from '@crp/geo';
-import { analyseReference, REFERENCE_BUILDINGS } from '../src/analysis/reference-buildings.js';
-import { DEMO_ASSETS } from '../src/seed.js';
+import { analyseReference, demoReferenceAssets, REFERENCE_BUILDINGS } from '../src/analysis/reference-buildings.js';
 
 const pct = (x: number) => `${(100 * x).toFixed(3)} %`;
 
@@ -45,7 +43,7 @@ test('the worked 10-storey office: 0.05-0.5 %/yr in Miami, premium 0.05-1 %; wel
 });
 
 test('the demo portfolio: totals inside the property range, and no asset loses more than its value in 20 years', () => {
-  const demo = DEMO_ASSETS.map((a) => ({ ...a, type: a.property_type, floors: 'stories' in a ? a.stories : undefined, country_code: countryOf(a.latitude, a.longitude, { nearestWithinKm: 50 })?.country_code ?? null }));
+  const demo = demoReferenceAssets();
   for (const [year, scenario] of [[2020, '45'], [2050, '85']] as const) {
     const rows = analyseReference(demo, year, scenario);
     const value = demo.reduce((s, a) => s + a.valuation, 0);

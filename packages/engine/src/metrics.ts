@@ -183,19 +183,19 @@ function seriesPlan(analysisType: AnalysisType, scenario: ScenarioCode, year: nu
 }
 
 /** Scratch results of one asset x hazard (no allocation in portfolio loops). */
-const AH = new Float64Array(10); // cvar, rcvar, eal, ealR, maxE, bi, sdVar, valid(0/1), loss100, loss250
+const AH = new Float64Array(10); // cvar, rcvar, eal, ealR, maxE, bi, (unused), valid(0/1), loss100, loss250
 
 /**
  * Fills AH for asset a of chunk, hazard index h: CVaR, residual CVaR, EAL and residual EAL at the year, maximum
- * exposure at the year, operational EAL, variance of the annual loss at the nearest stored year. AH[7] = 0 if no data.
+ * exposure at the year, operational EAL, the 1-in-100 and 1-in-250-year losses (AH[8], AH[9]). AH[7] = 0 if no data.
  */
 function assetHazard(A: PreparedAsset, chunk: ResultChunk, a: number, h: number, plan: SeriesPlan, withContent: boolean): void {
   const S = chunk.scenarioYears.length;
   const val = exposedValue(A, withContent);
   const rev0 = A.revenue * A.ownership;
   const base = (a * N_HAZARDS + h) * S;
-  const acute = h === HI_RIVER || h === HI_TYPHOON || h === HI_SURGE || h === HI_RAIN || h === HI_WILDFIRE || h === HI_LANDSLIDE;
-  let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0; let maxE = 0; let bi = 0; let varNear = 0; let bestW = -1;
+  const acute = isAcuteIndex(h);
+  let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0; let maxE = 0; let bi = 0;
   let l100 = 0; let l250 = 0;
   const n = plan.indices.length;
   for (let k = 0; k < n; k++) {
@@ -214,13 +214,12 @@ function assetHazard(A: PreparedAsset, chunk: ResultChunk, a: number, h: number,
       eal += wy * loss; ealR += wy * lossR; maxE += wy * (pml * val + pmlBi * rev); bi += wy * d * rev;
       l100 += wy * tailEventLoss(acute, chunk.tail100[c] as number, d, val, rev);
       l250 += wy * tailEventLoss(acute, chunk.tail250[c] as number, d, val, rev);
-      if (wy > bestW) { bestW = wy; const sd = (chunk.sd[c] as number) * val; varNear = sd * sd; }
     }
   }
   const cap = val + rev0 * 20 * plan.capGdp;
   if (cvar > cap) cvar = cap;
   if (rcvar > cvar) rcvar = cvar;
-  AH[0] = cvar; AH[1] = rcvar; AH[2] = eal; AH[3] = ealR < eal ? ealR : eal; AH[4] = maxE; AH[5] = bi; AH[6] = varNear; AH[7] = 1;
+  AH[0] = cvar; AH[1] = rcvar; AH[2] = eal; AH[3] = ealR < eal ? ealR : eal; AH[4] = maxE; AH[5] = bi; AH[6] = 0; AH[7] = 1;
   AH[8] = l100; AH[9] = l250;
 }
 
@@ -230,8 +229,7 @@ function assetHazard(A: PreparedAsset, chunk: ResultChunk, a: number, h: number,
  * (results stored before tail events were kept) gives NaN.
  */
 export function tailEventLoss(acute: boolean, t: number, disruption: number, val: number, rev: number): number {
-  const bi = acute ? (t > 0.1 ? (t >= 0.5 ? 1 : (t - 0.1) * 2.5) : 0) : disruption;
-  return t * val + bi * rev;
+  return t * val + (acute ? downtimeYears(t) : disruption) * rev;
 }
 
 /** Scratch results of one asset over several hazards combined: cvar, rcvar, eal, ealR, valid(0/1). */

@@ -15,7 +15,14 @@
  */
 import { HAZARD_KEYS, type HazardKey } from '@crp/contracts';
 import { computeChunk, HAZARD_INDEX, N_HAZARDS, portfolioSummary, prepareAssets, SCENARIO_YEARS, type AssetInput } from '@crp/engine';
+import { countryOf } from '@crp/geo';
+import { DEMO_ASSETS } from '../seed.js';
 import { createHazardProvider } from './hazard-provider.js';
+
+/** The demo portfolio's assets as the engine reads them (type, floors and the country the seed stores). */
+export function demoReferenceAssets() {
+  return DEMO_ASSETS.map((a) => ({ ...a, type: a.property_type, floors: 'stories' in a ? a.stories : undefined, country_code: countryOf(a.latitude, a.longitude, { nearestWithinKm: 50 })?.country_code ?? null }));
+}
 
 export interface ReferenceBuilding {
   key: string;

@@ -370,7 +370,7 @@ export class DashboardService {
 
     // Money of every selected asset x hazard at the year and at 2020, computed once: [n * H + k] (engine cellMoney).
     const M = (s: number) => {
-      const eal = new Float64Array(N * H), ealR = new Float64Array(N * H), op = new Float64Array(N * H), sd = new Float64Array(N * H);
+      const eal = new Float64Array(N * H), ealR = new Float64Array(N * H), op = new Float64Array(N * H);
 
       const exposedValue = new Float64Array(N);
       const sy = SCENARIO_YEARS[SCENARIO_YEAR_INDEX.get(chunks[0]!.scenarioYears[s] as string) ?? -1];
@@ -389,10 +389,9 @@ export class DashboardService {
           eal[n * H + k] = ch.ead[c]! * val + bi * rev;
           ealR[n * H + k] = ch.eadResidual[c]! * val + ch.disruptionResidual[c]! * rev;
           op[n * H + k] = bi * rev;
-          sd[n * H + k] = ch.sd[c]! * val;
         }
       }
-      return { eal, ealR, op, sd, exposedValue };
+      return { eal, ealR, op, exposedValue };
     };
     const atYear = M(syIdx);
     const at2020 = syIdx === baseIdx ? atYear : M(baseIdx);
