@@ -27,6 +27,7 @@ import { faqRoutes } from './routes/faq.routes.js';
 import { realEstateRoutes } from './routes/realestate.routes.js';
 import { mapRoutes } from './routes/maps.routes.js';
 import { tileRoutes } from './routes/tiles.routes.js';
+import { resultRoutes } from './routes/results.routes.js';
 import { typhoonTrackRoutes } from './routes/typhoon-track.routes.js';
 import { createServices, type Services } from './services/container.js';
 
@@ -146,6 +147,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   await app.register(hazardRoutes);
   await app.register(projectListRoutes);
   await app.register(exportRoutes);
+  await app.register(resultRoutes);
   await app.register(buildingDamageRoutes);
   await app.register(dashboardRoutes);
   await app.register(assetRoutes);

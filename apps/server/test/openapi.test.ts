@@ -18,3 +18,23 @@ test('the committed docs/openapi.json matches the route schemas (run `npm run op
     }
   }
 });
+
+test('every operation has an operationId derived from its method and path: present, unique and stable', async () => {
+  const { operationIdOf } = await import('../src/plugins/openapi.js');
+  const doc = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const seen = new Map<string, string>();
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      assert.ok(op.operationId, `${where} has no operationId`);
+      assert.match(op.operationId, /^[a-z]+[A-Za-z0-9]*$/, `${where}: operationId ${op.operationId} is not a camelCase identifier`);
+      assert.equal(op.operationId, operationIdOf(method, path), `${where}: operationId is not the one derived from the route`);
+      assert.ok(!seen.has(op.operationId), `${where} and ${seen.get(op.operationId)} share the operationId ${op.operationId}`);
+      seen.set(op.operationId, where);
+    }
+  }
+  // Stable names clients already call (renaming one breaks generated clients: add a route instead).
+  assert.equal(operationIdOf('post', '/api/v2/download_csv_report/'), 'postV2DownloadCsvReport');
+  assert.equal(operationIdOf('GET', '/api/v2/map_tiles/{layer}/{x}/{y}/{z}'), 'getV2MapTilesByLayerByXByYByZ');
+  assert.equal(operationIdOf('GET', '/api/v2/map_tiles/:layer/:x/:y/:z'), 'getV2MapTilesByLayerByXByYByZ', 'Fastify and OpenAPI path forms agree');
+});

@@ -1,5 +1,5 @@
 import { HAZARD_INDICATORS, HAZARD_KEYS, type HazardKey } from '@crp/contracts';
-import { prepareAssets, SCENARIO_YEAR_INDEX, type PreparedAsset } from '@crp/engine';
+import { prepareAssets, SCENARIO_YEAR_INDEX, type AssetInput, type PreparedAsset } from '@crp/engine';
 import type { DB } from '../db/database.js';
 import type { AssetRow } from '../db/schema.js';
 import { AppError } from '../lib/errors.js';
@@ -7,8 +7,18 @@ import { assetInputOf } from './analysis.service.js';
 import { decodeChunk, type StoredChunk } from './result-codec.js';
 
 /** A stored analysis, decoded for reading: assets in position order with their result chunk and local index. */
-export interface ProjectResults {
-  assets: AssetRow[];
+/** A posted asset (results API): what the reader needs besides the engine input. */
+export interface ResultsAssetRow {
+  id: null;
+  name: string;
+  latitude: number;
+  longitude: number;
+  property_type: string | null;
+  input: AssetInput;
+}
+
+export interface ProjectResults<A extends AssetRow | ResultsAssetRow = AssetRow> {
+  assets: A[];
   prepared: PreparedAsset[];
   chunks: StoredChunk[];
   /** Chunk and index within it of asset i. */
@@ -33,8 +43,12 @@ export async function loadProjectResults(db: DB, projectId: number): Promise<Pro
     throw new AppError(409, project.status === 'failed' ? `The analysis of this project failed: ${project.status_message ?? ''}` : 'The analysis of this project is not finished yet. Try again when it is done.');
   }
   const assets = await db.selectFrom('assets').selectAll().where('project_id', '=', projectId).orderBy('position').execute();
-  const chunks = blobs.map((b) => decodeChunk(Buffer.from(b.data)));
-  const prepared = prepareAssets(assets.map(assetInputOf), undefined);
+  return resultsOf(assets, blobs.map((b) => decodeChunk(Buffer.from(b.data))));
+}
+
+/** The reader over decoded chunks of `assets` (stored, or computed just now for posted assets). */
+export function resultsOf<A extends AssetRow | ResultsAssetRow>(assets: A[], chunks: StoredChunk[]): ProjectResults<A> {
+  const prepared = prepareAssets(assets.map((a: AssetRow | ResultsAssetRow) => ('input' in a ? a.input : assetInputOf(a))), undefined);
   const S = chunks[0]!.scenarioYears.length;
   const H = HAZARD_KEYS.length;
   const owner: { chunk: StoredChunk; a: number }[] = [];

@@ -5,6 +5,26 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
 export const API_VERSION = '5.0.0';
 
+/**
+ * The operationId of a route, derived from its method and path so that it is stable (it changes only when the route
+ * does) and unique (method + path are): `POST /api/v2/download_csv_report/` -> `postV2DownloadCsvReport`,
+ * `GET /api/v2/map_tiles/{layer}/{x}/{y}/{z}` -> `getV2MapTilesByLayerByXByYByZ`. The `/api/` prefix and trailing
+ * slashes are dropped; path parameters read `By<Name>`. Generated clients name their functions after it.
+ */
+export function operationIdOf(method: string, url: string): string {
+  const words = url
+    .replace(/^\/api\//, '/')
+    .split('/')
+    .filter(Boolean)
+    .flatMap((seg) => {
+      const param = /^[:{]([A-Za-z0-9_]+)\}?(.*)$/.exec(seg);
+      const raw = param ? `by_${param[1]}${param[2] ? `_${param[2]}` : ''}` : seg;
+      return raw.split(/[^A-Za-z0-9]+/).filter(Boolean);
+    });
+  const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+  return method.toLowerCase() + words.map((w) => cap(w.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()))).join('');
+}
+
 /** OpenAPI document generated from the same zod schemas that validate requests; UI at /docs, JSON at /openapi.json. */
 export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swagger, {
@@ -21,7 +41,11 @@ export async function registerOpenApi(app: FastifyInstance) {
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => {
+      const out = jsonSchemaTransform(input);
+      const method = Array.isArray(input.route.method) ? input.route.method[0]! : input.route.method;
+      return { ...out, schema: { operationId: operationIdOf(method, input.url), ...out.schema } };
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -13,6 +13,7 @@ import { ProjectService } from './project.service.js';
 import { ProjectListService } from './project-list.service.js';
 import { FileStore } from './file-store.js';
 import { ExportService } from './export.service.js';
+import { ResultsService } from './results.service.js';
 import { DashboardService } from './dashboard.service.js';
 import { AssetEditService } from './asset-edit.service.js';
 import { analysePortfolioJob, analysePortfolioPartJob } from '../analysis/analysis.service.js';
@@ -62,7 +63,8 @@ export function createServices(
   jobs.register(propertyRiskJob(db, realEstate, log));
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projects, jobs);
   const maps = new MapService(db, new MapRepository(db), projects, files);
-  return { carbon, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, companies: new CompanySearchService(db), faq: new FaqService(db) };
+  const results = new ResultsService(db, projects);
+  return { carbon, results, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, companies: new CompanySearchService(db), faq: new FaqService(db) };
 }
 
 export type Services = ReturnType<typeof createServices>;

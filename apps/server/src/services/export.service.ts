@@ -15,7 +15,8 @@ import {
 import { assetCvar, cellMoney, scenarioYearKey } from '@crp/engine';
 import { DATASETS, HAZARD_META } from '@crp/hazards';
 import * as XLSX from '@e965/xlsx';
-import { loadProjectResults, unitOf, type ProjectResults } from '../analysis/results-reader.js';
+import { assetResultRows } from '../analysis/result-rows.js';
+import { loadProjectResults } from '../analysis/results-reader.js';
 import type { DB } from '../db/database.js';
 import type { ProjectRow } from '../db/schema.js';
 import type { AuthUser } from '../lib/auth-context.js';
@@ -98,48 +99,34 @@ export class ExportService {
       const msg = `This selection makes ${total.toLocaleString('en-US')} rows; a spreadsheet holds at most ${EXPORT_MAX_ROWS.toLocaleString('en-US')}. Choose fewer hazards, years or scenarios.`;
       throw new AppError(400, msg, [{ field: 'year_list', message: 'too many rows' }], { error: msg });
     }
-    const opt = { gdpAdjusted: body.adjusted_gdp ?? false, withContent: true };
-    const withMitigation = body.has_mitigation ?? true;
+    // The rows of the results API (analysis/result-rows.ts), under the spreadsheet's column names.
+    const sel = { analysisType: at, hazards, scenarios, years, withMitigation: body.has_mitigation ?? true, gdpAdjusted: body.adjusted_gdp ?? false };
     const rows: Record<string, unknown>[] = [];
-    for (let i = 0; i < results.assets.length; i++) {
-      const asset = results.assets[i]!;
-      const { chunk, a } = results.locate(i);
-      const prepared = results.prepared[i]!;
-      for (const h of hazards) {
-        for (const sc of scenarios) {
-          for (const year of years) {
-            const key = year === BASELINE_YEAR && at === 'ssp' ? scenarioYearKey('baseline', null, year) : scenarioYearKey(at, sc, year);
-            const syIndex = results.syIndex(key);
-            const money = cellMoney(prepared, chunk, a, h, syIndex, opt);
-            const cv = assetCvar(prepared, chunk, a, [h], at, sc, year, opt);
-            const score = results.score(i, h, key, withMitigation);
-            rows.push({
-              Asset: asset.name,
-              Latitude: asset.latitude,
-              Longitude: asset.longitude,
-              'Property type': asset.property_type ?? 'NA',
-              Hazard: HAZARDS.find((x) => x.key === h)!.label,
-              Analysis: at.toUpperCase(),
-              Scenario: SCENARIO_LABELS[at][sc],
-              Year: year,
-              Intensity: round(results.intensity(i, h, key), 3),
-              Unit: unitOf(h),
-              Score: score,
-              Band: score === null ? 'No data' : severityBand(score),
-              'Expected annual loss (USD)': round(money.eal),
-              'Residual expected annual loss (USD)': round(money.ealResidual),
-              'Maximum exposure (USD)': round(money.maxExposure),
-              'Loss 1-in-100 yr (USD)': round(money.loss100),
-              'Loss 1-in-250 yr (USD)': round(money.loss250),
-              'Data tier': HAZARD_META[h].tier,
-              'CVaR (USD)': round(cv.cvar),
-              'Residual CVaR (USD)': round(cv.rcvar),
-              'CVaR (%)': round(cv.cvarPercent, 4),
-              'Avoided loss (USD)': round(cv.avoidedLoss),
-            });
-          }
-        }
-      }
+    for (const r of assetResultRows(results, sel)) {
+      rows.push({
+        Asset: r.asset_name,
+        Latitude: r.latitude,
+        Longitude: r.longitude,
+        'Property type': r.property_type ?? 'NA',
+        Hazard: r.hazard_label,
+        Analysis: at.toUpperCase(),
+        Scenario: r.scenario_label,
+        Year: r.year,
+        Intensity: r.intensity,
+        Unit: r.intensity_unit,
+        Score: r.score,
+        Band: r.band,
+        'Expected annual loss (USD)': r.expected_annual_loss_usd,
+        'Residual expected annual loss (USD)': r.residual_expected_annual_loss_usd,
+        'Maximum exposure (USD)': r.max_exposure_usd,
+        'Loss 1-in-100 yr (USD)': r.loss_1_in_100_usd,
+        'Loss 1-in-250 yr (USD)': r.loss_1_in_250_usd,
+        'Data tier': r.data_tier,
+        'CVaR (USD)': r.cvar_usd,
+        'Residual CVaR (USD)': r.residual_cvar_usd,
+        'CVaR (%)': r.cvar_percent,
+        'Avoided loss (USD)': r.avoided_loss_usd,
+      });
     }
     const header = Object.keys(rows[0] ?? { Asset: '' });
     const wb = XLSX.utils.book_new();

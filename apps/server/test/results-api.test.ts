@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, describe, test } from 'node:test';
+import { check as checkGeoJson } from '@placemarkio/check-geojson';
+import initSqlJs from 'sql.js';
+import { ASSET_RESULT_COLUMNS, RESULTS_MAX_ASSETS, type AssetResult } from '@crp/contracts';
+import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+
+const require = createRequire(import.meta.url);
+const ASSETS = [
+  { name: 'Hong Kong office', latitude: 22.3, longitude: 114.17, property_type: 'Office', valuation: 1e8, revenue: 2e7 },
+  { name: 'Manila warehouse', latitude: 14.6, longitude: 120.98, property_type: 'Warehouse', valuation: 3e7 },
+  { name: '=cmd|"/c calc"!A1', latitude: 40.42, longitude: -3.7, property_type: 'Office', valuation: 6e7 },
+];
+
+/** RFC 4180 reader (quoted cells with "" escapes), independent of the server's writer. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [], cell = '', quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (ch === '"') quoted = false; else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') { row.push(cell); cell = ''; }
+    else if (ch === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; }
+    else cell += ch;
+  }
+  return rows;
+}
+
+describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS export of a project', () => {
+  let s: TestServer;
+  let owner: Awaited<ReturnType<typeof registerAndLogin>>;
+  let stranger: Awaited<ReturnType<typeof registerAndLogin>>;
+  let projectId: number;
+  before(async () => {
+    s = await startServer({}, { jobs: true });
+    owner = await registerAndLogin(s.api);
+    stranger = await registerAndLogin(s.api);
+    const res = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Results API', data: ASSETS, portfolio_variables: ['Typhoon', 'Extreme Heat', 'River Flood'] } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    projectId = res.body.project.project_id;
+    await waitForAnalysis(s, owner.token, projectId);
+  });
+  after(() => s.close());
+
+  test('a project\'s rows: one per asset x hazard x scenario x year, typed fields, the same figures as the spreadsheet export', async () => {
+    const res = await s.api.post('/api/v2/asset_results/', { token: owner.token, json: { project_id: projectId, scenarios: ['45', '85'], years: [2030, 2050] } });
+    assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 400));
+    assert.equal(res.body.project_id, projectId);
+    assert.equal(res.body.assets, 3);
+    const rows = res.body.results as AssetResult[];
+    const hazards = new Set(rows.map((r) => r.hazard));
+    for (const h of ['typhoon', 'extreme_heat', 'river_flood']) assert.ok(hazards.has(h as AssetResult['hazard']), `the project's hazard ${h}`);
+    assert.equal(res.body.rows, 3 * hazards.size * 2 * 2);
+    assert.equal(rows.length, res.body.rows);
+    assert.deepEqual(Object.keys(rows[0]!), ASSET_RESULT_COLUMNS);
+    const hk = rows.find((r) => r.asset_name === 'Hong Kong office' && r.hazard === 'typhoon' && r.scenario === '85' && r.year === 2050)!;
+    assert.equal(hk.intensity_unit, 'm/s');
+    assert.ok(hk.intensity! > 20, `a Hong Kong typhoon gust, got ${hk.intensity}`);
+    assert.ok(hk.score! > 0 && hk.score! <= 100);
+    assert.ok(hk.expected_annual_loss_usd! > 0);
+    assert.ok(Math.abs(hk.expected_damage_usd! + hk.expected_disruption_usd! - hk.expected_annual_loss_usd!) < 0.02, 'damage + disruption = expected annual loss');
+    assert.ok(hk.loss_1_in_250_usd! >= hk.loss_1_in_100_usd!, 'the rarer event costs at least as much');
+    assert.ok(hk.asset_id! > 0);
+    // The spreadsheet export reads the same rows (shared code): same figures for the same cell.
+    const xl = await s.api.post('/api/v2/download_csv_report/', { token: owner.token, form: { project_name: 'Results API', climate_variables: JSON.stringify(['Typhoon']), year_list: JSON.stringify([2050]), scenario_list: JSON.stringify(['85']), analysis_type: 'ssp' } });
+    assert.equal(xl.status, 200);
+    const sheetRow = xl.body.success.find((r: Record<string, unknown>) => r.Asset === 'Hong Kong office');
+    assert.equal(sheetRow.Intensity, hk.intensity);
+    assert.equal(sheetRow['Expected annual loss (USD)'], hk.expected_annual_loss_usd);
+    assert.equal(sheetRow['Loss 1-in-100 yr (USD)'], hk.loss_1_in_100_usd);
+    assert.equal(sheetRow['CVaR (USD)'], hk.cvar_usd);
+  });
+
+  test('posted assets are analysed now with the same engine: the same figures as the stored analysis of the same asset', async () => {
+    const body = { assets: [ASSETS[0]], hazards: ['typhoon', 'river_flood'], scenarios: ['85'], years: [2050] };
+    const res = await s.api.post('/api/v2/asset_results/', { token: owner.token, json: body });
+    assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 400));
+    assert.equal(res.body.project_id, null);
+    assert.equal(res.body.rows, 2);
+    const posted = res.body.results as AssetResult[];
+    assert.equal(posted[0]!.asset_id, null);
+    const stored = (await s.api.post('/api/v2/asset_results/', { token: owner.token, json: { project_id: projectId, ...body, assets: undefined } })).body.results as AssetResult[];
+    for (const h of ['typhoon', 'river_flood']) {
+      const a = posted.find((r) => r.hazard === h)!, b = stored.find((r) => r.hazard === h && r.asset_name === 'Hong Kong office')!;
+      for (const k of ['intensity', 'score', 'expected_annual_loss_usd', 'loss_1_in_100_usd', 'loss_1_in_250_usd', 'cvar_usd'] as const) assert.equal(a[k], b[k], `${h} ${k}`);
+    }
+  });
+
+  test('CSV has the documented columns and one line per row; formula-like names are escaped', async () => {
+    const res = await fetch(`${s.url}/api/v2/asset_results/?format=csv`, { method: 'POST', headers: { authorization: `Token ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ project_id: projectId, years: [2050], scenarios: ['45'], hazards: ['typhoon', 'extreme_heat', 'river_flood'] }) });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type')!, /^text\/csv/);
+    const table = parseCsv(await res.text());
+    assert.deepEqual(table[0], ASSET_RESULT_COLUMNS);
+    assert.equal(table.length, 1 + 3 * 3);
+    const names = new Set(table.slice(1).map((r) => r[ASSET_RESULT_COLUMNS.indexOf('asset_name')]));
+    assert.ok(names.has(`'=cmd|"/c calc"!A1`), [...names].join(' | '));
+  });
+
+  test('GeoJSON is a valid RFC 7946 FeatureCollection of points at the assets', async () => {
+    const res = await fetch(`${s.url}/api/v2/asset_results/?format=geojson`, { method: 'POST', headers: { authorization: `Token ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ project_id: projectId, years: [2050], scenarios: ['45'], hazards: ['typhoon'] }) });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type')!, /^application\/geo\+json/);
+    const fc = checkGeoJson(await res.text()) as { type: string; features: { geometry: { type: string; coordinates: number[] }; properties: AssetResult }[] };
+    assert.equal(fc.type, 'FeatureCollection');
+    assert.equal(fc.features.length, 3);
+    const hk = fc.features.find((f) => f.properties.asset_name === 'Hong Kong office')!;
+    assert.deepEqual(hk.geometry, { type: 'Point', coordinates: [114.17, 22.3] });
+    assert.equal(hk.properties.hazard, 'typhoon');
+  });
+
+  test('bad requests answer 400 naming the field; others\' projects 404; no token 401', async () => {
+    const post = (json: unknown, token = owner.token) => s.api.post('/api/v2/asset_results/', { token, json });
+    const fieldOf = (r: { body: { errors?: { field: string }[] } }) => r.body.errors?.map((e) => e.field).join(',');
+    const many = Array.from({ length: RESULTS_MAX_ASSETS + 1 }, (_, i) => ({ name: `a${i}`, latitude: 10, longitude: 10 }));
+    let r = await post({ assets: many });
+    assert.equal(r.status, 400); assert.match(fieldOf(r)!, /assets/); assert.match(r.body.detail, /at most 1000/);
+    r = await post({ project_id: projectId, assets: [ASSETS[0]] });
+    assert.equal(r.status, 400); assert.match(r.body.detail, /either project_id or assets/);
+    r = await post({});
+    assert.equal(r.status, 400);
+    r = await post({ assets: [{ name: 'x', latitude: 95, longitude: 0 }] });
+    assert.equal(r.status, 400); assert.match(fieldOf(r)!, /assets\.0\.latitude/);
+    r = await post({ project_id: projectId, hazards: ['volcano'] });
+    assert.equal(r.status, 400); assert.match(fieldOf(r)!, /hazards/);
+    r = await post({ project_id: projectId, years: [2031] });
+    assert.equal(r.status, 400); assert.equal(fieldOf(r), 'years');
+    r = await post({ assets: Array.from({ length: 1000 }, (_, i) => ({ name: `a${i}`, latitude: 10, longitude: 10 })) });
+    assert.equal(r.status, 400, 'all hazards x scenarios x years of 1,000 assets is too many rows'); assert.equal(fieldOf(r), 'years');
+    r = await post({ project_id: projectId }, stranger.token);
+    assert.equal(r.status, 404);
+    r = await s.api.post('/api/v2/asset_results/?format=xml', { token: owner.token, json: { project_id: projectId } });
+    assert.equal(r.status, 400); assert.match(fieldOf(r)!, /format/);
+    r = await s.api.post('/api/v2/asset_results/', { json: { project_id: projectId } });
+    assert.equal(r.status, 401);
+  });
+
+  test('the project GIS export: GeoJSON per asset, and a GeoPackage that SQLite opens with a decodable point geometry', async () => {
+    const gj = await fetch(`${s.url}/api/v2/projects/${projectId}/assets_gis/?format=geojson&analysis_type=ssp&scenario=85&year=2050`, { headers: { authorization: `Token ${owner.token}` } });
+    assert.equal(gj.status, 200);
+    const fc = checkGeoJson(await gj.text()) as { features: { geometry: { coordinates: number[] }; properties: Record<string, unknown> }[] };
+    assert.equal(fc.features.length, 3);
+    const hk = fc.features.find((f) => f.properties.name === 'Hong Kong office')!;
+    assert.deepEqual(hk.geometry.coordinates, [114.17, 22.3]);
+    for (const k of ['climate_score', 'cvar_usd', 'loss_1_in_100_usd', 'loss_1_in_250_usd', 'score_typhoon', 'score_extreme_heat', 'score_river_flood']) assert.ok(k in hk.properties, k);
+    assert.ok((hk.properties.score_typhoon as number) > 0);
+
+    const res = await fetch(`${s.url}/api/v2/projects/${projectId}/assets_gis/?format=gpkg&analysis_type=ssp&scenario=85&year=2050`, { headers: { authorization: `Token ${owner.token}` } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/geopackage+sqlite3');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    assert.equal(Buffer.from(bytes.subarray(0, 16)).toString('latin1'), 'SQLite format 3\0');
+    assert.equal(Buffer.from(bytes).readUInt32BE(68), 0x47504b47, 'application_id GPKG');
+    const SQL = await initSqlJs({ locateFile: (f: string) => require.resolve(`sql.js/dist/${f}`) });
+    const db = new SQL.Database(bytes);
+    const one = (q: string) => db.exec(q)[0]!.values;
+    assert.deepEqual(one("select srs_id, organization, organization_coordsys_id from gpkg_spatial_ref_sys where srs_id = 4326"), [[4326, 'EPSG', 4326]]);
+    assert.deepEqual(one('select table_name, data_type, srs_id from gpkg_contents'), [['assets', 'features', 4326]]);
+    assert.deepEqual(one('select table_name, column_name, geometry_type_name, srs_id, z, m from gpkg_geometry_columns'), [['assets', 'geom', 'POINT', 4326, 0, 0]]);
+    assert.deepEqual(one("select min_x, min_y, max_x, max_y from gpkg_contents"), [[-3.7, 14.6, 120.98, 40.42]]);
+    const [[geom, name, score]] = one("select geom, name, score_typhoon from assets where name = 'Hong Kong office'") as [[Uint8Array, string, number]];
+    assert.equal(name, 'Hong Kong office');
+    assert.equal(score, hk.properties.score_typhoon);
+    // GeoPackage binary header (OGC 12-128 §2.1.3) then WKB, decoded by hand
+    const g = Buffer.from(geom);
+    assert.equal(g.toString('latin1', 0, 2), 'GP');
+    assert.equal(g[2], 0, 'version 1');
+    const flags = g[3]!;
+    const little = (flags & 1) === 1;
+    const envelopeDoubles = [0, 4, 6, 6, 8][(flags >> 1) & 7]!;
+    assert.equal(little ? g.readInt32LE(4) : g.readInt32BE(4), 4326);
+    const wkb = g.subarray(8 + envelopeDoubles * 8);
+    const wle = wkb[0] === 1;
+    assert.equal(wle ? wkb.readUInt32LE(1) : wkb.readUInt32BE(1), 1, 'WKB Point');
+    assert.deepEqual([wle ? wkb.readDoubleLE(5) : wkb.readDoubleBE(5), wle ? wkb.readDoubleLE(13) : wkb.readDoubleBE(13)], [114.17, 22.3]);
+    assert.equal(one('select count(*) from assets')[0]![0], 3);
+    db.close();
+
+    const bad = await s.api.get(`/api/v2/projects/${projectId}/assets_gis/?format=shp`, { token: owner.token });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.errors[0].field, 'format');
+    const badYear = await s.api.get(`/api/v2/projects/${projectId}/assets_gis/?year=2031`, { token: owner.token });
+    assert.equal(badYear.status, 400);
+    assert.equal(badYear.body.errors[0].field, 'year');
+    assert.equal((await s.api.get(`/api/v2/projects/${projectId}/assets_gis/`, { token: stranger.token })).status, 404);
+  });
+});
