@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { check as checkGeoJson } from '@placemarkio/check-geojson';
 import initSqlJs from 'sql.js';
+import { ApiError, createApiClient } from '@crp/api-client';
 import { ASSET_RESULT_COLUMNS, RESULTS_MAX_ASSETS, type AssetResult } from '@crp/contracts';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
@@ -89,6 +90,22 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
     }
   });
 
+  test('the generated typed client calls the results API and surfaces 4xx with the field', async () => {
+    const api = createApiClient({ baseUrl: s.url, token: owner.token });
+    const out = await api.assetResults({ assets: [{ name: 'Client HQ', latitude: 22.3, longitude: 114.17, valuation: 5e7 }], hazards: ['typhoon'], scenarios: ['45'], years: [2030, 2050] });
+    assert.equal(out.rows, 2);
+    const typed: number | null = out.results[0]!.loss_1_in_100_usd;
+    assert.ok(typed === null || typed >= 0);
+    assert.deepEqual(out.results.map((r) => r.year), [2030, 2050]);
+    const viaRequest = await api.request('post', '/api/v2/asset_results/', { body: { project_id: projectId, hazards: ['typhoon'], scenarios: ['45'], years: [2050] } });
+    assert.equal(viaRequest.assets, 3);
+    const csv = await api.raw('post', '/api/v2/asset_results/', { query: { format: 'csv' }, body: { project_id: projectId, hazards: ['typhoon'], scenarios: ['45'], years: [2050] } });
+    assert.match(await csv.text(), /^asset_index,asset_id,asset_name,/);
+    await assert.rejects(api.assetResults({ assets: [{ name: 'x', latitude: 10, longitude: 10 }], years: [2031] }), (e: unknown) => e instanceof ApiError && e.status === 400 && e.errors[0]?.field === 'years');
+    // @ts-expect-error: a hazard key the schema does not have is a compile error in client code
+    await assert.rejects(api.assetResults({ assets: [{ name: 'x', latitude: 10, longitude: 10 }], hazards: ['volcano'] }), ApiError);
+  });
+
   test('CSV has the documented columns and one line per row; formula-like names are escaped', async () => {
     const res = await fetch(`${s.url}/api/v2/asset_results/?format=csv`, { method: 'POST', headers: { authorization: `Token ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ project_id: projectId, years: [2050], scenarios: ['45'], hazards: ['typhoon', 'extreme_heat', 'river_flood'] }) });
     assert.equal(res.status, 200);
@@ -104,7 +121,7 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
     const res = await fetch(`${s.url}/api/v2/asset_results/?format=geojson`, { method: 'POST', headers: { authorization: `Token ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ project_id: projectId, years: [2050], scenarios: ['45'], hazards: ['typhoon'] }) });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /^application\/geo\+json/);
-    const fc = checkGeoJson(await res.text()) as { type: string; features: { geometry: { type: string; coordinates: number[] }; properties: AssetResult }[] };
+    const fc = checkGeoJson(await res.text()) as unknown as { type: string; features: { geometry: { type: string; coordinates: number[] }; properties: AssetResult }[] };
     assert.equal(fc.type, 'FeatureCollection');
     assert.equal(fc.features.length, 3);
     const hk = fc.features.find((f) => f.properties.asset_name === 'Hong Kong office')!;
@@ -141,7 +158,7 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
   test('the project GIS export: GeoJSON per asset, and a GeoPackage that SQLite opens with a decodable point geometry', async () => {
     const gj = await fetch(`${s.url}/api/v2/projects/${projectId}/assets_gis/?format=geojson&analysis_type=ssp&scenario=85&year=2050`, { headers: { authorization: `Token ${owner.token}` } });
     assert.equal(gj.status, 200);
-    const fc = checkGeoJson(await gj.text()) as { features: { geometry: { coordinates: number[] }; properties: Record<string, unknown> }[] };
+    const fc = checkGeoJson(await gj.text()) as unknown as { features: { geometry: { coordinates: number[] }; properties: Record<string, unknown> }[] };
     assert.equal(fc.features.length, 3);
     const hk = fc.features.find((f) => f.properties.name === 'Hong Kong office')!;
     assert.deepEqual(hk.geometry.coordinates, [114.17, 22.3]);

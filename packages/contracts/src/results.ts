@@ -33,7 +33,7 @@ export const ResultsAsset = z.object({
   ownership: z.number({ error: 'ownership must be a number' }).min(0, 'ownership must be 0 to 100').max(100, 'ownership must be 0 to 100').optional().describe('Ownership share, percent.'),
   floors: z.number({ error: 'floors must be a number' }).int('floors must be a whole number').min(1, 'floors must be 1 or more').max(300, 'floors must be 300 or fewer').optional(),
   flood_protection: z.number({ error: 'flood_protection must be a number' }).min(1, 'flood_protection must be 1 to 100000 years').max(100000, 'flood_protection must be 1 to 100000 years').optional().describe('Standard of flood protection, years.'),
-});
+}).meta({ id: 'ResultsAsset' });
 export type ResultsAsset = z.infer<typeof ResultsAsset>;
 
 /** `POST /api/v2/asset_results/`: either `project_id` (its stored analysis) or `assets` (analysed now), not both. */
@@ -93,7 +93,7 @@ export const AssetResult = z.object({
   cvar_percent: z.number().nullable().describe('CVaR as a percentage of the exposed value.'),
   avoided_loss_usd: usd('CVaR minus residual CVaR'),
   data_tier: z.string().describe('How far to trust the hazard: "placeholder" marks screening models.'),
-});
+}).meta({ id: 'AssetResult' });
 export type AssetResult = z.infer<typeof AssetResult>;
 
 export const ResultsResponse = z.object({
@@ -103,7 +103,7 @@ export const ResultsResponse = z.object({
   assets: z.number().int().describe('Assets in the answer.'),
   rows: z.number().int(),
   results: z.array(AssetResult),
-});
+}).meta({ id: 'ResultsResponse' });
 export type ResultsResponse = z.infer<typeof ResultsResponse>;
 
 /** The columns of the CSV answer, in order (the AssetResult fields). */

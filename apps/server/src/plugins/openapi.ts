@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
 export const API_VERSION = '5.0.0';
 
@@ -46,6 +46,8 @@ export async function registerOpenApi(app: FastifyInstance) {
       const method = Array.isArray(input.route.method) ? input.route.method[0]! : input.route.method;
       return { ...out, schema: { operationId: operationIdOf(method, input.url), ...out.schema } };
     },
+    // Schemas given an id (`.meta({ id })`, e.g. AssetResult) become named components that generated clients reuse.
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -24,8 +24,8 @@ export const resultRoutes: FastifyPluginAsyncZod = async (app) => {
       security: TOKEN_SECURITY,
       querystring: ResultsQuery,
       body: ResultsRequest,
+      // The 200 schema is the JSON answer; csv and geojson (described above) carry the same AssetResult fields.
       response: { 200: ResultsResponse, ...errors },
-      produces: ['application/json', 'text/csv', 'application/geo+json'],
     },
   }, async (req, reply) => {
     const { response, rows } = await results.rows(caller(req), req.body);
