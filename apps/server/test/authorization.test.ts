@@ -130,6 +130,8 @@ const ACCESS: Record<string, Rule> = {
   'POST /api/v2/dashboard/detail/': { kind: 'read', call: (c) => ({ path: '/api/v2/dashboard/detail/', opts: { json: { project: c.projectName, project_id: c.projectId } } }) },
   'POST /api/v2/download_csv_report/': { kind: 'read', call: (c) => ({ path: '/api/v2/download_csv_report/', opts: { json: { project_name: c.projectName, project_id: c.projectId } } }) },
   'POST /api/v2/summary_report/': { kind: 'read', call: (c) => ({ path: '/api/v2/summary_report/', opts: { json: { project_name: c.projectName, project_id: c.projectId } } }) },
+  'POST /api/v2/asset_results/': { kind: 'read', call: (c) => ({ path: '/api/v2/asset_results/', opts: { json: { project_id: c.projectId, years: [2050], scenarios: ['45'] } } }) },
+  'GET /api/v2/projects/{projectId}/assets_gis/': { kind: 'read', call: (c) => ({ path: `/api/v2/projects/${c.projectId}/assets_gis/?format=gpkg` }) },
   'POST /api/v2/generate_pdf_report/': { kind: 'read', call: (c) => ({ path: '/api/v2/generate_pdf_report/', opts: { json: { project_id: c.projectId } } }) },
   'POST /api/v2/building_damage/': { kind: 'read', call: (c) => ({ path: '/api/v2/building_damage/', opts: { json: { project_name: c.projectName, project_id: c.projectId, asset_name: 'Hong Kong HQ' } } }) },
   'GET /api/asset/{userId}/': { kind: 'read', call: (c, _r, me) => ({ path: `/api/asset/${uid(me)}/?project_id=${c.projectId}` }) },
@@ -181,6 +183,7 @@ const ACCESS: Record<string, Rule> = {
   'GET /api/v2/map_country/': { kind: 'user', call: () => ({ path: '/api/v2/map_country/?q=Japan' }) },
   'GET /api/v2/map_projects/': { kind: 'user', call: () => ({ path: '/api/v2/map_projects/' }) },
   'GET /api/v2/map_tiles/{layer}/{x}/{y}/{z}': { kind: 'user', call: () => ({ path: '/api/v2/map_tiles/wildfire/0/0/0?scenario_year=85_2050' }) },
+  'GET /api/v2/xyz_tiles/{layer}/{z}/{x}/{y}': { kind: 'user', call: () => ({ path: '/api/v2/xyz_tiles/wildfire/0/0/0.png?scenario_year=85_2050' }) },
   'POST /api/v2/generate_map/': { kind: 'read', call: (c) => ({ path: '/api/v2/generate_map/', opts: form({ name: c.mapName }) }) },
   'POST /api/v2/download_map/': { kind: 'read', call: (c) => ({ path: '/api/v2/download_map/', opts: form({ project_name: c.mapName }) }) },
 

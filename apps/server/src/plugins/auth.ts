@@ -11,22 +11,32 @@ declare module 'fastify' {
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Like `authenticate`, for calls the browser makes by itself: they do not keep an idle session alive. */
     authenticateBackground: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /**
+     * Like `authenticate`, but also takes the token from a `?token=` query parameter when no Authorization header is
+     * sent: only for GET routes desktop GIS clients call (QGIS and GDAL XYZ layers cannot set headers). The header wins.
+     */
+    authenticateHeaderOrQuery: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
 }
 
 /** OpenAPI security requirement for routes that need a token. */
 export const TOKEN_SECURITY = [{ TokenAuth: [] as string[] }];
+/** Either the header or the `token` query parameter (routes guarded by `authenticateHeaderOrQuery`). */
+export const TOKEN_OR_QUERY_SECURITY: Record<string, string[]>[] = [{ TokenAuth: [] }, { TokenQuery: [] }];
 
 export function registerAuth(app: FastifyInstance) {
   app.decorateRequest('authUser', null);
-  const check = (activity: boolean) => async (request: FastifyRequest) => {
-    const r = await app.services.auth.resolveSession(request.headers.authorization, { activity });
+  const check = (activity: boolean, fromQuery = false) => async (request: FastifyRequest) => {
+    const q = fromQuery ? (request.query as { token?: unknown } | undefined)?.token : undefined;
+    const header = request.headers.authorization ?? (typeof q === 'string' && q ? `Token ${q}` : undefined);
+    const r = await app.services.auth.resolveSession(header, { activity });
     if (r && 'ended' in r) throw unauthorized(`Your session ended after ${app.config.SESSION_IDLE_MINUTES} minutes without activity. Log in again.`);
     if (!r) throw unauthorized('Authentication credentials were not provided or are invalid. Send Authorization: Token <token>.');
     request.authUser = r.user;
   };
   app.decorate('authenticate', check(true));
   app.decorate('authenticateBackground', check(false));
+  app.decorate('authenticateHeaderOrQuery', check(true, true));
 }
 
 /** The caller of a route guarded by `app.authenticate`. */

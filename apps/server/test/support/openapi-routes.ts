@@ -39,11 +39,22 @@ export interface OpenApiRoute {
 }
 
 interface OpenApiDocument {
+  components?: { schemas?: Record<string, JsonSchema> };
   paths: Record<string, Record<string, { parameters?: OpenApiParameter[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
 }
 
+/** Replaces `{$ref: '#/components/schemas/X'}` by the schema (named components, e.g. AssetResult), so walkers see plain schemas. */
+function inlineRefs<T>(v: T, schemas: Record<string, JsonSchema>, depth = 0): T {
+  if (depth > 20 || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => inlineRefs(x, schemas, depth + 1)) as T;
+  const ref = (v as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) return inlineRefs(schemas[ref.slice('#/components/schemas/'.length)] as T, schemas, depth + 1);
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inlineRefs(x, schemas, depth + 1)])) as T;
+}
+
 export function openApiRoutes(doc: unknown): OpenApiRoute[] {
-  const d = doc as OpenApiDocument;
+  const raw = doc as OpenApiDocument;
+  const d = { ...raw, paths: inlineRefs(raw.paths, raw.components?.schemas ?? {}) };
   return Object.entries(d.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([m, op]) => ({
       key: `${m.toUpperCase()} ${path}`,

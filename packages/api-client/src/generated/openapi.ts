@@ -1411,9 +1411,29 @@ export interface paths {
         };
         /**
          * Hazard raster tile: 256 px Web Mercator PNG coloured with the map legend
-         * @description rainfall_flood and storm_surge_rp take return_period ("{n}yr"); wildfire takes scenario_year ("00_2020", "85_2030", "85_2050"). country_code (and region_code, not for storm surge) are accepted as the web app sends them; the layers are global, so they do not change the picture. Rendered from the native hazard grid, cached; transparent where there is no hazard or no data.
+         * @description rainfall_flood and storm_surge_rp take return_period ("{n}yr"); wildfire takes scenario_year ("00_2020", "85_2030", "85_2050"). country_code (and region_code, not for storm surge) are accepted as the web app sends them; the layers are global, so they do not change the picture. Rendered from the native hazard grid, cached; transparent where there is no hazard or no data. GIS clients use the standard {z}/{x}/{y} form: GET /api/v2/xyz_tiles/{layer}/{z}/{x}/{y}.
          */
         get: operations["getV2MapTilesByLayerByXByYByZ"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/xyz_tiles/{layer}/{z}/{x}/{y}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same hazard tile in the standard XYZ order {z}/{x}/{y} (QGIS, GDAL, Leaflet); token as header or ?token=
+         * @description rainfall_flood and storm_surge_rp take return_period ("{n}yr"); wildfire takes scenario_year ("00_2020", "85_2030", "85_2050"). country_code (and region_code, not for storm surge) are accepted as the web app sends them; the layers are global, so they do not change the picture. Rendered from the native hazard grid, cached; transparent where there is no hazard or no data. y may end in .png. QGIS: Layer > Add XYZ Layer with URL `https://<host>/api/v2/xyz_tiles/rainfall_flood/{z}/{x}/{y}.png?return_period=100yr&token=<token>`. A token in the URL is stored in the QGIS project, shell history and any proxy log on the way: use a session made for the purpose and end it (POST /api/user/rest_logout/) when done. The server never logs it (redacted).
+         */
+        get: operations["getV2XyzTilesByLayerByZByXByY"];
         put?: never;
         post?: never;
         delete?: never;
@@ -11086,6 +11106,66 @@ export interface operations {
                 x: number;
                 y: number;
                 z: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 256 x 256 px PNG image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getV2XyzTilesByLayerByZByXByY: {
+        parameters: {
+            query?: {
+                return_period?: string;
+                scenario_year?: string;
+                country_code?: string;
+                region_code?: string;
+            };
+            header?: never;
+            path: {
+                layer: "rainfall_flood" | "storm_surge_rp" | "wildfire";
+                z: number;
+                x: number;
+                y: string;
             };
             cookie?: never;
         };
