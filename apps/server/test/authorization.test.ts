@@ -183,6 +183,7 @@ const ACCESS: Record<string, Rule> = {
   'GET /api/v2/map_country/': { kind: 'user', call: () => ({ path: '/api/v2/map_country/?q=Japan' }) },
   'GET /api/v2/map_projects/': { kind: 'user', call: () => ({ path: '/api/v2/map_projects/' }) },
   'GET /api/v2/map_tiles/{layer}/{x}/{y}/{z}': { kind: 'user', call: () => ({ path: '/api/v2/map_tiles/wildfire/0/0/0?scenario_year=85_2050' }) },
+  'GET /api/v2/hazard_layers/{hazard}/cog/': { kind: 'user', call: () => ({ path: '/api/v2/hazard_layers/typhoon/cog/?bbox=113,22,115,23' }) },
   'GET /api/v2/xyz_tiles/{layer}/{z}/{x}/{y}': { kind: 'user', call: () => ({ path: '/api/v2/xyz_tiles/wildfire/0/0/0.png?scenario_year=85_2050' }) },
   'POST /api/v2/generate_map/': { kind: 'read', call: (c) => ({ path: '/api/v2/generate_map/', opts: form({ name: c.mapName }) }) },
   'POST /api/v2/download_map/': { kind: 'read', call: (c) => ({ path: '/api/v2/download_map/', opts: form({ project_name: c.mapName }) }) },

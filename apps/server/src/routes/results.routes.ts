@@ -1,7 +1,9 @@
 import { BinaryBody, ErrorBody, ResultsQuery, ResultsRequest, ResultsResponse } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { writeCog } from '../lib/cog.js';
 import { writeGeoPackage, type GpkgColumn } from '../lib/geopackage.js';
+import { COG_MAX_CELLS, HazardCogParams, HazardCogQuery, hazardGrid, NODATA } from '../services/hazard-raster.service.js';
 import { caller, TOKEN_SECURITY } from '../plugins/auth.js';
 import { featureCollection, GisQuery, resultsCsv } from '../services/results.service.js';
 
@@ -69,5 +71,31 @@ export const resultRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     const fc = featureCollection(f.properties, { name: f.project.name });
     return reply.header('content-type', 'application/geo+json').header('content-disposition', `attachment; filename="${stem}.geojson"`).header('cache-control', 'private, no-store').send(JSON.stringify(fc) as never);
+  });
+
+  app.get('/api/v2/hazard_layers/:hazard/cog/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Results'],
+      summary: 'A hazard layer at a scenario-year (and return period) as a Cloud-Optimised GeoTIFF (EPSG:4326, Float32)',
+      description:
+        'Every cell is the hazard model evaluated at the cell centre, the same values the analysis and the map read: the hazard\'s indicator in its unit (e.g. flood depth m, gust m/s, burn probability 1/yr). ' +
+        `Curve hazards (typhoon, storm_surge, river_flood, rainfall_flood) take return_period (default 100). Tiled 256 x 256, deflate, overviews, IFDs first; nodata ${NODATA}. ` +
+        `At most ${COG_MAX_CELLS.toLocaleString('en-US')} cells: the whole world comes at 0.5°, a region (bbox) at the native grid. The answer's X-Cell-Size-Deg header gives the cell size.`,
+      security: TOKEN_SECURITY,
+      params: HazardCogParams,
+      querystring: HazardCogQuery,
+      response: { 200: BinaryBody('A Cloud-Optimised GeoTIFF (image/tiff)'), 400: ErrorBody, 401: ErrorBody },
+      produces: ['image/tiff'],
+    },
+  }, async (req, reply) => {
+    const g = await hazardGrid(req.params.hazard, req.query);
+    const tiff = writeCog({ width: g.width, height: g.height, data: g.data, west: g.west, north: g.north, resDeg: g.resDeg, nodata: NODATA, description: g.description });
+    return reply
+      .header('content-type', 'image/tiff; application=geotiff; profile=cloud-optimized')
+      .header('content-disposition', `attachment; filename="${g.fileStem}.tif"`)
+      .header('x-cell-size-deg', String(g.resDeg))
+      .header('cache-control', 'private, max-age=3600')
+      .send(tiff);
   });
 };

@@ -761,6 +761,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/hazard_layers/{hazard}/cog/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A hazard layer at a scenario-year (and return period) as a Cloud-Optimised GeoTIFF (EPSG:4326, Float32)
+         * @description Every cell is the hazard model evaluated at the cell centre, the same values the analysis and the map read: the hazard's indicator in its unit (e.g. flood depth m, gust m/s, burn probability 1/yr). Curve hazards (typhoon, storm_surge, river_flood, rainfall_flood) take return_period (default 100). Tiled 256 x 256, deflate, overviews, IFDs first; nodata -9999. At most 500,000 cells: the whole world comes at 0.5°, a region (bbox) at the native grid. The answer's X-Cell-Size-Deg header gives the cell size.
+         */
+        get: operations["getV2HazardLayersByHazardCog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/building_damage/": {
         parameters: {
             query?: never;
@@ -6027,6 +6047,68 @@ export interface operations {
                         }[];
                     };
                     "application/geopackage+sqlite3": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getV2HazardLayersByHazardCog: {
+        parameters: {
+            query?: {
+                analysis_type?: "rcp" | "ssp";
+                scenario?: "26" | "45" | "85";
+                year?: number;
+                /** @description Years; for typhoon, storm_surge, river_flood, rainfall_flood (default 100): one of 2, 5, 10, 25, 50, 100, 250, 500, 1000. Other hazards have no return period. */
+                return_period?: number;
+                /** @description west,south,east,north in degrees (default the whole world). */
+                bbox?: string;
+                /** @description Cell size, degrees; not finer than the layer's native grid. Default: the native grid, or the finest of 0.05, 0.1, 0.25, 0.5, 1, 2 that keeps the area within 500,000 cells. */
+                res_deg?: number;
+            };
+            header?: never;
+            path: {
+                hazard: "river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A Cloud-Optimised GeoTIFF (image/tiff) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/tiff": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/tiff": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/tiff": {
                         detail: string;
                         errors?: {
                             field: string;
