@@ -1,6 +1,6 @@
 import type { AnalysisType, DefaultFilters, PhysicalProject, ProjectStatus, ScenarioCode, SharePermission } from '@crp/contracts';
 import { ProjectListResponse } from '@crp/contracts';
-import { ApiError, request } from './http';
+import { ApiError, request, requestFile } from './http';
 import { readToken } from '../lib/storage';
 
 export type ProjectList = ReturnType<typeof ProjectListResponse.parse>;
@@ -146,4 +146,9 @@ export async function followProjectProgress(
     }
   }
   return last;
+}
+
+/** A project's assets with their results at the default filter, as GeoJSON or GeoPackage (docs/results-api.md). */
+export async function downloadProjectGis(projectId: number, format: 'geojson' | 'gpkg'): Promise<{ blob: Blob; fileName: string }> {
+  return requestFile('GET', `/api/v2/projects/${projectId}/assets_gis/?format=${format}`, { fallbackName: `assets.${format}` });
 }

@@ -18,7 +18,7 @@ import { useProjectList } from './useProjectList';
 export function PhysicalProjectsTab() {
   const navigate = useNavigate();
   const list = useProjectList();
-  const { remove, summary } = useProjectActions();
+  const { remove, summary, gis } = useProjectActions();
   const [filters, setFilters] = useState<ProjectFilters>(EMPTY_FILTERS);
   const [showFilters, setShowFilters] = useState(false);
   const [csvFor, setCsvFor] = useState<PhysicalProject | null>(null);
@@ -36,6 +36,7 @@ export function PhysicalProjectsTab() {
     onReport: setReportFor,
     onDownloadCsv: setCsvFor,
     onDownloadSummary: (p) => summary.mutate(p),
+    onDownloadGis: (p, format) => gis.mutate({ projectId: p.project_id, format }),
     onShare: setShareFor,
     onRename: setRenameFor,
     onDelete: (p) => remove.mutateAsync(p).catch(() => undefined),

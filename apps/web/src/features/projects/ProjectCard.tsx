@@ -1,4 +1,4 @@
-import { Button, Card, Popconfirm, Progress, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Dropdown, Popconfirm, Progress, Space, Tag, Tooltip, Typography } from 'antd';
 import {
   BarChartOutlined,
   DeleteOutlined,
@@ -6,6 +6,7 @@ import {
   FileExcelOutlined,
   FilePptOutlined,
   FileTextOutlined,
+  GlobalOutlined,
   ShareAltOutlined,
   UserOutlined,
 } from '@ant-design/icons';
@@ -19,6 +20,8 @@ export interface ProjectCardHandlers {
   onReport: (p: PhysicalProject) => void;
   onDownloadCsv: (p: PhysicalProject) => void;
   onDownloadSummary: (p: PhysicalProject) => void;
+  /** The assets with their results for GIS (GeoJSON or GeoPackage); absent: no GIS menu. */
+  onDownloadGis?: (p: PhysicalProject, format: 'geojson' | 'gpkg') => void;
   onShare: (p: PhysicalProject) => void;
   onRename: (p: PhysicalProject) => void;
   onDelete: (p: PhysicalProject) => Promise<unknown>;
@@ -139,6 +142,22 @@ export function ProjectCard({ project: p, handlers: h }: { project: PhysicalProj
         <Button icon={<FileTextOutlined />} onClick={() => h.onDownloadSummary(p)} disabled={!analysed} loading={h.summaryLoadingId === p.project_id}>
           Download Summary
         </Button>
+        {h.onDownloadGis && (
+          <Dropdown
+            disabled={!analysed}
+            menu={{
+              items: [
+                { key: 'geojson', label: 'GeoJSON (.geojson)' },
+                { key: 'gpkg', label: 'GeoPackage (.gpkg)' },
+              ],
+              onClick: ({ key }) => h.onDownloadGis?.(p, key as 'geojson' | 'gpkg'),
+            }}
+          >
+            <Tooltip title="Download for GIS (QGIS, ArcGIS)" placement="bottom">
+              <Button icon={<GlobalOutlined />} aria-label="Download for GIS" disabled={!analysed} />
+            </Tooltip>
+          </Dropdown>
+        )}
         <Space size={4} className="crp-project-actions-right">
           {can.share && (
             <Tooltip title="Share" placement="bottom">

@@ -1,11 +1,11 @@
 import { App } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SharePermission } from '@crp/contracts';
-import { deleteProject, downloadCsvReport, renameProject, shareProject, summaryReport, type CsvReportInput, type PhysicalProject } from '../../api/projects';
+import { deleteProject, downloadCsvReport, downloadProjectGis, renameProject, shareProject, summaryReport, type CsvReportInput, type PhysicalProject } from '../../api/projects';
 import { ApiError, firstErrorMessage } from '../../api/http';
 import { queryKeys } from '../../api/queryKeys';
 import { readUserId } from '../../lib/storage';
-import { openFileLink } from '../../lib/openFileLink';
+import { openFileLink, saveBlob } from '../../lib/openFileLink';
 
 /** The `Error` text of a rename 400 (spec 000 §8), else the detail. */
 export function renameErrorText(err: unknown): string {
@@ -71,6 +71,12 @@ export function useProjectActions() {
     },
   });
 
+  const gis = useMutation({
+    mutationFn: ({ projectId, format }: { projectId: number; format: 'geojson' | 'gpkg' }) => downloadProjectGis(projectId, format),
+    onSuccess: (f) => saveBlob(f.blob, f.fileName),
+    onError: (err) => void message.error(firstErrorMessage(err, 'The GIS file could not be prepared. Try again.')),
+  });
+
   const summary = useMutation({
     mutationFn: (p: PhysicalProject) => summaryReport(p.name, p.default_filters.analysis_type),
     onSuccess: (res) => {
@@ -80,5 +86,5 @@ export function useProjectActions() {
     onError: (err) => void message.error(firstErrorMessage(err, 'The summary report could not be prepared. Try again.')),
   });
 
-  return { rename, remove, share, csv, summary };
+  return { rename, remove, share, csv, summary, gis };
 }
