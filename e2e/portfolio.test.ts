@@ -372,6 +372,18 @@ describe('portfolios in the browser: map and CSV creation, project cards, rename
     await (await summaryDownload).saveAs(summaryFile);
     const summary = XLSX.read(readFileSync(summaryFile), { type: 'buffer' });
     assert.ok(summary.SheetNames.length > 0, `the summary opens (sheets: ${summary.SheetNames.join(', ')})`);
+
+    // Download for GIS: the assets as a GeoPackage (an SQLite file with the GeoPackage application id).
+    const gisDownload = page.waitForEvent('download', { timeout: 60_000 });
+    await projects.card(renamed).getByRole('button', { name: 'Download for GIS' }).click();
+    await page.getByRole('menuitem', { name: 'GeoPackage (.gpkg)' }).click();
+    const gis = await gisDownload;
+    assert.match(gis.suggestedFilename(), /_assets_.*\.gpkg$/);
+    const gisFile = join(work, 'assets.gpkg');
+    await gis.saveAs(gisFile);
+    const gpkg = readFileSync(gisFile);
+    assert.equal(gpkg.subarray(0, 15).toString('latin1'), 'SQLite format 3');
+    assert.equal(gpkg.readUInt32BE(68), 0x47504b47, 'GeoPackage application id');
   });
 
   it('makes the slide report from the card: the PDF opens in a new tab after 3 seconds', async () => {

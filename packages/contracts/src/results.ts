@@ -12,7 +12,7 @@ const HAZARD_KEY_LIST = HAZARDS.map((h) => h.key) as unknown as [HazardKey, ...H
 /** Most assets one request may post; a larger portfolio is uploaded as a project and read by project_id. */
 export const RESULTS_MAX_ASSETS = 1000;
 /** Most rows (assets x hazards x scenarios x years) one answer may hold; narrow hazards, scenarios or years above it. */
-export const RESULTS_MAX_ROWS = 250_000;
+export const RESULTS_MAX_ROWS = 100_000;
 export const RESULT_FORMATS = ['json', 'csv', 'geojson'] as const;
 export type ResultFormat = (typeof RESULT_FORMATS)[number];
 

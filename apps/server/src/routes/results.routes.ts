@@ -22,7 +22,7 @@ export const resultRoutes: FastifyPluginAsyncZod = async (app) => {
       description:
         'Send `project_id` (a project you may download; its stored analysis, 409 while it runs) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). ' +
         '`?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). ' +
-        'At most 250,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.',
+        'At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.',
       security: TOKEN_SECURITY,
       querystring: ResultsQuery,
       body: ResultsRequest,

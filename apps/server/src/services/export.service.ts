@@ -13,7 +13,7 @@ import {
   type ScenarioCode,
 } from '@crp/contracts';
 import { assetCvar, cellMoney, scenarioYearKey } from '@crp/engine';
-import { DATASETS, HAZARD_META } from '@crp/hazards';
+import { DATASETS } from '@crp/hazards';
 import * as XLSX from '@e965/xlsx';
 import { assetResultRows } from '../analysis/result-rows.js';
 import { loadProjectResults } from '../analysis/results-reader.js';

@@ -83,6 +83,7 @@ export async function hazardGrid(hazard: HazardKey, q: HazardCogQuery): Promise<
   const N_RP = RETURN_PERIODS_YEARS.length;
   const h = HAZARD_KEYS.indexOf(hazard);
   const data = new Float32Array(width * height);
+  let sinceYield = 0;
   for (let r = 0; r < height; r++) {
     const lat = n - (r + 0.5) * res;
     for (let c = 0; c < width; c++) {
@@ -90,7 +91,11 @@ export async function hazardGrid(hazard: HazardKey, q: HazardCogQuery): Promise<
       const smp = layers.sampleCurves(lat, lng, ctx, out);
       data[r * width + c] = curve >= 0 ? smp.curves[curve * N_RP + rpIndex]! : smp.values[h]!;
     }
-    if (r % 32 === 31) await new Promise((done) => setImmediate(done)); // let other requests through
+    sinceYield += width;
+    if (sinceYield >= 4096) { // about 80 ms of model evaluations: let other requests through
+      sinceYield = 0;
+      await new Promise((done) => setImmediate(done));
+    }
   }
   const unit = HAZARD_INDICATORS[hazard].unit;
   const rp = curve >= 0 ? RETURN_PERIODS_YEARS[rpIndex]! : null;
