@@ -108,3 +108,31 @@ export type ResultsResponse = z.infer<typeof ResultsResponse>;
 
 /** The columns of the CSV answer, in order (the AssetResult fields). */
 export const ASSET_RESULT_COLUMNS = Object.keys(AssetResult.shape) as (keyof AssetResult)[];
+
+const n = z.number().nullable();
+/** One inline row of `download_csv_report` (`success`): the AssetResult fields under the spreadsheet's column names. */
+export const CsvReportRow = z.object({
+  Asset: z.string(),
+  Latitude: z.number(),
+  Longitude: z.number(),
+  'Property type': z.string().describe('NA when not given'),
+  Hazard: z.string(),
+  Analysis: z.enum(['RCP', 'SSP']),
+  Scenario: z.string(),
+  Year: z.number().int(),
+  Intensity: n,
+  Unit: z.string(),
+  Score: n,
+  Band: z.string(),
+  'Expected annual loss (USD)': n,
+  'Residual expected annual loss (USD)': n,
+  'Maximum exposure (USD)': n,
+  'Loss 1-in-100 yr (USD)': n,
+  'Loss 1-in-250 yr (USD)': n,
+  'Data tier': z.string(),
+  'CVaR (USD)': n,
+  'Residual CVaR (USD)': n,
+  'CVaR (%)': n,
+  'Avoided loss (USD)': n,
+}).meta({ id: 'CsvReportRow' });
+export type CsvReportRow = z.infer<typeof CsvReportRow>;

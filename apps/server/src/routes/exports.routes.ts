@@ -1,4 +1,4 @@
-import { BinaryBody, CsvReportBody, ErrorBody, SlideReportBody, SummaryReportBody } from '@crp/contracts';
+import { BinaryBody, CsvReportBody, CsvReportRow, ErrorBody, SlideReportBody, SummaryReportBody } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../plugins/auth.js';
@@ -17,7 +17,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       description: 'Cells that start with = + - @ are escaped against formula injection. 409 while the analysis is not finished.',
       security: TOKEN_SECURITY,
       body: CsvReportBody,
-      response: { 200: z.object({ success: z.array(z.record(z.string(), z.unknown())), rows: z.number().int(), truncated: z.boolean(), ...FileLink, error: z.null() }), ...errors },
+      response: { 200: z.object({ success: z.array(CsvReportRow), rows: z.number().int(), truncated: z.boolean(), ...FileLink, error: z.null() }), ...errors },
     },
   }, async (req) => exports.csvReport(caller(req), req.body));
 

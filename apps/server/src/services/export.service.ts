@@ -9,6 +9,7 @@ import {
   severityBand,
   type AnalysisType,
   type CsvReportBody,
+  type CsvReportRow,
   type HazardKey,
   type ScenarioCode,
 } from '@crp/contracts';
@@ -101,7 +102,7 @@ export class ExportService {
     }
     // The rows of the results API (analysis/result-rows.ts), under the spreadsheet's column names.
     const sel = { analysisType: at, hazards, scenarios, years, withMitigation: body.has_mitigation ?? true, gdpAdjusted: body.adjusted_gdp ?? false };
-    const rows: Record<string, unknown>[] = [];
+    const rows: CsvReportRow[] = [];
     for (const r of assetResultRows(results, sel)) {
       rows.push({
         Asset: r.asset_name,
@@ -109,7 +110,7 @@ export class ExportService {
         Longitude: r.longitude,
         'Property type': r.property_type ?? 'NA',
         Hazard: r.hazard_label,
-        Analysis: at.toUpperCase(),
+        Analysis: at === 'rcp' ? 'RCP' : 'SSP',
         Scenario: r.scenario_label,
         Year: r.year,
         Intensity: r.intensity,

@@ -1570,6 +1570,32 @@ export interface components {
             rows: number;
             results: components["schemas"]["AssetResultInput"][];
         };
+        CsvReportRowInput: {
+            Asset: string;
+            Latitude: number;
+            Longitude: number;
+            /** @description NA when not given */
+            "Property type": string;
+            Hazard: string;
+            /** @enum {string} */
+            Analysis: "RCP" | "SSP";
+            Scenario: string;
+            Year: number;
+            Intensity: number | null;
+            Unit: string;
+            Score: number | null;
+            Band: string;
+            "Expected annual loss (USD)": number | null;
+            "Residual expected annual loss (USD)": number | null;
+            "Maximum exposure (USD)": number | null;
+            "Loss 1-in-100 yr (USD)": number | null;
+            "Loss 1-in-250 yr (USD)": number | null;
+            "Data tier": string;
+            "CVaR (USD)": number | null;
+            "Residual CVaR (USD)": number | null;
+            "CVaR (%)": number | null;
+            "Avoided loss (USD)": number | null;
+        };
         ResultsAsset: {
             name: string;
             latitude: number;
@@ -1653,6 +1679,32 @@ export interface components {
             assets: number;
             rows: number;
             results: components["schemas"]["AssetResult"][];
+        };
+        CsvReportRow: {
+            Asset: string;
+            Latitude: number;
+            Longitude: number;
+            /** @description NA when not given */
+            "Property type": string;
+            Hazard: string;
+            /** @enum {string} */
+            Analysis: "RCP" | "SSP";
+            Scenario: string;
+            Year: number;
+            Intensity: number | null;
+            Unit: string;
+            Score: number | null;
+            Band: string;
+            "Expected annual loss (USD)": number | null;
+            "Residual expected annual loss (USD)": number | null;
+            "Maximum exposure (USD)": number | null;
+            "Loss 1-in-100 yr (USD)": number | null;
+            "Loss 1-in-250 yr (USD)": number | null;
+            "Data tier": string;
+            "CVaR (USD)": number | null;
+            "Residual CVaR (USD)": number | null;
+            "CVaR (%)": number | null;
+            "Avoided loss (USD)": number | null;
         };
     };
     responses: never;
@@ -5133,9 +5185,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        success: {
-                            [key: string]: unknown;
-                        }[];
+                        success: components["schemas"]["CsvReportRow"][];
                         rows: number;
                         truncated: boolean;
                         url: string;
