@@ -49,7 +49,7 @@ export const OWN_LAYER_RANGES: Record<HazardKey, readonly [number, number]> = {
 };
 
 /** Limits of one upload (also in config: OWN_LAYER_MAX_BYTES, OWN_LAYER_MAX_PIXELS, OWN_LAYERS_PER_COMPANY). */
-export const OWN_LAYER_DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+export const OWN_LAYER_DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
 export const OWN_LAYER_DEFAULT_MAX_PIXELS = 4096 * 4096;
 export const OWN_LAYERS_DEFAULT_PER_COMPANY = 50;
 
