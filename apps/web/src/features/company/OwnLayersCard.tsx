@@ -9,7 +9,7 @@ import { queryKeys } from '../../api/queryKeys';
 
 const YEARS = [2020, 2030, 2040, 2050, 2060, 2070, 2080, 2090, 2100];
 const labelOf = (h: string) => HAZARDS.find((x) => x.key === h)?.label ?? h;
-const mb = (b: number) => `${(b / 1024 / 1024).toFixed(b < 1024 * 1024 ? 2 : 1)} MB`;
+const mb = (b: number) => (b < 1024 * 1024 ? `${Math.max(1, Math.round(b / 1024))} KB` : `${(b / 1024 / 1024).toFixed(1)} MB`);
 
 interface FormValues {
   hazard?: HazardKey;

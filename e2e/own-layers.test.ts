@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { geoTiff, webMercator } from '../apps/server/test/support/geotiff';
+import { launchBrowser, screenshot, watchConsole } from './support/browser';
+import { registerUser } from './support/api';
+import { startServer, type RunningServer } from './support/server';
+import { LoginPage } from './pages/LoginPage';
+import { OwnLayersCard } from './pages/OwnLayersCard';
+import { SetupPage } from './pages/SetupPage';
+
+/** A 20 km Web Mercator square around Hong Kong with 1.8 m of river flood (or `fill`). */
+function floodTiff(fill: number): Buffer {
+  const [x, y] = webMercator(114.17, 22.3);
+  return geoTiff({ width: 20, height: 20, x0: x - 10_000, y0: y + 10_000, res: 1000, fill, geoKeys: { ProjectedCSTypeGeoKey: 3857, GTModelTypeGeoKey: 1 } });
+}
+
+describe('own hazard layers in the browser: upload form, refusal, list, delete', { timeout: 300_000 }, () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let problems: string[];
+  const u = { username: `own_${Date.now().toString(36)}`, password: 'Str0ng-Passw0rd!', firstName: 'Grace', lastName: 'Hopper', companyName: 'Harbour Estates' };
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+    problems = watchConsole(page);
+    const reg = await registerUser(server.baseUrl, u);
+    const login = new LoginPage(page, server.baseUrl);
+    await login.open();
+    await login.fill({ username: u.username, password: u.password, companyCode: reg.companyCode });
+    await login.submit();
+    await new SetupPage(page).waitForPage();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('refuses an out-of-range layer with the reason, uploads a good one, lists and deletes it', async () => {
+    const card = new OwnLayersCard(page);
+    await card.waitFor();
+    assert.match(await card.card().innerText(), /No own layers yet/);
+
+    await card.choose('hazard', 'River Flood');
+    await card.choose('scenario', 'SSP5-8.5 / RCP 8.5');
+    await card.choose('year', '2050');
+    await card.choose('rp', '1 in 100');
+    await card.fill('label', 'Harbour flood study 1-in-100');
+    await card.fill('source', 'Harbour Estates engineering, 2026');
+    await card.chooseFile('flood_in_mm.tif', floodTiff(1800));
+    await card.submit();
+    await card.error().waitFor();
+    assert.match(await card.error().innerText(), /outside the plausible range of river_flood \(0 to 50 m\)/);
+    await screenshot(page, 'own-layers-refused');
+
+    await card.chooseFile('harbour_flood_100.tif', floodTiff(1.8));
+    await card.submit();
+    await card.rows().filter({ hasText: 'Harbour flood study 1-in-100' }).waitFor();
+    const text = await card.rows().first().innerText();
+    assert.match(text, /River Flood[\s\S]*SSP5-8.5[\s\S]*2050[\s\S]*1 in 100[\s\S]*1\.8 to 1\.8 m/);
+    assert.match(text, /EPSG:3857/);
+    await card.card().screenshot({ path: (await screenshot(page, 'own-layers')).replace(/\.png$/, '-card.png') });
+
+    await card.deleteRow('Harbour flood study 1-in-100');
+    await card.rows().first().waitFor({ state: 'detached' });
+    assert.match(await card.card().innerText(), /No own layers yet/);
+    assert.deepEqual(problems.filter((p) => !/status of 400/.test(p)), []);
+  });
+});
