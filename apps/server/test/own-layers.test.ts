@@ -85,8 +85,8 @@ describe('own hazard layers: upload, checks, company scope and marks', () => {
     const list = await s.api.get('/api/v2/own_layers/', { token: a.token });
     assert.equal(list.status, 200);
     assert.deepEqual(list.body.layers, [], 'no layer half-written');
-    const projects = await s.api.get(`/api/v2/project_status/${projectA}/`, { token: a.token });
-    assert.notEqual(projects.body.status, 'queued', 'a refused layer re-queues nothing');
+    const status = await s.api.get(`/api/v2/projects/${projectA}/status/`, { token: a.token });
+    assert.equal(status.body.status, 'done', 'a refused layer re-queues nothing');
   });
 
   test("a good layer (EPSG:3857) changes this company's analysis where it covers, nowhere else, and is marked", async () => {

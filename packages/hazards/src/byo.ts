@@ -306,7 +306,7 @@ export class ByoRegistry {
       if (lat < r.bounds.south || lat > r.bounds.north || lng < r.bounds.west || lng > r.bounds.east) continue;
       const [x, y] = r.project ? r.project(lng, lat) : [lng, lat];
       const col = Math.floor((x - r.x0) / r.resX), row = Math.floor((r.y0 - y) / r.resY);
-      if (col < 0 || row < 0 || col >= r.width || row >= r.height) continue;
+      if (!(col >= 0 && row >= 0 && col < r.width && row < r.height)) continue; // also NaN (a point the projection cannot map)
       const v = r.data[row * r.width + col]!;
       if (v !== v) continue; // nodata
       const key = `${e.hazard}|${e.returnPeriodYears ?? ''}`;
