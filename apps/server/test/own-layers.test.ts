@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import * as XLSX from '@e965/xlsx';
 import { geoTiff, webMercator } from './support/geotiff.js';
@@ -24,6 +25,8 @@ describe('own hazard layers: upload, checks, company scope and marks', () => {
   let b: Awaited<ReturnType<typeof registerAndLogin>>;
   let projectA = 0;
   let projectB = 0;
+  const logLines: string[] = [];
+  const sink = new Writable({ write(chunk: Buffer, _enc, done) { logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean)); done(); } });
   const upload = (token: string, fields: Record<string, string>, file: { filename: string; data: Buffer } | null) =>
     s.api.post('/api/v2/own_layers/', { token, multipart: { ...fields, ...(file ? { file } : {}) } });
   const exportRows = async (token: string, name: string) => {
@@ -39,7 +42,7 @@ describe('own hazard layers: upload, checks, company scope and marks', () => {
   const row = (rows: Record<string, unknown>[], asset: string, hazard: string) => rows.find((r) => r.Asset === asset && r.Hazard === hazard)!;
 
   before(async () => {
-    s = await startServer({}, { jobs: true });
+    s = await startServer({ LOG_LEVEL: 'warn' }, { jobs: true, logStream: sink });
     a = await registerAndLogin(s.api);
     b = await registerAndLogin(s.api);
     for (const [who, set] of [[a, (id: number) => (projectA = id)], [b, (id: number) => (projectB = id)]] as const) {
@@ -175,5 +178,26 @@ describe('own hazard layers: upload, checks, company scope and marks', () => {
     assert.notEqual(row(mine, HK.name, 'River Flood')['Data tier'], 'own data');
     assert.equal(row(mine, MADRID.name, 'Extreme Heat')['Data tier'], 'own data', 'the other layer stays');
     assert.ok(projectB > 0);
+  });
+
+  test('a stored layer that can no longer be read is skipped with a logged reason; the others still apply', async () => {
+    const good = (await s.api.get('/api/v2/own_layers/', { token: a.token })).body.layers[0];
+    assert.equal(good.hazard, 'extreme_heat');
+    // a row whose bytes no longer read (as after a damaged restore): written straight to the database
+    await s.db.insertInto('own_hazard_layers').values({
+      company_id: (await s.db.selectFrom('users').select('company_id').where('id', '=', a.userId).executeTakeFirstOrThrow()).company_id,
+      hazard: 'river_flood', scenario: null, year: null, return_period_years: 100, unit: 'm', label: 'Damaged layer', filename: 'damaged.tif', bytes: 10,
+      sha256: 'x', crs: 'EPSG:4326', width: 1, height: 1, west: 114, south: 22, east: 115, north: 23, resolution_km: 1, valid_pixels: 1, value_min: 1, value_max: 1,
+      data: Buffer.from('II*\0garbage'), uploaded_by: null,
+    }).execute();
+    const heat = await s.api.get(`/api/v2/hazard/point/?latitude=${MADRID.latitude}&longitude=${MADRID.longitude}&scenario=45&year=2050`, { token: a.token });
+    assert.equal(heat.status, 200, JSON.stringify(heat.body));
+    assert.equal(heat.body.hazards.extreme_heat.value, 44, 'the good layer still applies');
+    const flood = await s.api.get(`/api/v2/hazard/point/?latitude=${HK.latitude}&longitude=${HK.longitude}&scenario=45&year=2050`, { token: a.token });
+    assert.notEqual(flood.body.hazards.river_flood.tier, 'own data', 'the damaged layer is skipped');
+    const logged = logLines.map((l) => JSON.parse(l) as { msg?: string; reason?: string }).filter((l) => l.msg === 'own hazard layer skipped: it could not be loaded');
+    assert.ok(logged.length >= 1 && logged[0]!.reason, `logged with its reason: ${JSON.stringify(logged)}`);
+    // another company's analyses and answers are untouched
+    assert.equal((await s.api.get(`/api/v2/hazard/point/?latitude=${HK.latitude}&longitude=${HK.longitude}`, { token: b.token })).status, 200);
   });
 });
