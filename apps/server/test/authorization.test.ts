@@ -71,6 +71,9 @@ const MAP = { address: 'Hong Kong', latitude: 22.3, longitude: 114.2, portfolio_
 const ACCESS: Record<string, Rule> = {
   'GET /api/health': { kind: 'public', call: () => ({ path: '/api/health' }) },
   'GET /api/changelog/': { kind: 'public', call: () => ({ path: '/api/changelog/' }) },
+  'GET /api/config/': { kind: 'public', call: () => ({ path: '/api/config/' }) },
+  // Public OpenStreetMap tiles (none configured here: 404, not an auth error).
+  'GET /api/basemap/tiles.pmtiles': { kind: 'public', call: () => ({ path: '/api/basemap/tiles.pmtiles' }) },
   'POST /api/user/register/': { kind: 'public', call: () => ({ path: '/api/user/register/', opts: { json: newUser() } }) },
   'POST /api/user/rest_login/': {
     kind: 'public',
