@@ -15,6 +15,7 @@ import { isApiPath, registerWeb } from './plugins/web.js';
 import { accountRoutes } from './routes/accounts.routes.js';
 import { systemRoutes } from './routes/system.routes.js';
 import { basemapRoutes } from './routes/basemap.routes.js';
+import { tcfdRoutes } from './routes/tcfd.routes.js';
 import { projectRoutes } from './routes/projects.routes.js';
 import { hazardRoutes } from './routes/hazards.routes.js';
 import { projectListRoutes } from './routes/project-list.routes.js';
@@ -177,6 +178,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   await app.register(mapRoutes);
   await app.register(tileRoutes);
   await app.register(typhoonTrackRoutes);
+  await app.register(tcfdRoutes);
 
   const web = await registerWeb(app, config.WEB_DIST);
   app.setNotFoundHandler((request, reply) => {
