@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,5 +157,90 @@ describe('maps in the browser: a configured OpenStreetMap basemap at street zoom
     assert.equal(res.status(), 201, `the project is accepted: ${await res.text()}`);
     await location.progress().waitFor();
     assert.deepEqual(problems.filter((p) => !/Reverse geocoding failed/.test(p)), []);
+  });
+});
+
+describe('maps in the browser: a configured MapLibre style URL on another origin', { timeout: 240_000 }, () => {
+  let server: RunningServer;
+  let styleHost: Server;
+  let browser: Browser;
+  let page: Page;
+  let csp: string[];
+  let work: string;
+  const suffix = Date.now().toString(36);
+  const user = { username: `styler_${suffix}`, password: 'Str0ng-Passw0rd!', firstName: 'Sty', lastName: 'Ler', companyName: `Styled ${suffix}` };
+  /** Colours no offline layer uses, so their pixels can only come from the configured style. */
+  const BACKGROUND = [0x3b, 0x6e, 0x4f];
+  const BUILDINGS = [0x7a, 0x3e, 0xb1];
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'crp-e2e-style-'));
+    const bbox: [number, number, number, number] = [CENTER[0] - 0.05, CENTER[1] - 0.05, CENTER[0] + 0.05, CENTER[1] + 0.05];
+    const archive = pmtilesArchive(vectorTiles(streetGrid(CENTER, 0.05), bbox, 12, 14), bbox);
+    // A tile host of our own on another origin: the style and the archive it names (pmtiles://, Range requests).
+    styleHost = createServer((req, res) => {
+      const origin = `http://127.0.0.1:${(styleHost.address() as { port: number }).port}`;
+      res.setHeader('access-control-allow-origin', '*');
+      res.setHeader('access-control-allow-headers', 'range, if-match');
+      res.setHeader('access-control-expose-headers', 'content-range, content-length, etag');
+      if (req.method === 'OPTIONS') return res.writeHead(204).end();
+      if (req.url === '/style.json') {
+        res.setHeader('content-type', 'application/json');
+        return res.end(JSON.stringify({
+          version: 8,
+          sources: { streets: { type: 'vector', url: `pmtiles://${origin}/streets.pmtiles`, attribution: 'Test tiles' } },
+          layers: [
+            { id: 'bg', type: 'background', paint: { 'background-color': '#3b6e4f' } },
+            { id: 'blocks', type: 'fill', source: 'streets', 'source-layer': 'buildings', paint: { 'fill-color': '#7a3eb1' } },
+          ],
+        }));
+      }
+      if (req.url === '/streets.pmtiles') {
+        const m = /bytes=(\d+)-(\d*)/.exec(req.headers.range ?? '');
+        const start = m ? Number(m[1]) : 0;
+        const end = m && m[2] ? Math.min(Number(m[2]), archive.length - 1) : archive.length - 1;
+        res.writeHead(m ? 206 : 200, { 'content-type': 'application/octet-stream', 'content-range': `bytes ${start}-${end}/${archive.length}`, 'accept-ranges': 'bytes' });
+        return res.end(archive.subarray(start, end + 1));
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => styleHost.listen(0, '127.0.0.1', resolve));
+    const styleUrl = `http://127.0.0.1:${(styleHost.address() as { port: number }).port}/style.json`;
+    server = await startServer({ env: { BASEMAP_STYLE_URL: styleUrl } });
+    const reg = await registerUser(server.baseUrl, user);
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    csp = await watchCsp(context);
+    page = await context.newPage();
+    const login = new LoginPage(page, server.baseUrl);
+    await login.open();
+    await login.fill({ username: user.username, password: user.password, companyCode: reg.companyCode });
+    await login.submit();
+    await page.waitForURL('**/setup');
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    await new Promise((resolve) => styleHost?.close(resolve));
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('the real-estate map draws the configured style, its PMTiles source included, allowed by the CSP', async () => {
+    const re = new RealEstatePage(page, server.baseUrl);
+    await re.open();
+    await re.waitForMap();
+    const map = page.getByTestId('realestate-map');
+    assert.ok((await colourShare(page, await map.screenshot(), BACKGROUND)) > 0.5, 'the style\'s background instead of the offline land and sea');
+    const box = await map.boundingBox();
+    assert.ok(box);
+    await re.clickMap(box.width / 2, box.height / 2);
+    await page.waitForTimeout(4000);
+    await page.waitForLoadState('networkidle').catch(() => undefined);
+    const shot = await map.screenshot();
+    await screenshot(page, 'basemap-style-url');
+    const share = await colourShare(page, shot, BUILDINGS);
+    assert.ok(share > 0.15, `the style's buildings at street zoom (${(share * 100).toFixed(1)} %)`);
+    assert.deepEqual(csp, [], 'the style host is allowed by the CSP, nothing else was needed');
   });
 });
