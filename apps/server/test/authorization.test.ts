@@ -71,6 +71,9 @@ const MAP = { address: 'Hong Kong', latitude: 22.3, longitude: 114.2, portfolio_
 const ACCESS: Record<string, Rule> = {
   'GET /api/health': { kind: 'public', call: () => ({ path: '/api/health' }) },
   'GET /api/changelog/': { kind: 'public', call: () => ({ path: '/api/changelog/' }) },
+  'GET /api/config/': { kind: 'public', call: () => ({ path: '/api/config/' }) },
+  // Public OpenStreetMap tiles (none configured here: 404, not an auth error).
+  'GET /api/basemap/tiles.pmtiles': { kind: 'public', call: () => ({ path: '/api/basemap/tiles.pmtiles' }) },
   'POST /api/user/register/': { kind: 'public', call: () => ({ path: '/api/user/register/', opts: { json: newUser() } }) },
   'POST /api/user/rest_login/': {
     kind: 'public',
@@ -187,6 +190,8 @@ const ACCESS: Record<string, Rule> = {
   'POST /api/v2/generate_map/': { kind: 'read', call: (c) => ({ path: '/api/v2/generate_map/', opts: form({ name: c.mapName }) }) },
   'POST /api/v2/download_map/': { kind: 'read', call: (c) => ({ path: '/api/v2/download_map/', opts: form({ project_name: c.mapName }) }) },
 
+  'GET /api/v2/tcfd_narrative/{projectId}/': { kind: 'read', call: (c) => ({ path: `/api/v2/tcfd_narrative/${c.projectId}/` }) },
+  'PUT /api/v2/tcfd_narrative/{projectId}/': { kind: 'write', call: (c) => ({ path: `/api/v2/tcfd_narrative/${c.projectId}/`, opts: { json: { targets: 'Residual CVaR below 2 % of value by 2030.' } } }) },
   'POST /api/project/update_default_filter/': { kind: 'write', call: (c) => ({ path: '/api/project/update_default_filter/', opts: form({ project_id: String(c.projectId), data: { year: 2050, scenario: '45', analysis_type: 'ssp' } }) }) },
   'POST /api/v2/update_assets/': {
     kind: 'write',

@@ -17,3 +17,4 @@ export * from './dashboard.js';
 export * from './audit.js';
 export * from './text.js';
 export * from './own-layers.js';
+export * from './tcfd.js';

@@ -175,6 +175,19 @@ export interface Database extends FaqTables {
   listed_companies: ListedCompaniesTable;
   own_hazard_layers: OwnHazardLayersTable;
   listed_companies_source: { id: Generated<number>; source_version: string; loaded_at: Generated<Timestamp> };
+  tcfd_narratives: TcfdNarrativesTable;
+}
+
+/** A physical project's TCFD report text (migration 0019). */
+export interface TcfdNarrativesTable {
+  project_id: number;
+  governance_board: Generated<string>;
+  governance_management: Generated<string>;
+  risk_integration: Generated<string>;
+  targets: Generated<string>;
+  carbon_analysis: string | null;
+  updated_by: number | null;
+  updated_at: Timestamp;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;

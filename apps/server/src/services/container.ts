@@ -18,6 +18,7 @@ import { AssetEditService } from './asset-edit.service.js';
 import { analysePortfolioJob, analysePortfolioPartJob } from '../analysis/analysis.service.js';
 import { FaqService } from './faq.service.js';
 import { ReportService, slideReportJob } from '../reports/report.service.js';
+import { TcfdService } from './tcfd.service.js';
 import { CarbonRepository } from '../repositories/carbon.repository.js';
 import { CarbonService } from './carbon.service.js';
 import { RealEstateRepository } from '../repositories/realestate.repository.js';
@@ -66,7 +67,7 @@ export function createServices(
   jobs.register(propertyRiskJob(db, realEstate, log));
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projects, jobs);
   const maps = new MapService(db, new MapRepository(db), projects, files);
-  return { ownLayers, carbon, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, companies: new CompanySearchService(db), faq: new FaqService(db) };
+  return { ownLayers, carbon, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, tcfd: new TcfdService(db, projects), companies: new CompanySearchService(db), faq: new FaqService(db) };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -20,4 +20,5 @@ export const queryKeys = {
   mapResponse: (name: string) => ['maps', 'generate', name] as const,
   mapDatasets: (lat: number, lng: number) => ['maps', 'datasets', lat, lng] as const,
   typhoonTracks: (projectId: number, assetId: number) => ['hazard', 'typhoon-tracks', projectId, assetId] as const,
+  tcfdNarrative: (projectId: number) => ['tcfd', 'narrative', projectId] as const,
 };
