@@ -73,10 +73,18 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
 
   it('keeps what the organisation types, and prints an A4 document without the app around it', async () => {
     const note = 'The Risk Committee of the board reviews physical climate risk every quarter.';
+    const saved = s.page.waitForResponse((r) => r.url().includes('/api/v2/tcfd_narrative/') && r.request().method() === 'PUT' && (r.request().postData() ?? '').includes('Risk Committee'));
     await s.page.getByTestId('tcfd-note-governance_board').fill(note);
+    assert.equal((await saved).status(), 200, 'saved a moment after typing stops');
+    await s.page.locator('[data-testid="tcfd-save-state"][data-state="saved"]').waitFor();
+    // Saved on the server with the portfolio (issue 23), not in this browser: nothing TCFD is left in local storage,
+    // and after clearing anything that might be the text still comes back.
+    const local = await s.page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('tcfd') && localStorage.getItem(k)));
+    assert.deepEqual(local, [], 'no TCFD text in local storage');
+    await s.page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('tcfd')).forEach((k) => localStorage.removeItem(k)));
     await s.page.reload();
-    await s.page.getByTestId('tcfd-report').waitFor({ timeout: 60_000 });
-    assert.equal(await s.page.getByTestId('tcfd-note-governance_board').inputValue(), note, 'the note survives a reload');
+    await s.page.locator('[data-testid="tcfd-report"][data-narrative="loaded"]').waitFor({ timeout: 60_000 });
+    assert.equal(await s.page.getByTestId('tcfd-note-governance_board').inputValue(), note, 'the note comes back from the server');
     await s.page.getByTestId('tcfd-carbon-table').waitFor(); // so does the linked carbon analysis
 
     await s.page.emulateMedia({ media: 'print' });

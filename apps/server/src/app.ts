@@ -14,6 +14,8 @@ import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerWeb } from './plugins/web.js';
 import { accountRoutes } from './routes/accounts.routes.js';
 import { systemRoutes } from './routes/system.routes.js';
+import { basemapRoutes } from './routes/basemap.routes.js';
+import { tcfdRoutes } from './routes/tcfd.routes.js';
 import { projectRoutes } from './routes/projects.routes.js';
 import { hazardRoutes } from './routes/hazards.routes.js';
 import { projectListRoutes } from './routes/project-list.routes.js';
@@ -29,6 +31,7 @@ import { mapRoutes } from './routes/maps.routes.js';
 import { tileRoutes } from './routes/tiles.routes.js';
 import { resultRoutes } from './routes/results.routes.js';
 import { typhoonTrackRoutes } from './routes/typhoon-track.routes.js';
+import { ownLayerRoutes } from './routes/own-layers.routes.js';
 import { createServices, type Services } from './services/container.js';
 
 declare module 'fastify' {
@@ -56,19 +59,36 @@ export function redactUrl(url: string): string {
  * CSS-in-JS inserts <style> elements at run time (a nonce cannot reach those); everything fetched (API, tiles,
  * basemap, glyphs, PDFs) from our origin; no plugins, no framing, no foreign form targets.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "worker-src 'self' blob:",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy([]);
+
+/**
+ * The policy with further origins the browser may fetch from: a configured basemap's (BASEMAP_STYLE_URL,
+ * BASEMAP_PMTILES when URLs, and BASEMAP_ORIGINS for its tiles, glyphs and sprites). MapLibre fetches all of them
+ * (connect-src), raster tiles included (it decodes images from fetched bytes).
+ */
+export function contentSecurityPolicy(extraOrigins: string[]): string {
+  const extra = [...new Set(extraOrigins)].map((o) => ` ${o}`).join('');
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "worker-src 'self' blob:",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob:${extra}`,
+    "font-src 'self' data:",
+    `connect-src 'self'${extra}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Origins of the configured basemap URLs (none for paths on this server). */
+export function basemapOrigins(config: Config): string[] {
+  const out = [...config.BASEMAP_ORIGINS];
+  for (const u of [config.BASEMAP_STYLE_URL, config.BASEMAP_PMTILES]) if (u && /^https?:\/\//.test(u)) out.push(new URL(u).origin);
+  return out;
+}
 
 /** Browser features the app does not use are switched off; geolocation stays for the map's locate button. */
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(self), payment=(), usb=(), serial=(), bluetooth=(), midi=(), magnetometer=(), gyroscope=(), accelerometer=()';
@@ -127,12 +147,13 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   registerNulGuard(app);
   await registerOpenApi(app);
 
+  const csp = contentSecurityPolicy(basemapOrigins(config));
   app.addHook('onSend', async (req, reply) => {
     void reply.header('x-request-id', req.id);
     void reply.header('x-content-type-options', 'nosniff');
     void reply.header('referrer-policy', 'same-origin');
     void reply.header('x-frame-options', 'DENY');
-    void reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    void reply.header('content-security-policy', csp);
     void reply.header('permissions-policy', PERMISSIONS_POLICY);
     void reply.header('cross-origin-opener-policy', 'same-origin');
     // Only over TLS: behind a TLS-terminating proxy (TRUST_PROXY=true, X-Forwarded-Proto: https) or TLS in Node.
@@ -142,6 +163,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   if (config.HTTP_COMPRESSION) registerCompression(app);
 
   await app.register(systemRoutes);
+  await app.register(basemapRoutes);
   await app.register(accountRoutes);
   await app.register(projectRoutes);
   await app.register(hazardRoutes);
@@ -159,6 +181,8 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   await app.register(mapRoutes);
   await app.register(tileRoutes);
   await app.register(typhoonTrackRoutes);
+  await app.register(ownLayerRoutes);
+  await app.register(tcfdRoutes);
 
   const web = await registerWeb(app, config.WEB_DIST);
   app.setNotFoundHandler((request, reply) => {

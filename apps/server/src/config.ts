@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OWN_LAYER_DEFAULT_MAX_BYTES, OWN_LAYER_DEFAULT_MAX_PIXELS, OWN_LAYERS_DEFAULT_PER_COMPANY } from '@crp/contracts';
 import { z } from 'zod';
 
 /** Repository root, so that relative defaults work whatever the working directory. */
@@ -22,6 +24,20 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.string().default('http://localhost:8080'),
   WEB_DIST: z.string().default(resolve(REPO_ROOT, 'apps/web/dist')),
   SEED_DEMO: bool.default(true),
+  /**
+   * Street-level basemap (docs/maps.md "Basemap"). Unset: the offline Natural Earth basemap. BASEMAP_STYLE_URL is a
+   * MapLibre style JSON (http(s) URL, or a path on this server starting with /); BASEMAP_PMTILES is an OpenStreetMap
+   * vector-tile archive (.pmtiles, Protomaps or OpenMapTiles layers): a local file path, served by this server with
+   * HTTP Range requests, or an http(s) URL. BASEMAP_ORIGINS lists further origins the style fetches from (tiles,
+   * glyphs, sprites), comma-separated, for the Content-Security-Policy.
+   */
+  BASEMAP_STYLE_URL: z.string().trim().max(2000).optional()
+    .refine((v) => !v || v.startsWith('/') || /^https?:\/\/[^/]/.test(v), 'must be an http(s) URL or a path starting with /'),
+  BASEMAP_PMTILES: z.string().trim().max(2000).optional()
+    .refine((v) => !v || /^https?:\/\/[^/]/.test(v) || v.endsWith('.pmtiles'), 'must be an http(s) URL or the path of a .pmtiles file'),
+  BASEMAP_ORIGINS: z.string().trim().optional()
+    .transform((v) => (v ? v.split(',').map((o) => o.trim()).filter(Boolean) : []))
+    .refine((list) => list.every((o) => /^https?:\/\/[^/]+$/.test(o)), 'must be origins like https://tiles.example.com, comma-separated'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool.default(false),
   TOKEN_TTL_DAYS: z.coerce.number().int().positive().default(30),
@@ -37,6 +53,10 @@ const EnvSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   /** Largest uploaded file, in bytes. */
   UPLOAD_LIMIT_BYTES: z.coerce.number().int().positive().default(20 * 1_048_576),
+  /** Own hazard layers (issue 23 item 3): largest GeoTIFF (bytes, at most UPLOAD_LIMIT_BYTES), most pixels, most layers per company. */
+  OWN_LAYER_MAX_BYTES: z.coerce.number().int().positive().default(OWN_LAYER_DEFAULT_MAX_BYTES),
+  OWN_LAYER_MAX_PIXELS: z.coerce.number().int().positive().default(OWN_LAYER_DEFAULT_MAX_PIXELS),
+  OWN_LAYERS_PER_COMPANY: z.coerce.number().int().min(0).default(OWN_LAYERS_DEFAULT_PER_COMPANY),
   /** Most asset rows accepted in one upload or JSON list. */
   UPLOAD_MAX_ROWS: z.coerce.number().int().positive().default(100_000),
   /** Jobs run at once by one process (analyses are CPU-bound: keep this near the core count). */
@@ -78,5 +98,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   const config = { ...parsed.data, ...overrides };
   if (!config.DATA_DIR.startsWith('memory://')) config.DATA_DIR = resolve(REPO_ROOT, config.DATA_DIR);
+  if (config.BASEMAP_PMTILES && !/^https?:/.test(config.BASEMAP_PMTILES)) {
+    config.BASEMAP_PMTILES = resolve(REPO_ROOT, config.BASEMAP_PMTILES);
+    if (!existsSync(config.BASEMAP_PMTILES)) throw new Error(`Invalid configuration:\n  BASEMAP_PMTILES: no file at ${config.BASEMAP_PMTILES}`);
+  }
   return config;
 }

@@ -71,6 +71,9 @@ const MAP = { address: 'Hong Kong', latitude: 22.3, longitude: 114.2, portfolio_
 const ACCESS: Record<string, Rule> = {
   'GET /api/health': { kind: 'public', call: () => ({ path: '/api/health' }) },
   'GET /api/changelog/': { kind: 'public', call: () => ({ path: '/api/changelog/' }) },
+  'GET /api/config/': { kind: 'public', call: () => ({ path: '/api/config/' }) },
+  // Public OpenStreetMap tiles (none configured here: 404, not an auth error).
+  'GET /api/basemap/tiles.pmtiles': { kind: 'public', call: () => ({ path: '/api/basemap/tiles.pmtiles' }) },
   'POST /api/user/register/': { kind: 'public', call: () => ({ path: '/api/user/register/', opts: { json: newUser() } }) },
   'POST /api/user/rest_login/': {
     kind: 'public',
@@ -122,6 +125,9 @@ const ACCESS: Record<string, Rule> = {
   'POST /api/company/download_link_hours/': { kind: 'admin', call: () => ({ path: '/api/company/download_link_hours/', opts: { json: { hours: 24 } } }) },
   'POST /api/company/members/{userId}/approve/': { kind: 'admin', call: (c) => ({ path: `/api/company/members/${c.who.reader.userId}/approve/` }) },
   'POST /api/company/members/{userId}/reject/': { kind: 'admin', call: (c) => ({ path: `/api/company/members/2147483000/reject/` }) },
+  'GET /api/v2/own_layers/': { kind: 'user', call: () => ({ path: '/api/v2/own_layers/' }) },
+  'POST /api/v2/own_layers/': { kind: 'admin', call: () => ({ path: '/api/v2/own_layers/', opts: { multipart: { hazard: 'extreme_heat', file: { filename: 'x.tif', data: Buffer.from('not a tiff') } } } }) },
+  'DELETE /api/v2/own_layers/{id}/': { kind: 'admin', call: () => ({ path: '/api/v2/own_layers/2147483000/' }) },
   'GET /api/v2/audit_log/': { kind: 'admin', call: () => ({ path: '/api/v2/audit_log/?page=1&page_size=5&action=login' }) },
 
   'GET /api/v2/projects/{projectId}/status/': { kind: 'read', call: (c) => ({ path: `/api/v2/projects/${c.projectId}/status/` }) },
@@ -188,6 +194,8 @@ const ACCESS: Record<string, Rule> = {
   'POST /api/v2/generate_map/': { kind: 'read', call: (c) => ({ path: '/api/v2/generate_map/', opts: form({ name: c.mapName }) }) },
   'POST /api/v2/download_map/': { kind: 'read', call: (c) => ({ path: '/api/v2/download_map/', opts: form({ project_name: c.mapName }) }) },
 
+  'GET /api/v2/tcfd_narrative/{projectId}/': { kind: 'read', call: (c) => ({ path: `/api/v2/tcfd_narrative/${c.projectId}/` }) },
+  'PUT /api/v2/tcfd_narrative/{projectId}/': { kind: 'write', call: (c) => ({ path: `/api/v2/tcfd_narrative/${c.projectId}/`, opts: { json: { targets: 'Residual CVaR below 2 % of value by 2030.' } } }) },
   'POST /api/project/update_default_filter/': { kind: 'write', call: (c) => ({ path: '/api/project/update_default_filter/', opts: form({ project_id: String(c.projectId), data: { year: 2050, scenario: '45', analysis_type: 'ssp' } }) }) },
   'POST /api/v2/update_assets/': {
     kind: 'write',

@@ -205,6 +205,11 @@ describe('carbon module calls', () => {
     assert.equal(json.body.rows[1].company_name, 'Portfolio total');
     assert.equal(json.body.rows[0].total_carbon_emission, 400);
     assert.ok(json.body.columns.includes('weighted_average_carbon_intensity'));
+    // PCAF data-quality score per holding (2 reported, 4 projected) and investment-weighted on the total row.
+    assert.ok(json.body.columns.includes('pcaf_data_quality_score'));
+    assert.equal(json.body.rows[0].emission_source, 'reported');
+    assert.equal(json.body.rows[0].pcaf_data_quality_score, 2);
+    assert.equal(json.body.rows[1].pcaf_data_quality_score, 2);
     const csv = await s.api.post(path, { token: owner.token, json: { portfolio_name: 'Green Fund', format: 'csv' } });
     assert.equal(csv.status, 200);
     assert.match(csv.headers.get('content-disposition') ?? '', /Green_Fund_carbon_\d{8}T\d{6}\.csv/);
@@ -217,6 +222,10 @@ describe('carbon module calls', () => {
     assert.deepEqual(wb.SheetNames, ['Carbon', 'About']);
     const sheet = XLSX.utils.sheet_to_json<Record<string, unknown>>(wb.Sheets['Carbon']!);
     assert.equal(sheet[0]!.company_name, 'A');
+    assert.equal(sheet[0]!.pcaf_data_quality_score, 2);
+    assert.ok(lines[0]!.includes(',pcaf_data_quality_score,'), 'the CSV has the column');
+    const about = XLSX.utils.sheet_to_json<string[]>(wb.Sheets['About']!, { header: 1 });
+    assert.ok(about.some((r) => r[0] === 'PCAF data-quality score'), 'the About sheet explains the score');
     const bad = await s.api.post(path, { token: owner.token, json: { portfolio_name: 'Green Fund', format: 'pdf' } });
     assert.equal(bad.status, 400);
     assert.match(bad.body.detail, /format must be json, csv or xlsx/);

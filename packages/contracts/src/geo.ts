@@ -65,3 +65,21 @@ export const IndexListAnswer = z.union([
   z.object({ indices: z.array(IndexInfoAnswer) }),
   z.object({ index_name: z.string(), members: z.array(CompanySearchHit) }),
 ]);
+
+/**
+ * A name for a new asset that no name in `taken` has (compared case-insensitively and with spaces trimmed, as the
+ * server compares asset names in a portfolio): the base itself when free, else "base 2", "base 3" ... — e.g. three map
+ * clicks in Central are "Central, Central and Western, Hong Kong", "... Hong Kong 2" and "... Hong Kong 3". The base is
+ * shortened so the number fits within `maxLength` characters (the wizard's 150).
+ */
+export function uniqueName(base: string, taken: Iterable<string>, maxLength = 150): string {
+  const used = new Set<string>();
+  for (const t of taken) used.add(t.trim().toLowerCase());
+  const b = base.trim().slice(0, maxLength);
+  if (!used.has(b.toLowerCase())) return b;
+  for (let n = 2; ; n++) {
+    const suffix = ` ${n}`;
+    const candidate = `${b.slice(0, maxLength - suffix.length).trimEnd()}${suffix}`;
+    if (!used.has(candidate.toLowerCase())) return candidate;
+  }
+}

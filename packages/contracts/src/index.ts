@@ -16,4 +16,6 @@ export * from './geo.js';
 export * from './dashboard.js';
 export * from './audit.js';
 export * from './text.js';
+export * from './own-layers.js';
+export * from './tcfd.js';
 export * from './results.js';

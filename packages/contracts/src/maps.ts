@@ -245,3 +245,17 @@ export const MapProjectItem = z.object({
   permission: z.enum(['owner', 'write', 'read']),
 });
 export type MapProjectItem = z.infer<typeof MapProjectItem>;
+
+/**
+ * The basemap the operator configured (server env BASEMAP_STYLE_URL / BASEMAP_PMTILES, docs/maps.md "Basemap"); both
+ * null: the offline Natural Earth basemap. The style URL wins when both are set.
+ */
+export const BasemapConfig = z.object({
+  style_url: z.string().nullable().describe('A MapLibre style JSON for the street view, or null'),
+  pmtiles_url: z.string().nullable().describe('An OpenStreetMap vector-tile archive (PMTiles) drawn over the offline basemap, or null'),
+});
+export type BasemapConfig = z.infer<typeof BasemapConfig>;
+
+/** `GET /api/config/`: what the web app needs to know of the server's configuration before it draws (no login). */
+export const ClientConfigAnswer = z.object({ basemap: BasemapConfig });
+export type ClientConfigAnswer = z.infer<typeof ClientConfigAnswer>;

@@ -92,7 +92,8 @@ export const AssetResult = z.object({
   residual_cvar_usd: usd('CVaR after mitigation'),
   cvar_percent: z.number().nullable().describe('CVaR as a percentage of the exposed value.'),
   avoided_loss_usd: usd('CVaR minus residual CVaR'),
-  data_tier: z.string().describe('How far to trust the hazard: "placeholder" marks screening models.'),
+  data_tier: z.string().describe('How far to trust the hazard: "placeholder" marks screening models, "own data" a value from your company\'s own hazard layer.'),
+  own_data_layer: z.string().nullable().describe('The own hazard layer that gave the value, or null.'),
 }).meta({ id: 'AssetResult' });
 export type AssetResult = z.infer<typeof AssetResult>;
 
@@ -130,6 +131,7 @@ export const CsvReportRow = z.object({
   'Loss 1-in-100 yr (USD)': n,
   'Loss 1-in-250 yr (USD)': n,
   'Data tier': z.string(),
+  'Own data layer': z.string().describe('Empty unless an own hazard layer gave the value'),
   'CVaR (USD)': n,
   'Residual CVaR (USD)': n,
   'CVaR (%)': n,

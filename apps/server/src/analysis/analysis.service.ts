@@ -6,7 +6,7 @@ import type { DB } from '../db/database.js';
 import type { AssetRow, DefaultFilters, ProjectSummary } from '../db/schema.js';
 import type { JobContext, JobDefinition } from '../services/job-queue.js';
 import { ANALYSE_PORTFOLIO_JOB } from '../services/project.service.js';
-import { defaultHazardLayers } from '@crp/hazards';
+import { defaultHazardLayers, type ByoRegistry } from '@crp/hazards';
 import { createHazardProvider } from './hazard-provider.js';
 import { decodeChunk, encodeChunk, type StoredChunk } from './result-codec.js';
 
@@ -55,7 +55,12 @@ export interface AnalysisJobOptions {
   enqueue(type: string, payload: Record<string, unknown>, db: DB): Promise<number>;
   /** Called (not awaited) once new results are stored, e.g. to load them into the dashboard's cache. */
   onStored?: ((projectId: number) => Promise<void>) | undefined;
+  /** The own hazard layers of the project's company (issue 23 item 3; OwnLayerService), null when none. */
+  ownLayers?: OwnLayersOf | undefined;
 }
+
+/** A project's company's own hazard layers, applied over the built-in ones in its analysis; null when none. */
+export type OwnLayersOf = (projectId: number) => Promise<ByoRegistry | null>;
 
 export const ANALYSE_PORTFOLIO_PART_JOB = 'analyse-portfolio-part';
 
@@ -136,9 +141,10 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
         blobs.push({ start: chunk.start, count: chunk.count, data: encodeChunk(chunk), worker_id: ctx.workerId, part: null });
       };
       const layers = await defaultHazardLayers();
-      if (reusable.size === 0 && inputs.length > PARALLEL_ABOVE && layers.byo.size === 0) {
+      const own = (await options.ownLayers?.(projectId)) ?? null;
+      if (reusable.size === 0 && inputs.length > PARALLEL_ABOVE && layers.byo.size === 0 && !own) {
         // Large portfolios: worker threads (one per core), each with its own copy of the hazard layers.
-        // (Bring-your-own rasters are loaded in this thread only, so portfolios that may use them stay here.)
+        // (Own rasters are loaded in this thread only, so portfolios that may use them stay here.)
         await analysePortfolioParallel(inputs, {
           providerModule: new URL('./hazard-provider.ts', import.meta.url),
           chunkSize: CHUNK_ASSETS,
@@ -148,7 +154,7 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
         });
         recomputed = inputs.length;
       } else {
-        const provider = createHazardProvider(undefined, layers);
+        const provider = createHazardProvider({ own }, layers);
         for (let start = 0; start < inputs.length; start += CHUNK_ASSETS) {
           const end = Math.min(inputs.length, start + CHUNK_ASSETS);
           const count = end - start;
@@ -247,7 +253,7 @@ async function planParts(
  * rows), marks the part done and, when it is the last, swaps the whole run into analysis_results and the summary.
  * A part of a superseded version (the project changed since) stores nothing.
  */
-export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored?: (projectId: number) => Promise<void>): JobDefinition<PartPayload> {
+export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored?: (projectId: number) => Promise<void>, ownLayers?: OwnLayersOf): JobDefinition<PartPayload> {
   return {
     type: ANALYSE_PORTFOLIO_PART_JOB,
     maxAttempts: 3,
@@ -260,7 +266,7 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
       const run = await db.selectFrom('analysis_runs').select(['finished_at']).where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst();
       if (!run || run.finished_at) return; // superseded, or stored already by an earlier attempt
       await partKey(db.updateTable('analysis_parts').set({ status: 'running', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: 0, started_at: new Date() })).execute();
-      const provider = createHazardProvider(undefined, await defaultHazardLayers());
+      const provider = createHazardProvider({ own: (await ownLayers?.(projectId)) ?? null }, await defaultHazardLayers());
       const staged: { chunk_start: number; chunk_count: number; data: Buffer; summary: SummaryShare }[] = [];
       const partAssets = chunks.reduce((n, c) => n + Math.min(CHUNK_ASSETS, total - c), 0);
       const t0 = performance.now();

@@ -4,7 +4,7 @@
  * spreadsheet export (export.service.ts) renames their columns; the GIS exports take one scenario-year per asset.
  */
 import {
-  BASELINE_YEAR, HAZARDS, SCENARIO_LABELS, severityBand,
+  BASELINE_YEAR, HAZARDS, OWN_DATA_TIER, SCENARIO_LABELS, severityBand,
   type AnalysisType, type AssetResult, type HazardKey, type ScenarioCode,
 } from '@crp/contracts';
 import { assetCvar, cellMoney, scenarioYearKey } from '@crp/engine';
@@ -30,8 +30,13 @@ export function syKeyOf(at: AnalysisType, sc: ScenarioCode, year: number): strin
   return year === BASELINE_YEAR && at === 'ssp' ? scenarioYearKey('baseline', null, year) : scenarioYearKey(at, sc, year);
 }
 
+/** Which own hazard layer (issue 23 item 3) gave a cell its value: OwnLayerService.markerFor, or one for posted assets. */
+export interface OwnLayerMarker {
+  layerAt(lat: number, lng: number, hazard: HazardKey, scenario: ScenarioCode | null, year: number): string | null;
+}
+
 /** Rows in asset, hazard, scenario, year order (callers check the count first: see countRows). */
-export function* assetResultRows(results: ProjectResults<AssetRow | ResultsAssetRow>, sel: ResultSelection): Generator<AssetResult> {
+export function* assetResultRows(results: ProjectResults<AssetRow | ResultsAssetRow>, sel: ResultSelection, own?: OwnLayerMarker | null): Generator<AssetResult> {
   const at = sel.analysisType;
   const opt = { gdpAdjusted: sel.gdpAdjusted, withContent: true };
   for (let i = 0; i < results.assets.length; i++) {
@@ -45,6 +50,7 @@ export function* assetResultRows(results: ProjectResults<AssetRow | ResultsAsset
           const money = cellMoney(prepared, chunk, a, h, results.syIndex(key), opt);
           const cv = assetCvar(prepared, chunk, a, [h], at, sc, year, opt);
           const score = results.score(i, h, key, sel.withMitigation);
+          const ownLayer = own?.layerAt(Number(asset.latitude), Number(asset.longitude), h, year === BASELINE_YEAR && at === 'ssp' ? null : sc, year) ?? null;
           yield {
             asset_index: i,
             asset_id: asset.id,
@@ -73,7 +79,8 @@ export function* assetResultRows(results: ProjectResults<AssetRow | ResultsAsset
             residual_cvar_usd: round(cv.rcvar),
             cvar_percent: round(cv.cvarPercent, 4),
             avoided_loss_usd: round(cv.avoidedLoss),
-            data_tier: HAZARD_META[h].tier,
+            data_tier: ownLayer ? OWN_DATA_TIER : HAZARD_META[h].tier,
+            own_data_layer: ownLayer,
           };
         }
       }

@@ -13,6 +13,8 @@ import * as m0011 from './migrations/0011_listed_companies.js';
 import * as m0012 from './migrations/0012_analysis_parts.js';
 import * as m0013 from './migrations/0013_flood_protection.js';
 import * as m0014 from './migrations/0014_download_link_hours.js';
+import * as m0018 from './migrations/0018_own_hazard_layers.js';
+import * as m0019 from './migrations/0019_tcfd_narratives.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
 const MIGRATIONS: Record<string, { statements: string[] }> = {
@@ -30,6 +32,8 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0012_analysis_parts': m0012,
   '0013_flood_protection': m0013,
   '0014_download_link_hours': m0014,
+  '0018_own_hazard_layers': m0018,
+  '0019_tcfd_narratives': m0019,
 };
 
 class StaticProvider implements MigrationProvider {

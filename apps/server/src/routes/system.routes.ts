@@ -1,7 +1,8 @@
-import { RELEASES } from '@crp/contracts';
+import { ClientConfigAnswer, RELEASES } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { API_VERSION } from '../plugins/openapi.js';
+import { basemapConfig } from './basemap.routes.js';
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/health', {
@@ -10,6 +11,10 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     await app.db.selectFrom('companies').select('id').limit(1).execute();
     return { status: 'ok' as const, database: app.dbKind, version: API_VERSION };
   });
+
+  app.get('/api/config/', {
+    schema: { tags: ['System'], summary: 'What the web app needs of the server configuration before it draws: the basemap (docs/maps.md "Basemap")', response: { 200: ClientConfigAnswer } },
+  }, async () => ({ basemap: basemapConfig(app.config) }));
 
   app.get('/api/changelog/', {
     schema: {

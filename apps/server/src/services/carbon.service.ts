@@ -275,6 +275,8 @@ export class CarbonService {
       revenue_in_usd: data.companies_data[i]!.revenue_in_usd,
       reported_scope_1_and_2_GHG_emission: data.companies_data[i]!.scope_1_and_2_GHG_emission,
       emission_source: r.emission_source,
+      // PCAF data-quality score (PCAF 2022 Table 5.3): 2 reported, 4 projected from revenue; none when not covered.
+      pcaf_data_quality_score: r.data_quality_score,
       emission_factor_tco2e_per_usd_m_revenue: r.emission_factor,
       projected_scope_1_and_2_GHG_emission: round(r.projected_scope_1_and_2_GHG_emission),
       attribution_factor: round(r.attribution_factor, 6),
@@ -288,7 +290,10 @@ export class CarbonService {
     rows.push({
       company_name: 'Portfolio total', region: null, sector: null,
       investment_in_usd: a.table_data.reduce((s, r) => s + r.investment_in_usd, 0), nav_in_perc: round(a.table_data.reduce((s, r) => s + r.nav_in_perc, 0), 4),
-      market_cap_in_usd: null, revenue_in_usd: null, reported_scope_1_and_2_GHG_emission: null, emission_source: null, emission_factor_tco2e_per_usd_m_revenue: null,
+      market_cap_in_usd: null, revenue_in_usd: null, reported_scope_1_and_2_GHG_emission: null, emission_source: null,
+      // Investment-weighted over the covered holdings, as the Other Environment Metric tab shows it.
+      pcaf_data_quality_score: p.data_quality_score === null ? null : round(p.data_quality_score, 2),
+      emission_factor_tco2e_per_usd_m_revenue: null,
       projected_scope_1_and_2_GHG_emission: round(p.projected_scope_1_and_2_portfolio), attribution_factor: null,
       total_carbon_emission: round(p.total_carbon_emission_portfolio), carbon_footprint: round(p.carbon_footprint), carbon_intensity: round(p.carbon_intensity),
       weighted_average_carbon_intensity: round(p.weighted_average_carbon_intensity_portfolio),
@@ -314,6 +319,7 @@ export class CarbonService {
       ['Carbon and transition analysis', name],
       ['Units', 'emissions tCO2e/yr; footprint tCO2e per USD million invested; intensity and WACI tCO2e per USD million revenue'],
       ['Method', 'PCAF (2022) listed equity attribution (investment / market capitalisation) and TCFD (2021) portfolio metrics; see the Methodology document'],
+      ['PCAF data-quality score', 'pcaf_data_quality_score: 1 (best) to 5 (PCAF 2022 Table 5.3); 2 = reported scope 1+2 (not known to be verified), 4 = projected from revenue and a sector emission factor (option 3a); the total row is the investment-weighted score of the covered holdings'],
       ['Projected scope 1+2', 'revenue x sector/region factor (US EPA USEEIO v1.3 supply-chain factors regionalised with OWID CO2/GDP or Ember grid intensity)'],
       ...EMISSION_FACTOR_DATA.sources.map((s) => ['Source', `${s.title}. ${s.publisher}. ${s.reference}. ${s.license}.`]),
     ];

@@ -16,6 +16,8 @@ export const ROLE_CAN = {
   download: ['owner', 'write', 'read'],
   editAssets: ['owner', 'write'],
   rename: ['owner', 'write'],
+  /** The organisation's text of the TCFD report (issue 23). */
+  editReport: ['owner', 'write'],
   delete: ['owner'],
   share: ['owner'],
 } as const satisfies Record<string, readonly ProjectRole[]>;
@@ -23,7 +25,7 @@ export type ProjectAction = keyof typeof ROLE_CAN;
 
 export function assertCan(role: ProjectRole, action: ProjectAction, projectName: string) {
   if (!(ROLE_CAN[action] as readonly string[]).includes(role)) {
-    const verb = { view: 'view', download: 'download', editAssets: 'edit the assets of', rename: 'rename', delete: 'delete', share: 'share' }[action];
+    const verb = { view: 'view', download: 'download', editAssets: 'edit the assets of', rename: 'rename', editReport: 'edit the report text of', delete: 'delete', share: 'share' }[action];
     throw forbidden(`You have ${role} access to '${projectName}': only ${ROLE_CAN[action].join(' or ')} can ${verb} it.`);
   }
 }

@@ -7,17 +7,18 @@ import {
   type AnalysisType, type AssetResult, type HazardKey, type ResultsAsset, type ResultsResponse, type ScenarioCode,
 } from '@crp/contracts';
 import { computeChunk, prepareAssets, SCENARIO_YEARS, type AssetInput } from '@crp/engine';
-import { defaultHazardLayers } from '@crp/hazards';
+import { defaultHazardLayers, type ByoRegistry } from '@crp/hazards';
 import { z } from 'zod';
 import { createHazardProvider } from '../analysis/hazard-provider.js';
 import type { StoredChunk } from '../analysis/result-codec.js';
-import { assetFeatureProperties, assetResultRows, countRows, type AssetFeatureProperties, type ResultSelection } from '../analysis/result-rows.js';
+import { assetFeatureProperties, assetResultRows, countRows, type AssetFeatureProperties, type OwnLayerMarker, type ResultSelection } from '../analysis/result-rows.js';
 import { loadProjectResults, resultsOf, type ProjectResults, type ResultsAssetRow } from '../analysis/results-reader.js';
 import type { DB } from '../db/database.js';
 import type { AssetRow, ProjectRow } from '../db/schema.js';
 import type { AuthUser } from '../lib/auth-context.js';
 import { AppError, badRequest } from '../lib/errors.js';
 import { assertCan } from './project-list.service.js';
+import type { OwnLayerService } from './own-layer.service.js';
 import type { ProjectService } from './project.service.js';
 
 /** Posted assets analysed between two yields to the event loop. */
@@ -82,8 +83,24 @@ export const GisQuery = z.object({
 });
 export type GisQuery = z.infer<typeof GisQuery>;
 
+/** Marks of a company's own layers for posted assets (all its layers apply: they are analysed now). */
+function markerOf(own: ByoRegistry): OwnLayerMarker {
+  return {
+    // the baseline is sampled as SSP2-4.5 (analysis/hazard-provider.ts)
+    layerAt: (lat, lng, hazard, scenario, year) => {
+      const hits = own.lookup(lat, lng, scenario ?? '45', year).filter((h) => h.entry.hazard === hazard);
+      return hits.length ? [...new Set(hits.map((h) => h.entry.label ?? h.entry.id))].join('; ') : null;
+    },
+  };
+}
+
 export class ResultsService {
-  constructor(private readonly db: DB, private readonly projects: ProjectService) {}
+  constructor(
+    private readonly db: DB,
+    private readonly projects: ProjectService,
+    /** The company's own hazard layers: applied to posted assets as a project's analysis applies them, and marked. */
+    private readonly own?: Pick<OwnLayerService, 'markerFor' | 'registryFor'>,
+  ) {}
 
   /** A project the caller may download (the export routes' rule): 404 when not visible, 403 without download right. */
   private async downloadable(caller: AuthUser, projectId: number): Promise<ProjectRow> {
@@ -100,6 +117,7 @@ export class ResultsService {
     const scenarios = [...new Set(body.scenarios ?? SCENARIOS)];
     let results: ProjectResults<AssetRow | ResultsAssetRow>;
     let hazards: HazardKey[];
+    let marker: OwnLayerMarker | null = null;
     if (body.project_id !== undefined) {
       const project = await this.downloadable(caller, body.project_id);
       hazards = [...new Set(body.hazards ?? hazardsOfProject(project))];
@@ -107,16 +125,20 @@ export class ResultsService {
       const n = await this.db.selectFrom('assets').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', project.id).executeTakeFirstOrThrow();
       this.checkSize(Number(n.n), { hazards, scenarios, years });
       results = await loadProjectResults(this.db, project.id);
+      marker = (await this.own?.markerFor(project)) ?? null;
     } else {
       const assets = body.assets!;
       hazards = [...new Set(body.hazards ?? HAZARD_KEYS)];
       this.checkSize(assets.length, { hazards, scenarios, years });
-      results = await this.analyse(assets);
+      const registry = this.own ? (await this.own.registryFor(caller.companyId)).registry : null;
+      const own = registry && registry.size > 0 ? registry : null;
+      results = await this.analyse(assets, own);
+      if (own) marker = markerOf(own);
     }
     const sel: ResultSelection = { analysisType: at, hazards, scenarios, years, withMitigation: body.with_mitigation, gdpAdjusted: body.gdp_adjusted };
     return {
       response: { methodology_version: METHODOLOGY_VERSION, project_id: body.project_id ?? null, analysis_type: at, assets: results.assets.length, rows: countRows(results.assets.length, sel) },
-      rows: assetResultRows(results, sel),
+      rows: assetResultRows(results, sel, marker),
     };
   }
 
@@ -128,10 +150,10 @@ export class ResultsService {
   }
 
   /** Posted assets through the engine with the default hazard layers, as a project's analysis job does. */
-  private async analyse(assets: ResultsAsset[]): Promise<ProjectResults<ResultsAssetRow>> {
+  private async analyse(assets: ResultsAsset[], own: ByoRegistry | null): Promise<ProjectResults<ResultsAssetRow>> {
     const inputs = assets.map(inputOf);
     const prepared = prepareAssets(inputs, undefined);
-    const provider = createHazardProvider(undefined, await defaultHazardLayers());
+    const provider = createHazardProvider({ own }, await defaultHazardLayers());
     const chunks: StoredChunk[] = [];
     for (let start = 0; start < inputs.length; start += CHUNK_ASSETS) {
       const end = Math.min(inputs.length, start + CHUNK_ASSETS);

@@ -18,6 +18,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/config/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the web app needs of the server configuration before it draws: the basemap (docs/maps.md "Basemap") */
+        get: operations["getConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/changelog/": {
         parameters: {
             query?: never;
@@ -27,6 +44,23 @@ export interface paths {
         };
         /** Release notes (change log), newest first */
         get: operations["getChangelog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/basemap/tiles.pmtiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The configured OpenStreetMap vector-tile archive (BASEMAP_PMTILES, a local .pmtiles file), with HTTP Range requests */
+        get: operations["getBasemapTilesPmtiles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -460,7 +494,7 @@ export interface paths {
         };
         /**
          * All eleven hazards at one point for one scenario and year
-         * @description Each hazard: value and unit (null where there is no data, never a fake zero), score 0-100 and band, return-period curve for acute hazards, resolution_km, data tier and source. Years between the AR6 decades are interpolated through the global warming level.
+         * @description Each hazard: value and unit (null where there is no data, never a fake zero), score 0-100 and band, return-period curve for acute hazards, resolution_km, data tier and source. Years between the AR6 decades are interpolated through the global warming level. Where one of your company's own hazard layers covers the point, its value replaces the built-in one, with tier "own data".
          */
         get: operations["getV2HazardPoint"];
         put?: never;
@@ -1482,6 +1516,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/own_layers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your company's own hazard layers, with the upload limits, units and plausible ranges */
+        get: operations["getV2OwnLayers"];
+        put?: never;
+        /**
+         * Upload an own hazard layer (GeoTIFF) for a hazard, scenario, year and return period (company administrators only)
+         * @description Multipart form. The raster is checked before anything is stored: readable GeoTIFF, one band, a supported CRS (EPSG:4326, 3857, 3395 or a UTM zone, from its GeoKeys), north-up, inside the world, within the size limits, at least one valid (non-nodata) pixel and every valid pixel within the plausible range of the hazard after the unit conversion. A refused layer answers 400 naming the field and the problem. The layer applies only to your company's analyses; your physical portfolios are re-analysed with it.
+         */
+        post: operations["postV2OwnLayers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/own_layers/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an own hazard layer (company administrators only); your physical portfolios are re-analysed without it */
+        delete: operations["deleteV2OwnLayersById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tcfd_narrative/{projectId}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's text of a portfolio's TCFD report (governance, risk integration, targets) and its linked carbon analysis; empty until written */
+        get: operations["getV2TcfdNarrativeByProjectId"];
+        /** Changes the TCFD report's text (the fields sent; owner or write access) */
+        put: operations["putV2TcfdNarrativeByProjectId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1557,8 +1647,10 @@ export interface components {
             cvar_percent: number | null;
             /** @description CVaR minus residual CVaR, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             avoided_loss_usd: number | null;
-            /** @description How far to trust the hazard: "placeholder" marks screening models. */
+            /** @description How far to trust the hazard: "placeholder" marks screening models, "own data" a value from your company's own hazard layer. */
             data_tier: string;
+            /** @description The own hazard layer that gave the value, or null. */
+            own_data_layer: string | null;
         };
         ResultsResponseInput: {
             methodology_version: string;
@@ -1591,6 +1683,8 @@ export interface components {
             "Loss 1-in-100 yr (USD)": number | null;
             "Loss 1-in-250 yr (USD)": number | null;
             "Data tier": string;
+            /** @description Empty unless an own hazard layer gave the value */
+            "Own data layer": string;
             "CVaR (USD)": number | null;
             "Residual CVaR (USD)": number | null;
             "CVaR (%)": number | null;
@@ -1667,8 +1761,10 @@ export interface components {
             cvar_percent: number | null;
             /** @description CVaR minus residual CVaR, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             avoided_loss_usd: number | null;
-            /** @description How far to trust the hazard: "placeholder" marks screening models. */
+            /** @description How far to trust the hazard: "placeholder" marks screening models, "own data" a value from your company's own hazard layer. */
             data_tier: string;
+            /** @description The own hazard layer that gave the value, or null. */
+            own_data_layer: string | null;
         };
         ResultsResponse: {
             methodology_version: string;
@@ -1701,6 +1797,8 @@ export interface components {
             "Loss 1-in-100 yr (USD)": number | null;
             "Loss 1-in-250 yr (USD)": number | null;
             "Data tier": string;
+            /** @description Empty unless an own hazard layer gave the value */
+            "Own data layer": string;
             "CVaR (USD)": number | null;
             "Residual CVaR (USD)": number | null;
             "CVaR (%)": number | null;
@@ -1740,6 +1838,33 @@ export interface operations {
             };
         };
     };
+    getConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        basemap: {
+                            /** @description A MapLibre style JSON for the street view, or null */
+                            style_url: string | null;
+                            /** @description An OpenStreetMap vector-tile archive (PMTiles) drawn over the offline basemap, or null */
+                            pmtiles_url: string | null;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getChangelog: {
         parameters: {
             query?: never;
@@ -1761,6 +1886,67 @@ export interface operations {
                         title: string;
                         items: string[];
                     }[];
+                };
+            };
+        };
+    };
+    getBasemapTilesPmtiles: {
+        parameters: {
+            query?: never;
+            header?: {
+                range?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The requested byte range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -4321,7 +4507,7 @@ export interface operations {
                                 } | null;
                                 resolution_km: number;
                                 /** @enum {string} */
-                                tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder";
+                                tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "own data";
                                 source: string;
                                 /** @description sea_level_rise only: IPCC AR6 likely (17-83 %) range of the rise (m), including the local tide-gauge trend uncertainty */
                                 likely_range?: {
@@ -4398,7 +4584,7 @@ export interface operations {
                         years: (number)[];
                         returnPeriodsYears: number[] | null;
                         /** @enum {string|null} */
-                        tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | null;
+                        tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "own data" | null;
                         sources: {
                             key: string;
                             name: string;
@@ -6437,6 +6623,15 @@ export interface operations {
                             /** @description labels of the project's hazards whose data tier is 'placeholder' (screening models until real maps are loaded: load your own layers) */
                             placeholder_hazards: string[];
                             hazards: string[];
+                            /** @description values read from your company's own hazard layers (data tier 'own data'); null when the analysis used none */
+                            own_data: {
+                                /** @description labels of the project's hazards of which at least one asset's value comes from an own layer at the selected scenario and year */
+                                hazards: string[];
+                                /** @description assets with at least one such value */
+                                assets: number;
+                                /** @description labels of the own layers the analysis used */
+                                layers: string[];
+                            } | null;
                         };
                         /** @description the filters actually applied (rcp with 2100 is forced to 2050) */
                         filters: {
@@ -6983,6 +7178,15 @@ export interface operations {
                             /** @description labels of the project's hazards whose data tier is 'placeholder' (screening models until real maps are loaded: load your own layers) */
                             placeholder_hazards: string[];
                             hazards: string[];
+                            /** @description values read from your company's own hazard layers (data tier 'own data'); null when the analysis used none */
+                            own_data: {
+                                /** @description labels of the project's hazards of which at least one asset's value comes from an own layer at the selected scenario and year */
+                                hazards: string[];
+                                /** @description assets with at least one such value */
+                                assets: number;
+                                /** @description labels of the own layers the analysis used */
+                                layers: string[];
+                            } | null;
                         };
                         /** @description the filters actually applied (rcp with 2100 is forced to 2050) */
                         filters: {
@@ -11459,6 +11663,659 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getV2OwnLayers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        layers: {
+                            id: number;
+                            /** @enum {string} */
+                            hazard: "river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought";
+                            /**
+                             * @description null = every scenario
+                             * @enum {string|null}
+                             */
+                            scenario: "26" | "45" | "85" | null;
+                            /** @description null = every year; otherwise the layer of the nearest year is used */
+                            year: number | null;
+                            return_period_years: number | null;
+                            /** @description unit the file was uploaded in */
+                            unit: string;
+                            label: string;
+                            source: string;
+                            /** @description the uploaded file name (as sent by the browser) */
+                            filename: string;
+                            bytes: number;
+                            /** @description the coordinate reference system of the file, e.g. EPSG:32650 */
+                            crs: string;
+                            width: number;
+                            height: number;
+                            /** @description extent in degrees (EPSG:4326) */
+                            bounds: {
+                                west: number;
+                                south: number;
+                                east: number;
+                                north: number;
+                            };
+                            resolution_km: number;
+                            valid_pixels: number;
+                            /** @description smallest valid value, in the hazard's unit */
+                            value_min: number;
+                            /** @description largest valid value, in the hazard's unit */
+                            value_max: number;
+                            sha256: string;
+                            uploaded_by: string | null;
+                            created_at: string;
+                        }[];
+                        limits: {
+                            max_bytes: number;
+                            max_pixels: number;
+                            max_layers: number;
+                        };
+                        /** @description units accepted per hazard (the first is the hazard's own) */
+                        units: {
+                            [key: string]: string[];
+                        };
+                        /** @description plausible values per hazard, in the hazard's unit */
+                        ranges: {
+                            [key: string]: (number)[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postV2OwnLayers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description the GeoTIFF or Cloud-Optimized GeoTIFF (multipart file part), single band */
+                    file?: unknown;
+                    /** @description one of river_flood, typhoon, storm_surge, wildfire, landslide, rainfall_flood, extreme_cold, extreme_heat, snowfall, sea_level_rise, drought */
+                    hazard?: string;
+                    /** @description 26, 45, 85 or any (default any) */
+                    scenario?: string;
+                    /** @description 2020-2100 or any (default any); the layer of the nearest year is used */
+                    year?: string;
+                    /** @description required for river_flood, rainfall_flood, storm_surge and typhoon (e.g. 100); empty for the others */
+                    return_period_years?: string;
+                    /** @description unit of the values; default the hazard's unit */
+                    unit?: string;
+                    label?: string;
+                    /** @description publisher, licence or citation of the data */
+                    source?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        layer: {
+                            id: number;
+                            /** @enum {string} */
+                            hazard: "river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought";
+                            /**
+                             * @description null = every scenario
+                             * @enum {string|null}
+                             */
+                            scenario: "26" | "45" | "85" | null;
+                            /** @description null = every year; otherwise the layer of the nearest year is used */
+                            year: number | null;
+                            return_period_years: number | null;
+                            /** @description unit the file was uploaded in */
+                            unit: string;
+                            label: string;
+                            source: string;
+                            /** @description the uploaded file name (as sent by the browser) */
+                            filename: string;
+                            bytes: number;
+                            /** @description the coordinate reference system of the file, e.g. EPSG:32650 */
+                            crs: string;
+                            width: number;
+                            height: number;
+                            /** @description extent in degrees (EPSG:4326) */
+                            bounds: {
+                                west: number;
+                                south: number;
+                                east: number;
+                                north: number;
+                            };
+                            resolution_km: number;
+                            valid_pixels: number;
+                            /** @description smallest valid value, in the hazard's unit */
+                            value_min: number;
+                            /** @description largest valid value, in the hazard's unit */
+                            value_max: number;
+                            sha256: string;
+                            uploaded_by: string | null;
+                            created_at: string;
+                        };
+                        reanalysed: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteV2OwnLayersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        reanalysed: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getV2TcfdNarrativeByProjectId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project_id: number;
+                        governance_board: string;
+                        governance_management: string;
+                        risk_integration: string;
+                        targets: string;
+                        carbon_analysis: string | null;
+                        /** @description ISO time of the last change; null when nothing was written yet */
+                        updated_at: string | null;
+                        /** @description Who made the last change (first and last name) */
+                        updated_by: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    putV2TcfdNarrativeByProjectId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    governance_board?: string;
+                    governance_management?: string;
+                    risk_integration?: string;
+                    targets?: string;
+                    /** @description Name of the carbon (transition) analysis whose financed emissions the report shows; null unlinks */
+                    carbon_analysis?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project_id: number;
+                        governance_board: string;
+                        governance_management: string;
+                        risk_integration: string;
+                        targets: string;
+                        carbon_analysis: string | null;
+                        /** @description ISO time of the last change; null when nothing was written yet */
+                        updated_at: string | null;
+                        /** @description Who made the last change (first and last name) */
+                        updated_by: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,12 +1,13 @@
 import { App, Button, Empty, Input, List, Tooltip } from 'antd';
 import { CopyOutlined, DeleteOutlined, LoadingOutlined } from '@ant-design/icons';
 import { copyText, formatCoord, truncateName } from './format';
-import type { MapMarker } from './useMapMarkers';
+import { duplicateNames, type MapMarker } from './useMapMarkers';
 
 export const COPIED_TEXT = 'Latitude and Longitude copied to clipboard!';
 
 export function MarkerList({ markers, onRemove, onRename }: { markers: MapMarker[]; onRemove: (id: string) => void; onRename: (id: string, name: string) => void }) {
   const { message } = App.useApp();
+  const duplicates = duplicateNames(markers);
   if (markers.length === 0) {
     return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Click the map to add asset locations." />;
   }
@@ -40,15 +41,22 @@ export function MarkerList({ markers, onRemove, onRename }: { markers: MapMarker
                 <span className="crp-muted" data-testid="marker-name">
                   <LoadingOutlined /> Loading...
                 </span>
-              ) : m.status === 'failed' || !m.name ? (
-                <Input
-                  size="small"
-                  placeholder="Type a name"
-                  value={m.name}
-                  onChange={(e) => onRename(m.id, e.target.value)}
-                  aria-label={`Name of location ${i + 1}`}
-                  status={m.name.trim() ? undefined : 'warning'}
-                />
+              ) : m.status === 'failed' || m.typed || !m.name ? (
+                <>
+                  <Input
+                    size="small"
+                    placeholder="Type a name"
+                    value={m.name}
+                    onChange={(e) => onRename(m.id, e.target.value)}
+                    aria-label={`Name of location ${i + 1}`}
+                    status={!m.name.trim() ? 'warning' : duplicates.has(m.name.trim().toLowerCase()) ? 'error' : undefined}
+                  />
+                  {duplicates.has(m.name.trim().toLowerCase()) && (
+                    <div className="crp-small crp-error-text" role="alert">
+                      Another location has this name: names must differ within a portfolio.
+                    </div>
+                  )}
+                </>
               ) : (
                 <Tooltip title={m.name}>
                   <span className="crp-strong" data-testid="marker-name">

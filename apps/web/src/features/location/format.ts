@@ -1,6 +1,10 @@
 /** Names display truncated to 20 characters, coordinates to 3 decimals (spec 000 §5). */
 export function truncateName(name: string, max = 20): string {
-  return name.length > max ? `${name.slice(0, max)}...` : name;
+  if (name.length <= max) return name;
+  // A numbered name ("Central, Central and Western, Hong Kong 2") keeps its number in view: the numbers are what
+  // tell markers in one district apart.
+  const num = / \d+$/.exec(name)?.[0] ?? '';
+  return `${name.slice(0, max - num.length)}...${num}`;
 }
 
 export function formatCoord(v: number): string {

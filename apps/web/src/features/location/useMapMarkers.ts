@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { uniqueName } from '@crp/contracts';
 import { reverseGeocode } from '../../api/locations';
 
 export interface MapMarker {
@@ -8,12 +9,31 @@ export interface MapMarker {
   /** Place name from reverse geocoding, or typed by the user; '' until known. */
   name: string;
   status: 'loading' | 'ready' | 'failed';
+  /** The user typed the name (the geocoder failed): it is kept as typed, and a duplicate is flagged, not renamed. */
+  typed?: boolean;
   country_code: string | null;
+}
+
+/** Lower-cased names used by more than one marker (the server refuses a portfolio with two assets of one name). */
+export function duplicateNames(markers: MapMarker[]): Set<string> {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const m of markers) {
+    const k = m.name.trim().toLowerCase();
+    if (!k) continue;
+    if (seen.has(k)) dup.add(k);
+    seen.add(k);
+  }
+  return dup;
 }
 
 let seq = 0;
 
-/** Markers of the map step: each new one is named by reverse geocoding ("Loading..." until it arrives). */
+/**
+ * Markers of the map step: each new one is named by reverse geocoding ("Loading..." until it arrives). The geocoder
+ * names a place, not a building, so clicks in one district come back with one name: a name already on the list gets
+ * the next number ("Central, Central and Western, Hong Kong 2"), so the wizard never sends two assets of one name.
+ */
 export function useMapMarkers() {
   const [markers, setMarkers] = useState<MapMarker[]>([]);
   const aborts = useRef(new Map<string, AbortController>());
@@ -37,7 +57,14 @@ export function useMapMarkers() {
       const ctrl = new AbortController();
       aborts.current.set(id, ctrl);
       reverseGeocode(lat, lon, ctrl.signal)
-        .then((r) => patch(id, { name: (r.label || r.name || '').slice(0, 150), status: 'ready', country_code: r.country_code ?? null }))
+        .then((r) =>
+          // Numbered against the names on the list when the answer arrives (answers of quick clicks come in any order).
+          setMarkers((ms) => {
+            const base = (r.label || r.name || '').slice(0, 150);
+            const name = base ? uniqueName(base, ms.filter((m) => m.id !== id).map((m) => m.name)) : '';
+            return ms.map((m) => (m.id === id ? { ...m, name, status: 'ready', country_code: r.country_code ?? null } : m));
+          }),
+        )
         .catch((err: unknown) => {
           if (ctrl.signal.aborted) return;
           // Reverse geocoding failure is only logged (spec 000 §8); the user types a name instead.
@@ -54,10 +81,11 @@ export function useMapMarkers() {
     setMarkers((ms) => ms.filter((m) => m.id !== id));
   }, []);
 
-  const rename = useCallback((id: string, name: string) => patch(id, { name, status: 'ready' }), [patch]);
+  const rename = useCallback((id: string, name: string) => patch(id, { name, typed: true }), [patch]);
   const clear = useCallback(() => setMarkers([]), []);
 
   const loading = markers.some((m) => m.status === 'loading');
   const allNamed = markers.every((m) => m.name.trim().length > 0);
-  return { markers, add, remove, rename, clear, loading, ready: markers.length > 0 && !loading && allNamed };
+  const distinct = duplicateNames(markers).size === 0;
+  return { markers, add, remove, rename, clear, loading, ready: markers.length > 0 && !loading && allNamed && distinct };
 }

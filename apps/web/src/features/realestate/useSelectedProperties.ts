@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { uniqueName } from '@crp/contracts';
 import { reverseGeocode } from '../../api/locations';
 
 /** One property chosen for a property-risk project (from the map, a CSV row or My Assets). */
@@ -52,11 +53,18 @@ export function useSelectedProperties(limit: number | null, onLimit: (n: number)
       const ctrl = new AbortController();
       aborts.current.set(id, ctrl);
       reverseGeocode(lat, lon, ctrl.signal)
-        .then((r) => setItems((xs) => xs.map((x) => (x.id === id ? { ...x, name: x.name || (r.label || r.name || 'Unknown Location').slice(0, 150), status: 'ready' } : x))))
+        // Numbered against the names already selected, so clicks in one district are told apart ("... Hong Kong 2").
+        .then((r) =>
+          setItems((xs) => {
+            const name = (r.label || r.name || 'Unknown Location').slice(0, 150);
+            const others = xs.filter((x) => x.id !== id).map((x) => x.name);
+            return xs.map((x) => (x.id === id ? { ...x, name: x.name || uniqueName(name, others), status: 'ready' } : x));
+          }),
+        )
         .catch((err: unknown) => {
           if (ctrl.signal.aborted) return;
           console.warn('Reverse geocoding failed', err); // spec 001 §8: shown as 'Unknown Location'
-          setItems((xs) => xs.map((x) => (x.id === id ? { ...x, name: x.name || 'Unknown Location', status: 'ready' } : x)));
+          setItems((xs) => xs.map((x) => (x.id === id ? { ...x, name: x.name || uniqueName('Unknown Location', xs.filter((o) => o.id !== id).map((o) => o.name)), status: 'ready' } : x)));
         })
         .finally(() => aborts.current.delete(id));
     },

@@ -1,22 +1,20 @@
-import { useEffect, useState } from 'react';
 import { Select, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { fetchCarbonAnalysis, fetchCarbonProjects } from '../../api/carbon';
 import { queryKeys } from '../../api/queryKeys';
-import { readPreference, readUserId, writePreference } from '../../lib/storage';
+import { readUserId } from '../../lib/storage';
 
 const num = (v: number | null, digits = 1) => (v === null ? 'n/a' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 
 /**
  * TCFD Metrics b): the financed emissions of a carbon (transition) analysis the user links to this portfolio. The
- * choice is kept in the browser per portfolio, like the typed notes; the figures come from the carbon module's call.
+ * link is saved with the portfolio's TCFD text on the server (useTcfdNarrative); the figures come from the carbon
+ * module's call.
  */
-export function TcfdCarbonMetrics({ projectId }: { projectId: number }) {
+export function TcfdCarbonMetrics({ linked, onLink }: { linked: string | null; onLink: (name: string | null) => void }) {
   const userId = readUserId();
-  const key = `tcfd_carbon_${projectId}`;
-  const [linked, setLinked] = useState<string | null>(() => readPreference(key));
-  useEffect(() => writePreference(key, linked ?? ''), [key, linked]);
+  const setLinked = onLink;
   const list = useQuery({ queryKey: queryKeys.carbonList(userId ?? 0), queryFn: () => fetchCarbonProjects(userId!), enabled: userId !== null });
   const names = (list.data?.data ?? []).map((p) => p.project_name);
   const chosen = linked && names.includes(linked) ? linked : null;

@@ -1,19 +1,18 @@
-import { useEffect, useState } from 'react';
 import { Alert, Button, Input, Space, Table, Tag } from 'antd';
 import { PrinterOutlined } from '@ant-design/icons';
-import { CLIMATE_SCORE_COLOURS, SCENARIO_LABELS, SCENARIOS, markerColour } from '@crp/contracts';
+import { type TcfdNoteKey, CLIMATE_SCORE_COLOURS, SCENARIO_LABELS, SCENARIOS, markerColour } from '@crp/contracts';
 import type { DashboardData } from '../../api/dashboard';
 import { Chart } from '../dashboard/Chart';
 import { money, percent } from '../dashboard/format';
-import { readPreference, writePreference } from '../../lib/storage';
 import { TcfdCarbonMetrics } from './TcfdCarbonMetrics';
+import { useTcfdNarrative, type SaveState } from './useTcfdNarrative';
 import './tcfd.css';
 
 /** Hazards scoring above this at the report year are called material in the Strategy section. */
 const MATERIAL_SCORE = 50;
 const UPGRADE = 'Please upgrade tier to see content';
 
-type NoteKey = 'governance_board' | 'governance_management' | 'risk_integration' | 'targets';
+type NoteKey = TcfdNoteKey;
 const NOTE_PROMPTS: Record<NoteKey, string> = {
   governance_board: "Describe the board's oversight of climate-related risks and opportunities (who, how often, which decisions).",
   governance_management: "Describe management's role in assessing and managing climate-related risks (positions, committees, reporting lines).",
@@ -21,25 +20,19 @@ const NOTE_PROMPTS: Record<NoteKey, string> = {
   targets: 'Describe the targets used to manage climate-related risks (for example residual CVaR below a share of value, adaptation of the highest-scoring assets by a year) and progress against them.',
 };
 
-/** The organisation's own text for the sections only it can write, kept in this browser per project. */
-function useNotes(projectId: number) {
-  const key = `tcfd_notes_${projectId}`;
-  const [notes, setNotes] = useState<Partial<Record<NoteKey, string>>>(() => {
-    try {
-      return JSON.parse(readPreference(key) ?? '{}') as Partial<Record<NoteKey, string>>;
-    } catch {
-      return {};
-    }
-  });
-  useEffect(() => writePreference(key, JSON.stringify(notes)), [key, notes]);
-  return [notes, (k: NoteKey, v: string) => setNotes((n) => ({ ...n, [k]: v }))] as const;
-}
+const SAVE_TEXT: Record<SaveState, string> = {
+  idle: '',
+  saving: 'Saving…',
+  saved: 'Saved for everyone with access to this portfolio',
+  'read-only': 'You have read access: your changes are not saved',
+  failed: 'Not saved: the server could not be reached. It is tried again with your next change.',
+};
 
-function Note({ id, notes, set }: { id: NoteKey; notes: Partial<Record<NoteKey, string>>; set: (k: NoteKey, v: string) => void }) {
+function Note({ id, notes, set, loading }: { id: NoteKey; notes: Partial<Record<NoteKey, string>>; set: (k: NoteKey, v: string) => void; loading: boolean }) {
   const text = notes[id] ?? '';
   return (
     <div className="crp-tcfd-note">
-      <Input.TextArea className="crp-screen-only" autoSize={{ minRows: 3 }} value={text} onChange={(e) => set(id, e.target.value)} placeholder={NOTE_PROMPTS[id]} aria-label={NOTE_PROMPTS[id]} data-testid={`tcfd-note-${id}`} />
+      <Input.TextArea className="crp-screen-only" disabled={loading} autoSize={{ minRows: 3 }} value={text} onChange={(e) => set(id, e.target.value)} placeholder={NOTE_PROMPTS[id]} aria-label={NOTE_PROMPTS[id]} data-testid={`tcfd-note-${id}`} />
       <p className="crp-print-only crp-tcfd-note-text">{text.trim() || `To be completed by the organisation: ${NOTE_PROMPTS[id]}`}</p>
     </div>
   );
@@ -66,7 +59,9 @@ function Recommended({ children }: { children: React.ReactNode }) {
 export function TcfdReport({ data }: { data: DashboardData }) {
   const f = data.filters;
   const card = data.climate_risk_card_data;
-  const [notes, setNote] = useNotes(data.project.project_id);
+  const narrative = useTcfdNarrative(data.project.project_id);
+  const notes: Partial<Record<NoteKey, string>> = narrative.narrative ?? {};
+  const setNote = (k: NoteKey, v: string) => narrative.set({ [k]: v });
   const scenarioYear = `${f.scenario_label}, ${f.year}`;
   const combined = data.combined_data ?? [];
   const material = combined.filter((c) => c.score !== null && c.score > MATERIAL_SCORE);
@@ -77,7 +72,7 @@ export function TcfdReport({ data }: { data: DashboardData }) {
   const k = data.key_finding_data;
 
   return (
-    <article className="crp-tcfd" data-testid="tcfd-report">
+    <article className="crp-tcfd" data-testid="tcfd-report" data-narrative={narrative.narrative ? 'loaded' : 'loading'}>
       <header className="crp-tcfd-head">
         <div>
           <div className="crp-tcfd-kicker">TCFD climate-related financial disclosure · physical risk</div>
@@ -95,11 +90,16 @@ export function TcfdReport({ data }: { data: DashboardData }) {
       </header>
 
       <Section id="governance" title="1. Governance">
-        <p className="crp-muted">The organisation&apos;s governance around climate-related risks and opportunities. Only the organisation can describe it: the text typed here is kept in this browser for this portfolio and printed with the report.</p>
+        <p className="crp-muted">The organisation&apos;s governance around climate-related risks and opportunities. Only the organisation can describe it: the text typed here is saved with this portfolio, for everyone with access to it, and printed with the report.</p>
+        {narrative.state !== 'idle' && (
+          <p className={`crp-screen-only crp-small ${narrative.state === 'failed' || narrative.state === 'read-only' ? 'crp-error-text' : 'crp-muted'}`} role="status" data-testid="tcfd-save-state" data-state={narrative.state}>
+            {SAVE_TEXT[narrative.state]}
+          </p>
+        )}
         <Recommended>a) Board oversight of climate-related risks and opportunities</Recommended>
-        <Note id="governance_board" notes={notes} set={setNote} />
+        <Note id="governance_board" notes={notes} set={setNote} loading={!narrative.narrative} />
         <Recommended>b) Management&apos;s role in assessing and managing them</Recommended>
-        <Note id="governance_management" notes={notes} set={setNote} />
+        <Note id="governance_management" notes={notes} set={setNote} loading={!narrative.narrative} />
       </Section>
 
       <Section id="strategy" title="2. Strategy">
@@ -216,7 +216,7 @@ export function TcfdReport({ data }: { data: DashboardData }) {
           {material.length ? ` Priority hazards for adaptation: ${material.map((m) => m.hazard).join(', ')}; the measures are in Documents > Adaptation Methodology.` : ' No hazard is above the adaptation threshold at this year.'}
         </p>
         <Recommended>c) Integration into overall risk management</Recommended>
-        <Note id="risk_integration" notes={notes} set={setNote} />
+        <Note id="risk_integration" notes={notes} set={setNote} loading={!narrative.narrative} />
       </Section>
 
       <Section id="metrics" title="4. Metrics and Targets">
@@ -254,9 +254,9 @@ export function TcfdReport({ data }: { data: DashboardData }) {
           </tbody>
         </table>
         <Recommended>b) Scope 1, 2 and 3 greenhouse gas emissions and related risks</Recommended>
-        <TcfdCarbonMetrics projectId={data.project.project_id} />
+        <TcfdCarbonMetrics linked={narrative.narrative?.carbon_analysis ?? null} onLink={(name) => narrative.set({ carbon_analysis: name })} />
         <Recommended>c) Targets and performance against them</Recommended>
-        <Note id="targets" notes={notes} set={setNote} />
+        <Note id="targets" notes={notes} set={setNote} loading={!narrative.narrative} />
       </Section>
 
       <footer className="crp-tcfd-sources" data-testid="tcfd-sources">
