@@ -138,6 +138,21 @@ describe('own hazard layers: upload, checks, company scope and marks', () => {
     assert.equal(row(theirs, MADRID.name, 'Extreme Heat').Intensity, row(before, MADRID.name, 'Extreme Heat').Intensity);
     assert.ok(theirs.every((r) => r['Data tier'] !== 'own data' && !r['Own data layer']));
 
+    // the results API: the project's rows and the same asset posted now both carry the own value and its mark;
+    // the other company's posted asset gets the built-in value
+    const sel = { hazards: ['river_flood'], scenarios: ['45'], years: [2050] };
+    const fromProject = await s.api.post('/api/v2/asset_results/', { token: a.token, json: { project_id: projectA, ...sel } });
+    assert.equal(fromProject.status, 200, JSON.stringify(fromProject.body).slice(0, 300));
+    const hkProject = fromProject.body.results.find((r: { asset_name: string }) => r.asset_name === HK.name);
+    assert.deepEqual([hkProject.intensity, hkProject.data_tier, hkProject.own_data_layer], [2.5, 'own data', 'HK flood study 100-yr']);
+    const posted = await s.api.post('/api/v2/asset_results/', { token: a.token, json: { assets: [HK], ...sel } });
+    assert.equal(posted.status, 200, JSON.stringify(posted.body).slice(0, 300));
+    assert.deepEqual([posted.body.results[0].intensity, posted.body.results[0].data_tier, posted.body.results[0].own_data_layer], [2.5, 'own data', 'HK flood study 100-yr']);
+    assert.equal(posted.body.results[0].expected_annual_loss_usd, hkProject.expected_annual_loss_usd, 'posted = stored, own layer included');
+    const postedB = await s.api.post('/api/v2/asset_results/', { token: b.token, json: { assets: [HK], ...sel } });
+    assert.equal(postedB.body.results[0].intensity, hkBefore.Intensity);
+    assert.equal(postedB.body.results[0].own_data_layer, null);
+
     // the dashboard marks it for this company only
     const dashA = await s.api.post('/api/v2/dashboard/', { token: a.token, form: { project_name: 'Own layers', analysis_type: 'ssp', scenario: '45', year: 2050 } });
     assert.equal(dashA.status, 200, JSON.stringify(dashA.body).slice(0, 300));

@@ -7,6 +7,7 @@ import {
   type AnalysisType, type AssetResult, type HazardKey, type ResultsAsset, type ResultsResponse, type ScenarioCode,
 } from '@crp/contracts';
 import { computeChunk, prepareAssets, SCENARIO_YEARS, type AssetInput } from '@crp/engine';
+import { countryOf } from '@crp/geo';
 import { defaultHazardLayers, type ByoRegistry } from '@crp/hazards';
 import { z } from 'zod';
 import { createHazardProvider } from '../analysis/hazard-provider.js';
@@ -48,7 +49,9 @@ const hazardsOfProject = (project: ProjectRow): HazardKey[] => (project.portfoli
 
 function inputOf(a: ResultsAsset, i: number): AssetInput {
   return {
-    id: i, name: a.name, latitude: a.latitude, longitude: a.longitude, country_code: a.country_code ?? null, type: a.property_type ?? null,
+    // the country as a project upload finds it (project.service.ts): it sets the default standard of flood protection
+    id: i, name: a.name, latitude: a.latitude, longitude: a.longitude, type: a.property_type ?? null,
+    country_code: a.country_code?.toUpperCase() ?? countryOf(a.latitude, a.longitude, { nearestWithinKm: 50 })?.country_code ?? null,
     valuation: a.valuation ?? null, construction_cost: a.construction_cost ?? null, content_value: a.content_value ?? null,
     yearly_inventory_value: a.yearly_inventory_value ?? null, revenue: a.revenue ?? null, ownership: a.ownership ?? null,
     floors: a.floors ?? null, flood_protection: a.flood_protection ?? null,
