@@ -10,7 +10,7 @@ import { benchPortfolio, enterpriseTier, startBenchApp } from './fixtures.js';
 const N = Number(process.env.BENCH_ASSETS ?? 10_000);
 const QUERIES = Number(process.env.BENCH_DASHBOARD_QUERIES ?? 30);
 
-const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR: 'memory://', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
+const config = loadConfig({}, { LOG_LEVEL: (process.env.BENCH_LOG_LEVEL ?? 'silent') as 'silent', DATA_DIR: 'memory://', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
 const { app, database, base } = await startBenchApp(config, { jobs: !process.env.BENCH_JOBS_LATE });
 const post = async (path: string, body: unknown, token?: string) => {
   const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) }, body: JSON.stringify(body) });
@@ -30,6 +30,10 @@ const data = benchPortfolio(N, 42);
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 const pollLat: number[] = [];
+// BENCH_TRACE_GAPS=1: print every event-loop stall over 300 ms with the time since the upload began.
+const gaps: string[] = [];
+let lastTick = performance.now();
+const gapTimer = process.env.BENCH_TRACE_GAPS ? setInterval(() => { const now = performance.now(); if (now - lastTick > 300) gaps.push(`${((lastTick - t0) / 1000).toFixed(1)} s: ${(now - lastTick).toFixed(0)} ms`); lastTick = now; }, 20) : null;
 const t0 = performance.now();
 const created = await post('/api/v2/create_project/', { portfolio_name: 'Bench portfolio', data, portfolio_variables: ['Wildfire', 'Landslide', 'Rainfall Flood', 'Extreme Heat', 'Extreme Cold', 'Snowfall', 'Sea Level Rise', 'Drought'] }, token);
 if (created.status !== 201) throw new Error(JSON.stringify(created.body).slice(0, 300));
@@ -49,6 +53,7 @@ while (status !== 'done') {
 }
 const tDone = performance.now();
 loopDelay.disable();
+if (gapTimer) { clearInterval(gapTimer); console.log(`stalls over 300 ms: ${gaps.join('; ') || 'none'}`); }
 const rssPeakMiB = process.resourceUsage().maxRSS / 1024;
 pollLat.sort((a, b) => a - b);
 const stored = await app.db.selectFrom('analysis_results').select((eb) => eb.fn.sum<number>(eb.fn('octet_length', ['data'])).as('bytes')).where('project_id', '=', id).executeTakeFirstOrThrow();
