@@ -3,6 +3,7 @@ import { computeChunk, prepareAssets, SCENARIO_YEARS, type AssetInput, type Prep
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
+import { blobColumn, blobOf, blobValue } from '../db/bytea.js';
 import type { AssetRow, DefaultFilters, ProjectSummary } from '../db/schema.js';
 import type { JobContext, JobDefinition } from '../services/job-queue.js';
 import { ANALYSE_PORTFOLIO_JOB } from '../services/project.service.js';
@@ -116,13 +117,13 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
       // After an edit, chunks without a changed asset keep their stored results (same assets, same boundaries).
       const reusable = new Map<number, { data: Buffer; worker_id: string | null; part: number | null }>();
       if (changedAssetIds?.length) {
-        const old = await db.selectFrom('analysis_results').select(['chunk_start', 'chunk_count', 'data', 'worker_id', 'part']).where('project_id', '=', projectId).execute();
+        const old = await db.selectFrom('analysis_results').select(['chunk_start', 'chunk_count', blobColumn('data').as('data'), 'worker_id', 'part']).where('project_id', '=', projectId).execute();
         const aligned = old.reduce((n, b) => n + b.chunk_count, 0) === rows.length && old.every((b) => b.chunk_start % CHUNK_ASSETS === 0 && b.chunk_count === Math.min(CHUNK_ASSETS, rows.length - b.chunk_start));
         if (aligned) {
           const changed = new Set(changedAssetIds);
           for (const b of old) {
             const touched = rows.slice(b.chunk_start, b.chunk_start + b.chunk_count).some((r) => changed.has(r.id));
-            if (!touched) reusable.set(b.chunk_start, { data: Buffer.from(b.data), worker_id: b.worker_id, part: b.part });
+            if (!touched) reusable.set(b.chunk_start, { data: blobOf(b.data), worker_id: b.worker_id, part: b.part });
           }
         }
       }
@@ -186,7 +187,7 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
         const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
         if (!current || current.version !== version) return false;
         await tx.deleteFrom('analysis_results').where('project_id', '=', projectId).execute();
-        for (const b of blobs) await tx.insertInto('analysis_results').values({ project_id: projectId, chunk_start: b.start, chunk_count: b.count, data: b.data, worker_id: b.worker_id, part: b.part }).execute();
+        for (const b of blobs) await tx.insertInto('analysis_results').values({ project_id: projectId, chunk_start: b.start, chunk_count: b.count, data: blobValue(b.data), worker_id: b.worker_id, part: b.part }).execute();
         // Parts of an older fanned-out run are superseded: drop them with their staged chunks.
         await tx.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '<', version).execute();
         await tx
@@ -220,7 +221,7 @@ async function planParts(
   const { projectId, version, total } = p;
   const reused = [...p.reusable.entries()].map(([start, kept]) => {
     const chunk = decodeChunk(kept.data);
-    return { project_id: projectId, version, chunk_start: start, chunk_count: chunk.count, data: kept.data, summary: JSON.stringify(summaryShare(p.prepared, 0, chunk, p.filters, p.hazards)), part: kept.part, worker_id: kept.worker_id, attempt: null };
+    return { project_id: projectId, version, chunk_start: start, chunk_count: chunk.count, data: blobValue(kept.data), summary: JSON.stringify(summaryShare(p.prepared, 0, chunk, p.filters, p.hazards)), part: kept.part, worker_id: kept.worker_id, attempt: null };
   });
   const reusedAssets = reused.reduce((n, r) => n + r.chunk_count, 0);
   const groups: number[][] = [];
@@ -311,7 +312,7 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
         const run = await tx.selectFrom('analysis_runs').select(['finished_at', 'total_assets']).where('project_id', '=', projectId).where('version', '=', version).forUpdate().executeTakeFirst();
         if (!run || run.finished_at) return 'stored before';
         for (const s of staged) {
-          const fields = { chunk_count: s.chunk_count, data: Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength), summary: JSON.stringify(s.summary), part, worker_id: ctx.workerId, attempt: ctx.attempt };
+          const fields = { chunk_count: s.chunk_count, data: blobValue(s.data), summary: JSON.stringify(s.summary), part, worker_id: ctx.workerId, attempt: ctx.attempt };
           await tx
             .insertInto('analysis_staging')
             .values({ project_id: projectId, version, chunk_start: s.chunk_start, ...fields })
@@ -387,7 +388,7 @@ async function streamRun(
     stats.inWorker &&= e.inWorker;
     await db
       .insertInto('analysis_staging')
-      .values({ project_id: r.projectId, version: r.version, chunk_start: head.start, chunk_count: head.count, data: Buffer.from(e.data.buffer, e.data.byteOffset, e.data.byteLength), summary: JSON.stringify(e.share), part: r.part, worker_id: ctx.workerId, attempt: ctx.attempt })
+      .values({ project_id: r.projectId, version: r.version, chunk_start: head.start, chunk_count: head.count, data: blobValue(e.data), summary: JSON.stringify(e.share), part: r.part, worker_id: ctx.workerId, attempt: ctx.attempt })
       .execute();
     done += head.count;
     r.onProgress(done);

@@ -1,6 +1,7 @@
 import { HAZARD_INDICATORS, HAZARD_KEYS, type HazardKey } from '@crp/contracts';
 import { prepareAssets, SCENARIO_YEAR_INDEX, type PreparedAsset } from '@crp/engine';
 import type { DB } from '../db/database.js';
+import { blobColumn, blobOf } from '../db/bytea.js';
 import type { AssetRow } from '../db/schema.js';
 import { AppError } from '../lib/errors.js';
 import { assetInputOf } from './analysis.service.js';
@@ -40,8 +41,8 @@ export async function loadProjectResults(db: DB, projectId: number): Promise<Pro
   // stall other requests while it is read (issue 22).
   const chunks: StoredChunk[] = [];
   for (let after = -1; ;) {
-    const page = await db.selectFrom('analysis_results').select(['chunk_start', 'data']).where('project_id', '=', projectId).where('chunk_start', '>', after).orderBy('chunk_start').limit(READ_CHUNKS).execute();
-    for (const c of await Promise.all(page.map((b) => decodeChunkAsync(b.data)))) chunks.push(c);
+    const page = await db.selectFrom('analysis_results').select(['chunk_start', blobColumn('data').as('data')]).where('project_id', '=', projectId).where('chunk_start', '>', after).orderBy('chunk_start').limit(READ_CHUNKS).execute();
+    for (const c of await Promise.all(page.map((b) => decodeChunkAsync(blobOf(b.data))))) chunks.push(c);
     if (page.length < READ_CHUNKS) break;
     after = page[page.length - 1]!.chunk_start;
   }
