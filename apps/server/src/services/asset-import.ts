@@ -197,10 +197,12 @@ function refuseNulCells(file: UploadedFile, table: unknown[][]): void {
 /** Bytes of unpacked workbook XML allowed per row of UPLOAD_MAX_ROWS (a row of 35 filled columns is under 2 KiB). */
 const UNPACKED_BYTES_PER_ROW = 2048;
 const UNPACKED_MIN_BYTES = 64 * 1_048_576;
+/** Cap whatever UPLOAD_MAX_ROWS is (a million rows of a dozen columns is about 300 MB of sheet XML; larger books: CSV). */
+const UNPACKED_MAX_BYTES = 512 * 1_048_576;
 const ZIP_MAX_ENTRIES = 10_000;
 
 /** Most bytes an .xlsx upload may unpack to: enough for UPLOAD_MAX_ROWS rows, far below a zip bomb's hundreds of MB. */
-export const unpackedLimit = (maxRows: number) => Math.max(UNPACKED_MIN_BYTES, maxRows * UNPACKED_BYTES_PER_ROW);
+export const unpackedLimit = (maxRows: number) => Math.min(UNPACKED_MAX_BYTES, Math.max(UNPACKED_MIN_BYTES, maxRows * UNPACKED_BYTES_PER_ROW));
 
 /**
  * Zip-bomb guard for .xlsx uploads, run before the workbook is parsed. The sizes the zip's central directory

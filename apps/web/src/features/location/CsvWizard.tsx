@@ -86,6 +86,7 @@ export function CsvWizard() {
     return (
       <AnalysisProgress
         project={create.created}
+        rows={rows.length}
         onStartOver={() => {
           create.reset();
           setRows([]);
