@@ -3,14 +3,14 @@
  * on the real app over real HTTP with the embedded database. Sizes: BENCH_ASSETS (default 10,000).
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { loadConfig } from '../src/config.js';
 import { benchPortfolio, enterpriseTier, startBenchApp } from './fixtures.js';
 
 const N = Number(process.env.BENCH_ASSETS ?? 10_000);
 const QUERIES = Number(process.env.BENCH_DASHBOARD_QUERIES ?? 30);
 
-const config = loadConfig({}, { LOG_LEVEL: (process.env.BENCH_LOG_LEVEL ?? 'silent') as 'silent', DATA_DIR: 'memory://', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
+const config = loadConfig({}, { LOG_LEVEL: (process.env.BENCH_LOG_LEVEL ?? 'silent') as 'silent', DATA_DIR: 'memory://', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N), ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}) });
 const { app, database, base } = await startBenchApp(config, { jobs: !process.env.BENCH_JOBS_LATE });
 const post = async (path: string, body: unknown, token?: string) => {
   const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) }, body: JSON.stringify(body) });
@@ -75,7 +75,7 @@ for (let q = 0; q < QUERIES + 1; q++) {
 lat.sort((a, b) => a - b);
 const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!;
 
-console.log(`\nServer benchmark — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, PGlite in memory`);
+console.log(`\nServer benchmark — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'PGlite in memory'}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log(`portfolio of ${N.toLocaleString('en-US')} assets x 11 hazards x 58 scenario-years`);
 console.log(`  upload + validate + store (create_project): ${((tCreated - t0) / 1000).toFixed(2)} s`);
 console.log(`  analysis job (queue -> done):               ${((tDone - tCreated) / 1000).toFixed(2)} s`);

@@ -348,8 +348,8 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
 /** Page size when reading a project's assets (each page one query, so requests interleave on a large project). */
 const READ_PAGE = 5_000;
 
-/** A project's assets in position order, read page by page (keyset on position). */
-async function readAssets(db: DB, projectId: number): Promise<AssetRow[]> {
+/** A project's assets in position order, read page by page (keyset on position) with a turn of the event loop between. */
+export async function readAssets(db: DB, projectId: number): Promise<AssetRow[]> {
   const out: AssetRow[] = [];
   let after = -1;
   for (;;) {

@@ -4,7 +4,7 @@ import type { DB } from '../db/database.js';
 import { blobColumn, blobOf } from '../db/bytea.js';
 import type { AssetRow } from '../db/schema.js';
 import { AppError } from '../lib/errors.js';
-import { assetInputOf } from './analysis.service.js';
+import { assetInputOf, readAssets } from './analysis.service.js';
 import { decodeChunkAsync, type StoredChunk } from './result-codec.js';
 
 /** Stored chunks read per query (about 1 MB each): bounds the driver's buffers and lets requests interleave. */
@@ -36,7 +36,7 @@ export async function loadProjectResults(db: DB, projectId: number): Promise<Pro
   if (!first) {
     throw new AppError(409, project.status === 'failed' ? `The analysis of this project failed: ${project.status_message ?? ''}` : 'The analysis of this project is not finished yet. Try again when it is done.');
   }
-  const assets = await db.selectFrom('assets').selectAll().where('project_id', '=', projectId).orderBy('position').execute();
+  const assets = await readAssets(db, projectId);
   // Page by page, each page's blobs inflated on the thread pool (off the event loop), so a large analysis does not
   // stall other requests while it is read (issue 22).
   const chunks: StoredChunk[] = [];
