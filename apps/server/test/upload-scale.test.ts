@@ -58,7 +58,7 @@ describe('large uploads and unknown columns', { timeout: 300_000 }, () => {
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.equal(res.body.project.assets, 2);
     assert.ok(Array.isArray(res.body.warnings), JSON.stringify(res.body));
-    assert.match(res.body.warnings[0], /'proprty type', 'colour' are not a known asset column/);
+    assert.match(res.body.warnings[0], /2 columns 'proprty type', 'colour' are not known asset columns and were not imported/);
     const stored = await s.db.selectFrom('assets').select(['name', 'property_type', 'valuation']).where('project_id', '=', res.body.project.project_id).orderBy('position').execute();
     assert.deepEqual(stored.map((a) => [a.name, a.property_type, a.valuation]), [['Tower', null, 1_000_000], ['Depot', null, 2_000_000]]);
   });

@@ -119,7 +119,8 @@ export const ASSET_JSON_KEYS: readonly string[] = ['lat', 'long', 'lng', 'lon', 
 /** The warning shown (upload answer and the web wizard) when columns are not recognised. */
 export function unknownColumnsWarning(columns: readonly string[], what: 'column' | 'field' = 'column'): string {
   const list = columns.slice(0, 20).map((c) => `'${c.slice(0, 60)}'`).join(', ') + (columns.length > 20 ? ` and ${columns.length - 20} more` : '');
-  return `${columns.length === 1 ? `The ${what}` : `${columns.length} ${what}s`} ${list} ${columns.length === 1 ? 'is' : 'are'} not a known asset ${what} and ${columns.length === 1 ? 'was' : 'were'} not imported (check the spelling against the template, e.g. 'property type', 'valuation', 'floors').`;
+  const one = columns.length === 1;
+  return `${one ? `The ${what}` : `${columns.length} ${what}s`} ${list} ${one ? `is not a known asset ${what} and was` : `are not known asset ${what}s and were`} not imported (check the spelling against the template, e.g. 'property type', 'valuation', 'floors').`;
 }
 
 /** Maps an uploaded header to a field key, or undefined. */
