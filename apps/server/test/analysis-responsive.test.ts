@@ -74,10 +74,13 @@ describe('a large analysis does not hold up other users', { timeout: 600_000 }, 
     const st = await analysis;
     assert.equal(st.status, 'done', JSON.stringify(st));
 
-    const done = log.find((l) => l.msg === 'portfolio analysed' && l.projectId === projectId);
-    assert.ok(done, 'the job logged its analysis');
-    assert.equal(done.encodedInWorkers, true, 'every chunk compressed and summarised in a worker thread');
-    assert.ok(Number(done.encodeMsInWorkers) > 0);
+    // One job (PGlite), or parts of it that any worker may take (PostgreSQL fans out): each logs where it encoded.
+    const done = log.filter((l) => (l.msg === 'portfolio analysed' || l.msg === 'analysis part done') && l.projectId === projectId);
+    assert.ok(done.length > 0, 'the job logged its analysis');
+    for (const d of done) {
+      assert.equal(d.encodedInWorkers, true, 'every chunk compressed and summarised in a worker thread');
+      assert.ok(Number(d.encodeMsInWorkers) > 0);
+    }
     const rows = await s.db.selectFrom('analysis_results').select(['chunk_start', 'chunk_count']).where('project_id', '=', projectId).orderBy('chunk_start').execute();
     assert.equal(rows.reduce((n, r) => n + r.chunk_count, 0), ASSETS, 'every asset stored once');
     assert.equal((await s.db.selectFrom('analysis_staging').select('chunk_start').where('project_id', '=', projectId).execute()).length, 0, 'staging emptied');

@@ -294,8 +294,12 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
       }
       // The engine's worker threads compute, compress and summarise the chunks (this thread stays free for requests).
       const encode: EncodeOptions = { filters: p.filters, hazards: p.hazards };
+      let encodeMs = 0;
+      let inWorker = true;
       await withAnalysisPool((pool) => pool.run(tasks, async (head, value) => {
         const e = value as EncodedChunk;
+        encodeMs += e.encodeMs;
+        inWorker &&= e.inWorker;
         staged.push({ chunk_start: head.start, chunk_count: head.count, data: e.data, summary: e.share });
         done += head.count;
         if (performance.now() - lastReport > 250 || done === partAssets) {
@@ -331,7 +335,7 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
         await storeRun(tx, projectId, version, run.total_assets, p.filters);
         return 'stored';
       });
-      log.info({ projectId, version, part, chunks: chunks.length, assets: partAssets, computeMs, attempt: ctx.attempt, outcome }, 'analysis part done');
+      log.info({ projectId, version, part, chunks: chunks.length, assets: partAssets, computeMs, encodeMsInWorkers: Math.round(encodeMs), encodedInWorkers: inWorker, attempt: ctx.attempt, outcome }, 'analysis part done');
       if (outcome === 'stored' && onStored) onStored(projectId).catch((err: unknown) => log.warn({ projectId, err }, 'after-analysis hook failed'));
     },
     async onFailed({ projectId, version }, error) {
