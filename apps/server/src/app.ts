@@ -28,6 +28,7 @@ import { realEstateRoutes } from './routes/realestate.routes.js';
 import { mapRoutes } from './routes/maps.routes.js';
 import { tileRoutes } from './routes/tiles.routes.js';
 import { typhoonTrackRoutes } from './routes/typhoon-track.routes.js';
+import { ownLayerRoutes } from './routes/own-layers.routes.js';
 import { createServices, type Services } from './services/container.js';
 
 declare module 'fastify' {
@@ -157,6 +158,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   await app.register(mapRoutes);
   await app.register(tileRoutes);
   await app.register(typhoonTrackRoutes);
+  await app.register(ownLayerRoutes);
 
   const web = await registerWeb(app, config.WEB_DIST);
   app.setNotFoundHandler((request, reply) => {

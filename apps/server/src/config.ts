@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OWN_LAYER_DEFAULT_MAX_BYTES, OWN_LAYER_DEFAULT_MAX_PIXELS, OWN_LAYERS_DEFAULT_PER_COMPANY } from '@crp/contracts';
 import { z } from 'zod';
 
 /** Repository root, so that relative defaults work whatever the working directory. */
@@ -40,6 +41,9 @@ const EnvSchema = z.object({
    * of CSV (issue 22).
    */
   UPLOAD_LIMIT_BYTES: z.coerce.number().int().positive().default(256 * 1_048_576),
+  OWN_LAYER_MAX_BYTES: z.coerce.number().int().positive().default(OWN_LAYER_DEFAULT_MAX_BYTES),
+  OWN_LAYER_MAX_PIXELS: z.coerce.number().int().positive().default(OWN_LAYER_DEFAULT_MAX_PIXELS),
+  OWN_LAYERS_PER_COMPANY: z.coerce.number().int().min(0).default(OWN_LAYERS_DEFAULT_PER_COMPANY),
   /** Most asset rows accepted in one upload or JSON list. */
   UPLOAD_MAX_ROWS: z.coerce.number().int().positive().default(1_000_000),
   /** Jobs run at once by one process (analyses are CPU-bound: keep this near the core count). */

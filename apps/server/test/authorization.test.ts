@@ -122,6 +122,9 @@ const ACCESS: Record<string, Rule> = {
   'POST /api/company/download_link_hours/': { kind: 'admin', call: () => ({ path: '/api/company/download_link_hours/', opts: { json: { hours: 24 } } }) },
   'POST /api/company/members/{userId}/approve/': { kind: 'admin', call: (c) => ({ path: `/api/company/members/${c.who.reader.userId}/approve/` }) },
   'POST /api/company/members/{userId}/reject/': { kind: 'admin', call: (c) => ({ path: `/api/company/members/2147483000/reject/` }) },
+  'GET /api/v2/own_layers/': { kind: 'user', call: () => ({ path: '/api/v2/own_layers/' }) },
+  'POST /api/v2/own_layers/': { kind: 'admin', call: () => ({ path: '/api/v2/own_layers/', opts: { multipart: { hazard: 'extreme_heat', file: { filename: 'x.tif', data: Buffer.from('not a tiff') } } } }) },
+  'DELETE /api/v2/own_layers/{id}/': { kind: 'admin', call: () => ({ path: '/api/v2/own_layers/2147483000/' }) },
   'GET /api/v2/audit_log/': { kind: 'admin', call: () => ({ path: '/api/v2/audit_log/?page=1&page_size=5&action=login' }) },
 
   'GET /api/v2/projects/{projectId}/status/': { kind: 'read', call: (c) => ({ path: `/api/v2/projects/${c.projectId}/status/` }) },

@@ -33,6 +33,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'carbon.deleted': 'Deleted a carbon analysis',
   'realestate.created': 'Created a property-risk analysis',
   'realestate.overwrite': 'Replaced a property-risk analysis',
+  'own_layer.uploaded': 'Uploaded an own hazard layer',
+  'own_layer.deleted': 'Deleted an own hazard layer',
 };
 
 /** Filter groups offered by the activity log (an action's code before the dot). */
@@ -48,6 +50,7 @@ export const AUDIT_ACTION_GROUPS: Record<string, string> = {
   assets: 'Asset edits',
   carbon: 'Carbon analyses',
   realestate: 'Property risk',
+  own_layer: 'Own hazard layers',
 };
 
 export function auditActionLabel(action: string): string {

@@ -88,6 +88,14 @@ export const DashboardAnswer = z.strictObject({
     data_sources: z.array(z.strictObject({ name: z.string(), publisher: z.string(), license: z.string() })),
     placeholder_hazards: z.array(z.string()).describe("labels of the project's hazards whose data tier is 'placeholder' (screening models until real maps are loaded: load your own layers)"),
     hazards: z.array(z.string()),
+    own_data: z
+      .strictObject({
+        hazards: z.array(z.string()).describe("labels of the project's hazards of which at least one asset's value comes from an own layer at the selected scenario and year"),
+        assets: z.number().int().describe('assets with at least one such value'),
+        layers: z.array(z.string()).describe('labels of the own layers the analysis used'),
+      })
+      .nullable()
+      .describe("values read from your company's own hazard layers (data tier 'own data'); null when the analysis used none"),
   }),
   filters: z
     .strictObject({

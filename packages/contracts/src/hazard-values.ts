@@ -31,9 +31,14 @@ export const HAZARD_INDICATORS: Record<
 /** Where a number comes from (issue 3 §2). */
 /**
  * How far to trust a hazard's numbers: 'placeholder' marks screening models that stand in until real maps are loaded
- * (river and rainfall flood: no flood maps are among the open data here; load your own layers).
+ * (river and rainfall flood: no flood maps are among the open data here; load your own layers). 'own data' marks a
+ * value read from a layer the user's company (or the installation's operator) uploaded: its quality is theirs.
  */
-export type DataTier = 'observed/modelled from real data' | 'model on real inputs' | 'published parameters only' | 'placeholder';
+export type DataTier = (typeof DATA_TIERS)[number];
+/** Every data tier, most trusted built-in first; 'own data' last (not ranked: it is the user's own layer). */
+export const DATA_TIERS = ['observed/modelled from real data', 'model on real inputs', 'published parameters only', 'placeholder', 'own data'] as const;
+/** The tier of a value read from an own (uploaded) hazard layer. */
+export const OWN_DATA_TIER = 'own data' satisfies DataTier;
 
 /** A return-period curve: intensities[i] is the intensity exceeded on average once every returnPeriodsYears[i] years. */
 export interface ReturnPeriodCurve {
@@ -88,7 +93,6 @@ export const HazardPointQuery = z.object({
 });
 export type HazardPointQuery = z.infer<typeof HazardPointQuery>;
 
-const DATA_TIERS = ['observed/modelled from real data', 'model on real inputs', 'published parameters only', 'placeholder'] as const;
 const SEVERITY_BAND_NAMES = ['No Risk', 'Low', 'Medium', 'Medium-High', 'High', 'Very High'] as const;
 
 /** One hazard in the answer of `GET api/v2/hazard/point/` (the OpenAPI form of HazardPointValue). */

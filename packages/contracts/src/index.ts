@@ -16,3 +16,4 @@ export * from './geo.js';
 export * from './dashboard.js';
 export * from './audit.js';
 export * from './text.js';
+export * from './own-layers.js';

@@ -4,6 +4,7 @@
  */
 import { HazardPointQuery, SCENARIO_LABELS, type HazardKey, type HazardPointValue } from '@crp/contracts';
 import { loadHazardLayers, type HazardLayers } from './sampler.js';
+import type { ByoRegistry } from './byo.js';
 
 export class HazardQueryError extends Error {
   readonly status = 400;
@@ -34,13 +35,19 @@ export function parseHazardPointQuery(query: unknown): HazardPointQuery {
 }
 
 let shared: Promise<HazardLayers> | null = null;
-/** The committed layers plus the BYO catalogue, loaded once per process. */
+/**
+ * The committed layers plus the installation's own-layer catalogue, loaded once per process. A catalogue entry that
+ * cannot be loaded is skipped with a logged reason (the others and every built-in layer still work); a failed load
+ * of the built-in layers is not cached, so the next call tries again.
+ */
 export function defaultHazardLayers(): Promise<HazardLayers> {
   shared ??= (async () => {
     const l = loadHazardLayers();
-    await l.loadByoCatalog();
+    const { skipped } = await l.loadByoCatalog();
+    for (const s of skipped) console.warn(JSON.stringify({ level: 'warn', msg: 'own hazard layer skipped', layer: s.id, reason: s.reason }));
     return l;
   })();
+  shared.catch(() => { shared = null; });
   return shared;
 }
 
@@ -50,7 +57,8 @@ export async function hazardCatalog(layers?: HazardLayers) {
   return { return_periods_years: l.params.returnPeriodsYears ?? null, layers: l.catalog() };
 }
 
-export async function hazardPoint(query: unknown, layers?: HazardLayers): Promise<HazardPointResponse> {
+/** `own`: the caller's company's own layers, which override the built-in values where they cover the point. */
+export async function hazardPoint(query: unknown, layers?: HazardLayers, own?: ByoRegistry | null): Promise<HazardPointResponse> {
   const q = parseHazardPointQuery(query);
   const l = layers ?? (await defaultHazardLayers());
   const opts = { analysisType: q.analysis_type, scenario: q.scenario, year: q.year };
@@ -58,6 +66,6 @@ export async function hazardPoint(query: unknown, layers?: HazardLayers): Promis
   return {
     latitude: q.latitude, longitude: q.longitude, analysis_type: q.analysis_type, scenario: q.scenario,
     scenario_label: SCENARIO_LABELS[q.analysis_type][q.scenario], year: q.year, warming_level_c: Math.round(ctx.gwlC * 100) / 100,
-    hazards: l.samplePoint(q.latitude, q.longitude, opts),
+    hazards: l.samplePoint(q.latitude, q.longitude, opts, own),
   };
 }

@@ -1,17 +1,30 @@
 /**
- * Bring-your-own hazard layers: GeoTIFFs (geographic lat/lon, EPSG:4326) registered for a hazard, indicator,
- * scenario, year and return period. Where a registered raster covers a point (a valid, non-nodata pixel),
- * it replaces the built-in value and the answer's `source` says so.
+ * Own ("bring-your-own") hazard layers: single-band GeoTIFFs/COGs registered for a hazard, indicator, scenario, year
+ * and return period. Where a registered raster covers a point (a valid, non-nodata pixel), it replaces the built-in
+ * value and the answer says so (tier 'own data').
  *
- * Catalogue file: JSON array of ByoEntry (default packages/hazards/byo/catalog.json, overridable with
- * HAZARD_BYO_CATALOG); `file` paths are relative to the catalogue file.
+ * Two ways in:
+ *  - a company's uploads (the server keeps the bytes in its database and builds one ByoRegistry per company:
+ *    `readGeoTiffLayer` checks a file and returns the raster, or throws OwnLayerError naming the problem);
+ *  - the installation's catalogue file (JSON array of ByoEntry; default packages/hazards/byo/catalog.json, overridable
+ *    with HAZARD_BYO_CATALOG; `file` paths relative to the catalogue file). A bad entry is skipped with its reason
+ *    (`loadCatalog` returns them), never failing the other layers.
+ *
+ * Coordinate reference systems: geographic WGS 84 and its close kin (EPSG:4326, 4258, 4269, 4283), Web Mercator
+ * (EPSG:3857 and its aliases), World Mercator (EPSG:3395) and the UTM zones (EPSG:326xx, 327xx WGS 84; 258xx ETRS89;
+ * 269xx NAD83), read from the GeoKeys. A projected raster is kept in its own grid and each query point is projected
+ * into it (proj4), which picks exactly the pixel GDAL would after a nearest-neighbour warp, without resampling.
  */
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
-import { dirname, resolve, isAbsolute } from 'node:path';
+import { dirname, resolve, isAbsolute, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { fromArrayBuffer } from 'geotiff';
-import { HAZARD_KEYS, type HazardKey, type ScenarioCode } from '@crp/contracts';
+import proj4 from 'proj4';
+import {
+  HAZARD_KEYS, OWN_LAYER_DEFAULT_MAX_BYTES, OWN_LAYER_DEFAULT_MAX_PIXELS, OWN_LAYER_RANGES, OWN_LAYER_UNITS, HAZARD_INDICATORS,
+  type HazardKey, type ScenarioCode,
+} from '@crp/contracts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_BYO_CATALOG = resolve(here, '../byo/catalog.json');
@@ -23,7 +36,7 @@ export function byoCatalogPath(): string {
 export interface ByoEntry {
   id: string;
   hazard: HazardKey;
-  /** Indicator and unit of the raster values (default: the built-in indicator of the hazard). */
+  /** Indicator and unit of the raster values (default: the built-in indicator and unit of the hazard). */
   indicator?: string;
   unit?: string;
   /** null/undefined = any scenario. */
@@ -32,8 +45,8 @@ export interface ByoEntry {
   year?: number | null;
   /** Return period (years) for curve hazards; null for a single value. */
   returnPeriodYears?: number | null;
-  /** GeoTIFF path (absolute, or relative to the catalogue file). */
-  file: string;
+  /** Catalogue entries: GeoTIFF path (absolute, or relative to the catalogue file). Uploads have none. */
+  file?: string;
   label?: string;
   publisher?: string;
   license?: string;
@@ -43,84 +56,259 @@ export interface ByoEntry {
   offset?: number;
 }
 
-interface Raster {
+/** A layer refused: `field` names what is wrong (the upload form's field, or `file` for the raster itself). */
+export class OwnLayerError extends Error {
+  constructor(readonly field: string, message: string) {
+    super(message);
+    this.name = 'OwnLayerError';
+  }
+}
+
+export interface ByoRaster {
   entry: ByoEntry;
-  west: number; north: number; resX: number; resY: number; width: number; height: number;
-  data: ArrayLike<number>;
+  /** Grid in the file's own CRS: top-left corner (x0, y0) and positive pixel sizes, in CRS units. */
+  x0: number; y0: number; resX: number; resY: number; width: number; height: number;
+  data: Float32Array;
   nodata: number | null;
+  /** (lng, lat) in degrees → (x, y) in the file's CRS; null for geographic files. */
+  project: ((lng: number, lat: number) => [number, number]) | null;
+  crs: string;
+  bounds: { west: number; south: number; east: number; north: number };
   resolutionKm: number;
   grid: { lon0: number; lat0: number; resDeg: number; width: number; height: number };
   sha256: string;
+  validPixels: number;
+  /** Smallest and largest valid value after scale and offset (the hazard's unit). */
+  min: number; max: number;
 }
 
 export interface ByoHit { entry: ByoEntry; value: number; resolutionKm: number }
 
 export function validateByoEntry(e: ByoEntry): void {
-  if (!e || typeof e.id !== 'string' || !e.id) throw new Error('BYO entry needs an id');
-  if (!HAZARD_KEYS.includes(e.hazard)) throw new Error(`BYO entry ${e.id}: unknown hazard ${String(e.hazard)}`);
-  if (e.scenario != null && !['26', '45', '85'].includes(e.scenario)) throw new Error(`BYO entry ${e.id}: scenario must be 26, 45 or 85`);
-  if (e.year != null && !(Number.isInteger(e.year) && e.year >= 1950 && e.year <= 2150)) throw new Error(`BYO entry ${e.id}: bad year`);
-  if (e.returnPeriodYears != null && !(e.returnPeriodYears > 0)) throw new Error(`BYO entry ${e.id}: bad return period`);
-  if (typeof e.file !== 'string' || !e.file) throw new Error(`BYO entry ${e.id}: file is required`);
+  if (!e || typeof e.id !== 'string' || !e.id) throw new OwnLayerError('id', 'An own layer needs an id');
+  if (!HAZARD_KEYS.includes(e.hazard)) throw new OwnLayerError('hazard', `Own layer ${e.id}: unknown hazard ${String(e.hazard)}`);
+  if (e.scenario != null && !['26', '45', '85'].includes(e.scenario)) throw new OwnLayerError('scenario', `Own layer ${e.id}: scenario must be 26, 45 or 85`);
+  if (e.year != null && !(Number.isInteger(e.year) && e.year >= 1950 && e.year <= 2150)) throw new OwnLayerError('year', `Own layer ${e.id}: bad year`);
+  if (e.returnPeriodYears != null && !(e.returnPeriodYears > 0)) throw new OwnLayerError('return_period_years', `Own layer ${e.id}: bad return period`);
+}
+
+const GEOGRAPHIC = new Set([4326, 4258, 4269, 4283]);
+const WEB_MERCATOR = new Set([3857, 3785, 900913, 102100, 102113]);
+
+/** proj4 definition of a supported projected EPSG code, or null. */
+function projDef(code: number): string | null {
+  if (WEB_MERCATOR.has(code)) return 'EPSG:3857';
+  if (code === 3395) return '+proj=merc +lon_0=0 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=m +no_defs';
+  const zone = code % 100;
+  if (code >= 32601 && code <= 32660) return `+proj=utm +zone=${zone} +datum=WGS84 +units=m +no_defs`;
+  if (code >= 32701 && code <= 32760) return `+proj=utm +zone=${zone} +south +datum=WGS84 +units=m +no_defs`;
+  if (code >= 25828 && code <= 25838) return `+proj=utm +zone=${zone} +ellps=GRS80 +towgs84=0,0,0,0,0,0,0 +units=m +no_defs`;
+  if (code >= 26901 && code <= 26923) return `+proj=utm +zone=${zone} +datum=NAD83 +units=m +no_defs`;
+  return null;
+}
+
+const SUPPORTED_CRS_TEXT = 'EPSG:4326 (or 4258, 4269, 4283), EPSG:3857, EPSG:3395 or a UTM zone (EPSG:326xx, 327xx, 258xx, 269xx)';
+
+export interface ReadLimits { maxBytes?: number; maxPixels?: number }
+
+/**
+ * Reads and checks one GeoTIFF for an own layer: readable, single band, a supported CRS, north-up, inside the world,
+ * within the size limits, at least one valid pixel, every valid pixel within the hazard's plausible range
+ * (OWN_LAYER_RANGES) after the unit conversion. Throws OwnLayerError naming the problem.
+ */
+export async function readGeoTiffLayer(bytes: Uint8Array, entry: ByoEntry, limits: ReadLimits = {}): Promise<ByoRaster> {
+  validateByoEntry(entry);
+  const maxBytes = limits.maxBytes ?? OWN_LAYER_DEFAULT_MAX_BYTES, maxPixels = limits.maxPixels ?? OWN_LAYER_DEFAULT_MAX_PIXELS;
+  if (bytes.byteLength === 0) throw new OwnLayerError('file', 'The file is empty.');
+  if (bytes.byteLength > maxBytes) throw new OwnLayerError('file', `The file is ${mb(bytes.byteLength)} MB; the limit is ${mb(maxBytes)} MB. Crop it to your sites or coarsen it.`);
+  const magic = String.fromCharCode(bytes[0]!, bytes[1]!);
+  if (magic !== 'II' && magic !== 'MM') throw new OwnLayerError('file', 'The file is not a GeoTIFF (it does not start with a TIFF header). Export the layer as GeoTIFF or Cloud-Optimized GeoTIFF.');
+  let img;
+  try {
+    const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    img = await (await fromArrayBuffer(ab)).getImage();
+  } catch (err) {
+    throw new OwnLayerError('file', `The file is not a readable GeoTIFF (${short(err)}).`);
+  }
+  const width = img.getWidth(), height = img.getHeight();
+  if (!(width > 0 && height > 0)) throw new OwnLayerError('file', 'The raster has no pixels.');
+  if (width * height > maxPixels) throw new OwnLayerError('file', `The raster has ${width} × ${height} = ${(width * height).toLocaleString('en-US')} pixels; the limit is ${maxPixels.toLocaleString('en-US')}. Crop it to your sites or coarsen it.`);
+  const bands = img.getSamplesPerPixel();
+  if (bands !== 1) throw new OwnLayerError('file', `The raster has ${bands} bands; upload a single-band raster (one layer per hazard, scenario, year and return period).`);
+
+  // --- coordinate reference system
+  const geo = (img.getGeoKeys() ?? {}) as Record<string, number | string | undefined>;
+  const projected = Number(geo.ProjectedCSTypeGeoKey ?? 0), geographic = Number(geo.GeographicTypeGeoKey ?? 0), model = Number(geo.GTModelTypeGeoKey ?? 0);
+  let project: ByoRaster['project'] = null, unproject: ((x: number, y: number) => [number, number]) | null = null, crs: string;
+  if (projected || model === 1) {
+    const def = projected ? projDef(projected) : null;
+    if (!def) {
+      throw new OwnLayerError('file', `The raster's coordinate reference system (${projected && projected !== 32767 ? `EPSG:${projected}` : 'a user-defined projection'}) is not supported; use ${SUPPORTED_CRS_TEXT} (gdalwarp -t_srs EPSG:4326 converts any).`);
+    }
+    const conv = proj4('EPSG:4326', def);
+    project = (lng, lat) => conv.forward([lng, lat]) as [number, number];
+    unproject = (x, y) => conv.inverse([x, y]) as [number, number];
+    crs = `EPSG:${projected}`;
+  } else if (model === 2 || geographic) {
+    const datum = Number(geo.GeogGeodeticDatumGeoKey ?? 0);
+    if (geographic && !GEOGRAPHIC.has(geographic) && !(geographic === 32767 && datum === 6326)) {
+      throw new OwnLayerError('file', `The raster's geographic coordinate system (EPSG:${geographic}) is not supported; use ${SUPPORTED_CRS_TEXT}.`);
+    }
+    crs = `EPSG:${geographic && geographic !== 32767 ? geographic : 4326}`;
+  } else {
+    throw new OwnLayerError('file', `The raster has no coordinate reference system (no GeoKeys); save it as a GeoTIFF in ${SUPPORTED_CRS_TEXT}.`);
+  }
+
+  // --- grid: north-up only
+  const fd = img.fileDirectory as unknown as { getValue(tag: string): unknown };
+  const transform = fd.getValue('ModelTransformation') as number[] | undefined;
+  if (transform && (Math.abs(transform[1] ?? 0) > 1e-12 || Math.abs(transform[4] ?? 0) > 1e-12)) {
+    throw new OwnLayerError('file', 'The raster is rotated or sheared; warp it to a north-up grid first (gdalwarp).');
+  }
+  let origin: number[], res: number[];
+  try {
+    origin = img.getOrigin();
+    res = img.getResolution();
+  } catch (err) {
+    throw new OwnLayerError('file', `The raster has no georeferencing (tie point and pixel size): ${short(err)}.`);
+  }
+  const resX = Math.abs(res[0]!), resY = Math.abs(res[1]!);
+  if (!(resX > 0 && resY > 0) || !Number.isFinite(origin[0]!) || !Number.isFinite(origin[1]!)) throw new OwnLayerError('file', 'The raster has no valid pixel size or origin.');
+  let x0 = origin[0]!, y0 = origin[1]!;
+  if (Number(geo.GTRasterTypeGeoKey) === 2) { x0 -= resX / 2; y0 += resY / 2; } // PixelIsPoint: the tie point is a pixel centre
+  const x1 = x0 + width * resX, y1 = y0 - height * resY;
+
+  // --- extent in degrees (corners and edge midpoints, enough for north-up grids of the supported CRSs)
+  let bounds: ByoRaster['bounds'];
+  if (!unproject) {
+    if (x0 < -180.0001 || x1 > 180.0001 || y1 < -90.0001 || y0 > 90.0001) {
+      throw new OwnLayerError('file', `The raster's extent (${fmt(x0)}..${fmt(x1)} E, ${fmt(y1)}..${fmt(y0)} N) is outside the world (longitude −180..180, latitude −90..90); is it really in ${crs}?`);
+    }
+    bounds = { west: x0, south: y1, east: x1, north: y0 };
+  } else {
+    const pts: [number, number][] = [];
+    for (const fx of [0, 0.5, 1]) for (const fy of [0, 0.5, 1]) pts.push(unproject(x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)));
+    const lngs = pts.map((p) => p[0]), lats = pts.map((p) => p[1]);
+    if (pts.some((p) => !Number.isFinite(p[0]) || !Number.isFinite(p[1])) || Math.min(...lats) < -90.0001 || Math.max(...lats) > 90.0001 || Math.min(...lngs) < -180.0001 || Math.max(...lngs) > 180.0001) {
+      throw new OwnLayerError('file', `The raster's extent (${fmt(x0)}..${fmt(x1)}, ${fmt(y1)}..${fmt(y0)} in ${crs}) is outside the world; is it really in ${crs}?`);
+    }
+    bounds = { west: Math.min(...lngs), south: Math.min(...lats), east: Math.max(...lngs), north: Math.max(...lats) };
+  }
+  const resolutionKm = unproject ? resY / 1000 : resY * 111.2;
+
+  // --- values: unit, nodata, range
+  const unitKey = entry.unit ?? HAZARD_INDICATORS[entry.hazard].unit;
+  const unit = OWN_LAYER_UNITS[entry.hazard][unitKey];
+  if (!unit && entry.scale === undefined) {
+    throw new OwnLayerError('unit', `unit "${unitKey}" is not accepted for ${entry.hazard}; use ${Object.keys(OWN_LAYER_UNITS[entry.hazard]).join(', ')}.`);
+  }
+  const scale = (entry.scale ?? 1) * (unit?.[0] ?? 1), offset = (entry.offset ?? 0) * (unit?.[0] ?? 1) + (unit?.[1] ?? 0);
+  let raw: ArrayLike<number>;
+  try {
+    raw = ((await img.readRasters({ samples: [0] })) as unknown as ArrayLike<number>[])[0]!;
+  } catch (err) {
+    throw new OwnLayerError('file', `The raster's pixels cannot be read (${short(err)}).`);
+  }
+  const ndRaw = img.getGDALNoData();
+  const nodata = ndRaw === null || ndRaw === undefined || !Number.isFinite(Number(ndRaw)) ? null : Number(ndRaw);
+  const data = new Float32Array(width * height);
+  const [lo, hi] = OWN_LAYER_RANGES[entry.hazard];
+  let valid = 0, min = Infinity, max = -Infinity, bad = 0, firstBad: { v: number; col: number; row: number } | null = null;
+  for (let i = 0; i < data.length; i++) {
+    const r = raw[i]!;
+    // the nodata value compared as float32, as GDAL writes it into float rasters
+    if (!Number.isFinite(r) || (nodata !== null && (r === nodata || Math.fround(r) === Math.fround(nodata)))) { data[i] = NaN; continue; }
+    const v = r * scale + offset;
+    if (v < lo || v > hi) {
+      bad++;
+      firstBad ??= { v, col: i % width, row: Math.floor(i / width) };
+      data[i] = NaN;
+      continue;
+    }
+    data[i] = v;
+    valid++;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (bad > 0) {
+    const u = HAZARD_INDICATORS[entry.hazard].unit;
+    throw new OwnLayerError('file', `${bad.toLocaleString('en-US')} pixel(s) are outside the plausible range of ${entry.hazard} (${lo} to ${hi} ${u}), e.g. ${fmt(firstBad!.v)} ${u} at column ${firstBad!.col}, row ${firstBad!.row}. Check the unit (sent as ${unitKey}) and the nodata value${nodata === null ? ' (the file declares none)' : ` (${nodata})`}.`);
+  }
+  if (valid === 0) throw new OwnLayerError('file', `Every pixel is nodata${nodata === null ? '' : ` (${nodata})`} or not a number: the layer has no values.`);
+  return {
+    entry: { ...entry, unit: unitKey }, x0, y0, resX, resY, width, height, data, nodata, project, crs, bounds, resolutionKm,
+    grid: { lon0: bounds.west, lat0: bounds.north, resDeg: unproject ? resY / 111_200 : resX, width, height },
+    sha256: createHash('sha256').update(bytes).digest('hex'), validPixels: valid, min, max,
+  };
 }
 
 export class ByoRegistry {
-  private rasters: Raster[] = [];
+  private rasters: ByoRaster[] = [];
 
   get size(): number { return this.rasters.length; }
 
-  entries(): Raster[] { return [...this.rasters]; }
+  entries(): ByoRaster[] { return [...this.rasters]; }
 
   memoryBytes(): number {
-    return this.rasters.reduce((a, r) => a + ((r.data as unknown as { byteLength?: number }).byteLength ?? r.data.length * 8), 0);
+    return this.rasters.reduce((a, r) => a + r.data.byteLength, 0);
   }
 
   clear(): void { this.rasters = []; }
 
-  async register(entry: ByoEntry, baseDir = process.cwd()): Promise<void> {
-    validateByoEntry(entry);
-    const path = isAbsolute(entry.file) ? entry.file : resolve(baseDir, entry.file);
-    const buf = readFileSync(path);
-    const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
-    const tiff = await fromArrayBuffer(ab);
-    const img = await tiff.getImage();
-    const geo = img.getGeoKeys() as Record<string, number> | null;
-    if (geo && geo.ProjectedCSTypeGeoKey && geo.ProjectedCSTypeGeoKey !== 4326) {
-      throw new Error(`BYO ${entry.id}: only geographic (EPSG:4326) GeoTIFFs are supported, got EPSG:${geo.ProjectedCSTypeGeoKey}`);
-    }
-    const [west, , , north] = img.getBoundingBox();
-    const [resX, resY] = img.getResolution();
-    const width = img.getWidth(), height = img.getHeight();
-    const rasters = (await img.readRasters({ samples: [0] })) as unknown as ArrayLike<number>[];
-    const data = rasters[0]!;
-    const nd = img.getGDALNoData();
-    this.rasters = this.rasters.filter((r) => r.entry.id !== entry.id);
-    this.rasters.push({
-      entry: { ...entry, file: path }, west: west!, north: north!, resX: Math.abs(resX!), resY: Math.abs(resY!), width, height, data,
-      nodata: nd === null || nd === undefined ? null : Number(nd), resolutionKm: Math.abs(resY!) * 111.2,
-      grid: { lon0: west!, lat0: north!, resDeg: Math.abs(resX!), width, height },
-      sha256: createHash('sha256').update(buf).digest('hex'),
-    });
+  /** Adds (or replaces by id) a raster read with readGeoTiffLayer. */
+  add(raster: ByoRaster): void {
+    this.rasters = this.rasters.filter((r) => r.entry.id !== raster.entry.id);
+    this.rasters.push(raster);
   }
 
-  async loadCatalog(path = byoCatalogPath()): Promise<number> {
-    if (!existsSync(path)) return 0;
-    const list = JSON.parse(readFileSync(path, 'utf8')) as ByoEntry[];
-    for (const e of list) await this.register(e, dirname(path));
-    return list.length;
+  /** Reads a catalogue entry's file and adds it; throws (OwnLayerError or a file error) when it cannot. */
+  async register(entry: ByoEntry, baseDir = process.cwd()): Promise<void> {
+    validateByoEntry(entry);
+    if (typeof entry.file !== 'string' || !entry.file) throw new OwnLayerError('file', `Own layer ${entry.id}: file is required`);
+    const path = isAbsolute(entry.file) ? entry.file : resolve(baseDir, entry.file);
+    const buf = readFileSync(path);
+    // No server path leaves this module: answers name the layer by its label or file name only.
+    this.add(await readGeoTiffLayer(buf, { ...entry, file: basename(path) }, { maxBytes: Number.MAX_SAFE_INTEGER, maxPixels: Number.MAX_SAFE_INTEGER }));
+  }
+
+  /**
+   * Loads every entry of a catalogue file. A bad entry (unreadable, refused) is skipped and reported in `skipped`
+   * with its reason; the other entries load.
+   */
+  async loadCatalog(path = byoCatalogPath()): Promise<{ loaded: number; skipped: { id: string; reason: string }[] }> {
+    const skipped: { id: string; reason: string }[] = [];
+    if (!existsSync(path)) return { loaded: 0, skipped };
+    let list: ByoEntry[];
+    try {
+      list = JSON.parse(readFileSync(path, 'utf8')) as ByoEntry[];
+      if (!Array.isArray(list)) throw new Error('not a JSON array');
+    } catch (err) {
+      return { loaded: 0, skipped: [{ id: '(catalogue)', reason: `the own-layer catalogue ${basename(path)} is not a JSON array of entries: ${short(err)}` }] };
+    }
+    let loaded = 0;
+    for (const e of list) {
+      try {
+        await this.register(e, dirname(path));
+        loaded++;
+      } catch (err) {
+        skipped.push({ id: String(e?.id ?? '?'), reason: short(err).replaceAll(dirname(path), '<catalogue folder>') });
+      }
+    }
+    return { loaded, skipped };
   }
 
   /** Matching values at a point: per (hazard, return period), the scenario-compatible entry of the nearest year. */
   lookup(lat: number, lng: number, scenario: ScenarioCode, year: number): ByoHit[] {
-    const best = new Map<string, { r: Raster; v: number; dy: number }>();
+    const best = new Map<string, { r: ByoRaster; v: number; dy: number }>();
     for (const r of this.rasters) {
       const e = r.entry;
       if (e.scenario != null && e.scenario !== scenario) continue;
-      const col = Math.floor((lng - r.west) / r.resX), row = Math.floor((r.north - lat) / r.resY);
-      if (col < 0 || row < 0 || col >= r.width || row >= r.height) continue;
-      const raw = r.data[row * r.width + col]!;
-      if (!Number.isFinite(raw) || (r.nodata !== null && raw === r.nodata)) continue;
-      const v = raw * (e.scale ?? 1) + (e.offset ?? 0);
+      if (lat < r.bounds.south || lat > r.bounds.north || lng < r.bounds.west || lng > r.bounds.east) continue;
+      const [x, y] = r.project ? r.project(lng, lat) : [lng, lat];
+      const col = Math.floor((x - r.x0) / r.resX), row = Math.floor((r.y0 - y) / r.resY);
+      if (!(col >= 0 && row >= 0 && col < r.width && row < r.height)) continue; // also NaN (a point the projection cannot map)
+      const v = r.data[row * r.width + col]!;
+      if (v !== v) continue; // nodata
       const key = `${e.hazard}|${e.returnPeriodYears ?? ''}`;
       const dy = e.year == null ? 0.5 : Math.abs(e.year - year);
       const cur = best.get(key);
@@ -133,6 +321,7 @@ export class ByoRegistry {
 /** Add (or replace by id) an entry in a BYO catalogue file, creating it if needed. Returns the catalogue path. */
 export function addToByoCatalog(entry: ByoEntry, path = byoCatalogPath()): string {
   validateByoEntry(entry);
+  if (typeof entry.file !== 'string' || !entry.file) throw new OwnLayerError('file', `Own layer ${entry.id}: file is required`);
   const list: ByoEntry[] = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as ByoEntry[]) : [];
   const next = list.filter((e) => e.id !== entry.id);
   next.push(entry);
@@ -140,3 +329,7 @@ export function addToByoCatalog(entry: ByoEntry, path = byoCatalogPath()): strin
   writeFileSync(path, JSON.stringify(next, null, 2) + '\n');
   return path;
 }
+
+const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
+const fmt = (v: number) => String(Math.round(v * 1000) / 1000);
+const short = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 200);

@@ -8,7 +8,7 @@ export {
 } from './sampler.js';
 export { hazardPoint, hazardCatalog, parseHazardPointQuery, HazardQueryError, defaultHazardLayers, type HazardPointResponse } from './api.js';
 export { interpLogRp } from './sampler.js';
-export { ByoRegistry, addToByoCatalog, byoCatalogPath, validateByoEntry, DEFAULT_BYO_CATALOG, type ByoEntry } from './byo.js';
+export { ByoRegistry, addToByoCatalog, byoCatalogPath, validateByoEntry, readGeoTiffLayer, OwnLayerError, DEFAULT_BYO_CATALOG, type ByoEntry, type ByoRaster, type ReadLimits } from './byo.js';
 export { warmingLevelC, gmslRiseSince2020M, knutsonFactor, deltaAtGwl, pchip, type HazardParams } from './scenario.js';
 export * from './scoring.js';
 export { DATASETS, type DatasetInfo } from './datasets.js';

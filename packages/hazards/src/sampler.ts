@@ -17,6 +17,7 @@ import {
 } from './scoring.js';
 import type { DatasetInfo } from './datasets.js';
 import { ByoRegistry, type ByoEntry, type ByoHit } from './byo.js';
+import { OWN_DATA_TIER } from '@crp/contracts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The committed layers folder, resolved from this file. */
@@ -113,8 +114,14 @@ export interface HazardLayers {
   readonly params: HazardParams;
   readonly byo: ByoRegistry;
   resolveScenario(opts: ScenarioYearOpts): ScenarioContext;
-  samplePoint(lat: number, lng: number, opts: ScenarioYearOpts): Record<HazardKey, HazardPointValue>;
+  /** Every hazard at a point; `own` (a company's uploaded layers) overrides the built-in value where it covers the point. */
+  samplePoint(lat: number, lng: number, opts: ScenarioYearOpts, own?: ByoRegistry | null): Record<HazardKey, HazardPointValue>;
   sampleCurves(lat: number, lng: number, sy: ScenarioYearOpts | ScenarioContext, out?: CurveSample): CurveSample;
+  /**
+   * Applies a company's own layers to a sample of sampleCurves (values, scores and return-period curves); returns a
+   * bit mask of the hazards (bit = index in HAZARD_KEYS) that took an own value, 0 when none.
+   */
+  overlayOwn(own: ByoRegistry, lat: number, lng: number, sy: ScenarioYearOpts | ScenarioContext, out: CurveSample): number;
   catalog(): CatalogEntry[];
   /** A loaded layer (manifest entry and raw quantised values), e.g. for regional rebuild checks. */
   layer(name: string): { entry: LayerEntry; data: TypedArray } | undefined;
@@ -122,8 +129,11 @@ export interface HazardLayers {
   memoryBytes(): number;
   /** Register a GeoTIFF (bring-your-own layer); it overrides the built-in value where it covers a point. */
   registerGeoTiff(entry: ByoEntry): Promise<void>;
-  /** Load every entry of a BYO catalogue file (default HAZARD_BYO_CATALOG or packages/hazards/byo/catalog.json). */
-  loadByoCatalog(path?: string): Promise<number>;
+  /**
+   * Load every entry of a BYO catalogue file (default HAZARD_BYO_CATALOG or packages/hazards/byo/catalog.json); a bad
+   * entry is skipped and returned with its reason.
+   */
+  loadByoCatalog(path?: string): Promise<{ loaded: number; skipped: { id: string; reason: string }[] }>;
 }
 
 export function newCurveSample(): CurveSample {
@@ -392,14 +402,15 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
     const ai = bandInterp(arid, c05, dTXx, 0.001);
     values[H_DR] = ai;
     scores[H_DR] = aridityScore(ai);
-    if (byo.size > 0) overlayByo(lat, lng, ctx, out);
+    if (byo.size > 0) overlayByo(byo, lat, lng, ctx, out);
     return out;
   }
 
-  /** Bring-your-own rasters in the fast path: values, scores and (for return-period entries) the curves at RPS. */
-  function overlayByo(lat: number, lng: number, ctx: ScenarioContext, out: CurveSample) {
-    const hits = byo.lookup(lat, lng, ctx.scenario, ctx.year);
-    if (hits.length === 0) return;
+  /** Own rasters in the fast path: values, scores and (for return-period entries) the curves at RPS; returns the hazards' bit mask. */
+  function overlayByo(reg: ByoRegistry, lat: number, lng: number, ctx: ScenarioContext, out: CurveSample): number {
+    const hits = reg.lookup(lat, lng, ctx.scenario, ctx.year);
+    if (hits.length === 0) return 0;
+    let mask = 0;
     for (const key of new Set(hits.map((h) => h.entry.hazard))) {
       const hs = hits.filter((h) => h.entry.hazard === key);
       const h = HAZARD_KEYS.indexOf(key);
@@ -411,13 +422,15 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
       const v = plain ?? (rpYears.length > 0 ? interpLogRp(rpYears, rpValues, 100) : NaN);
       out.values[h] = v;
       out.scores[h] = scoreFor(key, v);
+      mask |= 1 << h;
     }
+    return mask;
   }
 
   const byo = new ByoRegistry();
   const scratch = newCurveSample();
 
-  function samplePoint(lat: number, lng: number, opts: ScenarioYearOpts): Record<HazardKey, HazardPointValue> {
+  function samplePoint(lat: number, lng: number, opts: ScenarioYearOpts, own?: ByoRegistry | null): Record<HazardKey, HazardPointValue> {
     const ctx = resolveScenario(opts);
     const s = sampleCurves(lat, lng, ctx, scratch);
     const out = {} as Record<HazardKey, HazardPointValue>;
@@ -442,6 +455,7 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
       if (key === 'sea_level_rise') out[key].likely_range = Number.isNaN(v) ? null : slrLikelyRange(lat, lng, ctx, v);
     }
     if (byo.size > 0) applyByo(out, byo.lookup(lat, lng, opts.scenario, opts.year));
+    if (own && own.size > 0) applyByo(out, own.lookup(lat, lng, opts.scenario, opts.year));
     return out;
   }
 
@@ -489,11 +503,12 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
       if (rpYears.length > 0) curve = { returnPeriodsYears: rpYears, intensities: rpValues.map(round4) };
       const value = plain ?? interpLogRp(rpYears, rpValues, 100);
       const score = scoreFor(key, value);
-      const names = [...new Set(hs.map((h) => `${h.entry.label ?? h.entry.id} (${h.entry.file})`))].join('; ');
+      // named by label (or id) only: never a server path
+      const names = [...new Set(hs.map((h) => h.entry.label ?? h.entry.id))].join('; ');
       out[key] = {
-        ...cur, value: round4(value), unit: hs[0]!.entry.unit ?? cur.unit, indicator: hs[0]!.entry.indicator ?? cur.indicator,
-        return_periods: curve, score, band: severityBand(score), resolution_km: hs[0]!.resolutionKm, tier: 'observed/modelled from real data',
-        source: `bring-your-own: ${names}; replaces built-in layer at this point`,
+        ...cur, value: round4(value), unit: cur.unit, indicator: hs[0]!.entry.indicator ?? cur.indicator,
+        return_periods: curve, score, band: severityBand(score), resolution_km: hs[0]!.resolutionKm, tier: OWN_DATA_TIER,
+        source: `own data: ${names}; replaces built-in layer at this point`,
       };
     }
   }
@@ -530,10 +545,10 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
     for (const b of byo.entries()) {
       res.push({
         hazard: b.entry.hazard, layer: b.entry.id, indicator: b.entry.indicator ?? HAZARD_INDICATORS[b.entry.hazard].indicator,
-        unit: b.entry.unit ?? HAZARD_INDICATORS[b.entry.hazard].unit, description: b.entry.label ?? b.entry.file,
+        unit: HAZARD_INDICATORS[b.entry.hazard].unit, description: b.entry.label ?? b.entry.file ?? b.entry.id,
         grid: b.grid, resolutionKm: b.resolutionKm, scenarios: b.entry.scenario ? [b.entry.scenario] : ['any'],
         years: b.entry.year ? [b.entry.year, b.entry.year] : [2020, 2100], returnPeriodsYears: b.entry.returnPeriodYears ? [b.entry.returnPeriodYears] : null,
-        tier: null, sources: [{ key: b.entry.id, name: b.entry.label ?? b.entry.file, publisher: b.entry.publisher ?? 'user supplied', license: b.entry.license ?? 'user supplied', citation: b.entry.citation ?? '', origin: b.entry.file }],
+        tier: OWN_DATA_TIER, sources: [{ key: b.entry.id, name: b.entry.label ?? b.entry.file ?? b.entry.id, publisher: b.entry.publisher ?? 'user supplied', license: b.entry.license ?? 'user supplied', citation: b.entry.citation ?? '', origin: b.entry.file ?? 'uploaded' }],
         sha256: b.sha256, bytesGz: null, kind: 'byo',
       });
     }
@@ -545,6 +560,7 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
     layer: (name) => { const l = L.get(name); return l ? { entry: l.e, data: l.data } : undefined; },
     memoryBytes: () => [...L.values()].reduce((a, l) => a + l.data.byteLength, 0) + byo.memoryBytes(),
     registerGeoTiff: (entry) => byo.register(entry),
+    overlayOwn: (own, lat, lng, sy, out) => (own.size > 0 ? overlayByo(own, lat, lng, resolveScenario(sy), out) : 0),
     loadByoCatalog: (path) => byo.loadCatalog(path),
   };
 }

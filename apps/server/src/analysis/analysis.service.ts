@@ -7,7 +7,7 @@ import { blobColumn, blobOf, blobValue } from '../db/bytea.js';
 import type { AssetRow, DefaultFilters, ProjectSummary } from '../db/schema.js';
 import type { JobContext, JobDefinition } from '../services/job-queue.js';
 import { ANALYSE_PORTFOLIO_JOB } from '../services/project.service.js';
-import { defaultHazardLayers } from '@crp/hazards';
+import { defaultHazardLayers, type ByoRegistry } from '@crp/hazards';
 import { createHazardProvider } from './hazard-provider.js';
 import { decodeChunk, encodeChunk, type StoredChunk } from './result-codec.js';
 import { summaryIndex, summaryShare, type SummaryShare } from './chunk-summary.js';
@@ -61,7 +61,12 @@ export interface AnalysisJobOptions {
   enqueue(type: string, payload: Record<string, unknown>, db: DB): Promise<number>;
   /** Called (not awaited) once new results are stored, e.g. to load them into the dashboard's cache. */
   onStored?: ((projectId: number) => Promise<void>) | undefined;
+  /** The own hazard layers of the project's company (issue 23 item 3; OwnLayerService), null when none. */
+  ownLayers?: OwnLayersOf | undefined;
 }
+
+/** A project's company's own hazard layers, applied over the built-in ones in its analysis; null when none. */
+export type OwnLayersOf = (projectId: number) => Promise<ByoRegistry | null>;
 
 export const ANALYSE_PORTFOLIO_PART_JOB = 'analyse-portfolio-part';
 
@@ -146,11 +151,12 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
         blobs.push({ start: chunk.start, count: chunk.count, data: encodeChunk(chunk), worker_id: ctx.workerId, part: null });
       };
       const layers = await defaultHazardLayers();
-      if (reusable.size === 0 && inputs.length > PARALLEL_ABOVE && layers.byo.size === 0) {
+      const own = (await options.ownLayers?.(projectId)) ?? null;
+      if (reusable.size === 0 && inputs.length > PARALLEL_ABOVE && layers.byo.size === 0 && !own) {
         // Large portfolios: the engine's worker threads compute, compress and summarise each chunk; this thread only
         // writes each chunk's blob to analysis_staging as it arrives (streaming: memory stays bounded whatever the
         // size), then swaps the run into analysis_results in one transaction (storeRun), as the fanned-out path does.
-        // (Bring-your-own rasters are loaded in this thread only, so portfolios that may use them stay here.)
+        // (Own rasters are loaded in this thread only, so portfolios that may use them stay here.)
         const stats = await streamRun(db, ctx, { projectId, version, total: inputs.length, tasks: tasksOf(inputs, 0, inputs.length), encode: { filters, hazards }, part: null, onProgress: (done) => void report(done) });
         const outcome = await db.transaction().execute(async (tx) => {
           const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
@@ -163,7 +169,7 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
         if (outcome === 'stored' && options.onStored) options.onStored(projectId).catch((err: unknown) => log.warn({ projectId, err }, 'after-analysis hook failed'));
         return;
       } else {
-        const provider = createHazardProvider(undefined, layers);
+        const provider = createHazardProvider({ own }, layers);
         for (let start = 0; start < inputs.length; start += CHUNK_ASSETS) {
           const end = Math.min(inputs.length, start + CHUNK_ASSETS);
           const count = end - start;
@@ -263,7 +269,7 @@ async function planParts(
  * rows), marks the part done and, when it is the last, swaps the whole run into analysis_results and the summary.
  * A part of a superseded version (the project changed since) stores nothing.
  */
-export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored?: (projectId: number) => Promise<void>): JobDefinition<PartPayload> {
+export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored?: (projectId: number) => Promise<void>, ownLayers?: OwnLayersOf): JobDefinition<PartPayload> {
   return {
     type: ANALYSE_PORTFOLIO_PART_JOB,
     maxAttempts: 3,
@@ -276,6 +282,7 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
       const run = await db.selectFrom('analysis_runs').select(['finished_at']).where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst();
       if (!run || run.finished_at) return; // superseded, or stored already by an earlier attempt
       await partKey(db.updateTable('analysis_parts').set({ status: 'running', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: 0, started_at: new Date() })).execute();
+      const own = (await ownLayers?.(projectId)) ?? null;
       const staged: { chunk_start: number; chunk_count: number; data: Uint8Array; summary: SummaryShare }[] = [];
       const partAssets = chunks.reduce((n, c) => n + Math.min(CHUNK_ASSETS, total - c), 0);
       const t0 = performance.now();
@@ -292,12 +299,10 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
         }
         tasks.push({ start, assets: rows.map(assetInputOf) });
       }
-      // The engine's worker threads compute, compress and summarise the chunks (this thread stays free for requests).
       const encode: EncodeOptions = { filters: p.filters, hazards: p.hazards };
       let encodeMs = 0;
       let inWorker = true;
-      await withAnalysisPool((pool) => pool.run(tasks, async (head, value) => {
-        const e = value as EncodedChunk;
+      const take = async (head: { start: number; count: number }, e: EncodedChunk) => {
         encodeMs += e.encodeMs;
         inWorker &&= e.inWorker;
         staged.push({ chunk_start: head.start, chunk_count: head.count, data: e.data, summary: e.share });
@@ -307,7 +312,23 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
           await reportRunProgress(db, projectId, version, part, done);
           await ctx.progress(done / partAssets, `Part ${part + 1}: ${done} of ${partAssets} assets`);
         }
-      }, encode));
+      };
+      if (own) {
+        // The company's own rasters are loaded in this thread only: compute here, a turn of the event loop per chunk.
+        const provider = createHazardProvider({ own }, await defaultHazardLayers());
+        for (const t of tasks) {
+          const prepared = prepareAssets(t.assets, undefined);
+          const chunk = { ...computeChunk(prepared, t.assets, 0, t.assets.length, SCENARIO_YEARS, provider), start: t.start } as StoredChunk;
+          const t1 = performance.now();
+          const e: EncodedChunk = { data: encodeChunk(chunk), share: summaryShare(prepared, t.start, chunk, p.filters, p.hazards), encodeMs: 0, inWorker: false };
+          e.encodeMs = performance.now() - t1;
+          await take({ start: t.start, count: t.assets.length }, e);
+          await new Promise((r) => setImmediate(r));
+        }
+      } else {
+        // The engine's worker threads compute, compress and summarise the chunks (this thread stays free for requests).
+        await withAnalysisPool((pool) => pool.run(tasks, (head, value) => take(head, value as EncodedChunk), encode));
+      }
       staged.sort((a, b) => a.chunk_start - b.chunk_start);
       const computeMs = Math.round(performance.now() - t0);
       const outcome = await db.transaction().execute(async (tx) => {

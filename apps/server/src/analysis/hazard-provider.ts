@@ -5,7 +5,7 @@
  */
 import { HAZARD_KEYS, type HazardKey } from '@crp/contracts';
 import { CURVE_HAZARDS as ENGINE_CURVES, SCALAR_HAZARDS, type AssetInput, type HazardBatch, type ScenarioYear } from '@crp/engine';
-import { CURVE_HAZARDS as LAYER_CURVES, RETURN_PERIODS_YEARS, loadHazardLayers, newCurveSample, type HazardLayers, type ScenarioContext } from '@crp/hazards';
+import { CURVE_HAZARDS as LAYER_CURVES, RETURN_PERIODS_YEARS, loadHazardLayers, newCurveSample, type ByoRegistry, type HazardLayers, type ScenarioContext } from '@crp/hazards';
 
 const N_RP = RETURN_PERIODS_YEARS.length;
 let shared: HazardLayers | null = null;
@@ -28,7 +28,9 @@ export interface SampledBatch extends HazardBatch {
   values: Float32Array;
 }
 
-export function createHazardProvider(_options?: unknown, layers: HazardLayers = sharedHazardLayers()): (sy: ScenarioYear, assets: readonly AssetInput[], start: number, end: number) => SampledBatch {
+/** `options.own`: the company's own hazard layers, applied over the built-in values where they cover an asset. */
+export function createHazardProvider(options?: { own?: ByoRegistry | null } | null, layers: HazardLayers = sharedHazardLayers()): (sy: ScenarioYear, assets: readonly AssetInput[], start: number, end: number) => SampledBatch {
+  const own = options?.own && options.own.size > 0 ? options.own : null;
   const contexts = new Map<string, ScenarioContext>();
   const sample = newCurveSample();
   const layerCurveIndex = ENGINE_CURVES.map((h) => (LAYER_CURVES as readonly string[]).indexOf(h));
@@ -55,6 +57,7 @@ export function createHazardProvider(_options?: unknown, layers: HazardLayers = 
       const lat = Number(a.latitude);
       const lng = Number(a.longitude);
       layers.sampleCurves(lat, lng, ctx, sample);
+      if (own) layers.overlayOwn(own, lat, lng, ctx, sample);
       for (let c = 0; c < ENGINE_CURVES.length; c++) {
         const from = layerCurveIndex[c]! * N_RP;
         curveData[c]!.set(sample.curves.subarray(from, from + N_RP), j * N_RP);

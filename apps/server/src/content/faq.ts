@@ -372,8 +372,8 @@ export const FAQ_ITEMS: readonly FaqItemContent[] = [
     key: 'byo-geotiff',
     title: 'Can I use my own hazard maps (bring-your-own GeoTIFF)?',
     keywords: ['Bring your own data'],
-    content: `<p>Yes. An administrator of your installation lists GeoTIFF rasters (EPSG:4326) in the bring-your-own catalogue (<code>packages/hazards/byo/catalog.json</code>, or the file named by <code>HAZARD_BYO_CATALOG</code>), each with its hazard, indicator, unit, scenario (26/45/85 or any), year, return period, file, label, publisher, licence, citation, scale and offset.</p>
-<p>Where a raster has a valid pixel at an asset's location it replaces the built-in value (and, with several return periods, the whole curve); the answer's source then starts with <code>bring-your-own:</code> and names the file. This is the recommended route for flood depths (e.g. WRI Aqueduct or a national flood map), waterfront surge and boreal wildfire.</p>`,
+    content: `<p>Yes. Your company administrator uploads them on the <em>Two-Factor Authentication Setup</em> page, card <em>Own hazard layers</em>: a GeoTIFF or Cloud-Optimized GeoTIFF with one band, in EPSG:4326, EPSG:3857 or a UTM zone, for a hazard, a scenario (or every scenario), a year (or every year) and, for floods, surge and typhoon, a return period. The file is checked on upload (coordinate system, extent, unit, nodata, plausible values, size) and refused with the reason if something is wrong.</p>
+<p>Where a layer has a valid pixel at an asset's location its value replaces ours (with several return periods, the whole curve) in your company's analyses only; other companies never see or use it. Your portfolios are re-analysed after each upload or deletion. Such values are marked <em>own data</em> in the dashboard, the exports and the reports. This is the recommended route for flood depths (e.g. WRI Aqueduct or a national flood map), waterfront surge and boreal wildfire.</p>`,
   },
 
   // ---------------------------------------------------------------- Portfolios and uploads

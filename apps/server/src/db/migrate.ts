@@ -13,6 +13,7 @@ import * as m0011 from './migrations/0011_listed_companies.js';
 import * as m0012 from './migrations/0012_analysis_parts.js';
 import * as m0013 from './migrations/0013_flood_protection.js';
 import * as m0014 from './migrations/0014_download_link_hours.js';
+import * as m0018 from './migrations/0018_own_hazard_layers.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
 const MIGRATIONS: Record<string, { statements: string[] }> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0012_analysis_parts': m0012,
   '0013_flood_protection': m0013,
   '0014_download_link_hours': m0014,
+  '0018_own_hazard_layers': m0018,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -173,6 +173,7 @@ export interface Database extends FaqTables {
   property_risk_sites: PropertyRiskSitesTable;
   map_projects: MapProjectsTable;
   listed_companies: ListedCompaniesTable;
+  own_hazard_layers: OwnHazardLayersTable;
   listed_companies_source: { id: Generated<number>; source_version: string; loaded_at: Generated<Timestamp> };
 }
 
@@ -418,3 +419,34 @@ export interface ListedCompaniesTable {
   indices: string[];
   record: Json<Record<string, unknown>>;
 }
+
+/** A company's own hazard layer (migration 0018): the checked GeoTIFF's bytes and what the check found. */
+export interface OwnHazardLayersTable {
+  id: Generated<number>;
+  company_id: number;
+  hazard: string;
+  scenario: '26' | '45' | '85' | null;
+  year: number | null;
+  return_period_years: number | null;
+  unit: string;
+  label: string;
+  source: Generated<string>;
+  filename: string;
+  bytes: number;
+  sha256: string;
+  crs: string;
+  width: number;
+  height: number;
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+  resolution_km: number;
+  valid_pixels: number;
+  value_min: number;
+  value_max: number;
+  data: Uint8Array;
+  uploaded_by: number | null;
+  created_at: Timestamp;
+}
+export type OwnHazardLayerRow = Selectable<OwnHazardLayersTable>;

@@ -292,6 +292,7 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
           'Hazard intensities per asset from our hazard layers built from open data, for 2020 and every scenario and year.',
           'Damage from published vulnerability curves (JRC depth-damage, Emanuel wind, and the rules of the Climate Methodology).',
           'CVaR (as the product defines it): the expected annual loss summed over the 20-year window around the year, undiscounted (not a tail quantile); residual CVaR after mitigation and adaptation. The tail figures are the 1-in-100 and 1-in-250-year losses.',
+          ...(d.project.own_data ? [`Own data: ${d.project.own_data.hazards.join(', ') || 'no hazard at this scenario and year'} at ${d.project.own_data.assets} asset(s) come from your company's own hazard layers (${d.project.own_data.layers.join('; ')}), not from our layers; their quality is your data's.`] : []),
           ...(d.project.placeholder_hazards.length ? [`Placeholder tier: ${d.project.placeholder_hazards.join(' and ')} come from screening models (no real flood maps loaded); load your own flood layers (Climate Methodology, "Bring your own hazard layers").`] : []),
           'Climate score: a score out of 100 (not a percentage) from the loss ratio of each asset; bands below 20 low, below 60 medium, else high.',
           `Losses ${opts.withContent ? 'include' : 'exclude'} building contents.`,

@@ -25,6 +25,8 @@ import { PropertyRiskService, propertyRiskJob } from './property-risk.service.js
 import { MapRepository } from '../repositories/map.repository.js';
 import { MapService } from './map.service.js';
 import { CompanySearchService } from './company-search.service.js';
+import { OwnLayersRepository } from '../repositories/own-layers.repository.js';
+import { OwnLayerService } from './own-layer.service.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
 export function createServices(
@@ -44,16 +46,18 @@ export function createServices(
   // The embedded database belongs to this one process: a job still marked running at start-up was cut off by a crash.
   const jobs = new JobQueue(db, log, { concurrency: config.JOB_CONCURRENCY, pollMs: 500, staleAfterMs: config.JOB_STALE_AFTER_MS, soleWorker: !config.DATABASE_URL });
   const projects = new ProjectService(db, users, jobs, config);
+  const ownLayers = new OwnLayerService(db, new OwnLayersRepository(db), users, jobs, config, log);
+  const ownLayersOf = (projectId: number) => ownLayers.registryForProject(projectId);
   const projectList = new ProjectListService(db, users, projects);
   const files = new FileStore(db, config);
-  const exports = new ExportService(db, projects, files);
-  const dashboard = new DashboardService(db, projects, users, { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB });
+  const exports = new ExportService(db, projects, files, ownLayers);
+  const dashboard = new DashboardService(db, projects, users, { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB }, ownLayers);
   // When an analysis is stored, the dashboard decodes it right away, so the first query after it is not a cold read.
   const onStored = options.warmDashboard === false ? undefined : (projectId: number) => dashboard.warm(projectId);
   // Large analyses are split into parts when workers share the queue (PostgreSQL), or always/never by setting.
   const fanOut = config.ANALYSIS_FAN_OUT === 'always' || (config.ANALYSIS_FAN_OUT === 'auto' && !!config.DATABASE_URL);
-  jobs.register(analysePortfolioJob(db, log, { fanOut, partChunks: config.ANALYSIS_PART_CHUNKS, enqueue: (type, payload, tx) => jobs.enqueue(type, payload, tx), onStored }));
-  jobs.register(analysePortfolioPartJob(db, log, onStored));
+  jobs.register(analysePortfolioJob(db, log, { fanOut, partChunks: config.ANALYSIS_PART_CHUNKS, enqueue: (type, payload, tx) => jobs.enqueue(type, payload, tx), onStored, ownLayers: ownLayersOf }));
+  jobs.register(analysePortfolioPartJob(db, log, onStored, ownLayersOf));
   const assetEdits = new AssetEditService(db, projects, users, jobs);
   jobs.register(slideReportJob(db, users, dashboard, files, log));
   const reports = new ReportService(db, projects, jobs);
@@ -62,7 +66,7 @@ export function createServices(
   jobs.register(propertyRiskJob(db, realEstate, log));
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projects, jobs);
   const maps = new MapService(db, new MapRepository(db), projects, files);
-  return { carbon, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, companies: new CompanySearchService(db), faq: new FaqService(db) };
+  return { ownLayers, carbon, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, companies: new CompanySearchService(db), faq: new FaqService(db) };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -36,6 +36,7 @@ import { assertCan } from './project-list.service.js';
 import type { ProjectRole, ProjectService } from './project.service.js';
 import { tierDataOf } from './tier.service.js';
 import { Lru } from '../lib/lru.js';
+import type { OwnDataMarker, OwnLayerService } from './own-layer.service.js';
 
 const labelOf = (h: HazardKey) => HAZARDS.find((x) => x.key === h)!.label;
 const r2 = (v: number) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
@@ -156,6 +157,21 @@ export function placeholderHazards(labels: readonly string[]): string[] {
   return labels.filter((l) => { const h = hazardByLabel(l)?.key; return h !== undefined && HAZARD_META[h].tier === 'placeholder'; });
 }
 
+/** Which of the project's hazards took values from own layers at the scenario (null: baseline) and year, over all assets. */
+async function ownDataOf(marker: OwnDataMarker | null | undefined, assets: readonly { latitude: number; longitude: number }[], hazards: readonly HazardKey[], sc: ScenarioCode | null, year: number) {
+  if (!marker) return null;
+  const used = new Set<HazardKey>();
+  let n = 0;
+  for (let i = 0; i < assets.length; i++) {
+    const a = assets[i]!;
+    let any = false;
+    for (const h of marker.hazardsAt(Number(a.latitude), Number(a.longitude), sc, year)) if (hazards.includes(h)) { used.add(h); any = true; }
+    if (any) n++;
+    if ((i & 8191) === 8191) await new Promise((r) => setImmediate(r));
+  }
+  return { hazards: hazards.filter((h) => used.has(h)).map((h) => labelOf(h)), assets: n, layers: marker.labels };
+}
+
 export class DashboardService {
   private readonly cache: ResultsCache;
   /** Serialised answers by everything they depend on (project version and analysis, caller's role, tier, filters). */
@@ -168,6 +184,8 @@ export class DashboardService {
     private readonly projects: ProjectService,
     private readonly users: UsersRepository,
     limits: { resultsCacheMb: number; answerCacheMb: number } = { resultsCacheMb: 768, answerCacheMb: 128 },
+    /** The company's own hazard layers (issue 23 item 3), for the 'own data' marks; none when not given. */
+    private readonly own?: Pick<OwnLayerService, 'markerFor' | 'signatureOf'>,
   ) {
     this.cache = new ResultsCache(limits.resultsCacheMb * MIB);
     this.answers = new Lru<Buffer>(Infinity, limits.answerCacheMb * MIB);
@@ -305,7 +323,7 @@ export class DashboardService {
     if (cached) {
       // Everything the answer depends on: the analysis, the project fields it echoes, the caller's role, tier and edit
       // permissions, and the resolved filters.
-      const hit = cached(JSON.stringify([resultsKey, project.name, project.portfolio_variables, role, tier.tier_permissions, edits, at, sc, year, body.variable, body.percentage_type, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type, body.count, body.currency]));
+      const hit = cached(JSON.stringify([resultsKey, await this.own?.signatureOf(project.company_id), project.name, project.portfolio_variables, role, tier.tier_permissions, edits, at, sc, year, body.variable, body.percentage_type, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type, body.count, body.currency]));
       if (hit) return hit;
     }
     const cachedResults = await this.cache.get(resultsKey, () => loadProjectResults(this.db, project.id));
@@ -622,6 +640,7 @@ export class DashboardService {
       return { years: lossYears, series: hazards.map((h, q) => ({ hazard: labelOf(h), values: Array.from(mitigation ? per.lossResidual[q]! : per.loss[q]!, (v) => r2(v)) })) };
     };
     const cardsAllowed = allowed('portfolio_losses');
+    const ownData = await ownDataOf(await this.own?.markerFor(project), R.assets, projectHazards, at === 'ssp' && year === BASELINE_YEAR ? null : sc, year);
     return {
       project: {
         project_id: project.id,
@@ -635,6 +654,7 @@ export class DashboardService {
         data_sources: DATA_SOURCES,
         placeholder_hazards: placeholderHazards(project.portfolio_variables as string[]),
         hazards: (project.portfolio_variables as string[]),
+        own_data: ownData,
       },
       filters: { analysis_type: at, scenario: sc, scenario_label: SCENARIO_LABELS[at][sc], year, variable: body.variable, percentage_type: body.percentage_type, mitigation, with_content: body.with_content, adjusted_gdp: body.adjusted_gdp, property_type: body.property_type, count: body.count, currency: body.currency },
       asset_count: idx.length,

@@ -14,6 +14,7 @@ import {
 } from '@crp/contracts';
 import { assetCvar, cellMoney, scenarioYearKey } from '@crp/engine';
 import { DATASETS, HAZARD_META } from '@crp/hazards';
+import { OWN_DATA_TIER } from '@crp/contracts';
 import * as XLSX from '@e965/xlsx';
 import { loadProjectResults, unitOf, type ProjectResults } from '../analysis/results-reader.js';
 import type { DB } from '../db/database.js';
@@ -23,6 +24,7 @@ import { AppError } from '../lib/errors.js';
 import type { FileStore } from './file-store.js';
 import { assertCan } from './project-list.service.js';
 import type { ProjectService } from './project.service.js';
+import type { OwnLayerService } from './own-layer.service.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Most rows an export may have (a worksheet holds 1,048,576). */
@@ -54,7 +56,7 @@ function aboutSheet(project: ProjectRow, analysisType: AnalysisType, what: strin
     ['CVaR', 'Climate Value at Risk as the product defines it: expected annual loss summed over the 20-year window around the year (year-9 to year+10; 2100: 2081-2100), undiscounted, USD. Twenty years of expected loss, not a tail quantile.'],
     ['Loss 1-in-100 / 1-in-250 yr', 'Loss of the event that happens on average once in 100 (250) years at the asset for the hazard, after the site\'s standard of flood protection, USD.'],
     ['Technical premium', '1.3 x the expected annual loss of the insurable hazards (floods, surge, cyclone, wildfire, landslide, snow, freeze) / (1 - 0.25 expenses); heat, drought and sea-level rise are not insurable.'],
-    ['Data tier', 'How far to trust a hazard: "placeholder" marks river and rainfall flood, screening models until real flood maps are loaded (load your own layers).'],
+    ['Data tier', 'How far to trust a hazard: "placeholder" marks river and rainfall flood, screening models until real flood maps are loaded (load your own layers); "own data" marks a value read from your company\'s own hazard layer (Own data layer names it).'],
     ['Residual CVaR', 'CVaR after the asset\'s mitigation level and adaptation measures.'],
     ['Maximum exposure', 'Loss in the rarest modelled event at the year, USD.'],
     ['Score', 'Hazard severity, a score out of 100 (not a percentage); bands No Risk, Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High.'],
@@ -71,6 +73,8 @@ export class ExportService {
     private readonly db: DB,
     private readonly projects: ProjectService,
     private readonly files: FileStore,
+    /** The company's own hazard layers (issue 23 item 3), for the 'own data' marks. */
+    private readonly own?: Pick<OwnLayerService, 'markerFor'>,
   ) {}
 
   /** A physical project by name among those the caller can see, with download permission. */
@@ -93,6 +97,7 @@ export class ExportService {
     if (bad.length) throw new AppError(400, `year_list: ${bad.join(', ')} ${bad.length > 1 ? 'are' : 'is'} not ${at.toUpperCase()} year(s); choose from ${[BASELINE_YEAR, ...YEARS[at]].filter((v, i, a) => a.indexOf(v) === i).join(', ')}.`, [{ field: 'year_list', message: 'invalid year' }], { error: `year_list: ${bad.join(', ')} not available for ${at.toUpperCase()}` });
     const scenarios = [...new Set(body.scenario_list ?? ['26', '45', '85'])] as ScenarioCode[];
     const results = await loadProjectResults(this.db, project.id);
+    const own = await this.own?.markerFor(project);
     const total = results.assets.length * hazards.length * scenarios.length * years.length;
     if (total > EXPORT_MAX_ROWS) {
       const msg = `This selection makes ${total.toLocaleString('en-US')} rows; a spreadsheet holds at most ${EXPORT_MAX_ROWS.toLocaleString('en-US')}. Choose fewer hazards, years or scenarios.`;
@@ -109,6 +114,7 @@ export class ExportService {
         for (const sc of scenarios) {
           for (const year of years) {
             const key = year === BASELINE_YEAR && at === 'ssp' ? scenarioYearKey('baseline', null, year) : scenarioYearKey(at, sc, year);
+            const ownLayer = own?.layerAt(Number(asset.latitude), Number(asset.longitude), h, year === BASELINE_YEAR && at === 'ssp' ? null : sc, year) ?? null;
             const syIndex = results.syIndex(key);
             const money = cellMoney(prepared, chunk, a, h, syIndex, opt);
             const cv = assetCvar(prepared, chunk, a, [h], at, sc, year, opt);
@@ -131,7 +137,8 @@ export class ExportService {
               'Maximum exposure (USD)': round(money.maxExposure),
               'Loss 1-in-100 yr (USD)': round(money.loss100),
               'Loss 1-in-250 yr (USD)': round(money.loss250),
-              'Data tier': HAZARD_META[h].tier,
+              'Data tier': ownLayer ? OWN_DATA_TIER : HAZARD_META[h].tier,
+              'Own data layer': ownLayer ?? '',
               'CVaR (USD)': round(cv.cvar),
               'Residual CVaR (USD)': round(cv.rcvar),
               'CVaR (%)': round(cv.cvarPercent, 4),
@@ -183,6 +190,8 @@ export class ExportService {
     const sc = (filters.analysis_type === at ? filters.scenario : '45') as ScenarioCode;
     const year = filters.analysis_type === at ? filters.year : at === 'rcp' ? 2050 : 2050;
     const key = scenarioYearKey(at, sc, year);
+    const own = await this.own?.markerFor(project);
+    const ownAt = results.assets.map((asset) => (own ? own.hazardsAt(Number(asset.latitude), Number(asset.longitude), sc, year) : null));
     const hazardRows = hazards.map((h) => {
       let eal = 0, cvar = 0, scoreSum = 0, scored = 0;
       for (let i = 0; i < results.assets.length; i++) {
@@ -196,7 +205,11 @@ export class ExportService {
         if (s !== null) { scoreSum += s; scored += 1; }
       }
       const mean = scored ? scoreSum / scored : null;
-      return { Hazard: HAZARDS.find((x) => x.key === h)!.label, 'Mean score': mean === null ? null : round(mean, 1), Band: mean === null ? 'No data' : severityBand(mean), 'Expected annual loss (USD)': round(eal), [withMitigation ? 'Residual CVaR (USD)' : 'CVaR (USD)']: round(cvar) };
+      const ownAssets = ownAt.filter((s) => s?.has(h)).length;
+      return {
+        Hazard: HAZARDS.find((x) => x.key === h)!.label, 'Mean score': mean === null ? null : round(mean, 1), Band: mean === null ? 'No data' : severityBand(mean), 'Expected annual loss (USD)': round(eal), [withMitigation ? 'Residual CVaR (USD)' : 'CVaR (USD)']: round(cvar),
+        'Data tier': ownAssets > 0 ? `${HAZARD_META[h].tier}; own data at ${ownAssets} of ${results.assets.length} assets` : HAZARD_META[h].tier,
+      };
     });
     const assetRows = results.assets.map((asset, i) => {
       const { chunk, a } = results.locate(i);
@@ -207,6 +220,7 @@ export class ExportService {
         Asset: asset.name, Latitude: asset.latitude, Longitude: asset.longitude, 'Property type': asset.property_type ?? 'NA',
         'Climate score': cs === 255 ? null : cs, 'CVaR (USD)': round(c.cvar), 'Residual CVaR (USD)': round(c.rcvar), 'Maximum exposure (USD)': round(c.maxExposure),
         'Loss 1-in-100 yr (USD)': round(c.loss100), 'Loss 1-in-250 yr (USD)': round(c.loss250),
+        'Own data': hazards.filter((h) => ownAt[i]?.has(h)).map((h) => HAZARDS.find((x) => x.key === h)!.label).join(', '),
       };
     });
     const wb = XLSX.utils.book_new();

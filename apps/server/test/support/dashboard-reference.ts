@@ -474,6 +474,8 @@ export class ReferenceDashboardService {
         data_sources: DATA_SOURCES,
         placeholder_hazards: placeholderHazards(project.portfolio_variables as string[]),
         hazards: (project.portfolio_variables as string[]),
+        // own hazard layers (issue 23 item 3) came after this reference; the compared portfolios' companies have none
+        own_data: null,
       },
       filters: { analysis_type: at, scenario: sc, scenario_label: SCENARIO_LABELS[at][sc], year, variable: body.variable, percentage_type: body.percentage_type, mitigation, with_content: body.with_content, adjusted_gdp: body.adjusted_gdp, property_type: body.property_type, count: body.count, currency: body.currency },
       asset_count: idx.length,

@@ -5,6 +5,7 @@ import { TwoFactorSetupCard } from '../features/twofa/TwoFactorSetupCard';
 import { AccountCard } from '../features/company/AccountCard';
 import { CompanyMembersCard } from '../features/company/CompanyMembersCard';
 import { ActivityLogCard } from '../features/company/ActivityLogCard';
+import { OwnLayersCard } from '../features/company/OwnLayersCard';
 import { useAuth } from '../features/auth/AuthProvider';
 
 export function SetupPage() {
@@ -26,6 +27,11 @@ export function SetupPage() {
         {user?.is_company_admin && (
           <Col xs={24}>
             <CompanyMembersCard companyCode={user.company_code} />
+          </Col>
+        )}
+        {user?.is_company_admin && (
+          <Col xs={24}>
+            <OwnLayersCard />
           </Col>
         )}
         {user?.is_company_admin && (

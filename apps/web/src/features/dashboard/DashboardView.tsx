@@ -131,6 +131,23 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
         />
       )}
 
+      {data.project.own_data && data.project.own_data.hazards.length > 0 && (
+        <Alert
+          className="crp-dash-alert"
+          type="info"
+          showIcon
+          closable
+          data-testid="own-data-hazards"
+          title={`${data.project.own_data.hazards.join(' and ')}: own data at ${data.project.own_data.assets} asset(s) of the portfolio`}
+          description={
+            <>
+              Where your company's own hazard layers ({data.project.own_data.layers.join('; ')}) cover an asset, their values replace ours at this scenario and year: data tier
+              “own data”, its quality is your data's. Exports name the layer in each row.
+            </>
+          }
+        />
+      )}
+
       {data.project.placeholder_hazards.length > 0 && (
         <Alert
           className="crp-dash-alert"
