@@ -79,6 +79,8 @@ export const CreateProjectResponse = z.object({
   detail: z.string(),
   project: ProjectStatus,
   job_id: z.number().int(),
+  /** Things imported with a doubt, e.g. columns not recognised and left out (the upload is not refused for them). */
+  warnings: z.array(z.string()).optional(),
 });
 
 export const SHARE_PERMISSIONS = ['read', 'write'] as const;
