@@ -254,6 +254,9 @@ describe('dashboard pages: asset table, heat map and maps from the server (issue
       await setTier({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: false });
       assert.equal((await post('/api/v2/dashboard/assets/', {})).status, 403);
       assert.equal((await post('/api/v2/dashboard/heatmap/', {})).status, 200);
+      await setTier({ asset_level_risk_map: false, climate_variable_intensity: true, climate_heatmap: false, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true });
+      const noScores = await post('/api/v2/dashboard/assets/', { limit: 500 });
+      assert.ok(noScores.body.rows.every((r: { hazards: object; overall_loss: number | null }) => Object.keys(r.hazards).length === 0), 'no heat map or risk map: no per-hazard scores');
     } finally {
       await enterprise();
     }

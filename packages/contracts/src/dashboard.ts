@@ -275,7 +275,7 @@ export const DashboardAssetPageBody = DashboardFilterFields.extend({
 export type DashboardAssetPageBody = z.infer<typeof DashboardAssetPageBody>;
 export const DashboardAssetPageRow = DashboardAssetRow.extend({
   position: z.number().int().describe("the asset's index in the selection in upload order"),
-  hazards: z.record(z.string(), score).describe('per hazard label, the score at the year (with adaptation when the mitigation filter is on)'),
+  hazards: z.record(z.string(), score).describe('per hazard label, the score at the year (with adaptation when the mitigation filter is on); empty when the tier shows neither the heat map nor the asset risk map'),
 });
 export type DashboardAssetPageRow = z.infer<typeof DashboardAssetPageRow>;
 export const DashboardAssetPage = z.strictObject({

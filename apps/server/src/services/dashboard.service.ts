@@ -908,8 +908,10 @@ export class DashboardService {
       else if (k === 'climatic_score') row[k] = assetScores[n];
       else row[k] = losses ? r2(pa[idx[n]! * ASSET_BATCH_FIELDS + LOSS_FIELDS[k as keyof typeof LOSS_FIELDS]]!) : null;
     }
-    const m = scoreMatrixOf(sel.cachedResults, sel.syIdx, sel.mitigation);
     const hazards: Record<string, number | null> = {};
+    // The per-hazard scores are the heat map's and the risk map's: sent when the tier shows either.
+    if (sel.allowed.climate_heatmap !== true && sel.allowed.asset_level_risk_map !== true) return { ...(row as DashboardAssetRow), position: n, hazards };
+    const m = scoreMatrixOf(sel.cachedResults, sel.syIdx, sel.mitigation);
     for (let k = 0; k < sel.hazards.length; k++) { const v = m[idx[n]! * N_HAZARDS + sel.hk[k]!]!; hazards[labelOf(sel.hazards[k]!)] = v === 255 ? null : v; }
     return { ...(row as DashboardAssetRow), position: n, hazards };
   }
