@@ -56,7 +56,8 @@ if (saved) {
   if (created.status !== 201) throw new Error(JSON.stringify(created.body).slice(0, 300));
   id = created.body.project.project_id;
   for (;;) {
-    const st = await fetch(`${base}/api/v2/projects/${id}/status/`, { headers: { authorization: `Token ${token}` } }).then((x) => x.json() as Promise<{ status: string; message: string }>);
+    // A keep-alive socket closed as it is reused (seen on a loaded machine during a long analysis): ask again.
+    const st = await fetch(`${base}/api/v2/projects/${id}/status/`, { headers: { authorization: `Token ${token}` } }).then((x) => x.json() as Promise<{ status: string; message: string }>, () => ({ status: 'retry', message: '' }));
     if (st.status === 'done') break;
     if (st.status === 'failed') throw new Error(st.message);
     await new Promise((res) => setTimeout(res, 200));

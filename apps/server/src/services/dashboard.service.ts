@@ -210,6 +210,26 @@ function scoreMatrixOf(c: CachedResults, s: number, residual: boolean): Uint8Arr
   }, (m) => m.byteLength);
 }
 
+/**
+ * Stable LSD radix sort (16-bit digits) of positions by the unsigned key (hi, lo) of each position: ties keep their
+ * order in `pos`. `lo` null: hi alone.
+ */
+function radixSort(pos: Int32Array, hi: Uint32Array, lo: Uint32Array | null): Int32Array {
+  const n = pos.length;
+  let src: Int32Array = pos, dst: Int32Array = new Int32Array(n);
+  const count = new Uint32Array(65537);
+  const passes: [Uint32Array, number][] = lo ? [[lo, 0], [lo, 16], [hi, 0], [hi, 16]] : [[hi, 0], [hi, 16]];
+  for (const [k, shift] of passes) {
+    count.fill(0);
+    for (let j = 0; j < n; j++) count[((k[src[j]!]! >>> shift) & 0xffff) + 1]!++;
+    if (count.some((c) => c === n)) continue; // every key has this digit: the pass would not move anything
+    for (let b = 0; b < 65536; b++) count[b + 1]! += count[b]!;
+    for (let j = 0; j < n; j++) { const p = src[j]!; dst[count[(k[p]! >>> shift) & 0xffff]!++] = p; }
+    const t = src; src = dst; dst = t;
+  }
+  return src;
+}
+
 const DATA_SOURCES = Object.values(DATASETS).map((d) => ({ name: d.name, publisher: d.publisher, license: d.license }));
 /** Labels of the project's hazards whose data tier is 'placeholder' (HAZARD_META of @crp/hazards). */
 export function placeholderHazards(labels: readonly string[]): string[] {
@@ -486,7 +506,8 @@ export class DashboardService {
     // The page endpoints' selection (rows mode): plain data only, so that nothing of this query's arrays is kept.
     if (rowsMode) {
       const d: SelectionData = { kind: 'rows', R, cachedResults, idx: Int32Array.from(idx), pa, assetScores, hazards, hk, syIdx, mitigation, orders: new Lru(16, 64 * MIB), searches: new Lru(8, 32 * MIB) };
-      this.selections.set(selKey, d, N * 16);
+      // bytes: positions and scores, plus the per-asset CVaRs it holds on to (shared with the batch cache while there)
+      this.selections.set(selKey, d, N * 16 + pa.byteLength);
       (selectionDone as ((d: SelectionData | null) => void) | null)?.(d);
       return withCaller(d);
     }
@@ -854,33 +875,47 @@ export class DashboardService {
     return { num };
   }
 
-  /** Positions 0..N-1 sorted by a column: empty values last in either order, ties in upload order; kept per selection. */
+  /**
+   * Positions 0..N-1 sorted by a column: empty values last in either order, ties in upload order; kept per selection.
+   * A stable radix sort of 64-bit keys (numbers as order-preserving bit patterns, text as its rank among the distinct
+   * values): a comparison sort of a million positions with a comparator function takes seconds, this about 0.1 s.
+   */
   private orderOf(sel: Selection, key: string, order: 'asc' | 'desc', residual: boolean): Int32Array {
     const cacheKey = `${key}|${order}|${residual}`;
     return sel.orders.getOrMake(cacheKey, () => {
       const N = sel.idx.length;
-      const out = new Int32Array(N);
-      for (let n = 0; n < N; n++) out[n] = n;
-      if (key === 'position') { if (order === 'desc') out.reverse(); return out; }
-      const v = this.sortValues(sel, key, residual);
-      const sign = order === 'asc' ? 1 : -1;
-      if ('num' in v) {
-        const x = v.num;
-        out.sort((a, b) => {
-          const p = x[a]!, q = x[b]!;
-          const pe = p !== p, qe = q !== q; // NaN: empty
-          if (pe || qe) return pe && qe ? a - b : pe ? 1 : -1;
-          return p === q ? a - b : p < q ? -sign : sign;
-        });
-      } else {
-        const x = v.str;
-        out.sort((a, b) => {
-          const p = x[a]!, q = x[b]!;
-          if (p === '' || q === '') return p === q ? a - b : p === '' ? 1 : -1;
-          return p === q ? a - b : p < q ? -sign : sign;
-        });
+      if (key === 'position') {
+        const out = new Int32Array(N);
+        for (let n = 0; n < N; n++) out[n] = order === 'asc' ? n : N - 1 - n;
+        return out;
       }
-      return out;
+      const v = this.sortValues(sel, key, residual);
+      const hi = new Uint32Array(N), lo = new Uint32Array(N);
+      const filled: number[] = [], empty: number[] = [];
+      const desc = order === 'desc';
+      if ('num' in v) {
+        const f = new Float64Array(1), u = new Uint32Array(f.buffer);
+        for (let n = 0; n < N; n++) {
+          const x = v.num[n]!;
+          if (x !== x) { empty.push(n); continue; }
+          f[0] = x + 0; // -0 sorts with 0
+          let h = u[1]!, l = u[0]!;
+          if (h & 0x80000000) { h = ~h >>> 0; l = ~l >>> 0; } else h = (h | 0x80000000) >>> 0;
+          if (desc) { h = ~h >>> 0; l = ~l >>> 0; }
+          hi[n] = h; lo[n] = l;
+          filled.push(n);
+        }
+        return Int32Array.from([...radixSort(Int32Array.from(filled), hi, lo), ...empty]);
+      }
+      const distinct = [...new Set(v.str)].filter((x) => x !== '').sort();
+      const rank = new Map(distinct.map((x, r) => [x, desc ? distinct.length - 1 - r : r]));
+      for (let n = 0; n < N; n++) {
+        const x = v.str[n]!;
+        if (x === '') { empty.push(n); continue; }
+        hi[n] = rank.get(x)!;
+        filled.push(n);
+      }
+      return Int32Array.from([...radixSort(Int32Array.from(filled), hi, null), ...empty]);
     }, (o) => o.byteLength);
   }
 
