@@ -394,13 +394,17 @@ export class DashboardService {
       if (hit) return hit;
     }
     // Rows mode: the selection (and its sorted orders) is kept per analysis and selection filters; identical requests
-    // that arrive while it is built (the table, heat map and map pages of one dashboard) wait for that build.
-    const selKey = rowsMode ? JSON.stringify([resultsKey, at, sc, year, hazards, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type.toLowerCase(), body.count]) : '';
+    // that arrive while it is built (the table, heat map and map pages of one dashboard) wait for that build. An answer
+    // with per_asset 'pages' builds the same selection on its way and leaves it for the page requests that follow.
+    const sharesSelection = rowsMode || body.per_asset === 'pages';
+    const selKey = sharesSelection ? JSON.stringify([resultsKey, at, sc, year, hazards, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type.toLowerCase(), body.count]) : '';
     const withCaller = (d: SelectionData) => ({ ...d, allowed: tier.tier_permissions as Partial<Record<TierSection, boolean>> });
     let selectionDone: ((d: SelectionData | null) => void) | null = null;
     if (rowsMode) {
       const hit = this.selections.get(selKey) ?? (await this.selecting.get(selKey));
       if (hit) return withCaller(hit);
+    }
+    if (sharesSelection && !this.selecting.has(selKey) && !this.selections.get(selKey)) {
       this.selecting.set(selKey, new Promise<SelectionData | null>((resolve) => { selectionDone = resolve; }));
     }
     try {
@@ -504,12 +508,12 @@ export class DashboardService {
     const assetScores: (number | null)[] = new Array(N);
     for (let n = 0; n < N; n++) assetScores[n] = climateScore(n, atYear, mitigation);
     // The page endpoints' selection (rows mode): plain data only, so that nothing of this query's arrays is kept.
-    if (rowsMode) {
+    if (rowsMode || selectionDone) {
       const d: SelectionData = { kind: 'rows', R, cachedResults, idx: Int32Array.from(idx), pa, assetScores, hazards, hk, syIdx, mitigation, orders: new Lru(16, 64 * MIB), searches: new Lru(8, 32 * MIB) };
       // bytes: positions and scores, plus the per-asset CVaRs it holds on to (shared with the batch cache while there)
       this.selections.set(selKey, d, N * 16 + pa.byteLength);
       (selectionDone as ((d: SelectionData | null) => void) | null)?.(d);
-      return withCaller(d);
+      if (rowsMode) return withCaller(d);
     }
     const at2020 = syIdx === baseIdx ? atYear : M(baseIdx);
 
@@ -831,8 +835,8 @@ export class DashboardService {
       data_edit_permissions: Object.fromEntries(DATA_EDIT_PERMISSIONS.map((k) => [k, edits[k] !== false])),
     };
     } finally {
-      if (rowsMode) {
-        (selectionDone as ((d: SelectionData | null) => void) | null)?.(null);
+      if (selectionDone) {
+        (selectionDone as (d: SelectionData | null) => void)(null);
         this.selecting.delete(selKey);
       }
     }
