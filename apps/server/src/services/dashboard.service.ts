@@ -1027,7 +1027,7 @@ export class DashboardService {
       return { ...base, clustered: false, points: p, clusters: null };
     }
     const [w, s, e, no] = body.bbox ?? [-180, -90, 180, 90];
-    const cell = (360 / (256 * 2 ** Math.floor(body.zoom))) * 48; // degrees per ~48 screen pixels
+    const cell = (360 / (512 * 2 ** Math.floor(body.zoom))) * 48; // degrees per ~48 screen pixels (512-pixel tiles, as MapLibre draws)
     const cells = new Map<string, { lat: number; lon: number; count: number; score: number | null; first: number }>();
     for (let n = 0; n < N; n++) {
       const a = R.assets[idx[n]!]!;
