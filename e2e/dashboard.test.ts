@@ -243,8 +243,6 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     await dash.waitForLoaded();
     assert.equal(heatBody.total, 18);
     assert.equal(await page.getByTestId('heatmap').getAttribute('data-rows'), '18');
-    await dash.selectOption('heatmap-sort', 'Upload order');
-    await dash.waitForLoaded();
   });
 
   it('shows the detail-by-year presentation from POST dashboard/detail', async () => {

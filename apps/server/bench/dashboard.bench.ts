@@ -67,7 +67,7 @@ if (saved) {
   if (marker) writeFileSync(marker, JSON.stringify(saved));
 }
 
-/** 24 filter combinations a user clicks through. */
+/** 24 filter combinations a user clicks through (BENCH_COMBOS=k: the first k). */
 export const COMBOS: Record<string, unknown>[] = [
   {},
   { analysis_type: 'ssp', scenario: '26', year: 2100 },
@@ -93,7 +93,7 @@ export const COMBOS: Record<string, unknown>[] = [
   { property_type: 'Retail', variable: 'Drought' },
   { analysis_type: 'ssp', scenario: '45', year: 2040 },
   { count: 1 },
-];
+].slice(0, Number(process.env.BENCH_COMBOS ?? 24));
 
 const PAGES = process.env.BENCH_PAGES === 'true';
 interface Timed { ttlb: number; parsed: number; bytes: number; wire: number; encoding: string; parts: number[] }
@@ -171,7 +171,7 @@ console.log(`cold first query (stored analysis read and decoded): ${f(cold.ttlb)
 console.log(`first pass over ${COMBOS.length} combinations: p50 ${f(pct(firstPass, 50))}, p95 ${f(pct(firstPass, 95))}, max ${f(Math.max(...firstPass))}`);
 console.log(`all ${warm.length} warm queries, to the last byte: p50 ${f(pct(ttlb, 50))}, p95 ${f(pct(ttlb, 95))}, max ${f(Math.max(...ttlb))}   (goal p95 < 300 ms)`);
 console.log(`  with the client's JSON.parse: p50 ${f(pct(parsed, 50))}, p95 ${f(pct(parsed, 95))}`);
-console.log(`answer size, all assets: ${(full / 2 ** 20).toFixed(2)} MiB (sent ${(warm[0]!.wire / 2 ** 20).toFixed(2)} MiB, Content-Encoding ${warm[0]!.encoding}; Accept-Encoding ${ACCEPT_ENCODING ?? 'gzip, deflate (fetch)'}); count=10: ${(warm[12]!.bytes / 2 ** 10).toFixed(0)} KiB`);
+console.log(`answer size, all assets: ${(full / 2 ** 20).toFixed(2)} MiB (sent ${(warm[0]!.wire / 2 ** 20).toFixed(2)} MiB, Content-Encoding ${warm[0]!.encoding}; Accept-Encoding ${ACCEPT_ENCODING ?? 'gzip, deflate (fetch)'}); count=10: ${warm[12] ? (warm[12].bytes / 2 ** 10).toFixed(0) : "-"} KiB`);
 console.log(`memory: rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB (before the first query ${(rssBefore / 2 ** 20).toFixed(0)} MiB), heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB, array buffers ${(mem.arrayBuffers / 2 ** 20).toFixed(0)} MiB`);
 if (PAGES) {
   // Asset-table pages of the default filters: sort orders never asked before (each a sort of the whole selection,
