@@ -171,6 +171,80 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     assert.match(await dash.subtitle().innerText(), /18 assets/);
   });
 
+  it('keeps the filters in the URL: a reload or a shared link restores the view (issue 23 item 6)', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await dash.setAnalysis('SSP');
+    await dash.selectOption('filter-scenario', 'SSP1-2.6');
+    await dash.selectOption('filter-year', '2030');
+    await dash.apply();
+    await dash.setUnit('Percentage');
+    await dash.waitForLoaded();
+    const url = new URL(page.url());
+    assert.deepEqual(['type', 'scenario', 'year', 'unit'].map((k) => url.searchParams.get(k)), ['ssp', '26', '2030', 'percentage']);
+    assert.ok(url.searchParams.get('project_id'), 'the link names the project');
+
+    await page.reload();
+    await dash.waitForLoaded();
+    assert.match(await dash.subtitle().innerText(), /SSP1-2\.6 · 2030/, 'a reload restores the filters');
+    assert.match(await page.getByTestId('kpi-cvar').locator('.crp-dash-kpi-value').innerText(), /%$/, 'and the unit');
+
+    // The link opened in a new tab (no navigation state, as when shared) shows the same view.
+    const other = await page.context().newPage();
+    try {
+      await other.goto(url.toString());
+      const view = new DashboardPage(other);
+      await view.waitForLoaded();
+      assert.match(await view.subtitle().innerText(), /SSP1-2\.6 · 2030/);
+      assert.match(await view.subtitle().innerText(), /18 assets/);
+    } finally {
+      await other.close();
+    }
+
+    await dash.setUnit('Financial');
+    await dash.selectOption('filter-year', '2050');
+    await dash.selectOption('filter-scenario', 'SSP5-8.5');
+    await dash.apply();
+    assert.match(await dash.subtitle().innerText(), /SSP5-8\.5 · 2050/);
+    assert.equal(new URL(page.url()).searchParams.get('year'), '2050');
+  });
+
+  it('sorts, searches and pages the asset table and the heat map on the server (issue 22 item 3)', async () => {
+    type Row = { name: string; overall_loss: number | null };
+    const names = () => dash.table().locator('tr.ant-table-row').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-name')));
+    const header = dash.table().locator('th').filter({ hasText: /^Residual CVaR$/ });
+    await header.scrollIntoViewIfNeeded();
+    const asc = page.waitForResponse((r) => r.url().includes('/api/v2/dashboard/assets/') && (r.request().postData() ?? '').includes('"sort":"overall_loss","order":"asc"'));
+    await header.click();
+    await asc;
+    const desc = page.waitForResponse((r) => r.url().includes('/api/v2/dashboard/assets/') && (r.request().postData() ?? '').includes('"sort":"overall_loss","order":"desc"'));
+    await header.click();
+    const body = (await (await desc).json()) as { total: number; rows: Row[] };
+    await dash.waitForLoaded();
+    const losses = body.rows.map((r) => r.overall_loss ?? -Infinity);
+    assert.deepEqual(losses, [...losses].sort((a, b) => b - a), 'the server sorts by residual CVaR, largest first');
+    assert.equal(body.total, 18);
+    assert.deepEqual(await names(), body.rows.map((r) => r.name), 'the table shows the server\'s order');
+
+    const word = body.rows[0]!.name.split(/\s+/)[0]!;
+    const searched = page.waitForResponse((r) => r.url().includes('/api/v2/dashboard/assets/') && (r.request().postData() ?? '').includes(`"search":"${word.toLowerCase()}"`));
+    await dash.section('asset-table').getByLabel('Search assets').fill(word.toLowerCase());
+    const found = (await (await searched).json()) as { total: number; rows: Row[] };
+    await dash.waitForLoaded();
+    assert.ok(found.total >= 1 && found.total < 18, `searching ${word} narrows the rows (${found.total})`);
+    assert.deepEqual(await names(), found.rows.map((r) => r.name));
+    await shootSection(page, 'asset-table', 'asset-table-sorted-searched');
+    await dash.section('asset-table').getByLabel('Search assets').fill('');
+    await header.click(); // back to upload order
+    await dash.waitForLoaded();
+
+    const heat = page.waitForResponse((r) => r.url().includes('/api/v2/dashboard/heatmap/') && (r.request().postData() ?? '').includes('"sort":"climate_score","order":"desc"'));
+    await dash.selectOption('heatmap-sort', 'Climate score, highest first');
+    const heatBody = (await (await heat).json()) as { names: string[]; total: number };
+    await dash.waitForLoaded();
+    assert.equal(heatBody.total, 18);
+    assert.equal(await page.getByTestId('heatmap').getAttribute('data-rows'), '18');
+  });
+
   it('shows the detail-by-year presentation from POST dashboard/detail', async () => {
     const first = page.waitForResponse((r) => r.url().includes('/api/v2/dashboard/detail/') && r.status() === 200);
     await page.getByTestId('presentation').getByText('Detail by year', { exact: true }).click();
@@ -308,7 +382,7 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
       window.history.pushState({ usr: { project_name: name }, key: 'e2e', idx: 1 }, '', '/company-dashboard');
       window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
     }, PROJECT);
-    await page.waitForURL('**/company-dashboard');
+    await page.waitForURL(/\/company-dashboard(\?|$)/);
     await page.locator('[data-testid="dashboard"][data-loading="false"]').waitFor({ timeout: 60_000 });
     await page.getByTestId('section-company-rollup').waitFor();
     assert.match(await page.getByTestId('dashboard-title').innerText(), /Company Physical Risk Assessment/);

@@ -10,7 +10,7 @@ export class DashboardPage {
 
   /** Waits until the dashboard shows data and no request is in flight. */
   async waitForLoaded(): Promise<void> {
-    await this.page.waitForURL('**/dashboard');
+    await this.page.waitForURL(/\/dashboard(\?|$)/);
     await this.page.locator('[data-testid="dashboard"][data-loading="false"][data-pending="false"]').waitFor({ timeout: 120_000 });
   }
 

@@ -252,6 +252,28 @@ const bytesOf = new Map<string, number>();
 const usageBefore = serverUsage();
 const loadDuring: string[] = [la()];
 const sampler = setInterval(() => loadDuring.push(la()), 15_000);
+// LOAD_ANALYSIS_ASSETS=n (issue 22): one more portfolio of n assets is uploaded by the first company's administrator as
+// the run starts, and analysed while the 50 users browse; its upload and analysis times are reported.
+const ANALYSIS_ASSETS = Number(process.env.LOAD_ANALYSIS_ASSETS ?? 0);
+const analysisNote: string[] = [];
+const analysisRun = ANALYSIS_ASSETS > 0 ? (async () => {
+  const admin = users[0]!;
+  const h = { 'content-type': 'application/json', authorization: `Token ${admin.token}` };
+  const t0 = performance.now();
+  const res = await fetch(`${base}/api/v2/create_project/`, { method: 'POST', headers: h, body: JSON.stringify({ portfolio_name: `Load analysis ${Date.now()}`, data: benchPortfolio(ANALYSIS_ASSETS, 99), portfolio_variables: HAZARD_LABELS }) });
+  const body = (await res.json()) as { project?: { project_id: number } };
+  if (res.status !== 201 || !body.project) { analysisNote.push(`create_project answered ${res.status}`); return; }
+  const created = (performance.now() - t0) / 1000;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const st = (await (await fetch(`${base}/api/v2/projects/${body.project.project_id}/status/`, { headers: h })).json()) as { status: string };
+    if (st.status === 'done' || st.status === 'failed') {
+      analysisNote.push(`${ANALYSIS_ASSETS.toLocaleString('en-US')}-asset portfolio uploaded in ${created.toFixed(1)} s, analysis ${st.status} ${((performance.now() - t0) / 1000).toFixed(1)} s after the upload began`);
+      return;
+    }
+    if (performance.now() - t0 > (SECONDS + 600) * 1000) { analysisNote.push(`analysis not finished ${((performance.now() - t0) / 1000).toFixed(0)} s after the upload began (${st.status})`); return; }
+  }
+})() : null;
 let finish!: (r: autocannon.Result) => void, fail!: (e: unknown) => void;
 const done = new Promise<autocannon.Result>((resolve, reject) => { finish = resolve; fail = reject; });
 const run = autocannon({
@@ -274,6 +296,7 @@ run.on('response', (_client: unknown, statusCode: number, resBytes: number, resp
   if (statusCode < 200 || statusCode >= 300) non2xx.set(kind, (non2xx.get(kind) ?? 0) + 1);
 });
 const result = await done;
+if (analysisRun) await analysisRun;
 clearInterval(sampler);
 loadDuring.push(la());
 const usageAfter = serverUsage();
@@ -307,6 +330,7 @@ console.log(`\nLoad benchmark — ${new Date().toISOString()}, ${cpus().length} 
 console.log(`server: src/main.ts as its own process (HTTP_COMPRESSION=${process.env.HTTP_COMPRESSION ?? 'false'}) on ${PG_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : `PGlite (${DATA_DIR}${KEEP_DIR ? '' : ', temporary'})`}; set-up ${setupSeconds.toFixed(1)} s (${setupNote})`);
 console.log(`load: ${CONNECTIONS} connections, ${users.length} signed-in users in ${COMPANIES} companies, ${SECONDS} s, ${RATE ? `paced at ${RATE} req/s per connection` : 'closed loop (next request when the answer arrives, no think time)'}; ${COMPANIES} projects of ${ASSETS.toLocaleString('en-US')} assets x 11 hazards x 58 scenario-years`);
 console.log(`visit (repeated by every connection, each time as the next user): ${visit.map((v) => v.kind).join(' -> ')}; Accept-Encoding: ${ACCEPT_ENCODING || 'none'}`);
+if (ANALYSIS_ASSETS) console.log(`during the run: ${analysisNote.join('; ')}`);
 console.log(`load average (1/5/15 min): before set-up ${loadAvgStart}; during the run ${loadDuring.join(' | ')}`);
 console.log(`cold first dashboard query per project (before the run): ${cold.map(ms).join(', ')}; then ${idleWait.toFixed(0)} s until the server was idle (start-up work done)`);
 console.log('');

@@ -51,14 +51,16 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().positive().default(50),
   /** Largest JSON or form body accepted, in bytes. */
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
-  /** Largest uploaded file, in bytes. */
-  UPLOAD_LIMIT_BYTES: z.coerce.number().int().positive().default(20 * 1_048_576),
-  /** Own hazard layers (issue 23 item 3): largest GeoTIFF (bytes, at most UPLOAD_LIMIT_BYTES), most pixels, most layers per company. */
+  /**
+   * Largest uploaded file (and JSON list of locations), in bytes: a million rows of a dozen columns is about 120-200 MB
+   * of CSV (issue 22).
+   */
+  UPLOAD_LIMIT_BYTES: z.coerce.number().int().positive().default(256 * 1_048_576),
   OWN_LAYER_MAX_BYTES: z.coerce.number().int().positive().default(OWN_LAYER_DEFAULT_MAX_BYTES),
   OWN_LAYER_MAX_PIXELS: z.coerce.number().int().positive().default(OWN_LAYER_DEFAULT_MAX_PIXELS),
   OWN_LAYERS_PER_COMPANY: z.coerce.number().int().min(0).default(OWN_LAYERS_DEFAULT_PER_COMPANY),
   /** Most asset rows accepted in one upload or JSON list. */
-  UPLOAD_MAX_ROWS: z.coerce.number().int().positive().default(100_000),
+  UPLOAD_MAX_ROWS: z.coerce.number().int().positive().default(1_000_000),
   /** Jobs run at once by one process (analyses are CPU-bound: keep this near the core count). */
   JOB_CONCURRENCY: z.coerce.number().int().positive().default(1),
   /** Memory for decoded analyses the dashboard keeps (MiB; a 10,000-asset analysis is about 200 MiB). */

@@ -52,7 +52,7 @@ describe('fuzz: hostile input at every route, the uploader and the download link
   const timing: [string, number][] = [];
 
   before(async () => {
-    s = await startServer({ UPLOAD_MAX_ROWS: 50_000 }, { jobs: true });
+    s = await startServer({ UPLOAD_MAX_ROWS: 50_000, UPLOAD_LIMIT_BYTES: 20 * 1_048_576 }, { jobs: true });
     owner = await registerAndLogin(s.api);
     await s.db.updateTable('companies').set(tierColumns('enterprise')).where('id', '=', (await s.db.selectFrom('users').select('company_id').where('id', '=', owner.userId).executeTakeFirstOrThrow()).company_id).execute();
     // Formula strings as names: the exports must escape them (the Analysis sheet is covered by exports.test.ts).
@@ -271,7 +271,7 @@ describe('fuzz: hostile input at every route, the uploader and the download link
     await refused('zip without a workbook named .xlsx', owner.token, 'x.xlsx', xlsxWith(entry('xl/worksheets/sheet1.xml', 'nothing')).subarray(0, 400), /could not be read|no sheet|no asset rows/);
     await refused('a hostile file name', owner.token, `../../etc/passwd\u0000${'x'.repeat(5000)}.csv`, Buffer.from(header), /no asset rows/);
     await refused('larger than UPLOAD_LIMIT_BYTES', owner.token, 'big.csv', Buffer.alloc(s.config.UPLOAD_LIMIT_BYTES + 1024, 'a'), new RegExp(`${Math.round(s.config.UPLOAD_LIMIT_BYTES / 1_048_576)} MB upload limit`), 413);
-    // This server's UPLOAD_MAX_ROWS is 50,000 (the default is 100,000): a 100,000-row file is refused naming it, and the
+    // This server's UPLOAD_MAX_ROWS is 50,000 (the default is 1,000,000): a 100,000-row file is refused naming it, and the
     // reader stops at the limit instead of reading every row.
     const limit = s.config.UPLOAD_MAX_ROWS;
     assert.equal(limit, 50_000);

@@ -99,6 +99,30 @@ export function normaliseHeader(h: unknown): string {
     .trim();
 }
 
+/**
+ * The headers of an upload's header row that name no asset field (issue 23: a misspelt `proprty type` column was
+ * dropped without a word): non-empty, in file order, each once. The upload is not refused for them.
+ */
+export function unknownAssetColumns(headerRow: readonly unknown[]): string[] {
+  const out: string[] = [];
+  for (const h of headerRow) {
+    const text = String(h ?? '').trim();
+    if (!text || assetFieldForHeader(h) !== undefined || out.includes(text)) continue;
+    out.push(text);
+  }
+  return out;
+}
+
+/** Keys of a JSON `data` location that the server reads (asset fields and the accepted spellings). */
+export const ASSET_JSON_KEYS: readonly string[] = ['lat', 'long', 'lng', 'lon', 'floors', 'country_code'];
+
+/** The warning shown (upload answer and the web wizard) when columns are not recognised. */
+export function unknownColumnsWarning(columns: readonly string[], what: 'column' | 'field' = 'column'): string {
+  const list = columns.slice(0, 20).map((c) => `'${c.slice(0, 60)}'`).join(', ') + (columns.length > 20 ? ` and ${columns.length - 20} more` : '');
+  const one = columns.length === 1;
+  return `${one ? `The ${what}` : `${columns.length} ${what}s`} ${list} ${one ? `is not a known asset ${what} and was` : `are not known asset ${what}s and were`} not imported (check the spelling against the template, e.g. 'property type', 'valuation', 'floors').`;
+}
+
 /** Maps an uploaded header to a field key, or undefined. */
 export function assetFieldForHeader(h: unknown): AssetFieldKey | undefined {
   const n = normaliseHeader(h);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DATA_EDIT_PERMISSIONS, TIER_SECTIONS } from './accounts.js';
 import { markerColour } from './scores.js';
+import { DashboardFilterFields, namesProject } from './projects.js';
 
 /**
  * The answer of `POST api/v2/dashboard/` and `POST api/v2/dashboard/detail/` (spec 001 §3.2; field meanings in
@@ -76,6 +77,8 @@ const scenarioPoint = z.strictObject({ scenario: z.string(), value: money });
 const chartUnit = z.strictObject({ year_constant: z.array(yearPoint), year_max: z.array(yearPoint), rcp_constant: z.array(scenarioPoint), rcp_max: z.array(scenarioPoint) });
 const chartUnits = z.strictObject({ dollar: chartUnit, percentage: chartUnit });
 const gated = <T extends z.ZodType>(t: T, section: string) => t.nullable().describe(`null when the tier does not allow ${section}`);
+/** A per-asset section: absent when the query asked for per_asset 'pages' (the page endpoints serve it). */
+const perAsset = <T extends z.ZodType>(t: T) => t.optional();
 
 export const DashboardAnswer = z.strictObject({
   project: z.strictObject({
@@ -144,8 +147,8 @@ export const DashboardAnswer = z.strictObject({
   hazard_values_without_adaptation: gated(hazardValues, 'climate_variable_intensity'),
   hazard_values_2020: gated(hazardValues, 'climate_variable_intensity'),
   hazard_values_2020_without_adaptation: gated(hazardValues, 'climate_variable_intensity'),
-  heatmap: gated(heatmap, 'climate_heatmap'),
-  heatmap_without_adaptation: gated(heatmap, 'climate_heatmap'),
+  heatmap: perAsset(gated(heatmap, 'climate_heatmap')),
+  heatmap_without_adaptation: perAsset(gated(heatmap, 'climate_heatmap')),
   heatmap_average: gated(z.record(z.string(), score), 'climate_heatmap'),
   loss_bars_data: gated(z.strictObject({ years: z.array(z.number().int()), series: z.array(z.strictObject({ hazard: z.string(), values: z.array(money) })) }), 'rcp_year_loss_bars'),
   loss_bars_data_historic: gated(z.array(hazardLoss), 'rcp_year_loss_bars'),
@@ -156,7 +159,7 @@ export const DashboardAnswer = z.strictObject({
   metigation_measures: z
     .record(z.string(), z.array(z.strictObject({ level: z.number().int(), label: z.string(), measure: z.record(z.string(), z.number()).describe('engine adaptation measure: intensityReduction, protectionRpYears, damageScale...') })))
     .describe('per hazard label, the default measure of mitigation levels 1-3'),
-  typhoon_map_data: gated(z.strictObject({ wind_ms: z.array(z.number().nullable()).describe('typhoon wind speed, m/s, per asset'), score: z.array(score) }), 'asset_level_risk_map'),
+  typhoon_map_data: perAsset(gated(z.strictObject({ wind_ms: z.array(z.number().nullable()).describe('typhoon wind speed, m/s, per asset'), score: z.array(score) }), 'asset_level_risk_map')),
   combined_data: gated(
     z.array(z.strictObject({ hazard: z.string(), score_2020: score, score, band_2020: z.string(), band: z.string() })),
     'climate_variable_intensity',
@@ -166,11 +169,11 @@ export const DashboardAnswer = z.strictObject({
   cone_chart: gated(z.array(z.strictObject({ year: z.number().int(), low: money, mid: money, high: money })), 'rcp_year_loss_bars'),
   country_wise_loss_data: gated(z.array(z.strictObject({ country_code: z.string(), cvar: money, rcvar: money, assets: z.number().int() })), 'portfolio_losses'),
   hazard_map_continents: gated(z.array(z.string()), 'asset_level_risk_map'),
-  hazard_map_data: gated(
+  hazard_map_data: perAsset(gated(
     z.strictObject({ climate_score: z.array(score), hazards: z.array(z.string()), scores: scoreColumns }).describe('marker data per asset (scores with adaptation when the mitigation filter is on); the marker colour is markerColour(climate_score ?? 0)'),
     'asset_level_risk_map',
-  ),
-  hazard_map_data_with_continent: gated(z.record(z.string(), z.array(z.number().int())).describe('per continent, the indices of its assets in `assets`'), 'asset_level_risk_map'),
+  )),
+  hazard_map_data_with_continent: perAsset(gated(z.record(z.string(), z.array(z.number().int())).describe('per continent, the indices of its assets in `assets`'), 'asset_level_risk_map')),
   key_finding_data: gated(
     z.strictObject({
       cvar_85: money,
@@ -185,8 +188,9 @@ export const DashboardAnswer = z.strictObject({
   single_asset: z
     .array(DashboardAssetRow.extend({ hazards: z.record(z.string(), score) }))
     .describe('the one selected asset (count = 1 or a single-asset project); empty when more are selected or the tier does not allow asset_table'),
-  assets: DashboardAssets.nullable(),
-  asset_table: gated(DashboardAssetTable, 'asset_table'),
+  assets: perAsset(DashboardAssets.nullable()),
+  asset_table: perAsset(gated(DashboardAssetTable, 'asset_table')),
+  per_asset_total: z.number().int().optional().describe("with per_asset 'pages': the number of selected assets the page endpoints (api/v2/dashboard/assets/, heatmap/, map/) page through"),
   tier_permissions: z.partialRecord(z.enum(TIER_SECTIONS), z.boolean()),
   data_edit_permissions: z.partialRecord(z.enum(DATA_EDIT_PERMISSIONS), z.boolean()),
 });
@@ -232,7 +236,7 @@ export function dashboardHeatmap(assets: DashboardAssets, h: { hazards: string[]
 /** Every per-asset section of an answer as rows; the other sections as they are. */
 export function dashboardView(a: DashboardAnswer): DashboardView {
   const { assets, asset_table, heatmap: heat, heatmap_without_adaptation: heatWithout, hazard_map_data: map, hazard_map_data_with_continent: byContinent, typhoon_map_data: typhoon, ...rest } = a;
-  const need = <T>(v: T | null, f: (assets: DashboardAssets, v: T) => unknown) => (v === null || assets === null ? null : f(assets, v));
+  const need = <T>(v: T | null | undefined, f: (assets: DashboardAssets, v: T) => unknown) => (v === null || v === undefined || assets === null || assets === undefined ? null : f(assets, v));
   const mapRows = map && assets
     ? assets.name.map((name, n): DashboardMapRow => {
         const cs = map.climate_score[n]!;
@@ -251,3 +255,83 @@ export function dashboardView(a: DashboardAnswer): DashboardView {
     typhoon_map_data: need(typhoon, (s, t) => s.name.map((name, n) => ({ name, latitude: s.latitude[n]!, longitude: s.longitude[n]!, wind_ms: t.wind_ms[n]!, score: t.score[n]! }))) as DashboardTyphoonRow[] | null,
   };
 }
+
+/*
+ * Pages of the per-asset sections (issue 22 item 3): a bank's book of a million assets is never sent whole. The
+ * server keeps, per analysis and filters, the selection and its sorted orders; these endpoints answer one page.
+ */
+const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
+/** Most rows one page may ask for. */
+export const DASHBOARD_PAGE_MAX = 500;
+/** Up to this many selected assets the map endpoint sends every point; above it, grid clusters of the viewport. */
+export const DASHBOARD_MAP_POINTS_MAX = 5000;
+const pageFields = {
+  offset: z.coerce.number({ error: 'offset must be a number' }).int('offset must be a whole number').min(0, 'offset must be 0 or more').max(1e9, 'offset is too large').default(0),
+  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('asc'),
+  search: z.string({ error: 'search must be text' }).trim().max(100, 'search is at most 100 characters').default('').describe('case-insensitive part of the asset name or property type'),
+};
+const limit = (d: number) => z.coerce.number({ error: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit must be 1 to 500').max(DASHBOARD_PAGE_MAX, 'limit must be 1 to 500').default(d);
+/** Columns the asset table can be sorted by: `position` (upload order, the default) or any column of the row. */
+export const ASSET_SORT_KEYS = ['position', ...(Object.keys(DashboardAssetRow.shape) as (keyof RowShape)[])] as const;
+
+export const DashboardAssetPageBody = DashboardFilterFields.extend({
+  ...pageFields,
+  limit: limit(20),
+  sort: z.enum(ASSET_SORT_KEYS as unknown as [string, ...string[]], { error: `sort must be one of ${ASSET_SORT_KEYS.join(', ')}` }).default('position').describe('column to sort by; empty values last in either order; ties in upload order'),
+  ids: z.array(z.number().int().positive(), { error: 'ids must be a list of asset ids' }).max(DASHBOARD_PAGE_MAX, 'ids: at most 500').optional().describe('only these assets (of the selection), e.g. the one asset of the analysis window'),
+}).refine(namesProject, { message: 'project_name or project_id is required', path: ['project_name'] });
+export type DashboardAssetPageBody = z.infer<typeof DashboardAssetPageBody>;
+export const DashboardAssetPageRow = DashboardAssetRow.extend({
+  position: z.number().int().describe("the asset's index in the selection in upload order"),
+  hazards: z.record(z.string(), score).describe('per hazard label, the score at the year (with adaptation when the mitigation filter is on); empty when the tier shows neither the heat map nor the asset risk map'),
+});
+export type DashboardAssetPageRow = z.infer<typeof DashboardAssetPageRow>;
+export const DashboardAssetPage = z.strictObject({
+  total: z.number().int().describe('selected assets matching the search'),
+  offset: z.number().int(),
+  limit: z.number().int(),
+  sort: z.string(),
+  order: z.enum(['asc', 'desc']),
+  rows: z.array(DashboardAssetPageRow),
+});
+export type DashboardAssetPage = z.infer<typeof DashboardAssetPage>;
+
+export const DashboardHeatmapPageBody = DashboardFilterFields.extend({
+  ...pageFields,
+  limit: limit(100),
+  sort: z.string().trim().max(40).default('position').describe('position (upload order), name, climate_score, or a hazard label (that hazard\'s score)'),
+  adaptation: flag.optional().describe('scores with adaptation (default: the mitigation filter)'),
+}).refine(namesProject, { message: 'project_name or project_id is required', path: ['project_name'] });
+export type DashboardHeatmapPageBody = z.infer<typeof DashboardHeatmapPageBody>;
+export const DashboardHeatmapPage = z.strictObject({
+  total: z.number().int(),
+  offset: z.number().int(),
+  limit: z.number().int(),
+  hazards: z.array(z.string()),
+  ids: z.array(z.number().int()),
+  names: z.array(z.string()),
+  scores: scoreColumns,
+});
+export type DashboardHeatmapPage = z.infer<typeof DashboardHeatmapPage>;
+
+const lon = z.number({ error: 'bbox must be [west, south, east, north] in degrees' }).min(-180, 'bbox longitudes are -180 to 180').max(180, 'bbox longitudes are -180 to 180');
+const lat = z.number({ error: 'bbox must be [west, south, east, north] in degrees' }).min(-90, 'bbox latitudes are -90 to 90').max(90, 'bbox latitudes are -90 to 90');
+export const DashboardMapBody = DashboardFilterFields.extend({
+  colour_by: z.string().trim().max(40).default('Climate score').describe('Climate score or a hazard label: the score the points (and clusters) are coloured by'),
+  bbox: z.tuple([lon, lat, lon, lat], { error: 'bbox must be [west, south, east, north] in degrees' }).optional().describe('viewport; clusters outside it are left out (default the world)'),
+  zoom: z.coerce.number({ error: 'zoom must be a number' }).min(0, 'zoom must be 0 to 22').max(22, 'zoom must be 0 to 22').default(2),
+}).refine(namesProject, { message: 'project_name or project_id is required', path: ['project_name'] });
+export type DashboardMapBody = z.infer<typeof DashboardMapBody>;
+export const DashboardMapAnswer = z.strictObject({
+  total: z.number().int().describe('selected assets'),
+  clustered: z.boolean().describe(`false: every selected asset is in points (at most ${DASHBOARD_MAP_POINTS_MAX}); true: clusters of the viewport`),
+  colour_by: z.string(),
+  hazards: z.array(z.string()).describe('what colour_by may name besides Climate score'),
+  bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable().describe('[west, south, east, north] of every selected asset'),
+  points: z.strictObject({ id: z.array(z.number().int()), name: z.array(z.string()), latitude: z.array(z.number()), longitude: z.array(z.number()), score: z.array(score) }).nullable(),
+  clusters: z
+    .array(z.strictObject({ latitude: z.number(), longitude: z.number(), count: z.number().int(), score: score.describe('the highest score in the cluster'), name: z.string().nullable().describe('the asset when the cluster holds one') }))
+    .nullable()
+    .describe('grid cells of about 48 screen pixels at the zoom: mean position of their assets'),
+});
+export type DashboardMapAnswer = z.infer<typeof DashboardMapAnswer>;

@@ -79,6 +79,8 @@ export const CreateProjectResponse = z.object({
   detail: z.string(),
   project: ProjectStatus,
   job_id: z.number().int(),
+  /** Things imported with a doubt, e.g. columns not recognised and left out (the upload is not refused for them). */
+  warnings: z.array(z.string()).optional(),
 });
 
 export const SHARE_PERMISSIONS = ['read', 'write'] as const;
@@ -190,9 +192,8 @@ export const SummaryReportBody = z.object({
   has_mitigation: flag.optional(),
 });
 
-/** `POST api/v2/dashboard/` form fields (spec 001 §7 Dashboard query). */
-export const DashboardBody = z
-  .object({
+/** The dashboard's project and filter fields (spec 001 §7 Dashboard query), shared by the answer and its page endpoints. */
+export const DashboardFilterFields = z.object({
     project_name: z.string().trim().max(150, 'project_name is too long').optional(),
     project_id: z.coerce.number({ error: 'project_id must be a number' }).int('project_id must be an integer').positive('project_id must be positive').optional(),
     analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).optional(),
@@ -210,8 +211,21 @@ export const DashboardBody = z
     adjusted_gdp: flag.default(false),
     /** Property type to filter on, or All. */
     property_type: z.string().trim().max(80).default('All'),
-  })
-  .refine((b) => b.project_id !== undefined || (b.project_name ?? '') !== '', { message: 'project_name or project_id is required', path: ['project_name'] });
+});
+/** Either project_id or project_name names the project. */
+export const namesProject = (b: { project_id?: number | undefined; project_name?: string | undefined }) => b.project_id !== undefined || (b.project_name ?? '') !== '';
+
+/** `POST api/v2/dashboard/` form fields (spec 001 §7 Dashboard query). */
+export type DashboardFilterFields = z.infer<typeof DashboardFilterFields>;
+
+export const DashboardBody = DashboardFilterFields.extend({
+  /**
+   * `columns` (default): every selected asset in the per-asset sections (reports, exports, API clients). `pages`: the
+   * per-asset sections are left out; the asset table, heat map and maps are read page by page from
+   * `api/v2/dashboard/assets/`, `heatmap/` and `map/` (what the web client asks for: a million-asset book stays small).
+   */
+  per_asset: z.enum(['columns', 'pages'], { error: 'per_asset must be columns or pages' }).default('columns'),
+}).refine(namesProject, { message: 'project_name or project_id is required', path: ['project_name'] });
 export type DashboardBody = z.infer<typeof DashboardBody>;
 
 /** Columns of the asset table a user may edit (spec 001 §5), and the data-edit permission that gates each one. */

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import {
-  analysePortfolio, analysePortfolioParallel, assetCvar, cellMoney, assetFingerprint, HAZARD_INDEX, N_HAZARDS, SCENARIO_YEARS,
+  analysePortfolio, analysePortfolioParallel, EnginePool, assetCvar, cellMoney, assetFingerprint, HAZARD_INDEX, N_HAZARDS, SCENARIO_YEARS,
   SCENARIO_YEAR_INDEX, portfolioCvarSeries, type AssetHazardInputs, type AssetInput, type HazardProvider, type ResultChunk,
 } from '../src/index.js';
 import { syntheticAssets } from '../bench/synthetic-provider.js';
@@ -267,5 +267,43 @@ test('portfolioHazardSeriesOf gives, for every hazard in one pass, exactly the s
       assert.deepEqual([...per.lossResidual[q]!], [...one.lossResidual], `${h} ${at}${sc} residual`);
     });
     assert.ok(per.loss.some((l) => l.some((v) => v > 0)), 'the fixture has losses to compare');
+  }
+});
+
+test('EnginePool: long-lived workers with a post module send back only what it makes of each chunk', async () => {
+  const assets = syntheticAssets(300);
+  const mod = fileURLToPath(new URL('../bench/synthetic-provider.ts', import.meta.url));
+  const post = fileURLToPath(new URL('./fixtures/post-sum.ts', import.meta.url));
+  const { createHazardProvider } = await import('../bench/synthetic-provider.js');
+  const single = analysePortfolio(assets, createHazardProvider(), { chunkSize: 100 });
+  const expected = single.chunks.map((c) => { let s = 0; for (const v of c.ead) if (Number.isFinite(v)) s += v; return s; });
+  const pool = new EnginePool({ providerModule: mod, postModule: post, workers: 2, unref: true });
+  try {
+    const tasks = [0, 100, 200].map((start) => ({ start, assets: assets.slice(start, start + 100) }));
+    const threads = new Set<number>();
+    for (let round = 0; round < 2; round++) {
+      const got = new Map<number, { sum: number; assets: number; inWorker: boolean; threadId: number; bytes: Float64Array }>();
+      await pool.run(tasks, (head, value) => {
+        assert.equal((head as { ead?: unknown }).ead, undefined, 'no arrays cross back with a post module');
+        got.set(head.start, value as never);
+      });
+      assert.equal(pool.size, 2);
+      for (const [k, start] of [0, 100, 200].entries()) {
+        const v = got.get(start)!;
+        assert.equal(v.inWorker, true);
+        assert.equal(v.assets, 100);
+        assert.ok(Math.abs(v.sum - expected[k]!) <= 1e-9 * Math.max(1, Math.abs(expected[k]!)), `chunk ${start}: ${v.sum} vs ${expected[k]}`);
+        assert.equal(v.bytes[0], v.sum, 'transferred buffer arrives');
+        threads.add(v.threadId);
+      }
+    }
+    assert.ok(threads.size <= 2, 'the same two workers served both runs');
+    await assert.rejects(pool.run(tasks.slice(0, 1), () => undefined, { fail: true }), /post module failed on purpose/);
+    // the pool still serves after a task failed
+    let n = 0;
+    await pool.run(tasks, () => { n += 1; });
+    assert.equal(n, 3);
+  } finally {
+    await pool.close();
   }
 });

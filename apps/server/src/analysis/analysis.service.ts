@@ -1,14 +1,20 @@
 import { hazardByLabel, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
-import { analysePortfolioParallel, assetCvar, computeChunk, prepareAssets, SCENARIO_YEAR_INDEX, scenarioYearKey, SCENARIO_YEARS, type AssetInput, type PreparedAsset } from '@crp/engine';
+import { computeChunk, prepareAssets, SCENARIO_YEARS, type AssetInput, type PreparedAsset } from '@crp/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
+import { blobColumn, blobOf, blobValue } from '../db/bytea.js';
 import type { AssetRow, DefaultFilters, ProjectSummary } from '../db/schema.js';
 import type { JobContext, JobDefinition } from '../services/job-queue.js';
 import { ANALYSE_PORTFOLIO_JOB } from '../services/project.service.js';
 import { defaultHazardLayers, type ByoRegistry } from '@crp/hazards';
 import { createHazardProvider } from './hazard-provider.js';
 import { decodeChunk, encodeChunk, type StoredChunk } from './result-codec.js';
+import { summaryIndex, summaryShare, type SummaryShare } from './chunk-summary.js';
+import type { EncodedChunk, EncodeOptions } from './chunk-encoder.js';
+import { withAnalysisPool } from './analysis-pool.js';
+
+export { summaryShare, type SummaryShare } from './chunk-summary.js';
 
 /** Assets computed between two yields to the event loop (keeps the API responsive during an analysis). */
 const CHUNK_ASSETS = 500;
@@ -97,12 +103,16 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
       const project = await db.selectFrom('projects').select(['id', 'version', 'portfolio_variables', 'default_filters']).where('id', '=', projectId).executeTakeFirst();
       if (!project) return; // deleted meanwhile
       if (project.version !== version) return; // superseded: a newer job analyses the newer assets
-      // Planned into parts by an earlier attempt that died before marking this job done: the parts carry on.
-      if (await db.selectFrom('analysis_runs').select('version').where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst()) return;
+      // Planned into parts by an earlier attempt that died before marking this job done: the parts carry on. A run
+      // without parts is a streamed run (below) of an attempt that died: it starts again.
+      const earlier = await db.selectFrom('analysis_runs').select(['version', 'parts']).where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst();
+      if (earlier && earlier.parts > 0) return;
+      if (earlier) await db.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '=', version).execute();
       await setProject(projectId, { status: 'running', progress: 0, status_message: 'Reading assets' });
-      const rows = await db.selectFrom('assets').selectAll().where('project_id', '=', projectId).orderBy('position').execute();
+      const rows = await readAssets(db, projectId);
       const inputs = rows.map(assetInputOf);
-      const prepared = prepareAssets(inputs, undefined);
+      let preparedAll: PreparedAsset[] | null = null;
+      const preparedOf = () => (preparedAll ??= prepareAssets(inputs, undefined));
       const blobs: { start: number; count: number; data: Buffer; worker_id: string | null; part: number | null }[] = [];
       const shares: { start: number; share: SummaryShare }[] = [];
       const t0 = performance.now();
@@ -112,20 +122,20 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
       // After an edit, chunks without a changed asset keep their stored results (same assets, same boundaries).
       const reusable = new Map<number, { data: Buffer; worker_id: string | null; part: number | null }>();
       if (changedAssetIds?.length) {
-        const old = await db.selectFrom('analysis_results').select(['chunk_start', 'chunk_count', 'data', 'worker_id', 'part']).where('project_id', '=', projectId).execute();
+        const old = await db.selectFrom('analysis_results').select(['chunk_start', 'chunk_count', blobColumn('data').as('data'), 'worker_id', 'part']).where('project_id', '=', projectId).execute();
         const aligned = old.reduce((n, b) => n + b.chunk_count, 0) === rows.length && old.every((b) => b.chunk_start % CHUNK_ASSETS === 0 && b.chunk_count === Math.min(CHUNK_ASSETS, rows.length - b.chunk_start));
         if (aligned) {
           const changed = new Set(changedAssetIds);
           for (const b of old) {
             const touched = rows.slice(b.chunk_start, b.chunk_start + b.chunk_count).some((r) => changed.has(r.id));
-            if (!touched) reusable.set(b.chunk_start, { data: Buffer.from(b.data), worker_id: b.worker_id, part: b.part });
+            if (!touched) reusable.set(b.chunk_start, { data: blobOf(b.data), worker_id: b.worker_id, part: b.part });
           }
         }
       }
       const toCompute: number[] = [];
       for (let start = 0; start < inputs.length; start += CHUNK_ASSETS) if (!reusable.has(start)) toCompute.push(start);
       if (options.fanOut && toCompute.length > options.partChunks) {
-        await planParts(db, log, options, ctx, { projectId, version, total: inputs.length, filters, hazards, prepared, reusable, toCompute });
+        await planParts(db, log, options, ctx, { projectId, version, total: inputs.length, filters, hazards, prepared: preparedOf(), reusable, toCompute });
         return;
       }
       let recomputed = 0;
@@ -137,22 +147,27 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
         await ctx.progress(0.95 * (done / inputs.length), message);
       };
       const keep = (chunk: StoredChunk) => {
-        shares.push({ start: chunk.start, share: summaryShare(prepared, 0, chunk, filters, hazards) });
+        shares.push({ start: chunk.start, share: summaryShare(preparedOf(), 0, chunk, filters, hazards) });
         blobs.push({ start: chunk.start, count: chunk.count, data: encodeChunk(chunk), worker_id: ctx.workerId, part: null });
       };
       const layers = await defaultHazardLayers();
       const own = (await options.ownLayers?.(projectId)) ?? null;
       if (reusable.size === 0 && inputs.length > PARALLEL_ABOVE && layers.byo.size === 0 && !own) {
-        // Large portfolios: worker threads (one per core), each with its own copy of the hazard layers.
+        // Large portfolios: the engine's worker threads compute, compress and summarise each chunk; this thread only
+        // writes each chunk's blob to analysis_staging as it arrives (streaming: memory stays bounded whatever the
+        // size), then swaps the run into analysis_results in one transaction (storeRun), as the fanned-out path does.
         // (Own rasters are loaded in this thread only, so portfolios that may use them stay here.)
-        await analysePortfolioParallel(inputs, {
-          providerModule: new URL('./hazard-provider.ts', import.meta.url),
-          chunkSize: CHUNK_ASSETS,
-          inThreadBelow: 0,
-          onChunk: (chunk) => keep(chunk as StoredChunk),
-          onProgress: (done) => void report(done),
+        const stats = await streamRun(db, ctx, { projectId, version, total: inputs.length, tasks: tasksOf(inputs, 0, inputs.length), encode: { filters, hazards }, part: null, onProgress: (done) => void report(done) });
+        const outcome = await db.transaction().execute(async (tx) => {
+          const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
+          if (!current || current.version !== version) return 'superseded';
+          await tx.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '<', version).execute();
+          await storeRun(tx, projectId, version, inputs.length, filters);
+          return 'stored';
         });
-        recomputed = inputs.length;
+        log.info({ projectId, assets: inputs.length, recomputed: inputs.length, computeMs: Math.round(performance.now() - t0), bytes: stats.bytes, encodeMsInWorkers: Math.round(stats.encodeMs), encodedInWorkers: stats.inWorker, outcome }, 'portfolio analysed');
+        if (outcome === 'stored' && options.onStored) options.onStored(projectId).catch((err: unknown) => log.warn({ projectId, err }, 'after-analysis hook failed'));
+        return;
       } else {
         const provider = createHazardProvider({ own }, layers);
         for (let start = 0; start < inputs.length; start += CHUNK_ASSETS) {
@@ -160,12 +175,13 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
           const count = end - start;
           const kept = reusable.get(start);
           if (kept) {
-            shares.push({ start, share: summaryShare(prepared, 0, decodeChunk(kept.data), filters, hazards) });
+            shares.push({ start, share: summaryShare(preparedOf(), 0, decodeChunk(kept.data), filters, hazards) });
             blobs.push({ start, count, ...kept });
+            await new Promise((r) => setImmediate(r)); // a decode is tens of ms: let requests through
             continue;
           }
           recomputed += count;
-          keep(computeChunk(prepared, inputs, start, end, SCENARIO_YEARS, provider) as StoredChunk);
+          keep(computeChunk(preparedOf(), inputs, start, end, SCENARIO_YEARS, provider) as StoredChunk);
           await report(end);
           await new Promise((r) => setImmediate(r)); // let requests through between chunks
         }
@@ -177,7 +193,7 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
         const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
         if (!current || current.version !== version) return false;
         await tx.deleteFrom('analysis_results').where('project_id', '=', projectId).execute();
-        for (const b of blobs) await tx.insertInto('analysis_results').values({ project_id: projectId, chunk_start: b.start, chunk_count: b.count, data: b.data, worker_id: b.worker_id, part: b.part }).execute();
+        for (const b of blobs) await tx.insertInto('analysis_results').values({ project_id: projectId, chunk_start: b.start, chunk_count: b.count, data: blobValue(b.data), worker_id: b.worker_id, part: b.part }).execute();
         // Parts of an older fanned-out run are superseded: drop them with their staged chunks.
         await tx.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '<', version).execute();
         await tx
@@ -211,7 +227,7 @@ async function planParts(
   const { projectId, version, total } = p;
   const reused = [...p.reusable.entries()].map(([start, kept]) => {
     const chunk = decodeChunk(kept.data);
-    return { project_id: projectId, version, chunk_start: start, chunk_count: chunk.count, data: kept.data, summary: JSON.stringify(summaryShare(p.prepared, 0, chunk, p.filters, p.hazards)), part: kept.part, worker_id: kept.worker_id, attempt: null };
+    return { project_id: projectId, version, chunk_start: start, chunk_count: chunk.count, data: blobValue(kept.data), summary: JSON.stringify(summaryShare(p.prepared, 0, chunk, p.filters, p.hazards)), part: kept.part, worker_id: kept.worker_id, attempt: null };
   });
   const reusedAssets = reused.reduce((n, r) => n + r.chunk_count, 0);
   const groups: number[][] = [];
@@ -266,12 +282,13 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
       const run = await db.selectFrom('analysis_runs').select(['finished_at']).where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst();
       if (!run || run.finished_at) return; // superseded, or stored already by an earlier attempt
       await partKey(db.updateTable('analysis_parts').set({ status: 'running', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: 0, started_at: new Date() })).execute();
-      const provider = createHazardProvider({ own: (await ownLayers?.(projectId)) ?? null }, await defaultHazardLayers());
-      const staged: { chunk_start: number; chunk_count: number; data: Buffer; summary: SummaryShare }[] = [];
+      const own = (await ownLayers?.(projectId)) ?? null;
+      const staged: { chunk_start: number; chunk_count: number; data: Uint8Array; summary: SummaryShare }[] = [];
       const partAssets = chunks.reduce((n, c) => n + Math.min(CHUNK_ASSETS, total - c), 0);
       const t0 = performance.now();
       let done = 0;
       let lastReport = 0;
+      const tasks: { start: number; assets: AssetInput[] }[] = [];
       for (const start of chunks) {
         const count = Math.min(CHUNK_ASSETS, total - start);
         const rows = await db.selectFrom('assets').selectAll().where('project_id', '=', projectId).orderBy('position').limit(count).offset(start).execute();
@@ -280,18 +297,39 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
           if (!now || now.version !== version) return;
           throw new Error(`expected ${count} assets from position ${start}, found ${rows.length}`);
         }
-        const inputs = rows.map(assetInputOf);
-        const prepared = prepareAssets(inputs, undefined);
-        const chunk = { ...computeChunk(prepared, inputs, 0, count, SCENARIO_YEARS, provider), start } as StoredChunk;
-        staged.push({ chunk_start: start, chunk_count: count, data: encodeChunk(chunk), summary: summaryShare(prepared, start, chunk, p.filters, p.hazards) });
-        done += count;
+        tasks.push({ start, assets: rows.map(assetInputOf) });
+      }
+      const encode: EncodeOptions = { filters: p.filters, hazards: p.hazards };
+      let encodeMs = 0;
+      let inWorker = true;
+      const take = async (head: { start: number; count: number }, e: EncodedChunk) => {
+        encodeMs += e.encodeMs;
+        inWorker &&= e.inWorker;
+        staged.push({ chunk_start: head.start, chunk_count: head.count, data: e.data, summary: e.share });
+        done += head.count;
         if (performance.now() - lastReport > 250 || done === partAssets) {
           lastReport = performance.now();
           await reportRunProgress(db, projectId, version, part, done);
           await ctx.progress(done / partAssets, `Part ${part + 1}: ${done} of ${partAssets} assets`);
         }
-        await new Promise((r) => setImmediate(r)); // heartbeats and requests between chunks
+      };
+      if (own) {
+        // The company's own rasters are loaded in this thread only: compute here, a turn of the event loop per chunk.
+        const provider = createHazardProvider({ own }, await defaultHazardLayers());
+        for (const t of tasks) {
+          const prepared = prepareAssets(t.assets, undefined);
+          const chunk = { ...computeChunk(prepared, t.assets, 0, t.assets.length, SCENARIO_YEARS, provider), start: t.start } as StoredChunk;
+          const t1 = performance.now();
+          const e: EncodedChunk = { data: encodeChunk(chunk), share: summaryShare(prepared, t.start, chunk, p.filters, p.hazards), encodeMs: 0, inWorker: false };
+          e.encodeMs = performance.now() - t1;
+          await take({ start: t.start, count: t.assets.length }, e);
+          await new Promise((r) => setImmediate(r));
+        }
+      } else {
+        // The engine's worker threads compute, compress and summarise the chunks (this thread stays free for requests).
+        await withAnalysisPool((pool) => pool.run(tasks, (head, value) => take(head, value as EncodedChunk), encode));
       }
+      staged.sort((a, b) => a.chunk_start - b.chunk_start);
       const computeMs = Math.round(performance.now() - t0);
       const outcome = await db.transaction().execute(async (tx) => {
         const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
@@ -299,7 +337,7 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
         const run = await tx.selectFrom('analysis_runs').select(['finished_at', 'total_assets']).where('project_id', '=', projectId).where('version', '=', version).forUpdate().executeTakeFirst();
         if (!run || run.finished_at) return 'stored before';
         for (const s of staged) {
-          const fields = { chunk_count: s.chunk_count, data: s.data, summary: JSON.stringify(s.summary), part, worker_id: ctx.workerId, attempt: ctx.attempt };
+          const fields = { chunk_count: s.chunk_count, data: blobValue(s.data), summary: JSON.stringify(s.summary), part, worker_id: ctx.workerId, attempt: ctx.attempt };
           await tx
             .insertInto('analysis_staging')
             .values({ project_id: projectId, version, chunk_start: s.chunk_start, ...fields })
@@ -318,7 +356,7 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
         await storeRun(tx, projectId, version, run.total_assets, p.filters);
         return 'stored';
       });
-      log.info({ projectId, version, part, chunks: chunks.length, assets: partAssets, computeMs, attempt: ctx.attempt, outcome }, 'analysis part done');
+      log.info({ projectId, version, part, chunks: chunks.length, assets: partAssets, computeMs, encodeMsInWorkers: Math.round(encodeMs), encodedInWorkers: inWorker, attempt: ctx.attempt, outcome }, 'analysis part done');
       if (outcome === 'stored' && onStored) onStored(projectId).catch((err: unknown) => log.warn({ projectId, err }, 'after-analysis hook failed'));
     },
     async onFailed({ projectId, version }, error) {
@@ -330,6 +368,57 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
         .execute();
     },
   };
+}
+
+/** Page size when reading a project's assets (each page one query, so requests interleave on a large project). */
+const READ_PAGE = 5_000;
+
+/** A project's assets in position order, read page by page (keyset on position) with a turn of the event loop between. */
+export async function readAssets(db: DB, projectId: number): Promise<AssetRow[]> {
+  const out: AssetRow[] = [];
+  let after = -1;
+  for (;;) {
+    const page = await db.selectFrom('assets').selectAll().where('project_id', '=', projectId).where('position', '>', after).orderBy('position').limit(READ_PAGE).execute();
+    for (const r of page) out.push(r);
+    if (page.length < READ_PAGE) return out;
+    after = page[page.length - 1]!.position;
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** The engine tasks (one per 500-asset chunk) of inputs[from, to). */
+function tasksOf(inputs: readonly AssetInput[], from: number, to: number): { start: number; assets: AssetInput[] }[] {
+  const tasks: { start: number; assets: AssetInput[] }[] = [];
+  for (let s = from; s < to; s += CHUNK_ASSETS) tasks.push({ start: s, assets: inputs.slice(s, Math.min(to, s + CHUNK_ASSETS)) as AssetInput[] });
+  return tasks;
+}
+
+/**
+ * Computes `tasks` on the engine pool (compressed and summarised in the workers) and writes each chunk to
+ * analysis_staging as it arrives, under an analysis_runs row with no parts (a streamed run; a retried job finds it and
+ * starts again). The pool gives a worker its next chunk only once this one is written, so memory stays bounded.
+ */
+async function streamRun(
+  db: DB,
+  ctx: JobContext,
+  r: { projectId: number; version: number; total: number; tasks: { start: number; assets: AssetInput[] }[]; encode: EncodeOptions; part: number | null; onProgress: (done: number) => void },
+): Promise<{ bytes: number; encodeMs: number; inWorker: boolean }> {
+  await db.insertInto('analysis_runs').values({ project_id: r.projectId, version: r.version, total_assets: r.total, chunks: Math.ceil(r.total / CHUNK_ASSETS), parts: 0, reused_assets: 0, planned_by: ctx.workerId }).execute();
+  const stats = { bytes: 0, encodeMs: 0, inWorker: true };
+  let done = 0;
+  await withAnalysisPool((pool) => pool.run(r.tasks, async (head, value) => {
+    const e = value as EncodedChunk;
+    stats.bytes += e.data.byteLength;
+    stats.encodeMs += e.encodeMs;
+    stats.inWorker &&= e.inWorker;
+    await db
+      .insertInto('analysis_staging')
+      .values({ project_id: r.projectId, version: r.version, chunk_start: head.start, chunk_count: head.count, data: blobValue(e.data), summary: JSON.stringify(e.share), part: r.part, worker_id: ctx.workerId, attempt: ctx.attempt })
+      .execute();
+    done += head.count;
+    r.onProgress(done);
+  }, r.encode));
+  return stats;
 }
 
 /** Progress over all parts of a run: kept chunks plus every part's analysed assets, out of the project's assets. */
@@ -380,45 +469,6 @@ async function storeRun(tx: DB, projectId: number, version: number, total: numbe
 
 function propertyTypes(rows: AssetRow[]): string[] {
   return [...new Set(rows.map((r) => r.property_type).filter((t): t is string => !!t))].sort();
-}
-
-/** One chunk's share of the project card's figures (sums over its assets); shares are added in chunk order. */
-export interface SummaryShare {
-  scoreSum: number;
-  scored: number;
-  maxExposure: number;
-  totalValue: number;
-  cvar: number;
-  rcvar: number;
-}
-
-function summaryIndex(filters: DefaultFilters): number {
-  return SCENARIO_YEAR_INDEX.get(scenarioYearKey(filters.analysis_type as AnalysisType, filters.scenario as ScenarioCode, filters.year)) ?? 0;
-}
-
-/**
- * A chunk's share of the figures of a project card at the project's default filter: climate scores of the assets with
- * data, maximum exposure, exposed value, CVaR and residual CVaR over the portfolio's hazards.
- * `prepared[i]` is the asset at position `base + i`.
- */
-export function summaryShare(prepared: readonly PreparedAsset[], base: number, chunk: StoredChunk, filters: DefaultFilters, hazards: HazardKey[]): SummaryShare {
-  const out: SummaryShare = { scoreSum: 0, scored: 0, maxExposure: 0, totalValue: 0, cvar: 0, rcvar: 0 };
-  const S = chunk.scenarioYears.length;
-  const syIndex = summaryIndex(filters);
-  for (let a = 0; a < chunk.count; a++) {
-    const asset = prepared[chunk.start - base + a]!;
-    const score = chunk.climateScore[a * S + syIndex]!;
-    if (score !== 255) {
-      out.scoreSum += score;
-      out.scored += 1;
-    }
-    const c = assetCvar(asset, chunk, a, hazards, filters.analysis_type as AnalysisType, filters.scenario as ScenarioCode, filters.year);
-    if (Number.isFinite(c.maxExposure)) out.maxExposure += c.maxExposure;
-    if (Number.isFinite(c.cvar)) out.cvar += c.cvar;
-    if (Number.isFinite(c.rcvar)) out.rcvar += c.rcvar;
-    out.totalValue += (asset.buildingValue + asset.contentValue + asset.inventoryValue) * asset.ownership;
-  }
-  return out;
 }
 
 /** The project card's figures from the chunks' shares, added in chunk order (the same sums whoever computed them). */

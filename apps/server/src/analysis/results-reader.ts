@@ -1,10 +1,14 @@
 import { HAZARD_INDICATORS, HAZARD_KEYS, type HazardKey } from '@crp/contracts';
 import { prepareAssets, SCENARIO_YEAR_INDEX, type AssetInput, type PreparedAsset } from '@crp/engine';
 import type { DB } from '../db/database.js';
+import { blobColumn, blobOf } from '../db/bytea.js';
 import type { AssetRow } from '../db/schema.js';
 import { AppError } from '../lib/errors.js';
-import { assetInputOf } from './analysis.service.js';
-import { decodeChunk, type StoredChunk } from './result-codec.js';
+import { assetInputOf, readAssets } from './analysis.service.js';
+import { decodeChunkAsync, type StoredChunk } from './result-codec.js';
+
+/** Stored chunks read per query (about 1 MB each): bounds the driver's buffers and lets requests interleave. */
+const READ_CHUNKS = 16;
 
 /** A stored analysis, decoded for reading: assets in position order with their result chunk and local index. */
 /** A posted asset (results API): what the reader needs besides the engine input. */
@@ -38,12 +42,21 @@ export interface ProjectResults<A extends AssetRow | ResultsAssetRow = AssetRow>
 /** Reads the stored analysis of a project; 409 when there is none yet (still queued or running). */
 export async function loadProjectResults(db: DB, projectId: number): Promise<ProjectResults> {
   const project = await db.selectFrom('projects').select(['status', 'status_message']).where('id', '=', projectId).executeTakeFirstOrThrow();
-  const blobs = await db.selectFrom('analysis_results').select(['chunk_start', 'data']).where('project_id', '=', projectId).orderBy('chunk_start').execute();
-  if (blobs.length === 0) {
+  const first = await db.selectFrom('analysis_results').select('chunk_start').where('project_id', '=', projectId).limit(1).executeTakeFirst();
+  if (!first) {
     throw new AppError(409, project.status === 'failed' ? `The analysis of this project failed: ${project.status_message ?? ''}` : 'The analysis of this project is not finished yet. Try again when it is done.');
   }
-  const assets = await db.selectFrom('assets').selectAll().where('project_id', '=', projectId).orderBy('position').execute();
-  return resultsOf(assets, blobs.map((b) => decodeChunk(Buffer.from(b.data))));
+  const assets = await readAssets(db, projectId);
+  // Page by page, each page's blobs inflated on the thread pool (off the event loop), so a large analysis does not
+  // stall other requests while it is read (issue 22).
+  const chunks: StoredChunk[] = [];
+  for (let after = -1; ;) {
+    const page = await db.selectFrom('analysis_results').select(['chunk_start', blobColumn('data').as('data')]).where('project_id', '=', projectId).where('chunk_start', '>', after).orderBy('chunk_start').limit(READ_CHUNKS).execute();
+    for (const c of await Promise.all(page.map((b) => decodeChunkAsync(blobOf(b.data))))) chunks.push(c);
+    if (page.length < READ_CHUNKS) break;
+    after = page[page.length - 1]!.chunk_start;
+  }
+  return resultsOf(assets, chunks);
 }
 
 /** The reader over decoded chunks of `assets` (stored, or computed just now for posted assets). */

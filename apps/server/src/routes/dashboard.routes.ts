@@ -1,4 +1,4 @@
-import { DashboardAnswer, DashboardBody, ErrorBody } from '@crp/contracts';
+import { DashboardAnswer, DashboardAssetPage, DashboardAssetPageBody, DashboardBody, DashboardHeatmapPage, DashboardHeatmapPageBody, DashboardMapAnswer, DashboardMapBody, ErrorBody } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../plugins/auth.js';
@@ -39,6 +39,43 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   }, async (req, reply) => reply.type('application/json; charset=utf-8').send(preSerialised(await dashboard.queryJson(caller(req), req.body))));
 
+  // Pages of the per-asset sections (issue 22 item 3): the web asks the answer with per_asset 'pages' and reads these.
+  app.post('/api/v2/dashboard/assets/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Dashboard'],
+      summary: 'One page of the dashboard asset table, sorted and searched on the server',
+      description: 'The same filters as POST api/v2/dashboard/, plus sort (a column or position), order, search (name or property type), offset and limit (at most 500), or ids. Rows carry the asset table columns, the position in the selection and the hazard scores. 403 when the tier has no asset table (or, for a loss column as sort, no portfolio losses).',
+      security: TOKEN_SECURITY,
+      body: DashboardAssetPageBody,
+      response: { 200: DashboardAssetPage, ...errors },
+    },
+  }, async (req) => dashboard.assetPage(caller(req), req.body));
+
+  app.post('/api/v2/dashboard/heatmap/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Dashboard'],
+      summary: 'One page of the dashboard hazard heat map (assets by hazards)',
+      description: 'The same filters as POST api/v2/dashboard/, plus adaptation, sort (position, name, climate_score or a hazard label), order, search, offset and limit (at most 500). 403 when the tier has no heat map.',
+      security: TOKEN_SECURITY,
+      body: DashboardHeatmapPageBody,
+      response: { 200: DashboardHeatmapPage, ...errors },
+    },
+  }, async (req) => dashboard.heatmapPage(caller(req), req.body));
+
+  app.post('/api/v2/dashboard/map/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Dashboard'],
+      summary: 'The dashboard asset maps: every point up to 5,000 selected assets, else clusters of the viewport',
+      description: 'The same filters as POST api/v2/dashboard/, plus colour_by (Climate score or a hazard label), bbox [west, south, east, north] and zoom. 403 when the tier has no asset risk map.',
+      security: TOKEN_SECURITY,
+      body: DashboardMapBody,
+      response: { 200: DashboardMapAnswer, ...errors },
+    },
+  }, async (req) => dashboard.mapData(caller(req), req.body));
+
   app.post('/api/v2/dashboard/detail/', {
     onRequest: app.authenticate,
     schema: { tags: ['Dashboard'], summary: 'The detail-by-year presentation of the dashboard', description: 'The same answer as POST api/v2/dashboard/ with adaptation, dollars and every property type (sent as a pre-serialised Buffer too).', security: TOKEN_SECURITY, body: DetailBody, response: { 200: DashboardAnswer, ...errors } },
@@ -58,6 +95,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       parameter: 'loss',
       adjusted_gdp: false,
       property_type: 'All',
+      per_asset: 'columns',
     });
     return reply.type('application/json; charset=utf-8').send(preSerialised(answer));
   });

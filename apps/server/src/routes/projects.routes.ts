@@ -34,6 +34,7 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
       detail: out.created ? `Portfolio '${out.project.name}' created with ${out.project.assets} assets; analysis queued.` : `Portfolio '${out.project.name}' updated; analysis queued.`,
       project: out.project,
       job_id: out.jobId,
+      ...(out.warnings.length ? { warnings: out.warnings } : {}),
     });
   });
 

@@ -1,4 +1,4 @@
-import { ASSET_FIELDS, assetFieldForHeader, decodeText, isNA, isNaNText, looksLikeBomlessUtf16, parseAmount, textBom, type AssetFieldKey } from '@crp/contracts';
+import { ASSET_FIELDS, ASSET_JSON_KEYS, assetFieldForHeader, unknownAssetColumns, decodeText, isNA, isNaNText, looksLikeBomlessUtf16, parseAmount, textBom, type AssetFieldKey } from '@crp/contracts';
 import * as XLSX from '@e965/xlsx';
 import { inflateRawSync } from 'node:zlib';
 import { AppError } from '../lib/errors.js';
@@ -82,6 +82,99 @@ export function readUploadTable(file: UploadedFile, maxRows: number): unknown[][
   return table;
 }
 
+/** CSV text above this many characters is read by parseCsvRows (streaming-friendly, bounded memory) instead of SheetJS. */
+export const LARGE_CSV_CHARS = 2 * 1_048_576;
+
+/**
+ * readUploadTable for create_project: a large CSV (over LARGE_CSV_CHARS) is split into rows by parseCsvRows in slices
+ * with a turn of the event loop between them, instead of SheetJS building a workbook of cell objects (about 10x the
+ * file's size in memory and one long block of the event loop at a million rows). Other files go to readUploadTable.
+ */
+export async function readUploadTableAsync(file: UploadedFile, maxRows: number, onProgress?: (rows: number) => void): Promise<unknown[][]> {
+  const sniffed = sniffFileType(file);
+  if (sniffed.kind !== 'csv' || file.data.length <= LARGE_CSV_CHARS) return readUploadTable(file, maxRows);
+  const { text } = decodeText(file.data);
+  const table = await parseCsvRows(text, maxRows + 3, onProgress);
+  refuseNulCells(file, table);
+  return table;
+}
+
+/**
+ * Splits CSV text into rows of cell strings as SheetJS reads a CSV with `raw: true` (RFC 4180 quotes with doubled
+ * quotes inside, CRLF or LF, the delimiter guessed from the first line among comma, semicolon, tab and bar; empty
+ * cells null, a line of empty cells an empty row), at most `maxRows` rows. Yields to the event loop every 20,000
+ * rows. apps/server/test/upload-scale.test.ts checks it against SheetJS.
+ */
+export async function parseCsvRows(text: string, maxRows: number, onProgress?: (rows: number) => void): Promise<unknown[][]> {
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const delimiter = guessDelimiter(text, start);
+  const rows: unknown[][] = [];
+  const n = text.length;
+  while (start < n && rows.length < maxRows) {
+    let row: (string | null)[] = [];
+    let i = start;
+    let any = false;
+    for (;;) {
+      let value: string;
+      if (text.charCodeAt(i) === 34) {
+        // quoted: up to the closing quote, "" is one quote
+        let out = '';
+        let j = i + 1;
+        for (;;) {
+          const q = text.indexOf('"', j);
+          if (q < 0) { out += text.slice(j); j = n; break; }
+          out += text.slice(j, q);
+          if (text.charCodeAt(q + 1) === 34) { out += '"'; j = q + 2; continue; }
+          j = q + 1;
+          break;
+        }
+        // anything between the closing quote and the delimiter is kept, as SheetJS does
+        let k = j;
+        while (k < n && text[k] !== delimiter && text[k] !== '\n' && text[k] !== '\r') k++;
+        value = out + text.slice(j, k);
+        i = k;
+      } else {
+        let k = i;
+        while (k < n) {
+          const c = text[k];
+          if (c === delimiter || c === '\n' || c === '\r') break;
+          k++;
+        }
+        value = text.slice(i, k);
+        i = k;
+      }
+      if (value !== '') any = true;
+      row.push(value === '' ? null : value);
+      if (i < n && text[i] === delimiter) { i++; continue; }
+      break;
+    }
+    if (text[i] === '\r') i++;
+    if (text[i] === '\n') i++;
+    if (!any) row = [];
+    rows.push(row);
+    start = i;
+    if (rows.length % 20_000 === 0) {
+      onProgress?.(rows.length);
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+  return rows;
+}
+
+function guessDelimiter(text: string, from: number): string {
+  const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0, '|': 0 };
+  let quoted = false;
+  for (let i = from; i < text.length && i < from + 65_536; i++) {
+    const c = text[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === '\n' || c === '\r')) break;
+    else if (!quoted && c in counts) counts[c]! += 1;
+  }
+  let best = ',';
+  for (const c of [';', '\t', '|']) if (counts[c]! > counts[best]!) best = c;
+  return best;
+}
+
 /**
  * A cell holding U+0000 (a CSV past its first 8 KiB, where the binary sniff looks, or an XLSX cell written as
  * `_x0000_`) cannot be stored by PostgreSQL: refused naming the cell, before anything is stored (issue 21).
@@ -104,10 +197,12 @@ function refuseNulCells(file: UploadedFile, table: unknown[][]): void {
 /** Bytes of unpacked workbook XML allowed per row of UPLOAD_MAX_ROWS (a row of 35 filled columns is under 2 KiB). */
 const UNPACKED_BYTES_PER_ROW = 2048;
 const UNPACKED_MIN_BYTES = 64 * 1_048_576;
+/** Cap whatever UPLOAD_MAX_ROWS is (a million rows of a dozen columns is about 300 MB of sheet XML; larger books: CSV). */
+const UNPACKED_MAX_BYTES = 512 * 1_048_576;
 const ZIP_MAX_ENTRIES = 10_000;
 
 /** Most bytes an .xlsx upload may unpack to: enough for UPLOAD_MAX_ROWS rows, far below a zip bomb's hundreds of MB. */
-export const unpackedLimit = (maxRows: number) => Math.max(UNPACKED_MIN_BYTES, maxRows * UNPACKED_BYTES_PER_ROW);
+export const unpackedLimit = (maxRows: number) => Math.min(UNPACKED_MAX_BYTES, Math.max(UNPACKED_MIN_BYTES, maxRows * UNPACKED_BYTES_PER_ROW));
 
 /**
  * Zip-bomb guard for .xlsx uploads, run before the workbook is parsed. The sizes the zip's central directory
@@ -200,6 +295,28 @@ const PROPERTY_TYPE_MAX = 80;
  * `rowLabel` names rows: spreadsheet rows for files, 1-based list positions for JSON data.
  */
 export function validateAssets(records: { row: number; values: Record<string, unknown> }[]): { assets: ImportedAsset[]; errors: string[] } {
+  const v = assetValidator();
+  for (const r of records) v.check(r);
+  return { assets: v.assets, errors: v.errors };
+}
+
+/**
+ * validateAssets for large uploads: the same checks in slices of `slice` rows with a turn of the event loop between
+ * them (other users' requests are answered while a million rows are checked); `onProgress` gets the rows checked.
+ */
+export async function validateAssetsInSlices(records: { row: number; values: Record<string, unknown> }[], onProgress?: (checked: number) => void, slice = 5_000): Promise<{ assets: ImportedAsset[]; errors: string[] }> {
+  const v = assetValidator();
+  for (let i = 0; i < records.length; i += slice) {
+    const end = Math.min(records.length, i + slice);
+    for (let j = i; j < end; j++) v.check(records[j]!);
+    onProgress?.(end);
+    if (end < records.length) await new Promise((r) => setImmediate(r));
+  }
+  return { assets: v.assets, errors: v.errors };
+}
+
+/** The row checks of validateAssets, one record at a time (names must be unique across all the records checked). */
+function assetValidator() {
   const errors: string[] = [];
   const assets: ImportedAsset[] = [];
   const seen = new Map<string, number>();
@@ -207,7 +324,7 @@ export function validateAssets(records: { row: number; values: Record<string, un
     if (errors.length < MAX_ERRORS) errors.push(`Row ${row}: ${msg}`);
     else if (errors.length === MAX_ERRORS) errors.push('More errors not listed: fix these first.');
   };
-  for (const { row, values } of records) {
+  const check = ({ row, values }: { row: number; values: Record<string, unknown> }) => {
     const before = errors.length;
     const rawName = values.name;
     const name = isNA(rawName) ? '' : String(rawName).trim().replace(/\s+/g, ' ');
@@ -275,8 +392,30 @@ export function validateAssets(records: { row: number; values: Record<string, un
       asset.country_code = s;
     }
     if (errors.length === before) assets.push(asset as ImportedAsset);
+  };
+  return { check, assets, errors };
+}
+
+/** Header-row columns of a table that name no asset field (none when the table has no header row). */
+export function unknownTableColumns(table: unknown[][]): string[] {
+  const first = table.find((r) => r.some((c) => !isNA(c)));
+  if (!first) return [];
+  const mapped = first.map(assetFieldForHeader);
+  const hasHeader = ['name', 'latitude', 'longitude'].every((k) => mapped.includes(k as AssetFieldKey));
+  return hasHeader ? unknownAssetColumns(first) : [];
+}
+
+const JSON_KEYS = new Set<string>([...ASSET_FIELDS.map((f) => f.key as string), ...ASSET_JSON_KEYS]);
+
+/** Keys of a JSON `data` list that the server does not read, each once, in order of first appearance. */
+export function unknownJsonKeys(list: unknown[]): string[] {
+  const out = new Set<string>();
+  for (const item of list) {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) continue;
+    for (const k of Object.keys(item)) if (!JSON_KEYS.has(k)) out.add(k);
+    if (out.size > 50) break;
   }
-  return { assets, errors };
+  return [...out];
 }
 
 /** Records from the JSON `data` field: a list of locations (spec 000 §3), numbered from 1. */

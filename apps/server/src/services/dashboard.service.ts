@@ -20,6 +20,15 @@ import {
   type DashboardView,
   type DashboardAssetTable,
   type DashboardBody,
+  type DashboardFilterFields,
+  type DashboardAssetPage,
+  type DashboardAssetPageBody,
+  type DashboardAssetPageRow,
+  type DashboardHeatmapPage,
+  type DashboardHeatmapPageBody,
+  type DashboardMapAnswer,
+  type DashboardMapBody,
+  DASHBOARD_MAP_POINTS_MAX,
   type HazardKey,
   type ScenarioCode,
   type TierSection,
@@ -91,7 +100,35 @@ class ResultsCache {
  * type, scenario and year. Field meanings are documented in docs/dashboard.md.
  */
 /** The dashboard answer object (what query returns). */
-export type DashboardAnswerObject = Exclude<Awaited<ReturnType<DashboardService['build']>>, Buffer>;
+export type DashboardAnswerObject = Exclude<Awaited<ReturnType<DashboardService['build']>>, Buffer | { kind: 'rows' }>;
+
+/**
+ * The selected assets of one analysis and selection filters, as the page endpoints read them (build in rows mode):
+ * idx[n] = the n-th selected asset, pa its per-asset CVaRs (ASSET_BATCH_FIELDS per asset), assetScores[n] its climate
+ * score; plus the sorted orders and search results asked so far. Plain data, kept per analysis (DashboardService.selections).
+ */
+interface SelectionData {
+  kind: 'rows';
+  R: ProjectResults;
+  cachedResults: CachedResults;
+  idx: Int32Array;
+  pa: Float64Array;
+  assetScores: (number | null)[];
+  hazards: HazardKey[];
+  hk: Int32Array;
+  syIdx: number;
+  mitigation: boolean;
+  /** Sorted orders (positions n) by sort key and order. */
+  orders: Lru<Int32Array>;
+  /** Positions matching a search, in a sorted order, by search, sort key and order. */
+  searches: Lru<Int32Array>;
+  /** Lower-case name and property type of each selected asset (searches), made on the first search. */
+  haystack?: string[];
+  /** Selected position of each asset id (ids filter). */
+  positionOfId?: Map<number, number>;
+  bounds?: [number, number, number, number] | null;
+}
+type Selection = SelectionData & { allowed: Partial<Record<TierSection, boolean>> };
 
 /** Key of a portfolio series in an analysis's caches: what the series depends on besides the analysis. */
 const seriesKeyOf = (at: AnalysisType, s: ScenarioCode, hazards: readonly HazardKey[], withContent: boolean, gdpAdjusted: boolean, propertyType: string) =>
@@ -133,6 +170,8 @@ const STORED_COLUMNS = {
 const STORED_KEYS = Object.keys(STORED_COLUMNS) as (keyof typeof STORED_COLUMNS)[];
 const COMPUTED_KEYS = ASSET_TABLE_COLUMNS.filter((k) => !(k in STORED_COLUMNS));
 const ROW_KEYS = Object.keys(DashboardAssetRow.shape) as (keyof DashboardAssetRow)[];
+/** The loss columns of the asset table: their field in the engine's per-asset batch (assetCvarBatch). */
+const LOSS_FIELDS = { percentage: 2, overall_loss: 1, cvar: 0, max_exposure: 3, loss_100_year: 6, loss_250_year: 7 } as const;
 
 /**
  * Indices 0..n-1 of the `k` largest values, largest first, ties in index order: what a stable descending sort of all n
@@ -149,6 +188,47 @@ function topN(n: number, k: number, value: (i: number) => number): number[] {
     if (top.length > k) { top.pop(); vals.pop(); }
   }
   return top;
+}
+
+/**
+ * Severity scores of every asset x stored hazard at scenario-year s, `[i * N_HAZARDS + h]`, 255 = no data: gathered
+ * from the chunks once per analysis, scenario-year and adaptation (the score loops read them directly).
+ */
+function scoreMatrixOf(c: CachedResults, s: number, residual: boolean): Uint8Array {
+  return c.scores.getOrMake(`${s}|${residual}`, () => {
+    const { R } = c;
+    const { chunks, chunkOf, localOf } = R;
+    const S = chunks[0]!.scenarioYears.length;
+    const A = R.assets.length;
+    const m = new Uint8Array(A * N_HAZARDS);
+    for (let i = 0; i < A; i++) {
+      const ch = chunks[chunkOf[i]!]!;
+      const src = residual ? ch.scoreResidual : ch.score;
+      const b = localOf[i]! * N_HAZARDS;
+      for (let h = 0; h < N_HAZARDS; h++) m[i * N_HAZARDS + h] = src[(b + h) * S + s]!;
+    }
+    return m;
+  }, (m) => m.byteLength);
+}
+
+/**
+ * Stable LSD radix sort (16-bit digits) of positions by the unsigned key (hi, lo) of each position: ties keep their
+ * order in `pos`. `lo` null: hi alone.
+ */
+function radixSort(pos: Int32Array, hi: Uint32Array, lo: Uint32Array | null): Int32Array {
+  const n = pos.length;
+  let src: Int32Array = pos, dst: Int32Array = new Int32Array(n);
+  const count = new Uint32Array(65537);
+  const passes: [Uint32Array, number][] = lo ? [[lo, 0], [lo, 16], [hi, 0], [hi, 16]] : [[hi, 0], [hi, 16]];
+  for (const [k, shift] of passes) {
+    count.fill(0);
+    for (let j = 0; j < n; j++) count[((k[src[j]!]! >>> shift) & 0xffff) + 1]!++;
+    if (count.some((c) => c === n)) continue; // every key has this digit: the pass would not move anything
+    for (let b = 0; b < 65536; b++) count[b + 1]! += count[b]!;
+    for (let j = 0; j < n; j++) { const p = src[j]!; dst[count[(k[p]! >>> shift) & 0xffff]!++] = p; }
+    const t = src; src = dst; dst = t;
+  }
+  return src;
 }
 
 const DATA_SOURCES = Object.values(DATASETS).map((d) => ({ name: d.name, publisher: d.publisher, license: d.license }));
@@ -178,6 +258,11 @@ export class DashboardService {
   private readonly answers: Lru<Buffer>;
   /** Answers being built, by the same key: identical queries that arrive meanwhile wait for that build (single flight). */
   private readonly building = new Map<string, Promise<Buffer>>();
+  /** Selections of the page endpoints (per analysis and selection filters), at most 256 MiB of positions and scores. */
+  private readonly selections = new Lru<SelectionData>(32, 256 * MIB);
+  private readonly selecting = new Map<string, Promise<SelectionData | null>>();
+  /** Up to this many selected assets the map endpoint sends points, above it clusters (tests lower it). */
+  mapPointsMax = DASHBOARD_MAP_POINTS_MAX;
 
   constructor(
     private readonly db: DB,
@@ -288,7 +373,7 @@ export class DashboardService {
   }
 
   /** Builds the answer; with `cached`, first asks it for a serialised answer (or one being built) under the answer's key. */
-  private async build(caller: AuthUser, body: DashboardBody, cached?: (key: string) => Buffer | Promise<Buffer> | undefined, fragments?: Map<string, string>) {
+  private async build(caller: AuthUser, body: DashboardBody, cached?: (key: string) => Buffer | Promise<Buffer> | undefined, fragments?: Map<string, string>, rowsMode = false) {
     const { project, role } = await this.resolveProject(caller, body);
     if (project.status !== 'done') {
       throw new AppError(409, project.status === 'failed' ? `The analysis failed: ${project.status_message ?? ''}` : `The analysis is ${project.status} (${Math.round(project.progress * 100)} %). The dashboard opens when it is done.`, undefined, {
@@ -323,12 +408,27 @@ export class DashboardService {
     if (cached) {
       // Everything the answer depends on: the analysis, the project fields it echoes, the caller's role, tier and edit
       // permissions, and the resolved filters.
-      const hit = cached(JSON.stringify([resultsKey, await this.own?.signatureOf(project.company_id), project.name, project.portfolio_variables, role, tier.tier_permissions, edits, at, sc, year, body.variable, body.percentage_type, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type, body.count, body.currency]));
+      const hit = cached(JSON.stringify([resultsKey, await this.own?.signatureOf(project.company_id), project.name, project.portfolio_variables, role, tier.tier_permissions, edits, at, sc, year, body.variable, body.percentage_type, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type, body.count, body.currency, body.per_asset]));
       if (hit) return hit;
     }
+    // Rows mode: the selection (and its sorted orders) is kept per analysis and selection filters; identical requests
+    // that arrive while it is built (the table, heat map and map pages of one dashboard) wait for that build. An answer
+    // with per_asset 'pages' builds the same selection on its way and leaves it for the page requests that follow.
+    const sharesSelection = rowsMode || body.per_asset === 'pages';
+    const selKey = sharesSelection ? JSON.stringify([resultsKey, at, sc, year, hazards, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type.toLowerCase(), body.count]) : '';
+    const withCaller = (d: SelectionData) => ({ ...d, allowed: tier.tier_permissions as Partial<Record<TierSection, boolean>> });
+    let selectionDone: ((d: SelectionData | null) => void) | null = null;
+    if (rowsMode) {
+      const hit = this.selections.get(selKey) ?? (await this.selecting.get(selKey));
+      if (hit) return withCaller(hit);
+    }
+    if (sharesSelection && !this.selecting.has(selKey) && !this.selections.get(selKey)) {
+      this.selecting.set(selKey, new Promise<SelectionData | null>((resolve) => { selectionDone = resolve; }));
+    }
+    try {
     const cachedResults = await this.cache.get(resultsKey, () => loadProjectResults(this.db, project.id));
     this.precomputeSeries(cachedResults, projectHazards);
-    const { R, series: seriesCache, hazardSeries: hazardSeriesCache, scores: scoreCache, batches: batchCache, json: jsonCache, means: meanCache } = cachedResults;
+    const { R, series: seriesCache, hazardSeries: hazardSeriesCache, batches: batchCache, json: jsonCache, means: meanCache } = cachedResults;
     const key = at === 'ssp' && year === BASELINE_YEAR ? scenarioYearKey('baseline', null, year) : scenarioYearKey(at, sc, year);
     const baseKey = at === 'rcp' ? scenarioYearKey('rcp', sc, BASELINE_YEAR) : scenarioYearKey('baseline', null, BASELINE_YEAR);
     const syIdx = R.syIndex(key);
@@ -345,18 +445,7 @@ export class DashboardService {
      * Severity scores of every asset x stored hazard at scenario-year s, `[i * N_HAZARDS + h]`, 255 = no data: gathered
      * from the chunks once per analysis, scenario-year and adaptation (the score loops below read them directly).
      */
-    const scoreMatrix = (s: number, residual: boolean): Uint8Array =>
-      scoreCache.getOrMake(`${s}|${residual}`, () => {
-        const A = R.assets.length;
-        const m = new Uint8Array(A * N_HAZARDS);
-        for (let i = 0; i < A; i++) {
-          const ch = chunks[chunkOf[i]!]!;
-          const src = residual ? ch.scoreResidual : ch.score;
-          const b = localOf[i]! * N_HAZARDS;
-          for (let h = 0; h < N_HAZARDS; h++) m[i * N_HAZARDS + h] = src[(b + h) * S + s]!;
-        }
-        return m;
-      }, (m) => m.byteLength);
+    const scoreMatrix = (s: number, residual: boolean): Uint8Array => scoreMatrixOf(cachedResults, s, residual);
     /** Column of selected-asset scores (null = no data) for the stored hazard index h at scenario-year s. */
     const scoreColumn = (h: number, s: number, residual: boolean): (number | null)[] => {
       const m = scoreMatrix(s, residual);
@@ -412,7 +501,6 @@ export class DashboardService {
       return { eal, ealR, op, exposedValue };
     };
     const atYear = M(syIdx);
-    const at2020 = syIdx === baseIdx ? atYear : M(baseIdx);
     let totalValue = 0;
     for (let n = 0; n < N; n++) { const v = atYear.exposedValue[n]!; totalValue += Number.isFinite(v) ? v : 0; }
     const pct = (v: number) => (totalValue > 0 ? (100 * v) / totalValue : 0);
@@ -437,6 +525,15 @@ export class DashboardService {
     };
     const assetScores: (number | null)[] = new Array(N);
     for (let n = 0; n < N; n++) assetScores[n] = climateScore(n, atYear, mitigation);
+    // The page endpoints' selection (rows mode): plain data only, so that nothing of this query's arrays is kept.
+    if (rowsMode || selectionDone) {
+      const d: SelectionData = { kind: 'rows', R, cachedResults, idx: Int32Array.from(idx), pa, assetScores, hazards, hk, syIdx, mitigation, orders: new Lru(16, 64 * MIB), searches: new Lru(8, 32 * MIB) };
+      // bytes: positions and scores, plus the per-asset CVaRs it holds on to (shared with the batch cache while there)
+      this.selections.set(selKey, d, N * 16 + pa.byteLength);
+      (selectionDone as ((d: SelectionData | null) => void) | null)?.(d);
+      if (rowsMode) return withCaller(d);
+    }
+    const at2020 = syIdx === baseIdx ? atYear : M(baseIdx);
 
     // Portfolio CVaR at any scenario and year (charts, key findings): one pass per scenario over the stored ratios
     // (engine portfolioCvarSeriesOf), over the selected assets in the order the pre-optimisation code summed them
@@ -611,7 +708,7 @@ export class DashboardService {
       else if (k === 'climatic_score') col = assetScores;
       else if (!allowed('portfolio_losses')) col = new Array(N).fill(null); // the assets' losses add up to the portfolio's
       else {
-        const f = { percentage: 2, overall_loss: 1, cvar: 0, max_exposure: 3, loss_100_year: 6, loss_250_year: 7 }[k as 'percentage' | 'overall_loss' | 'cvar' | 'max_exposure' | 'loss_100_year' | 'loss_250_year'];
+        const f = LOSS_FIELDS[k as keyof typeof LOSS_FIELDS];
         col = new Array(N);
         for (let n = 0; n < N; n++) col[n] = r2(px(n, f));
       }
@@ -641,6 +738,9 @@ export class DashboardService {
     };
     const cardsAllowed = allowed('portfolio_losses');
     const ownData = await ownDataOf(await this.own?.markerFor(project), R.assets, projectHazards, at === 'ssp' && year === BASELINE_YEAR ? null : sc, year);
+    /** With per_asset 'pages' the per-asset sections are left out (the page endpoints serve them). */
+    const pages = body.per_asset === 'pages';
+    const perAsset = <T>(v: () => T): T | undefined => (pages ? undefined : v());
     return {
       project: {
         project_id: project.id,
@@ -692,8 +792,8 @@ export class DashboardService {
       hazard_values_without_adaptation: sectionOrNull('climate_variable_intensity', () => hazardSummary(syIdx, false)),
       hazard_values_2020: sectionOrNull('climate_variable_intensity', () => hazardSummary(baseIdx, true)),
       hazard_values_2020_without_adaptation: sectionOrNull('climate_variable_intensity', () => hazardSummary(baseIdx, false)),
-      heatmap: sectionOrNull('climate_heatmap', () => heat(true)),
-      heatmap_without_adaptation: sectionOrNull('climate_heatmap', () => heat(false)),
+      heatmap: perAsset(() => sectionOrNull('climate_heatmap', () => heat(true))),
+      heatmap_without_adaptation: perAsset(() => sectionOrNull('climate_heatmap', () => heat(false))),
       heatmap_average: sectionOrNull('climate_heatmap', () =>
         Object.fromEntries(hazards.map((h, k) => [labelOf(h), meanScore(k, syIdx, mitigation)])),
       ),
@@ -704,10 +804,10 @@ export class DashboardService {
       inventory_loss_data: sectionOrNull('portfolio_losses', () => inventoryLoss(syIdx)),
       inventory_loss_data_historic: sectionOrNull('portfolio_losses', () => inventoryLoss(baseIdx)),
       metigation_measures: measures,
-      typhoon_map_data: sectionOrNull('asset_level_risk_map', () => ({
+      typhoon_map_data: perAsset(() => sectionOrNull('asset_level_risk_map', () => ({
         wind_ms: idx.map((i) => r2(chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + TYPHOON) * S + syIdx]!)),
         score: scoreColumn(TYPHOON, syIdx, mitigation),
-      })),
+      }))),
       /** The severity table's per-hazard scores and bands: climate variable intensity, so gated with it. */
       combined_data: sectionOrNull('climate_variable_intensity', () =>
         hazards.map((h, k) => {
@@ -725,8 +825,8 @@ export class DashboardService {
       ),
       country_wise_loss_data: sectionOrNull('portfolio_losses', () => [...byCountry().entries()].map(([country_code, v]) => ({ country_code, cvar: r2(v.cvar), rcvar: r2(v.rcvar), assets: v.assets }))),
       hazard_map_continents: sectionOrNull('asset_level_risk_map', () => Object.keys(byContinent()).sort()),
-      hazard_map_data: sectionOrNull('asset_level_risk_map', () => ({ climate_score: assetScores, ...heat(mitigation) })),
-      hazard_map_data_with_continent: sectionOrNull('asset_level_risk_map', byContinent),
+      hazard_map_data: perAsset(() => sectionOrNull('asset_level_risk_map', () => ({ climate_score: assetScores, ...heat(mitigation) }))),
+      hazard_map_data_with_continent: perAsset(() => sectionOrNull('asset_level_risk_map', byContinent)),
       key_finding_data: sectionOrNull('portfolio_losses', () => {
         const findings = keyFindings((s, y) => portfolioCvar(s, y).cvar, at, sc, year);
         return {
@@ -741,17 +841,225 @@ export class DashboardService {
       /** The one selected asset's row (amounts): part of the asset table, so gated with it. */
       single_asset: allowed('asset_table') && N === 1 ? [{ ...assetRow(0), hazards: Object.fromEntries(hazards.map((h, k) => [labelOf(h), scoreColumns(mitigation)[k]![0]!])) }] : [],
       // With every asset selected, the stored fields are the same for every filter: their JSON text is kept per analysis.
-      assets: allowed('asset_table') || allowed('climate_heatmap') || allowed('asset_level_risk_map') ? (everyAsset ? asJson(() => staticJson('assets', () => JSON.stringify(assetsBlock())), assetsBlock) : assetsBlock()) : null,
-      asset_table: sectionOrNull('asset_table', () =>
+      assets: perAsset(() => allowed('asset_table') || allowed('climate_heatmap') || allowed('asset_level_risk_map') ? (everyAsset ? asJson(() => staticJson('assets', () => JSON.stringify(assetsBlock())), assetsBlock) : assetsBlock()) : null),
+      ...(pages ? { per_asset_total: N } : {}),
+      asset_table: perAsset(() => sectionOrNull('asset_table', () =>
         everyAsset
           ? asJson(() => {
               const stored = staticJson('asset_table', () => JSON.stringify(Object.fromEntries(STORED_KEYS.map((k) => [k, tableColumn(k)]))).slice(1, -1));
               return `{${stored},${JSON.stringify(Object.fromEntries(COMPUTED_KEYS.map((k) => [k, tableColumn(k)]))).slice(1)}`;
             }, assetTable)
           : assetTable(),
-      ),
+      )),
       tier_permissions: tier.tier_permissions,
       data_edit_permissions: Object.fromEntries(DATA_EDIT_PERMISSIONS.map((k) => [k, edits[k] !== false])),
     };
+    } finally {
+      if (selectionDone) {
+        (selectionDone as (d: SelectionData | null) => void)(null);
+        this.selecting.delete(selKey);
+      }
+    }
+  }
+  /** The selection of the page endpoints for a caller and filters (tier section checked: 403 when not allowed). */
+  private async selection(caller: AuthUser, body: DashboardFilterFields & { project_id?: number | undefined; project_name?: string | undefined }, section: TierSection): Promise<Selection> {
+    const sel = (await this.build(caller, { ...body, per_asset: 'pages' } as DashboardBody, undefined, undefined, true)) as Selection;
+    if (sel.allowed[section] !== true) throw new AppError(403, `Your subscription tier does not include the ${section.replace(/_/g, ' ')}.`);
+    return sel;
+  }
+
+  /**
+   * Value of sortable column k for selected asset n, as a number (NaN = empty) or a lower-case string. Loss columns are
+   * empty when the tier does not allow portfolio losses (the caller is refused sorting by them, see assetPage).
+   */
+  private sortValues(sel: Selection, key: string, residual: boolean): { num: Float64Array } | { str: string[] } {
+    const { R, idx, pa, assetScores } = sel;
+    const N = idx.length;
+    const num = new Float64Array(N);
+    if (key === 'position') { for (let n = 0; n < N; n++) num[n] = n; return { num }; }
+    if (key === 'climatic_score' || key === 'climate_score') { for (let n = 0; n < N; n++) num[n] = assetScores[n] ?? NaN; return { num }; }
+    const f = LOSS_FIELDS[key as keyof typeof LOSS_FIELDS];
+    if (f !== undefined) { for (let n = 0; n < N; n++) { const v = r2(pa[idx[n]! * ASSET_BATCH_FIELDS + f]!); num[n] = v ?? NaN; } return { num }; }
+    const h = hazardByLabel(key)?.key;
+    if (h && sel.hazards.includes(h)) {
+      const m = scoreMatrixOf(sel.cachedResults, sel.syIdx, residual);
+      const hh = HAZARD_KEYS.indexOf(h);
+      for (let n = 0; n < N; n++) { const v = m[idx[n]! * N_HAZARDS + hh]!; num[n] = v === 255 ? NaN : v; }
+      return { num };
+    }
+    const read = key in IDENTITY_COLUMNS ? IDENTITY_COLUMNS[key as keyof typeof IDENTITY_COLUMNS] : STORED_COLUMNS[key as keyof typeof STORED_COLUMNS];
+    if (!read) throw badRequest(`sort: '${key}' is not a column.`, 'sort');
+    const first = N ? read(R.assets[idx[0]!]!) : null;
+    if (typeof first === 'string' || key === 'name' || key === 'type' || key === 'country_code') {
+      const str: string[] = new Array(N);
+      for (let n = 0; n < N; n++) { const v = read(R.assets[idx[n]!]!); str[n] = v === null || v === undefined ? '' : String(v).toLowerCase(); }
+      return { str };
+    }
+    for (let n = 0; n < N; n++) { const v = read(R.assets[idx[n]!]!) as number | boolean | null; num[n] = v === null || v === undefined ? NaN : Number(v); }
+    return { num };
+  }
+
+  /**
+   * Positions 0..N-1 sorted by a column: empty values last in either order, ties in upload order; kept per selection.
+   * A stable radix sort of 64-bit keys (numbers as order-preserving bit patterns, text as its rank among the distinct
+   * values): a comparison sort of a million positions with a comparator function takes seconds, this about 0.1 s.
+   */
+  private orderOf(sel: Selection, key: string, order: 'asc' | 'desc', residual: boolean): Int32Array {
+    const cacheKey = `${key}|${order}|${residual}`;
+    return sel.orders.getOrMake(cacheKey, () => {
+      const N = sel.idx.length;
+      if (key === 'position') {
+        const out = new Int32Array(N);
+        for (let n = 0; n < N; n++) out[n] = order === 'asc' ? n : N - 1 - n;
+        return out;
+      }
+      const v = this.sortValues(sel, key, residual);
+      const hi = new Uint32Array(N), lo = new Uint32Array(N);
+      const filled: number[] = [], empty: number[] = [];
+      const desc = order === 'desc';
+      if ('num' in v) {
+        const f = new Float64Array(1), u = new Uint32Array(f.buffer);
+        for (let n = 0; n < N; n++) {
+          const x = v.num[n]!;
+          if (x !== x) { empty.push(n); continue; }
+          f[0] = x + 0; // -0 sorts with 0
+          let h = u[1]!, l = u[0]!;
+          if (h & 0x80000000) { h = ~h >>> 0; l = ~l >>> 0; } else h = (h | 0x80000000) >>> 0;
+          if (desc) { h = ~h >>> 0; l = ~l >>> 0; }
+          hi[n] = h; lo[n] = l;
+          filled.push(n);
+        }
+        return Int32Array.from([...radixSort(Int32Array.from(filled), hi, lo), ...empty]);
+      }
+      const distinct = [...new Set(v.str)].filter((x) => x !== '').sort();
+      const rank = new Map(distinct.map((x, r) => [x, desc ? distinct.length - 1 - r : r]));
+      for (let n = 0; n < N; n++) {
+        const x = v.str[n]!;
+        if (x === '') { empty.push(n); continue; }
+        hi[n] = rank.get(x)!;
+        filled.push(n);
+      }
+      return Int32Array.from([...radixSort(Int32Array.from(filled), hi, null), ...empty]);
+    }, (o) => o.byteLength);
+  }
+
+  /** Positions of a sorted order whose name or property type contains the search (lower case). */
+  private searchOf(sel: Selection, order: Int32Array, orderKey: string, search: string): Int32Array {
+    const q = search.toLowerCase();
+    if (!q) return order;
+    return sel.searches.getOrMake(`${orderKey}|${q}`, () => {
+      const hay = (sel.haystack ??= Array.from(sel.idx, (i) => { const a = sel.R.assets[i]!; return `${a.name.toLowerCase()}\u0000${(a.property_type ?? '').toLowerCase()}`; }));
+      const out: number[] = [];
+      for (let j = 0; j < order.length; j++) { const n = order[j]!; if (hay[n]!.includes(q)) out.push(n); }
+      return Int32Array.from(out);
+    }, (o) => o.byteLength);
+  }
+
+  /** One selected asset's asset-table row (the same values as the answer's asset_table and assets columns). */
+  private rowOf(sel: Selection, n: number): DashboardAssetPageRow {
+    const { R, idx, pa, assetScores } = sel;
+    const a = R.assets[idx[n]!]!;
+    const losses = sel.allowed.portfolio_losses === true;
+    const row = {} as Record<string, unknown>;
+    for (const k of ROW_KEYS) {
+      if (k in IDENTITY_COLUMNS) row[k] = IDENTITY_COLUMNS[k as keyof typeof IDENTITY_COLUMNS](a);
+      else if (k in STORED_COLUMNS) row[k] = STORED_COLUMNS[k as keyof typeof STORED_COLUMNS](a);
+      else if (k === 'climatic_score') row[k] = assetScores[n];
+      else row[k] = losses ? r2(pa[idx[n]! * ASSET_BATCH_FIELDS + LOSS_FIELDS[k as keyof typeof LOSS_FIELDS]]!) : null;
+    }
+    const hazards: Record<string, number | null> = {};
+    // The per-hazard scores are the heat map's and the risk map's: sent when the tier shows either.
+    if (sel.allowed.climate_heatmap !== true && sel.allowed.asset_level_risk_map !== true) return { ...(row as DashboardAssetRow), position: n, hazards };
+    const m = scoreMatrixOf(sel.cachedResults, sel.syIdx, sel.mitigation);
+    for (let k = 0; k < sel.hazards.length; k++) { const v = m[idx[n]! * N_HAZARDS + sel.hk[k]!]!; hazards[labelOf(sel.hazards[k]!)] = v === 255 ? null : v; }
+    return { ...(row as DashboardAssetRow), position: n, hazards };
+  }
+
+  /** `POST api/v2/dashboard/assets/`: one page of the asset table, sorted and searched on the server. */
+  async assetPage(caller: AuthUser, body: DashboardAssetPageBody): Promise<DashboardAssetPage> {
+    const sel = await this.selection(caller, body, 'asset_table');
+    if (body.sort in LOSS_FIELDS && sel.allowed.portfolio_losses !== true) throw new AppError(403, `sort: your subscription tier does not include the asset losses ('${body.sort}').`, [{ field: 'sort', message: 'not part of your tier' }]);
+    let positions: ArrayLike<number>;
+    if (body.ids) {
+      const byId = (sel.positionOfId ??= new Map(Array.from(sel.idx, (i, n) => [sel.R.assets[i]!.id, n] as const)));
+      positions = body.ids.map((id) => byId.get(id)).filter((n): n is number => n !== undefined);
+    } else {
+      const order = this.orderOf(sel, body.sort, body.order, sel.mitigation);
+      positions = this.searchOf(sel, order, `${body.sort}|${body.order}`, body.search);
+    }
+    const rows: DashboardAssetPageRow[] = [];
+    const end = Math.min(positions.length, body.offset + body.limit);
+    for (let j = body.offset; j < end; j++) rows.push(this.rowOf(sel, positions[j]!));
+    return { total: positions.length, offset: body.offset, limit: body.limit, sort: body.sort, order: body.order, rows };
+  }
+
+  /** `POST api/v2/dashboard/heatmap/`: one page of the hazard heat map (assets by hazards), sorted and searched on the server. */
+  async heatmapPage(caller: AuthUser, body: DashboardHeatmapPageBody): Promise<DashboardHeatmapPage> {
+    const sel = await this.selection(caller, body, 'climate_heatmap');
+    const residual = body.adaptation ?? sel.mitigation;
+    const labels = sel.hazards.map(labelOf);
+    const sortKey = body.sort === 'climate_score' || body.sort === 'name' || body.sort === 'position' ? body.sort : hazardByLabel(body.sort)?.key && sel.hazards.includes(hazardByLabel(body.sort)!.key) ? hazardByLabel(body.sort)!.label : null;
+    if (!sortKey) throw badRequest(`sort: '${body.sort}' is not position, name, climate_score or one of the hazards ${labels.join(', ')}.`, 'sort');
+    const order = this.orderOf(sel, sortKey, body.order, residual);
+    const positions = this.searchOf(sel, order, `${sortKey}|${body.order}|${residual}`, body.search);
+    const end = Math.min(positions.length, body.offset + body.limit);
+    const m = scoreMatrixOf(sel.cachedResults, sel.syIdx, residual);
+    const ids: number[] = [], names: string[] = [];
+    const scores: (number | null)[][] = sel.hazards.map(() => []);
+    for (let j = body.offset; j < end; j++) {
+      const n = positions[j]!, i = sel.idx[n]!, a = sel.R.assets[i]!;
+      ids.push(a.id); names.push(a.name);
+      for (let k = 0; k < sel.hazards.length; k++) { const v = m[i * N_HAZARDS + sel.hk[k]!]!; scores[k]!.push(v === 255 ? null : v); }
+    }
+    return { total: positions.length, offset: body.offset, limit: body.limit, hazards: labels, ids, names, scores };
+  }
+
+  /**
+   * `POST api/v2/dashboard/map/`: the asset map's points, every selected asset up to DASHBOARD_MAP_POINTS_MAX, else grid
+   * clusters of the viewport (cells of about 48 px at the zoom), coloured by the highest score in each.
+   */
+  async mapData(caller: AuthUser, body: DashboardMapBody): Promise<DashboardMapAnswer> {
+    const sel = await this.selection(caller, body, 'asset_level_risk_map');
+    const { R, idx } = sel;
+    const N = idx.length;
+    const labels = sel.hazards.map(labelOf);
+    let score: (n: number) => number | null;
+    if (body.colour_by === 'Climate score' || body.colour_by === 'climate_score') score = (n) => sel.assetScores[n]!;
+    else {
+      const h = hazardByLabel(body.colour_by)?.key;
+      if (!h || !sel.hazards.includes(h)) throw badRequest(`colour_by: '${body.colour_by}' is not Climate score or one of the hazards ${labels.join(', ')}.`, 'colour_by');
+      const m = scoreMatrixOf(sel.cachedResults, sel.syIdx, sel.mitigation), hh = HAZARD_KEYS.indexOf(h);
+      score = (n) => { const v = m[idx[n]! * N_HAZARDS + hh]!; return v === 255 ? null : v; };
+    }
+    if (sel.bounds === undefined) {
+      let w = Infinity, so = Infinity, e = -Infinity, no = -Infinity;
+      for (let n = 0; n < N; n++) {
+        const a = R.assets[idx[n]!]!;
+        if (!Number.isFinite(a.latitude) || !Number.isFinite(a.longitude)) continue;
+        w = Math.min(w, a.longitude); e = Math.max(e, a.longitude); so = Math.min(so, a.latitude); no = Math.max(no, a.latitude);
+      }
+      sel.bounds = w <= e ? [w, so, e, no] : null;
+    }
+    const base = { total: N, colour_by: body.colour_by, hazards: labels, bounds: sel.bounds };
+    if (N <= this.mapPointsMax) {
+      const p = { id: [] as number[], name: [] as string[], latitude: [] as number[], longitude: [] as number[], score: [] as (number | null)[] };
+      for (let n = 0; n < N; n++) { const a = R.assets[idx[n]!]!; p.id.push(a.id); p.name.push(a.name); p.latitude.push(a.latitude); p.longitude.push(a.longitude); p.score.push(score(n)); }
+      return { ...base, clustered: false, points: p, clusters: null };
+    }
+    const [w, s, e, no] = body.bbox ?? [-180, -90, 180, 90];
+    const cell = (360 / (512 * 2 ** Math.floor(body.zoom))) * 48; // degrees per ~48 screen pixels (512-pixel tiles, as MapLibre draws)
+    const cells = new Map<string, { lat: number; lon: number; count: number; score: number | null; first: number }>();
+    for (let n = 0; n < N; n++) {
+      const a = R.assets[idx[n]!]!;
+      const x = a.longitude, y = a.latitude;
+      if (!(x >= w && x <= e && y >= s && y <= no)) continue;
+      const key = `${Math.floor(x / cell)}:${Math.floor(y / cell)}`;
+      const sc = score(n);
+      const c = cells.get(key);
+      if (!c) cells.set(key, { lat: y, lon: x, count: 1, score: sc, first: n });
+      else { c.lat += y; c.lon += x; c.count++; if (sc !== null && (c.score === null || sc > c.score)) c.score = sc; }
+    }
+    const clusters = [...cells.values()].map((c) => ({ latitude: c.lat / c.count, longitude: c.lon / c.count, count: c.count, score: c.score, name: c.count === 1 ? R.assets[idx[c.first]!]!.name : null }));
+    return { ...base, clustered: true, points: null, clusters };
   }
 }

@@ -1,4 +1,4 @@
-import { HAZARDS, type CreateProjectBody, type ProjectStatus } from '@crp/contracts';
+import { HAZARDS, unknownColumnsWarning, type CreateProjectBody, type ProjectStatus } from '@crp/contracts';
 import { countryOf } from '@crp/geo';
 import { sql } from 'kysely';
 import type { Config } from '../config.js';
@@ -7,7 +7,7 @@ import type { ProjectRow } from '../db/schema.js';
 import type { AuthUser } from '../lib/auth-context.js';
 import { AppError, badRequest, notFound } from '../lib/errors.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
-import { readUploadTable, recordsFromJson, recordsFromTable, validateAssets, type ImportedAsset, type UploadedFile } from './asset-import.js';
+import { readUploadTableAsync, recordsFromJson, recordsFromTable, unknownJsonKeys, unknownTableColumns, validateAssetsInSlices, type ImportedAsset, type UploadedFile } from './asset-import.js';
 import type { JobQueue } from './job-queue.js';
 import { tierDataOf } from './tier.service.js';
 
@@ -64,12 +64,18 @@ export class ProjectService {
   }
 
   /** Parses and validates the locations of a create request: every row problem is listed, nothing is stored. */
-  parseLocations(body: CreateProjectBody): ImportedAsset[] {
+  async parseLocations(body: CreateProjectBody): Promise<{ assets: ImportedAsset[]; warnings: string[] }> {
     let records;
+    const warnings: string[] = [];
     if (body.upload_file !== undefined) {
       if (!isUploadedFile(body.upload_file)) throw new AppError(400, 'upload_file must be a file sent as multipart/form-data.', [{ field: 'upload_file', message: 'not a file' }]);
-      records = recordsFromTable(readUploadTable(body.upload_file, this.config.UPLOAD_MAX_ROWS));
+      const table = await readUploadTableAsync(body.upload_file, this.config.UPLOAD_MAX_ROWS);
+      const unknown = unknownTableColumns(table);
+      if (unknown.length) warnings.push(unknownColumnsWarning(unknown));
+      records = recordsFromTable(table);
     } else if (body.data !== undefined) {
+      const unknown = unknownJsonKeys(body.data);
+      if (unknown.length) warnings.push(unknownColumnsWarning(unknown, 'field'));
       records = recordsFromJson(body.data);
     } else {
       throw new AppError(400, 'data or upload_file is required: send the locations as a JSON list in data, or a CSV/XLSX/XLS file in upload_file.', [
@@ -81,18 +87,23 @@ export class ProjectService {
       const msg = `The upload has more than ${this.config.UPLOAD_MAX_ROWS.toLocaleString('en-US')} rows, the limit per upload.`;
       throw new AppError(400, msg, [{ field: body.upload_file !== undefined ? 'upload_file' : 'data', message: msg }], { error: [msg] });
     }
-    const { assets, errors } = validateAssets(records);
-    // Country from the coordinates where the upload did not give one (nearest country within 50 km for coastal sites).
-    if (!errors.length) for (const a of assets) a.country_code ??= countryOf(a.latitude, a.longitude, { nearestWithinKm: 50 })?.country_code ?? null;
+    const { assets, errors } = await validateAssetsInSlices(records);
     if (errors.length) {
       throw new AppError(400, `${errors.length === 101 ? 'More than 100' : errors.length} problem(s) in the locations: ${errors[0]}`, [{ field: body.upload_file !== undefined ? 'upload_file' : 'data', message: errors[0]! }], { error: errors });
     }
-    return assets;
+    // Country from the coordinates where the upload did not give one (nearest country within 50 km for coastal sites),
+    // in slices so that other requests are answered during a large upload.
+    for (let i = 0; i < assets.length; i++) {
+      const a = assets[i]!;
+      a.country_code ??= countryOf(a.latitude, a.longitude, { nearestWithinKm: 50 })?.country_code ?? null;
+      if (i % 5_000 === 4_999) await new Promise((r) => setImmediate(r));
+    }
+    return { assets, warnings };
   }
 
   /** Creates a physical-risk project (or adds to / overwrites one) and queues its analysis, in one transaction. */
-  async createPhysical(caller: AuthUser, body: CreateProjectBody, source: string): Promise<{ project: ProjectStatus; jobId: number; created: boolean }> {
-    const assets = this.parseLocations(body);
+  async createPhysical(caller: AuthUser, body: CreateProjectBody, source: string): Promise<{ project: ProjectStatus; jobId: number; created: boolean; warnings: string[] }> {
+    const { assets, warnings } = await this.parseLocations(body);
     const company = await this.users.companyById(caller.companyId);
     if (!company) throw notFound();
     const limit = tierDataOf(company).assets_allowed;
@@ -180,6 +191,7 @@ export class ProjectService {
       });
       for (let i = 0; i < rows.length; i += 2000) {
         await tx.insertInto('assets').values(rows.slice(i, i + 2000) as never).execute();
+        if (i % 20_000 === 0) await new Promise((r) => setImmediate(r)); // let other requests through on a large upload
       }
       const jobId = await this.jobs.enqueue(ANALYSE_PORTFOLIO_JOB, { projectId: project.id, version: project.version }, tx);
       const count = mode === 'add' ? startPosition + assets.length : assets.length;
@@ -188,6 +200,7 @@ export class ProjectService {
         project: { project_id: project.id, name: project.name, status: project.status, progress: project.progress, message: project.status_message, assets: count },
         jobId,
         created: !existing,
+        warnings,
       };
     });
   }

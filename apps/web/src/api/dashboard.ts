@@ -1,4 +1,4 @@
-import { dashboardView, type AnalysisType, type DashboardAnswer, type DashboardAssetRow, type DashboardHeatmapView, type DashboardView, type DefaultFilters, type ScenarioCode } from '@crp/contracts';
+import { dashboardView, type AnalysisType, type DashboardAnswer, type DashboardAssetPage, type DashboardAssetRow, type DashboardHeatmapPage, type DashboardHeatmapView, type DashboardMapAnswer, type DashboardView, type DefaultFilters, type ScenarioCode } from '@crp/contracts';
 import { request } from './http';
 
 /** `[amount, unit, score]`: mean headline intensity and mean severity score (0-100) of the assets with data. */
@@ -32,9 +32,9 @@ export type HeatmapData = DashboardHeatmapView;
  */
 export type DashboardData = DashboardView;
 
-/** `POST api/v2/dashboard/` (JSON body). 409 `{detail, status, progress}` while the analysis runs. */
-export async function fetchDashboard(f: DashboardFiltersSent, signal?: AbortSignal): Promise<DashboardData> {
-  const json = {
+/** The filters as the dashboard endpoints read them. */
+function filterBody(f: DashboardFiltersSent) {
+  return {
     ...(f.project_id !== undefined ? { project_id: f.project_id } : {}),
     ...(f.project_name ? { project_name: f.project_name } : {}),
     analysis_type: f.analysis_type,
@@ -50,7 +50,32 @@ export async function fetchDashboard(f: DashboardFiltersSent, signal?: AbortSign
     adjusted_gdp: f.adjusted_gdp,
     property_type: f.property_type,
   };
-  return dashboardView((await request<DashboardAnswer>('POST', '/api/v2/dashboard/', { json, signal })).data);
+}
+
+/**
+ * `POST api/v2/dashboard/` (JSON body). 409 `{detail, status, progress}` while the analysis runs. `pages`: without the
+ * per-asset sections (the dashboard page reads them page by page below); `columns`: every asset (TCFD, company roll-up).
+ */
+export async function fetchDashboard(f: DashboardFiltersSent, signal?: AbortSignal, perAsset: 'columns' | 'pages' = 'columns'): Promise<DashboardData> {
+  return dashboardView((await request<DashboardAnswer>('POST', '/api/v2/dashboard/', { json: { ...filterBody(f), per_asset: perAsset }, signal })).data);
+}
+
+export interface AssetPageParams { sort: string; order: 'asc' | 'desc'; search: string; offset: number; limit: number; ids?: number[] }
+/** `POST api/v2/dashboard/assets/`: one page of the asset table, sorted and searched on the server. */
+export async function fetchAssetPage(f: DashboardFiltersSent, p: AssetPageParams, signal?: AbortSignal): Promise<DashboardAssetPage> {
+  return (await request<DashboardAssetPage>('POST', '/api/v2/dashboard/assets/', { json: { ...filterBody(f), ...p }, signal })).data;
+}
+
+export interface HeatmapPageParams { adaptation: boolean; sort: string; order: 'asc' | 'desc'; search: string; offset: number; limit: number }
+/** `POST api/v2/dashboard/heatmap/`: one page of the heat map. */
+export async function fetchHeatmapPage(f: DashboardFiltersSent, p: HeatmapPageParams, signal?: AbortSignal): Promise<DashboardHeatmapPage> {
+  return (await request<DashboardHeatmapPage>('POST', '/api/v2/dashboard/heatmap/', { json: { ...filterBody(f), ...p }, signal })).data;
+}
+
+export interface MapParams { colour_by: string; bbox?: [number, number, number, number]; zoom?: number }
+/** `POST api/v2/dashboard/map/`: every point up to 5,000 selected assets, else clusters of the viewport. */
+export async function fetchAssetMap(f: DashboardFiltersSent, p: MapParams, signal?: AbortSignal): Promise<DashboardMapAnswer> {
+  return (await request<DashboardMapAnswer>('POST', '/api/v2/dashboard/map/', { json: { ...filterBody(f), ...p }, signal })).data;
 }
 
 /** `POST api/v2/dashboard/detail/`: the detail-by-year presentation (with adaptation, dollars, all property types). */

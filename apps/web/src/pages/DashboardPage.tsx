@@ -1,13 +1,19 @@
-import { Navigate, useLocation } from 'react-router-dom';
+import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { useMemo } from 'react';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { DashboardView } from '../features/dashboard/DashboardView';
-import { parseEntryState } from '../features/dashboard/dashboardState';
+import { entryFromSearch, parseEntryState } from '../features/dashboard/dashboardState';
 
 /** /dashboard: opens with the navigation state of a project (spec 001 §2.1); without it, back to /location. */
 export function DashboardPage() {
   const location = useLocation();
-  const entry = useMemo(() => parseEntryState(location.state), [location.state]);
+  const [search] = useSearchParams();
+  const linkedId = search.get('project_id'), linkedName = search.get('project');
+  // The navigation state of a project card, else the project of the URL (a bookmark or a shared link, issue 23 item 6).
+  const entry = useMemo(
+    () => parseEntryState(location.state) ?? entryFromSearch(new URLSearchParams({ ...(linkedId ? { project_id: linkedId } : {}), ...(linkedName ? { project: linkedName } : {}) })),
+    [location.state, linkedId, linkedName],
+  );
   useDocumentTitle(entry?.project_name ? `Dashboard · ${entry.project_name}` : 'Dashboard');
   if (!entry) return <Navigate to="/location" replace />;
   return <DashboardView key={`${entry.project_id ?? ''}:${entry.project_name ?? ''}`} entry={entry} />;

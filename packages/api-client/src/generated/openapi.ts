@@ -855,6 +855,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/dashboard/assets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One page of the dashboard asset table, sorted and searched on the server
+         * @description The same filters as POST api/v2/dashboard/, plus sort (a column or position), order, search (name or property type), offset and limit (at most 500), or ids. Rows carry the asset table columns, the position in the selection and the hazard scores. 403 when the tier has no asset table (or, for a loss column as sort, no portfolio losses).
+         */
+        post: operations["postV2DashboardAssets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/dashboard/heatmap/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One page of the dashboard hazard heat map (assets by hazards)
+         * @description The same filters as POST api/v2/dashboard/, plus adaptation, sort (position, name, climate_score or a hazard label), order, search, offset and limit (at most 500). 403 when the tier has no heat map.
+         */
+        post: operations["postV2DashboardHeatmap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/dashboard/map/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The dashboard asset maps: every point up to 5,000 selected assets, else clusters of the viewport
+         * @description The same filters as POST api/v2/dashboard/, plus colour_by (Climate score or a hazard label), bbox [west, south, east, north] and zoom. 403 when the tier has no asset risk map.
+         */
+        post: operations["postV2DashboardMap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/dashboard/detail/": {
         parameters: {
             query?: never;
@@ -4226,6 +4286,7 @@ export interface operations {
                             assets: number;
                         };
                         job_id: number;
+                        warnings?: string[];
                     };
                 };
             };
@@ -6593,6 +6654,11 @@ export interface operations {
                     adjusted_gdp?: boolean | ("0" | "1" | "true" | "false");
                     /** @default All */
                     property_type?: string;
+                    /**
+                     * @default columns
+                     * @enum {string}
+                     */
+                    per_asset?: "columns" | "pages";
                 };
             };
         };
@@ -6812,13 +6878,13 @@ export interface operations {
                             [key: string]: ((number | null) | string | (number | null))[];
                         } | null;
                         /** @description null when the tier does not allow climate_heatmap */
-                        heatmap: {
+                        heatmap?: {
                             hazards: string[];
                             /** @description scores[k][n]: severity score of hazard k for asset n (null = no data) */
                             scores: (number | null)[][];
                         } | null;
                         /** @description null when the tier does not allow climate_heatmap */
-                        heatmap_without_adaptation: {
+                        heatmap_without_adaptation?: {
                             hazards: string[];
                             /** @description scores[k][n]: severity score of hazard k for asset n (null = no data) */
                             scores: (number | null)[][];
@@ -6883,7 +6949,7 @@ export interface operations {
                             }[];
                         };
                         /** @description null when the tier does not allow asset_level_risk_map */
-                        typhoon_map_data: {
+                        typhoon_map_data?: {
                             /** @description typhoon wind speed, m/s, per asset */
                             wind_ms: (number | null)[];
                             score: (number | null)[];
@@ -6941,14 +7007,14 @@ export interface operations {
                         /** @description null when the tier does not allow asset_level_risk_map */
                         hazard_map_continents: string[] | null;
                         /** @description null when the tier does not allow asset_level_risk_map */
-                        hazard_map_data: {
+                        hazard_map_data?: {
                             climate_score: (number | null)[];
                             hazards: string[];
                             /** @description scores[k][n]: severity score of hazard k for asset n (null = no data) */
                             scores: (number | null)[][];
                         } | null;
                         /** @description null when the tier does not allow asset_level_risk_map */
-                        hazard_map_data_with_continent: {
+                        hazard_map_data_with_continent?: {
                             [key: string]: number[];
                         } | null;
                         /** @description null when the tier does not allow portfolio_losses */
@@ -7007,7 +7073,7 @@ export interface operations {
                             };
                         }[];
                         /** @description the selected assets, columnar (one array per field, index n = the n-th selected asset); null when the tier allows no per-asset section (asset_table, climate_heatmap, asset_level_risk_map) */
-                        assets: {
+                        assets?: {
                             id: number[];
                             name: string[];
                             latitude: number[];
@@ -7016,7 +7082,7 @@ export interface operations {
                             continent: string[];
                         } | null;
                         /** @description null when the tier does not allow asset_table */
-                        asset_table: {
+                        asset_table?: {
                             type: (string | null)[];
                             revenue: (number | null)[];
                             construction_cost: (number | null)[];
@@ -7040,12 +7106,548 @@ export interface operations {
                             loss_100_year: (number | null)[];
                             loss_250_year: (number | null)[];
                         } | null;
+                        /** @description with per_asset 'pages': the number of selected assets the page endpoints (api/v2/dashboard/assets/, heatmap/, map/) page through */
+                        per_asset_total?: number;
                         tier_permissions: {
                             [key: string]: boolean;
                         };
                         data_edit_permissions: {
                             [key: string]: boolean;
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV2DashboardAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    project_name?: string;
+                    project_id?: number;
+                    /** @enum {string} */
+                    analysis_type?: "rcp" | "ssp";
+                    scenario?: string;
+                    year?: number;
+                    /** @default Total */
+                    variable?: string;
+                    /**
+                     * @default USD
+                     * @enum {string}
+                     */
+                    currency?: "USD";
+                    /**
+                     * @default dollar
+                     * @enum {string}
+                     */
+                    percentage_type?: "dollar" | "percentage";
+                    mitigation?: boolean | ("0" | "1" | "true" | "false");
+                    /** @default All */
+                    count?: "All" | number;
+                    /**
+                     * @default loss
+                     * @enum {string}
+                     */
+                    parameter?: "loss";
+                    with_content?: boolean | ("0" | "1" | "true" | "false");
+                    adjusted_gdp?: boolean | ("0" | "1" | "true" | "false");
+                    /** @default All */
+                    property_type?: string;
+                    /** @default 0 */
+                    offset?: number;
+                    /**
+                     * @default asc
+                     * @enum {string}
+                     */
+                    order?: "asc" | "desc";
+                    /**
+                     * @description case-insensitive part of the asset name or property type
+                     * @default
+                     */
+                    search?: string;
+                    /** @default 20 */
+                    limit?: number;
+                    /**
+                     * @description column to sort by; empty values last in either order; ties in upload order
+                     * @default position
+                     * @enum {string}
+                     */
+                    sort?: "position" | "id" | "name" | "type" | "revenue" | "construction_cost" | "area" | "gross_area" | "ownership" | "floors" | "valuation" | "building_age" | "basement" | "plinth_height" | "flood_protection" | "mitigation_risk" | "content_value" | "yearly_inventory_value" | "latitude" | "longitude" | "country_code" | "climatic_score" | "percentage" | "overall_loss" | "cvar" | "max_exposure" | "loss_100_year" | "loss_250_year";
+                    /** @description only these assets (of the selection), e.g. the one asset of the analysis window */
+                    ids?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description selected assets matching the search */
+                        total: number;
+                        offset: number;
+                        limit: number;
+                        sort: string;
+                        /** @enum {string} */
+                        order: "asc" | "desc";
+                        rows: {
+                            id: number;
+                            name: string;
+                            type: string | null;
+                            revenue: number | null;
+                            construction_cost: number | null;
+                            area: number | null;
+                            gross_area: number | null;
+                            ownership: number | null;
+                            floors: number | null;
+                            valuation: number | null;
+                            building_age: number | null;
+                            basement: boolean | null;
+                            plinth_height: number | null;
+                            /** @description standard of flood protection (years) the user set; null: the default of the place */
+                            flood_protection: number | null;
+                            mitigation_risk: number;
+                            content_value: number | null;
+                            yearly_inventory_value: number | null;
+                            latitude: number;
+                            longitude: number;
+                            country_code: string | null;
+                            climatic_score: number | null;
+                            /** @description residual CVaR as % of the asset value */
+                            percentage: number | null;
+                            /** @description residual CVaR, USD */
+                            overall_loss: number | null;
+                            /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
+                            cvar: number | null;
+                            /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
+                            max_exposure: number | null;
+                            /** @description loss of the asset's 1-in-100-year event (hazards added, at most value plus a year's revenue), USD; null: analysed before tail losses were kept */
+                            loss_100_year: number | null;
+                            /** @description the same for the 1-in-250-year event */
+                            loss_250_year: number | null;
+                            /** @description the asset's index in the selection in upload order */
+                            position: number;
+                            /** @description per hazard label, the score at the year (with adaptation when the mitigation filter is on); empty when the tier shows neither the heat map nor the asset risk map */
+                            hazards: {
+                                [key: string]: number | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV2DashboardHeatmap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    project_name?: string;
+                    project_id?: number;
+                    /** @enum {string} */
+                    analysis_type?: "rcp" | "ssp";
+                    scenario?: string;
+                    year?: number;
+                    /** @default Total */
+                    variable?: string;
+                    /**
+                     * @default USD
+                     * @enum {string}
+                     */
+                    currency?: "USD";
+                    /**
+                     * @default dollar
+                     * @enum {string}
+                     */
+                    percentage_type?: "dollar" | "percentage";
+                    mitigation?: boolean | ("0" | "1" | "true" | "false");
+                    /** @default All */
+                    count?: "All" | number;
+                    /**
+                     * @default loss
+                     * @enum {string}
+                     */
+                    parameter?: "loss";
+                    with_content?: boolean | ("0" | "1" | "true" | "false");
+                    adjusted_gdp?: boolean | ("0" | "1" | "true" | "false");
+                    /** @default All */
+                    property_type?: string;
+                    /** @default 0 */
+                    offset?: number;
+                    /**
+                     * @default asc
+                     * @enum {string}
+                     */
+                    order?: "asc" | "desc";
+                    /**
+                     * @description case-insensitive part of the asset name or property type
+                     * @default
+                     */
+                    search?: string;
+                    /** @default 100 */
+                    limit?: number;
+                    /**
+                     * @description position (upload order), name, climate_score, or a hazard label (that hazard's score)
+                     * @default position
+                     */
+                    sort?: string;
+                    /** @description scores with adaptation (default: the mitigation filter) */
+                    adaptation?: boolean | ("0" | "1" | "true" | "false");
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        total: number;
+                        offset: number;
+                        limit: number;
+                        hazards: string[];
+                        ids: number[];
+                        names: string[];
+                        /** @description scores[k][n]: severity score of hazard k for asset n (null = no data) */
+                        scores: (number | null)[][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV2DashboardMap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    project_name?: string;
+                    project_id?: number;
+                    /** @enum {string} */
+                    analysis_type?: "rcp" | "ssp";
+                    scenario?: string;
+                    year?: number;
+                    /** @default Total */
+                    variable?: string;
+                    /**
+                     * @default USD
+                     * @enum {string}
+                     */
+                    currency?: "USD";
+                    /**
+                     * @default dollar
+                     * @enum {string}
+                     */
+                    percentage_type?: "dollar" | "percentage";
+                    mitigation?: boolean | ("0" | "1" | "true" | "false");
+                    /** @default All */
+                    count?: "All" | number;
+                    /**
+                     * @default loss
+                     * @enum {string}
+                     */
+                    parameter?: "loss";
+                    with_content?: boolean | ("0" | "1" | "true" | "false");
+                    adjusted_gdp?: boolean | ("0" | "1" | "true" | "false");
+                    /** @default All */
+                    property_type?: string;
+                    /**
+                     * @description Climate score or a hazard label: the score the points (and clusters) are coloured by
+                     * @default Climate score
+                     */
+                    colour_by?: string;
+                    /** @description viewport; clusters outside it are left out (default the world) */
+                    bbox?: (number)[];
+                    /** @default 2 */
+                    zoom?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description selected assets */
+                        total: number;
+                        /** @description false: every selected asset is in points (at most 5000); true: clusters of the viewport */
+                        clustered: boolean;
+                        colour_by: string;
+                        /** @description what colour_by may name besides Climate score */
+                        hazards: string[];
+                        /** @description [west, south, east, north] of every selected asset */
+                        bounds: (number)[] | null;
+                        points: {
+                            id: number[];
+                            name: string[];
+                            latitude: number[];
+                            longitude: number[];
+                            score: (number | null)[];
+                        } | null;
+                        /** @description grid cells of about 48 screen pixels at the zoom: mean position of their assets */
+                        clusters: {
+                            latitude: number;
+                            longitude: number;
+                            count: number;
+                            /** @description the highest score in the cluster */
+                            score: number | null;
+                            /** @description the asset when the cluster holds one */
+                            name: string | null;
+                        }[] | null;
                     };
                 };
             };
@@ -7367,13 +7969,13 @@ export interface operations {
                             [key: string]: ((number | null) | string | (number | null))[];
                         } | null;
                         /** @description null when the tier does not allow climate_heatmap */
-                        heatmap: {
+                        heatmap?: {
                             hazards: string[];
                             /** @description scores[k][n]: severity score of hazard k for asset n (null = no data) */
                             scores: (number | null)[][];
                         } | null;
                         /** @description null when the tier does not allow climate_heatmap */
-                        heatmap_without_adaptation: {
+                        heatmap_without_adaptation?: {
                             hazards: string[];
                             /** @description scores[k][n]: severity score of hazard k for asset n (null = no data) */
                             scores: (number | null)[][];
@@ -7438,7 +8040,7 @@ export interface operations {
                             }[];
                         };
                         /** @description null when the tier does not allow asset_level_risk_map */
-                        typhoon_map_data: {
+                        typhoon_map_data?: {
                             /** @description typhoon wind speed, m/s, per asset */
                             wind_ms: (number | null)[];
                             score: (number | null)[];
@@ -7496,14 +8098,14 @@ export interface operations {
                         /** @description null when the tier does not allow asset_level_risk_map */
                         hazard_map_continents: string[] | null;
                         /** @description null when the tier does not allow asset_level_risk_map */
-                        hazard_map_data: {
+                        hazard_map_data?: {
                             climate_score: (number | null)[];
                             hazards: string[];
                             /** @description scores[k][n]: severity score of hazard k for asset n (null = no data) */
                             scores: (number | null)[][];
                         } | null;
                         /** @description null when the tier does not allow asset_level_risk_map */
-                        hazard_map_data_with_continent: {
+                        hazard_map_data_with_continent?: {
                             [key: string]: number[];
                         } | null;
                         /** @description null when the tier does not allow portfolio_losses */
@@ -7562,7 +8164,7 @@ export interface operations {
                             };
                         }[];
                         /** @description the selected assets, columnar (one array per field, index n = the n-th selected asset); null when the tier allows no per-asset section (asset_table, climate_heatmap, asset_level_risk_map) */
-                        assets: {
+                        assets?: {
                             id: number[];
                             name: string[];
                             latitude: number[];
@@ -7571,7 +8173,7 @@ export interface operations {
                             continent: string[];
                         } | null;
                         /** @description null when the tier does not allow asset_table */
-                        asset_table: {
+                        asset_table?: {
                             type: (string | null)[];
                             revenue: (number | null)[];
                             construction_cost: (number | null)[];
@@ -7595,6 +8197,8 @@ export interface operations {
                             loss_100_year: (number | null)[];
                             loss_250_year: (number | null)[];
                         } | null;
+                        /** @description with per_asset 'pages': the number of selected assets the page endpoints (api/v2/dashboard/assets/, heatmap/, map/) page through */
+                        per_asset_total?: number;
                         tier_permissions: {
                             [key: string]: boolean;
                         };
@@ -8301,6 +8905,7 @@ export interface operations {
                             assets: number;
                         };
                         job_id: number;
+                        warnings?: string[];
                     };
                 };
             };
@@ -8771,6 +9376,7 @@ export interface operations {
                             assets: number;
                         };
                         job_id: number;
+                        warnings?: string[];
                     };
                 };
             };

@@ -10,7 +10,7 @@ import { axisMax, chartValue, money, percent } from './format';
 import { BandTag } from './SeverityTable';
 import { ClimateScore } from './SummaryCards';
 import { TyphoonTracks } from './TyphoonTracks';
-import { assetIn, useAssetComparison, type AssetAt } from './useAssetComparison';
+import { useAssetAt, useAssetComparison, type AssetAt } from './useAssetComparison';
 
 function scoreBars(scores: Record<string, number | null>): EChartsOption {
   const hz = Object.keys(scores);
@@ -86,7 +86,7 @@ export function AssetAnalysisModal({ asset, data, sent, unit, onClose }: { asset
   const [tab, setTab] = useState('risk');
   const [adaptation, setAdaptation] = useState(sent.mitigation);
   const cmp = useAssetComparison(sent, asset, true);
-  const { row, scores } = assetIn(data, asset, adaptation);
+  const { row, scores } = useAssetAt(sent, asset, adaptation);
   const r = row ?? asset;
   const f = data.filters;
   const hazards = Object.keys(scores);

@@ -14,7 +14,12 @@ export interface AssetPoint {
   colour: string;
   /** Shown in the popup, e.g. "Climate score 62". */
   detail?: string;
+  /** A cluster of this many assets (server-side clustering of large selections); drawn larger. */
+  count?: number;
 }
+
+/** The map's viewport as the map endpoint reads it: [west, south, east, north] (clamped to the world) and the zoom. */
+export interface Viewport { bbox: [number, number, number, number]; zoom: number }
 
 /**
  * Zoom 16 on a single asset; for several, the world at zoom 2 (spec 001 §2.1), zoomed out further only as far as
@@ -38,9 +43,13 @@ function toGeoJson(points: AssetPoint[]): GeoJSONSourceSpecification["data"] & o
     type: 'FeatureCollection',
     features: points
       .filter((p) => Number.isFinite(p.latitude) && Number.isFinite(p.longitude))
-      .map((p) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [p.longitude, p.latitude] }, properties: { name: p.name, colour: p.colour, detail: p.detail ?? '' } })),
+      .map((p) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [p.longitude, p.latitude] }, properties: { name: p.name, colour: p.colour, detail: p.detail ?? '', count: p.count ?? 1 } })),
   };
 }
+
+/** A cluster (count > 1) grows with the log of its count, at most 22 px; a single asset grows with the zoom. */
+const cluster = ['>', ['get', 'count'], 1] as unknown as boolean;
+const clusterRadius = ['min', 22, ['+', 7, ['*', 2.5, ['ln', ['get', 'count']]]]] as unknown as number;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -48,7 +57,9 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', 
  * A MapLibre map of asset points on the offline basemap (a GeoJSON circle layer, so 10,000 assets stay fast), with a
  * Satellite/Light switch. Clicking a point shows its name and detail.
  */
-export function AssetMap({ points, height = 420, label, testId }: { points: AssetPoint[]; height?: number; label: string; testId?: string }) {
+export function AssetMap({ points, height = 420, label, testId, onViewport, clustered = false }: { points: AssetPoint[]; height?: number; label: string; testId?: string; onViewport?: (v: Viewport) => void; clustered?: boolean }) {
+  const viewportRef = useRef(onViewport);
+  viewportRef.current = onViewport;
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<MapLibreMap | null>(null);
   const dataRef = useRef(toGeoJson(points));
@@ -78,7 +89,7 @@ export function AssetMap({ points, height = 420, label, testId }: { points: Asse
           source: 'assets',
           paint: {
             'circle-color': ['get', 'colour'],
-            'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 5, 10, 8, 16, 11],
+            'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, ['case', cluster, clusterRadius, 5], 10, ['case', cluster, clusterRadius, 8], 16, ['case', cluster, clusterRadius, 11]],
             'circle-stroke-color': '#0f172a',
             'circle-stroke-width': 1.2,
           },
@@ -86,6 +97,13 @@ export function AssetMap({ points, height = 420, label, testId }: { points: Asse
     };
     map.on('style.load', addPoints);
     map.on('load', () => container.current?.setAttribute('data-loaded', 'true'));
+    const report = () => {
+      const b = map.getBounds();
+      const c = (v: number, lo: number, hi: number) => Math.round(Math.min(hi, Math.max(lo, v)) * 100) / 100;
+      viewportRef.current?.({ bbox: [c(b.getWest(), -180, 180), c(b.getSouth(), -90, 90), c(b.getEast(), -180, 180), c(b.getNorth(), -90, 90)], zoom: Math.max(0, Math.min(22, Math.floor(map.getZoom()))) });
+    };
+    map.on('load', report);
+    map.on('moveend', report);
     map.on('click', 'assets', (e) => {
       const f = e.features?.[0];
       if (!f) return;
@@ -123,7 +141,7 @@ export function AssetMap({ points, height = 420, label, testId }: { points: Asse
   }, [pointsKey]);
 
   return (
-    <div className="crp-dash-map-wrap" data-testid={testId} data-points={points.length}>
+    <div className="crp-dash-map-wrap" data-testid={testId} data-points={points.length} data-clustered={clustered ? 'true' : 'false'}>
       <Segmented<BasemapKind>
         className="crp-dash-map-kind"
         size="small"

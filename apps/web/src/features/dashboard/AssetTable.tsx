@@ -1,8 +1,9 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, AutoComplete, Button, Input, InputNumber, Select, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { EditOutlined, ExpandOutlined, LockOutlined, ReloadOutlined, SaveOutlined, SearchOutlined } from '@ant-design/icons';
 import { CLIMATE_SCORE_COLOURS, climateScoreLevel } from '@crp/contracts';
-import type { AssetRow, DashboardData, UpdateAssetsResult } from '../../api/dashboard';
+import { fetchAssetPage, type AssetRow, type DashboardData, type DashboardFiltersSent, type UpdateAssetsResult } from '../../api/dashboard';
 import { ASSET_COLUMNS, canEdit, MITIGATION_OPTIONS, type AssetColumn, type CellValue } from './assetColumns';
 import { money, percent, truncate } from './format';
 import { INFO } from './infoTexts';
@@ -150,28 +151,74 @@ function FloodRiskReductionInfo() {
   );
 }
 
+type Sort = { key: string; order: 'asc' | 'desc' };
+const DEFAULT_SORT: Sort = { key: 'position', order: 'asc' };
+
+/** The same search and sort as the server's (api/v2/dashboard/assets/), over rows the answer carried (detail by year). */
+function localPage(rows: AssetRow[], search: string, sort: Sort, offset: number, limit: number) {
+  const q = search.trim().toLowerCase();
+  let shown = q ? rows.filter((r) => r.name.toLowerCase().includes(q) || (r.type ?? '').toLowerCase().includes(q)) : rows;
+  if (sort.key !== 'position' || sort.order === 'desc') {
+    const key = sort.key as keyof AssetRow;
+    const v = (r: AssetRow) => { const x = sort.key === 'position' ? 0 : r[key]; return x === null || x === undefined || x === '' ? null : typeof x === 'string' ? x.toLowerCase() : Number(x); };
+    const sign = sort.order === 'asc' ? 1 : -1;
+    shown = shown
+      .map((r, n) => ({ r, n, x: sort.key === 'position' ? n : v(r) }))
+      .sort((a, b) => (a.x === null || b.x === null ? (a.x === b.x ? a.n - b.n : a.x === null ? 1 : -1) : a.x === b.x ? a.n - b.n : (a.x < b.x ? -1 : 1) * sign))
+      .map((e) => e.r);
+  }
+  return { rows: shown.slice(offset, offset + limit), total: shown.length, all: shown };
+}
+
+/** Text typed in the search box, applied after a short pause (one server query per pause, not per key). */
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
 /**
- * The editable asset table (spec 001 §2.1, §4, §5): paginated (any number of rows), Edit All / Save All / Cancel,
- * per-cell required validation, locked columns and columns gated by data_edit_permissions.
+ * The editable asset table (spec 001 §2.1, §4, §5): paginated (any number of rows), sortable by every column,
+ * searchable, Edit All / Save All / Cancel, per-cell required validation, locked columns and columns gated by
+ * data_edit_permissions. With `sent` (the dashboard page) the rows are asked page by page of the server
+ * (api/v2/dashboard/assets/: sorted, searched and paged there, so a million-asset book is never sent whole); without
+ * it they are the answer's own rows (detail by year).
  */
-export function AssetTable({ data, onOpenAsset, onSaved }: { data: DashboardData; onOpenAsset: (row: AssetRow) => void; onSaved: (r: UpdateAssetsResult) => void }) {
-  const rows = useMemo(() => data.asset_table ?? [], [data.asset_table]);
+export function AssetTable({ data, sent, onOpenAsset, onSaved }: { data: DashboardData; sent?: DashboardFiltersSent; onOpenAsset: (row: AssetRow) => void; onSaved: (r: UpdateAssetsResult) => void }) {
   const perms = data.data_edit_permissions;
   const cols = useMemo(() => ASSET_COLUMNS.filter((c) => canEdit(c, perms)), [perms]);
-  const ed = useAssetTableEdit({ rows, cols, projectId: data.project.project_id, version: data.project.version, onSaved });
   const [search, setSearch] = useState('');
+  const searched = useDebounced(search, 250);
+  const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
   const [page, setPage] = useState({ current: 1, pageSize: 20 });
-  const shown = useMemo(() => {
-    const q = search.trim().toLowerCase();
-    return q ? rows.filter((r) => r.name.toLowerCase().includes(q) || (r.type ?? '').toLowerCase().includes(q)) : rows;
-  }, [rows, search]);
+  const locked = sent ? data.tier_permissions.asset_table !== true : !data.asset_table;
+  const offset = (page.current - 1) * page.pageSize;
+  const server = useQuery({
+    queryKey: ['dashboard', 'assets', sent, searched, sort, offset, page.pageSize],
+    queryFn: ({ signal }) => fetchAssetPage(sent!, { sort: sort.key, order: sort.order, search: searched, offset, limit: page.pageSize }, signal),
+    enabled: !!sent && !locked,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+    retry: false,
+  });
+  const local = useMemo(() => (sent ? null : localPage(data.asset_table ?? [], search, sort, offset, page.pageSize)), [sent, data.asset_table, search, sort, offset, page.pageSize]);
+  const shown: AssetRow[] = local ? local.rows : (server.data?.rows ?? []);
+  const total = local ? local.total : (server.data?.total ?? data.per_asset_total ?? 0);
+  // Every row seen while editing (across pages): the drafts of other pages are validated and sent with Save All.
+  const seen = useRef(new Map<number, AssetRow>());
+  for (const r of shown) seen.current.set(r.id, r);
+  const editRowsSource = useMemo(() => (local ? (data.asset_table ?? []) : [...seen.current.values()]), [local, data.asset_table, shown]); // eslint-disable-line react-hooks/exhaustive-deps
+  const ed = useAssetTableEdit({ rows: editRowsSource, cols, projectId: data.project.project_id, version: data.project.version, onSaved });
 
   const onSave = () => {
     const first = ed.saveAll();
-    if (first) {
+    if (first && local) {
       // Show the page holding the first invalid cell.
       const id = Number(first.split(':')[0]);
-      const i = shown.findIndex((r) => r.id === id);
+      const i = local.all.findIndex((r) => r.id === id);
       if (i >= 0) setPage((p) => ({ ...p, current: Math.floor(i / p.pageSize) + 1 }));
     }
   };
@@ -190,6 +237,9 @@ export function AssetTable({ data, onOpenAsset, onSaved }: { data: DashboardData
         key: c.key,
         dataIndex: c.key,
         fixed: c.key === 'name' ? ('left' as const) : undefined,
+        sorter: !ed.editing,
+        sortOrder: sort.key === c.key ? (sort.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null,
+        sortDirections: ['ascend' as const, 'descend' as const],
         width: c.width,
         title: (
           <span>
@@ -223,7 +273,7 @@ export function AssetTable({ data, onOpenAsset, onSaved }: { data: DashboardData
       testId="section-asset-table"
       title="Asset table"
       info={INFO.assetTable}
-      locked={!data.asset_table}
+      locked={locked}
       extra={
         <Space wrap>
           <Input size="small" allowClear prefix={<SearchOutlined />} placeholder="Search assets" aria-label="Search assets" value={search} onChange={(e) => { setSearch(e.target.value); setPage((p) => ({ ...p, current: 1 })); }} style={{ width: 180 }} />
@@ -237,7 +287,7 @@ export function AssetTable({ data, onOpenAsset, onSaved }: { data: DashboardData
               </Button>
             </>
           ) : (
-            <Button icon={<EditOutlined />} onClick={ed.startEdit} disabled={rows.length === 0} data-testid="edit-all">
+            <Button icon={<EditOutlined />} onClick={ed.startEdit} disabled={total === 0} data-testid="edit-all">
               Edit All
             </Button>
           )}
@@ -273,11 +323,22 @@ export function AssetTable({ data, onOpenAsset, onSaved }: { data: DashboardData
         rowKey="id"
         dataSource={shown}
         columns={columns}
+        loading={!!sent && server.isFetching}
+        data-total={total}
+        onChange={(_p, _f, sorter) => {
+          const one = Array.isArray(sorter) ? sorter[0] : sorter;
+          const next: Sort = one?.order && one.columnKey ? { key: String(one.columnKey), order: one.order === 'ascend' ? 'asc' : 'desc' } : DEFAULT_SORT;
+          if (next.key !== sort.key || next.order !== sort.order) {
+            setSort(next);
+            setPage((p) => ({ ...p, current: 1 }));
+          }
+        }}
         scroll={{ x: 'max-content' }}
         onRow={(r) => ({ 'data-name': r.name }) as React.HTMLAttributes<HTMLTableRowElement>}
         pagination={{
           current: page.current,
           pageSize: page.pageSize,
+          total,
           showSizeChanger: true,
           pageSizeOptions: [10, 20, 50, 100],
           showTotal: (t) => `${t} assets`,

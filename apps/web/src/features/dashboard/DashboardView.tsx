@@ -1,9 +1,9 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Card, Progress, Segmented, Switch } from 'antd';
 import { FileDoneOutlined, ReloadOutlined } from '@ant-design/icons';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { SCENARIO_LABELS } from '@crp/contracts';
-import { useQueryClient } from '@tanstack/react-query';
+import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import type { AssetRow, DashboardData, UpdateAssetsResult, Unit } from '../../api/dashboard';
 import { firstErrorMessage } from '../../api/http';
 import { readPreference, writePreference } from '../../lib/storage';
@@ -12,15 +12,15 @@ import { AdvancedFilters } from './AdvancedFilters';
 import { AssetAnalysisModal } from './AssetAnalysisModal';
 import { AssetTable } from './AssetTable';
 import { CvarCharts } from './CvarCharts';
-import { initialFilters, WITH_CONTENT_KEY, type AnalysisOptions, type AppliedFilters, type DashboardEntry } from './dashboardState';
+import { filtersFromSearch, initialFilters, optionsFromSearch, searchOf, WITH_CONTENT_KEY, type AnalysisOptions, type AppliedFilters, type DashboardEntry } from './dashboardState';
 import { DetailByYear } from './DetailByYear';
 import { DonutCharts } from './DonutCharts';
-import { HeatMap } from './HeatMap';
+import { ServerHeatMap } from './HeatMap';
 import { INFO } from './infoTexts';
 import { KeyFindings } from './KeyFindings';
 import { ClimateRiskIndexButton } from './ClimateRiskIndex';
 import { LossTabs } from './LossTabs';
-import { LocationMapSection, RiskMapSection } from './MapSections';
+import { ServerLocationMapSection, ServerRiskMapSection } from './MapSections';
 import { InfoButton, Section } from './Section';
 import { SeverityTable } from './SeverityTable';
 import { ClimateScore, KpiCards } from './SummaryCards';
@@ -56,15 +56,27 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
   const { message } = App.useApp();
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const [filters, setFilters] = useState<AppliedFilters>(() => initialFilters(entry));
-  const [options, setOptions] = useState<AnalysisOptions>(() => ({ mitigation: true, with_content: readPreference(WITH_CONTENT_KEY) !== 'false', adjusted_gdp: false }));
-  const [unit, setUnit] = useState<Unit>('dollar');
-  const [sevAdaptation, setSevAdaptation] = useState(true);
-  const [heatAdaptation, setHeatAdaptation] = useState(true);
+  // Filters, switches and unit live in the URL too (issue 23 item 6): read on entry (a bookmark, a shared link, a
+  // reload), written back on every change (replacing the history entry, keeping the navigation state).
+  const [searchParams, setSearchParams] = useSearchParams();
+  const location = useLocation();
+  const [filters, setFilters] = useState<AppliedFilters>(() => filtersFromSearch(searchParams, initialFilters(entry)));
+  const [options, setOptions] = useState<AnalysisOptions>(() => optionsFromSearch(searchParams, { mitigation: true, with_content: readPreference(WITH_CONTENT_KEY) !== 'false', adjusted_gdp: false }));
+  const [unit, setUnit] = useState<Unit>(() => (searchParams.get('unit') === 'percentage' ? 'percentage' : 'dollar'));
+  const [sevAdaptation, setSevAdaptation] = useState(options.mitigation);
+  const [heatAdaptation, setHeatAdaptation] = useState(options.mitigation);
+  useEffect(() => {
+    const next = searchOf(entry, filters, options, unit, searchParams);
+    if (next.toString() !== searchParams.toString()) setSearchParams(next, { replace: true, state: location.state });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [entry, filters, options, unit]);
   const [openAsset, setOpenAsset] = useState<AssetRow | null>(null);
   const [presentation, setPresentation] = useState<'overview' | 'detail'>('overview');
   const sent = useMemo(() => toSent(entry, filters, options), [entry, filters, options]);
-  const { query, data, pending, error } = useDashboard(sent);
+  // The dashboard page reads the per-asset sections page by page of the server; the company roll-up needs every row.
+  const { query, data, pending, error } = useDashboard(sent, extra ? 'columns' : 'pages');
+  // Pages of the asset table, heat map and maps being fetched: the page is not settled yet (data-loading).
+  const pagesFetching = useIsFetching({ predicate: (q) => q.queryKey[0] === 'dashboard' && ['assets', 'heatmap', 'map'].includes(q.queryKey[1] as string) }) > 0;
 
   const setOption = <K extends keyof AnalysisOptions>(k: K, v: AnalysisOptions[K]) => {
     if (k === 'with_content') writePreference(WITH_CONTENT_KEY, String(v));
@@ -103,7 +115,7 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
   const f = data.filters;
   const refreshing = query.isFetching && !pending;
   return (
-    <div className="crp-dash" data-testid="dashboard" data-loading={refreshing ? 'true' : 'false'} data-pending={pending ? 'true' : 'false'}>
+    <div className="crp-dash" data-testid="dashboard" data-loading={refreshing || pagesFetching ? 'true' : 'false'} data-pending={pending ? 'true' : 'false'}>
       <AdvancedFilters value={filters} hazards={data.project.hazards} propertyTypes={data.property_types} onApply={setFilters} busy={refreshing} />
 
       {pending && (
@@ -259,16 +271,16 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
 
         <SeverityTable data={data} adaptation={sevAdaptation} onAdaptation={setSevAdaptation} />
         <LossTabs data={data} unit={unit} />
-        <HeatMap data={data.heatmap} without={data.heatmap_without_adaptation} adaptation={heatAdaptation} onAdaptation={setHeatAdaptation} />
+        <ServerHeatMap sent={sent} allowed={data.tier_permissions.climate_heatmap === true} adaptation={heatAdaptation} onAdaptation={setHeatAdaptation} />
 
         <div className="crp-dash-row">
-          <LocationMapSection data={data} />
-          <RiskMapSection data={data} />
+          <ServerLocationMapSection sent={sent} allowed={data.tier_permissions.asset_level_risk_map === true} />
+          <ServerRiskMapSection sent={sent} allowed={data.tier_permissions.asset_level_risk_map === true} hazards={data.project.hazards} />
         </div>
 
         <KeyFindings data={data} />
         {extra?.(data, unit)}
-        <AssetTable data={data} onOpenAsset={setOpenAsset} onSaved={onSaved} />
+        <AssetTable data={data} sent={sent} onOpenAsset={setOpenAsset} onSaved={onSaved} />
         </>
       )}
 

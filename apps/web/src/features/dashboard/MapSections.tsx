@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
 import { Select } from 'antd';
-import { markerColour } from '@crp/contracts';
-import type { DashboardData } from '../../api/dashboard';
-import { AssetMap, type AssetPoint } from './AssetMap';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { markerColour, type DashboardMapAnswer } from '@crp/contracts';
+import { fetchAssetMap, type DashboardData, type DashboardFiltersSent } from '../../api/dashboard';
+import { AssetMap, type AssetPoint, type Viewport } from './AssetMap';
 import { Section } from './Section';
 
 /** World-map marker bands (spec 001 §4). */
@@ -76,6 +77,84 @@ export function RiskMapSection({ data }: { data: DashboardData }) {
       }
     >
       <AssetMap key={points.length === 1 ? 'one' : 'many'} points={points} label={`World map of assets coloured by ${sel}`} />
+      <MarkerLegend />
+    </Section>
+  );
+}
+
+/**
+ * The map data of the dashboard page from the server (api/v2/dashboard/map/): every point up to 5,000 selected assets
+ * (asked once); above that, clusters of the viewport, asked again when the map is moved or zoomed.
+ */
+function useServerMap(sent: DashboardFiltersSent, colourBy: string, enabled: boolean) {
+  const [view, setView] = useState<Viewport | null>(null);
+  const first = useQuery({ queryKey: ['dashboard', 'map', sent, colourBy], queryFn: ({ signal }) => fetchAssetMap(sent, { colour_by: colourBy }, signal), enabled, placeholderData: keepPreviousData, staleTime: 60_000, retry: false });
+  const clustered = first.data?.clustered === true;
+  const vp = useQuery({
+    queryKey: ['dashboard', 'map', sent, colourBy, view],
+    queryFn: ({ signal }) => fetchAssetMap(sent, { colour_by: colourBy, bbox: view!.bbox, zoom: view!.zoom }, signal),
+    enabled: enabled && clustered && !!view,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+    retry: false,
+  });
+  return { data: clustered && vp.data ? vp.data : first.data, onViewport: setView };
+}
+
+/** Points (or clusters) of a map answer; `colour` fixed, or by score. */
+function pointsOf(m: DashboardMapAnswer | undefined, label: string, colour?: string): AssetPoint[] {
+  if (!m) return [];
+  if (m.points) {
+    const p = m.points;
+    return p.name.map((name, n) => ({ name, latitude: p.latitude[n]!, longitude: p.longitude[n]!, colour: colour ?? markerColour(p.score[n] ?? 0), detail: colour ? `${p.latitude[n]!.toFixed(4)}, ${p.longitude[n]!.toFixed(4)}` : `${label}: ${p.score[n] ?? 'no data'}` }));
+  }
+  return (m.clusters ?? []).map((c) => ({
+    name: c.name ?? `${c.count.toLocaleString('en-US')} assets`,
+    latitude: c.latitude,
+    longitude: c.longitude,
+    count: c.count,
+    colour: colour ?? markerColour(c.score ?? 0),
+    detail: c.count > 1 ? `highest ${label}: ${c.score ?? 'no data'} · zoom in for the assets` : `${label}: ${c.score ?? 'no data'}`,
+  }));
+}
+
+/** Asset location map of the dashboard page (one colour), from the server. */
+export function ServerLocationMapSection({ sent, allowed }: { sent: DashboardFiltersSent; allowed: boolean }) {
+  const { data, onViewport } = useServerMap(sent, 'Climate score', allowed);
+  const points = useMemo(() => pointsOf(data, 'Climate score', '#2563eb'), [data]);
+  return (
+    <Section testId="section-location-map" title="Asset location" locked={!allowed} empty={!!data && data.total === 0}>
+      {data && <AssetMap key={points.length === 1 ? 'one' : 'many'} points={points} clustered={data.clustered} onViewport={onViewport} label="Asset location map" />}
+    </Section>
+  );
+}
+
+/** Risk map of the dashboard page: assets (or clusters, by their highest score) coloured by the climate score or one hazard's. */
+export function ServerRiskMapSection({ sent, allowed, hazards }: { sent: DashboardFiltersSent; allowed: boolean; hazards: string[] }) {
+  const [hazard, setHazard] = useState<string>('Climate score');
+  const { data, onViewport } = useServerMap(sent, hazard, allowed);
+  const known = data?.hazards ?? hazards;
+  const sel = hazard === 'Climate score' || known.includes(hazard) ? hazard : 'Climate score';
+  const points = useMemo(() => pointsOf(data, sel), [data, sel]);
+  return (
+    <Section
+      testId="section-risk-map"
+      title="Risk map"
+      locked={!allowed}
+      empty={!!data && data.total === 0}
+      extra={
+        <Select
+          size="small"
+          aria-label="Risk map hazard"
+          data-testid="risk-map-hazard"
+          style={{ width: 170 }}
+          value={sel}
+          onChange={setHazard}
+          options={['Climate score', ...known].map((h) => ({ value: h, label: h }))}
+        />
+      }
+    >
+      {data && <AssetMap key={points.length === 1 ? 'one' : 'many'} points={points} clustered={data.clustered} onViewport={onViewport} label={`World map of assets coloured by ${sel}`} />}
       <MarkerLegend />
     </Section>
   );

@@ -91,3 +91,56 @@ export function initialFilters(e: DashboardEntry): AppliedFilters {
 }
 
 export const WITH_CONTENT_KEY = 'dashboard_with_content';
+
+/*
+ * Dashboard filters in the URL (issue 23 item 6): the project, the Advanced Filters, the switches and the unit are
+ * search parameters, so a view can be bookmarked and shared and a reload restores it. Values that are not valid fall
+ * back to the defaults (a shared link never breaks the page).
+ */
+const bool = (v: string | null): boolean | null => (v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : null);
+
+/** The project named by the URL (`project_id`, `project`), when the page was opened from a link rather than a card. */
+export function entryFromSearch(p: URLSearchParams): DashboardEntry | null {
+  const id = num(p.get('project_id'));
+  const name = str(p.get('project'));
+  if (id === null && !name) return null;
+  return { ...EMPTY, project_id: id !== null && Number.isInteger(id) && id > 0 ? id : null, project_name: name };
+}
+
+/** The Advanced Filters of the URL over `fallback` (type, scenario, year, hazard, property_type, count). */
+export function filtersFromSearch(p: URLSearchParams, fallback: AppliedFilters): AppliedFilters {
+  const t = p.get('type');
+  const analysis_type: AnalysisType = t === 'rcp' || t === 'ssp' ? t : fallback.analysis_type;
+  const sc = p.get('scenario');
+  const scenario = sc && (SCENARIOS as readonly string[]).includes(sc) ? (sc as ScenarioCode) : fallback.scenario;
+  const y = num(p.get('year'));
+  const year = normaliseYear(analysis_type, y !== null && Number.isInteger(y) ? y : fallback.year);
+  const c = p.get('count');
+  const cn = num(c);
+  const count: 'All' | number = c === 'All' ? 'All' : cn !== null && Number.isInteger(cn) && cn > 0 ? cn : fallback.count;
+  return { analysis_type, scenario, year, variable: str(p.get('hazard')) ?? fallback.variable, property_type: str(p.get('property_type')) ?? fallback.property_type, count };
+}
+
+/** The switches of the URL over `fallback` (adaptation, content, gdp as 1/0). */
+export function optionsFromSearch(p: URLSearchParams, fallback: AnalysisOptions): AnalysisOptions {
+  return { mitigation: bool(p.get('adaptation')) ?? fallback.mitigation, with_content: bool(p.get('content')) ?? fallback.with_content, adjusted_gdp: bool(p.get('gdp')) ?? fallback.adjusted_gdp };
+}
+
+/** The URL search parameters of a dashboard view (the other parameters of the URL are kept). */
+export function searchOf(entry: DashboardEntry, f: AppliedFilters, o: AnalysisOptions, unit: string, base?: URLSearchParams): URLSearchParams {
+  const p = new URLSearchParams(base);
+  const set = (k: string, v: string | null) => (v === null ? p.delete(k) : p.set(k, v));
+  set('project_id', entry.project_id !== null ? String(entry.project_id) : null);
+  set('project', entry.project_name);
+  set('type', f.analysis_type);
+  set('scenario', f.scenario);
+  set('year', String(f.year));
+  set('hazard', f.variable === 'Total' ? null : f.variable);
+  set('property_type', f.property_type === 'All' ? null : f.property_type);
+  set('count', f.count === 'All' ? null : String(f.count));
+  set('adaptation', o.mitigation ? '1' : '0');
+  set('content', o.with_content ? '1' : '0');
+  set('gdp', o.adjusted_gdp ? '1' : '0');
+  set('unit', unit === 'dollar' ? null : unit);
+  return p;
+}

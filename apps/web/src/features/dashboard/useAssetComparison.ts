@@ -1,7 +1,6 @@
-import { useQueries } from '@tanstack/react-query';
-import { SCENARIO_LABELS, SCENARIOS } from '@crp/contracts';
-import { fetchDashboard, type AssetRow, type DashboardData, type DashboardFiltersSent } from '../../api/dashboard';
-import { dashboardKey } from './useDashboard';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { SCENARIO_LABELS, SCENARIOS, type DashboardAssetPageRow } from '@crp/contracts';
+import { fetchAssetPage, type AssetRow, type DashboardFiltersSent } from '../../api/dashboard';
 
 export interface AssetAt {
   label: string;
@@ -9,22 +8,28 @@ export interface AssetAt {
   scores: Record<string, number | null>;
 }
 
-/** One asset's row and hazard scores out of a dashboard answer (matched by id, scores by name in the heat map). */
-export function assetIn(data: DashboardData | undefined, asset: AssetRow, adaptation = true): { row: AssetRow | null; scores: Record<string, number | null> } {
-  if (!data) return { row: null, scores: {} };
-  const row = data.asset_table?.find((r) => r.id === asset.id) ?? null;
-  const h = adaptation ? data.heatmap : data.heatmap_without_adaptation;
-  const scores: Record<string, number | null> = {};
-  if (h) {
-    const ai = h.assets.indexOf(row?.name ?? asset.name);
-    if (ai >= 0) for (const [hi, a, v] of h.data) if (a === ai) scores[h.hazards[hi]!] = v;
-  }
-  return { row, scores };
+/** Query key of one asset's row under some filters (under 'dashboard', so an asset save refreshes it). */
+const assetKey = (f: DashboardFiltersSent, id: number) => ['dashboard', 'asset', f, id] as const;
+/** One asset's asset-table row and hazard scores under some filters, from the server (`ids` of api/v2/dashboard/assets/). */
+async function fetchAssetAt(f: DashboardFiltersSent, id: number, signal?: AbortSignal): Promise<DashboardAssetPageRow | null> {
+  return (await fetchAssetPage(f, { sort: 'position', order: 'asc', search: '', offset: 0, limit: 1, ids: [id] }, signal)).rows[0] ?? null;
+}
+const at = (r: DashboardAssetPageRow | null | undefined) => ({ row: r ?? null, scores: r?.hazards ?? {} });
+
+/**
+ * The asset's row under the dashboard's filters and its hazard scores with or without adaptation (the Risk tab):
+ * asked of the server by id, so it works whatever page of the table the asset was opened from.
+ */
+export function useAssetAt(sent: DashboardFiltersSent, asset: AssetRow, adaptation: boolean) {
+  const row = useQuery({ queryKey: assetKey(sent, asset.id), queryFn: ({ signal }) => fetchAssetAt(sent, asset.id, signal), staleTime: 60_000, retry: false });
+  const withScores = { ...sent, mitigation: adaptation };
+  const scores = useQuery({ queryKey: assetKey(withScores, asset.id), queryFn: ({ signal }) => fetchAssetAt(withScores, asset.id, signal), staleTime: 60_000, retry: false });
+  return { row: row.data ?? null, scores: scores.data?.hazards ?? {}, loading: row.isLoading || scores.isLoading };
 }
 
 /**
  * The Comparison tab (spec 001 §2.2): the asset under 2.6, 4.5 and 8.5 at 2050, and at 2020, 2030 and 2050 (plus 2100
- * for ssp) under the chosen scenario. Each is a dashboard query narrowed to the asset's property type.
+ * for ssp) under the chosen scenario. Each is the asset's row under those filters, narrowed to its property type.
  */
 export function useAssetComparison(base: DashboardFiltersSent, asset: AssetRow, enabled: boolean) {
   const narrowed: DashboardFiltersSent = { ...base, variable: 'Total', count: 'All', property_type: asset.type && asset.type !== 'NA' ? asset.type : 'All' };
@@ -33,13 +38,13 @@ export function useAssetComparison(base: DashboardFiltersSent, asset: AssetRow, 
   const yearFilters = years.map((y) => ({ label: String(y), f: { ...narrowed, year: y } }));
   const all = [...scenarioFilters, ...yearFilters];
   const results = useQueries({
-    queries: all.map(({ f }) => ({ queryKey: dashboardKey(f), queryFn: ({ signal }: { signal: AbortSignal }) => fetchDashboard(f, signal), enabled, staleTime: 60_000, retry: false })),
+    queries: all.map(({ f }) => ({ queryKey: assetKey(f, asset.id), queryFn: ({ signal }: { signal: AbortSignal }) => fetchAssetAt(f, asset.id, signal), enabled, staleTime: 60_000, retry: false })),
   });
-  const at = (i: number): AssetAt => ({ label: all[i]!.label, ...assetIn(results[i]!.data, asset, base.mitigation) });
+  const entry = (i: number): AssetAt => ({ label: all[i]!.label, ...at(results[i]!.data) });
   return {
     loading: results.some((r) => r.isLoading),
     error: results.find((r) => r.error)?.error ?? null,
-    scenarios: scenarioFilters.map((_, i) => at(i)),
-    years: yearFilters.map((_, i) => at(scenarioFilters.length + i)),
+    scenarios: scenarioFilters.map((_, i) => entry(i)),
+    years: yearFilters.map((_, i) => entry(scenarioFilters.length + i)),
   };
 }

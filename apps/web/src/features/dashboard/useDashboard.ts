@@ -5,7 +5,7 @@ import { fetchDashboard, type DashboardData, type DashboardFiltersSent } from '.
 import { fetchProjectStatus } from '../../api/projects';
 import type { AnalysisOptions, AppliedFilters, DashboardEntry } from './dashboardState';
 
-export const dashboardKey = (f: DashboardFiltersSent) => ['dashboard', f] as const;
+export const dashboardKey = (f: DashboardFiltersSent, perAsset: 'columns' | 'pages' = 'columns') => ['dashboard', f, perAsset] as const;
 
 /** The analysis is still running: the 409 answer's status and progress (0-1). */
 export interface Pending {
@@ -41,11 +41,11 @@ export function toSent(entry: DashboardEntry, f: AppliedFilters, o: AnalysisOpti
  * The dashboard query. While the analysis runs (409) it polls the project status (or the dashboard itself when
  * the project id is unknown) and refetches when done. Previous data stays on screen while a new filter loads.
  */
-export function useDashboard(sent: DashboardFiltersSent) {
-  const key = useMemo(() => dashboardKey(sent), [sent]);
+export function useDashboard(sent: DashboardFiltersSent, perAsset: 'columns' | 'pages' = 'columns') {
+  const key = useMemo(() => dashboardKey(sent, perAsset), [sent, perAsset]);
   const q = useQuery<DashboardData, Error>({
     queryKey: key,
-    queryFn: ({ signal }) => fetchDashboard(sent, signal),
+    queryFn: ({ signal }) => fetchDashboard(sent, signal, perAsset),
     placeholderData: keepPreviousData,
     retry: false,
     staleTime: 60_000,

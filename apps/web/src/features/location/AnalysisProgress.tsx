@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Card, Progress, Space, Typography } from 'antd';
+import { Alert, Button, Card, Progress, Space, Steps, Typography } from 'antd';
 import { useNavigate } from 'react-router-dom';
 import type { ProjectStatus } from '@crp/contracts';
 import { fetchProjectStatus, followProjectProgress } from '../../api/projects';
@@ -9,7 +9,27 @@ import { ButtonLink } from '../../ui/ButtonLink';
  * The analysis progress of a created portfolio from the server-sent events (fetch + stream reader, since
  * EventSource cannot send the token). Opens /dashboard when done; shows the message when it failed.
  */
-export function AnalysisProgress({ project, onStartOver, target = '/dashboard' }: { project: ProjectStatus; onStartOver: () => void; target?: '/dashboard' | '/company-dashboard' }) {
+/**
+ * The stages of a portfolio from file to results (issue 22): the file read in the browser, the rows checked and the
+ * assets stored by the server (both done once create_project answered), then the analysis (computed and stored
+ * chunk by chunk, with the server's progress), then done. `rows` is the number of rows read from the file.
+ */
+export function pipelineStages(status: ProjectStatus, rows?: number) {
+  const n = status.assets.toLocaleString('en-US');
+  const analysing = status.status === 'queued' ? 'waiting for a worker' : status.status === 'running' ? `${Math.round(status.progress * 100)} %` : status.status === 'done' ? 'done' : 'failed';
+  return {
+    current: status.status === 'done' ? 4 : 3,
+    failed: status.status === 'failed',
+    items: [
+      { title: 'Parsed', description: rows !== undefined ? `${rows.toLocaleString('en-US')} rows` : 'read' },
+      { title: 'Validated', description: 'no row problems' },
+      { title: 'Stored', description: `${n} assets` },
+      { title: 'Analysed', description: analysing },
+    ],
+  };
+}
+
+export function AnalysisProgress({ project, onStartOver, target = '/dashboard', rows }: { project: ProjectStatus; onStartOver: () => void; target?: '/dashboard' | '/company-dashboard'; rows?: number }) {
   const navigate = useNavigate();
   const [status, setStatus] = useState<ProjectStatus>(project);
 
@@ -57,6 +77,7 @@ export function AnalysisProgress({ project, onStartOver, target = '/dashboard' }
   }, [project.project_id, navigate, target]);
 
   const percent = Math.round(Math.min(1, Math.max(0, status.progress)) * 100);
+  const stages = pipelineStages(status, rows);
   return (
     <Card className="crp-card crp-progress-card" data-testid="analysis-progress" data-status={status.status} data-percent={percent}>
       <Typography.Title level={4} className="crp-progress-title">
@@ -65,6 +86,7 @@ export function AnalysisProgress({ project, onStartOver, target = '/dashboard' }
       <Typography.Paragraph className="crp-muted">
         {status.assets} {status.assets === 1 ? 'asset' : 'assets'} · the dashboard opens when the analysis is done.
       </Typography.Paragraph>
+      <Steps className="crp-mb" size="small" current={stages.current} status={stages.failed ? 'error' : stages.current === 4 ? 'finish' : 'process'} items={stages.items} data-testid="pipeline-stages" />
       <Progress
         percent={percent}
         status={status.status === 'failed' ? 'exception' : status.status === 'done' ? 'success' : 'active'}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, App, Button, Card, Space, Steps, Upload } from 'antd';
 import { WizardNav } from './WizardNav';
 import { DownloadOutlined, EditOutlined, InboxOutlined } from '@ant-design/icons';
-import type { AssetFieldKey } from '@crp/contracts';
+import { unknownColumnsWarning, type AssetFieldKey } from '@crp/contracts';
 import { fetchUploadTemplate } from '../../api/locations';
 import { saveBlob } from '../../lib/openFileLink';
 import { AnalysisProgress } from './AnalysisProgress';
@@ -34,6 +34,7 @@ export function CsvWizard() {
   const [details, setDetails] = useState<PortfolioDetails>(EMPTY_DETAILS);
   const [templateLoading, setTemplateLoading] = useState(false);
   const [parseError, setParseError] = useState<string | null>(null);
+  const [unknownColumns, setUnknownColumns] = useState<string[]>([]);
   const create = useCreatePortfolio();
   const editing = draft !== null;
 
@@ -72,6 +73,7 @@ export function CsvWizard() {
         return;
       }
       setFile(f);
+      setUnknownColumns(parsed.unknownColumns);
       if (parsed.optionalPresent.length > 0) setPending(parsed);
       else accept(parsed, []);
     } catch (err) {
@@ -84,10 +86,12 @@ export function CsvWizard() {
     return (
       <AnalysisProgress
         project={create.created}
+        rows={rows.length}
         onStartOver={() => {
           create.reset();
           setRows([]);
           setFile(null);
+          setUnknownColumns([]);
           setDetails(EMPTY_DETAILS);
           setStep(0);
         }}
@@ -138,6 +142,7 @@ export function CsvWizard() {
             <p className="ant-upload-hint">{file ? `Loaded: ${file.name} (${pending?.rows.length ?? rows.length} assets)` : 'CSV, XLSX or XLS'}</p>
           </Upload.Dragger>
           {parseError && <Alert className="crp-mt" type="error" showIcon title={parseError} data-testid="upload-refused" />}
+          {!parseError && unknownColumns.length > 0 && <Alert className="crp-mt" type="warning" showIcon title={unknownColumnsWarning(unknownColumns)} data-testid="upload-unknown-columns" />}
           {rows.length > 0 && (
             <div className="crp-mt">
               <div className="crp-preview-head">

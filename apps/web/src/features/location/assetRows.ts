@@ -1,4 +1,4 @@
-import { ASSET_FIELDS, assetFieldForHeader, decodeText, isNA, NA, OPTIONAL_ASSET_FIELDS, parseAmount, type AssetFieldKey } from '@crp/contracts';
+import { ASSET_FIELDS, assetFieldForHeader, decodeText, isNA, NA, OPTIONAL_ASSET_FIELDS, parseAmount, unknownAssetColumns, type AssetFieldKey } from '@crp/contracts';
 import * as XLSX from '@e965/xlsx';
 
 /** One asset row of the preview, keyed by asset field, values as the user sees them. */
@@ -22,6 +22,8 @@ export interface ParsedUpload {
   /** Optional columns present in the file with at least one value: the confirmation dialog offers these. */
   optionalPresent: AssetFieldKey[];
   hasHeader: boolean;
+  /** Header cells that name no asset field: their values are not imported (issue 23: the wizard warns). */
+  unknownColumns: string[];
 }
 
 function cellText(v: unknown): string {
@@ -53,7 +55,7 @@ export async function parseAssetFile(file: File): Promise<ParsedUpload> {
 
 export function recordsFromTable(table: unknown[][]): ParsedUpload {
   const firstIndex = table.findIndex((r) => r.some((c) => !isNA(c)));
-  if (firstIndex < 0) return { rows: [], columns: [], optionalPresent: [], hasHeader: false };
+  if (firstIndex < 0) return { rows: [], columns: [], optionalPresent: [], hasHeader: false, unknownColumns: [] };
   const mapped = table[firstIndex]!.map(assetFieldForHeader);
   const hasHeader = (['name', 'latitude', 'longitude'] as const).every((k) => mapped.includes(k));
   const columns: (AssetFieldKey | undefined)[] = hasHeader ? mapped : ASSET_FIELDS.map((f) => f.key);
@@ -69,7 +71,7 @@ export function recordsFromTable(table: unknown[][]): ParsedUpload {
   }
   const present = [...new Set(columns.filter((k): k is AssetFieldKey => !!k))];
   const optionalPresent = present.filter((k) => (OPTIONAL_ASSET_FIELDS as readonly string[]).includes(k) && rows.some((r) => !isNA(r[k])));
-  return { rows, columns: present, optionalPresent, hasHeader };
+  return { rows, columns: present, optionalPresent, hasHeader, unknownColumns: hasHeader ? unknownAssetColumns(table[firstIndex]!) : [] };
 }
 
 /** Problems of one row as the server will report them (name and location are mandatory; numbers must parse). */
