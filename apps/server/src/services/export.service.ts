@@ -16,7 +16,7 @@ import { assetCvar, cellMoney, scenarioYearKey } from '@crp/engine';
 import { DATASETS, HAZARD_META } from '@crp/hazards';
 import { OWN_DATA_TIER } from '@crp/contracts';
 import * as XLSX from '@e965/xlsx';
-import { loadProjectResults, unitOf, type ProjectResults } from '../analysis/results-reader.js';
+import { loadProjectResults, unitOf } from '../analysis/results-reader.js';
 import type { DB } from '../db/database.js';
 import type { ProjectRow } from '../db/schema.js';
 import type { AuthUser } from '../lib/auth-context.js';
