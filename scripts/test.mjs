@@ -11,7 +11,7 @@ import { ensureDeps } from './ensure-deps.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 process.chdir(root);
-const only = process.argv.slice(2); // optional suite names: unit, server-pglite, server-pg, e2e, typecheck
+const only = process.argv.slice(2); // optional suite names: unit, server-pglite, server-pg, e2e, typecheck, lint, docs
 const want = (s) => only.length === 0 || only.includes(s);
 
 ensureDeps();
@@ -116,6 +116,7 @@ if (['server-pglite', 'server-pg', 'e2e'].some(want)) ensureSystemPackages();
 let webBuilt = true;
 await Promise.all([
   want('typecheck') && runCheck('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present', '--silent']),
+  want('lint') && runCheck('lint (ESLint: typescript-eslint, import boundaries and cycles; npm run lint)', 'npx', ['eslint', '.', '--max-warnings=0', '--cache', '--cache-location', 'node_modules/.cache/eslint/'], { live: false }),
   want('docs') && runCheck('docs (documents are built from the current docs: npm run docs:build)', process.execPath, ['scripts/build-docs.mjs', '--check'], { live: false }),
   want('unit') && runSuite('unit', packageTests, {}, ['--test-concurrency=2'], { live: false }),
   e2eTests.length > 0 && run('web build for e2e', 'npm', ['run', 'build', '-w', '@crp/web', '--silent'], { live: false }).then((status) => {

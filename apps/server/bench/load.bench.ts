@@ -157,7 +157,6 @@ const base = await new Promise<string>((resolve, reject) => {
   });
   server.on('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${serverErr.slice(-3000)}`)));
 });
-const port = Number(new URL(base).port);
 
 /** CPU seconds (user + system) and peak RSS of the server process, from /proc (Linux). */
 function serverUsage(): { cpu: number; rssMiB: number; hwmMiB: number } | null {

@@ -27,7 +27,7 @@ describe('crash safety: SIGKILL during an analysis', { timeout: 600_000 }, () =>
   let env: Record<string, string>;
   let dataDir = '';
   let dropDb: (() => Promise<void>) | null = null;
-  let procs: Proc[] = [];
+  const procs: Proc[] = [];
 
   before(async () => {
     if (onPostgres) {

@@ -38,7 +38,7 @@ export function integrateExceedance(p: ArrayLike<number>, d: ArrayLike<number>, 
   for (let i = n - 2; i >= 0; i--) {
     const hiP = p[i] as number; const loP = p[i + 1] as number;
     if (loP >= cutoffP) break;
-    let a = d[i + 1] as number; // damage at loP (rarer)
+    const a = d[i + 1] as number; // damage at loP (rarer)
     let b = d[i] as number;      // damage at hiP (more frequent)
     if (b === 0) continue;       // a dry bin (no damage at its more frequent end) contributes nothing (physrisk)
     let top = hiP;

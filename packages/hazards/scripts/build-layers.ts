@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { HAZARD_RETURN_PERIODS_YEARS } from '@crp/contracts';
 import {
   GRID_025, GRID_05, GRID_01, GRID_1, GRID_1M, GRID_5M, TILE_CELLS, makeArray, sha256, toBytes,
-  type DType, type GridSpec, type LayerEntry, type TypedArray,
+  type DType, type LayerEntry, type TypedArray,
 } from '../src/layer-format.js';
 import { DATASETS } from '../src/datasets.js';
 import { HAZARD_META } from '../src/sampler.js';
@@ -21,7 +21,7 @@ import { loadTerrain, slopeTan, riverMask, handProxy, W5, H5, KM_PER_5MIN, type 
 import { allSources, type TrackSource } from './lib/tracks.js';
 import { buildFineCoast, FINE_SCALE_KM, FINE_OFFSET_KM, FINE_NODATA } from './lib/coastline.js';
 import { accumulateSource, gpdReturnLevels, smoothHistogram, TRACK_SHIFT_SIGMA_KM, NB, ROW0, ROW1, type Bbox } from './lib/typhoon.js';
-import { fitGevLmoments, gevReturnLevel, olsSlope } from './lib/stats.js';
+import { fitGevLmoments, gevReturnLevel } from './lib/stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const LAYERS_DIR = resolve(here, '../layers');

@@ -1,4 +1,4 @@
-import { hazardByLabel, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
+import { hazardByLabel, type HazardKey } from '@crp/contracts';
 import { computeChunk, prepareAssets, SCENARIO_YEARS, type AssetInput, type PreparedAsset } from '@crp/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
@@ -276,6 +276,7 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
     retryDelaySeconds: 5,
     async run(p, ctx) {
       const { projectId, version, part, chunks, total } = p;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely query builder with a where(); their where() overloads have no common typed signature
       const partKey = <Q extends { where: (...a: any[]) => Q }>(q: Q): Q => q.where('project_id', '=', projectId).where('version', '=', version).where('part', '=', part);
       const project = await db.selectFrom('projects').select(['version']).where('id', '=', projectId).executeTakeFirst();
       if (!project || project.version !== version) return; // superseded

@@ -1,6 +1,5 @@
 import { ErrorBody, UpdateAssetsBody, UpdateAssetsResponse } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../plugins/auth.js';
 
 export const assetRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -32,7 +32,7 @@ const HEARTBEAT_MS = 10_000;
  * The same code runs inside `npm start` on PGlite and in `npm run worker` processes on PostgreSQL.
  */
 export class JobQueue {
-  private readonly handlers = new Map<string, JobDefinition<any>>();
+  private readonly handlers = new Map<string, JobDefinition>();
   private running = false;
   private active = 0;
   private wake: (() => void) | null = null;
@@ -61,7 +61,7 @@ export class JobQueue {
     return Math.min(HEARTBEAT_MS, this.staleAfterMs / 4);
   }
 
-  register(def: JobDefinition<any>) {
+  register(def: JobDefinition) {
     this.handlers.set(def.type, def);
   }
 

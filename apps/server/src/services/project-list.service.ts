@@ -1,7 +1,6 @@
 import type { DefaultFilters, PhysicalProject, SharePermission } from '@crp/contracts';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
-import type { ProjectRow } from '../db/schema.js';
 import type { AuthUser } from '../lib/auth-context.js';
 import { AppError, badRequest, forbidden, notFound } from '../lib/errors.js';
 import { iso } from '../presenters/user.presenter.js';

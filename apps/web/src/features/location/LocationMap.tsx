@@ -68,6 +68,7 @@ export function LocationMap({
       mapRef.current = null;
     };
     // The map is made once; flyToZoom is fixed for a map's life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   }, []);
 
   useEffect(() => {

@@ -26,8 +26,8 @@ export function PhysicalProjectsTab() {
   const [renameFor, setRenameFor] = useState<PhysicalProject | null>(null);
   const [reportFor, setReportFor] = useState<PhysicalProject | null>(null);
 
+  const shown = useMemo(() => applyProjectFilters(list.data?.data ?? [], filters), [list.data, filters]);
   const projects = list.data?.data ?? [];
-  const shown = useMemo(() => applyProjectFilters(projects, filters), [projects, filters]);
   const active = activeFilterCount(filters);
 
   const handlers: ProjectCardHandlers = {

@@ -1,0 +1,81 @@
+// ESLint (flat config): typescript-eslint's recommended rules, React hooks rules, no import cycles, and the project's
+// layering as import boundaries (docs/ARCHITECTURE.md, "Rules"). `npm run lint` runs it; `npm test` runs it first.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+/** Paths a layer must not import from (import-x/no-restricted-paths zones; `target` may not import `from`). */
+const boundaries = [
+  // Workspace packages are libraries: they never reach into the applications.
+  { target: './packages', from: './apps', message: 'packages are libraries: they never import the server or the web app' },
+  { target: './packages', from: './e2e' },
+  // contracts is the shared vocabulary: it depends on no other workspace package.
+  { target: './packages/contracts', from: ['./packages/engine', './packages/hazards', './packages/geo'], message: '@crp/contracts depends on no other workspace package' },
+  // The engine is pure maths: no hazard layers, no geocoding (the server wires them in through the hazard provider).
+  { target: './packages/engine', from: ['./packages/hazards', './packages/geo'], message: 'the engine is pure: hazard inputs come through the provider' },
+  // The web app talks to the server over HTTP only; it shares @crp/contracts, nothing else.
+  { target: './apps/web', from: ['./apps/server', './packages/engine', './packages/hazards', './packages/geo'], message: 'the web app shares only @crp/contracts with the server' },
+  { target: './apps/server', from: './apps/web' },
+  // Server layers: routes -> services -> repositories; routes never see the database.
+  { target: './apps/server/src/routes', from: './apps/server/src/db', message: 'routes never see the database: call a service' },
+  { target: './apps/server/src/repositories', from: ['./apps/server/src/routes', './apps/server/src/services', './apps/server/src/analysis', './apps/server/src/reports'], message: 'repositories are SQL only' },
+  { target: './apps/server/src/services', from: './apps/server/src/routes', message: 'services do not know the HTTP routes' },
+  { target: './apps/server/src/analysis', from: './apps/server/src/routes' },
+  { target: './apps/server/src/reports', from: './apps/server/src/routes' },
+  { target: './apps/server/src/presenters', from: ['./apps/server/src/routes', './apps/server/src/db/database.ts'] },
+  // Production code never imports tests, benches or developer tools.
+  { target: ['./apps/server/src/**', './apps/web/src/**', './packages/*/src/**'], from: ['./apps/server/test/**', './apps/server/bench/**', './e2e/**', './packages/*/test/**', './packages/*/bench/**'] },
+];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', 'apps/web/public/**', 'packages/*/data/**', 'docs/**', '**/*.d.ts', 'apps/server/test/support/dashboard-reference.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  importX.flatConfigs.typescript,
+  {
+    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: ['tsconfig.base.json', 'apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json'], noWarnOnMultipleProjects: true }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: boundaries }],
+      'import-x/no-self-import': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  { files: ['apps/web/src/**'], languageOptions: { globals: { ...globals.browser } }, plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' } },
+  {
+    // Web features do not reach into each other's files: shared furniture lives in ui/ and lib/. The files below still
+    // do (issue 24 moves what they share into ui/ and lib/); no new file may join them.
+    files: ['apps/web/src/features/**'],
+    ignores: [
+      'apps/web/src/features/realestate/CsvAssetPicker.tsx', 'apps/web/src/features/realestate/PropertyRiskAnalysis.tsx', 'apps/web/src/features/realestate/PropertyPickMap.tsx',
+      'apps/web/src/features/auth/LoginForm.tsx', 'apps/web/src/features/shell/AppShell.tsx', 'apps/web/src/features/company/AccountCard.tsx',
+      'apps/web/src/features/maps/mapStyles.ts', 'apps/web/src/features/tcfd/TcfdReport.tsx', 'apps/web/src/features/dashboard/AssetMap.tsx',
+      'apps/web/src/features/dashboard/TyphoonTracks.tsx', 'apps/web/src/features/twofa/TwoFactorSetupCard.tsx',
+    ],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../*/**', '!../../**'], message: 'A feature does not import another feature\'s files: move what both need to ui/ or lib/.' }] }] },
+  },
+  {
+    // Tests, benches and developer scripts read untyped JSON answers and build hostile inputs on purpose.
+    files: ['apps/server/test/**', 'apps/server/bench/**', 'e2e/**', 'packages/*/test/**', 'packages/*/bench/**', 'packages/*/scripts/**', 'scripts/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Kysely's documented type for migrations and schema-agnostic tools (backup/restore reads every table by name).
+    files: ['apps/server/src/db/migrate.ts', 'apps/server/src/db/backup.ts', 'apps/server/src/db/pglite-dialect.ts', 'apps/server/src/db/migrations/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The NUL guard looks for U+0000 on purpose (docs/reliability.md).
+    files: ['apps/server/src/services/asset-import.ts', 'apps/server/src/plugins/nul-guard.ts'],
+    rules: { 'no-control-regex': 'off' },
+  },
+  { files: ['scripts/**/*.mjs', 'eslint.config.js'], languageOptions: { globals: { ...globals.node } } },
+);
