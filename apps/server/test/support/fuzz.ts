@@ -75,7 +75,7 @@ function ownValid(s: JsonSchema, known: Known): fc.Arbitrary<unknown> {
     case 'boolean':
       return fc.boolean();
     case 'array':
-      return fc.array(ownValid(s.items ?? {}, known), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 3, 3) });
+      return fc.array(ownValid(s.items ?? {}, known), { minLength: s.minItems ?? 0, maxLength: Math.max(s.minItems ?? 0, Math.min(s.maxItems ?? 3, 3)) }); // a fixed-length list (a bbox: 4) needs its minimum
     case 'object':
       return objectFor(s, known, 0);
     default:
