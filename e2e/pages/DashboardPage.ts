@@ -106,13 +106,18 @@ export class DashboardPage {
 
   /** The option texts of a select (opens it, reads, closes it). */
   async optionsOf(testId: string): Promise<string[]> {
-    await this.noOpenDropdown();
-    await this.page.getByTestId(testId).click();
-    await this.page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().waitFor();
-    await this.page.waitForTimeout(300); // let the opening animation finish
-    const texts = await this.page.locator('.ant-select-dropdown:visible .ant-select-item-option').allInnerTexts();
-    await this.page.keyboard.press('Escape');
-    await this.noOpenDropdown();
+    // A dropdown opened while the page re-renders (the filters are written to the URL just after a change) can close
+    // under the reader; read again (at most three times) rather than return an empty list.
+    let texts: string[] = [];
+    for (let attempt = 0; attempt < 3 && texts.length === 0; attempt++) {
+      await this.noOpenDropdown();
+      await this.page.getByTestId(testId).click();
+      await this.page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().waitFor();
+      await this.page.waitForTimeout(300); // let the opening animation finish
+      texts = await this.page.locator('.ant-select-dropdown:visible .ant-select-item-option').allInnerTexts();
+      await this.page.keyboard.press('Escape');
+      await this.noOpenDropdown();
+    }
     return texts;
   }
 
