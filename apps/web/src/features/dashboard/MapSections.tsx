@@ -65,15 +65,7 @@ export function RiskMapSection({ data }: { data: DashboardData }) {
       locked={!rows}
       empty={!!rows && rows.length === 0}
       extra={
-        <Select
-          size="small"
-          aria-label="Risk map hazard"
-          data-testid="risk-map-hazard"
-          style={{ width: 170 }}
-          value={sel}
-          onChange={setHazard}
-          options={['Climate score', ...hazards].map((h) => ({ value: h, label: h }))}
-        />
+        <RiskMapHazardSelect value={sel} onChange={setHazard} hazards={hazards} />
       }
     >
       <AssetMap key={points.length === 1 ? 'one' : 'many'} points={points} label={`World map of assets coloured by ${sel}`} />
@@ -143,19 +135,26 @@ export function ServerRiskMapSection({ sent, allowed, hazards }: { sent: Dashboa
       locked={!allowed}
       empty={!!data && data.total === 0}
       extra={
-        <Select
-          size="small"
-          aria-label="Risk map hazard"
-          data-testid="risk-map-hazard"
-          style={{ width: 170 }}
-          value={sel}
-          onChange={setHazard}
-          options={['Climate score', ...known].map((h) => ({ value: h, label: h }))}
-        />
+        <RiskMapHazardSelect value={sel} onChange={setHazard} hazards={known} />
       }
     >
       {data && <AssetMap key={points.length === 1 ? 'one' : 'many'} points={points} clustered={data.clustered} onViewport={onViewport} label={`World map of assets coloured by ${sel}`} />}
       <MarkerLegend />
     </Section>
+  );
+}
+
+/** The risk map's choice of colouring: the climate score or one hazard's score. */
+function RiskMapHazardSelect({ value, onChange, hazards }: { value: string; onChange: (h: string) => void; hazards: readonly string[] }) {
+  return (
+    <Select
+      size="small"
+      aria-label="Risk map hazard"
+      data-testid="risk-map-hazard"
+      style={{ width: 170 }}
+      value={value}
+      onChange={onChange}
+      options={['Climate score', ...hazards].map((h) => ({ value: h, label: h }))}
+    />
   );
 }
