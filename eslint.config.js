@@ -19,13 +19,21 @@ const boundaries = [
   // The web app talks to the server over HTTP only; it shares @crp/contracts, nothing else.
   { target: './apps/web', from: ['./apps/server', './packages/engine', './packages/hazards', './packages/geo'], message: 'the web app shares only @crp/contracts with the server' },
   { target: './apps/server', from: './apps/web' },
-  // Server layers: routes -> services -> repositories; routes never see the database.
-  { target: './apps/server/src/routes', from: './apps/server/src/db', message: 'routes never see the database: call a service' },
-  { target: './apps/server/src/repositories', from: ['./apps/server/src/routes', './apps/server/src/services', './apps/server/src/analysis', './apps/server/src/reports'], message: 'repositories are SQL only' },
-  { target: './apps/server/src/services', from: './apps/server/src/routes', message: 'services do not know the HTTP routes' },
-  { target: './apps/server/src/analysis', from: './apps/server/src/routes' },
-  { target: './apps/server/src/reports', from: './apps/server/src/routes' },
-  { target: './apps/server/src/presenters', from: ['./apps/server/src/routes', './apps/server/src/db/database.ts'] },
+  // Server layers (apps/server/src/modules/<domain>/): routes -> services -> repositories; routes never see the database.
+  { target: './apps/server/src/modules/**/*.routes.ts', from: './apps/server/src/infra/db/**', message: 'routes never see the database: call a service' },
+  {
+    target: './apps/server/src/modules/**/*.repository.ts',
+    from: ['./apps/server/src/modules/**/*.routes.ts', './apps/server/src/modules/**/*.service.ts', './apps/server/src/modules/**/*.jobs.ts', './apps/server/src/modules/analysis/**', './apps/server/src/modules/reports/**'],
+    message: 'repositories are SQL only',
+  },
+  {
+    target: ['./apps/server/src/modules/**/!(*.routes).ts', './apps/server/src/infra/**', './apps/server/src/lib/**'],
+    from: './apps/server/src/modules/**/*.routes.ts',
+    message: 'only the composition root knows the HTTP routes: services, jobs and repositories do not',
+  },
+  { target: './apps/server/src/modules/**/*.presenter.ts', from: './apps/server/src/infra/db/database.ts', message: 'presenters shape rows; they do not query' },
+  // Infrastructure (database, queue, mail, files) and lib/ know no domain.
+  { target: ['./apps/server/src/infra/**', './apps/server/src/lib/**'], from: './apps/server/src/modules/**', message: 'infra/ and lib/ know no domain module' },
   // Production code never imports tests, benches or developer tools.
   { target: ['./apps/server/src/**', './apps/web/src/**', './packages/*/src/**'], from: ['./apps/server/test/**', './apps/server/bench/**', './e2e/**', './packages/*/test/**', './packages/*/bench/**'] },
 ];
@@ -69,12 +77,12 @@ export default tseslint.config(
   },
   {
     // Kysely's documented type for migrations and schema-agnostic tools (backup/restore reads every table by name).
-    files: ['apps/server/src/db/migrate.ts', 'apps/server/src/db/backup.ts', 'apps/server/src/db/pglite-dialect.ts', 'apps/server/src/db/migrations/**'],
+    files: ['apps/server/src/infra/db/migrate.ts', 'apps/server/src/infra/db/backup.ts', 'apps/server/src/infra/db/pglite-dialect.ts', 'apps/server/src/infra/db/migrations/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     // The NUL guard looks for U+0000 on purpose (docs/reliability.md).
-    files: ['apps/server/src/services/asset-import.ts', 'apps/server/src/plugins/nul-guard.ts'],
+    files: ['apps/server/src/modules/projects/asset-import.ts', 'apps/server/src/plugins/nul-guard.ts'],
     rules: { 'no-control-regex': 'off' },
   },
   { files: ['scripts/**/*.mjs', 'eslint.config.js'], languageOptions: { globals: { ...globals.node } } },

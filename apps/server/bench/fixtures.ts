@@ -1,8 +1,8 @@
 /** Shared fixtures of the server benches: the same deterministic portfolio and an enterprise tier with every section. */
 import { buildApp } from '../src/app.js';
 import type { Config } from '../src/config.js';
-import { openDatabase, type DB } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { openDatabase, type DB } from '../src/infra/db/database.js';
+import { migrateToLatest } from '../src/infra/db/migrate.js';
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
 export function rng(seed: number): () => number {

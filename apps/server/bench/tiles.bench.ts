@@ -55,7 +55,7 @@ const warm = await run(paths);
 
 // renderer alone (no HTTP), cold
 renderer.clearCache();
-const { parseDataset } = await import('../src/services/tile-renderer.js');
+const { parseDataset } = await import('../src/modules/maps/tile-renderer.js');
 const t1 = performance.now();
 let n = 0;
 for (const p of paths) {

@@ -3,7 +3,7 @@
  * demo portfolio's totals, from the real engine over the committed hazard layers. `npm run validate -w @crp/server`.
  */
 import { HAZARD_KEYS } from '@crp/contracts';
-import { analyseReference, demoReferenceAssets, REFERENCE_BUILDINGS } from '../src/analysis/reference-buildings.js';
+import { analyseReference, demoReferenceAssets, REFERENCE_BUILDINGS } from '../src/modules/analysis/reference-buildings.js';
 
 const pct = (x: number) => (Number.isNaN(x) ? '–' : x === 0 ? '0' : `${(100 * x).toFixed(x < 0.0001 ? 4 : 3)}`);
 const show = (rows: ReturnType<typeof analyseReference>) => {

@@ -6,14 +6,14 @@
 import { parseArgs } from 'node:util';
 import { MODULES, TIERS, type ModuleKey, type Tier } from '@crp/contracts';
 import { loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { BackupError, backupDatabase, restoreDatabase } from './db/backup.js';
-import { FILE_STORE_SUBDIR } from './services/file-store.js';
+import { openDatabase } from './infra/db/database.js';
+import { migrateToLatest } from './infra/db/migrate.js';
+import { BackupError, backupDatabase, restoreDatabase } from './infra/db/backup.js';
+import { FILE_STORE_SUBDIR } from './infra/file-store.js';
 import { join } from 'node:path';
 import { normaliseCompanyCode } from './lib/crypto.js';
-import { NotificationService } from './services/notification.service.js';
-import { tierColumns } from './services/tier.service.js';
+import { NotificationService } from './modules/accounts/notification.service.js';
+import { tierColumns } from './modules/accounts/tier.service.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 

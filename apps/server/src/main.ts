@@ -1,9 +1,9 @@
 import { warmCountries, warmForward } from '@crp/geo';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { announceReleases } from './services/release.service.js';
+import { openDatabase } from './infra/db/database.js';
+import { migrateToLatest } from './infra/db/migrate.js';
+import { announceReleases } from './modules/help/release.service.js';
 import { DEMO, seedDemo } from './seed.js';
 
 const config = loadConfig();

@@ -1,8 +1,8 @@
 import { countryOf } from '@crp/geo';
 import type { FastifyInstance } from 'fastify';
-import { CarbonRepository } from './repositories/carbon.repository.js';
-import { ANALYSE_PORTFOLIO_JOB } from './services/project.service.js';
-import { tierColumns, defaultDataEditPermissions } from './services/tier.service.js';
+import { CarbonRepository } from './modules/carbon/carbon.repository.js';
+import { ANALYSE_PORTFOLIO_JOB } from './modules/projects/project.service.js';
+import { tierColumns, defaultDataEditPermissions } from './modules/accounts/tier.service.js';
 
 /**
  * The demo portfolio: sites in well-known places across the hazard spectrum (typhoon coasts, river deltas, deserts,

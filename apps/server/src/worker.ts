@@ -7,9 +7,9 @@
 import { defaultHazardLayers } from '@crp/hazards';
 import pino from 'pino';
 import { loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { createServices } from './services/container.js';
+import { openDatabase } from './infra/db/database.js';
+import { migrateToLatest } from './infra/db/migrate.js';
+import { createServices } from './compose.js';
 
 const config = loadConfig();
 if (!config.DATABASE_URL) {

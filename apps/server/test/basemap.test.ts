@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.js';
-import { parseRange } from '../src/routes/basemap.routes.js';
+import { parseRange } from '../src/modules/maps/basemap.routes.js';
 import { startServer, type TestServer } from './support/harness.js';
 
 const directive = (csp: string | null, name: string) => (csp ?? '').split(';').map((d) => d.trim().split(/\s+/)).find((d) => d[0] === name)?.slice(1);

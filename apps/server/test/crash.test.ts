@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
+import { openDatabase } from '../src/infra/db/database.js';
 import { client, createTestDatabase } from './support/harness.js';
 import { spawnServer, stopProc, type Proc } from './support/processes.js';
 

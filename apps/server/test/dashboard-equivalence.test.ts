@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DashboardBody, dashboardView } from '@crp/contracts';
-import { UsersRepository } from '../src/repositories/users.repository.js';
+import { UsersRepository } from '../src/modules/accounts/users.repository.js';
 import { ReferenceDashboardService } from './support/dashboard-reference.js';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { FAQ_CATEGORIES, FAQ_ITEMS } from '../src/content/faq.js';
-import { sanitizeFaqHtml, tsQueryOf, searchWords } from '../src/services/faq.service.js';
+import { FAQ_CATEGORIES, FAQ_ITEMS } from '../src/modules/help/faq-content.js';
+import { sanitizeFaqHtml, tsQueryOf, searchWords } from '../src/modules/help/faq.service.js';
 import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
 
 const HOSTILE = [

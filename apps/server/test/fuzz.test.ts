@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { safeFileName } from '@crp/contracts';
 import { REPO_ROOT } from '../src/config.js';
 import { sha256 } from '../src/lib/crypto.js';
-import { tierColumns } from '../src/services/tier.service.js';
+import { tierColumns } from '../src/modules/accounts/tier.service.js';
 import { HOSTILE_NUMBERS, HOSTILE_STRINGS, checkAnswer, countDiff, fullValid, requestFor, send, stringPaths, tableCounts, withNulAt, type FuzzRequest, type Known } from './support/fuzz.js';
 import { openApiRoutes, type OpenApiRoute } from './support/openapi-routes.js';
 import { newUser, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';

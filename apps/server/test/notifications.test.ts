@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { RELEASES } from '@crp/contracts';
-import { announceReleases } from '../src/services/release.service.js';
+import { announceReleases } from '../src/modules/help/release.service.js';
 import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
 
 describe('notifications, releases and the last-accessed ping', () => {

@@ -1,12 +1,12 @@
 /**
  * Plausibility benchmark (issue 20 item 7): reference buildings and the demo portfolio through the real analysis (the
  * engine over the committed hazard layers) must show expected annual losses and premiums inside the published ranges
- * cited in src/analysis/reference-buildings.ts and docs/validation.md.
+ * cited in src/modules/analysis/reference-buildings.ts and docs/validation.md.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HAZARD_KEYS } from '@crp/contracts';
-import { analyseReference, demoReferenceAssets, REFERENCE_BUILDINGS } from '../src/analysis/reference-buildings.js';
+import { analyseReference, demoReferenceAssets, REFERENCE_BUILDINGS } from '../src/modules/analysis/reference-buildings.js';
 
 const pct = (x: number) => `${(100 * x).toFixed(3)} %`;
 

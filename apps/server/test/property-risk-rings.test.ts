@@ -1,9 +1,9 @@
-/** Unit tests of the pure ring / score computation (apps/server/src/analysis/property-risk.ts) on the committed layers. */
+/** Unit tests of the pure ring / score computation (apps/server/src/modules/realestate/property-risk.ts) on the committed layers. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { haversineKm } from '@crp/geo';
 import { loadHazardLayers } from '@crp/hazards';
-import { destinationPoint, elevationM, propertyRisk, ringSamples, scenarioYearOf, scoreSites, summariseRing } from '../src/analysis/property-risk.js';
+import { destinationPoint, elevationM, propertyRisk, ringSamples, scenarioYearOf, scoreSites, summariseRing } from '../src/modules/realestate/property-risk.js';
 
 const layers = loadHazardLayers();
 const sy = scenarioYearOf('ssp', '85', 2050);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { pickFont } from '../src/reports/pdf-fonts.js';
+import { pickFont } from '../src/modules/reports/pdf-fonts.js';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 const pngDir = join(fileURLToPath(new URL('../../..', import.meta.url)), 'test-output', 'reports-cjk');

@@ -3,7 +3,7 @@ import { loadavg } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { openDatabase, type DatabaseHandle } from '../src/infra/db/database.js';
 import { client, createTestDatabase, type Api } from './support/harness.js';
 import { spawnServer, spawnWorker, stopProc, type Proc } from './support/processes.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as XLSX from '@e965/xlsx';
 import { loadConfig } from '../src/config.js';
-import { LARGE_CSV_CHARS, parseCsvRows } from '../src/services/asset-import.js';
+import { LARGE_CSV_CHARS, parseCsvRows } from '../src/modules/projects/asset-import.js';
 import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
 
 /**

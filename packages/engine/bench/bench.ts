@@ -6,7 +6,7 @@
  *  - tc:        Emanuel (2011) TC wind, v_thresh 25.7, v_half 74.7, 19 RPs -> 18 bins, deterministic, one core.
  *  - e2e-100k:  100,000 flood assets end to end (curves built, distributions computed, results kept), wall + peak RSS.
  *  - grid-10k / grid-100k: full grid, 11 hazards x 58 scenario-years, worker_threads (2 workers), results streamed.
- *  - layers-20k / layers-100k: the same with the real hazard layers (apps/server/src/analysis/hazard-provider.ts).
+ *  - layers-20k / layers-100k: the same with the real hazard layers (apps/server/src/modules/analysis/hazard-provider.ts).
  * Usage: node --import tsx bench/bench.ts [workload ...]   (no argument: all)
  */
 import { spawnSync } from 'node:child_process';
@@ -81,7 +81,7 @@ function tc(n: number) {
 }
 
 /** The server's adapter to the real hazard layers (@crp/hazards), loaded by each worker. */
-const LAYERS_PROVIDER = fileURLToPath(new URL('../../../apps/server/src/analysis/hazard-provider.ts', import.meta.url));
+const LAYERS_PROVIDER = fileURLToPath(new URL('../../../apps/server/src/modules/analysis/hazard-provider.ts', import.meta.url));
 
 async function grid(n: number, workers: number, providerPath?: string) {
   const assets = syntheticAssets(n);

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from '../app.js';
 import { loadConfig, REPO_ROOT } from '../config.js';
-import { openDatabase } from '../db/database.js';
+import { openDatabase } from '../infra/db/database.js';
 
 export const OPENAPI_FILE = join(REPO_ROOT, 'docs/openapi.json');
 

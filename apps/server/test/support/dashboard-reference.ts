@@ -1,6 +1,6 @@
 /**
  * FROZEN REFERENCE for apps/server/test/dashboard-equivalence.test.ts: the dashboard query exactly as it was before the
- * performance work of issue 7 (commit 1d8095d, apps/server/src/services/dashboard.service.ts), kept verbatim except for
+ * performance work of issue 7 (commit 1d8095d, apps/server/src/modules/dashboard/dashboard.service.ts), kept verbatim except for
  * import paths and the class name. The optimised service must return the same answer for every filter combination.
  * Do not "fix" or optimise this file: it is the oracle. (If the dashboard's meaning changes on purpose, change both.)
  */
@@ -28,18 +28,18 @@ import { assetCvar, cellMoney, defaultMeasure, hazardScore, HAZARD_INDEX, N_HAZA
 import { DATASETS } from '@crp/hazards';
 import { HAZARD_KEYS } from '@crp/contracts';
 import { INSURABLE_HAZARDS, prepareAssets, SCENARIO_YEAR_INDEX } from '@crp/engine';
-import { assetInputOf } from '../../src/analysis/analysis.service.js';
-import { decodeChunk, type StoredChunk } from '../../src/analysis/result-codec.js';
-import { placeholderHazards } from '../../src/services/dashboard.service.js';
-import type { AssetRow } from '../../src/db/schema.js';
-import type { DB } from '../../src/db/database.js';
-import type { ProjectRow } from '../../src/db/schema.js';
+import { assetInputOf } from '../../src/modules/analysis/analysis.jobs.js';
+import { decodeChunk, type StoredChunk } from '../../src/modules/analysis/result-codec.js';
+import { placeholderHazards } from '../../src/modules/dashboard/dashboard.service.js';
+import type { AssetRow } from '../../src/infra/db/schema.js';
+import type { DB } from '../../src/infra/db/database.js';
+import type { ProjectRow } from '../../src/infra/db/schema.js';
 import type { AuthUser } from '../../src/lib/auth-context.js';
 import { AppError, badRequest } from '../../src/lib/errors.js';
-import type { UsersRepository } from '../../src/repositories/users.repository.js';
-import { assertCan } from '../../src/services/project-list.service.js';
-import type { ProjectRole, ProjectService } from '../../src/services/project.service.js';
-import { tierDataOf } from '../../src/services/tier.service.js';
+import type { UsersRepository } from '../../src/modules/accounts/users.repository.js';
+import { assertCan } from '../../src/modules/projects/project-list.service.js';
+import type { ProjectRole, ProjectService } from '../../src/modules/projects/project.service.js';
+import { tierDataOf } from '../../src/modules/accounts/tier.service.js';
 
 /* ---- results-reader.ts as it was (the loader is part of the oracle) ---- */
 

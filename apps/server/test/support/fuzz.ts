@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import type { DB } from '../../src/db/database.js';
+import type { DB } from '../../src/infra/db/database.js';
 import type { JsonSchema, OpenApiRoute } from './openapi-routes.js';
 
 export const LONG = 'x'.repeat(100_000);

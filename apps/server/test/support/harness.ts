@@ -6,8 +6,8 @@ import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, REPO_ROOT, type Config } from '../../src/config.js';
-import { openDatabase, type DB } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { openDatabase, type DB } from '../../src/infra/db/database.js';
+import { migrateToLatest } from '../../src/infra/db/migrate.js';
 import { pgliteTemplateDump, seedPgliteDataDir } from './pglite-template.js';
 
 export interface ApiResponse<T = any> {

@@ -3,8 +3,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../src/config.js';
-import { openDatabase } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { openDatabase } from '../../src/infra/db/database.js';
+import { migrateToLatest } from '../../src/infra/db/migrate.js';
 
 /**
  * A migrated, empty PGlite database made once and copied for every test database.
@@ -21,7 +21,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 function templateKey(): string {
   const h = createHash('sha256');
   h.update(readFileSync(join(REPO_ROOT, 'node_modules/@electric-sql/pglite/package.json')));
-  const dbDir = join(REPO_ROOT, 'apps/server/src/db');
+  const dbDir = join(REPO_ROOT, 'apps/server/src/infra/db');
   for (const f of ['database.ts', 'migrate.ts']) h.update(f).update(readFileSync(join(dbDir, f)));
   for (const f of readdirSync(join(dbDir, 'migrations')).sort()) h.update(f).update(readFileSync(join(dbDir, 'migrations', f)));
   return h.digest('hex').slice(0, 16);

@@ -1,0 +1,75 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { DB } from './infra/db/database.js';
+import { UsersRepository } from './modules/accounts/users.repository.js';
+import { AccountService } from './modules/accounts/account.service.js';
+import { AuthService } from './modules/accounts/auth.service.js';
+import { MailService } from './infra/mail.service.js';
+import { MfaService } from './modules/accounts/mfa.service.js';
+import { NotificationService } from './modules/accounts/notification.service.js';
+import { PasswordHasher } from './modules/accounts/password.js';
+import { JobQueue } from './infra/job-queue.js';
+import { ProjectService } from './modules/projects/project.service.js';
+import { ProjectListService } from './modules/projects/project-list.service.js';
+import { FileStore } from './infra/file-store.js';
+import { ExportService } from './modules/results/export.service.js';
+import { ResultsService } from './modules/results/results.service.js';
+import { DashboardService } from './modules/dashboard/dashboard.service.js';
+import { AssetEditService } from './modules/projects/asset-edit.service.js';
+import { analysePortfolioJob, analysePortfolioPartJob } from './modules/analysis/analysis.jobs.js';
+import { FaqService } from './modules/help/faq.service.js';
+import { ReportService, slideReportJob } from './modules/reports/report.service.js';
+import { TcfdService } from './modules/tcfd/tcfd.service.js';
+import { CarbonRepository } from './modules/carbon/carbon.repository.js';
+import { CarbonService } from './modules/carbon/carbon.service.js';
+import { RealEstateRepository } from './modules/realestate/realestate.repository.js';
+import { PropertyRiskService, propertyRiskJob } from './modules/realestate/property-risk.service.js';
+import { MapRepository } from './modules/maps/map.repository.js';
+import { MapService } from './modules/maps/map.service.js';
+import { CompanySearchService } from './modules/carbon/company-search.service.js';
+import { OwnLayersRepository } from './modules/own-layers/own-layers.repository.js';
+import { OwnLayerService } from './modules/own-layers/own-layer.service.js';
+
+/** Wires services once per app; routes reach them through `app.services`. */
+export function createServices(
+  db: DB,
+  config: Config,
+  log: FastifyBaseLogger,
+  /** warmDashboard: load each finished analysis into the dashboard's cache (the server; not a separate job worker). */
+  options: { warmDashboard?: boolean } = {},
+) {
+  const users = new UsersRepository(db);
+  const mail = new MailService(db, config, log);
+  const notifications = new NotificationService(db);
+  const passwords = new PasswordHasher(config);
+  const mfa = new MfaService(db, users, mail);
+  const auth = new AuthService(db, users, passwords, mail, notifications, mfa, config);
+  const accounts = new AccountService(db, users, notifications);
+  // The embedded database belongs to this one process: a job still marked running at start-up was cut off by a crash.
+  const jobs = new JobQueue(db, log, { concurrency: config.JOB_CONCURRENCY, pollMs: 500, staleAfterMs: config.JOB_STALE_AFTER_MS, soleWorker: !config.DATABASE_URL });
+  const projects = new ProjectService(db, users, jobs, config);
+  const ownLayers = new OwnLayerService(db, new OwnLayersRepository(db), users, jobs, config, log);
+  const ownLayersOf = (projectId: number) => ownLayers.registryForProject(projectId);
+  const projectList = new ProjectListService(db, users, projects);
+  const files = new FileStore(db, config);
+  const exports = new ExportService(db, projects, files, ownLayers);
+  const dashboard = new DashboardService(db, projects, users, { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB }, ownLayers);
+  // When an analysis is stored, the dashboard decodes it right away, so the first query after it is not a cold read.
+  const onStored = options.warmDashboard === false ? undefined : (projectId: number) => dashboard.warm(projectId);
+  // Large analyses are split into parts when workers share the queue (PostgreSQL), or always/never by setting.
+  const fanOut = config.ANALYSIS_FAN_OUT === 'always' || (config.ANALYSIS_FAN_OUT === 'auto' && !!config.DATABASE_URL);
+  jobs.register(analysePortfolioJob(db, log, { fanOut, partChunks: config.ANALYSIS_PART_CHUNKS, enqueue: (type, payload, tx) => jobs.enqueue(type, payload, tx), onStored, ownLayers: ownLayersOf }));
+  jobs.register(analysePortfolioPartJob(db, log, onStored, ownLayersOf));
+  const assetEdits = new AssetEditService(db, projects, users, jobs);
+  jobs.register(slideReportJob(db, users, dashboard, files, log));
+  const reports = new ReportService(db, projects, jobs);
+  const carbon = new CarbonService(db, new CarbonRepository(db), users, projects, config);
+  const realEstate = new RealEstateRepository(db);
+  jobs.register(propertyRiskJob(db, realEstate, log));
+  const propertyRisk = new PropertyRiskService(db, realEstate, users, projects, jobs);
+  const maps = new MapService(db, new MapRepository(db), projects, files);
+  const results = new ResultsService(db, projects, ownLayers);
+  return { ownLayers, carbon, results, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, tcfd: new TcfdService(db, projects), companies: new CompanySearchService(db), faq: new FaqService(db) };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,48 @@
+/**
+ * A chunk's share of the project card's figures (climate score, exposure, CVaR at the project's default filter). Its own
+ * module, free of the server, because the engine's worker threads compute it with the chunk (chunk-encoder.ts).
+ */
+import type { AnalysisType, HazardKey, ScenarioCode } from '@crp/contracts';
+import { assetCvar, SCENARIO_YEAR_INDEX, scenarioYearKey, type PreparedAsset } from '@crp/engine';
+import type { DefaultFilters } from '../../infra/db/schema.js';
+import type { StoredChunk } from './result-codec.js';
+
+/** One chunk's share of the project card's figures (sums over its assets); shares are added in chunk order. */
+export interface SummaryShare {
+  scoreSum: number;
+  scored: number;
+  maxExposure: number;
+  totalValue: number;
+  cvar: number;
+  rcvar: number;
+}
+
+export function summaryIndex(filters: DefaultFilters): number {
+  return SCENARIO_YEAR_INDEX.get(scenarioYearKey(filters.analysis_type as AnalysisType, filters.scenario as ScenarioCode, filters.year)) ?? 0;
+}
+
+/**
+ * A chunk's share of the figures of a project card at the project's default filter: climate scores of the assets with
+ * data, maximum exposure, exposed value, CVaR and residual CVaR over the portfolio's hazards.
+ * `prepared[i]` is the asset at position `base + i`.
+ */
+export function summaryShare(prepared: readonly PreparedAsset[], base: number, chunk: StoredChunk, filters: DefaultFilters, hazards: HazardKey[]): SummaryShare {
+  const out: SummaryShare = { scoreSum: 0, scored: 0, maxExposure: 0, totalValue: 0, cvar: 0, rcvar: 0 };
+  const S = chunk.scenarioYears.length;
+  const syIndex = summaryIndex(filters);
+  for (let a = 0; a < chunk.count; a++) {
+    const asset = prepared[chunk.start - base + a]!;
+    const score = chunk.climateScore[a * S + syIndex]!;
+    if (score !== 255) {
+      out.scoreSum += score;
+      out.scored += 1;
+    }
+    const c = assetCvar(asset, chunk, a, hazards, filters.analysis_type as AnalysisType, filters.scenario as ScenarioCode, filters.year);
+    if (Number.isFinite(c.maxExposure)) out.maxExposure += c.maxExposure;
+    if (Number.isFinite(c.cvar)) out.cvar += c.cvar;
+    if (Number.isFinite(c.rcvar)) out.rcvar += c.rcvar;
+    out.totalValue += (asset.buildingValue + asset.contentValue + asset.inventoryValue) * asset.ownership;
+  }
+  return out;
+}
+

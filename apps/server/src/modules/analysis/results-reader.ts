@@ -1,0 +1,105 @@
+import { HAZARD_INDICATORS, HAZARD_KEYS, type HazardKey } from '@crp/contracts';
+import { prepareAssets, SCENARIO_YEAR_INDEX, type AssetInput, type PreparedAsset } from '@crp/engine';
+import type { DB } from '../../infra/db/database.js';
+import { blobColumn, blobOf } from '../../infra/db/bytea.js';
+import type { AssetRow } from '../../infra/db/schema.js';
+import { AppError } from '../../lib/errors.js';
+import { assetInputOf, readAssets } from './analysis.jobs.js';
+import { decodeChunkAsync, type StoredChunk } from './result-codec.js';
+
+/** Stored chunks read per query (about 1 MB each): bounds the driver's buffers and lets requests interleave. */
+const READ_CHUNKS = 16;
+
+/** A stored analysis, decoded for reading: assets in position order with their result chunk and local index. */
+/** A posted asset (results API): what the reader needs besides the engine input. */
+export interface ResultsAssetRow {
+  id: null;
+  name: string;
+  latitude: number;
+  longitude: number;
+  property_type: string | null;
+  input: AssetInput;
+}
+
+export interface ProjectResults<A extends AssetRow | ResultsAssetRow = AssetRow> {
+  assets: A[];
+  prepared: PreparedAsset[];
+  chunks: StoredChunk[];
+  /** Chunk and index within it of asset i. */
+  locate(i: number): { chunk: StoredChunk; a: number };
+  /** Headline hazard intensity of asset i at a scenario-year key (NaN = no data). */
+  intensity(i: number, hazard: HazardKey, syKey: string): number;
+  /** Severity score 0-100 (null = no data) of asset i for a hazard at a scenario-year key. */
+  score(i: number, hazard: HazardKey, syKey: string, residual?: boolean): number | null;
+  syIndex(syKey: string): number;
+  /** Asset i's chunk (index into chunks) and index within it, as typed arrays for the dashboard's loops. */
+  chunkOf: Int32Array;
+  localOf: Int32Array;
+  /** Bytes held by the decoded arrays (for the memory bound of the dashboard's cache). */
+  bytes: number;
+}
+
+/** Reads the stored analysis of a project; 409 when there is none yet (still queued or running). */
+export async function loadProjectResults(db: DB, projectId: number): Promise<ProjectResults> {
+  const project = await db.selectFrom('projects').select(['status', 'status_message']).where('id', '=', projectId).executeTakeFirstOrThrow();
+  const first = await db.selectFrom('analysis_results').select('chunk_start').where('project_id', '=', projectId).limit(1).executeTakeFirst();
+  if (!first) {
+    throw new AppError(409, project.status === 'failed' ? `The analysis of this project failed: ${project.status_message ?? ''}` : 'The analysis of this project is not finished yet. Try again when it is done.');
+  }
+  const assets = await readAssets(db, projectId);
+  // Page by page, each page's blobs inflated on the thread pool (off the event loop), so a large analysis does not
+  // stall other requests while it is read (issue 22).
+  const chunks: StoredChunk[] = [];
+  for (let after = -1; ;) {
+    const page = await db.selectFrom('analysis_results').select(['chunk_start', blobColumn('data').as('data')]).where('project_id', '=', projectId).where('chunk_start', '>', after).orderBy('chunk_start').limit(READ_CHUNKS).execute();
+    for (const c of await Promise.all(page.map((b) => decodeChunkAsync(blobOf(b.data))))) chunks.push(c);
+    if (page.length < READ_CHUNKS) break;
+    after = page[page.length - 1]!.chunk_start;
+  }
+  return resultsOf(assets, chunks);
+}
+
+/** The reader over decoded chunks of `assets` (stored, or computed just now for posted assets). */
+export function resultsOf<A extends AssetRow | ResultsAssetRow>(assets: A[], chunks: StoredChunk[]): ProjectResults<A> {
+  const prepared = prepareAssets(assets.map((a: AssetRow | ResultsAssetRow) => ('input' in a ? a.input : assetInputOf(a))), undefined);
+  const S = chunks[0]!.scenarioYears.length;
+  const H = HAZARD_KEYS.length;
+  const owner: { chunk: StoredChunk; a: number }[] = [];
+  const chunkOf = new Int32Array(assets.length);
+  const localOf = new Int32Array(assets.length);
+  let bytes = 0;
+  chunks.forEach((c, ci) => {
+    for (let a = 0; a < c.count; a++) {
+      owner[c.start + a] = { chunk: c, a };
+      if (c.start + a < assets.length) { chunkOf[c.start + a] = ci; localOf[c.start + a] = a; }
+    }
+    for (const v of Object.values(c)) if (ArrayBuffer.isView(v)) bytes += v.byteLength;
+  });
+  if (owner.length !== assets.length) throw new AppError(409, 'The stored analysis does not match the assets (they changed since). A new analysis is queued or running.');
+  const syIndex = (key: string) => {
+    const i = SCENARIO_YEAR_INDEX.get(key);
+    if (i === undefined) throw new AppError(400, `No scenario-year ${key}.`);
+    return i;
+  };
+  return {
+    assets,
+    prepared,
+    chunks,
+    chunkOf,
+    localOf,
+    bytes,
+    locate: (i) => owner[i]!,
+    syIndex,
+    intensity(i, hazard, key) {
+      const { chunk, a } = owner[i]!;
+      return chunk.intensity[(a * H + HAZARD_KEYS.indexOf(hazard)) * S + syIndex(key)]!;
+    },
+    score(i, hazard, key, residual = false) {
+      const { chunk, a } = owner[i]!;
+      const v = (residual ? chunk.scoreResidual : chunk.score)[(a * H + HAZARD_KEYS.indexOf(hazard)) * S + syIndex(key)]!;
+      return v === 255 ? null : v;
+    },
+  };
+}
+
+export const unitOf = (hazard: HazardKey) => HAZARD_INDICATORS[hazard].unit;

@@ -1,0 +1,117 @@
+import { companiesFile, DEFAULT_INDEX, MIN_NAME_CHARS, normalizeText, type CompanyHit, type CompanyRecord } from '@crp/geo';
+import { sql } from 'kysely';
+import type { DB } from '../../infra/db/database.js';
+import { AppError } from '../../lib/errors.js';
+
+const MAX_LIMIT = 50;
+
+/** Identifies the bundled company data: a change of data reloads the table at the next start. */
+function sourceVersion(): string {
+  const f = companiesFile();
+  return `${f.version}:${f.companies.length}:${f.indices.map((i) => `${i.index_name}=${i.members}`).join(',')}`;
+}
+
+/**
+ * Company search in the database (issue 5): the constituents of the staged indices are loaded into
+ * `listed_companies` once per data version, then searched with
+ * - tickers and codes: exact (any length, e.g. "V", "700") and prefix from 2 characters,
+ * - names (terms of more than 3 characters): exact, prefix, word-prefix full-text (`to_tsquery('simple', 'hsb:*')`)
+ *   and typo-tolerant trigram word similarity (pg_trgm), best first.
+ * The same ranking on the embedded database and on a PostgreSQL server.
+ */
+export class CompanySearchService {
+  private loaded: Promise<void> | null = null;
+
+  constructor(private readonly db: DB) {}
+
+  /** Loads the bundled data when the table holds another version (one transaction: readers never see half a list). */
+  ensureLoaded(): Promise<void> {
+    this.loaded ??= (async () => {
+      const version = sourceVersion();
+      const current = await this.db.selectFrom('listed_companies_source').select('source_version').executeTakeFirst();
+      if (current?.source_version === version) return;
+      const rows = companiesFile().companies.map((c) => ({
+        ticker: c.ticker,
+        codes: c.codes,
+        company_name: c.company_name,
+        name_norm: normalizeText(c.company_name),
+        indices: c.indices,
+        record: JSON.stringify(c),
+      }));
+      await this.db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('listed_companies').execute();
+        for (let i = 0; i < rows.length; i += 500) await tx.insertInto('listed_companies').values(rows.slice(i, i + 500)).execute();
+        await tx.deleteFrom('listed_companies_source').execute();
+        await tx.insertInto('listed_companies_source').values({ id: 1, source_version: version }).execute();
+      });
+    })().catch((err: unknown) => {
+      this.loaded = null;
+      throw err;
+    });
+    return this.loaded;
+  }
+
+  /** Index names as the data spells them, by normalised name. */
+  private resolveIndex(name: string): string {
+    const byNorm = new Map(companiesFile().indices.map((r) => [normalizeText(r.index_name), r.index_name]));
+    const hit = byNorm.get(normalizeText(name));
+    if (!hit) throw new AppError(400, `index: unknown index "${name.slice(0, 80)}". Known: ${[...byNorm.values()].join(', ')}`, [{ field: 'index', message: 'unknown index' }]);
+    return hit;
+  }
+
+  async search(term: string, options: { limit?: number; index?: string } = {}): Promise<CompanyHit[]> {
+    const raw = term.trim();
+    if (!raw) throw new AppError(400, 'search_term: type a company name (more than 3 characters) or a ticker', [{ field: 'search_term', message: 'required' }]);
+    await this.ensureLoaded();
+    const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? MAX_LIMIT)));
+    const only = options.index ? this.resolveIndex(options.index) : null;
+    const T = raw.toUpperCase();
+    const q = normalizeText(raw);
+    const nameSearch = q.length >= MIN_NAME_CHARS;
+    // Prefix terms of the words typed (letters and digits only, so nothing reaches tsquery syntax).
+    const words = q.split(' ').map((w) => w.replace(/[^\p{L}\p{N}]/gu, '')).filter(Boolean);
+    const tsq = nameSearch && words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
+
+    const tickerScore = sql<number>`case
+      when upper(ticker) = ${T} or ${T} = any(select upper(c) from unnest(codes) c) then 1.0
+      when ${T.length >= 2} and (upper(ticker) like ${T} || '%' or exists (select 1 from unnest(codes) c where upper(c) like ${T} || '%')) then 0.8 + 0.1 * ${T.length}::float / greatest(length(ticker), 1)
+      else 0 end`;
+    const nameScore = nameSearch
+      ? sql<number>`case
+          when name_norm = ${q} then 0.98
+          when name_norm like ${q} || '%' then 0.85 + 0.1 * ${q.length}::float / greatest(length(name_norm), 1)
+          when ${tsq}::text is not null and search @@ to_tsquery('simple', ${tsq}) then 0.7
+          when word_similarity(${q}, name_norm) >= 0.45 then 0.3 + 0.3 * word_similarity(${q}, name_norm)
+          else 0 end`
+      : sql<number>`0`;
+
+    const rows = await this.db
+      .selectFrom('listed_companies')
+      .select(['record', sql<number>`greatest(${tickerScore}, ${nameScore})`.as('score')])
+      .$if(only !== null, (qb) => qb.where(sql<boolean>`indices @> array[${only}]::text[]`))
+      .where(sql<boolean>`greatest(${tickerScore}, ${nameScore}) > 0`)
+      .orderBy('score', 'desc')
+      .orderBy('company_name')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => toHit(r.record as unknown as CompanyRecord, only, Number(r.score)));
+  }
+}
+
+function toHit(c: CompanyRecord, index: string | null, score: number): CompanyHit {
+  return {
+    ticker: c.ticker,
+    company_name: c.company_name,
+    index: index ?? c.indices[0] ?? DEFAULT_INDEX,
+    indices: c.indices,
+    sector: c.sector,
+    country_code: c.country_code,
+    latitude: c.latitude,
+    longitude: c.longitude,
+    approximate: c.approximate,
+    location_basis: c.location_basis,
+    address_data: [{ address: c.address, lat: c.latitude, lon: c.longitude, domain: null }],
+    name_from_data: c.name_from_data,
+    score: Math.round(score * 1000) / 1000,
+  };
+}

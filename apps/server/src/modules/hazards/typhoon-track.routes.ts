@@ -1,0 +1,74 @@
+import { ErrorBody, TyphoonTrackAnswer } from '@crp/contracts';
+import { defaultTrackArchive, trackDataSources } from '@crp/hazards';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, notFound } from '../../lib/errors.js';
+import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
+
+const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 404: ErrorBody };
+const UserIdParam = z.object({ userId: z.coerce.number({ error: 'userId must be a number' }).int().positive().max(2_147_483_647) });
+export const TRACK_RADIUS_DEFAULT_KM = 200;
+export const TRACK_RADIUS_MAX_KM = 500;
+const id = (field: string) => z.coerce.number({ error: `${field} must be a number` }).int(`${field} must be an integer`).positive(`${field} must be positive`).max(2_147_483_647, `${field} is too large`);
+
+const TyphoonTrackBody = z.object({
+  latitude: z.coerce.number({ error: 'latitude must be a number' }).min(-90, 'latitude must be between -90 and 90').max(90, 'latitude must be between -90 and 90').optional(),
+  longitude: z.coerce.number({ error: 'longitude must be a number' }).min(-180, 'longitude must be between -180 and 180').max(180, 'longitude must be between -180 and 180').optional(),
+  project_id: id('project_id').optional(),
+  asset_id: id('asset_id').optional(),
+  radius_km: z.coerce.number({ error: 'radius_km must be a number' }).positive('radius_km must be more than 0').max(TRACK_RADIUS_MAX_KM, `radius_km must be at most ${TRACK_RADIUS_MAX_KM}`).default(TRACK_RADIUS_DEFAULT_KM),
+  since_year: z.coerce.number({ error: 'since_year must be a number' }).int('since_year must be a whole year').min(1800, 'since_year must be 1800 or later').max(2100, 'since_year must be 2100 or earlier').optional(),
+  limit: z.coerce.number({ error: 'limit must be a number' }).int('limit must be an integer').min(1, 'limit must be at least 1').max(500, 'limit must be at most 500').default(50),
+});
+
+const bad = (field: string, message: string) => new AppError(400, `${field}: ${message}`, [{ field, message }]);
+
+export const typhoonTrackRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post('/api/hazard/typhoon_track/:userId/', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['Hazards'],
+      summary: 'Historical tropical-cyclone tracks that passed within radius_km of a location or of an asset',
+      description:
+        'Body: {latitude, longitude} or {project_id, asset_id} (the asset of a project you may read), plus radius_km (default 200, max 500), since_year and limit (default 50). ' +
+        'Distance is the great-circle distance to each 3-6 h track segment; wind_at_closest_ms is the 1-minute sustained wind interpolated along that segment; ' +
+        'category is the Saffir-Simpson category of the lifetime maximum wind (-1 depression, 0 tropical storm). Storms are sorted by closest distance, then wind. ' +
+        '`coverage` lists the basins whose records reach the point (empty: no track data there). Records: IBTrACS, JTWC, CMA, HURDAT2, IMD best tracks (see `sources`).',
+      security: TOKEN_SECURITY,
+      params: UserIdParam,
+      body: TyphoonTrackBody,
+      response: { 201: TyphoonTrackAnswer, ...errors },
+    },
+  }, async (req, reply) => {
+    const user = caller(req);
+    app.services.projectList.assertSelf(user, req.params.userId);
+    const b = req.body;
+    let latitude: number, longitude: number;
+    let asset: { id: number; name: string; project_id: number } | null = null;
+    if (b.project_id !== undefined || b.asset_id !== undefined) {
+      if (b.project_id === undefined) throw bad('project_id', 'project_id is required with asset_id');
+      if (b.asset_id === undefined) throw bad('asset_id', 'asset_id is required with project_id');
+      if (b.latitude !== undefined || b.longitude !== undefined) throw bad(b.latitude !== undefined ? 'latitude' : 'longitude', 'send either latitude and longitude or project_id and asset_id, not both');
+      await app.services.projects.access(user, b.project_id); // 404 for a project the caller may not read
+      const row = await app.db.selectFrom('assets').select(['id', 'name', 'project_id', 'latitude', 'longitude']).where('id', '=', b.asset_id).where('project_id', '=', b.project_id).executeTakeFirst();
+      if (!row) throw notFound(`asset_id: no asset ${b.asset_id} in project ${b.project_id}.`);
+      latitude = row.latitude; longitude = row.longitude;
+      asset = { id: row.id, name: row.name, project_id: row.project_id };
+    } else {
+      if (b.latitude === undefined) throw bad('latitude', 'latitude is required (or send project_id and asset_id)');
+      if (b.longitude === undefined) throw bad('longitude', 'longitude is required (or send project_id and asset_id)');
+      latitude = b.latitude; longitude = b.longitude;
+    }
+    const archive = defaultTrackArchive();
+    const r = archive.nearby({ latitude, longitude, radiusKm: b.radius_km, ...(b.since_year !== undefined ? { sinceYear: b.since_year } : {}), limit: b.limit });
+    return reply.status(201).send({
+      latitude, longitude, radius_km: b.radius_km, since_year: b.since_year ?? null, ...(asset ? { asset } : {}),
+      count: r.storms.length, total: r.total,
+      has_data: r.coverage.length > 0,
+      coverage: r.coverage.map((c) => ({ basin: c.basin, from: c.from, to: c.to })),
+      storms: r.storms,
+      wind: '1-minute sustained 10 m wind, m/s (RSMC Tokyo 10-min winds ÷ 0.93; CMA 2-min and IMD 3-min as reported)',
+      sources: trackDataSources(archive),
+    });
+  });
+};

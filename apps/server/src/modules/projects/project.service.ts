@@ -1,0 +1,213 @@
+import { HAZARDS, unknownColumnsWarning, type CreateProjectBody, type ProjectStatus } from '@crp/contracts';
+import { countryOf } from '@crp/geo';
+import { sql } from 'kysely';
+import type { Config } from '../../config.js';
+import type { DB } from '../../infra/db/database.js';
+import type { ProjectRow } from '../../infra/db/schema.js';
+import type { AuthUser } from '../../lib/auth-context.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import type { UsersRepository } from '../accounts/users.repository.js';
+import { readUploadTableAsync, recordsFromJson, recordsFromTable, unknownJsonKeys, unknownTableColumns, validateAssetsInSlices, type ImportedAsset, type UploadedFile } from './asset-import.js';
+import type { JobQueue } from '../../infra/job-queue.js';
+import { tierDataOf } from '../accounts/tier.service.js';
+
+export type ProjectRole = 'owner' | 'write' | 'read';
+export const ANALYSE_PORTFOLIO_JOB = 'analyse-portfolio';
+
+/** `You are only allowed to add {n} assets for Analysis` (spec 000 §5). */
+export const assetLimitMessage = (n: number) => `You are only allowed to add ${n} assets for Analysis`;
+
+function isUploadedFile(v: unknown): v is UploadedFile {
+  return !!v && typeof v === 'object' && Buffer.isBuffer((v as UploadedFile).data) && typeof (v as UploadedFile).filename === 'string';
+}
+
+const ASSET_COLUMNS = [
+  'property_type', 'revenue', 'construction_cost', 'area', 'valuation', 'stories', 'solar_production', 'wind_production', 'hydro_production',
+  'wheat_production', 'rice_production', 'maize_production', 'fruit_production', 'vegetable_production', 'ownership', 'country_code', 'flood_protection',
+] as const;
+
+export class ProjectService {
+  constructor(
+    private readonly db: DB,
+    private readonly users: UsersRepository,
+    private readonly jobs: JobQueue,
+    private readonly config: Pick<Config, 'UPLOAD_MAX_ROWS'>,
+  ) {}
+
+  /**
+   * The caller's role on a project, or 404 when the project does not exist or is not visible to the caller
+   * (another company's ids are indistinguishable from missing ones).
+   */
+  async access(caller: AuthUser, projectId: number): Promise<{ project: ProjectRow; role: ProjectRole }> {
+    const project = await this.db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
+    if (!project || project.company_id !== caller.companyId) throw notFound(`project_id: no project ${projectId}.`);
+    if (project.owner_id === caller.id) return { project, role: 'owner' };
+    const share = await this.db.selectFrom('project_shares').select('permission').where('project_id', '=', projectId).where('user_id', '=', caller.id).executeTakeFirst();
+    if (!share) throw notFound(`project_id: no project ${projectId}.`);
+    return { project, role: share.permission };
+  }
+
+  /** A project of `kind` by name among those the caller owns or that were shared with them (own first), with the role. */
+  async findVisibleByName(caller: AuthUser, name: string, kind: ProjectRow['kind'] = 'physical', field = 'project_name'): Promise<{ project: ProjectRow; role: ProjectRole }> {
+    const row = await this.db
+      .selectFrom('projects as p')
+      .leftJoin('project_shares as s', (j) => j.onRef('s.project_id', '=', 'p.id').on('s.user_id', '=', caller.id))
+      .select('p.id')
+      .where('p.company_id', '=', caller.companyId)
+      .where('p.kind', '=', kind)
+      .where('p.name_lower', '=', name.toLowerCase())
+      .where((eb) => eb.or([eb('p.owner_id', '=', caller.id), eb('s.user_id', '=', caller.id)]))
+      .orderBy(sql`case when p.owner_id = ${caller.id} then 0 else 1 end`)
+      .executeTakeFirst();
+    if (!row) throw notFound(`${field}: no project named '${name}'.`);
+    return this.access(caller, row.id);
+  }
+
+  /** Parses and validates the locations of a create request: every row problem is listed, nothing is stored. */
+  async parseLocations(body: CreateProjectBody): Promise<{ assets: ImportedAsset[]; warnings: string[] }> {
+    let records;
+    const warnings: string[] = [];
+    if (body.upload_file !== undefined) {
+      if (!isUploadedFile(body.upload_file)) throw new AppError(400, 'upload_file must be a file sent as multipart/form-data.', [{ field: 'upload_file', message: 'not a file' }]);
+      const table = await readUploadTableAsync(body.upload_file, this.config.UPLOAD_MAX_ROWS);
+      const unknown = unknownTableColumns(table);
+      if (unknown.length) warnings.push(unknownColumnsWarning(unknown));
+      records = recordsFromTable(table);
+    } else if (body.data !== undefined) {
+      const unknown = unknownJsonKeys(body.data);
+      if (unknown.length) warnings.push(unknownColumnsWarning(unknown, 'field'));
+      records = recordsFromJson(body.data);
+    } else {
+      throw new AppError(400, 'data or upload_file is required: send the locations as a JSON list in data, or a CSV/XLSX/XLS file in upload_file.', [
+        { field: 'data', message: 'data or upload_file is required' },
+      ]);
+    }
+    if (records.length === 0) throw new AppError(400, 'The upload has no asset rows.', [{ field: body.upload_file !== undefined ? 'upload_file' : 'data', message: 'no rows' }], { error: ['The upload has no asset rows.'] });
+    if (records.length > this.config.UPLOAD_MAX_ROWS) {
+      const msg = `The upload has more than ${this.config.UPLOAD_MAX_ROWS.toLocaleString('en-US')} rows, the limit per upload.`;
+      throw new AppError(400, msg, [{ field: body.upload_file !== undefined ? 'upload_file' : 'data', message: msg }], { error: [msg] });
+    }
+    const { assets, errors } = await validateAssetsInSlices(records);
+    if (errors.length) {
+      throw new AppError(400, `${errors.length === 101 ? 'More than 100' : errors.length} problem(s) in the locations: ${errors[0]}`, [{ field: body.upload_file !== undefined ? 'upload_file' : 'data', message: errors[0]! }], { error: errors });
+    }
+    // Country from the coordinates where the upload did not give one (nearest country within 50 km for coastal sites),
+    // in slices so that other requests are answered during a large upload.
+    for (let i = 0; i < assets.length; i++) {
+      const a = assets[i]!;
+      a.country_code ??= countryOf(a.latitude, a.longitude, { nearestWithinKm: 50 })?.country_code ?? null;
+      if (i % 5_000 === 4_999) await new Promise((r) => setImmediate(r));
+    }
+    return { assets, warnings };
+  }
+
+  /** Creates a physical-risk project (or adds to / overwrites one) and queues its analysis, in one transaction. */
+  async createPhysical(caller: AuthUser, body: CreateProjectBody, source: string): Promise<{ project: ProjectStatus; jobId: number; created: boolean; warnings: string[] }> {
+    const { assets, warnings } = await this.parseLocations(body);
+    const company = await this.users.companyById(caller.companyId);
+    if (!company) throw notFound();
+    const limit = tierDataOf(company).assets_allowed;
+    const mode = body.mode ?? 'new';
+    const name = body.portfolio_name;
+    // Spec 000 §9: a company or index benchmark portfolio includes all ten hazards (every hazard but Extreme Cold,
+    // which is offered for SSP only); a map or file portfolio without a choice gets the three default hazards.
+    const defaults = source === 'company' || source === 'index' ? HAZARDS.filter((h) => h.label !== 'Extreme Cold').map((h) => h.label) : HAZARDS.filter((h) => h.isDefault).map((h) => h.label);
+
+    return this.db.transaction().execute(async (tx) => {
+      const existing = await tx
+        .selectFrom('projects')
+        .selectAll()
+        .where('owner_id', '=', caller.id)
+        .where('kind', '=', 'physical')
+        .where('name_lower', '=', name.toLowerCase())
+        .forUpdate()
+        .executeTakeFirst();
+      if (mode === 'new' && existing) throw badRequest(`portfolio_name: you already have a project named '${name}'. Choose another name, or add to or overwrite it.`, 'portfolio_name');
+      if (mode !== 'new' && !existing) throw badRequest(`portfolio_name: no project named '${name}' to ${mode === 'add' ? 'add to' : 'overwrite'}.`, 'portfolio_name');
+
+      let startPosition = 0;
+      if (mode === 'add' && existing) {
+        const row = await tx.selectFrom('assets').select([sql<number>`count(*)::int`.as('n'), sql<number>`coalesce(max(position), -1)::int`.as('max')]).where('project_id', '=', existing.id).executeTakeFirstOrThrow();
+        if (row.n + assets.length > limit) throw new AppError(400, assetLimitMessage(limit), [{ field: 'data', message: assetLimitMessage(limit) }], { error: [assetLimitMessage(limit)], code: 'asset_limit', assets_allowed: limit });
+        const names = new Set((await tx.selectFrom('assets').select('name').where('project_id', '=', existing.id).execute()).map((a) => a.name.toLowerCase()));
+        const clash = assets.find((a) => names.has(a.name.toLowerCase()));
+        if (clash) throw new AppError(400, `An asset named '${clash.name}' is already in '${name}'.`, [{ field: 'data', message: 'duplicate asset name' }], { error: [`An asset named '${clash.name}' is already in '${name}'.`] });
+        startPosition = row.max + 1;
+      } else if (assets.length > limit) {
+        throw new AppError(400, assetLimitMessage(limit), [{ field: 'data', message: assetLimitMessage(limit) }], { error: [assetLimitMessage(limit)], code: 'asset_limit', assets_allowed: limit });
+      }
+
+      let project: ProjectRow;
+      if (existing) {
+        if (mode === 'overwrite') await tx.deleteFrom('assets').where('project_id', '=', existing.id).execute();
+        // Adding to or overwriting a portfolio keeps its hazards unless new ones are sent.
+        const variables = body.portfolio_variables ?? (existing.portfolio_variables as string[]);
+        project = await tx
+          .updateTable('projects')
+          .set({
+            portfolio_variables: JSON.stringify(variables),
+            ...(body.non_building_variables ? { non_building_variables: JSON.stringify(body.non_building_variables) } : {}),
+            status: 'queued',
+            progress: 0,
+            status_message: 'Waiting for analysis',
+            version: existing.version + 1,
+            updated_at: new Date(),
+          })
+          .where('id', '=', existing.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      } else {
+        project = await tx
+          .insertInto('projects')
+          .values({
+            company_id: caller.companyId,
+            owner_id: caller.id,
+            kind: 'physical',
+            name,
+            name_lower: name.toLowerCase(),
+            portfolio_variables: JSON.stringify(body.portfolio_variables ?? defaults),
+            non_building_variables: JSON.stringify(body.non_building_variables ?? { energy: [], agriculture: [] }),
+            base_unit: body.base_unit ?? 'meter',
+            base_currency: body.base_currency ?? 'USD',
+            source,
+            is_benchmark: body.is_benchmark === true || body.is_benchmark === 'true',
+            ticker: body.ticker ?? null,
+            index_name: body.index_name ?? null,
+            default_filters: JSON.stringify(body.analysis_type === 'rcp' ? { analysis_type: 'rcp', scenario: '45', year: 2050 } : { analysis_type: 'ssp', scenario: '45', year: 2050 }),
+            status: 'queued',
+            progress: 0,
+            status_message: 'Waiting for analysis',
+            version: 1,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      }
+
+      // Insert in slices: a statement has at most 65,535 parameters.
+      const rows = assets.map((a, i) => {
+        const r: Record<string, unknown> = { project_id: project.id, position: startPosition + i, name: a.name, latitude: a.latitude, longitude: a.longitude };
+        for (const c of ASSET_COLUMNS) r[c] = (a as Record<string, unknown>)[c] ?? null;
+        return r;
+      });
+      for (let i = 0; i < rows.length; i += 2000) {
+        await tx.insertInto('assets').values(rows.slice(i, i + 2000) as never).execute();
+        if (i % 20_000 === 0) await new Promise((r) => setImmediate(r)); // let other requests through on a large upload
+      }
+      const jobId = await this.jobs.enqueue(ANALYSE_PORTFOLIO_JOB, { projectId: project.id, version: project.version }, tx);
+      const count = mode === 'add' ? startPosition + assets.length : assets.length;
+      await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: existing ? `project.${mode}` : 'project.created', detail: { project_id: project.id, assets: assets.length }, client: null }, tx);
+      return {
+        project: { project_id: project.id, name: project.name, status: project.status, progress: project.progress, message: project.status_message, assets: count },
+        jobId,
+        created: !existing,
+        warnings,
+      };
+    });
+  }
+
+  async status(caller: AuthUser, projectId: number): Promise<ProjectStatus> {
+    const { project } = await this.access(caller, projectId);
+    const n = await this.db.selectFrom('assets').select(sql<number>`count(*)::int`.as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+    return { project_id: project.id, name: project.name, status: project.status, progress: project.progress, message: project.status_message, assets: n.n };
+  }
+}

@@ -1,0 +1,223 @@
+import {
+  BASELINE_YEAR,
+  HAZARDS,
+  METHODOLOGY_VERSION,
+  SCENARIO_LABELS,
+  YEARS,
+  hazardByLabel,
+  safeCell,
+  severityBand,
+  type AnalysisType,
+  type CsvReportBody,
+  type CsvReportRow,
+  type HazardKey,
+  type ScenarioCode,
+} from '@crp/contracts';
+import { assetCvar, cellMoney, scenarioYearKey } from '@crp/engine';
+import { DATASETS, HAZARD_META } from '@crp/hazards';
+import * as XLSX from '@e965/xlsx';
+import { assetResultRows } from '../analysis/result-rows.js';
+import { loadProjectResults } from '../analysis/results-reader.js';
+import type { DB } from '../../infra/db/database.js';
+import type { ProjectRow } from '../../infra/db/schema.js';
+import type { AuthUser } from '../../lib/auth-context.js';
+import { AppError } from '../../lib/errors.js';
+import type { FileStore } from '../../infra/file-store.js';
+import { assertCan } from '../projects/project-list.service.js';
+import type { ProjectService } from '../projects/project.service.js';
+import type { OwnLayerService } from '../own-layers/own-layer.service.js';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** Most rows an export may have (a worksheet holds 1,048,576). */
+export const EXPORT_MAX_ROWS = 1_000_000;
+/** Rows returned inline (`success`) for the pivot table; the file always has them all. */
+const INLINE_ROWS = 20_000;
+
+const round = (v: number, digits = 2) => (Number.isFinite(v) ? Math.round(v * 10 ** digits) / 10 ** digits : null);
+
+function sheetOf(rows: Record<string, unknown>[], header: string[]): XLSX.WorkSheet {
+  const ws = XLSX.utils.json_to_sheet(rows.map((r) => Object.fromEntries(header.map((h) => [h, safeCell(r[h])]))), { header });
+  ws['!cols'] = header.map((h) => ({ wch: Math.min(40, Math.max(10, h.length + 2)) }));
+  return ws;
+}
+
+/** The About sheet; the portfolio name is the user's text, so every cell is escaped like the data sheets. */
+function aboutSheet(project: ProjectRow, analysisType: AnalysisType, what: string): XLSX.WorkSheet {
+  return aboutOf([
+    [what],
+    ['Portfolio', project.name],
+    ['Analysis type', analysisType.toUpperCase()],
+    ['Methodology version', METHODOLOGY_VERSION],
+    ['Generated (UTC)', new Date().toISOString()],
+    ['Analysed (UTC)', project.analysed_at ? new Date(project.analysed_at).toISOString() : ''],
+    ['Currency', project.base_currency],
+    [],
+    ['Definitions'],
+    ['Expected annual loss', 'Average yearly loss of building, content, inventory and business interruption, times ownership (USD).'],
+    ['CVaR', 'Climate Value at Risk as the product defines it: expected annual loss summed over the 20-year window around the year (year-9 to year+10; 2100: 2081-2100), undiscounted, USD. Twenty years of expected loss, not a tail quantile.'],
+    ['Loss 1-in-100 / 1-in-250 yr', 'Loss of the event that happens on average once in 100 (250) years at the asset for the hazard, after the site\'s standard of flood protection, USD.'],
+    ['Technical premium', '1.3 x the expected annual loss of the insurable hazards (floods, surge, cyclone, wildfire, landslide, snow, freeze) / (1 - 0.25 expenses); heat, drought and sea-level rise are not insurable.'],
+    ['Data tier', 'How far to trust a hazard: "placeholder" marks river and rainfall flood, screening models until real flood maps are loaded (load your own layers); "own data" marks a value read from your company\'s own hazard layer (Own data layer names it).'],
+    ['Residual CVaR', 'CVaR after the asset\'s mitigation level and adaptation measures.'],
+    ['Maximum exposure', 'Loss in the rarest modelled event at the year, USD.'],
+    ['Score', 'Hazard severity, a score out of 100 (not a percentage); bands No Risk, Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High.'],
+    [],
+    ['Data sources'],
+    ...Object.values(DATASETS).map((d) => [d.name, `${d.publisher}. ${d.license}. ${d.citation}`]),
+  ]);
+}
+
+const aboutOf = (rows: unknown[][]) => XLSX.utils.aoa_to_sheet(rows.map((r) => r.map((v) => safeCell(v))));
+
+export class ExportService {
+  constructor(
+    private readonly db: DB,
+    private readonly projects: ProjectService,
+    private readonly files: FileStore,
+    /** The company's own hazard layers (issue 23 item 3), for the 'own data' marks. */
+    private readonly own?: Pick<OwnLayerService, 'markerFor'>,
+  ) {}
+
+  /** A physical project by name among those the caller can see, with download permission. */
+  private async project(caller: AuthUser, name: string) {
+    const access = await this.projects.findVisibleByName(caller, name);
+    assertCan(access.role, 'download', access.project.name);
+    return access.project;
+  }
+
+  /**
+   * The CSV report (spec 000 §7): one row per asset x hazard x scenario x year with intensity, score and losses,
+   * as an .xlsx behind an expiring link, plus the rows inline for the pivot table.
+   */
+  async csvReport(caller: AuthUser, body: CsvReportBody) {
+    const project = await this.project(caller, body.project_name);
+    const at = body.analysis_type;
+    const hazards: HazardKey[] = (body.climate_variables ?? (project.portfolio_variables as string[])).map((l) => hazardByLabel(l)!.key);
+    const years = [...new Set(body.year_list ?? [...YEARS[at]])].sort((a, b) => a - b);
+    const bad = years.filter((y) => !(YEARS[at] as readonly number[]).includes(y) && y !== BASELINE_YEAR);
+    if (bad.length) throw new AppError(400, `year_list: ${bad.join(', ')} ${bad.length > 1 ? 'are' : 'is'} not ${at.toUpperCase()} year(s); choose from ${[BASELINE_YEAR, ...YEARS[at]].filter((v, i, a) => a.indexOf(v) === i).join(', ')}.`, [{ field: 'year_list', message: 'invalid year' }], { error: `year_list: ${bad.join(', ')} not available for ${at.toUpperCase()}` });
+    const scenarios = [...new Set(body.scenario_list ?? ['26', '45', '85'])] as ScenarioCode[];
+    const results = await loadProjectResults(this.db, project.id);
+    const own = await this.own?.markerFor(project);
+    const total = results.assets.length * hazards.length * scenarios.length * years.length;
+    if (total > EXPORT_MAX_ROWS) {
+      const msg = `This selection makes ${total.toLocaleString('en-US')} rows; a spreadsheet holds at most ${EXPORT_MAX_ROWS.toLocaleString('en-US')}. Choose fewer hazards, years or scenarios.`;
+      throw new AppError(400, msg, [{ field: 'year_list', message: 'too many rows' }], { error: msg });
+    }
+    // The rows of the results API (analysis/result-rows.ts), under the spreadsheet's column names.
+    const sel = { analysisType: at, hazards, scenarios, years, withMitigation: body.has_mitigation ?? true, gdpAdjusted: body.adjusted_gdp ?? false };
+    const rows: CsvReportRow[] = [];
+    for (const r of assetResultRows(results, sel, own)) {
+      rows.push({
+        Asset: r.asset_name,
+        Latitude: r.latitude,
+        Longitude: r.longitude,
+        'Property type': r.property_type ?? 'NA',
+        Hazard: r.hazard_label,
+        Analysis: at === 'rcp' ? 'RCP' : 'SSP',
+        Scenario: r.scenario_label,
+        Year: r.year,
+        Intensity: r.intensity,
+        Unit: r.intensity_unit,
+        Score: r.score,
+        Band: r.band,
+        'Expected annual loss (USD)': r.expected_annual_loss_usd,
+        'Residual expected annual loss (USD)': r.residual_expected_annual_loss_usd,
+        'Maximum exposure (USD)': r.max_exposure_usd,
+        'Loss 1-in-100 yr (USD)': r.loss_1_in_100_usd,
+        'Loss 1-in-250 yr (USD)': r.loss_1_in_250_usd,
+        'Data tier': r.data_tier,
+        'Own data layer': r.own_data_layer ?? '',
+        'CVaR (USD)': r.cvar_usd,
+        'Residual CVaR (USD)': r.residual_cvar_usd,
+        'CVaR (%)': r.cvar_percent,
+        'Avoided loss (USD)': r.avoided_loss_usd,
+      });
+    }
+    const header = Object.keys(rows[0] ?? { Asset: '' });
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, sheetOf(rows, header), 'Analysis');
+    XLSX.utils.book_append_sheet(wb, aboutSheet(project, at, 'Asset-level climate risk export'), 'About');
+    const data = XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
+    const file = await this.files.save(caller.id, `${project.name}_analysis_${stamp}.xlsx`, XLSX_TYPE, data);
+    return { success: rows.slice(0, INLINE_ROWS), rows: rows.length, truncated: rows.length > INLINE_ROWS, url: file.url, expires_at: file.expires_at, error: null };
+  }
+
+  /** Portfolio summary workbook: totals per scenario and year, per hazard, and per asset at the default filter. */
+  async summaryReport(caller: AuthUser, name: string, at: AnalysisType, withMitigation: boolean) {
+    const project = await this.project(caller, name);
+    const results = await loadProjectResults(this.db, project.id);
+    const hazards: HazardKey[] = (project.portfolio_variables as string[]).map((l) => hazardByLabel(l)!.key);
+    const filters = project.default_filters as { analysis_type: string; scenario: string; year: number };
+    const portfolioRows: Record<string, unknown>[] = [];
+    for (const sc of ['26', '45', '85'] as ScenarioCode[]) {
+      for (const year of YEARS[at]) {
+        let cvar = 0, rcvar = 0, maxE = 0, value = 0, scoreSum = 0, scored = 0;
+        for (let i = 0; i < results.assets.length; i++) {
+          const { chunk, a } = results.locate(i);
+          const p = results.prepared[i]!;
+          const c = assetCvar(p, chunk, a, hazards, at, sc, year);
+          if (Number.isFinite(c.cvar)) cvar += c.cvar;
+          if (Number.isFinite(c.rcvar)) rcvar += c.rcvar;
+          if (Number.isFinite(c.maxExposure)) maxE += c.maxExposure;
+          value += (p.buildingValue + p.contentValue + p.inventoryValue) * p.ownership;
+          const S = chunk.scenarioYears.length;
+          const cs = (withMitigation ? chunk.climateScoreResidual : chunk.climateScore)[a * S + results.syIndex(scenarioYearKey(at, sc, year))]!;
+          if (cs !== 255) { scoreSum += cs; scored += 1; }
+        }
+        portfolioRows.push({
+          Scenario: SCENARIO_LABELS[at][sc], Year: year, 'Climate score': scored ? round(scoreSum / scored, 1) : null,
+          'Total asset value (USD)': round(value), 'CVaR (USD)': round(cvar), 'Residual CVaR (USD)': round(rcvar), 'Avoided loss (USD)': round(Math.max(0, cvar - rcvar)),
+          'CVaR (% of value)': value > 0 ? round((100 * cvar) / value, 3) : null, 'Maximum exposure (USD)': round(maxE),
+        });
+      }
+    }
+    const sc = (filters.analysis_type === at ? filters.scenario : '45') as ScenarioCode;
+    const year = filters.analysis_type === at ? filters.year : at === 'rcp' ? 2050 : 2050;
+    const key = scenarioYearKey(at, sc, year);
+    const own = await this.own?.markerFor(project);
+    const ownAt = results.assets.map((asset) => (own ? own.hazardsAt(Number(asset.latitude), Number(asset.longitude), sc, year) : null));
+    const hazardRows = hazards.map((h) => {
+      let eal = 0, cvar = 0, scoreSum = 0, scored = 0;
+      for (let i = 0; i < results.assets.length; i++) {
+        const { chunk, a } = results.locate(i);
+        const p = results.prepared[i]!;
+        const m = cellMoney(p, chunk, a, h, results.syIndex(key));
+        if (Number.isFinite(m.eal)) eal += withMitigation ? m.ealResidual : m.eal;
+        const c = assetCvar(p, chunk, a, [h], at, sc, year);
+        if (Number.isFinite(c.cvar)) cvar += withMitigation ? c.rcvar : c.cvar;
+        const s = results.score(i, h, key, withMitigation);
+        if (s !== null) { scoreSum += s; scored += 1; }
+      }
+      const mean = scored ? scoreSum / scored : null;
+      const ownAssets = ownAt.filter((s) => s?.has(h)).length;
+      return {
+        Hazard: HAZARDS.find((x) => x.key === h)!.label, 'Mean score': mean === null ? null : round(mean, 1), Band: mean === null ? 'No data' : severityBand(mean), 'Expected annual loss (USD)': round(eal), [withMitigation ? 'Residual CVaR (USD)' : 'CVaR (USD)']: round(cvar),
+        'Data tier': ownAssets > 0 ? `${HAZARD_META[h].tier}; own data at ${ownAssets} of ${results.assets.length} assets` : HAZARD_META[h].tier,
+      };
+    });
+    const assetRows = results.assets.map((asset, i) => {
+      const { chunk, a } = results.locate(i);
+      const c = assetCvar(results.prepared[i]!, chunk, a, hazards, at, sc, year);
+      const S = chunk.scenarioYears.length;
+      const cs = chunk.climateScore[a * S + results.syIndex(key)]!;
+      return {
+        Asset: asset.name, Latitude: asset.latitude, Longitude: asset.longitude, 'Property type': asset.property_type ?? 'NA',
+        'Climate score': cs === 255 ? null : cs, 'CVaR (USD)': round(c.cvar), 'Residual CVaR (USD)': round(c.rcvar), 'Maximum exposure (USD)': round(c.maxExposure),
+        'Loss 1-in-100 yr (USD)': round(c.loss100), 'Loss 1-in-250 yr (USD)': round(c.loss250),
+        'Own data': hazards.filter((h) => ownAt[i]?.has(h)).map((h) => HAZARDS.find((x) => x.key === h)!.label).join(', '),
+      };
+    });
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, sheetOf(portfolioRows, Object.keys(portfolioRows[0]!)), 'Portfolio');
+    XLSX.utils.book_append_sheet(wb, sheetOf(hazardRows, Object.keys(hazardRows[0] ?? { Hazard: '' })), `Hazards ${SCENARIO_LABELS[at][sc]} ${year}`.slice(0, 31));
+    XLSX.utils.book_append_sheet(wb, sheetOf(assetRows, Object.keys(assetRows[0] ?? { Asset: '' })), 'Assets');
+    XLSX.utils.book_append_sheet(wb, aboutSheet(project, at, `Portfolio summary (${SCENARIO_LABELS[at][sc]}, ${year} for the hazard and asset sheets)`), 'About');
+    const data = XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
+    const file = await this.files.save(caller.id, `${project.name}_summary_${stamp}.xlsx`, XLSX_TYPE, data);
+    return { url: file.url, expires_at: file.expires_at };
+  }
+}
+
