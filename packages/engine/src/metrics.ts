@@ -6,7 +6,7 @@
  * selection in any order):
  *  - seriesPlan: the scenario's series years with their CVaR-window and year weights (cvarWeights, yearWeights);
  *  - assetHazard: one asset x hazard over the series (CVaR, EAL, maximum exposure, tail-event losses);
- *  - combinedLosses: one asset's hazards combined as independent at every series year, behind assetCombined (asset
+ *  - combineRatios: one asset's hazards combined as independent at every series year, behind assetCombined (asset
  *    CVaR of several hazards) and addCombinedSeries (every portfolio loss series);
  *  - assetCvarInto: one asset's CVaR over a set of hazards, behind assetCvar and assetCvarBatch.
  * cellMoney is the money of one stored cell; interpolateSeries and cvarFromSeries state the CVaR definition year by
@@ -252,22 +252,18 @@ export function tailEventLoss(acute: boolean, t: number, disruption: number, val
 /** Scratch results of one asset over several hazards combined: cvar, rcvar, eal, ealR, valid(0/1). */
 const AC = new Float64Array(5);
 const PD = new Float64Array(64); const PDR = new Float64Array(64); const PB = new Float64Array(64); const PBR = new Float64Array(64);
-/** Scratch of combinedLosses: an asset's annual loss and residual loss (not yet capped at the loss) at the plan's years. */
-const LOSS = new Float64Array(64); const LOSSR = new Float64Array(64);
-
 /**
  * Multi-hazard aggregation of one asset (docs/methodology/engine.md §3.3): at every series year the hazards' expected
  * annual damage ratios are combined as independent, D = 1 − Π_h (1 − d_h), separately for physical damage (fraction of
  * the damageable value) and business interruption (fraction of a year's revenue), so neither can exceed 1 in a year
  * (the building cannot lose more than its value, operations more than a year of revenue). For small ratios D ≈ Σ d_h.
- * Hazards without data at any series year are skipped (as assetHazard). Fills LOSS and LOSSR (USD, at the series
- * years of the plan) and returns true; false when no hazard has data. The one kernel behind the asset CVaR of several
- * hazards (assetCombined) and every portfolio loss series.
+ * Hazards without data at any series year are skipped (as assetHazard). Fills the products PD, PDR (damage, without
+ * and with adaptation) and PB, PBR (interruption) at the plan's series years and returns true; false when no hazard
+ * has data. The one kernel behind the asset CVaR of several hazards (assetCombined) and every portfolio loss series
+ * (addCombinedSeries); combinedLoss and combinedLossResidual turn its products into money.
  */
-function combinedLosses(A: PreparedAsset, chunk: ResultChunk, a: number, hs: readonly number[], plan: SeriesPlan, withContent: boolean): boolean {
+function combineRatios(chunk: ResultChunk, a: number, hs: readonly number[], plan: SeriesPlan): boolean {
   const S = chunk.scenarioYears.length;
-  const val = exposedValue(A, withContent);
-  const rev0 = A.revenue * A.ownership;
   const n = plan.indices.length;
   let seen = false;
   for (let i = 0; i < hs.length; i++) {
@@ -293,30 +289,31 @@ function combinedLosses(A: PreparedAsset, chunk: ResultChunk, a: number, hs: rea
       PBR[k] = (PBR[k] as number) * (1 - clamp01(chunk.disruptionResidual[c] as number));
     }
   }
-  if (!seen) return false;
-  for (let k = 0; k < n; k++) {
-    const rev = rev0 * (plan.gdp[k] as number);
-    LOSS[k] = (1 - (PD[k] as number)) * val + (1 - (PB[k] as number)) * rev;
-    LOSSR[k] = (1 - (PDR[k] as number)) * val + (1 - (PBR[k] as number)) * rev;
-  }
-  return true;
+  return seen;
 }
+/** Combined annual loss (USD) at series point k of combineRatios: damage x value + interruption x revenue. */
+const combinedLoss = (k: number, val: number, rev: number): number => (1 - (PD[k] as number)) * val + (1 - (PB[k] as number)) * rev;
+/** The same after adaptation (not yet capped at the loss). */
+const combinedLossResidual = (k: number, val: number, rev: number): number => (1 - (PDR[k] as number)) * val + (1 - (PBR[k] as number)) * rev;
 
 /**
- * CVaR, residual CVaR, EAL and residual EAL of one asset over several hazards combined (combinedLosses), the CVaR
+ * CVaR, residual CVaR, EAL and residual EAL of one asset over several hazards combined (combineRatios), the CVaR
  * capped at the value plus 20 years of revenue. Fills AC; AC[4] = 0 when no hazard has data.
  */
 function assetCombined(A: PreparedAsset, chunk: ResultChunk, a: number, hs: readonly number[], plan: SeriesPlan, withContent: boolean): void {
-  if (!combinedLosses(A, chunk, a, hs, plan, withContent)) { AC[4] = 0; return; }
+  if (!combineRatios(chunk, a, hs, plan)) { AC[4] = 0; return; }
+  const val = exposedValue(A, withContent);
+  const rev0 = A.revenue * A.ownership;
   let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0;
   for (let k = 0; k < plan.indices.length; k++) {
-    const loss = LOSS[k] as number;
-    let lossR = LOSSR[k] as number;
+    const rev = rev0 * (plan.gdp[k] as number);
+    const loss = combinedLoss(k, val, rev);
+    let lossR = combinedLossResidual(k, val, rev);
     if (lossR > loss) lossR = loss;
     const wc = plan.cvarW[k] as number; const wy = plan.yearW[k] as number;
     cvar += wc * loss; rcvar += wc * lossR; eal += wy * loss; ealR += wy * lossR;
   }
-  const cap = exposedValue(A, withContent) + A.revenue * A.ownership * 20 * plan.capGdp;
+  const cap = val + rev0 * 20 * plan.capGdp;
   if (cvar > cap) cvar = cap;
   if (rcvar > cvar) rcvar = cvar;
   AC[0] = cvar; AC[1] = rcvar; AC[2] = eal; AC[3] = ealR < eal ? ealR : eal; AC[4] = 1;
@@ -324,9 +321,12 @@ function assetCombined(A: PreparedAsset, chunk: ResultChunk, a: number, hs: read
 
 /** Adds one asset's combined annual losses (residual capped at the loss) to a portfolio series L, LR; nothing without data. */
 function addCombinedSeries(A: PreparedAsset, chunk: ResultChunk, a: number, hs: readonly number[], plan: SeriesPlan, withContent: boolean, L: Float64Array, LR: Float64Array): void {
-  if (!combinedLosses(A, chunk, a, hs, plan, withContent)) return;
+  if (!combineRatios(chunk, a, hs, plan)) return;
+  const val = exposedValue(A, withContent);
+  const rev0 = A.revenue * A.ownership;
   for (let k = 0; k < plan.indices.length; k++) {
-    const loss = LOSS[k] as number; const lossR = LOSSR[k] as number;
+    const rev = rev0 * (plan.gdp[k] as number);
+    const loss = combinedLoss(k, val, rev); const lossR = combinedLossResidual(k, val, rev);
     L[k] = (L[k] as number) + loss;
     LR[k] = (LR[k] as number) + (lossR < loss ? lossR : loss);
   }
