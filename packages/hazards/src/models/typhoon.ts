@@ -1,7 +1,8 @@
 /**
  * Typhoon (tropical cyclone wind): wind speed at the return periods per 0.25° cell, from the Holland (2008/2010) wind
- * field over all staged best tracks with a GPD tail (built by scripts/build-layers.ts), scaled by the Knutson et al. (2020) change of mean intensity per basin at the
- * scenario's warming level (the Jewson 2021 interpolation, scenario.ts knutsonFactor). Curve 0 of CurveSample.
+ * field over all staged best tracks with a GPD tail (built by scripts/build-layers.ts), scaled by the Knutson et al.
+ * (2020) change of mean intensity per basin at the scenario's warming level (the Jewson 2021 scaling, scenario.ts
+ * knutsonFactor). Curve 0 of CurveSample.
  */
 import { typhoonScore } from '../scoring.js';
 import { N_RP, type HazardMeta, type LayerSet } from '../types.js';
