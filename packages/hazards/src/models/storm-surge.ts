@@ -1,0 +1,53 @@
+/**
+ * Storm surge (bathtub): the surge height of the return-period typhoon wind by Xu (2010), as in CLIMADA's
+ * TCSurgeBathtub, plus sea-level rise, minus the site's ETOPO5 ground elevation (sub-cell coastal ramp, coast.ts; the
+ * shore holding today's 10-year storm tide) and a 0.2 m/km decay inland of the Natural Earth 1:10m coastline.
+ * Curve 1 of CurveSample; reads the typhoon curve (curve 0) the typhoon model wrote first.
+ */
+import { floodScore } from '../scoring.js';
+import { N_RP, type HazardMeta, type LayerSet } from '../types.js';
+import { hazardIndex, I10, I100, type HazardModel } from './common.js';
+
+export const STORM_SURGE_META: HazardMeta = {
+  layers: ['typhoon_rp', 'coast_tile_index', 'coast_elevation', 'coast_distance', 'coast_fine_tile_index', 'coast_fine_distance', 'slr_local_rate'],
+  tier: 'model on real inputs', resolutionKm: 9.3,
+  model: 'Bathtub: Xu (2010) surge from return-period wind plus sea-level rise, minus ETOPO5 elevation (sub-cell coastal ramp, shore holding the 10-yr storm tide) and 0.2 m/km decay inland of the Natural Earth 1:10m coastline',
+};
+
+const H = hazardIndex('storm_surge');
+
+/** Xu (2010) as in CLIMADA TCSurgeBathtub: surge height 0.1023·(V − 26.8224) + 1.8288 m above 60 kn, else 0. */
+export function xuSurgeM(v: number): number {
+  return v > 26.8224 ? 0.1023 * (v - 26.8224) + 1.8288 : 0;
+}
+
+export function createStormSurge(src: LayerSet): HazardModel {
+  const tyRp = src.get('typhoon_rp').data as Uint8Array;
+  return {
+    sample(site, _ctx, { curves, values, scores }) {
+      const c025 = site.c025;
+      const tyNull = tyRp[c025 * N_RP + I100]! === 255;
+      const coast = site.coast;
+      if (coast) {
+        const slrM = site.slrM;
+        // Shoreline standard (RULE, as the 10-yr drainage design of the rainfall flood): the built shore holds today's
+        // 10-year storm tide, so the effective ground is at least the baseline 10-yr surge height (no sea-level rise).
+        const raw10 = tyRp[c025 * N_RP + I10]!;
+        // (the Xu line without its 60-kn cut, so a 10-yr wind just below 60 kn still gives the shore its storm-tide height)
+        const shore = tyNull ? 0 : Math.max(0, 0.1023 * (raw10 * 0.5 - 26.8224) + 1.8288);
+        const zEff = coast.elev > shore ? coast.elev : shore;
+        for (let k = 0; k < N_RP; k++) {
+          const v = curves[k]!;
+          if (Number.isNaN(v)) { curves[N_RP + k] = NaN; continue; }
+          const surge = xuSurgeM(v);
+          curves[N_RP + k] = surge > 0 ? Math.max(0, surge + slrM - zEff - 0.2 * coast.dist) : 0;
+        }
+      } else {
+        for (let k = 0; k < N_RP; k++) curves[N_RP + k] = tyNull ? NaN : 0;
+      }
+      values[H] = curves[N_RP + I100]!;
+      scores[H] = Number.isNaN(values[H]!) ? 0 : floodScore(values[H]!);
+    },
+    scoreOf: floodScore,
+  };
+}

@@ -1,0 +1,85 @@
+/** Shapes shared by the sampler and the hazard models (re-exported by sampler.ts and the package index). */
+import { HAZARD_KEYS, HAZARD_RETURN_PERIODS_YEARS, type AnalysisType, type DataTier, type HazardKey, type ScenarioCode } from '@crp/contracts';
+import type { LayerEntry, TypedArray } from './layer-format.js';
+import type { HazardParams } from './scenario.js';
+import type { DatasetInfo } from './datasets.js';
+
+export const RPS = HAZARD_RETURN_PERIODS_YEARS;
+export const N_RP = RPS.length;
+
+export interface Manifest {
+  name: string;
+  formatVersion: number;
+  layers: LayerEntry[];
+  datasets: Record<string, DatasetInfo>;
+  totalBytesGz: number;
+}
+
+export interface ScenarioYearOpts {
+  analysisType: AnalysisType;
+  scenario: ScenarioCode;
+  year: number;
+}
+
+/** Pre-resolved scenario-year: global warming level, sea level and per-region changes. */
+export interface ScenarioContext {
+  key: string;
+  scenario: ScenarioCode;
+  year: number;
+  gwlC: number;
+  gmslRiseM: number;
+  /** Per region: ΔTXx, ΔTNn (°C), ΔRx1day, ΔRx5day (%), vs the baseline climatology. */
+  dTXx: Float32Array;
+  dTNn: Float32Array;
+  dRx1: Float32Array;
+  dRx5: Float32Array;
+  /** Typhoon intensity factor per basin index. */
+  typhoonFactor: Float32Array;
+}
+
+/** Flat result of the fast path (no allocation when `out` is reused). NaN means no data. */
+export interface CurveSample {
+  /** [typhoon(9), storm_surge(9), river_flood(9), rainfall_flood(9)] intensities at RPS. */
+  curves: Float32Array;
+  /** One headline value per hazard in HAZARD_KEYS order (100-yr value for curve hazards). */
+  values: Float32Array;
+  /** One 0-100 score per hazard in HAZARD_KEYS order. */
+  scores: Float32Array;
+}
+
+export function newCurveSample(): CurveSample {
+  return { curves: new Float32Array(4 * N_RP), values: new Float32Array(HAZARD_KEYS.length), scores: new Float32Array(HAZARD_KEYS.length) };
+}
+
+export interface CatalogEntry {
+  hazard: HazardKey | 'shared';
+  layer: string;
+  indicator: string;
+  unit: string;
+  description: string;
+  grid: { lon0: number; lat0: number; resDeg: number; width: number; height: number };
+  resolutionKm: number;
+  scenarios: string[];
+  years: [number, number];
+  returnPeriodsYears: number[] | null;
+  tier: DataTier | null;
+  sources: (DatasetInfo & { key: string })[];
+  sha256: string;
+  bytesGz: number | null;
+  kind: 'built-in' | 'byo';
+}
+
+/** Which layers a hazard uses, its data tier, the resolution reported and the model in one line (with its sources). */
+export interface HazardMeta { layers: string[]; tier: DataTier; resolutionKm: number; model: string }
+
+/** A loaded layer: its manifest entry and raw quantised values. */
+export interface Layer { e: LayerEntry; data: TypedArray }
+
+/** The loaded layers and build parameters every hazard model is made from. */
+export interface LayerSet {
+  readonly params: HazardParams & Record<string, unknown>;
+  /** A layer every build has; throws when missing. */
+  get(name: string): Layer;
+  /** A layer older builds lack. */
+  optional(name: string): Layer | undefined;
+}
