@@ -6,8 +6,8 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { LoginResponse, TwoFaMethod } from '@crp/contracts';
 import { login, type LoginResult } from '../../api/accounts';
 import { ApiError } from '../../api/http';
-import { useNotificationToasts } from '../notifications/useNotificationToasts';
-import { useAuth } from './AuthProvider';
+import { useNotificationToasts } from '../../lib/useNotificationToasts';
+import { useAuth } from '../../lib/AuthProvider';
 import { originOf } from './RequireAuth';
 
 interface LoginValues {

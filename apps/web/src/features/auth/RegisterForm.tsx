@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { PASSWORD_MIN_LENGTH } from '@crp/contracts';
 import { register, type RegisterInput, type RegisterResult } from '../../api/accounts';
 import { firstErrorMessage } from '../../api/http';
-import { useAuth } from './AuthProvider';
+import { useAuth } from '../../lib/AuthProvider';
 
 interface RegisterValues {
   first_name: string;

@@ -3,8 +3,8 @@ import { App, Button, Card, Descriptions, InputNumber, Skeleton, Space, Typograp
 import { fetchDownloadLinkHours, setDownloadLinkHours } from '../../api/accounts';
 import { IdcardOutlined, LogoutOutlined } from '@ant-design/icons';
 import { ApiError } from '../../api/http';
-import { useAuth } from '../auth/AuthProvider';
-import { useTierData } from '../shell/useTierData';
+import { useAuth } from '../../lib/AuthProvider';
+import { useTierData } from '../../lib/useTierData';
 
 const MODULE_LABELS: Record<string, string> = { physical_risk: 'Physical Risk', transition_risk: 'Transition Risk', map: 'Map Module' };
 

@@ -1,16 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Card, Spin, Table, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { AttributionControl, LngLatBounds, Map as MapLibreMap, NavigationControl, setWorkerUrl } from 'maplibre-gl';
-import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import { AttributionControl, LngLatBounds, Map as MapLibreMap, NavigationControl } from 'maplibre-gl';
+import '../../lib/maplibreWorker';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { fetchTyphoonTracks, type NearbyStorm, type TyphoonTrackResponse } from '../../api/typhoonTracks';
 import { firstErrorMessage } from '../../api/http';
 import { queryKeys } from '../../api/queryKeys';
 import { readUserId } from '../../lib/storage';
-import { basemapStyle } from '../location/basemapStyle';
-
-setWorkerUrl(workerUrl);
+import { basemapStyle } from '../../lib/basemapStyle';
 
 export const TRACK_RADIUS_KM = 200;
 

@@ -9,7 +9,7 @@ import { firstErrorMessage } from '../../api/http';
 import { queryKeys } from '../../api/queryKeys';
 import { readUserId } from '../../lib/storage';
 import { AnalysisProgress } from './AnalysisProgress';
-import { formatCoord } from './format';
+import { formatCoord } from '../../lib/format';
 import { SubmitProblemDialog } from './SubmitProblemDialog';
 import { useCreatePortfolio } from './useCreatePortfolio';
 
