@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Alert, Form, Select, Spin } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { SCENARIOS, type AnalysisType } from '@crp/contracts';
-import { EXPLORER_HAZARD_KEYS, fetchBuildingDamage, type BuildingDamageInput } from '../../api/dashboard';
+import { EXPLORER_HAZARD_KEYS, SCENARIOS, type AnalysisType } from '@crp/contracts';
+import { fetchBuildingDamage, type BuildingDamageInput } from '../../api/dashboard';
 import { firstErrorMessage } from '../../api/http';
 import { Chart, type EChartsOption } from '../../ui/charts/Chart';
 
