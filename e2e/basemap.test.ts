@@ -16,7 +16,7 @@ import { RealEstatePage } from './pages/RealEstatePage';
 const VIEWPORT = { width: 1440, height: 900 };
 /** Where the maps open (DEFAULT_CENTER of the web app): Hong Kong harbour. */
 const CENTER: [number, number] = [114.18, 22.28];
-/** The building colour of the street style (OSM_COLOURS.building in apps/web/src/features/location/basemapStyle.ts). */
+/** The building colour of the street style (OSM_COLOURS.building in apps/web/src/lib/basemapStyle.ts). */
 const BUILDING_RGB = [0xd7, 0xc6, 0xb4];
 
 /** Share of the pixels of a PNG within `tolerance` of a colour, counted in the page (no image library needed). */

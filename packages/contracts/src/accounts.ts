@@ -39,6 +39,8 @@ export const TierData = z.object({
 export type TierData = z.infer<typeof TierData>;
 
 export const TWO_FA_METHODS = ['app', 'email'] as const;
+/** Longest 2FA code field accepted (a 6-digit code with spaces or a dash to spare). */
+export const TWO_FA_CODE_MAX_LENGTH = 12;
 export type TwoFaMethod = (typeof TWO_FA_METHODS)[number];
 
 export const NOTIFICATION_TYPES = ['success', 'warning', 'error', 'info'] as const;
@@ -53,20 +55,28 @@ export const Notification = z.object({
 });
 export type Notification = z.infer<typeof Notification>;
 
+/** A new username: 3 to 50 characters, letters, digits and `. _ @ + -` (the server's schema and the register form). */
+export const USERNAME_MIN_LENGTH = 3;
+export const USERNAME_MAX_LENGTH = 50;
+export const USERNAME_PATTERN = /^[A-Za-z0-9_.@+-]+$/;
+
 const username = z
   .string({ error: 'username is required' })
   .trim()
-  .min(3, 'username must be at least 3 characters')
-  .max(50, 'username must be at most 50 characters')
-  .regex(/^[A-Za-z0-9_.@+-]+$/, 'username may contain letters, digits and . _ @ + - only');
+  .min(USERNAME_MIN_LENGTH, `username must be at least ${USERNAME_MIN_LENGTH} characters`)
+  .max(USERNAME_MAX_LENGTH, `username must be at most ${USERNAME_MAX_LENGTH} characters`)
+  .regex(USERNAME_PATTERN, 'username may contain letters, digits and . _ @ + - only');
 
 /** ASVS V2.1.1 / V2.1.2: 12 to 256 characters, any characters; the server also refuses common and breached passwords. */
 export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 256;
+/** The confirmation differs from the password: the server's 400 (field confirm_password) and the register form's hint. */
+export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
 
 const password = z
   .string({ error: 'password is required' })
   .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(256, 'password must be at most 256 characters');
+  .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
 /** `POST api/user/register/` (JSON). `company_code` is optional: with it, the user asks to join that company. */
 export const RegisterBody = z
@@ -80,7 +90,7 @@ export const RegisterBody = z
     company_name: text('company_name', 150),
     company_code: z.string().trim().max(32, 'company_code is too long').optional(),
   })
-  .refine((b) => b.password === b.confirm_password, { message: 'Passwords do not match', path: ['confirm_password'] });
+  .refine((b) => b.password === b.confirm_password, { message: PASSWORDS_DO_NOT_MATCH, path: ['confirm_password'] });
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
 export const RegisterResponse = z.object({
@@ -95,9 +105,9 @@ export const RegisterResponse = z.object({
 /** `POST api/user/rest_login/` (form). */
 export const LoginBody = z.object({
   username: z.string({ error: 'username is required' }).trim().min(1, 'username is required').max(254, 'username is too long'),
-  password: z.string({ error: 'password is required' }).min(1, 'password is required').max(256, 'password is too long'),
+  password: z.string({ error: 'password is required' }).min(1, 'password is required').max(PASSWORD_MAX_LENGTH, 'password is too long'),
   company_code: z.string({ error: 'company_code is required' }).trim().min(1, 'company_code is required').max(32, 'company_code is too long'),
-  totp_code: z.string().trim().max(12, 'totp_code is too long').optional(),
+  totp_code: z.string().trim().max(TWO_FA_CODE_MAX_LENGTH, 'totp_code is too long').optional(),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 
@@ -154,15 +164,15 @@ export const ConfigureMfaResponse = z.object({
  * a session token alone cannot replace the second factor.
  */
 export const VerifyMfaBody = z.object({
-  code: z.string({ error: 'code is required' }).trim().min(1, 'code is required').max(12, 'code is too long'),
-  password: z.string().max(256, 'password is too long').optional(),
-  current_code: z.string().trim().max(12, 'current_code is too long').optional(),
+  code: z.string({ error: 'code is required' }).trim().min(1, 'code is required').max(TWO_FA_CODE_MAX_LENGTH, 'code is too long'),
+  password: z.string().max(PASSWORD_MAX_LENGTH, 'password is too long').optional(),
+  current_code: z.string().trim().max(TWO_FA_CODE_MAX_LENGTH, 'current_code is too long').optional(),
 });
 
 /** Turns 2FA off: the account's password and a code of the method in force. */
 export const DisableMfaBody = z.object({
-  password: z.string({ error: 'password is required' }).min(1, 'password is required').max(256, 'password is too long'),
-  current_code: z.string({ error: 'current_code is required' }).trim().min(1, 'current_code is required').max(12, 'current_code is too long'),
+  password: z.string({ error: 'password is required' }).min(1, 'password is required').max(PASSWORD_MAX_LENGTH, 'password is too long'),
+  current_code: z.string({ error: 'current_code is required' }).trim().min(1, 'current_code is required').max(TWO_FA_CODE_MAX_LENGTH, 'current_code is too long'),
 });
 
 export const CurrentCodeResponse = z.object({ detail: z.string(), sent_to: z.string() });
@@ -175,13 +185,29 @@ export const LastAccessedBody = z.object({
   path: z.string({ error: 'path is required' }).trim().min(1, 'path is required').max(500, 'path is too long').startsWith('/', 'path must start with /'),
 });
 
+/** How long a company's new download links (exports, reports) last, hours: 24 by default, an administrator may shorten it to 1. */
+export const DOWNLOAD_LINK_HOURS_MIN = 1;
+export const DOWNLOAD_LINK_HOURS_MAX = 24;
+const downloadLinkHoursMessage = `hours must be a whole number from ${DOWNLOAD_LINK_HOURS_MIN} to ${DOWNLOAD_LINK_HOURS_MAX}`;
+/** `POST api/company/download_link_hours/` (administrators). */
+export const DownloadLinkHoursBody = z.object({
+  hours: z.coerce.number({ error: downloadLinkHoursMessage }).int(downloadLinkHoursMessage).min(DOWNLOAD_LINK_HOURS_MIN, downloadLinkHoursMessage).max(DOWNLOAD_LINK_HOURS_MAX, downloadLinkHoursMessage),
+});
+/** `GET` and `POST api/company/download_link_hours/`. */
+export const DownloadLinkHoursResponse = z.object({ download_link_hours: z.number().int().describe('hours a new export or report link lasts (1-24)') });
+export type DownloadLinkHoursResponse = z.infer<typeof DownloadLinkHoursResponse>;
+
+/** Longest message of a demo request (the landing page's form), characters. */
+export const DEMO_MESSAGE_MAX_LENGTH = 4000;
+
 export const DemoRequestBody = z.object({
   name: text('name', 120),
   email: z.string({ error: 'email is required' }).trim().toLowerCase().max(254, 'email is too long').email('email is not a valid e-mail address'),
   company: text('company', 150),
   role: z.string().trim().max(120, 'role is too long').optional(),
-  message: z.string().trim().max(4000, 'message must be at most 4000 characters').optional(),
+  message: z.string().trim().max(DEMO_MESSAGE_MAX_LENGTH, `message must be at most ${DEMO_MESSAGE_MAX_LENGTH} characters`).optional(),
 });
+export type DemoRequestBody = z.infer<typeof DemoRequestBody>;
 
 export const CompanyMember = z.object({
   id: z.number().int(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from './common.js';
+import { PROJECT_NAME_MAX_LENGTH, text } from './common.js';
 
 /** The 12 regions of the carbon module (spec 001 §3.5), in the spec's order. */
 export const CARBON_REGIONS = [
@@ -48,7 +48,7 @@ const boolField = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on',
 
 /** Create / modify a carbon analysis (spec 001 §7 Carbon): companies_data as a JSON list, or uploaded_file (CSV). */
 export const CarbonAnalysisBody = z.object({
-  portfolio_name: text('portfolio_name', 150),
+  portfolio_name: text('portfolio_name', PROJECT_NAME_MAX_LENGTH),
   portfolio_value: z.coerce.number({ error: 'portfolio_value must be a number (USD)' }).refine((v) => Number.isFinite(v) && v > 0, 'portfolio_value must be greater than 0 (USD)'),
   companies_data: z.unknown().optional().describe('JSON list of company rows (or a JSON string of it in a form field)'),
   uploaded_file: z.unknown().optional().describe('CSV file (multipart/form-data) in the template column order'),
@@ -56,7 +56,7 @@ export const CarbonAnalysisBody = z.object({
 });
 export type CarbonAnalysisBody = z.infer<typeof CarbonAnalysisBody>;
 
-export const CarbonNameBody = z.object({ portfolio_name: text('portfolio_name', 150) });
+export const CarbonNameBody = z.object({ portfolio_name: text('portfolio_name', PROJECT_NAME_MAX_LENGTH) });
 
 export const CarbonDownloadBody = CarbonNameBody.extend({
   format: z.enum(['json', 'csv', 'xlsx'], { error: 'format must be json, csv or xlsx' }).optional(),

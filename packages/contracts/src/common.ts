@@ -9,6 +9,9 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export const DetailBody = z.object({ detail: z.string() });
 
+/** Longest name of a project (portfolio, map or transition project), characters: the schemas here and the web app's name inputs. */
+export const PROJECT_NAME_MAX_LENGTH = 150;
+
 /** Trimmed non-empty string of bounded length, for names typed by people. */
 export const text = (label: string, max = 150) =>
   z

@@ -335,3 +335,16 @@ export const DashboardMapAnswer = z.strictObject({
     .describe('grid cells of about 48 screen pixels at the zoom: mean position of their assets'),
 });
 export type DashboardMapAnswer = z.infer<typeof DashboardMapAnswer>;
+
+/** The hazards of the building-damage explorer (`POST api/v2/building_damage/`), in the order it draws them. */
+export const EXPLORER_HAZARD_KEYS = ['river_flood', 'storm_surge', 'rainfall_flood'] as const;
+export type ExplorerHazard = (typeof EXPLORER_HAZARD_KEYS)[number];
+
+/** One damage curve: x depth (m) or return period (years), y the damage ratio (0-1), y_value in USD. */
+export const DamageSeries = z.object({ x: z.array(z.number()), y: z.array(z.number()), y_value: z.array(z.number()), x_unit: z.enum(['m', 'years']), expected_annual_damage_ratio: z.number().nullable() });
+export type DamageSeries = z.infer<typeof DamageSeries>;
+const DamageByScenario = z.object({ '26': DamageSeries, '45': DamageSeries, '85': DamageSeries });
+
+/** `POST api/v2/building_damage/`: damage curves per explorer hazard and scenario, and the building they were read for. */
+export const BuildingDamageAnswer = z.object({ river_flood: DamageByScenario, storm_surge: DamageByScenario, rainfall_flood: DamageByScenario, hazus_occupancy: z.string(), first_floor_height_m: z.number(), source: z.string() });
+export type BuildingDamageAnswer = z.infer<typeof BuildingDamageAnswer>;

@@ -17,7 +17,7 @@ export const ReverseGeocodeAnswer = z
     distance_km: z.number().nullable(),
     country_match: z.enum(['inside', 'near_coast', 'none']),
   })
-
+export type ReverseGeocodeAnswer = z.infer<typeof ReverseGeocodeAnswer>;
 
 export const ForwardGeocodeHit = z
   .object({
@@ -32,7 +32,7 @@ export const ForwardGeocodeHit = z
     match: z.enum(['exact', 'prefix', 'fuzzy']),
     approximate: z.boolean(),
   })
-
+export type ForwardGeocodeHit = z.infer<typeof ForwardGeocodeHit>;
 
 export const CompanySearchHit = z
   .object({
@@ -50,7 +50,7 @@ export const CompanySearchHit = z
     name_from_data: z.boolean(),
     score: z.number(),
   })
-
+export type CompanySearchHit = z.infer<typeof CompanySearchHit>;
 
 export const CompanySearchAnswer = z.object({
   hits: z.array(CompanySearchHit),
@@ -59,6 +59,7 @@ export const CompanySearchAnswer = z.object({
 });
 
 export const IndexInfoAnswer = z.object({ index_name: z.string(), members: z.number().int(), default: z.boolean(), source: z.string(), as_of: z.string().nullable() });
+export type IndexInfoAnswer = z.infer<typeof IndexInfoAnswer>;
 
 /** GET api/asset/index/{userId}/: the indices, or with ?index= the members of one. */
 export const IndexListAnswer = z.union([

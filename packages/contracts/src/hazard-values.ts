@@ -142,6 +142,10 @@ export const HazardCatalogEntry = z.object({
   kind: z.enum(['built-in', 'byo']),
 });
 
+/** Radius of the historical-track search around a point or an asset (`radius_km`): the default and the largest allowed, km. */
+export const TYPHOON_TRACK_RADIUS_DEFAULT_KM = 200;
+export const TYPHOON_TRACK_RADIUS_MAX_KM = 500;
+
 const SaffirSimpsonSchema = z.number().int().min(-1).max(5).nullable().describe('Saffir-Simpson category: -1 depression, 0 tropical storm, 1-5');
 /** `POST api/hazard/typhoon_track/{userId}/`: historical tracks near a location or an asset. */
 export const TyphoonTrackAnswer = z.object({
@@ -169,3 +173,7 @@ export const TyphoonTrackAnswer = z.object({
     basins: z.array(z.string()), agencies: z.array(z.string()), seasons: z.object({ from: z.number().int(), to: z.number().int() }),
   })),
 });
+export type TyphoonTrackAnswer = z.infer<typeof TyphoonTrackAnswer>;
+/** One storm of a TyphoonTrackAnswer, and one point of its track. */
+export type NearbyStorm = TyphoonTrackAnswer['storms'][number];
+export type TrackPoint = NearbyStorm['track'][number];

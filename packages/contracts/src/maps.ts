@@ -3,7 +3,7 @@
  * shared by the server (tiles, generation) and the web pages (/create-map, /map).
  */
 import { z } from 'zod';
-import { text } from './common.js';
+import { PROJECT_NAME_MAX_LENGTH, text } from './common.js';
 
 /** The three hazards of the map module, in the order the Create Map dialog preselects them (spec 001 §4). */
 export const MAP_VARIABLES = ['Rainfall Flood', 'Storm Surge', 'Wildfire'] as const;
@@ -159,7 +159,7 @@ export const MapVariableField = z.enum(MAP_VARIABLES, { error: `choose one of ${
 
 /** createMap form (spec 001 §3.8). */
 export const CreateMapBody = z.object({
-  name: text('name', 150).refine((s) => s.length >= MAP_NAME_MIN_CHARS, `name must have at least ${MAP_NAME_MIN_CHARS} characters`),
+  name: text('name', PROJECT_NAME_MAX_LENGTH).refine((s) => s.length >= MAP_NAME_MIN_CHARS, `name must have at least ${MAP_NAME_MIN_CHARS} characters`),
   address: z.string().trim().max(300, 'address must be at most 300 characters').optional().default(''),
   latitude: num('latitude', -85, 85),
   longitude: num('longitude', -180, 180),

@@ -63,6 +63,10 @@ const yearField = z
     .max(HAZARD_YEAR_MAX, `year must be a whole number from ${HAZARD_YEAR_MIN} to ${HAZARD_YEAR_MAX}, or any`)])
   .transform((v) => (v === 'any' || v === '' ? null : v));
 
+/** Longest label and source note of an own layer, characters (the upload form's inputs). */
+export const OWN_LAYER_LABEL_MAX_LENGTH = 120;
+export const OWN_LAYER_SOURCE_MAX_LENGTH = 300;
+
 /** The form fields of `POST /api/v2/own_layers/` (besides the `file` part). */
 export const OwnLayerUploadFields = z.object({
   hazard: z.enum(HAZARD_KEYS as [HazardKey, ...HazardKey[]], { error: `hazard must be one of ${HAZARD_KEYS.join(', ')}` }),
@@ -76,8 +80,8 @@ export const OwnLayerUploadFields = z.object({
     .optional()
     .transform((v) => (v === '' || v === undefined ? null : v)),
   unit: z.string().trim().max(20).optional().describe("unit of the raster's values; default the hazard's unit (see OWN_LAYER_UNITS)"),
-  label: z.string().trim().max(120, 'label must be at most 120 characters').optional(),
-  source: z.string().trim().max(300, 'source must be at most 300 characters').optional().describe('publisher, licence or citation of the data'),
+  label: z.string().trim().max(OWN_LAYER_LABEL_MAX_LENGTH, `label must be at most ${OWN_LAYER_LABEL_MAX_LENGTH} characters`).optional(),
+  source: z.string().trim().max(OWN_LAYER_SOURCE_MAX_LENGTH, `source must be at most ${OWN_LAYER_SOURCE_MAX_LENGTH} characters`).optional().describe('publisher, licence or citation of the data'),
 });
 export type OwnLayerUploadFields = z.infer<typeof OwnLayerUploadFields>;
 

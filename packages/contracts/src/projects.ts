@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HAZARDS, DEFAULT_HAZARD_LABELS, type HazardLabel } from './hazards.js';
-import { DetailBody, text } from './common.js';
+import { DetailBody, PROJECT_NAME_MAX_LENGTH, text } from './common.js';
 
 /** Parses a JSON string when a form field carries JSON; passes other values through. */
 const jsonField = <T extends z.ZodType>(schema: T, field: string) =>
@@ -43,9 +43,14 @@ export const NonBuildingVariables = jsonField(
 
 export const CREATE_MODES = ['new', 'add', 'overwrite'] as const;
 
+/** `You are only allowed to add {n} assets for Analysis` (spec 000 §5): the 400 of a portfolio over the tier's limit. */
+export const assetLimitMessage = (n: number) => `You are only allowed to add ${n} assets for Analysis`;
+/** True for an assetLimitMessage (the web app opens its limit dialog for it instead of a plain error). */
+export const isAssetLimitMessage = (message: string): boolean => /^You are only allowed to add \d+ assets for Analysis$/.test(message);
+
 /** `POST api/v2/create_project/` fields (spec 000 §7); `data` (JSON list) or `upload_file` (multipart). */
 export const CreateProjectBody = z.object({
-  portfolio_name: text('portfolio_name', 150),
+  portfolio_name: text('portfolio_name', PROJECT_NAME_MAX_LENGTH),
   portfolio_variables: PortfolioVariables.optional(),
   non_building_variables: NonBuildingVariables.optional(),
   base_unit: z.enum(['meter'], { error: 'base_unit must be meter' }).optional(),
@@ -82,6 +87,11 @@ export const CreateProjectResponse = z.object({
   /** Things imported with a doubt, e.g. columns not recognised and left out (the upload is not refused for them). */
   warnings: z.array(z.string()).optional(),
 });
+export type CreateProjectResponse = z.infer<typeof CreateProjectResponse>;
+
+/** One entry of `GET api/project/all_projects/`: a project's id, name and creation time. */
+export const ProjectNameItem = z.object({ project_id: z.number().int(), name: z.string(), created_at: z.string() });
+export type ProjectNameItem = z.infer<typeof ProjectNameItem>;
 
 export const SHARE_PERMISSIONS = ['read', 'write'] as const;
 export type SharePermission = (typeof SHARE_PERMISSIONS)[number];
@@ -137,11 +147,11 @@ export const ProjectListResponse = z.object({
 });
 
 export const RenameProjectBody = z.object({
-  oldname: text('oldname', 150),
-  name: text('name', 150),
+  oldname: text('oldname', PROJECT_NAME_MAX_LENGTH),
+  name: text('name', PROJECT_NAME_MAX_LENGTH),
 });
 
-export const DeleteProjectBody = z.object({ name: text('name', 150) });
+export const DeleteProjectBody = z.object({ name: text('name', PROJECT_NAME_MAX_LENGTH) });
 
 export const UpdateDefaultFilterBody = z.object({
   data: jsonField(DefaultFilters, 'data'),
@@ -164,7 +174,7 @@ const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transfo
 
 /** `POST api/v2/download_csv_report/` (spec 000 §7 Exports). */
 export const CsvReportBody = z.object({
-  project_name: text('project_name', 150),
+  project_name: text('project_name', PROJECT_NAME_MAX_LENGTH),
   climate_variables: jsonField(z.array(z.enum(HAZARD_LABELS, { error: (i) => `climate_variables: '${String(i.input)}' is not a hazard` }), { error: 'climate_variables must be a JSON list of hazard names' }).min(1, 'climate_variables needs at least one hazard'), 'climate_variables').optional(),
   year_list: jsonField(z.array(z.coerce.number().int('year_list: years are whole numbers').min(2020, 'year_list: years run from 2020').max(2100, 'year_list: years run to 2100'), { error: 'year_list must be a JSON list of years' }).min(1, 'year_list needs at least one year'), 'year_list').optional(),
   scenario_list: jsonField(z.array(z.coerce.string().pipe(z.enum(['26', '45', '85'], { error: 'scenario_list: scenarios are 26, 45 and 85' })), { error: 'scenario_list must be a JSON list of scenarios' }).min(1, 'scenario_list needs at least one scenario'), 'scenario_list').optional(),
@@ -187,14 +197,14 @@ export const SlideReportBody = z.object({
 export type SlideReportBody = z.infer<typeof SlideReportBody>;
 
 export const SummaryReportBody = z.object({
-  project_name: text('project_name', 150),
+  project_name: text('project_name', PROJECT_NAME_MAX_LENGTH),
   analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).default('ssp'),
   has_mitigation: flag.optional(),
 });
 
 /** The dashboard's project and filter fields (spec 001 §7 Dashboard query), shared by the answer and its page endpoints. */
 export const DashboardFilterFields = z.object({
-    project_name: z.string().trim().max(150, 'project_name is too long').optional(),
+    project_name: z.string().trim().max(PROJECT_NAME_MAX_LENGTH, 'project_name is too long').optional(),
     project_id: z.coerce.number({ error: 'project_id must be a number' }).int('project_id must be an integer').positive('project_id must be positive').optional(),
     analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).optional(),
     scenario: z.coerce.string().pipe(z.enum(['26', '45', '85'], { error: 'scenario must be 26, 45 or 85' })).optional(),
@@ -279,7 +289,7 @@ export type AssetEdit = z.infer<typeof AssetEdit>;
 /** `POST api/v2/update_assets/` (spec 001 §7 "Update assets"): all rows of the table; `version` detects concurrent saves. */
 export const UpdateAssetsBody = z
   .object({
-    project_name: z.string().trim().max(150).optional(),
+    project_name: z.string().trim().max(PROJECT_NAME_MAX_LENGTH).optional(),
     project_id: z.coerce.number({ error: 'project_id must be a number' }).int().positive().optional(),
     assets: jsonField(z.array(AssetEdit, { error: 'assets must be a JSON list of asset rows' }).min(1, 'assets needs at least one row').max(100_000, 'assets has too many rows'), 'assets'),
     version: z.coerce.number({ error: 'version must be a number' }).int().positive().optional(),
@@ -287,6 +297,7 @@ export const UpdateAssetsBody = z
   .refine((b) => b.project_id !== undefined || (b.project_name ?? '') !== '', { message: 'project_name or project_id is required', path: ['project_name'] });
 
 export const UpdateAssetsResponse = DetailBody.extend({ changed: z.number().int(), version: z.number().int(), job_id: z.number().int().nullable() });
+export type UpdateAssetsResponse = z.infer<typeof UpdateAssetsResponse>;
 
 /** `GET api/portfolio/{userId}/`: the caller's physical-risk portfolios (own and shared). */
 export const PortfolioListItem = z.object({

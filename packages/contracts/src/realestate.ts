@@ -3,7 +3,7 @@
  * Distances are kilometres; scores 0-100 (the engine's hazard severity score, as on the dashboard).
  */
 import { z } from 'zod';
-import { text } from './common.js';
+import { PROJECT_NAME_MAX_LENGTH, text } from './common.js';
 import { ProjectStatus } from './projects.js';
 
 /** Default ring around a property, km: see docs/methodology.md "Real estate / property risk". */
@@ -28,7 +28,7 @@ const distance = (field: string) =>
 
 /** Compute call: `data` (JSON list of locations, spec 001 §3.6 fields plus optional min_distance / max_distance) and `project_name`. */
 export const PropertyRiskComputeBody = z.object({
-  project_name: text('project_name', 150),
+  project_name: text('project_name', PROJECT_NAME_MAX_LENGTH),
   data: jsonList('data'),
   /** Replace an existing property-risk project of the same name (the Create Project dialog's overwrite toggle). */
   overwrite: z.union([z.boolean(), z.enum(['true', 'false'])]).optional().transform((v) => v === true || v === 'true'),
@@ -41,7 +41,7 @@ export const PropertyRiskComputeBody = z.object({
 });
 export type PropertyRiskComputeBody = z.infer<typeof PropertyRiskComputeBody>;
 
-export const PropertyRiskFetchQuery = z.object({ project_name: text('project_name', 150) });
+export const PropertyRiskFetchQuery = z.object({ project_name: text('project_name', PROJECT_NAME_MAX_LENGTH) });
 
 /** Mean, min and max score in the ring min_distance..max_distance (km) around a property (spec 001 §3.7). */
 export const RingScore = z.object({
@@ -119,6 +119,7 @@ export const PropertyRiskProject = z.object({
 export type PropertyRiskProject = z.infer<typeof PropertyRiskProject>;
 
 export const PropertyRiskComputeResponse = z.object({ detail: z.string(), project: ProjectStatus, job_id: z.number().int() });
+export type PropertyRiskComputeResponse = z.infer<typeof PropertyRiskComputeResponse>;
 
 /** Flood legend: elevation bands, m (spec 001 §9). */
 export const ELEVATION_BANDS_M = ['0-20', '21-40', '41-80', '81-150', '>150'] as const;

@@ -138,3 +138,15 @@ export const CsvReportRow = z.object({
   'Avoided loss (USD)': n,
 }).meta({ id: 'CsvReportRow' });
 export type CsvReportRow = z.infer<typeof CsvReportRow>;
+
+/** A file behind a time-limited link (the spreadsheet exports, the summary workbook, the map download). */
+export const FileLinkAnswer = z.object({ url: z.string(), expires_at: z.string() });
+export type FileLinkAnswer = z.infer<typeof FileLinkAnswer>;
+
+/** `POST api/v2/download_csv_report/`: the rows inline (for the pivot table) and the .xlsx behind a link. */
+export const CsvReportAnswer = z.object({ success: z.array(CsvReportRow), rows: z.number().int(), truncated: z.boolean(), ...FileLinkAnswer.shape, error: z.null() });
+export type CsvReportAnswer = z.infer<typeof CsvReportAnswer>;
+
+/** `POST api/v2/generate_pdf_report/`: the slide report's PDF and PPTX links and its job's state. */
+export const SlideReportAnswer = z.object({ url: z.string(), pptx_url: z.string(), status: z.enum(['queued', 'running', 'done', 'failed']), slides: z.number().int().nullable(), variant: z.string(), error: z.string().nullable() });
+export type SlideReportAnswer = z.infer<typeof SlideReportAnswer>;

@@ -3,6 +3,8 @@ import type {
   CompanyMember,
   ConfigureMfaResponse,
   CurrentUserResponse,
+  DemoRequestBody,
+  DownloadLinkHoursResponse,
   LoginBody,
   LoginResponse,
   PermissionsResponse,
@@ -43,13 +45,13 @@ export async function logoutEverywhere(token: string): Promise<{ detail: string;
 }
 
 /** How long the company's new download links (exports, reports) last, hours. */
-export async function fetchDownloadLinkHours(): Promise<{ download_link_hours: number }> {
-  return (await request<{ download_link_hours: number }>('GET', '/api/company/download_link_hours/')).data;
+export async function fetchDownloadLinkHours(): Promise<DownloadLinkHoursResponse> {
+  return (await request<DownloadLinkHoursResponse>('GET', '/api/company/download_link_hours/')).data;
 }
 
 /** Shortens (or restores) the lifetime of the company's new download links, 1-24 hours (administrators only). */
-export async function setDownloadLinkHours(hours: number): Promise<{ download_link_hours: number }> {
-  return (await request<{ download_link_hours: number }>('POST', '/api/company/download_link_hours/', { json: { hours } })).data;
+export async function setDownloadLinkHours(hours: number): Promise<DownloadLinkHoursResponse> {
+  return (await request<DownloadLinkHoursResponse>('POST', '/api/company/download_link_hours/', { json: { hours } })).data;
 }
 
 export async function register(body: RegisterInput): Promise<RegisterResult> {
@@ -96,13 +98,8 @@ export async function updateLastAccessed(path: string): Promise<void> {
   await request('POST', '/user/update_last_accessed', { form: { path }, sessionCall: false });
 }
 
-export interface DemoRequestInput {
-  name: string;
-  email: string;
-  company: string;
-  role?: string;
-  message?: string;
-}
+/** The landing page's demo request, as the server's schema reads it. */
+export type DemoRequestInput = DemoRequestBody;
 
 export async function requestDemo(body: DemoRequestInput): Promise<{ detail: string }> {
   return (await request<{ detail: string }>('POST', '/api/demo_request/', { json: body, auth: false, sessionCall: false })).data;

@@ -1,26 +1,9 @@
+import type { CompanySearchHit, CreateProjectResponse, IndexInfoAnswer } from '@crp/contracts';
 import { request } from './http';
 
-/** A company from the search (spec 000 §3 company-search hit). */
-export interface CompanyHit {
-  ticker: string;
-  company_name: string;
-  index: string;
-  indices: string[];
-  sector: string | null;
-  country_code: string | null;
-  latitude: number;
-  longitude: number;
-  approximate: boolean;
-  location_basis: string;
-}
-
-export interface IndexInfo {
-  index_name: string;
-  members: number;
-  default: boolean;
-  source: string;
-  as_of: string;
-}
+/** A company from the search (spec 000 §3 company-search hit; `@crp/contracts` CompanySearchHit). */
+export type CompanyHit = CompanySearchHit;
+export type IndexInfo = IndexInfoAnswer;
 
 /** POST api/search/deepsearch/: companies by name (more than 3 characters) or ticker, up to 50. */
 export async function searchCompanies(searchTerm: string, signal?: AbortSignal): Promise<CompanyHit[]> {
@@ -33,6 +16,6 @@ export async function fetchIndices(userId: number): Promise<IndexInfo[]> {
 }
 
 /** POST api/asset/index/{userId}/: a portfolio of an index's members, analysed like any other. */
-export async function addIndexPortfolio(userId: number, indexName: string, portfolioName: string): Promise<{ detail: string; project: { project_id: number; name: string } }> {
-  return (await request<{ detail: string; project: { project_id: number; name: string } }>('POST', `/api/asset/index/${userId}/`, { json: { index_name: indexName, portfolio_name: portfolioName } })).data;
+export async function addIndexPortfolio(userId: number, indexName: string, portfolioName: string): Promise<CreateProjectResponse> {
+  return (await request<CreateProjectResponse>('POST', `/api/asset/index/${userId}/`, { json: { index_name: indexName, portfolio_name: portfolioName } })).data;
 }

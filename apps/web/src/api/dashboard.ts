@@ -1,4 +1,4 @@
-import { dashboardView, type AnalysisType, type DashboardAnswer, type DashboardAssetPage, type DashboardAssetRow, type DashboardHeatmapPage, type DashboardHeatmapView, type DashboardMapAnswer, type DashboardView, type DefaultFilters, type ScenarioCode } from '@crp/contracts';
+import { dashboardView, type AnalysisType, type BuildingDamageAnswer, type DashboardAnswer, type DashboardAssetPage, type DashboardAssetRow, type DashboardHeatmapPage, type DashboardHeatmapView, type DashboardMapAnswer, type DashboardView, type DefaultFilters, type ScenarioCode, type UpdateAssetsResponse } from '@crp/contracts';
 import { request } from './http';
 
 /** `[amount, unit, score]`: mean headline intensity and mean severity score (0-100) of the assets with data. */
@@ -88,12 +88,7 @@ export async function fetchDashboardDetail(
 
 export type AssetEditRow = { id: number } & Partial<Record<string, string | number | boolean | null>>;
 
-export interface UpdateAssetsResult {
-  detail: string;
-  changed: number;
-  version: number;
-  job_id: number | null;
-}
+export type UpdateAssetsResult = UpdateAssetsResponse;
 
 /** `POST api/v2/update_assets/`: 409 when someone saved a newer version, 403 for a column the user may not edit. */
 export async function updateAssets(projectId: number, version: number, assets: AssetEditRow[]): Promise<UpdateAssetsResult> {
@@ -105,16 +100,8 @@ export async function saveDefaultFilter(data: DefaultFilters): Promise<{ detail:
   return (await request<{ detail: string; data: DefaultFilters }>('POST', '/api/project/update_default_filter/', { form: { data: JSON.stringify(data) } })).data;
 }
 
-export const EXPLORER_HAZARD_KEYS = ['river_flood', 'storm_surge', 'rainfall_flood'] as const;
-export type ExplorerHazard = (typeof EXPLORER_HAZARD_KEYS)[number];
-export interface DamageSeries {
-  x: number[];
-  y: number[];
-  y_value: number[];
-  x_unit: 'm' | 'years';
-  expected_annual_damage_ratio: number | null;
-}
-export type BuildingDamage = Record<ExplorerHazard, Record<ScenarioCode, DamageSeries>> & { hazus_occupancy?: string; first_floor_height_m?: number; source?: string };
+export type { DamageSeries, ExplorerHazard } from '@crp/contracts';
+export type BuildingDamage = BuildingDamageAnswer;
 
 export interface BuildingDamageInput {
   project_name?: string;

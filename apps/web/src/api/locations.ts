@@ -1,12 +1,7 @@
-import type { CreateProjectBody, ProjectStatus } from '@crp/contracts';
+import type { CreateProjectBody, CreateProjectResponse, ReverseGeocodeAnswer } from '@crp/contracts';
 import { request, requestFile } from './http';
 
-export interface ReverseGeocodeResult {
-  label: string;
-  name: string;
-  country_code: string | null;
-  district?: string | null;
-}
+export type ReverseGeocodeResult = ReverseGeocodeAnswer;
 
 export async function reverseGeocode(latitude: number, longitude: number, signal?: AbortSignal): Promise<ReverseGeocodeResult> {
   const q = new URLSearchParams({ latitude: latitude.toFixed(6), longitude: longitude.toFixed(6) });
@@ -23,11 +18,7 @@ export type CreatePortfolioInput = Pick<CreateProjectBody, 'portfolio_name' | 'm
   is_benchmark?: boolean;
 };
 
-export interface CreatePortfolioResult {
-  detail: string;
-  project: ProjectStatus;
-  job_id: number;
-}
+export type CreatePortfolioResult = CreateProjectResponse;
 
 export async function createPortfolio(input: CreatePortfolioInput): Promise<CreatePortfolioResult> {
   return (

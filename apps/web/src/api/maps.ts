@@ -1,4 +1,4 @@
-import type { DatasetLookupResponse, MapProjectItem, MapResponse, MapValueResponse, MapVariable } from '@crp/contracts';
+import type { DatasetLookupResponse, FileLinkAnswer, ForwardGeocodeHit, MapProjectItem, MapResponse, MapValueResponse, MapVariable } from '@crp/contracts';
 import { request } from './http';
 
 /** Map module calls (spec 001 §7 "Map module"); paths in docs/openapi.json. */
@@ -32,15 +32,16 @@ export async function fetchMapValue(q: { latitude: number; longitude: number; co
   return (await request<MapValueResponse>('POST', '/api/v2/map_value/', { form })).data;
 }
 
-export async function downloadMap(projectName: string): Promise<{ url: string }> {
-  return (await request<{ url: string; expires_at: string }>('POST', '/api/v2/download_map/', { form: { project_name: projectName } })).data;
+export async function downloadMap(projectName: string): Promise<FileLinkAnswer> {
+  return (await request<FileLinkAnswer>('POST', '/api/v2/download_map/', { form: { project_name: projectName } })).data;
 }
 
 export async function fetchMapProjects(): Promise<MapProjectItem[]> {
   return (await request<MapProjectItem[]>('GET', '/api/v2/map_projects/')).data;
 }
 
-export interface PlaceHit { label: string; name: string; lat: number; lng: number; country_code: string; type: string }
+/** A place of the forward geocoder (`@crp/contracts` ForwardGeocodeHit). */
+export type PlaceHit = ForwardGeocodeHit;
 export async function searchPlaces(q: string, signal?: AbortSignal): Promise<PlaceHit[]> {
   const p = new URLSearchParams({ q, limit: '5' });
   return (await request<PlaceHit[]>('GET', `/api/v2/geocode/search/?${p}`, { signal })).data;

@@ -1,4 +1,4 @@
-import type { AnalysisType, DefaultFilters, PhysicalProject, ProjectStatus, ScenarioCode, SharePermission } from '@crp/contracts';
+import type { AnalysisType, CsvReportAnswer, DefaultFilters, FileLinkAnswer, PhysicalProject, ProjectNameItem, ProjectStatus, ScenarioCode, SharePermission, SlideReportAnswer } from '@crp/contracts';
 import { ProjectListResponse } from '@crp/contracts';
 import { ApiError, request, requestFile } from './http';
 import { readToken } from '../lib/storage';
@@ -6,7 +6,7 @@ import { readToken } from '../lib/storage';
 export type ProjectList = ReturnType<typeof ProjectListResponse.parse>;
 export type ProjectMember = ProjectList['members'][number];
 export type { PhysicalProject, DefaultFilters };
-export type ProjectName = { project_id: number; name: string; created_at: string };
+export type ProjectName = ProjectNameItem;
 /** A map-module project; optional fields appear when the server has them. */
 export type MapProjectName = ProjectName & { distance?: number | string | null; portfolio_variable?: string | null };
 
@@ -43,12 +43,7 @@ export interface CsvReportInput {
   adjusted_gdp?: boolean;
   has_mitigation?: boolean;
 }
-export interface CsvReportResult {
-  success: unknown[];
-  rows: number;
-  url: string | null;
-  error: string | null;
-}
+export type CsvReportResult = CsvReportAnswer;
 
 export async function downloadCsvReport(input: CsvReportInput): Promise<CsvReportResult> {
   return (
@@ -66,22 +61,15 @@ export async function downloadCsvReport(input: CsvReportInput): Promise<CsvRepor
   ).data;
 }
 
-export async function summaryReport(projectName: string, analysisType: AnalysisType, hasMitigation = false): Promise<{ url: string }> {
+export async function summaryReport(projectName: string, analysisType: AnalysisType, hasMitigation = false): Promise<FileLinkAnswer> {
   return (
-    await request<{ url: string }>('POST', '/api/v2/summary_report/', {
+    await request<FileLinkAnswer>('POST', '/api/v2/summary_report/', {
       form: { project_name: projectName, analysis_type: analysisType, has_mitigation: hasMitigation },
     })
   ).data;
 }
 
-export interface SlideReportResult {
-  url: string;
-  pptx_url: string;
-  status: 'queued' | 'running' | 'done' | 'failed';
-  slides: number | null;
-  variant: string;
-  error: string | null;
-}
+export type SlideReportResult = SlideReportAnswer;
 
 /** The slide report (PDF and PPTX) of a project; With Content or Without Content. */
 export async function generateSlideReport(projectId: number, analysisType: AnalysisType, withContent: boolean): Promise<SlideReportResult> {

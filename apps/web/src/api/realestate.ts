@@ -1,4 +1,4 @@
-import type { ProjectStatus, PropertyRiskProject, PropertyRiskResponse } from '@crp/contracts';
+import type { PropertyRiskComputeResponse, PropertyRiskProject, PropertyRiskResponse } from '@crp/contracts';
 import { request } from './http';
 
 export interface PropertyRiskComputeInput {
@@ -10,11 +10,7 @@ export interface PropertyRiskComputeInput {
   max_distance?: number;
 }
 
-export interface PropertyRiskComputeResult {
-  detail: string;
-  project: ProjectStatus;
-  job_id: number;
-}
+export type PropertyRiskComputeResult = PropertyRiskComputeResponse;
 
 /** Property risk compute (spec 001 §7): data + project_name; the computation runs as a job. */
 export async function computePropertyRisk(input: PropertyRiskComputeInput): Promise<PropertyRiskComputeResult> {

@@ -1,20 +1,9 @@
+import type { NearbyStorm, TrackPoint, TyphoonTrackAnswer } from '@crp/contracts';
 import { request } from './http';
 
-export interface TrackPoint { time: string; latitude: number; longitude: number; wind_ms: number | null; category: number | null }
-export interface NearbyStorm {
-  id: string; name: string | null; season: number; year: number; basin: string; agency: string; dataset: string;
-  closest_km: number; closest_time: string; closest_point: { latitude: number; longitude: number };
-  wind_at_closest_ms: number | null; category_at_closest: number | null; max_wind_ms: number | null; category: number | null;
-  track: TrackPoint[];
-}
-export interface TyphoonTrackResponse {
-  latitude: number; longitude: number; radius_km: number; since_year: number | null;
-  count: number; total: number; has_data: boolean;
-  coverage: { basin: string; from: number; to: number }[];
-  storms: NearbyStorm[];
-  wind: string;
-  sources: { key: string; name: string; publisher: string; license: string; citation: string; basins: string[]; seasons: { from: number; to: number } }[];
-}
+/** The answer as the server's schema defines it (`@crp/contracts` TyphoonTrackAnswer). */
+export type TyphoonTrackResponse = TyphoonTrackAnswer;
+export type { NearbyStorm, TrackPoint };
 
 export type TyphoonTrackInput = { latitude: number; longitude: number } | { project_id: number; asset_id: number };
 

@@ -1,7 +1,7 @@
 import { Suspense, lazy } from 'react';
 import { Navigate, Outlet, ScrollRestoration, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { SIGNED_IN_ROUTES } from '@crp/contracts';
-import { AuthProvider, useAuth } from '../features/auth/AuthProvider';
+import { AuthProvider, useAuth } from '../lib/AuthProvider';
 import { RequireAuth } from '../features/auth/RequireAuth';
 import { AppShell } from '../features/shell/AppShell';
 import { useLastAccessedPing } from '../features/shell/useLastAccessedPing';

@@ -3,7 +3,7 @@ import { App, Button, Card, Col, Modal, Row, Space, Tabs, Typography } from 'ant
 import { FolderAddOutlined, QuestionCircleOutlined, RadarChartOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router-dom';
-import type { PropertyRiskResponse } from '@crp/contracts';
+import { assetLimitMessage, isAssetLimitMessage, type PropertyRiskResponse } from '@crp/contracts';
 import { fetchPermissions } from '../api/accounts';
 import { firstErrorMessage } from '../api/http';
 import { createPortfolio } from '../api/locations';
@@ -23,7 +23,6 @@ import { useCreatePropertyProject } from '../features/realestate/useCreateProper
 import { toLocations, useSelectedProperties } from '../features/realestate/useSelectedProperties';
 import '../features/realestate/realestate.css';
 
-const limitText = (n: number) => `You are only allowed to add ${n} assets for Analysis`;
 
 /** Real Estate (/realestate, spec 001 §2.5): choose properties on the map or from a CSV, then create a property-risk project. */
 export function RealEstatePage() {
@@ -36,7 +35,7 @@ export function RealEstatePage() {
   const perms = useQuery({ queryKey: queryKeys.permissions(userId ?? 0), queryFn: () => fetchPermissions(userId!), enabled: userId !== null, staleTime: 60_000 });
   const limit = perms.data?.assets_allowed ?? null;
   const [restriction, setRestriction] = useState<string | null>(null);
-  const onLimit = useCallback((n: number) => setRestriction(limitText(n)), []);
+  const onLimit = useCallback((n: number) => setRestriction(assetLimitMessage(n)), []);
   const sel = useSelectedProperties(limit, onLimit);
   const saved = useMemo(() => savedAssetsOf(location.state), [location.state]);
   const [tab, setTab] = useState('asset');
@@ -56,7 +55,7 @@ export function RealEstatePage() {
   };
 
   const openCreate = (which: 'project' | 'portfolio') => {
-    if (limit !== null && sel.items.length > limit) return setRestriction(limitText(limit));
+    if (limit !== null && sel.items.length > limit) return setRestriction(assetLimitMessage(limit));
     if (which === 'project') {
       create.clearProblem();
       setProjectOpen(true);
@@ -77,7 +76,7 @@ export function RealEstatePage() {
       navigate('/project');
     } catch (err) {
       const m = firstErrorMessage(err, 'The portfolio could not be created.');
-      if (/^You are only allowed to add \d+ assets for Analysis$/.test(m)) {
+      if (isAssetLimitMessage(m)) {
         setPortfolioOpen(false);
         setRestriction(m);
       } else setPortfolioError(m);

@@ -6,7 +6,7 @@ import { AccountCard } from '../features/company/AccountCard';
 import { CompanyMembersCard } from '../features/company/CompanyMembersCard';
 import { ActivityLogCard } from '../features/company/ActivityLogCard';
 import { OwnLayersCard } from '../features/company/OwnLayersCard';
-import { useAuth } from '../features/auth/AuthProvider';
+import { useAuth } from '../lib/AuthProvider';
 
 export function SetupPage() {
   useDocumentTitle('Two-Factor Authentication Setup');

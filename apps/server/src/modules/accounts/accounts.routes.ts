@@ -8,6 +8,8 @@ import {
   DisableMfaBody,
   DemoRequestBody,
   DetailBody,
+  DownloadLinkHoursBody,
+  DownloadLinkHoursResponse,
   ErrorBody,
   LastAccessedBody,
   LoginBody,
@@ -163,10 +165,9 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     return { detail: 'Last accessed page recorded.' };
   });
 
-  const DownloadLinkHours = z.object({ download_link_hours: z.number().int().describe('hours a new export or report link lasts (1-24)') });
   app.get('/api/company/download_link_hours/', {
     onRequest: app.authenticate,
-    schema: { tags: ['Company'], summary: "How long your company's download links (exports, reports) last", security: TOKEN_SECURITY, response: { 200: DownloadLinkHours, ...errors } },
+    schema: { tags: ['Company'], summary: "How long your company's download links (exports, reports) last", security: TOKEN_SECURITY, response: { 200: DownloadLinkHoursResponse, ...errors } },
   }, async (req) => accounts.downloadLinkHours(caller(req)));
   app.post('/api/company/download_link_hours/', {
     onRequest: app.authenticate,
@@ -175,8 +176,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: "Shorten how long your company's new download links last, 1-24 hours (administrators only)",
       description: 'Export and report links are bearer links (anyone with the URL can download the file until it expires). An administrator may shorten their lifetime for the files made from now on; existing links keep their expiry.',
       security: TOKEN_SECURITY,
-      body: z.object({ hours: z.coerce.number({ error: 'hours must be a whole number from 1 to 24' }).int('hours must be a whole number from 1 to 24').min(1, 'hours must be a whole number from 1 to 24').max(24, 'hours must be a whole number from 1 to 24') }),
-      response: { 200: DownloadLinkHours, ...errors },
+      body: DownloadLinkHoursBody,
+      response: { 200: DownloadLinkHoursResponse, ...errors },
     },
   }, async (req) => accounts.setDownloadLinkHours(caller(req), req.body.hours));
 

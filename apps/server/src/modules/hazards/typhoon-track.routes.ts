@@ -1,4 +1,4 @@
-import { ErrorBody, TyphoonTrackAnswer } from '@crp/contracts';
+import { ErrorBody, TYPHOON_TRACK_RADIUS_DEFAULT_KM, TYPHOON_TRACK_RADIUS_MAX_KM, TyphoonTrackAnswer } from '@crp/contracts';
 import { defaultTrackArchive, trackDataSources } from '@crp/hazards';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,8 +7,6 @@ import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
 const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 404: ErrorBody };
 const UserIdParam = z.object({ userId: z.coerce.number({ error: 'userId must be a number' }).int().positive().max(2_147_483_647) });
-export const TRACK_RADIUS_DEFAULT_KM = 200;
-export const TRACK_RADIUS_MAX_KM = 500;
 const id = (field: string) => z.coerce.number({ error: `${field} must be a number` }).int(`${field} must be an integer`).positive(`${field} must be positive`).max(2_147_483_647, `${field} is too large`);
 
 const TyphoonTrackBody = z.object({
@@ -16,7 +14,7 @@ const TyphoonTrackBody = z.object({
   longitude: z.coerce.number({ error: 'longitude must be a number' }).min(-180, 'longitude must be between -180 and 180').max(180, 'longitude must be between -180 and 180').optional(),
   project_id: id('project_id').optional(),
   asset_id: id('asset_id').optional(),
-  radius_km: z.coerce.number({ error: 'radius_km must be a number' }).positive('radius_km must be more than 0').max(TRACK_RADIUS_MAX_KM, `radius_km must be at most ${TRACK_RADIUS_MAX_KM}`).default(TRACK_RADIUS_DEFAULT_KM),
+  radius_km: z.coerce.number({ error: 'radius_km must be a number' }).positive('radius_km must be more than 0').max(TYPHOON_TRACK_RADIUS_MAX_KM, `radius_km must be at most ${TYPHOON_TRACK_RADIUS_MAX_KM}`).default(TYPHOON_TRACK_RADIUS_DEFAULT_KM),
   since_year: z.coerce.number({ error: 'since_year must be a number' }).int('since_year must be a whole year').min(1800, 'since_year must be 1800 or later').max(2100, 'since_year must be 2100 or earlier').optional(),
   limit: z.coerce.number({ error: 'limit must be a number' }).int('limit must be an integer').min(1, 'limit must be at least 1').max(500, 'limit must be at most 500').default(50),
 });

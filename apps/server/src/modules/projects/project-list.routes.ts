@@ -1,4 +1,4 @@
-import { DefaultFilters, DeleteProjectBody, DetailBody, ErrorBody, ProjectListResponse, RenameProjectBody, SHARE_PERMISSIONS, ShareProjectBody, UpdateDefaultFilterBody } from '@crp/contracts';
+import { DefaultFilters, DeleteProjectBody, DetailBody, ErrorBody, ProjectListResponse, ProjectNameItem, RenameProjectBody, SHARE_PERMISSIONS, ShareProjectBody, UpdateDefaultFilterBody } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
@@ -17,7 +17,7 @@ export const projectListRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Names of your projects (own and shared) of one module',
       security: TOKEN_SECURITY,
       querystring: z.object({ list_for: z.enum(['physical_risk', 'map_module'], { error: 'list_for must be physical_risk or map_module' }) }),
-      response: { 200: z.array(z.object({ project_id: z.number().int(), name: z.string(), created_at: z.string() })), ...errors },
+      response: { 200: z.array(ProjectNameItem), ...errors },
     },
   }, async (req) => projectList.names(caller(req), req.query.list_for));
 

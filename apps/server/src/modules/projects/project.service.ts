@@ -1,4 +1,4 @@
-import { HAZARDS, unknownColumnsWarning, type CreateProjectBody, type ProjectStatus } from '@crp/contracts';
+import { assetLimitMessage, HAZARDS, unknownColumnsWarning, type CreateProjectBody, type ProjectRole, type ProjectStatus } from '@crp/contracts';
 import { countryOf } from '@crp/geo';
 import { sql } from 'kysely';
 import type { Config } from '../../config.js';
@@ -11,11 +11,8 @@ import { readUploadTableAsync, recordsFromJson, recordsFromTable, unknownJsonKey
 import type { JobQueue } from '../../infra/job-queue.js';
 import { tierDataOf } from '../accounts/tier.service.js';
 
-export type ProjectRole = 'owner' | 'write' | 'read';
+export type { ProjectRole };
 export const ANALYSE_PORTFOLIO_JOB = 'analyse-portfolio';
-
-/** `You are only allowed to add {n} assets for Analysis` (spec 000 §5). */
-export const assetLimitMessage = (n: number) => `You are only allowed to add ${n} assets for Analysis`;
 
 function isUploadedFile(v: unknown): v is UploadedFile {
   return !!v && typeof v === 'object' && Buffer.isBuffer((v as UploadedFile).data) && typeof (v as UploadedFile).filename === 'string';

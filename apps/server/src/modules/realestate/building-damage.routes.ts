@@ -1,4 +1,4 @@
-import { ErrorBody, SCENARIOS, type ReturnPeriodCurve, type ScenarioCode } from '@crp/contracts';
+import { BuildingDamageAnswer, ErrorBody, SCENARIOS, type ReturnPeriodCurve, type ScenarioCode } from '@crp/contracts';
 import { buildingDamageCurves, EXPLORER_BASEMENT, EXPLORER_CONSTRUCTION, EXPLORER_HAZARDS, EXPLORER_OCCUPANCY, EXPLORER_STORIES, EXPLORER_VALUE_PER_SQ_M } from '@crp/engine';
 import { defaultHazardLayers } from '@crp/hazards';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -22,9 +22,6 @@ const Body = z.object({
     .default(5000),
 });
 
-const Series = z.object({ x: z.array(z.number()), y: z.array(z.number()), y_value: z.array(z.number()), x_unit: z.enum(['m', 'years']), expected_annual_damage_ratio: z.number().nullable() });
-const ByScenario = z.object({ '26': Series, '45': Series, '85': Series });
-
 export const buildingDamageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/api/v2/building_damage/', {
     onRequest: app.authenticate,
@@ -35,7 +32,7 @@ export const buildingDamageRoutes: FastifyPluginAsyncZod = async (app) => {
         'Without an asset: Hazus/USACE depth-damage curves (x = depth in m). With project_name and asset_name: the site\'s return-period curves at the year for each scenario through the same building curve (x = return period in years), with the expected annual damage ratio.',
       security: TOKEN_SECURITY,
       body: Body,
-      response: { 200: z.object({ river_flood: ByScenario, storm_surge: ByScenario, rainfall_flood: ByScenario, hazus_occupancy: z.string(), first_floor_height_m: z.number(), source: z.string() }), 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      response: { 200: BuildingDamageAnswer, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
     },
   }, async (req) => {
     const b = req.body;

@@ -1,5 +1,5 @@
 import {
-  PROPERTY_RING_DEFAULTS_KM, PROPERTY_RING_MAX_KM, type PropertyRiskComputeBody, type PropertyRiskProject, type PropertyRiskResponse, type PropertyRiskRow, type ProjectStatus,
+  assetLimitMessage, PROPERTY_RING_DEFAULTS_KM, PROPERTY_RING_MAX_KM, type PropertyRiskComputeBody, type PropertyRiskProject, type PropertyRiskResponse, type PropertyRiskRow, type ProjectStatus,
 } from '@crp/contracts';
 import type { AssetInput } from '@crp/engine';
 import { countryOf, gdpPerCapita, populationWithin } from '@crp/geo';
@@ -15,7 +15,7 @@ import type { RealEstateRepository, NewPropertySite } from './realestate.reposit
 import type { UsersRepository } from '../accounts/users.repository.js';
 import { recordsFromJson, validateAssets } from '../projects/asset-import.js';
 import type { JobDefinition, JobQueue } from '../../infra/job-queue.js';
-import { assetLimitMessage, type ProjectService } from '../projects/project.service.js';
+import type { ProjectService } from '../projects/project.service.js';
 import { tierDataOf } from '../accounts/tier.service.js';
 
 export const PROPERTY_RISK_JOB = 'compute-property-risk';

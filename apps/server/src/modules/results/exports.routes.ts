@@ -1,10 +1,9 @@
-import { BinaryBody, CsvReportBody, CsvReportRow, ErrorBody, SlideReportBody, SummaryReportBody } from '@crp/contracts';
+import { BinaryBody, CsvReportAnswer, CsvReportBody, ErrorBody, FileLinkAnswer, SlideReportAnswer, SlideReportBody, SummaryReportBody } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
 const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
-const FileLink = { url: z.string(), expires_at: z.string() };
 
 export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   const { exports, files, reports } = app.services;
@@ -17,13 +16,13 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       description: 'Cells that start with = + - @ are escaped against formula injection. 409 while the analysis is not finished.',
       security: TOKEN_SECURITY,
       body: CsvReportBody,
-      response: { 200: z.object({ success: z.array(CsvReportRow), rows: z.number().int(), truncated: z.boolean(), ...FileLink, error: z.null() }), ...errors },
+      response: { 200: CsvReportAnswer, ...errors },
     },
   }, async (req) => exports.csvReport(caller(req), req.body));
 
   app.post('/api/v2/summary_report/', {
     onRequest: app.authenticate,
-    schema: { tags: ['Exports'], summary: 'Portfolio summary workbook (.xlsx link)', security: TOKEN_SECURITY, body: SummaryReportBody, response: { 200: z.object(FileLink), ...errors } },
+    schema: { tags: ['Exports'], summary: 'Portfolio summary workbook (.xlsx link)', security: TOKEN_SECURITY, body: SummaryReportBody, response: { 200: FileLinkAnswer, ...errors } },
   }, async (req) => exports.summaryReport(caller(req), req.body.project_name, req.body.analysis_type, req.body.has_mitigation ?? true));
 
   app.post('/api/v2/generate_pdf_report/', {
@@ -37,7 +36,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       security: TOKEN_SECURITY,
       body: SlideReportBody,
       response: {
-        200: z.object({ url: z.string(), pptx_url: z.string(), status: z.enum(['queued', 'running', 'done', 'failed']), slides: z.number().int().nullable(), variant: z.string(), error: z.string().nullable() }),
+        200: SlideReportAnswer,
         ...errors,
       },
     },
@@ -82,7 +81,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       security: TOKEN_SECURITY,
       params: z.object({ userId: z.coerce.number({ error: 'userId must be a number' }).int().positive().max(2_147_483_647) }),
       body: z.object({ url: z.string({ error: 'url is required' }).trim().min(20, 'url must be a file link').max(500, 'url is too long') }),
-      response: { 201: z.object(FileLink), ...errors, 410: ErrorBody },
+      response: { 201: FileLinkAnswer, ...errors, 410: ErrorBody },
     },
   }, async (req, reply) => {
     app.services.projectList.assertSelf(caller(req), req.params.userId);

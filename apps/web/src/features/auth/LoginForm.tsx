@@ -3,11 +3,11 @@ import { Alert, Button, Form, Input } from 'antd';
 import { LockOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import type { LoginResponse, TwoFaMethod } from '@crp/contracts';
+import { TWO_FA_CODE_MAX_LENGTH, type LoginResponse, type TwoFaMethod } from '@crp/contracts';
 import { login, type LoginResult } from '../../api/accounts';
 import { ApiError } from '../../api/http';
-import { useNotificationToasts } from '../notifications/useNotificationToasts';
-import { useAuth } from './AuthProvider';
+import { useNotificationToasts } from '../../lib/useNotificationToasts';
+import { useAuth } from '../../lib/AuthProvider';
 import { originOf } from './RequireAuth';
 
 interface LoginValues {
@@ -140,7 +140,7 @@ export function LoginForm() {
               inputMode="numeric"
               autoComplete="one-time-code"
               placeholder="6-digit code"
-              maxLength={12}
+              maxLength={TWO_FA_CODE_MAX_LENGTH}
               spellCheck={false}
             />
           </Form.Item>

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { Alert, Button, Checkbox, Col, Form, Input, Row } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { PASSWORD_MIN_LENGTH } from '@crp/contracts';
+import { PASSWORD_MIN_LENGTH, PASSWORDS_DO_NOT_MATCH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from '@crp/contracts';
 import { register, type RegisterInput, type RegisterResult } from '../../api/accounts';
 import { firstErrorMessage } from '../../api/http';
-import { useAuth } from './AuthProvider';
+import { useAuth } from '../../lib/AuthProvider';
 
 interface RegisterValues {
   first_name: string;
@@ -18,8 +18,6 @@ interface RegisterValues {
   join_existing: boolean;
   company_code?: string;
 }
-
-export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
 
 /** Create Account form (spec 000 §2). The Register button stays disabled until the confirmation matches. */
 export function RegisterForm({ onRegistered }: { onRegistered: (result: RegisterResult) => void }) {
@@ -85,8 +83,8 @@ export function RegisterForm({ onRegistered }: { onRegistered: (result: Register
         name="username"
         rules={[
           { required: true, whitespace: true, message: 'Choose a username' },
-          { min: 3, message: 'At least 3 characters' },
-          { pattern: /^[A-Za-z0-9_.@+-]+$/, message: 'Letters, digits and . _ @ + - only' },
+          { min: USERNAME_MIN_LENGTH, message: `At least ${USERNAME_MIN_LENGTH} characters` },
+          { pattern: USERNAME_PATTERN, message: 'Letters, digits and . _ @ + - only' },
         ]}
       >
         <Input autoComplete="username" spellCheck={false} />

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { useAuth } from './AuthProvider';
+import { useAuth } from '../../lib/AuthProvider';
 
 export interface OriginState {
   from?: { pathname: string; search?: string; hash?: string; state?: unknown };

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Input, InputNumber, Space, Switch, Tabs, Typography, Upload } from 'antd';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { PROJECT_NAME_MAX_LENGTH } from '@crp/contracts';
 import { createCarbonAnalysis, fetchCarbonTemplate, uploadCarbonCsv } from '../../api/carbon';
 import { ApiError } from '../../api/http';
 import { queryKeys } from '../../api/queryKeys';
@@ -115,7 +116,7 @@ export function CarbonModule() {
         </Typography.Text>
         <Form layout="vertical">
           <Form.Item label="Portfolio Name" required validateStatus={csvTouched && !csvName.trim() ? 'error' : undefined} help={csvTouched && !csvName.trim() ? 'Required Field' : undefined} style={{ marginBottom: 12 }}>
-            <Input value={csvName} onChange={(e) => { setCsvName(e.target.value); setCsvTouched(true); }} style={{ width: 360 }} maxLength={150} data-testid="csv-name" />
+            <Input value={csvName} onChange={(e) => { setCsvName(e.target.value); setCsvTouched(true); }} style={{ width: 360 }} maxLength={PROJECT_NAME_MAX_LENGTH} data-testid="csv-name" />
           </Form.Item>
           <PortfolioValueField value={csvValue} onChange={(v) => { setCsvValue(v); setCsvTouched(true); }} touched={csvTouched} />
           <Form.Item label="Overwrite existing project of the same name" style={{ marginBottom: 12 }}>

@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 import { App, Button, Card, Descriptions, InputNumber, Skeleton, Space, Typography } from 'antd';
 import { fetchDownloadLinkHours, setDownloadLinkHours } from '../../api/accounts';
 import { IdcardOutlined, LogoutOutlined } from '@ant-design/icons';
+import { DOWNLOAD_LINK_HOURS_MAX, DOWNLOAD_LINK_HOURS_MIN } from '@crp/contracts';
 import { ApiError } from '../../api/http';
-import { useAuth } from '../auth/AuthProvider';
-import { useTierData } from '../shell/useTierData';
+import { useAuth } from '../../lib/AuthProvider';
+import { useTierData } from '../../lib/useTierData';
 
 const MODULE_LABELS: Record<string, string> = { physical_risk: 'Physical Risk', transition_risk: 'Transition Risk', map: 'Map Module' };
 
@@ -32,7 +33,7 @@ function DownloadLinkHours({ admin }: { admin: boolean }) {
   };
   return (
     <Space size="small" wrap>
-      <InputNumber aria-label="Download links last (hours)" min={1} max={24} precision={0} value={hours} onChange={(v) => setHours(v)} onPressEnter={save} data-testid="download-link-hours" style={{ width: 80 }} />
+      <InputNumber aria-label="Download links last (hours)" min={DOWNLOAD_LINK_HOURS_MIN} max={DOWNLOAD_LINK_HOURS_MAX} precision={0} value={hours} onChange={(v) => setHours(v)} onPressEnter={save} data-testid="download-link-hours" style={{ width: 80 }} />
       <span>hours</span>
       <Button size="small" onClick={save} loading={busy} disabled={hours === saved || hours === null}>
         Save

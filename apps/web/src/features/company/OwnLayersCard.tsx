@@ -2,7 +2,7 @@ import { Alert, App, Button, Card, Col, Form, Input, Popconfirm, Row, Select, Ta
 import { DeleteOutlined, GlobalOutlined, UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { HAZARDS, HAZARD_INDICATORS, HAZARD_RETURN_PERIODS_YEARS, SCENARIO_LABELS, type HazardKey } from '@crp/contracts';
+import { HAZARDS, HAZARD_INDICATORS, HAZARD_RETURN_PERIODS_YEARS, OWN_LAYER_LABEL_MAX_LENGTH, OWN_LAYER_SOURCE_MAX_LENGTH, SCENARIO_LABELS, SCENARIOS, type HazardKey } from '@crp/contracts';
 import { deleteOwnLayer, fetchOwnLayers, uploadOwnLayer, type OwnLayer } from '../../api/ownLayers';
 import { ApiError } from '../../api/http';
 import { queryKeys } from '../../api/queryKeys';
@@ -111,7 +111,7 @@ export function OwnLayersCard() {
               <Select
                 aria-label="Scenario"
                 data-testid="own-layer-scenario"
-                options={[{ value: 'any', label: 'Every scenario' }, ...(['26', '45', '85'] as const).map((s) => ({ value: s, label: `${SCENARIO_LABELS.ssp[s]} / ${SCENARIO_LABELS.rcp[s]}` }))]}
+                options={[{ value: 'any', label: 'Every scenario' }, ...SCENARIOS.map((s) => ({ value: s, label: `${SCENARIO_LABELS.ssp[s]} / ${SCENARIO_LABELS.rcp[s]}` }))]}
               />
             </Form.Item>
           </Col>
@@ -143,12 +143,12 @@ export function OwnLayersCard() {
           </Col>
           <Col xs={24} md={9}>
             <Form.Item name="label" label="Name">
-              <Input data-testid="own-layer-label" maxLength={120} placeholder="e.g. Flood study 2026, 1-in-100" />
+              <Input data-testid="own-layer-label" maxLength={OWN_LAYER_LABEL_MAX_LENGTH} placeholder="e.g. Flood study 2026, 1-in-100" />
             </Form.Item>
           </Col>
           <Col xs={24} md={9}>
             <Form.Item name="source" label="Source and licence">
-              <Input data-testid="own-layer-source" maxLength={300} placeholder="publisher, licence or citation" />
+              <Input data-testid="own-layer-source" maxLength={OWN_LAYER_SOURCE_MAX_LENGTH} placeholder="publisher, licence or citation" />
             </Form.Item>
           </Col>
         </Row>

@@ -3,10 +3,10 @@ import { Alert, Button, Card, Descriptions, Modal, Spin, Switch, Tabs } from 'an
 import { SCENARIO_LABELS } from '@crp/contracts';
 import type { AssetRow, DashboardData, DashboardFiltersSent, Unit } from '../../api/dashboard';
 import { firstErrorMessage } from '../../api/http';
-import { AssetMap } from './AssetMap';
+import { AssetMap } from '../../ui/maps/AssetMap';
 import { BuildingDamageExplorer } from './BuildingDamageExplorer';
-import { Chart, CVAR_COLOUR, HAZARD_PALETTE, RCVAR_COLOUR, type EChartsOption } from './Chart';
-import { axisMax, chartValue, money, percent } from './format';
+import { Chart, CVAR_COLOUR, HAZARD_PALETTE, RCVAR_COLOUR, type EChartsOption } from '../../ui/charts/Chart';
+import { axisMax, chartValue, money, percent } from '../../lib/format';
 import { BandTag } from './SeverityTable';
 import { ClimateScore } from './SummaryCards';
 import { TyphoonTracks } from './TyphoonTracks';

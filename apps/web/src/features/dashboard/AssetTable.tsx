@@ -5,7 +5,7 @@ import { EditOutlined, ExpandOutlined, LockOutlined, ReloadOutlined, SaveOutline
 import { CLIMATE_SCORE_COLOURS, climateScoreLevel } from '@crp/contracts';
 import { fetchAssetPage, type AssetRow, type DashboardData, type DashboardFiltersSent, type UpdateAssetsResult } from '../../api/dashboard';
 import { ASSET_COLUMNS, canEdit, MITIGATION_OPTIONS, type AssetColumn, type CellValue } from './assetColumns';
-import { money, percent, truncate } from './format';
+import { money, percent, truncate } from '../../lib/format';
 import { INFO } from './infoTexts';
 import { FloodMitigationGuide } from '../../ui/FloodMitigationGuide';
 import { InfoButton, Section } from './Section';

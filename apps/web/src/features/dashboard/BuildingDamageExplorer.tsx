@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Alert, Form, Select, Spin } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { SCENARIOS, type AnalysisType } from '@crp/contracts';
-import { EXPLORER_HAZARD_KEYS, fetchBuildingDamage, type BuildingDamageInput } from '../../api/dashboard';
+import { EXPLORER_HAZARD_KEYS, SCENARIOS, type AnalysisType } from '@crp/contracts';
+import { fetchBuildingDamage, type BuildingDamageInput } from '../../api/dashboard';
 import { firstErrorMessage } from '../../api/http';
-import { Chart, type EChartsOption } from './Chart';
+import { Chart, type EChartsOption } from '../../ui/charts/Chart';
 
 const HAZARD_TITLES = { river_flood: 'River flood', storm_surge: 'Storm surge', rainfall_flood: 'Rainfall flood' } as const;
 const SCENARIO_COLOURS = { '26': '#16a34a', '45': '#d97706', '85': '#dc2626' } as const;

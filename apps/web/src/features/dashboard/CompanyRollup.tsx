@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Table } from 'antd';
 import type { AssetRow, DashboardData, Unit } from '../../api/dashboard';
-import { money, percent } from './format';
+import { money, percent } from '../../lib/format';
 import { Section } from './Section';
 
 export interface CompanyRow {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Segmented } from 'antd';
 import type { DashboardData, Unit } from '../../api/dashboard';
-import { Chart, CVAR_COLOUR, RCVAR_COLOUR, type EChartsOption } from './Chart';
-import { axisMax, chartValue, unitAxisName } from './format';
+import { Chart, CVAR_COLOUR, RCVAR_COLOUR, type EChartsOption } from '../../ui/charts/Chart';
+import { axisMax, chartValue, unitAxisName } from '../../lib/format';
 import { INFO } from './infoTexts';
 import { Section, UpgradePlaceholder } from './Section';
 

@@ -1,6 +1,6 @@
 import type { DashboardData, HazardLoss, Unit } from '../../api/dashboard';
-import { Chart, HAZARD_PALETTE, type EChartsOption } from './Chart';
-import { byUnit, chartValue } from './format';
+import { Chart, HAZARD_PALETTE, type EChartsOption } from '../../ui/charts/Chart';
+import { byUnit, chartValue } from '../../lib/format';
 import { Section } from './Section';
 
 function donut(title: string, rows: HazardLoss[], unit: Unit, total: string): EChartsOption {

@@ -1,5 +1,5 @@
 import type { DashboardData } from '../../api/dashboard';
-import { money } from './format';
+import { money } from '../../lib/format';
 import { INFO } from './infoTexts';
 import { InfoButton, Section } from './Section';
 

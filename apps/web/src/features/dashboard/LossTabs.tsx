@@ -1,7 +1,7 @@
 import { Tabs } from 'antd';
 import type { DashboardData, HazardLoss, Unit } from '../../api/dashboard';
-import { Chart, HAZARD_PALETTE, type EChartsOption } from './Chart';
-import { axisMax, chartValue, unitAxisName } from './format';
+import { Chart, HAZARD_PALETTE, type EChartsOption } from '../../ui/charts/Chart';
+import { axisMax, chartValue, unitAxisName } from '../../lib/format';
 import { Section, UpgradePlaceholder } from './Section';
 
 const fmt = (unit: Unit) => (v: unknown) => (v === null || v === undefined ? '—' : `${v as number} ${unitAxisName(unit)}`);

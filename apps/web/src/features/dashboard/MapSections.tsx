@@ -3,7 +3,7 @@ import { Select } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { markerColour, type DashboardMapAnswer } from '@crp/contracts';
 import { fetchAssetMap, type DashboardData, type DashboardFiltersSent } from '../../api/dashboard';
-import { AssetMap, type AssetPoint, type Viewport } from './AssetMap';
+import { AssetMap, type AssetPoint, type Viewport } from '../../ui/maps/AssetMap';
 import { Section } from './Section';
 
 /** World-map marker bands (spec 001 §4). */

@@ -1,7 +1,7 @@
 import { Switch, Table, Tag } from 'antd';
 import { severityBand, type SeverityBand } from '@crp/contracts';
 import type { DashboardData, HazardValue } from '../../api/dashboard';
-import { amount } from './format';
+import { amount } from '../../lib/format';
 import { Section } from './Section';
 
 export const BAND_COLOUR: Record<SeverityBand | 'No data', string> = {

@@ -1,7 +1,7 @@
 import { Card, Progress } from 'antd';
 import { CLIMATE_SCORE_COLOURS, climateScoreLevel } from '@crp/contracts';
 import type { DashboardData, Unit } from '../../api/dashboard';
-import { byUnit, money } from './format';
+import { byUnit, money } from '../../lib/format';
 import { INFO } from './infoTexts';
 import { InfoButton, UpgradePlaceholder } from './Section';
 

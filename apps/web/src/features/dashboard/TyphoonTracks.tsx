@@ -1,18 +1,18 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Card, Spin, Table, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { AttributionControl, LngLatBounds, Map as MapLibreMap, NavigationControl, setWorkerUrl } from 'maplibre-gl';
-import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import { AttributionControl, LngLatBounds, Map as MapLibreMap, NavigationControl } from 'maplibre-gl';
+import '../../lib/maplibreWorker';
 import 'maplibre-gl/dist/maplibre-gl.css';
+import { TYPHOON_TRACK_RADIUS_DEFAULT_KM } from '@crp/contracts';
 import { fetchTyphoonTracks, type NearbyStorm, type TyphoonTrackResponse } from '../../api/typhoonTracks';
 import { firstErrorMessage } from '../../api/http';
 import { queryKeys } from '../../api/queryKeys';
 import { readUserId } from '../../lib/storage';
-import { basemapStyle } from '../location/basemapStyle';
+import { basemapStyle } from '../../lib/basemapStyle';
 
-setWorkerUrl(workerUrl);
-
-export const TRACK_RADIUS_KM = 200;
+/** The search radius: the server's default (`@crp/contracts`). */
+export const TRACK_RADIUS_KM = TYPHOON_TRACK_RADIUS_DEFAULT_KM;
 
 /** Saffir-Simpson colours (darker than the NHC print palette so they read on the light basemap). */
 export const CATEGORY_STYLE: Record<string, { label: string; colour: string }> = {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Col, Form, Input, Result, Row } from 'antd';
 import { useMutation } from '@tanstack/react-query';
+import { DEMO_MESSAGE_MAX_LENGTH } from '@crp/contracts';
 import { requestDemo, type DemoRequestInput } from '../../api/accounts';
 import { firstErrorMessage } from '../../api/http';
 
@@ -66,7 +67,7 @@ export function DemoRequestForm() {
         </Col>
         <Col xs={24}>
           <Form.Item label="What would you like to see?" name="message">
-            <Input.TextArea rows={3} maxLength={4000} placeholder="Portfolio size, asset types, regions, reporting needs..." />
+            <Input.TextArea rows={3} maxLength={DEMO_MESSAGE_MAX_LENGTH} placeholder="Portfolio size, asset types, regions, reporting needs..." />
           </Form.Item>
         </Col>
       </Row>

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Input, Table, Tooltip } from 'antd';
 import { WarningOutlined } from '@ant-design/icons';
 import { ASSET_FIELDS, type AssetFieldKey } from '@crp/contracts';
-import { rowProblems, type AssetRow } from './assetRows';
+import { rowProblems, type AssetRow } from '../../lib/assetRows';
 
 /** The upload preview (page size 10); in edit mode every cell is an input writing into `onEdit`. */
 export function AssetPreviewTable({

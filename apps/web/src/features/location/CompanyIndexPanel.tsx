@@ -3,13 +3,13 @@ import { Alert, App, Button, Card, Col, Empty, Form, Input, Row, Select, Table, 
 import { DeleteOutlined, SearchOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import { HAZARDS } from '@crp/contracts';
+import { HAZARDS, PROJECT_NAME_MAX_LENGTH } from '@crp/contracts';
 import { addIndexPortfolio, fetchIndices, searchCompanies, type CompanyHit } from '../../api/companies';
 import { firstErrorMessage } from '../../api/http';
 import { queryKeys } from '../../api/queryKeys';
 import { readUserId } from '../../lib/storage';
 import { AnalysisProgress } from './AnalysisProgress';
-import { formatCoord } from './format';
+import { formatCoord } from '../../lib/format';
 import { SubmitProblemDialog } from './SubmitProblemDialog';
 import { useCreatePortfolio } from './useCreatePortfolio';
 
@@ -160,7 +160,7 @@ function CompanySearch() {
       )}
       <Form layout="vertical" className="crp-mt-md" onFinish={submit}>
         <Form.Item label="Portfolio Name" htmlFor="company-portfolio-name" required validateStatus={nameError ? 'error' : undefined} help={nameError}>
-          <Input id="company-portfolio-name" value={name} maxLength={150} onChange={(e) => setName(e.target.value)} onBlur={() => setTouched(true)} placeholder="e.g. Banks in Hong Kong" />
+          <Input id="company-portfolio-name" value={name} maxLength={PROJECT_NAME_MAX_LENGTH} onChange={(e) => setName(e.target.value)} onBlur={() => setTouched(true)} placeholder="e.g. Banks in Hong Kong" />
         </Form.Item>
         <div className="crp-muted crp-small">Hazards: all ten ({BENCHMARK_HAZARDS.join(', ')}).</div>
         <Button className="crp-mt-sm" type="primary" htmlType="submit" loading={create.submitting} disabled={picked.length === 0}>
@@ -184,7 +184,7 @@ function IndexBenchmark() {
   const info = indices.data?.find((i) => i.index_name === chosen);
   const [name, setName] = useState('');
   const add = useMutation({
-    mutationFn: () => addIndexPortfolio(userId!, chosen!, (name.trim() || `${chosen} benchmark`).slice(0, 150)),
+    mutationFn: () => addIndexPortfolio(userId!, chosen!, (name.trim() || `${chosen} benchmark`).slice(0, PROJECT_NAME_MAX_LENGTH)),
     onSuccess: (res) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.projects });
       void message.success(res.detail);
@@ -210,7 +210,7 @@ function IndexBenchmark() {
           </div>
         )}
         <Form.Item label="Portfolio Name" htmlFor="index-portfolio-name" className="crp-mt-sm">
-          <Input id="index-portfolio-name" value={name} maxLength={150} onChange={(e) => setName(e.target.value)} placeholder={chosen ? `${chosen} benchmark` : ''} />
+          <Input id="index-portfolio-name" value={name} maxLength={PROJECT_NAME_MAX_LENGTH} onChange={(e) => setName(e.target.value)} placeholder={chosen ? `${chosen} benchmark` : ''} />
         </Form.Item>
         {add.isError && <Alert type="error" showIcon className="crp-mb-sm" title={firstErrorMessage(add.error, 'The index could not be added.')} />}
         <Button type="primary" htmlType="submit" loading={add.isPending} disabled={!chosen}>

@@ -1,6 +1,7 @@
 import { App, Button, Empty, Input, List, Tooltip } from 'antd';
 import { CopyOutlined, DeleteOutlined, LoadingOutlined } from '@ant-design/icons';
-import { copyText, formatCoord, truncateName } from './format';
+import { copyText } from '../../lib/clipboard';
+import { formatCoord, truncateName } from '../../lib/format';
 import { duplicateNames, type MapMarker } from './useMapMarkers';
 
 export const COPIED_TEXT = 'Latitude and Longitude copied to clipboard!';

@@ -1,5 +1,5 @@
 import { Input, Radio } from 'antd';
-import type { AnalysisType } from '@crp/contracts';
+import { PROJECT_NAME_MAX_LENGTH, type AnalysisType } from '@crp/contracts';
 import { HazardPicker } from './HazardPicker';
 
 export interface PortfolioDetails {
@@ -32,7 +32,7 @@ export function PortfolioDetailsForm({
         onChange={(e) => onChange({ ...value, name: e.target.value })}
         onPressEnter={onEnter}
         placeholder="e.g. Hong Kong logistics sites"
-        maxLength={150}
+        maxLength={PROJECT_NAME_MAX_LENGTH}
         status={missing ? 'warning' : undefined}
         autoFocus
         aria-required

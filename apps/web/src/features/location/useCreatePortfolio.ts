@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AnalysisType, ProjectStatus } from '@crp/contracts';
+import { assetLimitMessage, isAssetLimitMessage, type AnalysisType, type ProjectStatus } from '@crp/contracts';
 import { fetchPermissions } from '../../api/accounts';
 import { ApiError, firstErrorMessage } from '../../api/http';
 import { createPortfolio, updateDefaultFilter, type CreatePortfolioInput } from '../../api/locations';
@@ -9,14 +9,12 @@ import { readUserId } from '../../lib/storage';
 
 export type SubmitProblem = { kind: 'limit'; message: string } | { kind: 'rows'; title: string; lines: string[] };
 
-const LIMIT_RE = /^You are only allowed to add \d+ assets for Analysis$/;
-export const assetLimitText = (n: number) => `You are only allowed to add ${n} assets for Analysis`;
 
 /** Turns a create_project failure into the dialog to show (spec 000 §8: asset limit, upload errors). */
 export function submitProblemOf(err: unknown): SubmitProblem {
   if (err instanceof ApiError) {
     const body = (err.body ?? {}) as { error?: unknown; code?: unknown };
-    if (body.code === 'asset_limit' || (err.detail && LIMIT_RE.test(err.detail))) return { kind: 'limit', message: err.detail ?? 'Asset limit reached' };
+    if (body.code === 'asset_limit' || (err.detail && isAssetLimitMessage(err.detail))) return { kind: 'limit', message: err.detail ?? 'Asset limit reached' };
     const list = Array.isArray(body.error) ? body.error.map(String) : typeof body.error === 'string' ? [body.error] : [];
     const lines = list.length ? list : err.errors.length ? err.errors.map((e) => e.message) : [err.detail ?? `The server answered ${err.status}.`];
     return { kind: 'rows', title: err.status >= 500 ? 'Server Error' : 'The portfolio could not be created', lines };
@@ -40,7 +38,7 @@ export function useCreatePortfolio() {
       if (userId !== null && input.mode !== 'add') {
         const perms = await queryClient.fetchQuery({ queryKey: queryKeys.permissions(userId), queryFn: () => fetchPermissions(userId), staleTime: 60_000 });
         if (input.data.length > perms.assets_allowed) {
-          throw new ApiError(400, { detail: assetLimitText(perms.assets_allowed), code: 'asset_limit' });
+          throw new ApiError(400, { detail: assetLimitMessage(perms.assets_allowed), code: 'asset_limit' });
         }
       }
       const res = await createPortfolio(input);

@@ -3,7 +3,7 @@ import { Alert, Button, Form, Input, Modal, Select, Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import {
-  MAP_DISTANCES_KM, MAP_NAME_MIN_CHARS, STORAGE_KEYS, MAP_VARIABLES, MAP_VARIABLE_KEYS, NO_DATASETS_MESSAGE, WILDFIRE_DISTANCE_KM, type MapVariable,
+  MAP_DISTANCES_KM, MAP_NAME_MIN_CHARS, PROJECT_NAME_MAX_LENGTH, STORAGE_KEYS, MAP_VARIABLES, MAP_VARIABLE_KEYS, NO_DATASETS_MESSAGE, WILDFIRE_DISTANCE_KM, type MapVariable,
 } from '@crp/contracts';
 import { createMap, fetchDatasets } from '../../api/maps';
 import { firstErrorMessage } from '../../api/http';
@@ -77,7 +77,7 @@ export function CreateMapDialog({ open, location, distance, onDistance, onClose 
       ) : (
         <Form layout="vertical" onFinish={submit}>
           <Form.Item label="Portfolio Name" required help={name.length > 0 && name.trim().length < MAP_NAME_MIN_CHARS ? `At least ${MAP_NAME_MIN_CHARS} characters` : undefined}>
-            <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={150} placeholder="e.g. Kowloon rainfall flood" aria-label="Portfolio Name" autoFocus />
+            <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={PROJECT_NAME_MAX_LENGTH} placeholder="e.g. Kowloon rainfall flood" aria-label="Portfolio Name" autoFocus />
           </Form.Item>
           <Form.Item label="Select Variable" required>
             <Select

@@ -1,8 +1,8 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import {
-  AttributionControl, GeolocateControl, Map as MapLibreMap, Marker, NavigationControl, Popup, ScaleControl, setWorkerUrl,
+  AttributionControl, GeolocateControl, Map as MapLibreMap, Marker, NavigationControl, Popup, ScaleControl,
 } from 'maplibre-gl';
-import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import '../../lib/maplibreWorker';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import {
   MAP_CONTAINER_HEIGHT_PX, MAP_EXPORT_PX, MAP_LEGENDS, MAP_TILE_LAYERS, MAP_TILE_MAX_ZOOM, MAP_TILE_MIN_ZOOM, MAP_TILE_OPACITY,
@@ -14,8 +14,6 @@ import { bboxPolygon, resultsZoom } from './geometry';
 import { MapLegend } from './MapLegend';
 import { mapViewStyle, TERRAIN_TILES_URL, type MapView } from './mapStyles';
 import './maps.css';
-
-setWorkerUrl(workerUrl);
 
 export interface HazardMapHandle {
   /** Image export (spec 001 §4): 1850 x 1850 PNG named from the address and a timestamp. Resolves to the file name. */

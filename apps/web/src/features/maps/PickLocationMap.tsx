@@ -1,13 +1,11 @@
 import { useEffect, useRef } from 'react';
-import { AttributionControl, Map as MapLibreMap, Marker, NavigationControl, setWorkerUrl, type GeoJSONSource } from 'maplibre-gl';
-import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import { AttributionControl, Map as MapLibreMap, Marker, NavigationControl, type GeoJSONSource } from 'maplibre-gl';
+import '../../lib/maplibreWorker';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { MAP_INITIAL_CENTER, MAP_INITIAL_ZOOM, MAP_LOCATION_ZOOM } from '@crp/contracts';
 import { bboxPolygon, type FeatureCollection, type PolygonFeature } from './geometry';
 import { mapViewStyle, type MapView } from './mapStyles';
 import './maps.css';
-
-setWorkerUrl(workerUrl);
 
 export interface PickedLocation { latitude: number; longitude: number; address: string }
 

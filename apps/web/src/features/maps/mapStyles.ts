@@ -1,4 +1,4 @@
-import { satelliteStyle, streetStyle, type BasemapStyle } from '../location/basemapStyle';
+import { satelliteStyle, streetStyle, type BasemapStyle } from '../../lib/basemapStyle';
 
 /** Map views of the map module: the offline satellite (shaded relief) and a dark street style (spec 001 §4 "Map view"). */
 export type MapView = 'satellite' | 'street';

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Input, Modal, Typography } from 'antd';
+import { PROJECT_NAME_MAX_LENGTH } from '@crp/contracts';
 import type { PhysicalProject } from '../../api/projects';
 import { renameErrorText, useProjectActions } from './useProjectActions';
 
@@ -31,7 +32,7 @@ export function RenameProjectModal({ project, onClose }: { project: PhysicalProj
       <label className="crp-field-label" htmlFor="rename-input">
         Project name
       </label>
-      <Input id="rename-input" value={name} onChange={(e) => setName(e.target.value)} onPressEnter={submit} autoFocus maxLength={150} />
+      <Input id="rename-input" value={name} onChange={(e) => setName(e.target.value)} onPressEnter={submit} autoFocus maxLength={PROJECT_NAME_MAX_LENGTH} />
       {rename.isError && (
         <Typography.Paragraph type="danger" className="crp-modal-error" data-testid="rename-error">
           {renameErrorText(rename.error)}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Alert, Form, Input, Modal, Typography } from 'antd';
+import { PROJECT_NAME_MAX_LENGTH } from '@crp/contracts';
 
 /** Create Portfolio: turns the selected properties into a physical-risk portfolio (create_project, default hazards). */
 export function CreatePortfolioModal({ open, count, submitting, error, onSubmit, onCancel }: {
@@ -24,7 +25,7 @@ export function CreatePortfolioModal({ open, count, submitting, error, onSubmit,
     >
       <Form layout="vertical">
         <Form.Item label="Portfolio Name" required>
-          <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={150} aria-label="Portfolio Name" />
+          <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={PROJECT_NAME_MAX_LENGTH} aria-label="Portfolio Name" />
         </Form.Item>
       </Form>
       <Typography.Paragraph className="crp-muted">

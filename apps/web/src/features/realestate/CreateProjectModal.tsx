@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Form, Input, InputNumber, Modal, Space, Switch, Typography } from 'antd';
-import { PROPERTY_RING_DEFAULTS_KM, PROPERTY_RING_MAX_KM } from '@crp/contracts';
+import { PROJECT_NAME_MAX_LENGTH, PROPERTY_RING_DEFAULTS_KM, PROPERTY_RING_MAX_KM } from '@crp/contracts';
 
 export interface CreateProjectValues {
   name: string;
@@ -42,7 +42,7 @@ export function CreateProjectModal({ open, count, submitting, progress, error, o
     >
       <Form layout="vertical" onFinish={() => undefined}>
         <Form.Item label="Project Name" required>
-          <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={150} placeholder="e.g. Hong Kong residential" aria-label="Project Name" autoFocus />
+          <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={PROJECT_NAME_MAX_LENGTH} placeholder="e.g. Hong Kong residential" aria-label="Project Name" autoFocus />
         </Form.Item>
         <Form.Item label="Surroundings ring (km)" extra={`Scores are also summarised from ${minKm} to ${maxKm} km around each property; population and GDP count within ${maxKm} km.`}>
           <Space>

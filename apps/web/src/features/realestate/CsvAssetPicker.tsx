@@ -2,8 +2,8 @@ import { useMemo, useState } from 'react';
 import { Alert, Button, Card, Col, Empty, List, Row, Space, Tag, Typography, Upload } from 'antd';
 import { DeleteOutlined, InboxOutlined, PlusOutlined } from '@ant-design/icons';
 import { isNA, parseAmount, type AssetFieldKey } from '@crp/contracts';
-import { applyOptionalChoice, isAcceptedFile, parseAssetFile, rowProblems, type AssetRow, type ParsedUpload } from '../location/assetRows';
-import { OptionalColumnsDialog } from '../location/OptionalColumnsDialog';
+import { applyOptionalChoice, isAcceptedFile, parseAssetFile, rowProblems, type AssetRow, type ParsedUpload } from '../../lib/assetRows';
+import { OptionalColumnsDialog } from '../../ui/OptionalColumnsDialog';
 import type { SelectedProperty } from './useSelectedProperties';
 
 type Candidate = Omit<SelectedProperty, 'id' | 'status'> & { key: string; problems: string[] };

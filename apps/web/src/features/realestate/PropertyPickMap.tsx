@@ -1,4 +1,4 @@
-import { LocationMap } from '../location/LocationMap';
+import { LocationMap } from '../../ui/maps/LocationMap';
 import type { SelectedProperty } from './useSelectedProperties';
 
 /** The real-estate view zooms to 16 on a chosen point (spec 001 §9 map module). */

@@ -1,12 +1,13 @@
 import { useMemo, useState } from 'react';
 import { Card, Col, Row, Segmented, Statistic, Table, Typography } from 'antd';
 import {
-  ELEVATION_BANDS_M, elevationBand, FLOOD_DEPTH_BANDS_M, floodDepthBand, formatMillions, markerColour, severityBand, TYPHOON_WIND_BANDS_KMH, typhoonWindBand,
+  ELEVATION_BANDS_M, elevationBand, FLOOD_DEPTH_BANDS_M, floodDepthBand, markerColour, severityBand, TYPHOON_WIND_BANDS_KMH, typhoonWindBand,
   type PropertyRiskResponse, type PropertyRiskRow,
 } from '@crp/contracts';
-import { AssetMap } from '../dashboard/AssetMap';
-import { Chart } from '../dashboard/Chart';
-import { heatmapOption } from '../dashboard/HeatMap';
+import { AssetMap } from '../../ui/maps/AssetMap';
+import { Chart } from '../../ui/charts/Chart';
+import { heatmapOption } from '../../ui/charts/heatmapOption';
+import { money } from '../../lib/format';
 import { FloodMitigationGuide } from '../../ui/FloodMitigationGuide';
 import { Legend } from './Legend';
 import { DEPTH_COLOURS, ELEVATION_COLOURS, WIND_COLOURS } from './legendColours';
@@ -23,7 +24,6 @@ function ScoreTag({ score }: { score: number }) {
   );
 }
 const short = (s: string) => (s.length > 20 ? `${s.slice(0, 20)}...` : s);
-const usd = (v: number | null) => (v === null ? '—' : formatMillions(v));
 const people = (v: number) => v.toLocaleString('en-US');
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
@@ -74,7 +74,7 @@ export function PropertyRiskAnalysis({ result }: { result: PropertyRiskResponse 
           { title: 'Mean typhoon score', value: meanTyphoon.toFixed(1), note: severityBand(meanTyphoon) },
           { title: 'Highest flood', value: worstFlood ? worstFlood.flood_score.toFixed(0) : '0', note: worstFlood ? short(worstFlood.name) : '' },
           { title: 'Highest typhoon', value: worstTyphoon ? worstTyphoon.typhoon_score.toFixed(0) : '0', note: worstTyphoon ? short(worstTyphoon.name) : '' },
-          { title: 'Surrounding GDP', value: usd(result.summary.total_gdp_value), note: `${people(result.summary.total_population)} people` },
+          { title: 'Surrounding GDP', value: money(result.summary.total_gdp_value), note: `${people(result.summary.total_population)} people` },
         ].map((t) => (
           <Col key={t.title} xs={12} md={8} xl={4}>
             <Card className="crp-card crp-re-tile">
@@ -118,7 +118,7 @@ export function PropertyRiskAnalysis({ result }: { result: PropertyRiskResponse 
             { title: 'Elevation (m)', key: 'elev', width: 120, render: (_v, r) => (r.elevation_m === null ? <span className="crp-muted" title="No coastal elevation tile here">inland</span> : <span><span className="crp-re-swatch" style={{ background: ELEVATION_COLOURS[elevationBand(r.elevation_m)] }} /> {r.elevation_m.toFixed(0)}</span>) },
             ...ringColumns('flood'),
             { title: 'Population', key: 'pop', width: 110, render: (_v, r) => people(r.population_value) },
-            { title: 'GDP', key: 'gdp', width: 100, render: (_v, r) => <span title={r.gdp_per_capita_usd ? `GDP per capita ${r.gdp_per_capita_usd.toLocaleString('en-US')} US$ (${r.gdp_year}, ${r.country_code})` : 'No GDP per capita for this country'}>{usd(r.gdp_value)}</span> },
+            { title: 'GDP', key: 'gdp', width: 100, render: (_v, r) => <span title={r.gdp_per_capita_usd ? `GDP per capita ${r.gdp_per_capita_usd.toLocaleString('en-US')} US$ (${r.gdp_year}, ${r.country_code})` : 'No GDP per capita for this country'}>{money(r.gdp_value)}</span> },
           ]}
         />
       </Card>

@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { PropertyRiskResponse } from '@crp/contracts';
+import { isAssetLimitMessage, type PropertyRiskResponse } from '@crp/contracts';
 import { ApiError, firstErrorMessage } from '../../api/http';
 import { fetchProjectStatus } from '../../api/projects';
 import { queryKeys } from '../../api/queryKeys';
@@ -8,12 +8,11 @@ import { computePropertyRisk, fetchPropertyRisk, type PropertyRiskComputeInput }
 
 export type CreateProblem = { kind: 'limit'; message: string } | { kind: 'error'; lines: string[] };
 
-const LIMIT_RE = /^You are only allowed to add \d+ assets for Analysis$/;
 
 function problemOf(err: unknown): CreateProblem {
   if (err instanceof ApiError) {
     const body = (err.body ?? {}) as { error?: unknown; code?: unknown };
-    if (body.code === 'asset_limit' || (err.detail && LIMIT_RE.test(err.detail))) return { kind: 'limit', message: err.detail ?? 'Asset limit reached' };
+    if (body.code === 'asset_limit' || (err.detail && isAssetLimitMessage(err.detail))) return { kind: 'limit', message: err.detail ?? 'Asset limit reached' };
     const list = Array.isArray(body.error) ? body.error.map(String) : [];
     return { kind: 'error', lines: list.length ? list : [firstErrorMessage(err, `The server answered ${err.status}.`)] };
   }

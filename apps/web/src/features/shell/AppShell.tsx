@@ -3,7 +3,7 @@ import { Layout } from 'antd';
 import { Outlet } from 'react-router-dom';
 import { readPreference, writePreference } from '../../lib/storage';
 import { PageLoading } from '../../ui/PageLoading';
-import { useAuth } from '../auth/AuthProvider';
+import { useAuth } from '../../lib/AuthProvider';
 import { Sidebar } from './Sidebar';
 
 /** Signed-in layout: the collapsible sidebar and the routed page. */

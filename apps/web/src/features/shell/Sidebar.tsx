@@ -22,7 +22,7 @@ import {
 import { Link, useLocation } from 'react-router-dom';
 import { SIDEBAR_COLLAPSED_WIDTH_PX, SIDEBAR_WIDTH_PX, type ModuleKey } from '@crp/contracts';
 import { BrandMark } from '../../ui/BrandMark';
-import { useTierData } from './useTierData';
+import { useTierData } from '../../lib/useTierData';
 
 type MenuItem = Required<MenuProps>['items'][number];
 

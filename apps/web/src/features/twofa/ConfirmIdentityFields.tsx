@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { App, Button, Form, Input } from 'antd';
 import { useMutation } from '@tanstack/react-query';
-import type { TwoFaMethod } from '@crp/contracts';
+import { TWO_FA_CODE_MAX_LENGTH, type TwoFaMethod } from '@crp/contracts';
 import { sendCurrentMfaCode, type MfaConfirmation } from '../../api/accounts';
 import { ApiError } from '../../api/http';
 
@@ -42,7 +42,7 @@ export function ConfirmIdentityFields({ currentMethod }: { currentMethod: TwoFaM
           ) : undefined
         }
       >
-        <Input size="large" inputMode="numeric" autoComplete="one-time-code" placeholder="6-digit code" maxLength={12} spellCheck={false} />
+        <Input size="large" inputMode="numeric" autoComplete="one-time-code" placeholder="6-digit code" maxLength={TWO_FA_CODE_MAX_LENGTH} spellCheck={false} />
       </Form.Item>
     </fieldset>
   );

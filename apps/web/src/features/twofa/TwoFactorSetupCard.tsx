@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import type { TwoFaMethod } from '@crp/contracts';
 import { configureMultifactor, type ConfigureMfaResult } from '../../api/accounts';
 import { queryKeys } from '../../api/queryKeys';
-import { useAuth } from '../auth/AuthProvider';
+import { useAuth } from '../../lib/AuthProvider';
 import { useQrDataUrl } from './useQrDataUrl';
 import { DisableTwoFactorModal } from './DisableTwoFactorModal';
 import { VerifyTwoFactorModal } from './VerifyTwoFactorModal';

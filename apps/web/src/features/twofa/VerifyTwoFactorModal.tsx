@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, App, Button, Form, Input, Modal, Skeleton, Typography } from 'antd';
 import { MailOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import type { TwoFaMethod } from '@crp/contracts';
+import { TWO_FA_CODE_MAX_LENGTH, type TwoFaMethod } from '@crp/contracts';
 import { verifyMultifactor, type ConfigureMfaResult, type MfaConfirmation } from '../../api/accounts';
 import { ConfirmIdentityFields, confirmationOf, fieldErrorsOf } from './ConfirmIdentityFields';
 
@@ -108,7 +108,7 @@ export function VerifyTwoFactorModal({
             inputMode="numeric"
             autoComplete="one-time-code"
             placeholder="6-digit code"
-            maxLength={12}
+            maxLength={TWO_FA_CODE_MAX_LENGTH}
             autoFocus
             spellCheck={false}
           />

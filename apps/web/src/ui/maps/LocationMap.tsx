@@ -1,12 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Segmented } from 'antd';
-import { AttributionControl, Map as MapLibreMap, Marker, NavigationControl, setWorkerUrl } from 'maplibre-gl';
-import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import { AttributionControl, Map as MapLibreMap, Marker, NavigationControl } from 'maplibre-gl';
+import '../../lib/maplibreWorker';
 import 'maplibre-gl/dist/maplibre-gl.css';
-import { basemapStyle, DEFAULT_CENTER, DEFAULT_ZOOM, type BasemapKind } from './basemapStyle';
-
-// The bundled library cannot find its worker next to itself; hand it the emitted worker file.
-setWorkerUrl(workerUrl);
+import { basemapStyle, DEFAULT_CENTER, DEFAULT_ZOOM, type BasemapKind } from '../../lib/basemapStyle';
 
 export interface MapPoint {
   id: string;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { TIER_DATA_UPDATED_EVENT, STORAGE_KEYS, type TierData } from '@crp/contracts';
-import { readTierData } from '../../lib/storage';
+import { readTierData } from './storage';
 
 /** Tier data from storage, reloaded whenever the tier-data-updated event fires (or another tab changes it). */
 export function useTierData(): TierData | null {

@@ -1,6 +1,6 @@
 import { addProtocol, type LayerSpecification, type StyleSpecification } from 'maplibre-gl';
 import { Protocol } from 'pmtiles';
-import { basemapConfig } from '../../lib/clientConfig';
+import { basemapConfig } from './clientConfig';
 
 /**
  * Basemap styles. By default offline, built from apps/web/public/basemap (see its README.md; no network at run time).
@@ -43,7 +43,7 @@ function registerPmtiles(): void {
   pmtilesRegistered = true;
 }
 
-/** Colours of the OpenStreetMap layers (light street style; the dark one in features/maps overrides them). */
+/** Colours of the OpenStreetMap layers (light street style; the dark one of features/maps/mapStyles.ts overrides them). */
 export const OSM_COLOURS = { landuse: '#e6e9d8', water: '#a9cfe0', building: '#d7c6b4', buildingOutline: '#b9a58f', road: '#ffffff', roadCasing: '#c4bcae' };
 
 /**

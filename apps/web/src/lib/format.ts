@@ -1,5 +1,5 @@
 import { formatMillions } from '@crp/contracts';
-import type { Unit } from '../../api/dashboard';
+import type { Unit } from '../api/dashboard';
 
 /** Dollar amounts in millions (billions from 1000 M); percentages with two decimals; '—' when unknown. */
 export function money(v: number | null | undefined): string {
@@ -35,4 +35,16 @@ export function truncate(s: string, n = 15): string {
 export function amount(v: number | null | undefined, unit?: string, digits = 2): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '—';
   return `${v.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
+}
+/** Names display truncated to 20 characters, coordinates to 3 decimals (spec 000 §5). */
+export function truncateName(name: string, max = 20): string {
+  if (name.length <= max) return name;
+  // A numbered name ("Central, Central and Western, Hong Kong 2") keeps its number in view: the numbers are what
+  // tell markers in one district apart.
+  const num = / \d+$/.exec(name)?.[0] ?? '';
+  return `${name.slice(0, max - num.length)}...${num}`;
+}
+
+export function formatCoord(v: number): string {
+  return v.toFixed(3);
 }

@@ -1,11 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Segmented } from 'antd';
-import { AttributionControl, Map as MapLibreMap, NavigationControl, Popup, setWorkerUrl, type GeoJSONSource, type GeoJSONSourceSpecification } from 'maplibre-gl';
-import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import { AttributionControl, Map as MapLibreMap, NavigationControl, Popup, type GeoJSONSource, type GeoJSONSourceSpecification } from 'maplibre-gl';
+import '../../lib/maplibreWorker';
 import 'maplibre-gl/dist/maplibre-gl.css';
-import { basemapStyle, type BasemapKind } from '../location/basemapStyle';
-
-setWorkerUrl(workerUrl);
+import { basemapStyle, type BasemapKind } from '../../lib/basemapStyle';
 
 export interface AssetPoint {
   name: string;

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { App } from 'antd';
 import { useNavigate } from 'react-router-dom';
 import type { Notification } from '@crp/contracts';
-import { markNotificationRead } from '../../api/accounts';
+import { markNotificationRead } from '../api/accounts';
 
 type ToastType = 'success' | 'warning' | 'error' | 'info';
 

@@ -1,10 +1,10 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { STORAGE_KEYS, type CurrentUserResponse, type LoginResponse } from '@crp/contracts';
-import { fetchCurrentUser, logout as logoutCall, logoutEverywhere } from '../../api/accounts';
-import { setUnauthorizedHandler } from '../../api/http';
-import { queryKeys } from '../../api/queryKeys';
-import { clearSession, readTierData, readToken, writeSession, writeTierData } from '../../lib/storage';
+import { fetchCurrentUser, logout as logoutCall, logoutEverywhere } from '../api/accounts';
+import { setUnauthorizedHandler } from '../api/http';
+import { queryKeys } from '../api/queryKeys';
+import { clearSession, readTierData, readToken, writeSession, writeTierData } from './storage';
 
 export interface AuthContextValue {
   token: string | null;
