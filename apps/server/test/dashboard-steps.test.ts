@@ -92,4 +92,28 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
       assert.deepEqual(JSON.parse(JSON.stringify(built)), answer);
     });
   }
+
+  test('map clusters carry the mean score of their assets (what the world view is coloured by) besides the highest', async () => {
+    const post = (json: Record<string, unknown>) => s.api.post('/api/v2/dashboard/map/', { token: owner.token, json: { project_id: projectId, ...json } });
+    const pts = await post({});
+    assert.equal(pts.body.clustered, false);
+    const p = pts.body.points as { latitude: number[]; longitude: number[]; score: (number | null)[] };
+    s.app.services.dashboard.mapPointsMax = 2;
+    try {
+      const world = await post({ zoom: 0 });
+      assert.equal(world.body.clustered, true);
+      // The grid the server promises: cells of 48 px of a 512-pixel world at zoom 0.
+      const cell = (360 / 512) * 48;
+      const groups = new Map<string, (number | null)[]>();
+      p.latitude.forEach((lat, n) => { const k = `${Math.floor(p.longitude[n]! / cell)}:${Math.floor(lat / cell)}`; groups.set(k, [...(groups.get(k) ?? []), p.score[n]!]); });
+      const expected = [...groups.values()].map((g) => {
+        const scored = g.filter((v): v is number => v !== null);
+        return [g.length, scored.length ? Math.max(...scored) : null, scored.length ? Math.round(scored.reduce((a, b) => a + b, 0) / scored.length) : null];
+      });
+      const got = world.body.clusters.map((c: { count: number; score: number | null; mean: number | null }) => [c.count, c.score, c.mean]);
+      assert.deepEqual(got, expected);
+    } finally {
+      s.app.services.dashboard.mapPointsMax = 5000;
+    }
+  });
 });

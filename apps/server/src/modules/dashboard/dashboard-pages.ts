@@ -157,18 +157,19 @@ export function boundsOf(sel: Selection): [number, number, number, number] | nul
   return (sel.bounds = w <= e ? [w, so, e, no] : null);
 }
 
-/** A grid cell of the map: its assets' mean position, their number and the cluster's score. */
-export interface MapCluster { latitude: number; longitude: number; count: number; score: number | null; name: string | null }
+/** A grid cell of the map: its assets' mean position, their number, the highest and the mean of their scores. */
+export interface MapCluster { latitude: number; longitude: number; count: number; score: number | null; mean: number | null; name: string | null }
 
 /**
  * Grid clusters of the selected assets in a viewport (cells of about 48 px at the zoom, 512-pixel tiles as MapLibre
- * draws), each at its assets' mean position and coloured by the highest score in it.
+ * draws), each at its assets' mean position, with the highest score in it and the mean of its scores (what the map
+ * colours it by: coloured by the highest, nearly every cluster of a world view is red).
  */
 export function mapClusters(sel: Selection, score: (n: number) => number | null, bbox: readonly [number, number, number, number] | undefined, zoom: number): MapCluster[] {
   const { R, idx } = sel;
   const [w, s, e, no] = bbox ?? [-180, -90, 180, 90];
   const cell = (360 / (512 * 2 ** Math.floor(zoom))) * 48; // degrees per ~48 screen pixels
-  const cells = new Map<string, { lat: number; lon: number; count: number; score: number | null; first: number }>();
+  const cells = new Map<string, { lat: number; lon: number; count: number; score: number | null; sum: number; scored: number; first: number }>();
   for (let n = 0; n < idx.length; n++) {
     const a = R.assets[idx[n]!]!;
     const x = a.longitude, y = a.latitude;
@@ -176,8 +177,11 @@ export function mapClusters(sel: Selection, score: (n: number) => number | null,
     const key = `${Math.floor(x / cell)}:${Math.floor(y / cell)}`;
     const sc = score(n);
     const c = cells.get(key);
-    if (!c) cells.set(key, { lat: y, lon: x, count: 1, score: sc, first: n });
-    else { c.lat += y; c.lon += x; c.count++; if (sc !== null && (c.score === null || sc > c.score)) c.score = sc; }
+    if (!c) cells.set(key, { lat: y, lon: x, count: 1, score: sc, sum: sc ?? 0, scored: sc === null ? 0 : 1, first: n });
+    else {
+      c.lat += y; c.lon += x; c.count++;
+      if (sc !== null) { c.sum += sc; c.scored++; if (c.score === null || sc > c.score) c.score = sc; }
+    }
   }
-  return [...cells.values()].map((c) => ({ latitude: c.lat / c.count, longitude: c.lon / c.count, count: c.count, score: c.score, name: c.count === 1 ? R.assets[idx[c.first]!]!.name : null }));
+  return [...cells.values()].map((c) => ({ latitude: c.lat / c.count, longitude: c.lon / c.count, count: c.count, score: c.score, mean: c.scored ? Math.round(c.sum / c.scored) : null, name: c.count === 1 ? R.assets[idx[c.first]!]!.name : null }));
 }
