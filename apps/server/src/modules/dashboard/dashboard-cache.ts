@@ -1,7 +1,7 @@
 /**
  * What the dashboard keeps per decoded analysis (docs/performance.md, "Dashboard"). Decoded analyses: at most 4
  * projects and DASHBOARD_RESULTS_CACHE_MB (default 768 MiB; a 10,000-asset analysis decodes to about 200 MiB) of typed
- * arrays, least recently used evicted first (the newest is always kept). Per analysis, at most 64 portfolio CVaR
+ * arrays, least recently used evicted first (the newest is always kept). Per analysis, at most 256 portfolio CVaR
  * series (a few hundred bytes each), 32 MiB of score matrices and 64 MiB of per-asset CVaRs.
  */
 import { HAZARD_KEYS, hazardByLabel, SCENARIOS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
@@ -11,7 +11,8 @@ import type { ProjectRow } from '../../infra/db/schema.js';
 import { Lru } from '../../lib/lru.js';
 import { MIB } from './dashboard-columns.js';
 
-const SERIES_PER_ANALYSIS = 64;
+/** Portfolio series kept per analysis: the 24 precomputed of the project's hazards, 6 per single hazard, and those asked. */
+const SERIES_PER_ANALYSIS = 256;
 
 /** A decoded analysis and what the dashboard derived from it (valid as long as the analysis). */
 export interface CachedResults {
@@ -82,8 +83,9 @@ export const storedHazardIndex = (hazards: readonly HazardKey[]) => Int32Array.f
 /**
  * Once per decoded analysis, in the background: the whole portfolio's CVaR and per-hazard loss series of the
  * project's hazards for every analysis type, scenario, content and GDP choice (24 of each, a few hundred bytes apiece;
- * about 0.6 s of CPU at 10,000 assets, one series per event-loop turn so requests interleave). A query that changes
- * the scenario, content or GDP filter then only computes its year's per-asset CVaRs (docs/performance.md).
+ * about 0.6 s of CPU at 10,000 assets, one series per event-loop turn so requests interleave), then each hazard's
+ * own series. A query that changes the scenario, content, GDP or hazard filter then only computes its year's
+ * per-asset CVaRs (docs/performance.md).
  */
 export function precomputeSeries(c: CachedResults, hazards: HazardKey[]): void {
   if (c.precomputing || hazards.length === 0) return;
@@ -99,6 +101,18 @@ export function precomputeSeries(c: CachedResults, hazards: HazardKey[]): void {
           const opt = { withContent, gdpAdjusted: gdp };
           jobs.push(() => c.series.getOrMake(key, () => portfolioCvarSeriesOf(R.prepared, R.chunks, R.chunkOf, R.localOf, all, hazards, at, s, opt)));
           if (hazards.length > 1) jobs.push(() => c.hazardSeries.getOrMake(key, () => portfolioHazardSeriesOf(R.prepared, R.chunks, R.chunkOf, R.localOf, all, hazards, at, s, opt)));
+        }
+      }
+    }
+  }
+  // Then each hazard alone (the `variable` filter) at the default content and GDP choices: together about a quarter of
+  // the above, since each pass reads one hazard instead of all.
+  if (hazards.length > 1) {
+    for (const h of hazards) {
+      for (const at of ['ssp', 'rcp'] as const) {
+        for (const s of SCENARIOS) {
+          const key = seriesKeyOf(at, s, [h], true, false, 'All');
+          jobs.push(() => c.series.getOrMake(key, () => portfolioCvarSeriesOf(R.prepared, R.chunks, R.chunkOf, R.localOf, all, [h], at, s, { withContent: true, gdpAdjusted: false })));
         }
       }
     }
