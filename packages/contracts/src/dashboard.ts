@@ -330,7 +330,7 @@ export const DashboardMapAnswer = z.strictObject({
   bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable().describe('[west, south, east, north] of every selected asset'),
   points: z.strictObject({ id: z.array(z.number().int()), name: z.array(z.string()), latitude: z.array(z.number()), longitude: z.array(z.number()), score: z.array(score) }).nullable(),
   clusters: z
-    .array(z.strictObject({ latitude: z.number(), longitude: z.number(), count: z.number().int(), score: score.describe('the highest score in the cluster'), name: z.string().nullable().describe('the asset when the cluster holds one') }))
+    .array(z.strictObject({ latitude: z.number(), longitude: z.number(), count: z.number().int(), score: score.describe('the highest score in the cluster'), mean: score.describe('the mean score of its assets with a score, rounded (null: none has one): what the map colours the cluster by, so that a world view of mostly low-risk assets is not all red'), name: z.string().nullable().describe('the asset when the cluster holds one') }))
     .nullable()
     .describe('grid cells of about 48 screen pixels at the zoom: mean position of their assets'),
 });

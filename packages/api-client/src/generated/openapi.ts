@@ -7645,6 +7645,8 @@ export interface operations {
                             count: number;
                             /** @description the highest score in the cluster */
                             score: number | null;
+                            /** @description the mean score of its assets with a score, rounded (null: none has one): what the map colours the cluster by, so that a world view of mostly low-risk assets is not all red */
+                            mean: number | null;
                             /** @description the asset when the cluster holds one */
                             name: string | null;
                         }[] | null;

@@ -105,8 +105,9 @@ function pointsOf(m: DashboardMapAnswer | undefined, label: string, colour?: str
     latitude: c.latitude,
     longitude: c.longitude,
     count: c.count,
-    colour: colour ?? markerColour(c.score ?? 0),
-    detail: c.count > 1 ? `highest ${label}: ${c.score ?? 'no data'} · zoom in for the assets` : `${label}: ${c.score ?? 'no data'}`,
+    // Coloured by the mean score of the cluster's assets (by the highest, a world view of a large book is all red).
+    colour: colour ?? markerColour(c.mean ?? 0),
+    detail: c.count > 1 ? `${c.count.toLocaleString('en-US')} assets · mean ${label}: ${c.mean ?? 'no data'}, highest: ${c.score ?? 'no data'} · zoom in for the assets` : `${label}: ${c.score ?? 'no data'}`,
   }));
 }
 
@@ -121,7 +122,7 @@ export function ServerLocationMapSection({ sent, allowed }: { sent: DashboardFil
   );
 }
 
-/** Risk map of the dashboard page: assets (or clusters, by their highest score) coloured by the climate score or one hazard's. */
+/** Risk map of the dashboard page: assets (or clusters, by their mean score) coloured by the climate score or one hazard's. */
 export function ServerRiskMapSection({ sent, allowed, hazards }: { sent: DashboardFiltersSent; allowed: boolean; hazards: string[] }) {
   const [hazard, setHazard] = useState<string>('Climate score');
   const { data, onViewport } = useServerMap(sent, hazard, allowed);

@@ -1,0 +1,127 @@
+/**
+ * What the dashboard keeps per decoded analysis (docs/performance.md, "Dashboard"). Decoded analyses: at most 4
+ * projects and DASHBOARD_RESULTS_CACHE_MB (default 768 MiB; a 10,000-asset analysis decodes to about 200 MiB) of typed
+ * arrays, least recently used evicted first (the newest is always kept). Per analysis, at most 256 portfolio CVaR
+ * series (a few hundred bytes each), 32 MiB of score matrices and 64 MiB of per-asset CVaRs.
+ */
+import { HAZARD_KEYS, hazardByLabel, SCENARIOS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
+import { N_HAZARDS, portfolioCvarSeriesOf, portfolioHazardSeriesOf } from '@crp/engine';
+import type { ProjectResults } from '../analysis/results-reader.js';
+import type { ProjectRow } from '../../infra/db/schema.js';
+import { Lru } from '../../lib/lru.js';
+import { MIB } from './dashboard-columns.js';
+
+/** Portfolio series kept per analysis: the 24 precomputed of the project's hazards, 6 per single hazard, and those asked. */
+const SERIES_PER_ANALYSIS = 256;
+
+/** A decoded analysis and what the dashboard derived from it (valid as long as the analysis). */
+export interface CachedResults {
+  R: ProjectResults;
+  /** The background computation of the whole-portfolio series has been started (precomputeSeries). */
+  precomputing?: boolean;
+  series: Lru<ReturnType<typeof portfolioCvarSeriesOf>>;
+  /** Per-hazard loss series (loss bars) by analysis type, scenario, hazard set, content, GDP adjustment and property type. */
+  hazardSeries: Lru<ReturnType<typeof portfolioHazardSeriesOf>>;
+  /** Score matrices by scenario-year and adaptation (scoreMatrixOf), at most 32 MiB per analysis. */
+  scores: Lru<Uint8Array>;
+  /** Per-asset CVaRs by analysis type, scenario, year, hazards, content and GDP adjustment, at most 64 MiB per analysis. */
+  batches: Lru<{ pa: Float64Array; ph: Float64Array }>;
+  /** JSON text of the sections that do not depend on the filters when every asset is selected (assets, stored table columns). */
+  json: Map<string, string>;
+  /** Means over every asset (hazard values, severity table, heat-map averages) by hazard, scenario-year and adaptation. */
+  means: Map<string, number | null>;
+}
+
+/** Decoded analyses kept in memory (most recent few), so repeated dashboard queries do not re-read the database. */
+export class ResultsCache {
+  private readonly lru: Lru<Promise<CachedResults>>;
+  constructor(maxBytes: number) {
+    this.lru = new Lru<Promise<CachedResults>>(4, maxBytes);
+  }
+  get(key: string, load: () => Promise<ProjectResults>): Promise<CachedResults> {
+    let hit = this.lru.get(key);
+    if (hit) return hit;
+    hit = load().then((R) => ({ R, series: new Lru(SERIES_PER_ANALYSIS), hazardSeries: new Lru(SERIES_PER_ANALYSIS), scores: new Lru<Uint8Array>(Infinity, 32 * MIB), batches: new Lru(Infinity, 64 * MIB), json: new Map(), means: new Map() }));
+    hit.then((c) => { if (this.lru.get(key) === hit) this.lru.set(key, hit!, c.R.bytes); }, () => this.lru.delete(key));
+    this.lru.set(key, hit, 0);
+    return hit;
+  }
+}
+
+/** Key of a portfolio series in an analysis's caches: what the series depends on besides the analysis. */
+export const seriesKeyOf = (at: AnalysisType, s: ScenarioCode, hazards: readonly HazardKey[], withContent: boolean, gdpAdjusted: boolean, propertyType: string) =>
+  `${at}|${s}|${hazards.join(',')}|${withContent}|${gdpAdjusted}|${propertyType.toLowerCase()}`;
+export const hazardKeysOf = (labels: readonly string[]) => labels.map((l) => hazardByLabel(l)?.key).filter((k): k is HazardKey => !!k);
+
+/** The decoded-analysis cache's key: a project's analysis is identified by its version and analysis time. */
+export const resultsKeyOf = (p: Pick<ProjectRow, 'id' | 'version' | 'analysed_at'>) => `${p.id}:${p.version}:${p.analysed_at ? new Date(p.analysed_at).getTime() : 0}`;
+
+/**
+ * Severity scores of every asset x stored hazard at scenario-year s, `[i * N_HAZARDS + h]`, 255 = no data: gathered
+ * from the chunks once per analysis, scenario-year and adaptation (the score loops read them directly).
+ */
+export function scoreMatrixOf(c: CachedResults, s: number, residual: boolean): Uint8Array {
+  return c.scores.getOrMake(`${s}|${residual}`, () => {
+    const { R } = c;
+    const { chunks, chunkOf, localOf } = R;
+    const S = chunks[0]!.scenarioYears.length;
+    const A = R.assets.length;
+    const m = new Uint8Array(A * N_HAZARDS);
+    for (let i = 0; i < A; i++) {
+      const ch = chunks[chunkOf[i]!]!;
+      const src = residual ? ch.scoreResidual : ch.score;
+      const b = localOf[i]! * N_HAZARDS;
+      for (let h = 0; h < N_HAZARDS; h++) m[i * N_HAZARDS + h] = src[(b + h) * S + s]!;
+    }
+    return m;
+  }, (m) => m.byteLength);
+}
+
+/** Index of each hazard in the stored [asset][hazard][scenario-year] layout (the reader's HAZARD_KEYS order). */
+export const storedHazardIndex = (hazards: readonly HazardKey[]) => Int32Array.from(hazards, (h) => HAZARD_KEYS.indexOf(h));
+
+/**
+ * Once per decoded analysis, in the background: the whole portfolio's CVaR and per-hazard loss series of the
+ * project's hazards for every analysis type, scenario, content and GDP choice (24 of each, a few hundred bytes apiece;
+ * about 0.6 s of CPU at 10,000 assets, one series per event-loop turn so requests interleave), then each hazard's
+ * own series. A query that changes the scenario, content, GDP or hazard filter then only computes its year's
+ * per-asset CVaRs (docs/performance.md).
+ */
+export function precomputeSeries(c: CachedResults, hazards: HazardKey[]): void {
+  if (c.precomputing || hazards.length === 0) return;
+  c.precomputing = true;
+  const { R } = c;
+  const all = R.assets.map((_, i) => i);
+  const jobs: (() => void)[] = [];
+  for (const at of ['ssp', 'rcp'] as const) {
+    for (const withContent of [true, false]) {
+      for (const gdp of [false, true]) {
+        for (const s of SCENARIOS) {
+          const key = seriesKeyOf(at, s, hazards, withContent, gdp, 'All');
+          const opt = { withContent, gdpAdjusted: gdp };
+          jobs.push(() => c.series.getOrMake(key, () => portfolioCvarSeriesOf(R.prepared, R.chunks, R.chunkOf, R.localOf, all, hazards, at, s, opt)));
+          if (hazards.length > 1) jobs.push(() => c.hazardSeries.getOrMake(key, () => portfolioHazardSeriesOf(R.prepared, R.chunks, R.chunkOf, R.localOf, all, hazards, at, s, opt)));
+        }
+      }
+    }
+  }
+  // Then each hazard alone (the `variable` filter) at the default content and GDP choices: together about a quarter of
+  // the above, since each pass reads one hazard instead of all.
+  if (hazards.length > 1) {
+    for (const h of hazards) {
+      for (const at of ['ssp', 'rcp'] as const) {
+        for (const s of SCENARIOS) {
+          const key = seriesKeyOf(at, s, [h], true, false, 'All');
+          jobs.push(() => c.series.getOrMake(key, () => portfolioCvarSeriesOf(R.prepared, R.chunks, R.chunkOf, R.localOf, all, [h], at, s, { withContent: true, gdpAdjusted: false })));
+        }
+      }
+    }
+  }
+  const next = () => {
+    const job = jobs.shift();
+    if (!job) return;
+    job();
+    setImmediate(next);
+  };
+  setImmediate(next);
+}

@@ -1,0 +1,165 @@
+/**
+ * Step 2 of a dashboard answer: the selection. The engine's per-asset CVaRs of the query's year (kept per analysis),
+ * the selected assets (property type, then the `count` highest residual CVaRs), their money per hazard at a
+ * scenario-year and their climate scores. The page endpoints keep a selection as plain data (SelectionData).
+ */
+import type { DashboardBody, HazardKey, TierSection } from '@crp/contracts';
+import { ASSET_BATCH_FIELDS, assetCvarBatch, exposedValue as exposedValueOf, gdpGrowthFactor, hazardScore, N_HAZARDS, SCENARIO_YEAR_INDEX, SCENARIO_YEARS } from '@crp/engine';
+import type { ProjectResults } from '../analysis/results-reader.js';
+import { Lru } from '../../lib/lru.js';
+import { storedHazardIndex, type CachedResults } from './dashboard-cache.js';
+import { MIB } from './dashboard-columns.js';
+import type { ResolvedFilters } from './dashboard-filter.js';
+
+/** The selected assets of one query and what was computed for them. */
+export interface Selected {
+  c: CachedResults;
+  R: ProjectResults;
+  f: ResolvedFilters;
+  /** idx[n] = the asset index of the n-th selected asset (also its row in pa and ph). */
+  idx: number[];
+  N: number;
+  /** Every asset of the project is selected: sections that depend only on the stored data are kept per analysis. */
+  everyAsset: boolean;
+  /** Per-asset CVaRs of every asset: pa[i*ASSET_BATCH_FIELDS..] = cvar, rcvar, rcvar %, max exposure, eal, ealR, tails; ph[(i*H + k)*2..] = cvar, rcvar of hazard k. */
+  pa: Float64Array;
+  ph: Float64Array;
+  /** Stored index of each of the query's hazards; H = their number; S = stored scenario-years. */
+  hk: Int32Array;
+  H: number;
+  S: number;
+  /** Stored index of the query's scenario-year and of its baseline. */
+  syIdx: number;
+  baseIdx: number;
+}
+
+/** Money of every selected asset x hazard at one scenario-year: [n * H + k] (engine cellMoney). */
+export interface Money {
+  eal: Float64Array;
+  ealR: Float64Array;
+  op: Float64Array;
+  exposedValue: Float64Array;
+}
+
+/** Field f of the per-asset batch of selected asset n. */
+export const px = (sel: Selected, n: number, f: number) => sel.pa[sel.idx[n]! * ASSET_BATCH_FIELDS + f]!;
+
+/**
+ * The per-asset CVaRs of every asset (and each hazard's alone, for the bar chart) in one engine pass, kept per
+ * analysis for the filters they depend on (the property type, count, adaptation and unit filters reuse them).
+ */
+function batchOf(c: CachedResults, f: ResolvedFilters): { pa: Float64Array; ph: Float64Array } {
+  const { R } = c;
+  const batchKey = `${f.at}|${f.sc}|${f.year}|${f.hazards.join(',')}|${f.withContent}|${!!f.opt.gdpAdjusted}`;
+  return c.batches.getOrMake(batchKey, () => {
+    const all = R.assets.map((_, i) => i);
+    const b = { pa: new Float64Array(all.length * ASSET_BATCH_FIELDS), ph: new Float64Array(all.length * f.hazards.length * 2) };
+    assetCvarBatch(R.prepared, R.chunks, R.chunkOf, R.localOf, all, f.hazards, f.at, f.sc, f.year, f.opt, b.pa, b.ph);
+    return b;
+  }, (b) => b.pa.byteLength + b.ph.byteLength);
+}
+
+/** The query's selection: property type filter, then the `count` highest residual CVaRs. */
+export function selectAssets(c: CachedResults, f: ResolvedFilters, body: Pick<DashboardBody, 'property_type' | 'count'>): Selected {
+  const { R } = c;
+  const syIdx = R.syIndex(f.syKey);
+  const baseIdx = R.syIndex(f.baseKey);
+  const { pa, ph } = batchOf(c, f);
+  let idx: number[] = R.assets.map((_, i) => i);
+  if (body.property_type !== 'All') { const pt = body.property_type.toLowerCase(); idx = idx.filter((i) => (R.assets[i]!.property_type ?? 'NA').toLowerCase() === pt); }
+  if (body.count !== 'All') idx = idx.slice().sort((x, y) => (pa[y * ASSET_BATCH_FIELDS + 1]! || 0) - (pa[x * ASSET_BATCH_FIELDS + 1]! || 0)).slice(0, body.count);
+  return {
+    c, R, f, idx, N: idx.length, pa, ph, syIdx, baseIdx,
+    everyAsset: idx.length === R.assets.length && body.count === 'All',
+    hk: storedHazardIndex(f.hazards),
+    H: f.hazards.length,
+    S: R.chunks[0]!.scenarioYears.length,
+  };
+}
+
+/** Money of every selected asset x hazard at stored scenario-year s (expected losses with and without adaptation, operational losses, exposed values). */
+export function moneyAt(sel: Selected, s: number): Money {
+  const { N, H, S, hk, idx, f } = sel;
+  const { chunks, chunkOf, localOf, prepared } = sel.R;
+  const eal = new Float64Array(N * H), ealR = new Float64Array(N * H), op = new Float64Array(N * H);
+  const exposedValue = new Float64Array(N);
+  const sy = SCENARIO_YEARS[SCENARIO_YEAR_INDEX.get(chunks[0]!.scenarioYears[s] as string) ?? -1];
+  const g = f.opt.gdpAdjusted && sy ? gdpGrowthFactor(sy.scenario, sy.year) : 1;
+  for (let n = 0; n < N; n++) {
+    const i = idx[n]!;
+    const A = prepared[i]!;
+    const ch = chunks[chunkOf[i]!]!;
+    const val = exposedValueOf(A, f.withContent);
+    const rev = A.revenue * A.ownership * g;
+    exposedValue[n] = H > 0 ? val : 0;
+    const b = localOf[i]! * N_HAZARDS;
+    for (let k = 0; k < H; k++) {
+      const c = (b + hk[k]!) * S + s;
+      const bi = ch.disruption[c]!;
+      eal[n * H + k] = ch.ead[c]! * val + bi * rev;
+      ealR[n * H + k] = ch.eadResidual[c]! * val + ch.disruptionResidual[c]! * rev;
+      op[n * H + k] = bi * rev;
+    }
+  }
+  return { eal, ealR, op, exposedValue };
+}
+
+/** Climate score of each selected asset over the chosen hazards: the engine's score of the summed loss ratios (null = no data). */
+export function climateScoresOf(sel: Selected, mm: Money, residual: boolean): (number | null)[] {
+  const { N, H } = sel;
+  const out: (number | null)[] = new Array(N);
+  const L = residual ? mm.ealR : mm.eal;
+  for (let n = 0; n < N; n++) {
+    let loss = 0, bi = 0, seen = false;
+    for (let k = 0; k < H; k++) {
+      const l = L[n * H + k]!;
+      if (!Number.isFinite(l)) continue;
+      seen = true;
+      loss += l;
+      bi += mm.op[n * H + k]!;
+    }
+    if (!seen) { out[n] = null; continue; }
+    const p = sel.R.prepared[sel.idx[n]!]!;
+    const value = mm.exposedValue[n]!;
+    const revenue = p.revenue * p.ownership;
+    const sc0 = hazardScore(value > 0 ? loss / value : revenue > 0 ? loss / revenue : 0, revenue > 0 ? bi / revenue : 0);
+    out[n] = Number.isFinite(sc0) ? Math.round(sc0) : null;
+  }
+  return out;
+}
+
+/**
+ * The selected assets of one analysis and selection filters, as the page endpoints read them: idx[n] = the n-th
+ * selected asset, pa its per-asset CVaRs (ASSET_BATCH_FIELDS per asset), assetScores[n] its climate score; plus the
+ * sorted orders and search results asked so far. Plain data, kept per analysis (DashboardService.selections).
+ */
+export interface SelectionData {
+  kind: 'rows';
+  R: ProjectResults;
+  cachedResults: CachedResults;
+  idx: Int32Array;
+  pa: Float64Array;
+  assetScores: (number | null)[];
+  hazards: HazardKey[];
+  hk: Int32Array;
+  syIdx: number;
+  mitigation: boolean;
+  /** Sorted orders (positions n) by sort key and order. */
+  orders: Lru<Int32Array>;
+  /** Positions matching a search, in a sorted order, by search, sort key and order. */
+  searches: Lru<Int32Array>;
+  /** Lower-case name and property type of each selected asset (searches), made on the first search. */
+  haystack?: string[];
+  /** Selected position of each asset id (ids filter). */
+  positionOfId?: Map<number, number>;
+  bounds?: [number, number, number, number] | null;
+}
+/** A selection with the caller's tier sections (what the page endpoints may show). */
+export type Selection = SelectionData & { allowed: Partial<Record<TierSection, boolean>> };
+
+/** The page endpoints' selection data of a selection (plain data only, so that nothing of the query's arrays is kept). */
+export function selectionDataOf(sel: Selected, assetScores: (number | null)[]): SelectionData {
+  return { kind: 'rows', R: sel.R, cachedResults: sel.c, idx: Int32Array.from(sel.idx), pa: sel.pa, assetScores, hazards: sel.f.hazards, hk: sel.hk, syIdx: sel.syIdx, mitigation: sel.f.mitigation, orders: new Lru(16, 64 * MIB), searches: new Lru(8, 32 * MIB) };
+}
+/** Bytes a selection holds: positions and scores, plus the per-asset CVaRs (shared with the batch cache while there). */
+export const selectionBytes = (d: SelectionData) => d.idx.length * 16 + d.pa.byteLength;

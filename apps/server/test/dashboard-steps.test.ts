@@ -1,0 +1,119 @@
+/**
+ * Issue 24: the dashboard answer is built in named steps (filter -> selection -> figures -> sections), each a function
+ * of its own module. Each step is called here directly on a small real analysed project (the stored analysis read by
+ * the results reader) and its output checked against the full answer the server sends for the same filters: the
+ * resolved filters against the answer's filters, the selection against its assets and climate scores, the figures
+ * against its cards, charts and averages, and the sections, put together, against the whole answer.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { DashboardBody, HAZARDS } from '@crp/contracts';
+import { loadProjectResults } from '../src/modules/analysis/results-reader.js';
+import { ResultsCache } from '../src/modules/dashboard/dashboard-cache.js';
+import { r2 } from '../src/modules/dashboard/dashboard-columns.js';
+import { resolveFilters } from '../src/modules/dashboard/dashboard-filter.js';
+import { meanScore, portfolioSeries, portfolioTotals } from '../src/modules/dashboard/dashboard-figures.js';
+import { answerOf } from '../src/modules/dashboard/dashboard-sections.js';
+import { climateScoresOf, moneyAt, selectAssets } from '../src/modules/dashboard/dashboard-selection.js';
+import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+
+const DATA = [
+  { name: 'Kowloon Warehouse', latitude: 22.31, longitude: 114.22, property_type: 'Warehouse', valuation: 4e7, revenue: 1e7 },
+  { name: 'Manila Office', latitude: 14.58, longitude: 120.98, property_type: 'Office', valuation: 6e7, revenue: 2e7, content_value: 5e6 },
+  { name: 'Madrid Office', latitude: 40.42, longitude: -3.7, property_type: 'Office', valuation: 5e7, revenue: 1e7, ownership: 60 },
+  { name: 'Phoenix Plant', latitude: 33.45, longitude: -112.07, property_type: 'Manufacture', valuation: 3e7, revenue: 4e7, yearly_inventory_value: 2e6 },
+  { name: 'Miami Hotel', latitude: 25.77, longitude: -80.19, property_type: 'Hotel', valuation: 9e7, revenue: 3e7 },
+  { name: 'Sydney Residential', latitude: -33.87, longitude: 151.21, property_type: 'Residential', valuation: 7e7, revenue: 0 },
+];
+const LABELS = ['Wildfire', 'Rainfall Flood', 'Extreme Heat', 'Sea Level Rise', 'Drought'];
+const COMBOS: Record<string, unknown>[] = [
+  {},
+  { analysis_type: 'rcp', scenario: '45', year: 2030, mitigation: false },
+  { analysis_type: 'ssp', scenario: '85', year: 2100, variable: 'Wildfire', with_content: false },
+  { property_type: 'office', adjusted_gdp: true },
+  { count: 2 },
+];
+
+describe('dashboard steps: filter, selection, figures, sections (issue 24)', () => {
+  let s: TestServer;
+  let owner: Awaited<ReturnType<typeof registerAndLogin>>;
+  let projectId: number;
+  before(async () => {
+    s = await startServer({}, { jobs: true });
+    owner = await registerAndLogin(s.api);
+    const res = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Steps', data: DATA, portfolio_variables: LABELS } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    projectId = res.body.project.project_id;
+    await waitForAnalysis(s, owner.token, projectId);
+    const u = await s.db.selectFrom('users').select(['company_id']).where('id', '=', owner.userId).executeTakeFirstOrThrow();
+    await s.db.updateTable('companies').set({ tier: 'enterprise', tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }) }).where('id', '=', u.company_id).execute();
+  });
+  after(() => s.close());
+
+  for (const c of COMBOS) {
+    test(`each step agrees with the answer: ${JSON.stringify(c)}`, async () => {
+      const res = await s.api.post('/api/v2/dashboard/', { token: owner.token, json: { project_id: projectId, ...c } });
+      assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+      const answer = res.body;
+      const project = await s.db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirstOrThrow();
+      const me = await s.db.selectFrom('users').select(['default_filters', 'data_edit_permissions']).where('id', '=', owner.userId).executeTakeFirstOrThrow();
+      const body = DashboardBody.parse({ project_id: projectId, ...c });
+
+      // Step 1: the filters.
+      const f = resolveFilters(project, me.default_filters, body);
+      assert.deepEqual({ analysis_type: f.at, scenario: f.sc, year: f.year, mitigation: f.mitigation }, { analysis_type: answer.filters.analysis_type, scenario: answer.filters.scenario, year: answer.filters.year, mitigation: answer.filters.mitigation });
+      assert.deepEqual(f.hazards.map((h) => HAZARDS.find((x) => x.key === h)!.label), c.variable ? [c.variable] : (project.portfolio_variables as string[]));
+
+      // Step 2: the selection (assets, climate scores).
+      const cached = await new ResultsCache(64 * 2 ** 20).get('steps', () => loadProjectResults(s.db, projectId));
+      const sel = selectAssets(cached, f, body);
+      assert.equal(sel.N, answer.asset_count);
+      assert.deepEqual(sel.idx.map((i) => sel.R.assets[i]!.id), answer.assets.id);
+      const atYear = moneyAt(sel, sel.syIdx);
+      const assetScores = climateScoresOf(sel, atYear, f.mitigation);
+      assert.deepEqual(assetScores, answer.asset_table.climatic_score);
+
+      // Step 3: the figures (cards, series, averages).
+      const totals = portfolioTotals(sel, atYear, assetScores);
+      const card = answer.climate_risk_card_data;
+      assert.equal(r2(totals.cvarTot), card.climate_value_at_risk);
+      assert.equal(r2(totals.rcvarTot), card.residual_climate_value_at_risk);
+      assert.equal(r2(totals.totalValue), card.total_asset_value);
+      assert.equal(r2(totals.eal), card.expected_annual_loss);
+      assert.equal(totals.overallRisk, answer.overall.overall_risk);
+      const series = portfolioSeries(sel, body);
+      for (const row of answer.cone_chart) assert.equal(r2(series.portfolioCvar('45', row.year).cvar), row.mid);
+      f.hazards.forEach((h, k) => assert.equal(meanScore(sel, k, sel.syIdx, f.mitigation), answer.heatmap_average[HAZARDS.find((x) => x.key === h)!.label]));
+
+      // Step 4: the sections, put together, are the whole answer.
+      const at2020 = sel.syIdx === sel.baseIdx ? atYear : moneyAt(sel, sel.baseIdx);
+      const tierPermissions = answer.tier_permissions;
+      const built = answerOf({ project, role: 'owner', tierPermissions, edits: (me.data_edit_permissions ?? {}) as Record<string, boolean>, body, sel, atYear, at2020, assetScores, totals, series, ownData: null, fragments: undefined });
+      assert.deepEqual(JSON.parse(JSON.stringify(built)), answer);
+    });
+  }
+
+  test('map clusters carry the mean score of their assets (what the world view is coloured by) besides the highest', async () => {
+    const post = (json: Record<string, unknown>) => s.api.post('/api/v2/dashboard/map/', { token: owner.token, json: { project_id: projectId, ...json } });
+    const pts = await post({});
+    assert.equal(pts.body.clustered, false);
+    const p = pts.body.points as { latitude: number[]; longitude: number[]; score: (number | null)[] };
+    s.app.services.dashboard.mapPointsMax = 2;
+    try {
+      const world = await post({ zoom: 0 });
+      assert.equal(world.body.clustered, true);
+      // The grid the server promises: cells of 48 px of a 512-pixel world at zoom 0.
+      const cell = (360 / 512) * 48;
+      const groups = new Map<string, (number | null)[]>();
+      p.latitude.forEach((lat, n) => { const k = `${Math.floor(p.longitude[n]! / cell)}:${Math.floor(lat / cell)}`; groups.set(k, [...(groups.get(k) ?? []), p.score[n]!]); });
+      const expected = [...groups.values()].map((g) => {
+        const scored = g.filter((v): v is number => v !== null);
+        return [g.length, scored.length ? Math.max(...scored) : null, scored.length ? Math.round(scored.reduce((a, b) => a + b, 0) / scored.length) : null];
+      });
+      const got = world.body.clusters.map((c: { count: number; score: number | null; mean: number | null }) => [c.count, c.score, c.mean]);
+      assert.deepEqual(got, expected);
+    } finally {
+      s.app.services.dashboard.mapPointsMax = 5000;
+    }
+  });
+});
