@@ -81,18 +81,6 @@ export async function pruneRuns(db: DB, projectId: number): Promise<number> {
   }
 }
 
-/** Deletes the chunks of one run that is not the project's results (a streamed run started again), a few at a time. */
-export async function deleteRunChunks(db: DB, projectId: number, version: number): Promise<void> {
-  for (;;) {
-    const r = await sql`delete from analysis_chunks where (project_id, version, chunk_start) in (
-        select c.project_id, c.version, c.chunk_start from analysis_chunks c join projects p on p.id = c.project_id
-        where c.project_id = ${projectId} and c.version = ${version} and c.version is distinct from p.results_version
-        limit ${PRUNE_BATCH})`.execute(db);
-    if (Number(r.numAffectedRows ?? 0) < PRUNE_BATCH) return;
-    await new Promise((res) => setImmediate(res));
-  }
-}
-
 /** The project card's figures from the chunks' shares, added in chunk order (the same sums whoever computed them). */
 export function projectSummary(filters: DefaultFilters, shares: readonly SummaryShare[], propertyTypes: string[]): ProjectSummary {
   const t: SummaryShare = { scoreSum: 0, scored: 0, maxExposure: 0, totalValue: 0, cvar: 0, rcvar: 0 };
