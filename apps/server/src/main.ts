@@ -1,4 +1,5 @@
 import { warmCountries, warmForward } from '@crp/geo';
+import { defaultHazardLayers } from '@crp/hazards';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './infra/db/database.js';
@@ -34,10 +35,12 @@ await app.listen({ port: config.PORT, host: config.HOST });
 // Jobs run in this process unless RUN_JOBS_IN_PROCESS=false (with PostgreSQL, `npm run worker` processes share them).
 // Started once listening: after a crash, the recovered analysis must not keep /api/health from answering.
 if (config.RUN_JOBS_IN_PROCESS ?? true) app.services.jobs.start();
-// Load the gazetteer after listening, so the first map click or search does not wait for it.
+// Load the gazetteer and the hazard layers after listening, so the first map click, search, hazard query or small
+// analysis does not wait for them (large analyses read the layers in the engine's worker threads only).
 setImmediate(() => {
   warmCountries();
   warmForward();
+  setImmediate(() => defaultHazardLayers().catch((err: unknown) => app.log.warn({ err }, 'hazard layers not loaded at start-up')));
 });
 const base = `http://localhost:${(app.server.address() as { port: number }).port}`;
 const lines = [

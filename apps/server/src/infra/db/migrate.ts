@@ -15,6 +15,7 @@ import * as m0013 from './migrations/0013_flood_protection.js';
 import * as m0014 from './migrations/0014_download_link_hours.js';
 import * as m0018 from './migrations/0018_own_hazard_layers.js';
 import * as m0019 from './migrations/0019_tcfd_narratives.js';
+import * as m0020 from './migrations/0020_results_by_run.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
 const MIGRATIONS: Record<string, { statements: string[] }> = {
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0014_download_link_hours': m0014,
   '0018_own_hazard_layers': m0018,
   '0019_tcfd_narratives': m0019,
+  '0020_results_by_run': m0020,
 };
 
 class StaticProvider implements MigrationProvider {

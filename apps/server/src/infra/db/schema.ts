@@ -162,7 +162,9 @@ export interface Database extends FaqTables {
   assets: AssetsTable;
   project_shares: ProjectSharesTable;
   jobs: JobsTable;
+  /** A view (migration 0020): the chunks of each project's current run (projects.results_version). Read only. */
   analysis_results: AnalysisResultsTable;
+  analysis_chunks: AnalysisChunksTable;
   analysis_runs: AnalysisRunsTable;
   analysis_parts: AnalysisPartsTable;
   analysis_staging: AnalysisStagingTable;
@@ -220,6 +222,8 @@ export interface ProjectsTable {
   updated_at: Timestamp;
   analysed_at: Timestamp | null;
   summary: Json<ProjectSummary> | null;
+  /** The version whose analysis_chunks are the current results (migration 0020); null until an analysis is stored. */
+  results_version: number | null;
 }
 
 /** Asset attributes; null is the NA sentinel, distinct from 0. */
@@ -291,6 +295,22 @@ export type ProjectRow = Selectable<ProjectsTable>;
 export type AssetRow = Selectable<AssetsTable>;
 export type NewAsset = Insertable<AssetsTable>;
 export type JobRow = Selectable<JobsTable>;
+
+/** Every result chunk of every run of a project (migration 0020); the current run is projects.results_version. */
+export interface AnalysisChunksTable {
+  project_id: number;
+  /** The project version this run analysed (0: stored before migration 0020). */
+  version: number;
+  chunk_start: number;
+  chunk_count: number;
+  data: Uint8Array;
+  /** The chunk's share of the project summary (null: stored before migration 0020). */
+  summary: Json<Record<string, number>> | null;
+  created_at: Generated<Timestamp>;
+  worker_id: string | null;
+  part: number | null;
+  attempt: number | null;
+}
 
 export interface AnalysisResultsTable {
   project_id: number;

@@ -1,20 +1,23 @@
 import { hazardByLabel, type HazardKey } from '@crp/contracts';
-import { computeChunk, prepareAssets, SCENARIO_YEARS, type AssetInput, type PreparedAsset } from '@crp/engine';
+import { computeChunk, prepareAssets, SCENARIO_YEARS, type AssetInput, type HazardProvider, type PreparedAsset } from '@crp/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { DB } from '../../infra/db/database.js';
-import { blobColumn, blobOf, blobValue } from '../../infra/db/bytea.js';
-import type { AssetRow, DefaultFilters, ProjectSummary } from '../../infra/db/schema.js';
+import { blobColumn, blobOf } from '../../infra/db/bytea.js';
+import type { AssetRow, DefaultFilters } from '../../infra/db/schema.js';
 import type { JobContext, JobDefinition } from '../../infra/job-queue.js';
 import { ANALYSE_PORTFOLIO_JOB } from '../projects/project.service.js';
-import { defaultHazardLayers, type ByoRegistry } from '@crp/hazards';
+import { byoCatalogPath, defaultHazardLayers, type ByoRegistry } from '@crp/hazards';
+import { existsSync, readFileSync } from 'node:fs';
 import { createHazardProvider } from './hazard-provider.js';
 import { decodeChunk, encodeChunk, type StoredChunk } from './result-codec.js';
-import { summaryIndex, summaryShare, type SummaryShare } from './chunk-summary.js';
+import { summaryShare } from './chunk-summary.js';
 import type { EncodedChunk, EncodeOptions } from './chunk-encoder.js';
 import { withAnalysisPool } from './analysis-pool.js';
+import { pruneRuns, storeRun, writeChunk, type RunChunk } from './run-store.js';
 
 export { summaryShare, type SummaryShare } from './chunk-summary.js';
+export { projectSummary } from './run-store.js';
 
 /** Assets computed between two yields to the event loop (keeps the API responsive during an analysis). */
 const CHUNK_ASSETS = 500;
@@ -87,133 +90,195 @@ function hazardsOf(project: { portfolio_variables: unknown }): HazardKey[] {
   return (project.portfolio_variables as string[]).map((l) => hazardByLabel(l)?.key).filter((k): k is HazardKey => !!k);
 }
 
+/** A chunk of the current results kept after an edit (none of its assets changed). */
+type Kept = { data: Buffer; worker_id: string | null; part: number | null };
+
+/** What the steps of one analysis share. */
+interface AnalysisRun {
+  projectId: number;
+  version: number;
+  filters: DefaultFilters;
+  hazards: HazardKey[];
+}
+
 /**
- * Runs the engine over every asset x hazard x scenario-year of a project and stores the results, replacing the
- * previous ones in one transaction, so readers see either the old or the new analysis, never a mix.
+ * Runs the engine over every asset x hazard x scenario-year of a project and stores the results as run `version`
+ * (analysis_chunks, written chunk by chunk), then makes it the project's results in one small transaction, so readers
+ * see either the old or the new analysis, never a mix (run-store.ts).
  * With `fanOut`, an analysis with more than `partChunks` chunks to compute is instead planned as parts (ranges of
  * chunks), each a job that any worker may claim (analysePortfolioPartJob); the part completing the set stores it.
  */
 export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: AnalysisJobOptions): JobDefinition<AnalysePayload> {
-  const setProject = (id: number, fields: Record<string, unknown>) => db.updateTable('projects').set(fields).where('id', '=', id).execute();
   return {
     type: ANALYSE_PORTFOLIO_JOB,
     maxAttempts: 3,
     retryDelaySeconds: 5,
-    async run({ projectId, version, changedAssetIds }, ctx) {
-      const project = await db.selectFrom('projects').select(['id', 'version', 'portfolio_variables', 'default_filters']).where('id', '=', projectId).executeTakeFirst();
-      if (!project) return; // deleted meanwhile
-      if (project.version !== version) return; // superseded: a newer job analyses the newer assets
-      // Planned into parts by an earlier attempt that died before marking this job done: the parts carry on. A run
-      // without parts is a streamed run (below) of an attempt that died: it starts again.
-      const earlier = await db.selectFrom('analysis_runs').select(['version', 'parts']).where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst();
-      if (earlier && earlier.parts > 0) return;
-      if (earlier) await db.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '=', version).execute();
-      await setProject(projectId, { status: 'running', progress: 0, status_message: 'Reading assets' });
-      const rows = await readAssets(db, projectId);
-      const inputs = rows.map(assetInputOf);
-      let preparedAll: PreparedAsset[] | null = null;
-      const preparedOf = () => (preparedAll ??= prepareAssets(inputs, undefined));
-      const blobs: { start: number; count: number; data: Buffer; worker_id: string | null; part: number | null }[] = [];
-      const shares: { start: number; share: SummaryShare }[] = [];
-      const t0 = performance.now();
-      let lastReport = 0;
-      const filters = project.default_filters as DefaultFilters;
-      const hazards = hazardsOf(project);
-      // After an edit, chunks without a changed asset keep their stored results (same assets, same boundaries).
-      const reusable = new Map<number, { data: Buffer; worker_id: string | null; part: number | null }>();
-      if (changedAssetIds?.length) {
-        const old = await db.selectFrom('analysis_results').select(['chunk_start', 'chunk_count', blobColumn('data').as('data'), 'worker_id', 'part']).where('project_id', '=', projectId).execute();
-        const aligned = old.reduce((n, b) => n + b.chunk_count, 0) === rows.length && old.every((b) => b.chunk_start % CHUNK_ASSETS === 0 && b.chunk_count === Math.min(CHUNK_ASSETS, rows.length - b.chunk_start));
-        if (aligned) {
-          const changed = new Set(changedAssetIds);
-          for (const b of old) {
-            const touched = rows.slice(b.chunk_start, b.chunk_start + b.chunk_count).some((r) => changed.has(r.id));
-            if (!touched) reusable.set(b.chunk_start, { data: blobOf(b.data), worker_id: b.worker_id, part: b.part });
-          }
-        }
-      }
-      const toCompute: number[] = [];
-      for (let start = 0; start < inputs.length; start += CHUNK_ASSETS) if (!reusable.has(start)) toCompute.push(start);
-      if (options.fanOut && toCompute.length > options.partChunks) {
-        await planParts(db, log, options, ctx, { projectId, version, total: inputs.length, filters, hazards, prepared: preparedOf(), reusable, toCompute });
-        return;
-      }
-      let recomputed = 0;
-      const report = async (done: number) => {
-        if (performance.now() - lastReport < 250 && done < inputs.length) return;
-        lastReport = performance.now();
-        const message = `Analysed ${done.toLocaleString('en-US')} of ${inputs.length.toLocaleString('en-US')} assets`;
-        await setProject(projectId, { progress: 0.95 * (done / inputs.length), status_message: message });
-        await ctx.progress(0.95 * (done / inputs.length), message);
-      };
-      const keep = (chunk: StoredChunk) => {
-        shares.push({ start: chunk.start, share: summaryShare(preparedOf(), 0, chunk, filters, hazards) });
-        blobs.push({ start: chunk.start, count: chunk.count, data: encodeChunk(chunk), worker_id: ctx.workerId, part: null });
-      };
-      const layers = await defaultHazardLayers();
-      const own = (await options.ownLayers?.(projectId)) ?? null;
-      if (reusable.size === 0 && inputs.length > PARALLEL_ABOVE && layers.byo.size === 0 && !own) {
-        // Large portfolios: the engine's worker threads compute, compress and summarise each chunk; this thread only
-        // writes each chunk's blob to analysis_staging as it arrives (streaming: memory stays bounded whatever the
-        // size), then swaps the run into analysis_results in one transaction (storeRun), as the fanned-out path does.
-        // (Own rasters are loaded in this thread only, so portfolios that may use them stay here.)
-        const stats = await streamRun(db, ctx, { projectId, version, total: inputs.length, tasks: tasksOf(inputs, 0, inputs.length), encode: { filters, hazards }, part: null, onProgress: (done) => void report(done) });
-        const outcome = await db.transaction().execute(async (tx) => {
-          const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
-          if (!current || current.version !== version) return 'superseded';
-          await tx.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '<', version).execute();
-          await storeRun(tx, projectId, version, inputs.length, filters);
-          return 'stored';
-        });
-        log.info({ projectId, assets: inputs.length, recomputed: inputs.length, computeMs: Math.round(performance.now() - t0), bytes: stats.bytes, encodeMsInWorkers: Math.round(stats.encodeMs), encodedInWorkers: stats.inWorker, outcome }, 'portfolio analysed');
-        if (outcome === 'stored' && options.onStored) options.onStored(projectId).catch((err: unknown) => log.warn({ projectId, err }, 'after-analysis hook failed'));
-        return;
-      } else {
-        const provider = createHazardProvider({ own }, layers);
-        for (let start = 0; start < inputs.length; start += CHUNK_ASSETS) {
-          const end = Math.min(inputs.length, start + CHUNK_ASSETS);
-          const count = end - start;
-          const kept = reusable.get(start);
-          if (kept) {
-            shares.push({ start, share: summaryShare(preparedOf(), 0, decodeChunk(kept.data), filters, hazards) });
-            blobs.push({ start, count, ...kept });
-            await new Promise((r) => setImmediate(r)); // a decode is tens of ms: let requests through
-            continue;
-          }
-          recomputed += count;
-          keep(computeChunk(preparedOf(), inputs, start, end, SCENARIO_YEARS, provider) as StoredChunk);
-          await report(end);
-          await new Promise((r) => setImmediate(r)); // let requests through between chunks
-        }
-      }
-      blobs.sort((a, b) => a.start - b.start);
-      shares.sort((a, b) => a.start - b.start);
-      const computeMs = performance.now() - t0;
-      const stored = await db.transaction().execute(async (tx) => {
-        const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
-        if (!current || current.version !== version) return false;
-        await tx.deleteFrom('analysis_results').where('project_id', '=', projectId).execute();
-        for (const b of blobs) await tx.insertInto('analysis_results').values({ project_id: projectId, chunk_start: b.start, chunk_count: b.count, data: blobValue(b.data), worker_id: b.worker_id, part: b.part }).execute();
-        // Parts of an older fanned-out run are superseded: drop them with their staged chunks.
-        await tx.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '<', version).execute();
-        await tx
-          .updateTable('projects')
-          .set({ status: 'done', progress: 1, status_message: `Analysed ${inputs.length.toLocaleString('en-US')} assets`, analysed_at: new Date(), summary: JSON.stringify(projectSummary(filters, shares.map((s) => s.share), propertyTypes(rows))) })
-          .where('id', '=', projectId)
-          .execute();
-        return true;
-      });
-      log.info({ projectId, assets: inputs.length, recomputed, computeMs: Math.round(computeMs), bytes: blobs.reduce((n, b) => n + b.data.length, 0), stored }, 'portfolio analysed');
-      if (stored && options.onStored) options.onStored(projectId).catch((err: unknown) => log.warn({ projectId, err }, 'after-analysis hook failed'));
-    },
+    run: (payload, ctx) => analysePortfolio(db, log, options, payload, ctx),
     async onFailed({ projectId }, error) {
-      await setProject(projectId, { status: 'failed', status_message: `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.` });
+      await db.updateTable('projects').set({ status: 'failed', status_message: `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.` }).where('id', '=', projectId).execute();
     },
   };
 }
 
+async function analysePortfolio(db: DB, log: FastifyBaseLogger, options: AnalysisJobOptions, { projectId, version, changedAssetIds }: AnalysePayload, ctx: JobContext) {
+  const project = await db.selectFrom('projects').select(['id', 'version', 'portfolio_variables', 'default_filters', 'results_version']).where('id', '=', projectId).executeTakeFirst();
+  if (!project) return; // deleted meanwhile
+  if (project.version !== version) return; // superseded: a newer job analyses the newer assets
+  if (project.results_version === version) return; // stored by an earlier attempt that died before marking the job done
+  if (!(await restartRun(db, projectId, version))) return;
+  await db.updateTable('projects').set({ status: 'running', progress: 0, status_message: 'Reading assets' }).where('id', '=', projectId).execute();
+  const run: AnalysisRun = { projectId, version, filters: project.default_filters as DefaultFilters, hazards: hazardsOf(project) };
+  // A fanned-out analysis without an edit needs only the number of assets: each part reads its own.
+  if (options.fanOut && !changedAssetIds?.length) {
+    const total = await countAssets(db, projectId);
+    const toCompute = chunkStarts(total);
+    if (toCompute.length > options.partChunks) return planParts(db, log, options, ctx, { ...run, total, prepared: () => [], reusable: new Map(), toCompute });
+  }
+  const rows = await readAssets(db, projectId);
+  const inputs = rows.map(assetInputOf);
+  let preparedAll: PreparedAsset[] | null = null;
+  const prepared = () => (preparedAll ??= prepareAssets(inputs, undefined));
+  // After an edit, chunks without a changed asset keep their stored results (same assets, same boundaries).
+  const reusable = changedAssetIds?.length ? await reusableChunks(db, projectId, project.results_version, rows, changedAssetIds) : new Map<number, Kept>();
+  const toCompute = chunkStarts(inputs.length).filter((s) => !reusable.has(s));
+  if (options.fanOut && toCompute.length > options.partChunks) return planParts(db, log, options, ctx, { ...run, total: inputs.length, prepared, reusable, toCompute });
+  const t0 = performance.now();
+  const report = progressReporter(db, ctx, projectId, inputs.length);
+  const own = (await options.ownLayers?.(projectId)) ?? null;
+  // Large portfolios: the engine's worker threads compute, compress and summarise each chunk (this thread only writes
+  // each chunk as it arrives). Own rasters are loaded in this thread only, so portfolios that may use them stay here.
+  // The hazard layers are loaded in this thread only when it computes (or to see whether the installation's own-layer
+  // catalogue loaded any layer): not on the large-portfolio path, where loading them would stall the event loop.
+  const inWorkers = reusable.size === 0 && inputs.length > PARALLEL_ABOVE && !own && !(await installationHasOwnLayers());
+  const stats = inWorkers
+    ? await streamRun(db, ctx, { ...run, total: inputs.length, tasks: tasksOf(inputs, 0, inputs.length), part: null, onProgress: (done) => void report(done) })
+    : await computeInProcess(db, ctx, run, { inputs, prepared, reusable, provider: createHazardProvider({ own }, await defaultHazardLayers()), report });
+  const outcome = await finishRun(db, run, inputs.length);
+  log.info({ projectId, assets: inputs.length, recomputed: stats.recomputed, computeMs: Math.round(performance.now() - t0), bytes: stats.bytes, encodeMsInWorkers: Math.round(stats.encodeMs), encodedInWorkers: stats.inWorker, outcome }, 'portfolio analysed');
+  await afterRun(db, log, projectId, outcome, options.onStored);
+}
+
 /**
- * Plans a fanned-out run: chunks kept after an edit go straight to staging, the chunks to compute are cut into parts
+ * Before (re)starting the analysis of a version: false when an earlier attempt planned it into parts (the parts carry
+ * on). A run without parts is a streamed run of an attempt that died: it starts again (its chunks are overwritten).
+ */
+async function restartRun(db: DB, projectId: number, version: number): Promise<boolean> {
+  const earlier = await db.selectFrom('analysis_runs').select(['version', 'parts']).where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst();
+  if (earlier && earlier.parts > 0) return false;
+  if (earlier) await db.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '=', version).execute();
+  return true;
+}
+
+async function countAssets(db: DB, projectId: number): Promise<number> {
+  return (await db.selectFrom('assets').select(sql<number>`count(*)::int`.as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow()).n;
+}
+
+/**
+ * Whether the installation's own-layer catalogue (HAZARD_BYO_CATALOG) loaded any layer: the engine's worker threads
+ * know the committed layers only. A missing or empty catalogue needs no loading of the layers to answer.
+ */
+async function installationHasOwnLayers(): Promise<boolean> {
+  const path = byoCatalogPath();
+  if (!existsSync(path)) return false;
+  try {
+    const list: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (Array.isArray(list) && list.length === 0) return false;
+  } catch {
+    // unreadable: as many layers as loading it gives (none; the load logs why)
+  }
+  return (await defaultHazardLayers()).byo.size > 0;
+}
+
+/** Start (asset index) of every chunk of `total` assets. */
+function chunkStarts(total: number): number[] {
+  const out: number[] = [];
+  for (let start = 0; start < total; start += CHUNK_ASSETS) out.push(start);
+  return out;
+}
+
+/** The current results' chunks none of whose assets changed, when the stored chunks still line up with the assets. */
+async function reusableChunks(db: DB, projectId: number, resultsVersion: number | null, rows: AssetRow[], changedAssetIds: number[]): Promise<Map<number, Kept>> {
+  const reusable = new Map<number, Kept>();
+  if (resultsVersion === null) return reusable;
+  const old = await db.selectFrom('analysis_chunks').select(['chunk_start', 'chunk_count', blobColumn('data').as('data'), 'worker_id', 'part']).where('project_id', '=', projectId).where('version', '=', resultsVersion).execute();
+  const aligned = old.reduce((n, b) => n + b.chunk_count, 0) === rows.length && old.every((b) => b.chunk_start % CHUNK_ASSETS === 0 && b.chunk_count === Math.min(CHUNK_ASSETS, rows.length - b.chunk_start));
+  if (!aligned) return reusable;
+  const changed = new Set(changedAssetIds);
+  for (const b of old) {
+    const touched = rows.slice(b.chunk_start, b.chunk_start + b.chunk_count).some((r) => changed.has(r.id));
+    if (!touched) reusable.set(b.chunk_start, { data: blobOf(b.data), worker_id: b.worker_id, part: b.part });
+  }
+  return reusable;
+}
+
+/** Reports `done` of `total` assets on the project and the job, at most every 250 ms (and at the end). */
+function progressReporter(db: DB, ctx: JobContext, projectId: number, total: number) {
+  let lastReport = 0;
+  return async (done: number) => {
+    if (performance.now() - lastReport < 250 && done < total) return;
+    lastReport = performance.now();
+    const message = `Analysed ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} assets`;
+    await db.updateTable('projects').set({ progress: 0.95 * (done / total), status_message: message }).where('id', '=', projectId).execute();
+    await ctx.progress(0.95 * (done / total), message);
+  };
+}
+
+type RunStats = { recomputed: number; bytes: number; encodeMs: number; inWorker: boolean };
+
+/**
+ * Small portfolios, edits (kept chunks) and own layers: computes in this thread, a turn of the event loop per chunk,
+ * writing each chunk of the run as it is done.
+ */
+async function computeInProcess(
+  db: DB,
+  ctx: JobContext,
+  run: AnalysisRun,
+  c: { inputs: AssetInput[]; prepared: () => PreparedAsset[]; reusable: Map<number, Kept>; provider: HazardProvider; report: (done: number) => Promise<void> },
+): Promise<RunStats> {
+  const stats: RunStats = { recomputed: 0, bytes: 0, encodeMs: 0, inWorker: false };
+  for (const start of chunkStarts(c.inputs.length)) {
+    const end = Math.min(c.inputs.length, start + CHUNK_ASSETS);
+    const kept = c.reusable.get(start);
+    if (kept) {
+      const share = summaryShare(c.prepared(), 0, decodeChunk(kept.data), run.filters, run.hazards);
+      await writeChunk(db, run.projectId, run.version, { start, count: end - start, data: kept.data, share, part: kept.part, worker_id: kept.worker_id, attempt: null });
+      stats.bytes += kept.data.length;
+      await new Promise((r) => setImmediate(r)); // a decode is tens of ms: let requests through
+      continue;
+    }
+    const chunk = computeChunk(c.prepared(), c.inputs, start, end, SCENARIO_YEARS, c.provider) as StoredChunk;
+    const data = encodeChunk(chunk);
+    await writeChunk(db, run.projectId, run.version, { start, count: end - start, data, share: summaryShare(c.prepared(), 0, chunk, run.filters, run.hazards), part: null, worker_id: ctx.workerId, attempt: ctx.attempt });
+    stats.recomputed += end - start;
+    stats.bytes += data.length;
+    await c.report(end);
+    await new Promise((r) => setImmediate(r)); // let requests through between chunks
+  }
+  return stats;
+}
+
+/** Makes the written run the project's results, unless the project changed meanwhile: one short transaction. */
+async function finishRun(db: DB, run: AnalysisRun, total: number): Promise<'stored' | 'superseded'> {
+  return db.transaction().execute(async (tx) => {
+    const current = await tx.selectFrom('projects').select('version').where('id', '=', run.projectId).forUpdate().executeTakeFirst();
+    if (!current || current.version !== run.version) return 'superseded';
+    // Parts of an older fanned-out run are superseded: drop them.
+    await tx.deleteFrom('analysis_runs').where('project_id', '=', run.projectId).where('version', '<', run.version).execute();
+    await storeRun(tx, run.projectId, run.version, total, run.filters);
+    return 'stored';
+  });
+}
+
+/** After a run stored or superseded: the after-analysis hook (not awaited), then the other runs' chunks are deleted. */
+async function afterRun(db: DB, log: FastifyBaseLogger, projectId: number, outcome: string, onStored: ((projectId: number) => Promise<void>) | undefined) {
+  if (outcome === 'stored' && onStored) onStored(projectId).catch((err: unknown) => log.warn({ projectId, err }, 'after-analysis hook failed'));
+  if (outcome !== 'stored' && outcome !== 'superseded') return;
+  const pruned = await pruneRuns(db, projectId).catch((err: unknown) => { log.warn({ projectId, err }, 'pruning old analysis runs failed'); return 0; });
+  if (pruned) log.info({ projectId, chunks: pruned }, 'old analysis runs deleted');
+}
+
+/**
+ * Plans a fanned-out run: chunks kept after an edit go straight into the run, the chunks to compute are cut into parts
  * of `partChunks` chunks, and one part job is queued per part, all in one transaction under the project's row lock
  * (so a newer version cannot slip in between). A retried planning job finds the run and stops.
  */
@@ -222,17 +287,17 @@ async function planParts(
   log: FastifyBaseLogger,
   options: AnalysisJobOptions,
   ctx: JobContext,
-  p: { projectId: number; version: number; total: number; filters: DefaultFilters; hazards: HazardKey[]; prepared: PreparedAsset[]; reusable: Map<number, { data: Buffer; worker_id: string | null; part: number | null }>; toCompute: number[] },
+  p: AnalysisRun & { total: number; prepared: () => PreparedAsset[]; reusable: Map<number, Kept>; toCompute: number[] },
 ) {
   const { projectId, version, total } = p;
-  const reused = [...p.reusable.entries()].map(([start, kept]) => {
-    const chunk = decodeChunk(kept.data);
-    return { project_id: projectId, version, chunk_start: start, chunk_count: chunk.count, data: blobValue(kept.data), summary: JSON.stringify(summaryShare(p.prepared, 0, chunk, p.filters, p.hazards)), part: kept.part, worker_id: kept.worker_id, attempt: null };
+  const countOf = (start: number) => Math.min(CHUNK_ASSETS, total - start);
+  const reused: RunChunk[] = [...p.reusable.entries()].map(([start, kept]) => {
+    const share = summaryShare(p.prepared(), 0, decodeChunk(kept.data), p.filters, p.hazards);
+    return { start, count: countOf(start), data: kept.data, share, part: kept.part, worker_id: kept.worker_id, attempt: null };
   });
-  const reusedAssets = reused.reduce((n, r) => n + r.chunk_count, 0);
+  const reusedAssets = reused.reduce((n, r) => n + r.count, 0);
   const groups: number[][] = [];
   for (let i = 0; i < p.toCompute.length; i += options.partChunks) groups.push(p.toCompute.slice(i, i + options.partChunks));
-  const countOf = (start: number) => Math.min(CHUNK_ASSETS, total - start);
   const outcome = await db.transaction().execute(async (tx) => {
     const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
     if (!current || current.version !== version) return 'superseded';
@@ -243,7 +308,7 @@ async function planParts(
       .insertInto('analysis_runs')
       .values({ project_id: projectId, version, total_assets: total, chunks: Math.ceil(total / CHUNK_ASSETS), parts: groups.length, reused_assets: reusedAssets, planned_by: ctx.workerId })
       .execute();
-    for (const r of reused) await tx.insertInto('analysis_staging').values(r).execute();
+    for (const r of reused) await writeChunk(tx, projectId, version, r);
     for (const [part, chunks] of groups.entries()) {
       const payload: PartPayload = { projectId, version, part, chunks, total, filters: p.filters, hazards: p.hazards };
       const jobId = await options.enqueue(ANALYSE_PORTFOLIO_PART_JOB, payload, tx);
@@ -264,9 +329,9 @@ async function planParts(
 }
 
 /**
- * One part of a fanned-out analysis: computes its chunks, then in one transaction under the project's row lock
- * writes them to analysis_staging (upsert on (project, version, chunk_start): a retried part overwrites its own
- * rows), marks the part done and, when it is the last, swaps the whole run into analysis_results and the summary.
+ * One part of a fanned-out analysis: computes its chunks and writes each into the run as it arrives (upsert on
+ * (project, version, chunk_start): a retried part overwrites its own rows), then in one short transaction under the
+ * project's row lock marks the part done and, when it is the last, makes the run the project's results (storeRun).
  * A part of a superseded version (the project changed since) stores nothing.
  */
 export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored?: (projectId: number) => Promise<void>, ownLayers?: OwnLayersOf): JobDefinition<PartPayload> {
@@ -274,92 +339,7 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
     type: ANALYSE_PORTFOLIO_PART_JOB,
     maxAttempts: 3,
     retryDelaySeconds: 5,
-    async run(p, ctx) {
-      const { projectId, version, part, chunks, total } = p;
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely query builder with a where(); their where() overloads have no common typed signature
-      const partKey = <Q extends { where: (...a: any[]) => Q }>(q: Q): Q => q.where('project_id', '=', projectId).where('version', '=', version).where('part', '=', part);
-      const project = await db.selectFrom('projects').select(['version']).where('id', '=', projectId).executeTakeFirst();
-      if (!project || project.version !== version) return; // superseded
-      const run = await db.selectFrom('analysis_runs').select(['finished_at']).where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst();
-      if (!run || run.finished_at) return; // superseded, or stored already by an earlier attempt
-      await partKey(db.updateTable('analysis_parts').set({ status: 'running', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: 0, started_at: new Date() })).execute();
-      const own = (await ownLayers?.(projectId)) ?? null;
-      const staged: { chunk_start: number; chunk_count: number; data: Uint8Array; summary: SummaryShare }[] = [];
-      const partAssets = chunks.reduce((n, c) => n + Math.min(CHUNK_ASSETS, total - c), 0);
-      const t0 = performance.now();
-      let done = 0;
-      let lastReport = 0;
-      const tasks: { start: number; assets: AssetInput[] }[] = [];
-      for (const start of chunks) {
-        const count = Math.min(CHUNK_ASSETS, total - start);
-        const rows = await db.selectFrom('assets').selectAll().where('project_id', '=', projectId).orderBy('position').limit(count).offset(start).execute();
-        if (rows.length !== count) {
-          const now = await db.selectFrom('projects').select(['version']).where('id', '=', projectId).executeTakeFirst();
-          if (!now || now.version !== version) return;
-          throw new Error(`expected ${count} assets from position ${start}, found ${rows.length}`);
-        }
-        tasks.push({ start, assets: rows.map(assetInputOf) });
-      }
-      const encode: EncodeOptions = { filters: p.filters, hazards: p.hazards };
-      let encodeMs = 0;
-      let inWorker = true;
-      const take = async (head: { start: number; count: number }, e: EncodedChunk) => {
-        encodeMs += e.encodeMs;
-        inWorker &&= e.inWorker;
-        staged.push({ chunk_start: head.start, chunk_count: head.count, data: e.data, summary: e.share });
-        done += head.count;
-        if (performance.now() - lastReport > 250 || done === partAssets) {
-          lastReport = performance.now();
-          await reportRunProgress(db, projectId, version, part, done);
-          await ctx.progress(done / partAssets, `Part ${part + 1}: ${done} of ${partAssets} assets`);
-        }
-      };
-      if (own) {
-        // The company's own rasters are loaded in this thread only: compute here, a turn of the event loop per chunk.
-        const provider = createHazardProvider({ own }, await defaultHazardLayers());
-        for (const t of tasks) {
-          const prepared = prepareAssets(t.assets, undefined);
-          const chunk = { ...computeChunk(prepared, t.assets, 0, t.assets.length, SCENARIO_YEARS, provider), start: t.start } as StoredChunk;
-          const t1 = performance.now();
-          const e: EncodedChunk = { data: encodeChunk(chunk), share: summaryShare(prepared, t.start, chunk, p.filters, p.hazards), encodeMs: 0, inWorker: false };
-          e.encodeMs = performance.now() - t1;
-          await take({ start: t.start, count: t.assets.length }, e);
-          await new Promise((r) => setImmediate(r));
-        }
-      } else {
-        // The engine's worker threads compute, compress and summarise the chunks (this thread stays free for requests).
-        await withAnalysisPool((pool) => pool.run(tasks, (head, value) => take(head, value as EncodedChunk), encode));
-      }
-      staged.sort((a, b) => a.chunk_start - b.chunk_start);
-      const computeMs = Math.round(performance.now() - t0);
-      const outcome = await db.transaction().execute(async (tx) => {
-        const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
-        if (!current || current.version !== version) return 'superseded';
-        const run = await tx.selectFrom('analysis_runs').select(['finished_at', 'total_assets']).where('project_id', '=', projectId).where('version', '=', version).forUpdate().executeTakeFirst();
-        if (!run || run.finished_at) return 'stored before';
-        for (const s of staged) {
-          const fields = { chunk_count: s.chunk_count, data: blobValue(s.data), summary: JSON.stringify(s.summary), part, worker_id: ctx.workerId, attempt: ctx.attempt };
-          await tx
-            .insertInto('analysis_staging')
-            .values({ project_id: projectId, version, chunk_start: s.chunk_start, ...fields })
-            .onConflict((oc) => oc.columns(['project_id', 'version', 'chunk_start']).doUpdateSet(fields))
-            .execute();
-        }
-        await partKey(tx.updateTable('analysis_parts').set({ status: 'done', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: done, compute_ms: computeMs, finished_at: new Date() })).execute();
-        const left = await tx
-          .selectFrom('analysis_parts')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .where('project_id', '=', projectId)
-          .where('version', '=', version)
-          .where('status', '<>', 'done')
-          .executeTakeFirstOrThrow();
-        if (left.n > 0) return 'staged';
-        await storeRun(tx, projectId, version, run.total_assets, p.filters);
-        return 'stored';
-      });
-      log.info({ projectId, version, part, chunks: chunks.length, assets: partAssets, computeMs, encodeMsInWorkers: Math.round(encodeMs), encodedInWorkers: inWorker, attempt: ctx.attempt, outcome }, 'analysis part done');
-      if (outcome === 'stored' && onStored) onStored(projectId).catch((err: unknown) => log.warn({ projectId, err }, 'after-analysis hook failed'));
-    },
+    run: (p, ctx) => analysePart(db, log, p, ctx, onStored, ownLayers),
     async onFailed({ projectId, version }, error) {
       await db
         .updateTable('projects')
@@ -369,6 +349,103 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
         .execute();
     },
   };
+}
+
+async function analysePart(db: DB, log: FastifyBaseLogger, p: PartPayload, ctx: JobContext, onStored?: (projectId: number) => Promise<void>, ownLayers?: OwnLayersOf) {
+  const { projectId, version, part, chunks } = p;
+  const project = await db.selectFrom('projects').select(['version']).where('id', '=', projectId).executeTakeFirst();
+  if (!project || project.version !== version) return; // superseded
+  const run = await db.selectFrom('analysis_runs').select(['finished_at']).where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst();
+  if (!run || run.finished_at) return; // superseded, or stored already by an earlier attempt
+  await partQuery(db.updateTable('analysis_parts').set({ status: 'running', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: 0, started_at: new Date() }), p).execute();
+  const tasks = await partTasks(db, p);
+  if (!tasks) return; // the assets changed meanwhile: superseded
+  const partAssets = tasks.reduce((n, t) => n + t.assets.length, 0);
+  const t0 = performance.now();
+  const stats = { done: 0, encodeMs: 0, inWorker: true, lastReport: 0 };
+  const take = async (head: { start: number; count: number }, e: EncodedChunk) => {
+    stats.encodeMs += e.encodeMs;
+    stats.inWorker &&= e.inWorker;
+    await writeChunk(db, projectId, version, { start: head.start, count: head.count, data: e.data, share: e.share, part, worker_id: ctx.workerId, attempt: ctx.attempt });
+    stats.done += head.count;
+    if (performance.now() - stats.lastReport > 250 || stats.done === partAssets) {
+      stats.lastReport = performance.now();
+      await reportRunProgress(db, projectId, version, part, stats.done);
+      await ctx.progress(stats.done / partAssets, `Part ${part + 1}: ${stats.done} of ${partAssets} assets`);
+    }
+  };
+  const own = (await ownLayers?.(projectId)) ?? null;
+  if (own) await computeWithOwnLayers(tasks, own, p, take);
+  // The engine's worker threads compute, compress and summarise the chunks (this thread stays free for requests).
+  else await withAnalysisPool((pool) => pool.run(tasks, (head, value) => take(head, value as EncodedChunk), { filters: p.filters, hazards: p.hazards } satisfies EncodeOptions));
+  const computeMs = Math.round(performance.now() - t0);
+  const outcome = await finishPart(db, p, ctx, { done: stats.done, computeMs });
+  log.info({ projectId, version, part, chunks: chunks.length, assets: partAssets, computeMs, encodeMsInWorkers: Math.round(stats.encodeMs), encodedInWorkers: stats.inWorker, attempt: ctx.attempt, outcome }, 'analysis part done');
+  await afterRun(db, log, projectId, outcome, onStored);
+}
+
+/** Narrows a query on analysis_parts to the row of part `p`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely query builder with a where(); their where() overloads have no common typed signature
+function partQuery<Q extends { where: (...a: any[]) => Q }>(q: Q, p: PartPayload): Q {
+  return q.where('project_id', '=', p.projectId).where('version', '=', p.version).where('part', '=', p.part);
+}
+
+/** The engine tasks of a part, its assets read one query per run of consecutive chunks; null when they changed. */
+async function partTasks(db: DB, p: PartPayload): Promise<{ start: number; assets: AssetInput[] }[] | null> {
+  const countOf = (start: number) => Math.min(CHUNK_ASSETS, p.total - start);
+  const tasks: { start: number; assets: AssetInput[] }[] = [];
+  for (let i = 0; i < p.chunks.length; ) {
+    let j = i;
+    while (j + 1 < p.chunks.length && p.chunks[j + 1] === p.chunks[j]! + CHUNK_ASSETS) j++;
+    const from = p.chunks[i]!;
+    const count = p.chunks[j]! + countOf(p.chunks[j]!) - from;
+    const rows = await db.selectFrom('assets').selectAll().where('project_id', '=', p.projectId).orderBy('position').limit(count).offset(from).execute();
+    if (rows.length !== count) {
+      const now = await db.selectFrom('projects').select(['version']).where('id', '=', p.projectId).executeTakeFirst();
+      if (!now || now.version !== p.version) return null;
+      throw new Error(`expected ${count} assets from position ${from}, found ${rows.length}`);
+    }
+    const inputs = rows.map(assetInputOf);
+    tasks.push(...tasksOf(inputs, 0, inputs.length).map((t) => ({ start: from + t.start, assets: t.assets })));
+    i = j + 1;
+  }
+  return tasks;
+}
+
+/** The company's own rasters are loaded in this thread only: computes here, a turn of the event loop per chunk. */
+async function computeWithOwnLayers(tasks: { start: number; assets: AssetInput[] }[], own: ByoRegistry, p: PartPayload, take: (head: { start: number; count: number }, e: EncodedChunk) => Promise<void>) {
+  const provider = createHazardProvider({ own }, await defaultHazardLayers());
+  for (const t of tasks) {
+    const prepared = prepareAssets(t.assets, undefined);
+    const chunk = { ...computeChunk(prepared, t.assets, 0, t.assets.length, SCENARIO_YEARS, provider), start: t.start } as StoredChunk;
+    const t1 = performance.now();
+    const e: EncodedChunk = { data: encodeChunk(chunk), share: summaryShare(prepared, t.start, chunk, p.filters, p.hazards), encodeMs: 0, inWorker: false };
+    e.encodeMs = performance.now() - t1;
+    await take({ start: t.start, count: t.assets.length }, e);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** Marks a part done and, when it is the last of its run, stores the run: one short transaction under the row lock. */
+async function finishPart(db: DB, p: PartPayload, ctx: JobContext, r: { done: number; computeMs: number }): Promise<'superseded' | 'stored before' | 'staged' | 'stored'> {
+  const { projectId, version } = p;
+  return db.transaction().execute(async (tx) => {
+    const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
+    if (!current || current.version !== version) return 'superseded';
+    const run = await tx.selectFrom('analysis_runs').select(['finished_at', 'total_assets']).where('project_id', '=', projectId).where('version', '=', version).forUpdate().executeTakeFirst();
+    if (!run || run.finished_at) return 'stored before';
+    await partQuery(tx.updateTable('analysis_parts').set({ status: 'done', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: r.done, compute_ms: r.computeMs, finished_at: new Date() }), p).execute();
+    const left = await tx
+      .selectFrom('analysis_parts')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('project_id', '=', projectId)
+      .where('version', '=', version)
+      .where('status', '<>', 'done')
+      .executeTakeFirstOrThrow();
+    if (left.n > 0) return 'staged';
+    await storeRun(tx, projectId, version, run.total_assets, p.filters);
+    return 'stored';
+  });
 }
 
 /** Page size when reading a project's assets (each page one query, so requests interleave on a large project). */
@@ -395,30 +472,24 @@ function tasksOf(inputs: readonly AssetInput[], from: number, to: number): { sta
 }
 
 /**
- * Computes `tasks` on the engine pool (compressed and summarised in the workers) and writes each chunk to
- * analysis_staging as it arrives, under an analysis_runs row with no parts (a streamed run; a retried job finds it and
- * starts again). The pool gives a worker its next chunk only once this one is written, so memory stays bounded.
+ * Computes `tasks` on the engine pool (compressed and summarised in the workers) and writes each chunk into the run
+ * as it arrives, under an analysis_runs row with no parts (a streamed run; a retried job finds it and starts again).
+ * The pool gives a worker its next chunk only once this one is written, so memory stays bounded.
  */
-async function streamRun(
-  db: DB,
-  ctx: JobContext,
-  r: { projectId: number; version: number; total: number; tasks: { start: number; assets: AssetInput[] }[]; encode: EncodeOptions; part: number | null; onProgress: (done: number) => void },
-): Promise<{ bytes: number; encodeMs: number; inWorker: boolean }> {
+async function streamRun(db: DB, ctx: JobContext, r: AnalysisRun & { total: number; tasks: { start: number; assets: AssetInput[] }[]; part: number | null; onProgress: (done: number) => void }): Promise<RunStats> {
   await db.insertInto('analysis_runs').values({ project_id: r.projectId, version: r.version, total_assets: r.total, chunks: Math.ceil(r.total / CHUNK_ASSETS), parts: 0, reused_assets: 0, planned_by: ctx.workerId }).execute();
-  const stats = { bytes: 0, encodeMs: 0, inWorker: true };
+  const stats: RunStats = { recomputed: r.total, bytes: 0, encodeMs: 0, inWorker: true };
   let done = 0;
+  const encode: EncodeOptions = { filters: r.filters, hazards: r.hazards };
   await withAnalysisPool((pool) => pool.run(r.tasks, async (head, value) => {
     const e = value as EncodedChunk;
     stats.bytes += e.data.byteLength;
     stats.encodeMs += e.encodeMs;
     stats.inWorker &&= e.inWorker;
-    await db
-      .insertInto('analysis_staging')
-      .values({ project_id: r.projectId, version: r.version, chunk_start: head.start, chunk_count: head.count, data: blobValue(e.data), summary: JSON.stringify(e.share), part: r.part, worker_id: ctx.workerId, attempt: ctx.attempt })
-      .execute();
+    await writeChunk(db, r.projectId, r.version, { start: head.start, count: head.count, data: e.data, share: e.share, part: r.part, worker_id: ctx.workerId, attempt: ctx.attempt });
     done += head.count;
     r.onProgress(done);
-  }, r.encode));
+  }, encode));
   return stats;
 }
 
@@ -439,57 +510,4 @@ async function reportRunProgress(db: DB, projectId: number, version: number, par
     .where('version', '=', version)
     .where('status', '=', 'running')
     .execute();
-}
-
-/**
- * Swaps a complete run from analysis_staging into analysis_results and writes the project summary, inside the
- * caller's transaction (which holds the project's row lock): readers see the old analysis or the new one.
- */
-async function storeRun(tx: DB, projectId: number, version: number, total: number, filters: DefaultFilters) {
-  const staged = await tx.selectFrom('analysis_staging').select(['chunk_start', 'chunk_count', 'summary']).where('project_id', '=', projectId).where('version', '=', version).orderBy('chunk_start').execute();
-  let next = 0;
-  for (const s of staged) {
-    if (s.chunk_start !== next) throw new Error(`staged chunks of project ${projectId} v${version} are not contiguous at ${next} (found ${s.chunk_start})`);
-    next += s.chunk_count;
-  }
-  if (next !== total) throw new Error(`staged chunks of project ${projectId} v${version} cover ${next} of ${total} assets`);
-  await tx.deleteFrom('analysis_results').where('project_id', '=', projectId).execute();
-  await sql`insert into analysis_results (project_id, chunk_start, chunk_count, data, worker_id, part)
-    select project_id, chunk_start, chunk_count, data, worker_id, part from analysis_staging
-    where project_id = ${projectId} and version = ${version} order by chunk_start`.execute(tx);
-  const types = await tx.selectFrom('assets').select('property_type').distinct().where('project_id', '=', projectId).execute();
-  const summary = projectSummary(filters, staged.map((s) => s.summary as unknown as SummaryShare), types.map((t) => t.property_type).filter((t): t is string => !!t).sort());
-  await tx
-    .updateTable('projects')
-    .set({ status: 'done', progress: 1, status_message: `Analysed ${total.toLocaleString('en-US')} assets`, analysed_at: new Date(), summary: JSON.stringify(summary) })
-    .where('id', '=', projectId)
-    .execute();
-  await tx.updateTable('analysis_runs').set({ finished_at: new Date() }).where('project_id', '=', projectId).where('version', '=', version).execute();
-  await tx.deleteFrom('analysis_staging').where('project_id', '=', projectId).execute();
-}
-
-function propertyTypes(rows: AssetRow[]): string[] {
-  return [...new Set(rows.map((r) => r.property_type).filter((t): t is string => !!t))].sort();
-}
-
-/** The project card's figures from the chunks' shares, added in chunk order (the same sums whoever computed them). */
-export function projectSummary(filters: DefaultFilters, shares: readonly SummaryShare[], propertyTypes: string[]): ProjectSummary {
-  const t: SummaryShare = { scoreSum: 0, scored: 0, maxExposure: 0, totalValue: 0, cvar: 0, rcvar: 0 };
-  for (const s of shares) {
-    t.scoreSum += s.scoreSum;
-    t.scored += s.scored;
-    t.maxExposure += s.maxExposure;
-    t.totalValue += s.totalValue;
-    t.cvar += s.cvar;
-    t.rcvar += s.rcvar;
-  }
-  return {
-    key: SCENARIO_YEARS[summaryIndex(filters)]!.key,
-    overall: t.scored ? Math.round((10 * t.scoreSum) / t.scored) / 10 : null,
-    max_exposure: t.maxExposure,
-    total_value: t.totalValue,
-    cvar: t.cvar,
-    rcvar: t.rcvar,
-    property_types: propertyTypes,
-  };
 }

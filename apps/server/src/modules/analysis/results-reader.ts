@@ -41,21 +41,22 @@ export interface ProjectResults<A extends AssetRow | ResultsAssetRow = AssetRow>
 
 /** Reads the stored analysis of a project; 409 when there is none yet (still queued or running). */
 export async function loadProjectResults(db: DB, projectId: number): Promise<ProjectResults> {
-  const project = await db.selectFrom('projects').select(['status', 'status_message']).where('id', '=', projectId).executeTakeFirstOrThrow();
-  const first = await db.selectFrom('analysis_results').select('chunk_start').where('project_id', '=', projectId).limit(1).executeTakeFirst();
-  if (!first) {
+  const project = await db.selectFrom('projects').select(['status', 'status_message', 'results_version']).where('id', '=', projectId).executeTakeFirstOrThrow();
+  const version = project.results_version;
+  if (version === null) {
     throw new AppError(409, project.status === 'failed' ? `The analysis of this project failed: ${project.status_message ?? ''}` : 'The analysis of this project is not finished yet. Try again when it is done.');
   }
   const assets = await readAssets(db, projectId);
   // Page by page, each page's blobs inflated on the thread pool (off the event loop), so a large analysis does not
-  // stall other requests while it is read (issue 22).
+  // stall other requests while it is read (issue 22). Every page from the same run (the current one when read began).
   const chunks: StoredChunk[] = [];
   for (let after = -1; ;) {
-    const page = await db.selectFrom('analysis_results').select(['chunk_start', blobColumn('data').as('data')]).where('project_id', '=', projectId).where('chunk_start', '>', after).orderBy('chunk_start').limit(READ_CHUNKS).execute();
+    const page = await db.selectFrom('analysis_chunks').select(['chunk_start', blobColumn('data').as('data')]).where('project_id', '=', projectId).where('version', '=', version).where('chunk_start', '>', after).orderBy('chunk_start').limit(READ_CHUNKS).execute();
     for (const c of await Promise.all(page.map((b) => decodeChunkAsync(blobOf(b.data))))) chunks.push(c);
     if (page.length < READ_CHUNKS) break;
     after = page[page.length - 1]!.chunk_start;
   }
+  if (chunks.length === 0) throw new AppError(409, 'The analysis of this project is not finished yet. Try again when it is done.');
   return resultsOf(assets, chunks);
 }
 
