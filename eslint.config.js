@@ -71,6 +71,13 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../*/**', '!../../**'], message: 'A feature does not import another feature\'s files: move what both need to ui/ or lib/.' }] }] },
   },
   {
+    // A route is schema -> authenticate -> one service call: the engine, hazard layers and geocoding are the services'.
+    files: ['apps/server/src/modules/**/*.routes.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@crp/engine', '@crp/engine/*', '@crp/hazards', '@crp/hazards/*', '@crp/geo', '@crp/geo/*'], message: 'routes call a service: the engine, hazards and geo are used by services.' }] }],
+    },
+  },
+  {
     // Tests, benches and developer scripts read untyped JSON answers and build hostile inputs on purpose.
     files: ['apps/server/test/**', 'apps/server/bench/**', 'e2e/**', 'packages/*/test/**', 'packages/*/bench/**', 'packages/*/scripts/**', 'scripts/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import type { DatabaseHandle, DB } from './infra/db/database.js';
+import type { DatabaseHandle } from './infra/db/database.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerCompression } from './plugins/compress.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandler } from './plugins/errors.js';
@@ -37,8 +37,6 @@ import { createServices, type Services } from './compose.js';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
-    db: DB;
-    dbKind: DatabaseHandle['kind'];
     services: Services;
   }
 }
@@ -129,9 +127,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
-  app.decorate('db', database.db);
-  app.decorate('dbKind', database.kind);
-  app.decorate('services', createServices(database.db, config, app.log));
+  app.decorate('services', createServices(database, config, app.log));
 
   registerErrorHandler(app);
   await app.register(formbody, { bodyLimit: config.BODY_LIMIT_BYTES });

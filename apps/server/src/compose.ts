@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
-import type { DB } from './infra/db/database.js';
+import type { DatabaseHandle } from './infra/db/database.js';
 import { UsersRepository } from './modules/accounts/users.repository.js';
 import { AccountService } from './modules/accounts/account.service.js';
 import { AuthService } from './modules/accounts/auth.service.js';
@@ -29,15 +29,24 @@ import { MapService } from './modules/maps/map.service.js';
 import { CompanySearchService } from './modules/carbon/company-search.service.js';
 import { OwnLayersRepository } from './modules/own-layers/own-layers.repository.js';
 import { OwnLayerService } from './modules/own-layers/own-layer.service.js';
+import { ProjectAccessRepository } from './modules/access/project-access.repository.js';
+import { ProjectAccessPolicy } from './modules/access/project-access.policy.js';
+import { PortfolioAssetsRepository } from './modules/projects/portfolio-assets.repository.js';
+import { PortfolioAssetsService } from './modules/projects/portfolio-assets.service.js';
+import { HazardService } from './modules/hazards/hazard.service.js';
+import { BuildingDamageService } from './modules/realestate/building-damage.service.js';
+import { SystemService } from './modules/system/system.service.js';
+import { GeoService } from './modules/geo/geo.service.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
 export function createServices(
-  db: DB,
+  database: Pick<DatabaseHandle, 'db' | 'kind'>,
   config: Config,
   log: FastifyBaseLogger,
   /** warmDashboard: load each finished analysis into the dashboard's cache (the server; not a separate job worker). */
   options: { warmDashboard?: boolean } = {},
 ) {
+  const { db } = database;
   const users = new UsersRepository(db);
   const mail = new MailService(db, config, log);
   const notifications = new NotificationService(db);
@@ -47,29 +56,34 @@ export function createServices(
   const accounts = new AccountService(db, users, notifications);
   // The embedded database belongs to this one process: a job still marked running at start-up was cut off by a crash.
   const jobs = new JobQueue(db, log, { concurrency: config.JOB_CONCURRENCY, pollMs: 500, staleAfterMs: config.JOB_STALE_AFTER_MS, soleWorker: !config.DATABASE_URL });
+  /** Who may see and do what to a project: every project-scoped service asks it. */
+  const projectAccess = new ProjectAccessPolicy(new ProjectAccessRepository(db));
   const projects = new ProjectService(db, users, jobs, config);
   const ownLayers = new OwnLayerService(db, new OwnLayersRepository(db), users, jobs, config, log);
   const ownLayersOf = (projectId: number) => ownLayers.registryForProject(projectId);
-  const projectList = new ProjectListService(db, users, projects);
+  const projectList = new ProjectListService(db, users, projectAccess);
   const files = new FileStore(db, config);
-  const exports = new ExportService(db, projects, files, ownLayers);
-  const dashboard = new DashboardService(db, projects, users, { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB }, ownLayers);
+  const exports = new ExportService(db, projectAccess, files, ownLayers);
+  const dashboard = new DashboardService(db, projectAccess, users, { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB }, ownLayers);
   // When an analysis is stored, the dashboard decodes it right away, so the first query after it is not a cold read.
   const onStored = options.warmDashboard === false ? undefined : (projectId: number) => dashboard.warm(projectId);
   // Large analyses are split into parts when workers share the queue (PostgreSQL), or always/never by setting.
   const fanOut = config.ANALYSIS_FAN_OUT === 'always' || (config.ANALYSIS_FAN_OUT === 'auto' && !!config.DATABASE_URL);
   jobs.register(analysePortfolioJob(db, log, { fanOut, partChunks: config.ANALYSIS_PART_CHUNKS, enqueue: (type, payload, tx) => jobs.enqueue(type, payload, tx), onStored, ownLayers: ownLayersOf }));
   jobs.register(analysePortfolioPartJob(db, log, onStored, ownLayersOf));
-  const assetEdits = new AssetEditService(db, projects, users, jobs);
+  const assetEdits = new AssetEditService(db, projectAccess, users, jobs);
   jobs.register(slideReportJob(db, users, dashboard, files, log));
-  const reports = new ReportService(db, projects, jobs);
-  const carbon = new CarbonService(db, new CarbonRepository(db), users, projects, config);
+  const reports = new ReportService(db, projectAccess, jobs);
+  const carbon = new CarbonService(db, new CarbonRepository(db), users, projectAccess, config);
   const realEstate = new RealEstateRepository(db);
   jobs.register(propertyRiskJob(db, realEstate, log));
-  const propertyRisk = new PropertyRiskService(db, realEstate, users, projects, jobs);
-  const maps = new MapService(db, new MapRepository(db), projects, files);
-  const results = new ResultsService(db, projects, ownLayers);
-  return { ownLayers, carbon, results, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, tcfd: new TcfdService(db, projects), companies: new CompanySearchService(db), faq: new FaqService(db) };
+  const propertyRisk = new PropertyRiskService(db, realEstate, users, projectAccess, jobs);
+  const maps = new MapService(db, new MapRepository(db), projectAccess, files);
+  const results = new ResultsService(db, projectAccess, ownLayers);
+  const portfolioAssets = new PortfolioAssetsService(db, new PortfolioAssetsRepository(db), projectAccess, jobs);
+  const hazards = new HazardService(projectAccess, ownLayers);
+  const buildingDamage = new BuildingDamageService(projectAccess);
+  return { system: new SystemService(db, database.kind), geo: new GeoService(projects), projectAccess, portfolioAssets, hazards, buildingDamage, ownLayers, carbon, results, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, tcfd: new TcfdService(db, projectAccess), companies: new CompanySearchService(db), faq: new FaqService(db) };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -8,6 +8,7 @@ import { presentMember } from './user.presenter.js';
 import type { UsersRepository } from './users.repository.js';
 import type { NotificationService } from './notification.service.js';
 import { tierDataOf } from './tier.service.js';
+import { assertCompanyAdmin } from '../access/project-access.policy.js';
 import { sql } from 'kysely';
 
 /** Company membership, permissions, page pings and demo requests. */
@@ -46,13 +47,13 @@ export class AccountService {
 
   /** Shortens (or restores) the lifetime of the company's future download links, 1-24 hours (administrators only). */
   async setDownloadLinkHours(caller: AuthUser, hours: number): Promise<{ download_link_hours: number }> {
-    if (!caller.isCompanyAdmin) throw forbidden('Only a company administrator can change how long download links last.');
+    assertCompanyAdmin(caller, 'Only a company administrator can change how long download links last.');
     await this.db.updateTable('companies').set({ download_link_hours: hours }).where('id', '=', caller.companyId).execute();
     return { download_link_hours: hours };
   }
 
   async members(caller: AuthUser) {
-    if (!caller.isCompanyAdmin) throw forbidden('Only a company administrator can list the members.');
+    assertCompanyAdmin(caller, 'Only a company administrator can list the members.');
     return (await this.users.companyMembers(caller.companyId)).map(presentMember);
   }
 
@@ -61,7 +62,7 @@ export class AccountService {
    * filter. `action` is a code (login.succeeded) or a group (login = login and login.*); dates are UTC days.
    */
   async auditLog(caller: AuthUser, query: AuditLogQuery): Promise<AuditLogResponse> {
-    if (!caller.isCompanyAdmin) throw forbidden('Only a company administrator can read the activity log.');
+    assertCompanyAdmin(caller, 'Only a company administrator can read the activity log.');
     let base = this.db.selectFrom('audit_log as a').where('a.company_id', '=', caller.companyId);
     if (query.action) {
       const action = query.action;
@@ -98,7 +99,7 @@ export class AccountService {
   }
 
   async decide(caller: AuthUser, userId: number, decision: 'approve' | 'reject', client: string) {
-    if (!caller.isCompanyAdmin) throw forbidden('Only a company administrator can approve or reject members.');
+    assertCompanyAdmin(caller, 'Only a company administrator can approve or reject members.');
     const user = await this.users.userById(userId);
     if (!user || user.company_id !== caller.companyId) throw notFound(`userId: no user ${userId} in your company.`);
     if (user.id === caller.id) throw forbidden('You cannot change your own membership.');

@@ -1,8 +1,7 @@
 import {
-  CARBON_REGIONS, CARBON_SECTORS, CarbonAnalysisBody, CarbonAnalysisResponse, CarbonDataResponse, CarbonDownloadBody, CarbonNameBody, CarbonProject,
+  CarbonAnalysisBody, CarbonAnalysisResponse, CarbonDataResponse, CarbonDownloadBody, CarbonNameBody, CarbonProject,
   CarbonProjectListResponse, DetailBody, ErrorBody, safeFileName,
 } from '@crp/contracts';
-import { EMISSION_FACTOR_DATA } from '@crp/engine/carbon';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.js';
@@ -139,12 +138,5 @@ export const carbonRoutes: FastifyPluginAsyncZod = async (app) => {
         ...errors,
       },
     },
-  }, async () => ({
-    regions: [...CARBON_REGIONS],
-    sectors: [...CARBON_SECTORS],
-    unit: EMISSION_FACTOR_DATA.unit,
-    factors: EMISSION_FACTOR_DATA.factors as Record<string, Record<string, number | null>>,
-    sector_notes: Object.fromEntries(Object.entries(EMISSION_FACTOR_DATA.sectors).map(([k, v]) => [k, v.note])),
-    sources: EMISSION_FACTOR_DATA.sources,
-  }));
+  }, async () => CarbonService.factors());
 };

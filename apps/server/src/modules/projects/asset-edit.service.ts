@@ -5,8 +5,8 @@ import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest, conflict, forbidden } from '../../lib/errors.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import type { JobQueue } from '../../infra/job-queue.js';
-import { assertCan } from './project-list.service.js';
-import { ANALYSE_PORTFOLIO_JOB, type ProjectService } from './project.service.js';
+import type { ProjectAccessPolicy } from '../access/project-access.policy.js';
+import { ANALYSE_PORTFOLIO_JOB } from './project.service.js';
 
 /** Table column -> database column. */
 const DB_COLUMN: Record<EditableAssetColumn, keyof AssetRow> = {
@@ -31,7 +31,7 @@ const DB_COLUMN: Record<EditableAssetColumn, keyof AssetRow> = {
 export class AssetEditService {
   constructor(
     private readonly db: DB,
-    private readonly projects: ProjectService,
+    private readonly policy: ProjectAccessPolicy,
     private readonly users: UsersRepository,
     private readonly jobs: JobQueue,
   ) {}
@@ -41,8 +41,7 @@ export class AssetEditService {
    * Column edits are checked against the user's data-edit permissions; a stale `version` answers 409.
    */
   async update(caller: AuthUser, body: { project_id?: number | undefined; project_name?: string | undefined; assets: AssetEdit[]; version?: number | undefined }) {
-    const { project, role } = body.project_id !== undefined ? await this.projects.access(caller, body.project_id) : await this.projects.findVisibleByName(caller, body.project_name!);
-    assertCan(role, 'editAssets', project.name);
+    const { project } = body.project_id !== undefined ? await this.policy.require(caller, body.project_id, 'editAssets') : await this.policy.requireByName(caller, body.project_name!, 'editAssets');
     const me = await this.users.userById(caller.id);
     const perms = (me?.data_edit_permissions ?? {}) as Record<string, boolean>;
 

@@ -1,40 +1,21 @@
-import type { DefaultFilters, PhysicalProject, SharePermission } from '@crp/contracts';
+import type { DefaultFilters, PhysicalProject, ProjectStatus, SharePermission } from '@crp/contracts';
 import { sql } from 'kysely';
 import type { DB } from '../../infra/db/database.js';
 import type { AuthUser } from '../../lib/auth-context.js';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { iso } from '../accounts/user.presenter.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
-import type { ProjectRole, ProjectService } from './project.service.js';
+import { roleOf, type ProjectAccessPolicy } from '../access/project-access.policy.js';
+import { visibleProjects } from '../access/project-access.repository.js';
 
 export const SYSTEM_DEFAULT_FILTERS: DefaultFilters = { analysis_type: 'ssp', scenario: '45', year: 2050 };
-
-/** What each role may do to a project (issue 6 §3). */
-export const ROLE_CAN = {
-  view: ['owner', 'write', 'read'],
-  download: ['owner', 'write', 'read'],
-  editAssets: ['owner', 'write'],
-  rename: ['owner', 'write'],
-  /** The organisation's text of the TCFD report (issue 23). */
-  editReport: ['owner', 'write'],
-  delete: ['owner'],
-  share: ['owner'],
-} as const satisfies Record<string, readonly ProjectRole[]>;
-export type ProjectAction = keyof typeof ROLE_CAN;
-
-export function assertCan(role: ProjectRole, action: ProjectAction, projectName: string) {
-  if (!(ROLE_CAN[action] as readonly string[]).includes(role)) {
-    const verb = { view: 'view', download: 'download', editAssets: 'edit the assets of', rename: 'rename', editReport: 'edit the report text of', delete: 'delete', share: 'share' }[action];
-    throw forbidden(`You have ${role} access to '${projectName}': only ${ROLE_CAN[action].join(' or ')} can ${verb} it.`);
-  }
-}
 
 /** The project list, renaming, deleting, default filters and sharing (spec 000 §7 "Projects"). */
 export class ProjectListService {
   constructor(
     private readonly db: DB,
     private readonly users: UsersRepository,
-    private readonly projects: ProjectService,
+    private readonly policy: ProjectAccessPolicy,
   ) {}
 
   /** The `{userId}` of a path must be the caller: other users' lists are not reachable by id. */
@@ -44,18 +25,13 @@ export class ProjectListService {
 
   /** Physical projects the caller owns or that were shared with them, newest first. */
   async list(caller: AuthUser) {
-    const rows = await this.db
-      .selectFrom('projects as p')
+    const rows = await visibleProjects(this.db, caller, 'physical')
       .innerJoin('users as o', 'o.id', 'p.owner_id')
-      .leftJoin('project_shares as s', (j) => j.onRef('s.project_id', '=', 'p.id').on('s.user_id', '=', caller.id))
       .selectAll('p')
       .select(['o.username as owner_username', 's.permission as share_permission'])
       .select((eb) =>
         eb.selectFrom('assets as a').select(sql<number>`count(*)::int`.as('n')).whereRef('a.project_id', '=', 'p.id').as('asset_count'),
       )
-      .where('p.company_id', '=', caller.companyId)
-      .where('p.kind', '=', 'physical')
-      .where((eb) => eb.or([eb('p.owner_id', '=', caller.id), eb('s.user_id', '=', caller.id)]))
       .orderBy('p.created_at', 'desc')
       .orderBy('p.id', 'desc')
       .execute();
@@ -74,7 +50,7 @@ export class ProjectListService {
     const savedByUser = (me?.default_filters as DefaultFilters | null) ?? null;
     const userDefaults = savedByUser ?? SYSTEM_DEFAULT_FILTERS;
     const data: PhysicalProject[] = rows.map((r) => {
-      const permission: ProjectRole = r.owner_id === caller.id ? 'owner' : (r.share_permission ?? 'read');
+      const permission = roleOf(caller, r.owner_id, r.share_permission);
       const summary = r.summary;
       return {
         project_id: r.id,
@@ -112,25 +88,22 @@ export class ProjectListService {
   /** Names of the caller's projects of one module (spec: all_projects?list_for=physical_risk|map_module). */
   async names(caller: AuthUser, listFor: 'physical_risk' | 'map_module') {
     const kind = listFor === 'physical_risk' ? 'physical' : 'map';
-    const rows = await this.db
-      .selectFrom('projects as p')
-      .leftJoin('project_shares as s', (j) => j.onRef('s.project_id', '=', 'p.id').on('s.user_id', '=', caller.id))
+    const rows = await visibleProjects(this.db, caller, kind)
       .select(['p.id', 'p.name', 'p.created_at'])
-      .where('p.company_id', '=', caller.companyId)
-      .where('p.kind', '=', kind)
-      .where((eb) => eb.or([eb('p.owner_id', '=', caller.id), eb('s.user_id', '=', caller.id)]))
       .orderBy('p.created_at', 'desc')
       .execute();
     return rows.map((r) => ({ project_id: r.id, name: r.name, created_at: iso(r.created_at) }));
   }
 
-  private byName(caller: AuthUser, name: string) {
-    return this.projects.findVisibleByName(caller, name, 'physical', 'name');
+  /** A project's analysis status and asset count (any role). */
+  async status(caller: AuthUser, projectId: number): Promise<ProjectStatus> {
+    const { project } = await this.policy.access(caller, projectId);
+    const n = await this.db.selectFrom('assets').select(sql<number>`count(*)::int`.as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+    return { project_id: project.id, name: project.name, status: project.status, progress: project.progress, message: project.status_message, assets: n.n };
   }
 
   async rename(caller: AuthUser, oldName: string, newName: string) {
-    const { project, role } = await this.byName(caller, oldName);
-    assertCan(role, 'rename', project.name);
+    const { project } = await this.policy.requireByName(caller, oldName, 'rename', 'physical', 'name');
     if (newName.toLowerCase() !== project.name_lower) {
       const clash = await this.db
         .selectFrom('projects')
@@ -150,8 +123,7 @@ export class ProjectListService {
   }
 
   async delete(caller: AuthUser, name: string, client: string) {
-    const { project, role } = await this.byName(caller, name);
-    assertCan(role, 'delete', project.name);
+    const { project } = await this.policy.requireByName(caller, name, 'delete', 'physical', 'name');
     await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('projects').where('id', '=', project.id).execute();
       await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'project.deleted', detail: { project_id: project.id, name: project.name }, client }, tx);
@@ -163,8 +135,7 @@ export class ProjectListService {
     if (filters.analysis_type === 'rcp' && ![2020, 2030, 2050].includes(filters.year)) throw badRequest('data.year: RCP analyses have the years 2020, 2030 and 2050.', 'data.year');
     if (filters.analysis_type === 'ssp' && (filters.year < 2025 || filters.year % 5 !== 0)) throw badRequest('data.year: SSP analyses have the years 2025 to 2100, every 5 years.', 'data.year');
     if (projectId !== undefined) {
-      const { project, role } = await this.projects.access(caller, projectId);
-      assertCan(role, 'editAssets', project.name);
+      await this.policy.require(caller, projectId, 'editAssets');
       await this.db.updateTable('projects').set({ default_filters: JSON.stringify(filters) }).where('id', '=', projectId).execute();
     } else {
       await this.db.updateTable('users').set({ default_filters: JSON.stringify(filters) }).where('id', '=', caller.id).execute();
@@ -174,8 +145,7 @@ export class ProjectListService {
 
   /** Shares a project with users of the same company (owner only). */
   async share(caller: AuthUser, projectId: number, shareWith: (number | string)[], permission: SharePermission, client: string) {
-    const { project, role } = await this.projects.access(caller, projectId);
-    assertCan(role, 'share', project.name);
+    const { project } = await this.policy.require(caller, projectId, 'share');
     const ids = shareWith.filter((x): x is number => typeof x === 'number');
     const names = shareWith.filter((x): x is string => typeof x === 'string').map((s) => s.toLowerCase());
     const users = await this.db
@@ -208,8 +178,7 @@ export class ProjectListService {
 
   /** Removes a user's access (owner only). */
   async unshare(caller: AuthUser, projectId: number, userId: number) {
-    const { project, role } = await this.projects.access(caller, projectId);
-    assertCan(role, 'share', project.name);
+    const { project } = await this.policy.require(caller, projectId, 'share');
     await this.db.deleteFrom('project_shares').where('project_id', '=', project.id).where('user_id', '=', userId).execute();
   }
 }

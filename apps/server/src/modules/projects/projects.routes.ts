@@ -10,7 +10,7 @@ const ProjectIdParam = z.object({
 });
 
 export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { projects } = app.services;
+  const { projects, projectList } = app.services;
 
   app.post('/api/v2/create_project/', {
     onRequest: app.authenticate,
@@ -61,7 +61,7 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/v2/projects/:projectId/status/', {
     onRequest: app.authenticate,
     schema: { tags: ['Portfolios'], summary: 'Analysis status and progress (0-1) of a project', security: TOKEN_SECURITY, params: ProjectIdParam, response: { 200: ProjectStatus, ...errors } },
-  }, async (req) => projects.status(caller(req), req.params.projectId));
+  }, async (req) => projectList.status(caller(req), req.params.projectId));
 
   app.get('/api/v2/projects/:projectId/progress/', {
     onRequest: app.authenticate,
@@ -75,7 +75,7 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   }, async (req, reply) => {
     const user = caller(req);
-    let last = await projects.status(user, req.params.projectId); // 404 before the stream starts
+    let last = await projectList.status(user, req.params.projectId); // 404 before the stream starts
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
@@ -92,7 +92,7 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
       if (last.status === 'done' || last.status === 'failed') break;
       await new Promise((r) => setTimeout(r, 400));
       try {
-        last = await projects.status(user, req.params.projectId);
+        last = await projectList.status(user, req.params.projectId);
       } catch {
         res.write(`event: error\ndata: ${JSON.stringify({ detail: 'The project no longer exists.' })}\n\n`);
         break;

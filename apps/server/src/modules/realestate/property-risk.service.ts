@@ -15,7 +15,8 @@ import type { RealEstateRepository, NewPropertySite } from './realestate.reposit
 import type { UsersRepository } from '../accounts/users.repository.js';
 import { recordsFromJson, validateAssets } from '../projects/asset-import.js';
 import type { JobDefinition, JobQueue } from '../../infra/job-queue.js';
-import { assetLimitMessage, type ProjectService } from '../projects/project.service.js';
+import type { ProjectAccessPolicy } from '../access/project-access.policy.js';
+import { assetLimitMessage } from '../projects/project.service.js';
 import { tierDataOf } from '../accounts/tier.service.js';
 
 export const PROPERTY_RISK_JOB = 'compute-property-risk';
@@ -35,7 +36,7 @@ export class PropertyRiskService {
     private readonly db: DB,
     private readonly repo: RealEstateRepository,
     private readonly users: UsersRepository,
-    private readonly projects: ProjectService,
+    private readonly policy: ProjectAccessPolicy,
     private readonly jobs: JobQueue,
   ) {}
 
@@ -113,7 +114,7 @@ export class PropertyRiskService {
 
   /** The rows of a property-risk project the caller may read, by name (404 otherwise, also for another company's project). */
   async fetch(caller: AuthUser, projectName: string): Promise<PropertyRiskResponse> {
-    const { project } = await this.projects.findVisibleByName(caller, projectName, 'realestate');
+    const { project } = await this.policy.findVisibleByName(caller, projectName, 'realestate');
     const sites = await this.repo.sites(project.id);
     const done = project.status === 'done';
     const data = done ? sites.filter((s) => s.result).map((s) => s.result as unknown as PropertyRiskRow) : [];

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../../infra/db/database.js';
+import { visibleProjects } from '../access/project-access.repository.js';
 import type { AssetRow, ProjectRow } from '../../infra/db/schema.js';
 
 export interface NewPropertySite {
@@ -84,13 +85,8 @@ export class RealEstateRepository {
 
   /** Property-risk projects the user owns or that were shared with them, newest first, with their location counts. */
   visibleTo(userId: number, companyId: number) {
-    return this.db
-      .selectFrom('projects as p')
-      .leftJoin('project_shares as s', (j) => j.onRef('s.project_id', '=', 'p.id').on('s.user_id', '=', userId))
+    return visibleProjects(this.db, { id: userId, companyId }, 'realestate')
       .select(['p.id', 'p.name', 'p.status', 'p.created_at', 'p.owner_id', sql<number>`(select count(*)::int from assets a where a.project_id = p.id)`.as('properties')])
-      .where('p.company_id', '=', companyId)
-      .where('p.kind', '=', 'realestate')
-      .where((eb) => eb.or([eb('p.owner_id', '=', userId), eb('s.user_id', '=', userId)]))
       .orderBy('p.created_at', 'desc')
       .orderBy('p.id', 'desc')
       .execute();

@@ -9,8 +9,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import type { DashboardService } from '../dashboard/dashboard.service.js';
 import type { FileStore } from '../../infra/file-store.js';
 import type { JobDefinition, JobQueue } from '../../infra/job-queue.js';
-import { assertCan } from '../projects/project-list.service.js';
-import type { ProjectService } from '../projects/project.service.js';
+import type { ProjectAccessPolicy } from '../access/project-access.policy.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import { renderDeckPdf } from './render-pdf.js';
 import { renderDeckPptx } from './render-pptx.js';
@@ -35,13 +34,12 @@ const fileBase = (projectName: string) => safeFileName(`${projectName.slice(0, 6
 export class ReportService {
   constructor(
     private readonly db: DB,
-    private readonly projects: ProjectService,
+    private readonly policy: ProjectAccessPolicy,
     private readonly jobs: JobQueue,
   ) {}
 
   async request(caller: AuthUser, body: SlideReportBody) {
-    const { project, role } = await this.projects.access(caller, body.project_id);
-    assertCan(role, 'download', project.name);
+    const { project } = await this.policy.require(caller, body.project_id, 'download');
     if (project.status !== 'done') {
       throw new AppError(409, `The analysis of '${project.name}' is ${project.status}: the report can be made when it is done.`, [{ field: 'project_id', message: `analysis is ${project.status}` }]);
     }

@@ -2,8 +2,7 @@ import { TCFD_NOTE_KEYS, type TcfdNarrative, type TcfdNarrativeBody } from '@crp
 import type { DB } from '../../infra/db/database.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { badRequest } from '../../lib/errors.js';
-import { assertCan } from '../projects/project-list.service.js';
-import type { ProjectService } from '../projects/project.service.js';
+import { assertCan, type ProjectAccessPolicy } from '../access/project-access.policy.js';
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
@@ -15,11 +14,11 @@ const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOStr
 export class TcfdService {
   constructor(
     private readonly db: DB,
-    private readonly projects: ProjectService,
+    private readonly policy: ProjectAccessPolicy,
   ) {}
 
   private async physical(caller: AuthUser, projectId: number) {
-    const access = await this.projects.access(caller, projectId);
+    const access = await this.policy.access(caller, projectId);
     if (access.project.kind !== 'physical') throw badRequest(`projectId: '${access.project.name}' is not a physical-risk portfolio; TCFD reports are made for those.`, 'projectId');
     return access;
   }
