@@ -3,6 +3,7 @@ import {
   CarbonProjectListResponse, DetailBody, ErrorBody, safeFileName,
 } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.js';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
@@ -15,15 +16,15 @@ const UserIdParam = z.object({
 const TAG = 'Carbon';
 const stamp = () => new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
 
-/** Carbon and transition module (spec 000 §7 "Transition projects", 001 §7 "Carbon"; paths not shown there are decided in docs/decisions.md). */
-export const carbonRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { carbon } = app.services;
-  const self = (req: { params: { userId: number } } & Parameters<typeof caller>[0]) => {
-    const user = caller(req);
-    if (req.params.userId !== user.id) throw notFound(`userId: ${req.params.userId} is not your user id.`);
-    return user;
-  };
+const self = (req: { params: { userId: number } } & Parameters<typeof caller>[0]) => {
+  const user = caller(req);
+  if (req.params.userId !== user.id) throw notFound(`userId: ${req.params.userId} is not your user id.`);
+  return user;
+};
 
+/** Create and modify a transition (carbon) project. */
+function carbonEditRoutes(app: RouteApp) {
+  const { carbon } = app.services;
   app.post('/api/report/create_carbon_analysis/:userId/', {
     onRequest: app.authenticate,
     bodyLimit: app.config.UPLOAD_LIMIT_BYTES,
@@ -60,7 +61,11 @@ export const carbonRoutes: FastifyPluginAsyncZod = async (app) => {
     const project = await carbon.modify(self(req), req.body, req.ip);
     return { detail: `Carbon project '${project.project_name}' saved.`, project };
   });
+}
 
+/** List, read, delete and download transition projects. */
+function carbonReadRoutes(app: RouteApp) {
+  const { carbon } = app.services;
   app.get('/api/report/get_carbon_project_list/:userId/', {
     onRequest: app.authenticate,
     schema: { tags: [TAG], summary: 'Transition (carbon) projects you own or that were shared with you', security: TOKEN_SECURITY, params: UserIdParam, response: { 200: CarbonProjectListResponse, ...errors } },
@@ -113,7 +118,10 @@ export const carbonRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     return { portfolio_name: out.name, columns: out.columns, rows: out.rows };
   });
+}
 
+/** The upload template and the emission factors. */
+function carbonReferenceRoutes(app: RouteApp) {
   app.get('/api/report/carbon_template/', {
     onRequest: app.authenticate,
     schema: { tags: [TAG], summary: 'The carbon CSV template: columns in input order and two example rows', security: TOKEN_SECURITY, produces: ['text/csv'] },
@@ -139,4 +147,11 @@ export const carbonRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
   }, async () => CarbonService.factors());
+}
+
+/** Carbon and transition module (spec 000 §7 "Transition projects", 001 §7 "Carbon"; paths not shown there are decided in docs/decisions.md). */
+export const carbonRoutes: FastifyPluginAsyncZod = async (app) => {
+  carbonEditRoutes(app);
+  carbonReadRoutes(app);
+  carbonReferenceRoutes(app);
 };

@@ -1,5 +1,6 @@
 import { CreateProjectBody, CreateProjectResponse, ErrorBody, ProjectStatus } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 import { buildAssetTemplate } from './asset-template.js';
@@ -9,9 +10,9 @@ const ProjectIdParam = z.object({
   projectId: z.coerce.number({ error: 'projectId must be a number' }).int('projectId must be an integer').positive('projectId must be positive').max(2_147_483_647, 'projectId is too large'),
 });
 
-export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { projects, projectList } = app.services;
-
+/** Project creation and the upload template. */
+function projectCreateRoutes(app: RouteApp) {
+  const { projects } = app.services;
   app.post('/api/v2/create_project/', {
     onRequest: app.authenticate,
     // A JSON list of many locations is as large as an uploaded file.
@@ -57,7 +58,11 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
       .header('content-disposition', `attachment; filename="asset_upload_template_${stamp}.xlsx"`)
       .send(buildAssetTemplate());
   });
+}
 
+/** A project analysis status, once or as a progress stream. */
+function projectStatusRoutes(app: RouteApp) {
+  const { projectList } = app.services;
   app.get('/api/v2/projects/:projectId/status/', {
     onRequest: app.authenticate,
     schema: { tags: ['Portfolios'], summary: 'Analysis status and progress (0-1) of a project', security: TOKEN_SECURITY, params: ProjectIdParam, response: { 200: ProjectStatus, ...errors } },
@@ -100,4 +105,9 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     res.end();
   });
+}
+
+export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
+  projectCreateRoutes(app);
+  projectStatusRoutes(app);
 };

@@ -1,14 +1,15 @@
 import { BinaryBody, CsvReportBody, CsvReportRow, ErrorBody, SlideReportBody, SummaryReportBody } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
 const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const FileLink = { url: z.string(), expires_at: z.string() };
 
-export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { exports, files, reports } = app.services;
-
+/** The CSV, summary and slide reports: each answers a download link. */
+function exportRequestRoutes(app: RouteApp) {
+  const { exports, reports } = app.services;
   app.post('/api/v2/download_csv_report/', {
     onRequest: app.authenticate,
     schema: {
@@ -42,7 +43,11 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
   }, async (req) => reports.request(caller(req), req.body));
+}
 
+/** Downloads behind expiring links (reports and stored files). */
+function downloadRoutes(app: RouteApp) {
+  const { files, reports } = app.services;
   app.get('/api/v2/reports/:token/:filename', {
     schema: {
       tags: ['Exports'],
@@ -106,4 +111,9 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       .header('cache-control', 'private, no-store')
       .send(f.data);
   });
+}
+
+export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
+  exportRequestRoutes(app);
+  downloadRoutes(app);
 };
