@@ -11,6 +11,7 @@ import { PasswordHasher } from './modules/accounts/password.js';
 import { JobQueue } from './infra/job-queue.js';
 import { ProjectService } from './modules/projects/project.service.js';
 import { ProjectListService } from './modules/projects/project-list.service.js';
+import { ProjectListRepository } from './modules/projects/project-list.repository.js';
 import { FileStore } from './infra/file-store.js';
 import { ExportService } from './modules/results/export.service.js';
 import { ResultsService } from './modules/results/results.service.js';
@@ -20,6 +21,7 @@ import { analysePortfolioJob, analysePortfolioPartJob } from './modules/analysis
 import { FaqService } from './modules/help/faq.service.js';
 import { ReportService, slideReportJob } from './modules/reports/report.service.js';
 import { TcfdService } from './modules/tcfd/tcfd.service.js';
+import { TcfdRepository } from './modules/tcfd/tcfd.repository.js';
 import { CarbonRepository } from './modules/carbon/carbon.repository.js';
 import { CarbonService } from './modules/carbon/carbon.service.js';
 import { RealEstateRepository } from './modules/realestate/realestate.repository.js';
@@ -82,7 +84,7 @@ export function createServices(
   const projects = new ProjectService(db, users, jobs, config);
   const ownLayers = new OwnLayerService(db, new OwnLayersRepository(db), users, jobs, config, log);
   const ownLayersOf = (projectId: number) => ownLayers.registryForProject(projectId);
-  const projectList = new ProjectListService(db, users, projectAccess);
+  const projectList = new ProjectListService(db, new ProjectListRepository(db), users, projectAccess);
   const files = new FileStore(db, config);
   const exports = new ExportService(db, projectAccess, files, ownLayers);
   const dashboard = new DashboardService(db, projectAccess, users, { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB }, ownLayers);
@@ -104,7 +106,7 @@ export function createServices(
   const portfolioAssets = new PortfolioAssetsService(db, new PortfolioAssetsRepository(db), projectAccess, jobs);
   const hazards = new HazardService(projectAccess, ownLayers);
   const buildingDamage = new BuildingDamageService(projectAccess);
-  return { system: new SystemService(db, database.kind), geo: new GeoService(projects), projectAccess, portfolioAssets, hazards, buildingDamage, ownLayers, carbon, results, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, tcfd: new TcfdService(db, projectAccess), companies: new CompanySearchService(db), faq: new FaqService(db) };
+  return { system: new SystemService(db, database.kind), geo: new GeoService(projects), projectAccess, portfolioAssets, hazards, buildingDamage, ownLayers, carbon, results, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, tcfd: new TcfdService(new TcfdRepository(db), projectAccess), companies: new CompanySearchService(db), faq: new FaqService(db) };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,12 +1,11 @@
 import type { DefaultFilters, PhysicalProject, ProjectStatus, SharePermission } from '@crp/contracts';
-import { sql } from 'kysely';
 import type { DB } from '../../infra/db/database.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { iso } from '../accounts/user.presenter.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import { roleOf, type ProjectAccessPolicy } from '../access/project-access.policy.js';
-import { visibleProjects } from '../access/project-access.repository.js';
+import type { ProjectListRepository } from './project-list.repository.js';
 
 export const SYSTEM_DEFAULT_FILTERS: DefaultFilters = { analysis_type: 'ssp', scenario: '45', year: 2050 };
 
@@ -14,6 +13,7 @@ export const SYSTEM_DEFAULT_FILTERS: DefaultFilters = { analysis_type: 'ssp', sc
 export class ProjectListService {
   constructor(
     private readonly db: DB,
+    private readonly repo: ProjectListRepository,
     private readonly users: UsersRepository,
     private readonly policy: ProjectAccessPolicy,
   ) {}
@@ -25,26 +25,8 @@ export class ProjectListService {
 
   /** Physical projects the caller owns or that were shared with them, newest first. */
   async list(caller: AuthUser) {
-    const rows = await visibleProjects(this.db, caller, 'physical')
-      .innerJoin('users as o', 'o.id', 'p.owner_id')
-      .selectAll('p')
-      .select(['o.username as owner_username', 's.permission as share_permission'])
-      .select((eb) =>
-        eb.selectFrom('assets as a').select(sql<number>`count(*)::int`.as('n')).whereRef('a.project_id', '=', 'p.id').as('asset_count'),
-      )
-      .orderBy('p.created_at', 'desc')
-      .orderBy('p.id', 'desc')
-      .execute();
-    const ids = rows.map((r) => r.id);
-    const shares = ids.length
-      ? await this.db
-          .selectFrom('project_shares as s')
-          .innerJoin('users as u', 'u.id', 's.user_id')
-          .select(['s.project_id', 's.user_id', 'u.username', 's.permission'])
-          .where('s.project_id', 'in', ids)
-          .orderBy('u.username')
-          .execute()
-      : [];
+    const rows = await this.repo.physicalProjects(caller);
+    const shares = await this.repo.sharesOf(rows.map((r) => r.id));
     const me = await this.users.userById(caller.id);
     /** Filters the caller saved for themselves ("Save as default" on the dashboard), if any. */
     const savedByUser = (me?.default_filters as DefaultFilters | null) ?? null;
@@ -74,50 +56,33 @@ export class ProjectListService {
         shared_with: permission === 'owner' ? shares.filter((s) => s.project_id === r.id).map((s) => ({ user_id: s.user_id, username: s.username, permission: s.permission })) : [],
       };
     });
-    const members = await this.db
-      .selectFrom('users')
-      .select(['id', 'username', 'first_name', 'last_name'])
-      .where('company_id', '=', caller.companyId)
-      .where('status', '=', 'active')
-      .where('id', '!=', caller.id)
-      .orderBy('username')
-      .execute();
+    const members = await this.repo.colleagues(caller);
     return { username: caller.username, count: data.length, data, members };
   }
 
   /** Names of the caller's projects of one module (spec: all_projects?list_for=physical_risk|map_module). */
   async names(caller: AuthUser, listFor: 'physical_risk' | 'map_module') {
     const kind = listFor === 'physical_risk' ? 'physical' : 'map';
-    const rows = await visibleProjects(this.db, caller, kind)
-      .select(['p.id', 'p.name', 'p.created_at'])
-      .orderBy('p.created_at', 'desc')
-      .execute();
+    const rows = await this.repo.names(caller, kind);
     return rows.map((r) => ({ project_id: r.id, name: r.name, created_at: iso(r.created_at) }));
   }
 
   /** A project's analysis status and asset count (any role). */
   async status(caller: AuthUser, projectId: number): Promise<ProjectStatus> {
     const { project } = await this.policy.access(caller, projectId);
-    const n = await this.db.selectFrom('assets').select(sql<number>`count(*)::int`.as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
-    return { project_id: project.id, name: project.name, status: project.status, progress: project.progress, message: project.status_message, assets: n.n };
+    const assets = await this.repo.assetCount(projectId);
+    return { project_id: project.id, name: project.name, status: project.status, progress: project.progress, message: project.status_message, assets };
   }
 
   async rename(caller: AuthUser, oldName: string, newName: string) {
     const { project } = await this.policy.requireByName(caller, oldName, 'rename', 'physical', 'name');
     if (newName.toLowerCase() !== project.name_lower) {
-      const clash = await this.db
-        .selectFrom('projects')
-        .select('id')
-        .where('owner_id', '=', project.owner_id)
-        .where('kind', '=', project.kind)
-        .where('name_lower', '=', newName.toLowerCase())
-        .executeTakeFirst();
-      if (clash) {
+      if (await this.repo.ownerHasName(project.owner_id, project.kind, newName)) {
         const msg = `A project named '${newName}' already exists. Choose another name.`;
         throw new AppError(400, msg, [{ field: 'name', message: msg }], { Error: msg });
       }
     }
-    await this.db.updateTable('projects').set({ name: newName, name_lower: newName.toLowerCase(), updated_at: new Date() }).where('id', '=', project.id).execute();
+    await this.repo.rename(project.id, newName);
     await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'project.renamed', detail: { project_id: project.id, from: project.name, to: newName } });
     return { project_id: project.id, name: newName };
   }
@@ -125,7 +90,7 @@ export class ProjectListService {
   async delete(caller: AuthUser, name: string, client: string) {
     const { project } = await this.policy.requireByName(caller, name, 'delete', 'physical', 'name');
     await this.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('projects').where('id', '=', project.id).execute();
+      await this.repo.deleteProject(project.id, tx);
       await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'project.deleted', detail: { project_id: project.id, name: project.name }, client }, tx);
     });
   }
@@ -136,9 +101,9 @@ export class ProjectListService {
     if (filters.analysis_type === 'ssp' && (filters.year < 2025 || filters.year % 5 !== 0)) throw badRequest('data.year: SSP analyses have the years 2025 to 2100, every 5 years.', 'data.year');
     if (projectId !== undefined) {
       await this.policy.require(caller, projectId, 'editAssets');
-      await this.db.updateTable('projects').set({ default_filters: JSON.stringify(filters) }).where('id', '=', projectId).execute();
+      await this.repo.setProjectFilters(projectId, filters);
     } else {
-      await this.db.updateTable('users').set({ default_filters: JSON.stringify(filters) }).where('id', '=', caller.id).execute();
+      await this.repo.setUserFilters(caller.id, filters);
     }
     return filters;
   }
@@ -148,28 +113,15 @@ export class ProjectListService {
     const { project } = await this.policy.require(caller, projectId, 'share');
     const ids = shareWith.filter((x): x is number => typeof x === 'number');
     const names = shareWith.filter((x): x is string => typeof x === 'string').map((s) => s.toLowerCase());
-    const users = await this.db
-      .selectFrom('users')
-      .select(['id', 'username', 'username_lower'])
-      .where('company_id', '=', caller.companyId)
-      .where('status', '=', 'active')
-      .where((eb) => eb.or([...(ids.length ? [eb('id', 'in', ids)] : []), ...(names.length ? [eb('username_lower', 'in', names)] : []), eb.val(false)]))
-      .execute();
+    const users = await this.repo.activeUsers(caller.companyId, ids, names);
     const found = new Set([...users.map((u) => u.id), ...users.map((u) => u.username_lower)]);
     const missing = shareWith.filter((x) => !found.has(typeof x === 'number' ? x : x.toLowerCase()));
     if (missing.length) throw badRequest(`share_with: ${missing.join(', ')} ${missing.length === 1 ? 'is not an active user' : 'are not active users'} of your company.`, 'share_with');
     if (users.some((u) => u.id === project.owner_id)) throw badRequest('share_with: the owner already has full access.', 'share_with');
     await this.db.transaction().execute(async (tx) => {
       for (const u of users) {
-        await tx
-          .insertInto('project_shares')
-          .values({ project_id: project.id, user_id: u.id, permission, shared_by: caller.id })
-          .onConflict((oc) => oc.columns(['project_id', 'user_id']).doUpdateSet({ permission, shared_by: caller.id }))
-          .execute();
-        await tx
-          .insertInto('notifications')
-          .values({ user_id: u.id, title: 'Project shared with you', message: `${caller.username} shared '${project.name}' with you (${permission} access).`, notification_type: 'info', link: '/project' })
-          .execute();
+        const notice = { title: 'Project shared with you', message: `${caller.username} shared '${project.name}' with you (${permission} access).` };
+        await this.repo.share(tx, { projectId: project.id, userId: u.id, permission, sharedBy: caller.id }, notice);
       }
       await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'project.shared', detail: { project_id: project.id, users: users.map((u) => u.id), permission }, client }, tx);
     });
@@ -179,6 +131,6 @@ export class ProjectListService {
   /** Removes a user's access (owner only). */
   async unshare(caller: AuthUser, projectId: number, userId: number) {
     const { project } = await this.policy.require(caller, projectId, 'share');
-    await this.db.deleteFrom('project_shares').where('project_id', '=', project.id).where('user_id', '=', userId).execute();
+    await this.repo.unshare(project.id, userId);
   }
 }
