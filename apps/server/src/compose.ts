@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './infra/db/database.js';
 import { UsersRepository } from './modules/accounts/users.repository.js';
 import { AccountService } from './modules/accounts/account.service.js';
+import { AccountRepository } from './modules/accounts/account.repository.js';
 import { AuthService } from './modules/accounts/auth.service.js';
 import { MailService } from './infra/mail.service.js';
 import { MfaService } from './modules/accounts/mfa.service.js';
@@ -76,7 +77,7 @@ export function createServices(
   const passwords = new PasswordHasher(config);
   const mfa = new MfaService(db, users, mail);
   const auth = new AuthService(db, users, passwords, mail, notifications, mfa, config);
-  const accounts = new AccountService(db, users, notifications);
+  const accounts = new AccountService(new AccountRepository(db), users, notifications);
   // The embedded database belongs to this one process: a job still marked running at start-up was cut off by a crash.
   const jobs = new JobQueue(db, log, { concurrency: config.JOB_CONCURRENCY, pollMs: 500, staleAfterMs: config.JOB_STALE_AFTER_MS, soleWorker: !config.DATABASE_URL });
   /** Who may see and do what to a project: every project-scoped service asks it. */
