@@ -95,7 +95,8 @@ export function createServices(
   const fanOut = config.ANALYSIS_FAN_OUT === 'always' || (config.ANALYSIS_FAN_OUT === 'auto' && !!config.DATABASE_URL);
   jobs.register(analysePortfolioJob(db, log, { fanOut, partChunks: config.ANALYSIS_PART_CHUNKS, enqueue: (type, payload, tx) => jobs.enqueue(type, payload, tx), onStored, ownLayers: ownLayersOf }));
   jobs.register(analysePortfolioPartJob(db, log, onStored, ownLayersOf));
-  const assetEdits = new AssetEditService(db, projectAccess, users, jobs);
+  const portfolioAssetsRepo = new PortfolioAssetsRepository(db);
+  const assetEdits = new AssetEditService(db, portfolioAssetsRepo, projectAccess, users, jobs);
   jobs.register(slideReportJob(db, users, dashboard, files, log));
   const reports = new ReportService(db, projectAccess, jobs);
   const carbon = new CarbonService(db, new CarbonRepository(db), users, projectAccess, config);
@@ -104,7 +105,7 @@ export function createServices(
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projectAccess, jobs);
   const maps = new MapService(db, new MapRepository(db), projectAccess, files);
   const results = new ResultsService(db, projectAccess, ownLayers);
-  const portfolioAssets = new PortfolioAssetsService(db, new PortfolioAssetsRepository(db), projectAccess, jobs);
+  const portfolioAssets = new PortfolioAssetsService(db, portfolioAssetsRepo, projectAccess, jobs);
   const hazards = new HazardService(projectAccess, ownLayers);
   const buildingDamage = new BuildingDamageService(projectAccess);
   return { system: new SystemService(db, database.kind), geo: new GeoService(projects), projectAccess, portfolioAssets, hazards, buildingDamage, ownLayers, carbon, results, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, tcfd: new TcfdService(new TcfdRepository(db), projectAccess), companies: new CompanySearchService(db), faq: new FaqService(db) };

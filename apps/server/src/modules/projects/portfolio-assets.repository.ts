@@ -3,7 +3,7 @@ import type { DB } from '../../infra/db/database.js';
 import type { Viewer } from '../access/project-access.repository.js';
 import { visibleProjects } from '../access/project-access.repository.js';
 
-/** SQL of the spec's older portfolio and asset calls (spec 000 §7 "Locations and assets"). */
+/** SQL of a portfolio's assets: the spec's older portfolio and asset calls (spec 000 §7) and the asset table edits. */
 export class PortfolioAssetsRepository {
   constructor(private readonly db: DB) {}
 
@@ -35,5 +35,25 @@ export class PortfolioAssetsRepository {
     const version = current.version + 1;
     await db.updateTable('projects').set({ version, status: 'queued', progress: 0, status_message: message, updated_at: new Date() }).where('id', '=', projectId).execute();
     return version;
+  }
+
+  /** The project's version, its row locked until the transaction ends. */
+  async lockVersion(projectId: number, db: DB = this.db): Promise<number> {
+    const current = await db.selectFrom('projects').select(['version']).where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow();
+    return current.version;
+  }
+
+  /** Every asset row of the project (unordered). */
+  assetRows(projectId: number, db: DB = this.db) {
+    return db.selectFrom('assets').selectAll().where('project_id', '=', projectId).execute();
+  }
+
+  async updateAsset(assetId: number, set: Record<string, unknown>, at: Date, db: DB = this.db): Promise<void> {
+    await db.updateTable('assets').set({ ...set, updated_at: at } as never).where('id', '=', assetId).execute();
+  }
+
+  /** Sets the project's version and marks it queued for analysis with `message`. */
+  async markQueued(projectId: number, version: number, message: string, at: Date, db: DB = this.db): Promise<void> {
+    await db.updateTable('projects').set({ version, status: 'queued', progress: 0, status_message: message, updated_at: at }).where('id', '=', projectId).execute();
   }
 }
