@@ -13,6 +13,7 @@ import { FILE_STORE_SUBDIR } from './infra/file-store.js';
 import { join } from 'node:path';
 import { normaliseCompanyCode } from './lib/crypto.js';
 import { NotificationService } from './modules/accounts/notification.service.js';
+import { NotificationRepository } from './modules/accounts/notification.repository.js';
 import { tierColumns } from './modules/accounts/tier.service.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -119,7 +120,7 @@ async function main(argv: string[]) {
         await db.transaction().execute(async (tx) => {
           await tx.updateTable('companies').set(cols).where('id', '=', c.id).execute();
           const members = await tx.selectFrom('users').select('id').where('company_id', '=', c.id).where('status', '=', 'active').execute();
-          await new NotificationService(tx).notify(
+          await new NotificationService(new NotificationRepository(tx)).notify(
             members.map((m) => m.id),
             { title: 'Your plan changed', message: `Your company is now on the ${tier} tier (${cols.assets_allowed} assets).`, notification_type: 'info', link: null },
             tx,

@@ -8,6 +8,7 @@ import { AuthService } from './modules/accounts/auth.service.js';
 import { MailService } from './infra/mail.service.js';
 import { MfaService } from './modules/accounts/mfa.service.js';
 import { NotificationService } from './modules/accounts/notification.service.js';
+import { NotificationRepository } from './modules/accounts/notification.repository.js';
 import { PasswordHasher } from './modules/accounts/password.js';
 import { JobQueue } from './infra/job-queue.js';
 import { ProjectService } from './modules/projects/project.service.js';
@@ -74,7 +75,7 @@ export function createServices(
   const { db } = database;
   const users = new UsersRepository(db);
   const mail = new MailService(db, config, log);
-  const notifications = new NotificationService(db);
+  const notifications = new NotificationService(new NotificationRepository(db));
   const passwords = new PasswordHasher(config);
   const mfa = new MfaService(db, users, mail);
   const auth = new AuthService(db, users, passwords, mail, notifications, mfa, config);
