@@ -164,7 +164,7 @@ export class OwnLayerService {
     const projects = await this.repo.physicalProjects(companyId, tx);
     for (const p of projects) {
       const version = p.version + 1;
-      await tx.updateTable('projects').set({ version, status: 'queued', progress: 0, status_message: 'Waiting for analysis (own hazard layers changed)', updated_at: new Date() }).where('id', '=', p.id).execute();
+      await this.repo.queueProject(p.id, version, 'Waiting for analysis (own hazard layers changed)', tx);
       await this.jobs.enqueue(ANALYSE_PORTFOLIO_JOB, { projectId: p.id, version }, tx);
     }
     return projects.length;

@@ -177,7 +177,7 @@ export function propertyRiskJob(db: DB, repo: RealEstateRepository, log: Fastify
     maxAttempts: 3,
     retryDelaySeconds: 5,
     async run({ projectId, version }, ctx) {
-      const project = await db.selectFrom('projects').select(['id', 'version', 'default_filters']).where('id', '=', projectId).executeTakeFirst();
+      const project = await repo.projectForJob(projectId);
       if (!project || project.version !== version) return; // deleted or superseded by an overwrite
       await repo.setStatus(projectId, { status: 'running', progress: 0, status_message: 'Computing property risk' });
       const sites = await repo.sites(projectId);
@@ -195,8 +195,8 @@ export function propertyRiskJob(db: DB, repo: RealEstateRepository, log: Fastify
         }
       }
       const stored = await db.transaction().execute(async (tx) => {
-        const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
-        if (!current || current.version !== version) return false;
+        const current = await repo.lockVersion(projectId, tx);
+        if (current === undefined || current !== version) return false;
         await repo.saveResults(tx, results);
         await repo.setStatus(projectId, { status: 'done', progress: 1, status_message: `Computed ${sites.length} properties`, analysed_at: new Date() }, tx);
         return true;

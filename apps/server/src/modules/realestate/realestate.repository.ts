@@ -92,6 +92,16 @@ export class RealEstateRepository {
       .execute();
   }
 
+  /** The project's version and analysis filters, if it still exists. */
+  projectForJob(projectId: number, db: DB = this.db) {
+    return db.selectFrom('projects').select(['id', 'version', 'default_filters']).where('id', '=', projectId).executeTakeFirst();
+  }
+
+  /** The project's version, its row locked until the transaction ends (undefined when it was deleted). */
+  async lockVersion(projectId: number, db: DB): Promise<number | undefined> {
+    return (await db.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst())?.version;
+  }
+
   setStatus(projectId: number, fields: Partial<Pick<ProjectRow, 'status' | 'progress' | 'status_message' | 'analysed_at'>>, db: DB = this.db) {
     return db.updateTable('projects').set(fields).where('id', '=', projectId).execute();
   }
