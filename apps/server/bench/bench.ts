@@ -20,7 +20,7 @@ const post = async (path: string, body: unknown, token?: string) => {
 
 const user = { first_name: 'Bench', last_name: 'Mark', username: 'bench', email: 'bench@example.com', password: 'typhoon harbour passphrase', confirm_password: 'typhoon harbour passphrase', company_name: 'Bench Co' };
 const reg = await post('/api/user/register/', user);
-await enterpriseTier(app.db);
+await enterpriseTier(database.db);
 const login = await post('/api/user/rest_login/', { username: 'bench', password: user.password, company_code: reg.body.company_code });
 const token = login.body.token as string;
 
@@ -59,7 +59,7 @@ loopDelay.disable();
 if (gapTimer) { clearInterval(gapTimer); console.log(`stalls over 300 ms: ${gaps.join('; ') || 'none'}`); }
 const rssPeakMiB = process.resourceUsage().maxRSS / 1024;
 pollLat.sort((a, b) => a - b);
-const stored = await app.db.selectFrom('analysis_results').select((eb) => eb.fn.sum<number>(eb.fn('octet_length', ['data'])).as('bytes')).where('project_id', '=', id).executeTakeFirstOrThrow();
+const stored = await database.db.selectFrom('analysis_results').select((eb) => eb.fn.sum<number>(eb.fn('octet_length', ['data'])).as('bytes')).where('project_id', '=', id).executeTakeFirstOrThrow();
 
 console.log(`\nServer benchmark — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'PGlite in memory'}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log(`portfolio of ${N.toLocaleString('en-US')} assets x 11 hazards x 58 scenario-years`);

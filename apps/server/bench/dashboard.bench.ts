@@ -48,7 +48,7 @@ if (saved) {
   setup = `reused the analysed project in ${DATA_DIR}`;
 } else {
   const reg = await post('/api/user/register/', user);
-  await enterpriseTier(app.db);
+  await enterpriseTier(database.db);
   token = (await post('/api/user/rest_login/', { username: user.username, password: user.password, company_code: reg.body.company_code })).body.token;
   const data = benchPortfolio(N, 42);
   const t0 = performance.now();

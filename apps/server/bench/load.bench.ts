@@ -74,8 +74,8 @@ let setupNote = '';
   for (let c = 0; c < COMPANIES; c++) {
     const tag = `load${ASSETS}c${c}`;
     const member = (u: number) => ({ first_name: 'Load', last_name: `User ${u}`, username: `${tag}u${u}`, email: `${tag}u${u}@example.com`, password: PASSWORD, confirm_password: PASSWORD });
-    const existing = await app.db.selectFrom('users as u').innerJoin('companies as c', 'c.id', 'u.company_id').select(['u.id', 'c.code', 'c.id as companyId']).where('u.username', '=', `${tag}u0`).executeTakeFirst();
-    const project = existing ? await app.db.selectFrom('projects').select(['id', 'status']).where('owner_id', '=', existing.id).where('name', '=', `Load portfolio ${c + 1}`).executeTakeFirst() : undefined;
+    const existing = await database.db.selectFrom('users as u').innerJoin('companies as c', 'c.id', 'u.company_id').select(['u.id', 'c.code', 'c.id as companyId']).where('u.username', '=', `${tag}u0`).executeTakeFirst();
+    const project = existing ? await database.db.selectFrom('projects').select(['id', 'status']).where('owner_id', '=', existing.id).where('name', '=', `Load portfolio ${c + 1}`).executeTakeFirst() : undefined;
     let companyCode: string;
     let adminToken: string;
     let projectId: number;
@@ -88,7 +88,7 @@ let setupNote = '';
       if (existing) throw new Error(`${DATA_DIR}: the load bench's accounts exist but their project is not analysed; use a fresh BENCH_DATA_DIR or database`);
       const reg = await call('POST', '/api/user/register/', { ...member(0), company_name: `Load Bench ${c + 1}` });
       companyCode = reg.company_code;
-      await enterpriseTier(app.db, companyCode);
+      await enterpriseTier(database.db, companyCode);
       adminToken = await login(`${tag}u0`, companyCode);
       const data = benchPortfolio(ASSETS, 42 + c);
       const t0 = performance.now();
@@ -102,7 +102,7 @@ let setupNote = '';
       created.push(`${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
     // Members (each approved and given read access to the administrator's project); missing ones are added.
-    const have = new Set((await app.db.selectFrom('users').select('username').where('username', 'like', `${tag}u%`).execute()).map((x) => x.username));
+    const have = new Set((await database.db.selectFrom('users').select('username').where('username', 'like', `${tag}u%`).execute()).map((x) => x.username));
     const ids: number[] = [];
     for (let u = 1; u < perCompany; u++) {
       if (have.has(`${tag}u${u}`)) continue;
@@ -111,7 +111,7 @@ let setupNote = '';
       ids.push(reg2.user.id);
     }
     if (ids.length) await call('POST', '/api/v2/share_project/', { project_id: projectId, share_with: JSON.stringify(ids), permission: 'read' }, adminToken);
-    const members = await app.db.selectFrom('users').select(['id', 'username']).where('username', 'like', `${tag}u%`).execute();
+    const members = await database.db.selectFrom('users').select(['id', 'username']).where('username', 'like', `${tag}u%`).execute();
     for (let u = 0; u < perCompany && users.length < USERS; u++) {
       const m = members.find((x) => x.username === `${tag}u${u}`);
       if (!m) throw new Error(`missing user ${tag}u${u}`);

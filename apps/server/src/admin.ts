@@ -13,6 +13,7 @@ import { FILE_STORE_SUBDIR } from './infra/file-store.js';
 import { join } from 'node:path';
 import { normaliseCompanyCode } from './lib/crypto.js';
 import { NotificationService } from './modules/accounts/notification.service.js';
+import { NotificationRepository } from './modules/accounts/notification.repository.js';
 import { tierColumns } from './modules/accounts/tier.service.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -34,6 +35,7 @@ With the embedded database (no DATABASE_URL) stop the server first: PGlite is op
 
 class UsageError extends Error {}
 
+// eslint-disable-next-line max-lines-per-function -- the admin command line: one switch over the subcommands, each a few lines; not on the request path
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
   const { values, positionals } = parseArgs({
@@ -118,7 +120,7 @@ async function main(argv: string[]) {
         await db.transaction().execute(async (tx) => {
           await tx.updateTable('companies').set(cols).where('id', '=', c.id).execute();
           const members = await tx.selectFrom('users').select('id').where('company_id', '=', c.id).where('status', '=', 'active').execute();
-          await new NotificationService(tx).notify(
+          await new NotificationService(new NotificationRepository(tx)).notify(
             members.map((m) => m.id),
             { title: 'Your plan changed', message: `Your company is now on the ${tier} tier (${cols.assets_allowed} assets).`, notification_type: 'info', link: null },
             tx,

@@ -1,44 +1,21 @@
 import formbody from '@fastify/formbody';
-import { carbonRoutes } from './modules/carbon/carbon.routes.js';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import type { DatabaseHandle, DB } from './infra/db/database.js';
+import type { DatabaseHandle } from './infra/db/database.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerCompression } from './plugins/compress.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandler } from './plugins/errors.js';
 import { registerNulGuard } from './plugins/nul-guard.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerWeb } from './plugins/web.js';
-import { accountRoutes } from './modules/accounts/accounts.routes.js';
-import { systemRoutes } from './modules/system/system.routes.js';
-import { basemapRoutes } from './modules/maps/basemap.routes.js';
-import { tcfdRoutes } from './modules/tcfd/tcfd.routes.js';
-import { projectRoutes } from './modules/projects/projects.routes.js';
-import { hazardRoutes } from './modules/hazards/hazards.routes.js';
-import { projectListRoutes } from './modules/projects/project-list.routes.js';
-import { exportRoutes } from './modules/results/exports.routes.js';
-import { buildingDamageRoutes } from './modules/realestate/building-damage.routes.js';
-import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
-import { assetRoutes } from './modules/projects/assets.routes.js';
-import { geoRoutes } from './modules/geo/geo.routes.js';
-import { portfolioAssetRoutes } from './modules/projects/portfolio-assets.routes.js';
-import { faqRoutes } from './modules/help/faq.routes.js';
-import { realEstateRoutes } from './modules/realestate/realestate.routes.js';
-import { mapRoutes } from './modules/maps/maps.routes.js';
-import { tileRoutes } from './modules/maps/tiles.routes.js';
-import { resultRoutes } from './modules/results/results.routes.js';
-import { typhoonTrackRoutes } from './modules/hazards/typhoon-track.routes.js';
-import { ownLayerRoutes } from './modules/own-layers/own-layers.routes.js';
-import { createServices, type Services } from './compose.js';
+import { createServices, registerRoutes, type Services } from './compose.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
-    db: DB;
-    dbKind: DatabaseHandle['kind'];
     services: Services;
   }
 }
@@ -129,9 +106,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
-  app.decorate('db', database.db);
-  app.decorate('dbKind', database.kind);
-  app.decorate('services', createServices(database.db, config, app.log));
+  app.decorate('services', createServices(database, config, app.log));
 
   registerErrorHandler(app);
   await app.register(formbody, { bodyLimit: config.BODY_LIMIT_BYTES });
@@ -162,27 +137,7 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   });
   if (config.HTTP_COMPRESSION) registerCompression(app);
 
-  await app.register(systemRoutes);
-  await app.register(basemapRoutes);
-  await app.register(accountRoutes);
-  await app.register(projectRoutes);
-  await app.register(hazardRoutes);
-  await app.register(projectListRoutes);
-  await app.register(exportRoutes);
-  await app.register(resultRoutes);
-  await app.register(buildingDamageRoutes);
-  await app.register(dashboardRoutes);
-  await app.register(assetRoutes);
-  await app.register(geoRoutes);
-  await app.register(portfolioAssetRoutes);
-  await app.register(faqRoutes);
-  await app.register(carbonRoutes);
-  await app.register(realEstateRoutes);
-  await app.register(mapRoutes);
-  await app.register(tileRoutes);
-  await app.register(typhoonTrackRoutes);
-  await app.register(ownLayerRoutes);
-  await app.register(tcfdRoutes);
+  await registerRoutes(app);
 
   const web = await registerWeb(app, config.WEB_DIST);
   app.setNotFoundHandler((request, reply) => {

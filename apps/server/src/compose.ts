@@ -1,16 +1,19 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import type { DB } from './infra/db/database.js';
+import type { DatabaseHandle } from './infra/db/database.js';
 import { UsersRepository } from './modules/accounts/users.repository.js';
 import { AccountService } from './modules/accounts/account.service.js';
+import { AccountRepository } from './modules/accounts/account.repository.js';
 import { AuthService } from './modules/accounts/auth.service.js';
 import { MailService } from './infra/mail.service.js';
 import { MfaService } from './modules/accounts/mfa.service.js';
 import { NotificationService } from './modules/accounts/notification.service.js';
+import { NotificationRepository } from './modules/accounts/notification.repository.js';
 import { PasswordHasher } from './modules/accounts/password.js';
 import { JobQueue } from './infra/job-queue.js';
 import { ProjectService } from './modules/projects/project.service.js';
 import { ProjectListService } from './modules/projects/project-list.service.js';
+import { ProjectListRepository } from './modules/projects/project-list.repository.js';
 import { FileStore } from './infra/file-store.js';
 import { ExportService } from './modules/results/export.service.js';
 import { ResultsService } from './modules/results/results.service.js';
@@ -19,7 +22,9 @@ import { AssetEditService } from './modules/projects/asset-edit.service.js';
 import { analysePortfolioJob, analysePortfolioPartJob } from './modules/analysis/analysis.jobs.js';
 import { FaqService } from './modules/help/faq.service.js';
 import { ReportService, slideReportJob } from './modules/reports/report.service.js';
+import { ReportRepository } from './modules/reports/report.repository.js';
 import { TcfdService } from './modules/tcfd/tcfd.service.js';
+import { TcfdRepository } from './modules/tcfd/tcfd.repository.js';
 import { CarbonRepository } from './modules/carbon/carbon.repository.js';
 import { CarbonService } from './modules/carbon/carbon.service.js';
 import { RealEstateRepository } from './modules/realestate/realestate.repository.js';
@@ -29,47 +34,109 @@ import { MapService } from './modules/maps/map.service.js';
 import { CompanySearchService } from './modules/carbon/company-search.service.js';
 import { OwnLayersRepository } from './modules/own-layers/own-layers.repository.js';
 import { OwnLayerService } from './modules/own-layers/own-layer.service.js';
+import { ProjectAccessRepository } from './modules/access/project-access.repository.js';
+import { ProjectAccessPolicy } from './modules/access/project-access.policy.js';
+import { PortfolioAssetsRepository } from './modules/projects/portfolio-assets.repository.js';
+import { PortfolioAssetsService } from './modules/projects/portfolio-assets.service.js';
+import { HazardService } from './modules/hazards/hazard.service.js';
+import { BuildingDamageService } from './modules/realestate/building-damage.service.js';
+import { SystemService } from './modules/system/system.service.js';
+import { GeoService } from './modules/geo/geo.service.js';
+import { accountRoutes } from './modules/accounts/accounts.routes.js';
+import { carbonRoutes } from './modules/carbon/carbon.routes.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { geoRoutes } from './modules/geo/geo.routes.js';
+import { hazardRoutes } from './modules/hazards/hazards.routes.js';
+import { typhoonTrackRoutes } from './modules/hazards/typhoon-track.routes.js';
+import { faqRoutes } from './modules/help/faq.routes.js';
+import { basemapRoutes } from './modules/maps/basemap.routes.js';
+import { mapRoutes } from './modules/maps/maps.routes.js';
+import { tileRoutes } from './modules/maps/tiles.routes.js';
+import { ownLayerRoutes } from './modules/own-layers/own-layers.routes.js';
+import { assetRoutes } from './modules/projects/assets.routes.js';
+import { portfolioAssetRoutes } from './modules/projects/portfolio-assets.routes.js';
+import { projectListRoutes } from './modules/projects/project-list.routes.js';
+import { projectRoutes } from './modules/projects/projects.routes.js';
+import { buildingDamageRoutes } from './modules/realestate/building-damage.routes.js';
+import { realEstateRoutes } from './modules/realestate/realestate.routes.js';
+import { exportRoutes } from './modules/results/exports.routes.js';
+import { resultRoutes } from './modules/results/results.routes.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+import { tcfdRoutes } from './modules/tcfd/tcfd.routes.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
 export function createServices(
-  db: DB,
+  database: Pick<DatabaseHandle, 'db' | 'kind'>,
   config: Config,
   log: FastifyBaseLogger,
   /** warmDashboard: load each finished analysis into the dashboard's cache (the server; not a separate job worker). */
   options: { warmDashboard?: boolean } = {},
 ) {
+  const { db } = database;
   const users = new UsersRepository(db);
   const mail = new MailService(db, config, log);
-  const notifications = new NotificationService(db);
+  const notifications = new NotificationService(new NotificationRepository(db));
   const passwords = new PasswordHasher(config);
   const mfa = new MfaService(db, users, mail);
   const auth = new AuthService(db, users, passwords, mail, notifications, mfa, config);
-  const accounts = new AccountService(db, users, notifications);
+  const accounts = new AccountService(new AccountRepository(db), users, notifications);
   // The embedded database belongs to this one process: a job still marked running at start-up was cut off by a crash.
   const jobs = new JobQueue(db, log, { concurrency: config.JOB_CONCURRENCY, pollMs: 500, staleAfterMs: config.JOB_STALE_AFTER_MS, soleWorker: !config.DATABASE_URL });
+  /** Who may see and do what to a project: every project-scoped service asks it. */
+  const projectAccess = new ProjectAccessPolicy(new ProjectAccessRepository(db));
   const projects = new ProjectService(db, users, jobs, config);
   const ownLayers = new OwnLayerService(db, new OwnLayersRepository(db), users, jobs, config, log);
   const ownLayersOf = (projectId: number) => ownLayers.registryForProject(projectId);
-  const projectList = new ProjectListService(db, users, projects);
+  const projectList = new ProjectListService(db, new ProjectListRepository(db), users, projectAccess);
   const files = new FileStore(db, config);
-  const exports = new ExportService(db, projects, files, ownLayers);
-  const dashboard = new DashboardService(db, projects, users, { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB }, ownLayers);
+  const exports = new ExportService(db, projectAccess, files, ownLayers);
+  const dashboard = new DashboardService(db, projectAccess, users, { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB }, ownLayers);
   // When an analysis is stored, the dashboard decodes it right away, so the first query after it is not a cold read.
   const onStored = options.warmDashboard === false ? undefined : (projectId: number) => dashboard.warm(projectId);
   // Large analyses are split into parts when workers share the queue (PostgreSQL), or always/never by setting.
   const fanOut = config.ANALYSIS_FAN_OUT === 'always' || (config.ANALYSIS_FAN_OUT === 'auto' && !!config.DATABASE_URL);
   jobs.register(analysePortfolioJob(db, log, { fanOut, partChunks: config.ANALYSIS_PART_CHUNKS, enqueue: (type, payload, tx) => jobs.enqueue(type, payload, tx), onStored, ownLayers: ownLayersOf }));
   jobs.register(analysePortfolioPartJob(db, log, onStored, ownLayersOf));
-  const assetEdits = new AssetEditService(db, projects, users, jobs);
-  jobs.register(slideReportJob(db, users, dashboard, files, log));
-  const reports = new ReportService(db, projects, jobs);
-  const carbon = new CarbonService(db, new CarbonRepository(db), users, projects, config);
+  const portfolioAssetsRepo = new PortfolioAssetsRepository(db);
+  const assetEdits = new AssetEditService(db, portfolioAssetsRepo, projectAccess, users, jobs);
+  const reportRepo = new ReportRepository(db);
+  jobs.register(slideReportJob(reportRepo, users, dashboard, files, log));
+  const reports = new ReportService(reportRepo, projectAccess, jobs);
+  const carbon = new CarbonService(db, new CarbonRepository(db), users, projectAccess, config);
   const realEstate = new RealEstateRepository(db);
   jobs.register(propertyRiskJob(db, realEstate, log));
-  const propertyRisk = new PropertyRiskService(db, realEstate, users, projects, jobs);
-  const maps = new MapService(db, new MapRepository(db), projects, files);
-  const results = new ResultsService(db, projects, ownLayers);
-  return { ownLayers, carbon, results, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, tcfd: new TcfdService(db, projects), companies: new CompanySearchService(db), faq: new FaqService(db) };
+  const propertyRisk = new PropertyRiskService(db, realEstate, users, projectAccess, jobs);
+  const maps = new MapService(db, new MapRepository(db), projectAccess, files);
+  const results = new ResultsService(db, projectAccess, ownLayers);
+  const portfolioAssets = new PortfolioAssetsService(db, portfolioAssetsRepo, projectAccess, jobs);
+  const hazards = new HazardService(projectAccess, ownLayers);
+  const buildingDamage = new BuildingDamageService(projectAccess);
+  return { system: new SystemService(db, database.kind), geo: new GeoService(projects), projectAccess, portfolioAssets, hazards, buildingDamage, ownLayers, carbon, results, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, tcfd: new TcfdService(new TcfdRepository(db), projectAccess), companies: new CompanySearchService(db), faq: new FaqService(db) };
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** Registers every module's HTTP routes, in this order (the order of the OpenAPI document). */
+export async function registerRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(systemRoutes);
+  await app.register(basemapRoutes);
+  await app.register(accountRoutes);
+  await app.register(projectRoutes);
+  await app.register(hazardRoutes);
+  await app.register(projectListRoutes);
+  await app.register(exportRoutes);
+  await app.register(resultRoutes);
+  await app.register(buildingDamageRoutes);
+  await app.register(dashboardRoutes);
+  await app.register(assetRoutes);
+  await app.register(geoRoutes);
+  await app.register(portfolioAssetRoutes);
+  await app.register(faqRoutes);
+  await app.register(carbonRoutes);
+  await app.register(realEstateRoutes);
+  await app.register(mapRoutes);
+  await app.register(tileRoutes);
+  await app.register(typhoonTrackRoutes);
+  await app.register(ownLayerRoutes);
+  await app.register(tcfdRoutes);
+}

@@ -12,9 +12,9 @@ const database = await openDatabase(config);
 const applied = await migrateToLatest(database.db);
 const app = await buildApp(config, database);
 if (applied.length) app.log.info({ applied }, 'migrations applied');
-const announced = await announceReleases(app.db, app.services.notifications);
+const announced = await announceReleases(database.db, app.services.notifications);
 if (announced.length) app.log.info({ announced }, 'releases announced');
-if (config.SEED_DEMO) await seedDemo(app);
+if (config.SEED_DEMO) await seedDemo(app, database.db);
 await app.services.faq.seed(); // built-in FAQ content (content/faq.ts), inserted or updated by key
 await app.services.companies.ensureLoaded(); // listed companies for the company search (migration 0011), once per data version
 

@@ -1,5 +1,6 @@
 import { countryOf } from '@crp/geo';
 import type { FastifyInstance } from 'fastify';
+import type { DB } from './infra/db/database.js';
 import { CarbonRepository } from './modules/carbon/carbon.repository.js';
 import { ANALYSE_PORTFOLIO_JOB } from './modules/projects/project.service.js';
 import { tierColumns, defaultDataEditPermissions } from './modules/accounts/tier.service.js';
@@ -55,8 +56,7 @@ export const DEMO = {
 } as const;
 
 /** Creates the demo company and user once (idempotent). Returns true when created now. */
-export async function seedDemo(app: FastifyInstance): Promise<boolean> {
-  const db = app.db;
+export async function seedDemo(app: FastifyInstance, db: DB): Promise<boolean> {
   const exists = await db.selectFrom('companies').select('id').where('code', '=', DEMO.companyCode).executeTakeFirst();
   if (exists) return false;
   const hash = await app.services.passwords.hash(DEMO.password);

@@ -19,7 +19,7 @@ if (!config.DATABASE_URL) {
 const log = pino({ level: config.LOG_LEVEL === 'silent' ? 'silent' : config.LOG_LEVEL, base: { role: 'worker' } });
 const database = await openDatabase(config);
 await migrateToLatest(database.db);
-const services = createServices(database.db, config, log, { warmDashboard: false });
+const services = createServices(database, config, log, { warmDashboard: false });
 // Load the hazard layers before claiming jobs, so a worker's first part is not slowed by it.
 await defaultHazardLayers();
 services.jobs.start();

@@ -87,7 +87,7 @@ describe('dashboard answers are unchanged by the performance work (issue 7)', ()
     await waitForAnalysis(s, owner.token, projectId);
     const u = await s.db.selectFrom('users').select(['id', 'company_id']).where('id', '=', owner.userId).executeTakeFirstOrThrow();
     caller = { id: u.id, companyId: u.company_id, username: owner.username, isCompanyAdmin: true, tokenId: 0 };
-    reference = new ReferenceDashboardService(s.db, s.app.services.projects, new UsersRepository(s.db));
+    reference = new ReferenceDashboardService(s.db, s.app.services.projectAccess, new UsersRepository(s.db));
   });
   after(() => s.close());
 

@@ -11,8 +11,8 @@ describe('demo seed', () => {
   after(() => s.close());
 
   test('creates the demo company, user and an analysed demo portfolio once', async () => {
-    assert.equal(await seedDemo(s.app), true);
-    assert.equal(await seedDemo(s.app), false, 'idempotent');
+    assert.equal(await seedDemo(s.app, s.db), true);
+    assert.equal(await seedDemo(s.app, s.db), false, 'idempotent');
     const login = await s.api.post('/api/user/rest_login/', { form: { username: DEMO.username, password: DEMO.password, company_code: DEMO.companyCode } });
     assert.equal(login.status, 201);
     assert.equal(login.body.tier_data.tier, 'enterprise');

@@ -37,8 +37,7 @@ import type { ProjectRow } from '../../src/infra/db/schema.js';
 import type { AuthUser } from '../../src/lib/auth-context.js';
 import { AppError, badRequest } from '../../src/lib/errors.js';
 import type { UsersRepository } from '../../src/modules/accounts/users.repository.js';
-import { assertCan } from '../../src/modules/projects/project-list.service.js';
-import type { ProjectRole, ProjectService } from '../../src/modules/projects/project.service.js';
+import { assertCan, type ProjectAccessPolicy, type ProjectRole } from '../../src/modules/access/project-access.policy.js';
 import { tierDataOf } from '../../src/modules/accounts/tier.service.js';
 
 /* ---- results-reader.ts as it was (the loader is part of the oracle) ---- */
@@ -172,7 +171,7 @@ export class ReferenceDashboardService {
 
   constructor(
     private readonly db: DB,
-    private readonly projects: ProjectService,
+    private readonly projects: ProjectAccessPolicy,
     private readonly users: UsersRepository,
   ) {}
 

@@ -320,6 +320,7 @@ export interface RestoreResult {
  * transaction (all or nothing), its sequences set past the restored ids, then migrated to this code's latest level.
  * A target that holds data is refused unless `force` (its rows are then replaced). Files go to `fileDir`.
  */
+// eslint-disable-next-line max-lines-per-function -- one restore transaction read top to bottom (check, migrate, fill, sequences, files); an admin command, not on the request path
 export async function restoreDatabase(db: AnyDb, opts: { file: string; fileDir: string; force: boolean }): Promise<RestoreResult> {
   const t0 = Date.now();
   const file = resolve(opts.file);

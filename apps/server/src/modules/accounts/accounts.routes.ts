@@ -24,6 +24,7 @@ import {
   VerifyMfaBody,
 } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 import { tierDataOf } from './tier.service.js';
@@ -35,9 +36,9 @@ const UserIdParam = z.object({
   userId: z.coerce.number({ error: 'userId must be a number' }).int('userId must be an integer').positive('userId must be positive').max(2_147_483_647, 'userId is too large'),
 });
 
-export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { auth, mfa, accounts, notifications } = app.services;
-
+/** Registration, log-in and log-out, the signed-in user and their permissions. */
+function sessionRoutes(app: RouteApp) {
+  const { auth, accounts } = app.services;
   app.post('/api/user/register/', {
     schema: { tags: ['Account'], summary: 'Create an account (and a company, or a request to join one by company code)', body: RegisterBody, response: { 201: RegisterResponse, ...errors } },
   }, async (req, reply) => reply.status(201).send(await auth.register(req.body, req.ip)));
@@ -89,7 +90,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     onRequest: app.authenticate,
     schema: { tags: ['Account'], summary: 'Permission set of a user of your company (assets_allowed, modules, sections, column edits)', security: TOKEN_SECURITY, params: UserIdParam, response: { 200: PermissionsResponse, ...errors } },
   }, async (req) => accounts.permissions(caller(req), req.params.userId));
+}
 
+/** Two-factor authentication: set up, current code, switch off. */
+function multifactorRoutes(app: RouteApp) {
+  const { auth, mfa } = app.services;
   app.get('/user/configure_multifactor/:method', {
     onRequest: app.authenticate,
     schema: { tags: ['Two-factor'], summary: 'Start 2FA setup: app returns an otpauth:// URI for a QR code; email sends a 6-digit code', security: TOKEN_SECURITY, params: MethodParam, response: { 200: ConfigureMfaResponse, ...errors } },
@@ -143,7 +148,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     const { user, company } = await auth.loadUser(caller(req).id);
     return mfa.disable(user, req.ip, () => auth.confirmIdentity(user, company, req.body, req.ip));
   });
+}
 
+/** Notifications and the last-accessed stamp. */
+function notificationRoutes(app: RouteApp) {
+  const { accounts, notifications } = app.services;
   app.get('/api/user/notifications/', {
     onRequest: app.authenticate,
     schema: { tags: ['Notifications'], summary: 'Unread notifications', security: TOKEN_SECURITY, response: { 200: z.array(Notification), ...errors } },
@@ -164,7 +173,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     await accounts.recordPage(caller(req), req.body.path);
     return { detail: 'Last accessed page recorded.' };
   });
+}
 
+/** Company administration (link lifetime, members, activity log) and demo requests. */
+function companyRoutes(app: RouteApp) {
+  const { accounts } = app.services;
   app.get('/api/company/download_link_hours/', {
     onRequest: app.authenticate,
     schema: { tags: ['Company'], summary: "How long your company's download links (exports, reports) last", security: TOKEN_SECURITY, response: { 200: DownloadLinkHoursResponse, ...errors } },
@@ -211,4 +224,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     await accounts.demoRequest(req.body, req.ip);
     return reply.status(201).send({ detail: 'Thank you. We will contact you within two working days.' });
   });
+}
+
+export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  sessionRoutes(app);
+  multifactorRoutes(app);
+  notificationRoutes(app);
+  companyRoutes(app);
 };

@@ -2,6 +2,7 @@ import type { Notification } from '@crp/contracts';
 import type { DB } from '../../infra/db/database.js';
 import { notFound } from '../../lib/errors.js';
 import { presentNotification } from './user.presenter.js';
+import type { NotificationRepository } from './notification.repository.js';
 
 export interface NewNotification {
   title: string;
@@ -10,58 +11,27 @@ export interface NewNotification {
   link?: string | null;
 }
 
+/** The users' notifications: unread list, notify some or everyone, mark read. */
 export class NotificationService {
-  constructor(private readonly db: DB) {}
+  constructor(private readonly repo: NotificationRepository) {}
 
   async pending(userId: number): Promise<Notification[]> {
-    const rows = await this.db
-      .selectFrom('notifications')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('read_at', 'is', null)
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(50)
-      .execute();
+    const rows = await this.repo.unread(userId, 50);
     return rows.map(presentNotification);
   }
 
-  async notify(userIds: number[], n: NewNotification, db: DB = this.db): Promise<void> {
+  /** Stores the notification for each user (in the caller's transaction when `db` is given). */
+  async notify(userIds: number[], n: NewNotification, db?: DB): Promise<void> {
     if (userIds.length === 0) return;
-    await db
-      .insertInto('notifications')
-      .values(userIds.map((user_id) => ({ user_id, title: n.title, message: n.message, notification_type: n.notification_type, link: n.link ?? null })))
-      .execute();
+    await this.repo.insertFor(userIds, { title: n.title, message: n.message, notification_type: n.notification_type, link: n.link ?? null }, db);
   }
 
   /** Notifies every active user (used for new releases). */
-  async notifyEveryone(n: NewNotification, db: DB = this.db): Promise<number> {
-    const res = await db
-      .insertInto('notifications')
-      .columns(['user_id', 'title', 'message', 'notification_type', 'link'])
-      .expression((eb) =>
-        eb
-          .selectFrom('users')
-          .select((s) => [
-            'users.id',
-            s.val(n.title).as('title'),
-            s.val(n.message).as('message'),
-            s.val(n.notification_type).as('notification_type'),
-            s.val(n.link ?? null).as('link'),
-          ])
-          .where('users.status', '=', 'active'),
-      )
-      .executeTakeFirst();
-    return Number(res.numInsertedOrUpdatedRows ?? 0);
+  async notifyEveryone(n: NewNotification, db?: DB): Promise<number> {
+    return this.repo.insertForActiveUsers({ title: n.title, message: n.message, notification_type: n.notification_type, link: n.link ?? null }, db);
   }
 
   async markRead(userId: number, notificationId: number): Promise<void> {
-    const res = await this.db
-      .updateTable('notifications')
-      .set({ read_at: new Date() })
-      .where('id', '=', notificationId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) throw notFound(`notification_id: no notification ${notificationId} for this user.`);
+    if (!(await this.repo.markRead(userId, notificationId))) throw notFound(`notification_id: no notification ${notificationId} for this user.`);
   }
 }

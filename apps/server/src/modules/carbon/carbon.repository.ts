@@ -1,4 +1,5 @@
 import type { DB } from '../../infra/db/database.js';
+import { visibleProjects } from '../access/project-access.repository.js';
 import type { CarbonCompanyDbRow } from '../../infra/db/schema.js';
 
 export type CarbonCompanyInsert = Omit<CarbonCompanyDbRow, 'id' | 'project_id' | 'position'>;
@@ -9,15 +10,10 @@ export class CarbonRepository {
 
   /** Transition projects the user owns or that were shared with them, newest first, with the row count. */
   listVisible(userId: number, companyId: number) {
-    return this.db
-      .selectFrom('projects as p')
+    return visibleProjects(this.db, { id: userId, companyId }, 'transition')
       .innerJoin('users as o', 'o.id', 'p.owner_id')
-      .leftJoin('project_shares as s', (j) => j.onRef('s.project_id', '=', 'p.id').on('s.user_id', '=', userId))
       .select(['p.id', 'p.name', 'p.owner_id', 'p.created_at', 'p.updated_at', 'o.username as owner_username', 's.permission as share_permission'])
       .select((eb) => eb.selectFrom('carbon_companies as c').select((e) => e.fn.countAll<number>().as('n')).whereRef('c.project_id', '=', 'p.id').as('companies'))
-      .where('p.company_id', '=', companyId)
-      .where('p.kind', '=', 'transition')
-      .where((eb) => eb.or([eb('p.owner_id', '=', userId), eb('s.user_id', '=', userId)]))
       .orderBy('p.created_at', 'desc')
       .orderBy('p.id', 'desc')
       .execute();

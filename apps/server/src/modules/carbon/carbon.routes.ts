@@ -1,9 +1,9 @@
 import {
-  CARBON_REGIONS, CARBON_SECTORS, CarbonAnalysisBody, CarbonAnalysisResponse, CarbonDataResponse, CarbonDownloadBody, CarbonNameBody, CarbonProject,
+  CarbonAnalysisBody, CarbonAnalysisResponse, CarbonDataResponse, CarbonDownloadBody, CarbonNameBody, CarbonProject,
   CarbonProjectListResponse, DetailBody, ErrorBody, safeFileName,
 } from '@crp/contracts';
-import { EMISSION_FACTOR_DATA } from '@crp/engine/carbon';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.js';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
@@ -16,15 +16,15 @@ const UserIdParam = z.object({
 const TAG = 'Carbon';
 const stamp = () => new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
 
-/** Carbon and transition module (spec 000 §7 "Transition projects", 001 §7 "Carbon"; paths not shown there are decided in docs/decisions.md). */
-export const carbonRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { carbon } = app.services;
-  const self = (req: { params: { userId: number } } & Parameters<typeof caller>[0]) => {
-    const user = caller(req);
-    if (req.params.userId !== user.id) throw notFound(`userId: ${req.params.userId} is not your user id.`);
-    return user;
-  };
+const self = (req: { params: { userId: number } } & Parameters<typeof caller>[0]) => {
+  const user = caller(req);
+  if (req.params.userId !== user.id) throw notFound(`userId: ${req.params.userId} is not your user id.`);
+  return user;
+};
 
+/** Create and modify a transition (carbon) project. */
+function carbonEditRoutes(app: RouteApp) {
+  const { carbon } = app.services;
   app.post('/api/report/create_carbon_analysis/:userId/', {
     onRequest: app.authenticate,
     bodyLimit: app.config.UPLOAD_LIMIT_BYTES,
@@ -61,7 +61,11 @@ export const carbonRoutes: FastifyPluginAsyncZod = async (app) => {
     const project = await carbon.modify(self(req), req.body, req.ip);
     return { detail: `Carbon project '${project.project_name}' saved.`, project };
   });
+}
 
+/** List, read, delete and download transition projects. */
+function carbonReadRoutes(app: RouteApp) {
+  const { carbon } = app.services;
   app.get('/api/report/get_carbon_project_list/:userId/', {
     onRequest: app.authenticate,
     schema: { tags: [TAG], summary: 'Transition (carbon) projects you own or that were shared with you', security: TOKEN_SECURITY, params: UserIdParam, response: { 200: CarbonProjectListResponse, ...errors } },
@@ -114,7 +118,10 @@ export const carbonRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     return { portfolio_name: out.name, columns: out.columns, rows: out.rows };
   });
+}
 
+/** The upload template and the emission factors. */
+function carbonReferenceRoutes(app: RouteApp) {
   app.get('/api/report/carbon_template/', {
     onRequest: app.authenticate,
     schema: { tags: [TAG], summary: 'The carbon CSV template: columns in input order and two example rows', security: TOKEN_SECURITY, produces: ['text/csv'] },
@@ -139,12 +146,12 @@ export const carbonRoutes: FastifyPluginAsyncZod = async (app) => {
         ...errors,
       },
     },
-  }, async () => ({
-    regions: [...CARBON_REGIONS],
-    sectors: [...CARBON_SECTORS],
-    unit: EMISSION_FACTOR_DATA.unit,
-    factors: EMISSION_FACTOR_DATA.factors as Record<string, Record<string, number | null>>,
-    sector_notes: Object.fromEntries(Object.entries(EMISSION_FACTOR_DATA.sectors).map(([k, v]) => [k, v.note])),
-    sources: EMISSION_FACTOR_DATA.sources,
-  }));
+  }, async () => CarbonService.factors());
+}
+
+/** Carbon and transition module (spec 000 §7 "Transition projects", 001 §7 "Carbon"; paths not shown there are decided in docs/decisions.md). */
+export const carbonRoutes: FastifyPluginAsyncZod = async (app) => {
+  carbonEditRoutes(app);
+  carbonReadRoutes(app);
+  carbonReferenceRoutes(app);
 };

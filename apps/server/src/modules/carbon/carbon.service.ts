@@ -12,8 +12,7 @@ import { AppError, badRequest } from '../../lib/errors.js';
 import type { CarbonCompanyInsert, CarbonRepository } from './carbon.repository.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import { readUploadTable, type UploadedFile } from '../projects/asset-import.js';
-import { assertCan } from '../projects/project-list.service.js';
-import type { ProjectRole, ProjectService } from '../projects/project.service.js';
+import { roleOf, type ProjectAccessPolicy, type ProjectRole } from '../access/project-access.policy.js';
 
 /** Most companies one carbon portfolio may hold. */
 export const CARBON_MAX_COMPANIES = 2_000;
@@ -126,11 +125,23 @@ export function recordsFromCarbonTable(table: unknown[][]): RawRecord[] {
 
 /** The carbon module (issue 9): create, modify, list, fetch, delete and download transition projects. */
 export class CarbonService {
+  /** Regions, sectors and the emission factors used to project scope 1+2, with their sources. */
+  static factors() {
+    return {
+      regions: [...CARBON_REGIONS],
+      sectors: [...CARBON_SECTORS],
+      unit: EMISSION_FACTOR_DATA.unit,
+      factors: EMISSION_FACTOR_DATA.factors as Record<string, Record<string, number | null>>,
+      sector_notes: Object.fromEntries(Object.entries(EMISSION_FACTOR_DATA.sectors).map(([k, v]) => [k, v.note])),
+      sources: EMISSION_FACTOR_DATA.sources,
+    };
+  }
+
   constructor(
     private readonly db: DB,
     private readonly repo: CarbonRepository,
     private readonly users: UsersRepository,
-    private readonly projects: ProjectService,
+    private readonly policy: ProjectAccessPolicy,
     private readonly config: Pick<Config, 'UPLOAD_MAX_ROWS'>,
   ) {}
 
@@ -186,8 +197,7 @@ export class CarbonService {
 
   /** Modify: replaces the portfolio value and rows of a project the caller owns or may write. */
   async modify(caller: AuthUser, body: CarbonAnalysisBody, client: string): Promise<CarbonProject> {
-    const { project, role } = await this.byName(caller, body.portfolio_name);
-    assertCan(role, 'editAssets', project.name);
+    const { project } = await this.policy.requireByName(caller, body.portfolio_name, 'editAssets', 'transition', 'portfolio_name');
     const rows = this.parse(body, false);
     await this.db.transaction().execute(async (tx) => {
       await this.repo.touchProject(tx, project.id, project.version + 1);
@@ -205,14 +215,14 @@ export class CarbonService {
       created_at: iso(r.created_at),
       updated_at: iso(r.updated_at),
       owner: { id: r.owner_id, username: r.owner_username },
-      permission: r.owner_id === caller.id ? 'owner' : (r.share_permission ?? 'read'),
+      permission: roleOf(caller, r.owner_id, r.share_permission),
       companies: Number(r.companies ?? 0),
     }));
     return { username: caller.username, count: data.length, data };
   }
 
   private byName(caller: AuthUser, name: string) {
-    return this.projects.findVisibleByName(caller, name, 'transition', 'portfolio_name');
+    return this.policy.findVisibleByName(caller, name, 'transition', 'portfolio_name');
   }
 
   private async card(caller: AuthUser, projectId: number): Promise<CarbonProject> {
@@ -252,8 +262,7 @@ export class CarbonService {
   }
 
   async delete(caller: AuthUser, name: string, client: string) {
-    const { project, role } = await this.byName(caller, name);
-    assertCan(role, 'delete', project.name);
+    const { project } = await this.policy.requireByName(caller, name, 'delete', 'transition', 'portfolio_name');
     await this.db.transaction().execute(async (tx) => {
       await this.repo.deleteProject(tx, project.id);
       await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'carbon.deleted', detail: { project_id: project.id, name: project.name }, client }, tx);

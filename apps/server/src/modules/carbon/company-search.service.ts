@@ -59,6 +59,18 @@ export class CompanySearchService {
     return hit;
   }
 
+  /** The deep search call (spec: search/deepsearch): hits by name or ticker, also grouped by index; website lookups need an external service. */
+  async deepSearch(b: { search_term?: string | undefined; website?: string | undefined; index?: string | undefined; limit: number }) {
+    if (!b.search_term) {
+      if (b.website) throw new AppError(400, 'website: looking up addresses from a website needs an external company-data service, which is not configured. Search by company name or ticker instead.', [{ field: 'website', message: 'not available offline' }]);
+      throw new AppError(400, 'search_term is required', [{ field: 'search_term', message: 'required' }]);
+    }
+    const hits = await this.search(b.search_term, { limit: b.limit, ...(b.index ? { index: b.index } : {}) });
+    const grouped: Record<string, typeof hits> = {};
+    for (const h of hits) (grouped[h.index] ??= []).push(h);
+    return { hits, grouped_hits: grouped, count: hits.length };
+  }
+
   async search(term: string, options: { limit?: number; index?: string } = {}): Promise<CompanyHit[]> {
     const raw = term.trim();
     if (!raw) throw new AppError(400, 'search_term: type a company name (more than 3 characters) or a ticker', [{ field: 'search_term', message: 'required' }]);

@@ -10,7 +10,7 @@ import {
 import { defaultMeasure, keyFindings, N_HAZARDS, seriesIndices } from '@crp/engine';
 import { DATASETS, HAZARD_META } from '@crp/hazards';
 import type { ProjectRow } from '../../infra/db/schema.js';
-import type { ProjectRole } from '../projects/project.service.js';
+import type { ProjectRole } from '@crp/contracts';
 import type { OwnDataMarker } from '../own-layers/own-layer.service.js';
 import { scoreMatrixOf } from './dashboard-cache.js';
 import { ASSET_IDENTITY_KEYS, COMPUTED_KEYS, IDENTITY_COLUMNS, LOSS_FIELDS, ROW_KEYS, STORED_COLUMNS, STORED_KEYS, TYPHOON, labelOf, r2, type AssetTableColumn } from './dashboard-columns.js';

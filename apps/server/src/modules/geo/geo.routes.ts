@@ -1,24 +1,12 @@
 import { CompanySearchAnswer, CreateProjectResponse, ErrorBody, ForwardGeocodeHit, IndexListAnswer, ReverseGeocodeAnswer } from '@crp/contracts';
-import { forwardGeocode, GeoQueryError, indexMembers, listIndices, reverseGeocode } from '@crp/geo';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/errors.js';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
 const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const lat = z.coerce.number({ error: 'latitude must be a number' }).min(-90, 'latitude must be between -90 and 90').max(90, 'latitude must be between -90 and 90');
 const lng = z.coerce.number({ error: 'longitude must be a number' }).min(-180, 'longitude must be between -180 and 180').max(180, 'longitude must be between -180 and 180');
 const UserIdParam = z.object({ userId: z.coerce.number({ error: 'userId must be a number' }).int().positive().max(2_147_483_647) });
-
-/** Geo errors (too-short query, unknown index) as 400s naming the field. */
-function geo<T>(field: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof GeoQueryError) throw new AppError(400, `${field}: ${err.message}`, [{ field, message: err.message }]);
-    throw err;
-  }
-}
 
 export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/v2/geocode/reverse/', {
@@ -30,7 +18,7 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: z.object({ latitude: lat, longitude: lng }),
       response: { 200: ReverseGeocodeAnswer, ...errors },
     },
-  }, async (req) => geo('latitude', () => reverseGeocode(req.query.latitude, req.query.longitude)));
+  }, async (req) => app.services.geo.reverse(req.query.latitude, req.query.longitude));
 
   app.get('/api/v2/geocode/search/', {
     onRequest: app.authenticate,
@@ -41,7 +29,7 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: z.object({ q: z.string({ error: 'q is required' }).max(200, 'q is too long'), limit: z.coerce.number().int().min(1).max(10).default(5) }),
       response: { 200: z.array(ForwardGeocodeHit), ...errors },
     },
-  }, async (req) => geo('q', () => forwardGeocode(req.query.q, { limit: req.query.limit })));
+  }, async (req) => app.services.geo.search(req.query.q, req.query.limit));
 
   app.post('/api/search/deepsearch/', {
     onRequest: app.authenticate,
@@ -59,17 +47,7 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
       }),
       response: { 200: CompanySearchAnswer, ...errors },
     },
-  }, async (req) => {
-    const b = req.body;
-    if (!b.search_term) {
-      if (b.website) throw new AppError(400, 'website: looking up addresses from a website needs an external company-data service, which is not configured. Search by company name or ticker instead.', [{ field: 'website', message: 'not available offline' }]);
-      throw new AppError(400, 'search_term is required', [{ field: 'search_term', message: 'required' }]);
-    }
-    const hits = await app.services.companies.search(b.search_term, { limit: b.limit, ...(b.index ? { index: b.index } : {}) });
-    const grouped: Record<string, typeof hits> = {};
-    for (const h of hits) (grouped[h.index] ??= []).push(h);
-    return { hits, grouped_hits: grouped, count: hits.length };
-  });
+  }, async (req) => app.services.companies.deepSearch(req.body));
 
   app.get('/api/asset/index/:userId/', {
     onRequest: app.authenticate,
@@ -83,8 +61,7 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   }, async (req) => {
     app.services.projectList.assertSelf(caller(req), req.params.userId);
-    if (!req.query.index) return { indices: listIndices() };
-    return { index_name: req.query.index, members: geo('index', () => indexMembers(req.query.index!)) };
+    return app.services.geo.indices(req.query.index);
   });
 
   app.post('/api/asset/index/:userId/', {
@@ -100,17 +77,7 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
   }, async (req, reply) => {
     const user = caller(req);
     app.services.projectList.assertSelf(user, req.params.userId);
-    const members = geo('index_name', () => indexMembers(req.body.index_name));
-    const seen = new Set<string>();
-    const data = members
-      .filter((m) => m.latitude !== null && m.longitude !== null)
-      .map((m) => {
-        let name = m.company_name;
-        if (seen.has(name.toLowerCase())) name = `${name} (${m.ticker})`;
-        seen.add(name.toLowerCase());
-        return { name, latitude: m.latitude, longitude: m.longitude, country_code: m.country_code ?? 'NA', property_type: 'Commercial' };
-      });
-    const out = await app.services.projects.createPhysical(user, { portfolio_name: req.body.portfolio_name, data, is_benchmark: true, index_name: req.body.index_name, portfolio_variables: undefined }, 'index');
+    const out = await app.services.geo.createIndexPortfolio(user, req.body.index_name, req.body.portfolio_name);
     return reply.status(201).send({ detail: `Portfolio '${out.project.name}' created with the ${out.project.assets} members of ${req.body.index_name}; analysis queued.`, project: out.project, job_id: out.jobId });
   });
 };

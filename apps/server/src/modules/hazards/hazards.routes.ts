@@ -1,5 +1,4 @@
 import { ErrorBody, HazardCatalogEntry, HazardPointAnswer, HazardPointQuery } from '@crp/contracts';
-import { defaultHazardLayers, hazardPoint } from '@crp/hazards';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
@@ -17,11 +16,11 @@ export const hazardRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: HazardPointQuery,
       response: { 200: HazardPointAnswer, ...errors },
     },
-  }, async (req) => hazardPoint(req.query, await defaultHazardLayers(), (await app.services.ownLayers.registryFor(caller(req).companyId)).registry));
+  }, async (req) => app.services.hazards.point(caller(req), req.query));
 
   app.get('/api/v2/hazard/catalog/', {
     onRequest: app.authenticate,
     schema: { tags: ['Hazards'], summary: 'Every hazard layer with its indicator, grid, resolution, scenarios, years, sources, licence and checksum', security: TOKEN_SECURITY, response: { 200: HazardCatalogEntry.array(), ...errors } },
-  }, async () => (await defaultHazardLayers()).catalog());
+  }, async () => app.services.hazards.catalog());
 
 };

@@ -1,8 +1,6 @@
 import { ErrorBody, TYPHOON_TRACK_RADIUS_DEFAULT_KM, TYPHOON_TRACK_RADIUS_MAX_KM, TyphoonTrackAnswer } from '@crp/contracts';
-import { defaultTrackArchive, trackDataSources } from '@crp/hazards';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, notFound } from '../../lib/errors.js';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
 const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 404: ErrorBody };
@@ -18,8 +16,6 @@ const TyphoonTrackBody = z.object({
   since_year: z.coerce.number({ error: 'since_year must be a number' }).int('since_year must be a whole year').min(1800, 'since_year must be 1800 or later').max(2100, 'since_year must be 2100 or earlier').optional(),
   limit: z.coerce.number({ error: 'limit must be a number' }).int('limit must be an integer').min(1, 'limit must be at least 1').max(500, 'limit must be at most 500').default(50),
 });
-
-const bad = (field: string, message: string) => new AppError(400, `${field}: ${message}`, [{ field, message }]);
 
 export const typhoonTrackRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/api/hazard/typhoon_track/:userId/', {
@@ -40,33 +36,6 @@ export const typhoonTrackRoutes: FastifyPluginAsyncZod = async (app) => {
   }, async (req, reply) => {
     const user = caller(req);
     app.services.projectList.assertSelf(user, req.params.userId);
-    const b = req.body;
-    let latitude: number, longitude: number;
-    let asset: { id: number; name: string; project_id: number } | null = null;
-    if (b.project_id !== undefined || b.asset_id !== undefined) {
-      if (b.project_id === undefined) throw bad('project_id', 'project_id is required with asset_id');
-      if (b.asset_id === undefined) throw bad('asset_id', 'asset_id is required with project_id');
-      if (b.latitude !== undefined || b.longitude !== undefined) throw bad(b.latitude !== undefined ? 'latitude' : 'longitude', 'send either latitude and longitude or project_id and asset_id, not both');
-      await app.services.projects.access(user, b.project_id); // 404 for a project the caller may not read
-      const row = await app.db.selectFrom('assets').select(['id', 'name', 'project_id', 'latitude', 'longitude']).where('id', '=', b.asset_id).where('project_id', '=', b.project_id).executeTakeFirst();
-      if (!row) throw notFound(`asset_id: no asset ${b.asset_id} in project ${b.project_id}.`);
-      latitude = row.latitude; longitude = row.longitude;
-      asset = { id: row.id, name: row.name, project_id: row.project_id };
-    } else {
-      if (b.latitude === undefined) throw bad('latitude', 'latitude is required (or send project_id and asset_id)');
-      if (b.longitude === undefined) throw bad('longitude', 'longitude is required (or send project_id and asset_id)');
-      latitude = b.latitude; longitude = b.longitude;
-    }
-    const archive = defaultTrackArchive();
-    const r = archive.nearby({ latitude, longitude, radiusKm: b.radius_km, ...(b.since_year !== undefined ? { sinceYear: b.since_year } : {}), limit: b.limit });
-    return reply.status(201).send({
-      latitude, longitude, radius_km: b.radius_km, since_year: b.since_year ?? null, ...(asset ? { asset } : {}),
-      count: r.storms.length, total: r.total,
-      has_data: r.coverage.length > 0,
-      coverage: r.coverage.map((c) => ({ basin: c.basin, from: c.from, to: c.to })),
-      storms: r.storms,
-      wind: '1-minute sustained 10 m wind, m/s (RSMC Tokyo 10-min winds ÷ 0.93; CMA 2-min and IMD 3-min as reported)',
-      sources: trackDataSources(archive),
-    });
+    return reply.status(201).send(await app.services.hazards.typhoonTracks(user, req.body));
   });
 };

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../infra/db/database.js';
+import { visibleProjects } from '../access/project-access.repository.js';
 import type { Database } from '../../infra/db/schema.js';
 type Tx = Transaction<Database>;
 import type { MapProjectsTable } from '../../infra/db/schema.js';
@@ -54,14 +55,9 @@ export class MapRepository {
 
   /** Map projects the caller owns or that were shared with them, newest first. */
   async list(caller: AuthUser) {
-    const rows = await this.db
-      .selectFrom('projects as p')
+    const rows = await visibleProjects(this.db, caller, 'map')
       .innerJoin('map_projects as m', 'm.project_id', 'p.id')
-      .leftJoin('project_shares as s', (j) => j.onRef('s.project_id', '=', 'p.id').on('s.user_id', '=', caller.id))
       .select(['p.id', 'p.name', 'p.created_at', 'p.owner_id', 'm.distance_km', 'm.variable', 'm.address', 's.permission'])
-      .where('p.company_id', '=', caller.companyId)
-      .where('p.kind', '=', 'map')
-      .where((eb) => eb.or([eb('p.owner_id', '=', caller.id), eb('s.user_id', '=', caller.id)]))
       .orderBy('p.created_at', 'desc')
       .orderBy('p.id', 'desc')
       .execute();

@@ -13,7 +13,7 @@ import {
   WILDFIRE_DISTANCE_KM, WILDFIRE_SCENARIO_YEARS, WILDFIRE_SCENARIO_YEAR_LABELS, returnPeriodKey, returnPeriodLabel, safeCell,
   type CreateMapBody, type DatasetLookupResponse, type MapHazardKey, type MapResponse, type MapValueResponse, type MapVariable,
 } from '@crp/contracts';
-import { countryOf, reverseGeocode } from '@crp/geo';
+import { countryOf, detectCountry, reverseGeocode } from '@crp/geo';
 import { defaultHazardLayers, type HazardLayers } from '@crp/hazards';
 import * as XLSX from '@e965/xlsx';
 import type { DB } from '../../infra/db/database.js';
@@ -21,8 +21,7 @@ import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import type { MapRepository } from './map.repository.js';
 import type { FileStore } from '../../infra/file-store.js';
-import { assertCan } from '../projects/project-list.service.js';
-import type { ProjectService } from '../projects/project.service.js';
+import { assertCan, type ProjectAccessPolicy } from '../access/project-access.policy.js';
 import { DatasetSampler, nativeGrid, parseDataset, TileRenderer, type MapDataset } from './tile-renderer.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -107,7 +106,7 @@ export class MapService {
   constructor(
     private readonly db: DB,
     private readonly repo: MapRepository,
-    private readonly projects: ProjectService,
+    private readonly policy: ProjectAccessPolicy,
     private readonly files: FileStore,
   ) {}
 
@@ -178,7 +177,7 @@ export class MapService {
   }
 
   private async load(caller: AuthUser, name: string, field: string) {
-    const { project, role } = await this.projects.findVisibleByName(caller, name, 'map', field);
+    const { project, role } = await this.policy.findVisibleByName(caller, name, 'map', field);
     const m = await this.repo.byProjectId(project.id);
     if (!m) throw new AppError(404, `${field}: no map named '${name}'.`);
     return { project, role, m };
@@ -243,6 +242,12 @@ export class MapService {
       value_00_2020: variants('00_2020'), value_85_2030: variants('85_2030'), value_85_2050: variants('85_2050'),
       unit: MAP_LEGENDS[hazard].unit, resolution_km: this.resolution(layers, hazard).km,
     };
+  }
+
+  /** The country a search text names ("Vietnam", "Viet Nam", "UK"), with its representative point, or null. */
+  detectCountry(q: string) {
+    const c = detectCountry(q);
+    return { country: c ? { country_code: c.country_code, name: c.name, latitude: c.lat, longitude: c.lng } : null };
   }
 
   list(caller: AuthUser) {

@@ -3,7 +3,6 @@ import {
 } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { detectCountry } from '@crp/geo';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -83,10 +82,7 @@ export const mapRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: z.object({ q: z.string({ error: 'q is required' }).trim().min(2, 'q needs at least 2 characters').max(100, 'q is too long') }),
       response: { 200: z.object({ country: z.object({ country_code: z.string(), name: z.string(), latitude: z.number(), longitude: z.number() }).nullable() }), ...errors },
     },
-  }, async (req) => {
-    const c = detectCountry(req.query.q);
-    return { country: c ? { country_code: c.country_code, name: c.name, latitude: c.lat, longitude: c.lng } : null };
-  });
+  }, async (req) => app.services.maps.detectCountry(req.query.q));
 
   app.get('/api/v2/map_projects/', {
     onRequest: app.authenticate,

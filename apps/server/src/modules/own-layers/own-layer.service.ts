@@ -7,13 +7,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { DB } from '../../infra/db/database.js';
 import type { AuthUser } from '../../lib/auth-context.js';
-import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { presentOwnLayer } from './own-layer.presenter.js';
 import type { OwnLayersRepository } from './own-layers.repository.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import type { UploadedFile } from '../projects/asset-import.js';
 import type { JobQueue } from '../../infra/job-queue.js';
 import { ANALYSE_PORTFOLIO_JOB } from '../projects/project.service.js';
+import { assertCompanyAdmin } from '../access/project-access.policy.js';
 
 function isUploadedFile(v: unknown): v is UploadedFile {
   return !!v && typeof v === 'object' && Buffer.isBuffer((v as UploadedFile).data) && typeof (v as UploadedFile).filename === 'string';
@@ -81,7 +82,7 @@ export class OwnLayerService {
    * 400 naming the field (nothing is stored); the same hazard, scenario, year and return period twice answers 409.
    */
   async upload(caller: AuthUser, body: Record<string, unknown>): Promise<{ detail: string; layer: OwnLayer; reanalysed: number }> {
-    if (!caller.isCompanyAdmin) throw forbidden('Only a company administrator can upload own hazard layers.');
+    assertCompanyAdmin(caller, 'Only a company administrator can upload own hazard layers.');
     const parsed = OwnLayerUploadFields.safeParse(body ?? {});
     if (!parsed.success) {
       const errors = parsed.error.issues.map((i) => ({ field: String(i.path[0] ?? 'body'), message: i.message }));
@@ -145,7 +146,7 @@ export class OwnLayerService {
   }
 
   async remove(caller: AuthUser, id: number): Promise<{ detail: string; reanalysed: number }> {
-    if (!caller.isCompanyAdmin) throw forbidden('Only a company administrator can delete own hazard layers.');
+    assertCompanyAdmin(caller, 'Only a company administrator can delete own hazard layers.');
     const out = await this.db.transaction().execute(async (tx) => {
       const gone = await this.repo.delete(caller.companyId, id, tx);
       if (!gone) return null;
@@ -163,7 +164,7 @@ export class OwnLayerService {
     const projects = await this.repo.physicalProjects(companyId, tx);
     for (const p of projects) {
       const version = p.version + 1;
-      await tx.updateTable('projects').set({ version, status: 'queued', progress: 0, status_message: 'Waiting for analysis (own hazard layers changed)', updated_at: new Date() }).where('id', '=', p.id).execute();
+      await this.repo.queueProject(p.id, version, 'Waiting for analysis (own hazard layers changed)', tx);
       await this.jobs.enqueue(ANALYSE_PORTFOLIO_JOB, { projectId: p.id, version }, tx);
     }
     return projects.length;

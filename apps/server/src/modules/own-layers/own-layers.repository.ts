@@ -73,6 +73,11 @@ export class OwnLayersRepository {
       .execute();
   }
 
+  /** Sets a project's version and marks it queued for analysis with `message`. */
+  async queueProject(projectId: number, version: number, message: string, tx: DB | Tx): Promise<void> {
+    await tx.updateTable('projects').set({ version, status: 'queued', progress: 0, status_message: message, updated_at: new Date() }).where('id', '=', projectId).execute();
+  }
+
   async companyOfProject(projectId: number): Promise<number | undefined> {
     return (await this.db.selectFrom('projects').select('company_id').where('id', '=', projectId).executeTakeFirst())?.company_id;
   }

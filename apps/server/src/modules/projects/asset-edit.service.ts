@@ -5,8 +5,9 @@ import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest, conflict, forbidden } from '../../lib/errors.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import type { JobQueue } from '../../infra/job-queue.js';
-import { assertCan } from './project-list.service.js';
-import { ANALYSE_PORTFOLIO_JOB, type ProjectService } from './project.service.js';
+import type { ProjectAccessPolicy } from '../access/project-access.policy.js';
+import { ANALYSE_PORTFOLIO_JOB } from './project.service.js';
+import type { PortfolioAssetsRepository } from './portfolio-assets.repository.js';
 
 /** Table column -> database column. */
 const DB_COLUMN: Record<EditableAssetColumn, keyof AssetRow> = {
@@ -31,7 +32,8 @@ const DB_COLUMN: Record<EditableAssetColumn, keyof AssetRow> = {
 export class AssetEditService {
   constructor(
     private readonly db: DB,
-    private readonly projects: ProjectService,
+    private readonly repo: PortfolioAssetsRepository,
+    private readonly policy: ProjectAccessPolicy,
     private readonly users: UsersRepository,
     private readonly jobs: JobQueue,
   ) {}
@@ -41,17 +43,16 @@ export class AssetEditService {
    * Column edits are checked against the user's data-edit permissions; a stale `version` answers 409.
    */
   async update(caller: AuthUser, body: { project_id?: number | undefined; project_name?: string | undefined; assets: AssetEdit[]; version?: number | undefined }) {
-    const { project, role } = body.project_id !== undefined ? await this.projects.access(caller, body.project_id) : await this.projects.findVisibleByName(caller, body.project_name!);
-    assertCan(role, 'editAssets', project.name);
+    const { project } = body.project_id !== undefined ? await this.policy.require(caller, body.project_id, 'editAssets') : await this.policy.requireByName(caller, body.project_name!, 'editAssets');
     const me = await this.users.userById(caller.id);
     const perms = (me?.data_edit_permissions ?? {}) as Record<string, boolean>;
 
     return this.db.transaction().execute(async (tx) => {
-      const current = await tx.selectFrom('projects').select(['version']).where('id', '=', project.id).forUpdate().executeTakeFirstOrThrow();
-      if (body.version !== undefined && body.version !== current.version) {
-        throw conflict(`'${project.name}' was changed by someone else since you loaded it (version ${current.version}, yours ${body.version}). Reload the table to see their changes, then edit again.`);
+      const currentVersion = await this.repo.lockVersion(project.id, tx);
+      if (body.version !== undefined && body.version !== currentVersion) {
+        throw conflict(`'${project.name}' was changed by someone else since you loaded it (version ${currentVersion}, yours ${body.version}). Reload the table to see their changes, then edit again.`);
       }
-      const rows = await tx.selectFrom('assets').selectAll().where('project_id', '=', project.id).execute();
+      const rows = await this.repo.assetRows(project.id, tx);
       const byId = new Map(rows.map((r) => [r.id, r]));
       const updates: { id: number; set: Record<string, unknown> }[] = [];
       body.assets.forEach((edit, n) => {
@@ -79,11 +80,11 @@ export class AssetEditService {
         if (names.has(name)) throw new AppError(400, `assets: two assets would be named '${u?.set.name ?? r.name}'. Names must be unique in a portfolio.`, [{ field: 'assets', message: 'duplicate name' }]);
         names.set(name, r.id);
       }
-      if (updates.length === 0) return { detail: 'Nothing changed.', changed: 0, version: current.version, job_id: null };
+      if (updates.length === 0) return { detail: 'Nothing changed.', changed: 0, version: currentVersion, job_id: null };
       const now = new Date();
-      for (const u of updates) await tx.updateTable('assets').set({ ...u.set, updated_at: now } as never).where('id', '=', u.id).execute();
-      const version = current.version + 1;
-      await tx.updateTable('projects').set({ version, status: 'queued', progress: 0, status_message: `Re-analysing ${updates.length} changed asset(s)`, updated_at: now }).where('id', '=', project.id).execute();
+      for (const u of updates) await this.repo.updateAsset(u.id, u.set, now, tx);
+      const version = currentVersion + 1;
+      await this.repo.markQueued(project.id, version, `Re-analysing ${updates.length} changed asset(s)`, now, tx);
       const jobId = await this.jobs.enqueue(ANALYSE_PORTFOLIO_JOB, { projectId: project.id, version, changedAssetIds: updates.map((u) => u.id) }, tx);
       await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'assets.updated', detail: { project_id: project.id, assets: updates.length } }, tx);
       return { detail: `Saved ${updates.length} asset(s); the analysis is re-running for them.`, changed: updates.length, version, job_id: jobId };

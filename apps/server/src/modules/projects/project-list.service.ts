@@ -1,40 +1,21 @@
-import type { DefaultFilters, PhysicalProject, SharePermission } from '@crp/contracts';
-import { sql } from 'kysely';
+import type { DefaultFilters, PhysicalProject, ProjectStatus, SharePermission } from '@crp/contracts';
 import type { DB } from '../../infra/db/database.js';
 import type { AuthUser } from '../../lib/auth-context.js';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { iso } from '../accounts/user.presenter.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
-import type { ProjectRole, ProjectService } from './project.service.js';
+import { roleOf, type ProjectAccessPolicy } from '../access/project-access.policy.js';
+import type { ProjectListRepository } from './project-list.repository.js';
 
 export const SYSTEM_DEFAULT_FILTERS: DefaultFilters = { analysis_type: 'ssp', scenario: '45', year: 2050 };
-
-/** What each role may do to a project (issue 6 §3). */
-export const ROLE_CAN = {
-  view: ['owner', 'write', 'read'],
-  download: ['owner', 'write', 'read'],
-  editAssets: ['owner', 'write'],
-  rename: ['owner', 'write'],
-  /** The organisation's text of the TCFD report (issue 23). */
-  editReport: ['owner', 'write'],
-  delete: ['owner'],
-  share: ['owner'],
-} as const satisfies Record<string, readonly ProjectRole[]>;
-export type ProjectAction = keyof typeof ROLE_CAN;
-
-export function assertCan(role: ProjectRole, action: ProjectAction, projectName: string) {
-  if (!(ROLE_CAN[action] as readonly string[]).includes(role)) {
-    const verb = { view: 'view', download: 'download', editAssets: 'edit the assets of', rename: 'rename', editReport: 'edit the report text of', delete: 'delete', share: 'share' }[action];
-    throw forbidden(`You have ${role} access to '${projectName}': only ${ROLE_CAN[action].join(' or ')} can ${verb} it.`);
-  }
-}
 
 /** The project list, renaming, deleting, default filters and sharing (spec 000 §7 "Projects"). */
 export class ProjectListService {
   constructor(
     private readonly db: DB,
+    private readonly repo: ProjectListRepository,
     private readonly users: UsersRepository,
-    private readonly projects: ProjectService,
+    private readonly policy: ProjectAccessPolicy,
   ) {}
 
   /** The `{userId}` of a path must be the caller: other users' lists are not reachable by id. */
@@ -44,37 +25,14 @@ export class ProjectListService {
 
   /** Physical projects the caller owns or that were shared with them, newest first. */
   async list(caller: AuthUser) {
-    const rows = await this.db
-      .selectFrom('projects as p')
-      .innerJoin('users as o', 'o.id', 'p.owner_id')
-      .leftJoin('project_shares as s', (j) => j.onRef('s.project_id', '=', 'p.id').on('s.user_id', '=', caller.id))
-      .selectAll('p')
-      .select(['o.username as owner_username', 's.permission as share_permission'])
-      .select((eb) =>
-        eb.selectFrom('assets as a').select(sql<number>`count(*)::int`.as('n')).whereRef('a.project_id', '=', 'p.id').as('asset_count'),
-      )
-      .where('p.company_id', '=', caller.companyId)
-      .where('p.kind', '=', 'physical')
-      .where((eb) => eb.or([eb('p.owner_id', '=', caller.id), eb('s.user_id', '=', caller.id)]))
-      .orderBy('p.created_at', 'desc')
-      .orderBy('p.id', 'desc')
-      .execute();
-    const ids = rows.map((r) => r.id);
-    const shares = ids.length
-      ? await this.db
-          .selectFrom('project_shares as s')
-          .innerJoin('users as u', 'u.id', 's.user_id')
-          .select(['s.project_id', 's.user_id', 'u.username', 's.permission'])
-          .where('s.project_id', 'in', ids)
-          .orderBy('u.username')
-          .execute()
-      : [];
+    const rows = await this.repo.physicalProjects(caller);
+    const shares = await this.repo.sharesOf(rows.map((r) => r.id));
     const me = await this.users.userById(caller.id);
     /** Filters the caller saved for themselves ("Save as default" on the dashboard), if any. */
     const savedByUser = (me?.default_filters as DefaultFilters | null) ?? null;
     const userDefaults = savedByUser ?? SYSTEM_DEFAULT_FILTERS;
     const data: PhysicalProject[] = rows.map((r) => {
-      const permission: ProjectRole = r.owner_id === caller.id ? 'owner' : (r.share_permission ?? 'read');
+      const permission = roleOf(caller, r.owner_id, r.share_permission);
       const summary = r.summary;
       return {
         project_id: r.id,
@@ -98,62 +56,41 @@ export class ProjectListService {
         shared_with: permission === 'owner' ? shares.filter((s) => s.project_id === r.id).map((s) => ({ user_id: s.user_id, username: s.username, permission: s.permission })) : [],
       };
     });
-    const members = await this.db
-      .selectFrom('users')
-      .select(['id', 'username', 'first_name', 'last_name'])
-      .where('company_id', '=', caller.companyId)
-      .where('status', '=', 'active')
-      .where('id', '!=', caller.id)
-      .orderBy('username')
-      .execute();
+    const members = await this.repo.colleagues(caller);
     return { username: caller.username, count: data.length, data, members };
   }
 
   /** Names of the caller's projects of one module (spec: all_projects?list_for=physical_risk|map_module). */
   async names(caller: AuthUser, listFor: 'physical_risk' | 'map_module') {
     const kind = listFor === 'physical_risk' ? 'physical' : 'map';
-    const rows = await this.db
-      .selectFrom('projects as p')
-      .leftJoin('project_shares as s', (j) => j.onRef('s.project_id', '=', 'p.id').on('s.user_id', '=', caller.id))
-      .select(['p.id', 'p.name', 'p.created_at'])
-      .where('p.company_id', '=', caller.companyId)
-      .where('p.kind', '=', kind)
-      .where((eb) => eb.or([eb('p.owner_id', '=', caller.id), eb('s.user_id', '=', caller.id)]))
-      .orderBy('p.created_at', 'desc')
-      .execute();
+    const rows = await this.repo.names(caller, kind);
     return rows.map((r) => ({ project_id: r.id, name: r.name, created_at: iso(r.created_at) }));
   }
 
-  private byName(caller: AuthUser, name: string) {
-    return this.projects.findVisibleByName(caller, name, 'physical', 'name');
+  /** A project's analysis status and asset count (any role). */
+  async status(caller: AuthUser, projectId: number): Promise<ProjectStatus> {
+    const { project } = await this.policy.access(caller, projectId);
+    const assets = await this.repo.assetCount(projectId);
+    return { project_id: project.id, name: project.name, status: project.status, progress: project.progress, message: project.status_message, assets };
   }
 
   async rename(caller: AuthUser, oldName: string, newName: string) {
-    const { project, role } = await this.byName(caller, oldName);
-    assertCan(role, 'rename', project.name);
+    const { project } = await this.policy.requireByName(caller, oldName, 'rename', 'physical', 'name');
     if (newName.toLowerCase() !== project.name_lower) {
-      const clash = await this.db
-        .selectFrom('projects')
-        .select('id')
-        .where('owner_id', '=', project.owner_id)
-        .where('kind', '=', project.kind)
-        .where('name_lower', '=', newName.toLowerCase())
-        .executeTakeFirst();
-      if (clash) {
+      if (await this.repo.ownerHasName(project.owner_id, project.kind, newName)) {
         const msg = `A project named '${newName}' already exists. Choose another name.`;
         throw new AppError(400, msg, [{ field: 'name', message: msg }], { Error: msg });
       }
     }
-    await this.db.updateTable('projects').set({ name: newName, name_lower: newName.toLowerCase(), updated_at: new Date() }).where('id', '=', project.id).execute();
+    await this.repo.rename(project.id, newName);
     await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'project.renamed', detail: { project_id: project.id, from: project.name, to: newName } });
     return { project_id: project.id, name: newName };
   }
 
   async delete(caller: AuthUser, name: string, client: string) {
-    const { project, role } = await this.byName(caller, name);
-    assertCan(role, 'delete', project.name);
+    const { project } = await this.policy.requireByName(caller, name, 'delete', 'physical', 'name');
     await this.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('projects').where('id', '=', project.id).execute();
+      await this.repo.deleteProject(project.id, tx);
       await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'project.deleted', detail: { project_id: project.id, name: project.name }, client }, tx);
     });
   }
@@ -163,43 +100,28 @@ export class ProjectListService {
     if (filters.analysis_type === 'rcp' && ![2020, 2030, 2050].includes(filters.year)) throw badRequest('data.year: RCP analyses have the years 2020, 2030 and 2050.', 'data.year');
     if (filters.analysis_type === 'ssp' && (filters.year < 2025 || filters.year % 5 !== 0)) throw badRequest('data.year: SSP analyses have the years 2025 to 2100, every 5 years.', 'data.year');
     if (projectId !== undefined) {
-      const { project, role } = await this.projects.access(caller, projectId);
-      assertCan(role, 'editAssets', project.name);
-      await this.db.updateTable('projects').set({ default_filters: JSON.stringify(filters) }).where('id', '=', projectId).execute();
+      await this.policy.require(caller, projectId, 'editAssets');
+      await this.repo.setProjectFilters(projectId, filters);
     } else {
-      await this.db.updateTable('users').set({ default_filters: JSON.stringify(filters) }).where('id', '=', caller.id).execute();
+      await this.repo.setUserFilters(caller.id, filters);
     }
     return filters;
   }
 
   /** Shares a project with users of the same company (owner only). */
   async share(caller: AuthUser, projectId: number, shareWith: (number | string)[], permission: SharePermission, client: string) {
-    const { project, role } = await this.projects.access(caller, projectId);
-    assertCan(role, 'share', project.name);
+    const { project } = await this.policy.require(caller, projectId, 'share');
     const ids = shareWith.filter((x): x is number => typeof x === 'number');
     const names = shareWith.filter((x): x is string => typeof x === 'string').map((s) => s.toLowerCase());
-    const users = await this.db
-      .selectFrom('users')
-      .select(['id', 'username', 'username_lower'])
-      .where('company_id', '=', caller.companyId)
-      .where('status', '=', 'active')
-      .where((eb) => eb.or([...(ids.length ? [eb('id', 'in', ids)] : []), ...(names.length ? [eb('username_lower', 'in', names)] : []), eb.val(false)]))
-      .execute();
+    const users = await this.repo.activeUsers(caller.companyId, ids, names);
     const found = new Set([...users.map((u) => u.id), ...users.map((u) => u.username_lower)]);
     const missing = shareWith.filter((x) => !found.has(typeof x === 'number' ? x : x.toLowerCase()));
     if (missing.length) throw badRequest(`share_with: ${missing.join(', ')} ${missing.length === 1 ? 'is not an active user' : 'are not active users'} of your company.`, 'share_with');
     if (users.some((u) => u.id === project.owner_id)) throw badRequest('share_with: the owner already has full access.', 'share_with');
     await this.db.transaction().execute(async (tx) => {
       for (const u of users) {
-        await tx
-          .insertInto('project_shares')
-          .values({ project_id: project.id, user_id: u.id, permission, shared_by: caller.id })
-          .onConflict((oc) => oc.columns(['project_id', 'user_id']).doUpdateSet({ permission, shared_by: caller.id }))
-          .execute();
-        await tx
-          .insertInto('notifications')
-          .values({ user_id: u.id, title: 'Project shared with you', message: `${caller.username} shared '${project.name}' with you (${permission} access).`, notification_type: 'info', link: '/project' })
-          .execute();
+        const notice = { title: 'Project shared with you', message: `${caller.username} shared '${project.name}' with you (${permission} access).` };
+        await this.repo.share(tx, { projectId: project.id, userId: u.id, permission, sharedBy: caller.id }, notice);
       }
       await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'project.shared', detail: { project_id: project.id, users: users.map((u) => u.id), permission }, client }, tx);
     });
@@ -208,8 +130,7 @@ export class ProjectListService {
 
   /** Removes a user's access (owner only). */
   async unshare(caller: AuthUser, projectId: number, userId: number) {
-    const { project, role } = await this.projects.access(caller, projectId);
-    assertCan(role, 'share', project.name);
-    await this.db.deleteFrom('project_shares').where('project_id', '=', project.id).where('user_id', '=', userId).execute();
+    const { project } = await this.policy.require(caller, projectId, 'share');
+    await this.repo.unshare(project.id, userId);
   }
 }

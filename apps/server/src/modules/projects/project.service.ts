@@ -1,4 +1,4 @@
-import { assetLimitMessage, HAZARDS, unknownColumnsWarning, type CreateProjectBody, type ProjectRole, type ProjectStatus } from '@crp/contracts';
+import { assetLimitMessage, HAZARDS, unknownColumnsWarning, type CreateProjectBody, type ProjectStatus } from '@crp/contracts';
 import { countryOf } from '@crp/geo';
 import { sql } from 'kysely';
 import type { Config } from '../../config.js';
@@ -11,7 +11,6 @@ import { readUploadTableAsync, recordsFromJson, recordsFromTable, unknownJsonKey
 import type { JobQueue } from '../../infra/job-queue.js';
 import { tierDataOf } from '../accounts/tier.service.js';
 
-export type { ProjectRole };
 export const ANALYSE_PORTFOLIO_JOB = 'analyse-portfolio';
 
 function isUploadedFile(v: unknown): v is UploadedFile {
@@ -52,35 +51,6 @@ export class ProjectService {
     private readonly jobs: JobQueue,
     private readonly config: Pick<Config, 'UPLOAD_MAX_ROWS'>,
   ) {}
-
-  /**
-   * The caller's role on a project, or 404 when the project does not exist or is not visible to the caller
-   * (another company's ids are indistinguishable from missing ones).
-   */
-  async access(caller: AuthUser, projectId: number): Promise<{ project: ProjectRow; role: ProjectRole }> {
-    const project = await this.db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
-    if (!project || project.company_id !== caller.companyId) throw notFound(`project_id: no project ${projectId}.`);
-    if (project.owner_id === caller.id) return { project, role: 'owner' };
-    const share = await this.db.selectFrom('project_shares').select('permission').where('project_id', '=', projectId).where('user_id', '=', caller.id).executeTakeFirst();
-    if (!share) throw notFound(`project_id: no project ${projectId}.`);
-    return { project, role: share.permission };
-  }
-
-  /** A project of `kind` by name among those the caller owns or that were shared with them (own first), with the role. */
-  async findVisibleByName(caller: AuthUser, name: string, kind: ProjectRow['kind'] = 'physical', field = 'project_name'): Promise<{ project: ProjectRow; role: ProjectRole }> {
-    const row = await this.db
-      .selectFrom('projects as p')
-      .leftJoin('project_shares as s', (j) => j.onRef('s.project_id', '=', 'p.id').on('s.user_id', '=', caller.id))
-      .select('p.id')
-      .where('p.company_id', '=', caller.companyId)
-      .where('p.kind', '=', kind)
-      .where('p.name_lower', '=', name.toLowerCase())
-      .where((eb) => eb.or([eb('p.owner_id', '=', caller.id), eb('s.user_id', '=', caller.id)]))
-      .orderBy(sql`case when p.owner_id = ${caller.id} then 0 else 1 end`)
-      .executeTakeFirst();
-    if (!row) throw notFound(`${field}: no project named '${name}'.`);
-    return this.access(caller, row.id);
-  }
 
   /** Parses and validates the locations of a create request: every row problem is listed, nothing is stored. */
   async parseLocations(body: CreateProjectBody): Promise<{ assets: ImportedAsset[]; warnings: string[] }> {
@@ -214,11 +184,5 @@ export class ProjectService {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-  }
-
-  async status(caller: AuthUser, projectId: number): Promise<ProjectStatus> {
-    const { project } = await this.access(caller, projectId);
-    const n = await this.db.selectFrom('assets').select(sql<number>`count(*)::int`.as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
-    return { project_id: project.id, name: project.name, status: project.status, progress: project.progress, message: project.status_message, assets: n.n };
   }
 }

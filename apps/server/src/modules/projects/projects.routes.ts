@@ -1,5 +1,6 @@
 import { CreateProjectBody, CreateProjectResponse, ErrorBody, ProjectStatus } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 import { buildAssetTemplate } from './asset-template.js';
@@ -9,9 +10,9 @@ const ProjectIdParam = z.object({
   projectId: z.coerce.number({ error: 'projectId must be a number' }).int('projectId must be an integer').positive('projectId must be positive').max(2_147_483_647, 'projectId is too large'),
 });
 
-export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
+/** Project creation and the upload template. */
+function projectCreateRoutes(app: RouteApp) {
   const { projects } = app.services;
-
   app.post('/api/v2/create_project/', {
     onRequest: app.authenticate,
     // A JSON list of many locations is as large as an uploaded file.
@@ -57,11 +58,15 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
       .header('content-disposition', `attachment; filename="asset_upload_template_${stamp}.xlsx"`)
       .send(buildAssetTemplate());
   });
+}
 
+/** A project analysis status, once or as a progress stream. */
+function projectStatusRoutes(app: RouteApp) {
+  const { projectList } = app.services;
   app.get('/api/v2/projects/:projectId/status/', {
     onRequest: app.authenticate,
     schema: { tags: ['Portfolios'], summary: 'Analysis status and progress (0-1) of a project', security: TOKEN_SECURITY, params: ProjectIdParam, response: { 200: ProjectStatus, ...errors } },
-  }, async (req) => projects.status(caller(req), req.params.projectId));
+  }, async (req) => projectList.status(caller(req), req.params.projectId));
 
   app.get('/api/v2/projects/:projectId/progress/', {
     onRequest: app.authenticate,
@@ -75,7 +80,7 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   }, async (req, reply) => {
     const user = caller(req);
-    let last = await projects.status(user, req.params.projectId); // 404 before the stream starts
+    let last = await projectList.status(user, req.params.projectId); // 404 before the stream starts
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
@@ -92,7 +97,7 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
       if (last.status === 'done' || last.status === 'failed') break;
       await new Promise((r) => setTimeout(r, 400));
       try {
-        last = await projects.status(user, req.params.projectId);
+        last = await projectList.status(user, req.params.projectId);
       } catch {
         res.write(`event: error\ndata: ${JSON.stringify({ detail: 'The project no longer exists.' })}\n\n`);
         break;
@@ -100,4 +105,9 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     res.end();
   });
+}
+
+export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
+  projectCreateRoutes(app);
+  projectStatusRoutes(app);
 };

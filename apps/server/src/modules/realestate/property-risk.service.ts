@@ -15,7 +15,7 @@ import type { RealEstateRepository, NewPropertySite } from './realestate.reposit
 import type { UsersRepository } from '../accounts/users.repository.js';
 import { recordsFromJson, validateAssets } from '../projects/asset-import.js';
 import type { JobDefinition, JobQueue } from '../../infra/job-queue.js';
-import type { ProjectService } from '../projects/project.service.js';
+import type { ProjectAccessPolicy } from '../access/project-access.policy.js';
 import { tierDataOf } from '../accounts/tier.service.js';
 
 export const PROPERTY_RISK_JOB = 'compute-property-risk';
@@ -35,7 +35,7 @@ export class PropertyRiskService {
     private readonly db: DB,
     private readonly repo: RealEstateRepository,
     private readonly users: UsersRepository,
-    private readonly projects: ProjectService,
+    private readonly policy: ProjectAccessPolicy,
     private readonly jobs: JobQueue,
   ) {}
 
@@ -113,7 +113,7 @@ export class PropertyRiskService {
 
   /** The rows of a property-risk project the caller may read, by name (404 otherwise, also for another company's project). */
   async fetch(caller: AuthUser, projectName: string): Promise<PropertyRiskResponse> {
-    const { project } = await this.projects.findVisibleByName(caller, projectName, 'realestate');
+    const { project } = await this.policy.findVisibleByName(caller, projectName, 'realestate');
     const sites = await this.repo.sites(project.id);
     const done = project.status === 'done';
     const data = done ? sites.filter((s) => s.result).map((s) => s.result as unknown as PropertyRiskRow) : [];
@@ -176,7 +176,7 @@ export function propertyRiskJob(db: DB, repo: RealEstateRepository, log: Fastify
     maxAttempts: 3,
     retryDelaySeconds: 5,
     async run({ projectId, version }, ctx) {
-      const project = await db.selectFrom('projects').select(['id', 'version', 'default_filters']).where('id', '=', projectId).executeTakeFirst();
+      const project = await repo.projectForJob(projectId);
       if (!project || project.version !== version) return; // deleted or superseded by an overwrite
       await repo.setStatus(projectId, { status: 'running', progress: 0, status_message: 'Computing property risk' });
       const sites = await repo.sites(projectId);
@@ -194,8 +194,8 @@ export function propertyRiskJob(db: DB, repo: RealEstateRepository, log: Fastify
         }
       }
       const stored = await db.transaction().execute(async (tx) => {
-        const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
-        if (!current || current.version !== version) return false;
+        const current = await repo.lockVersion(projectId, tx);
+        if (current === undefined || current !== version) return false;
         await repo.saveResults(tx, results);
         await repo.setStatus(projectId, { status: 'done', progress: 1, status_message: `Computed ${sites.length} properties`, analysed_at: new Date() }, tx);
         return true;

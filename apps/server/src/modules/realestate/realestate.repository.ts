@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../../infra/db/database.js';
+import { visibleProjects } from '../access/project-access.repository.js';
 import type { AssetRow, ProjectRow } from '../../infra/db/schema.js';
 
 export interface NewPropertySite {
@@ -84,16 +85,21 @@ export class RealEstateRepository {
 
   /** Property-risk projects the user owns or that were shared with them, newest first, with their location counts. */
   visibleTo(userId: number, companyId: number) {
-    return this.db
-      .selectFrom('projects as p')
-      .leftJoin('project_shares as s', (j) => j.onRef('s.project_id', '=', 'p.id').on('s.user_id', '=', userId))
+    return visibleProjects(this.db, { id: userId, companyId }, 'realestate')
       .select(['p.id', 'p.name', 'p.status', 'p.created_at', 'p.owner_id', sql<number>`(select count(*)::int from assets a where a.project_id = p.id)`.as('properties')])
-      .where('p.company_id', '=', companyId)
-      .where('p.kind', '=', 'realestate')
-      .where((eb) => eb.or([eb('p.owner_id', '=', userId), eb('s.user_id', '=', userId)]))
       .orderBy('p.created_at', 'desc')
       .orderBy('p.id', 'desc')
       .execute();
+  }
+
+  /** The project's version and analysis filters, if it still exists. */
+  projectForJob(projectId: number, db: DB = this.db) {
+    return db.selectFrom('projects').select(['id', 'version', 'default_filters']).where('id', '=', projectId).executeTakeFirst();
+  }
+
+  /** The project's version, its row locked until the transaction ends (undefined when it was deleted). */
+  async lockVersion(projectId: number, db: DB): Promise<number | undefined> {
+    return (await db.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst())?.version;
   }
 
   setStatus(projectId: number, fields: Partial<Pick<ProjectRow, 'status' | 'progress' | 'status_message' | 'analysed_at'>>, db: DB = this.db) {

@@ -1,20 +1,18 @@
 import { DashboardBody, safeFileName, type SlideReportBody } from '@crp/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DB } from '../../infra/db/database.js';
-import type { Database, ReportsTable } from '../../infra/db/schema.js';
-import type { Updateable } from 'kysely';
+import type { ReportsTable } from '../../infra/db/schema.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { newToken, sha256 } from '../../lib/crypto.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { DashboardService } from '../dashboard/dashboard.service.js';
 import type { FileStore } from '../../infra/file-store.js';
 import type { JobDefinition, JobQueue } from '../../infra/job-queue.js';
-import { assertCan } from '../projects/project-list.service.js';
-import type { ProjectService } from '../projects/project.service.js';
+import type { ProjectAccessPolicy } from '../access/project-access.policy.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import { renderDeckPdf } from './render-pdf.js';
 import { renderDeckPptx } from './render-pptx.js';
 import { buildSlideDeck } from './slide-deck.js';
+import type { ReportRepository } from './report.repository.js';
 
 export const SLIDE_REPORT_JOB = 'slide_report';
 const PDF_TYPE = 'application/pdf';
@@ -34,25 +32,20 @@ const fileBase = (projectName: string) => safeFileName(`${projectName.slice(0, 6
  */
 export class ReportService {
   constructor(
-    private readonly db: DB,
-    private readonly projects: ProjectService,
+    private readonly repo: ReportRepository,
+    private readonly policy: ProjectAccessPolicy,
     private readonly jobs: JobQueue,
   ) {}
 
   async request(caller: AuthUser, body: SlideReportBody) {
-    const { project, role } = await this.projects.access(caller, body.project_id);
-    assertCan(role, 'download', project.name);
+    const { project } = await this.policy.require(caller, body.project_id, 'download');
     if (project.status !== 'done') {
       throw new AppError(409, `The analysis of '${project.name}' is ${project.status}: the report can be made when it is done.`, [{ field: 'project_id', message: `analysis is ${project.status}` }]);
     }
     const token = newToken();
-    const report = await this.db
-      .insertInto('reports')
-      .values({ token_hash: sha256(token), owner_id: caller.id, project_id: project.id, analysis_type: body.analysis_type ?? null, with_content: body.with_content, status: 'queued' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await this.jobs.enqueue(SLIDE_REPORT_JOB, { reportId: report.id });
-    const status = await this.waitFor(report.id, WAIT_MS);
+    const reportId = await this.repo.insert({ token_hash: sha256(token), owner_id: caller.id, project_id: project.id, analysis_type: body.analysis_type ?? null, with_content: body.with_content });
+    await this.jobs.enqueue(SLIDE_REPORT_JOB, { reportId });
+    const status = await this.waitFor(reportId, WAIT_MS);
     const base = `/api/v2/reports/${token}/${fileBase(project.name)}`;
     return {
       url: `${base}.pdf`,
@@ -67,7 +60,7 @@ export class ReportService {
   private async waitFor(reportId: number, ms: number) {
     const deadline = Date.now() + ms;
     for (;;) {
-      const row = await this.db.selectFrom('reports').select(['status', 'message', 'slides', 'pdf_file_id', 'pptx_file_id']).where('id', '=', reportId).executeTakeFirst();
+      const row = await this.repo.status(reportId);
       if (!row) throw notFound('The report was deleted with its project.');
       if (row.status === 'done' || row.status === 'failed' || Date.now() >= deadline) return row;
       await new Promise((r) => setTimeout(r, 200));
@@ -76,9 +69,9 @@ export class ReportService {
 
   /** The report behind a link: its file when done; `pending` while the job runs (after waiting a while for it). */
   async open(token: string, format: ReportFormat, files: FileStore): Promise<{ pending: true; status: ReportStatus } | { pending: false; filename: string; contentType: string; data: Buffer }> {
-    const row = await this.db.selectFrom('reports').select('id').where('token_hash', '=', sha256(token)).executeTakeFirst();
-    if (!row) throw notFound('No such report.');
-    const r = await this.waitFor(row.id, WAIT_MS);
+    const id = await this.repo.idByTokenHash(sha256(token));
+    if (id === undefined) throw notFound('No such report.');
+    const r = await this.waitFor(id, WAIT_MS);
     if (r.status === 'failed') throw new AppError(409, `The report could not be made: ${r.message ?? 'unknown error'}. Generate it again.`);
     if (r.status !== 'done') return { pending: true, status: r.status };
     const fileId = format === 'pdf' ? r.pdf_file_id : r.pptx_file_id;
@@ -88,14 +81,14 @@ export class ReportService {
 }
 
 /** The job that renders a requested slide report as the requesting user sees the project. */
-export function slideReportJob(db: DB, users: UsersRepository, dashboard: DashboardService, files: FileStore, log: FastifyBaseLogger): JobDefinition<{ reportId: number }> {
-  const set = (id: number, fields: Updateable<Database['reports']>) => db.updateTable('reports').set(fields).where('id', '=', id).execute();
+export function slideReportJob(repo: ReportRepository, users: UsersRepository, dashboard: DashboardService, files: FileStore, log: FastifyBaseLogger): JobDefinition<{ reportId: number }> {
+  const set = (id: number, fields: Parameters<ReportRepository['set']>[1]) => repo.set(id, fields);
   return {
     type: SLIDE_REPORT_JOB,
     maxAttempts: 2,
     retryDelaySeconds: 2,
     async run({ reportId }, ctx) {
-      const report = await db.selectFrom('reports').selectAll().where('id', '=', reportId).executeTakeFirst();
+      const report = await repo.byId(reportId);
       if (!report) return; // deleted with its project
       const user = await users.userById(report.owner_id);
       const company = user && (await users.companyById(user.company_id));

@@ -62,21 +62,24 @@ export interface DeckOptions {
   companyName: string;
 }
 
-/**
- * The slide report of a portfolio from its dashboard answer (the same numbers the dashboard shows): title, overview,
- * climate score, KPI cards, CVaR vs RCVaR, heat map, top assets, one page per hazard, adaptation recommendations for
- * hazards scoring above 50, methodology and data sources.
- */
-export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
-  const f = d.filters;
-  const scenarioYear = `${f.scenario_label}, ${f.year}`;
-  const variant = opts.withContent ? 'With Content' : 'Without Content';
-  const slides: Slide[] = [];
-  const card = d.climate_risk_card_data;
-  const hazards = d.project.hazards;
+/** What every slide reads: the dashboard answer, the options and the filter words shared by the pages. */
+interface DeckContext {
+  d: DashboardAnswer;
+  opts: DeckOptions;
+  f: DashboardAnswer['filters'];
+  /** "SSP2-4.5, 2050": scenario label and year. */
+  scenarioYear: string;
+  variant: 'With Content' | 'Without Content';
+  card: DashboardAnswer['climate_risk_card_data'];
+  hazards: DashboardAnswer['project']['hazards'];
+  combined: DashboardAnswer['combined_data'];
+  bars: DashboardAnswer['overall_bar_chart'];
+}
 
-  // 1. Title.
-  slides.push({
+/** 1. Title. */
+function titleSlide(ctx: DeckContext): Slide {
+  const { d, opts, scenarioYear, variant } = ctx;
+  return {
     title: d.project.name,
     cover: true,
     blocks: [
@@ -86,11 +89,14 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
       { kind: 'text', x: 0.8, y: 4.4, w: 11.5, h: 0.4, text: `${opts.companyName} · generated ${opts.generatedAt.toISOString().slice(0, 10)} · methodology ${d.project.methodology_version}`, size: 13, color: '#94a3b8' },
       { kind: 'rect', x: 0.8, y: 5.2, w: 2.0, h: 0.08, fill: COLORS.tealBright },
     ],
-  });
+  };
+}
 
-  // 2. Portfolio overview.
+/** 2. Portfolio overview: assets, value, hazards, countries. */
+function overviewSlide(ctx: DeckContext): Slide {
+  const { d, f, scenarioYear, variant, card, hazards } = ctx;
   const countries = [...(d.country_wise_loss_data ?? [])].sort((a, b) => b.assets - a.assets);
-  slides.push({
+  return {
     title: 'Portfolio overview',
     blocks: [
       ...heading('Portfolio overview', `${d.asset_count} assets in ${countries.length || 'n/a'} ${countries.length === 1 ? 'country' : 'countries'} · ${hazards.length} hazards assessed`),
@@ -102,14 +108,16 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
         ? { kind: 'table', x: 8.4, y: 1.8, w: 4.4, h: 4.4, header: ['Country', 'Assets', 'RCVaR'], rows: countries.slice(0, 12).map((c) => [c.country_code, String(c.assets), money(c.rcvar)]), colW: [1.4, 1.0, 2.0] }
         : upgrade(3),
     ],
-  });
+  };
+}
 
-  // 3. Climate score.
+/** 3. Climate score: the average score and the hazard scores 2020 vs the year. */
+function climateScoreSlide(ctx: DeckContext): Slide {
+  const { d, f, scenarioYear, combined } = ctx;
   const score = d.overall.overall_risk;
   const level = score === null ? null : climateScoreLevel(score);
   const levelColour = level ? CLIMATE_SCORE_COLOURS[level] : COLORS.muted;
-  const combined = d.combined_data;
-  slides.push({
+  return {
     title: 'Climate score',
     blocks: [
       ...heading('Climate score', `Average climate score of the assets, 0-100, ${scenarioYear}${f.mitigation ? ', with adaptation' : ''}`),
@@ -129,9 +137,12 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
         }
         : { ...upgrade(3.5), x: 5.4, w: 7.4 },
     ],
-  });
+  };
+}
 
-  // 4. KPI cards and key findings.
+/** 4. KPI cards and key findings. */
+function keyFiguresSlide(ctx: DeckContext): Slide {
+  const { d, f, scenarioYear, card } = ctx;
   const k = d.key_finding_data;
   const findings = !k ? [] : [
     `Under the high-emission scenario (8.5) the portfolio CVaR at ${f.year} is ${money(k.cvar_85)}; under 2.6 it is ${money(k.cvar_26)}.`,
@@ -140,7 +151,7 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
       .filter(([, v]) => v !== null)
       .map(([y, v]) => `CVaR change by ${y} against 2020: ${v! >= 0 ? '+' : ''}${v!.toFixed(1)} %.`),
   ];
-  slides.push({
+  return {
     title: 'Key figures',
     blocks: card
       ? [
@@ -157,12 +168,14 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
           { kind: 'bullets', x: 0.5, y: 5.4, w: 12.3, h: 1.5, size: 12, items: findings },
         ]
       : [...heading('Key figures'), upgrade()],
-  });
+  };
+}
 
-  // 5. CVaR vs RCVaR.
-  const bars = d.overall_bar_chart;
+/** 5. CVaR vs residual CVaR by hazard, and the portfolio CVaR path by scenario. */
+function cvarSlide(ctx: DeckContext): Slide {
+  const { d, scenarioYear, bars } = ctx;
   const cone = d.cone_chart;
-  slides.push({
+  return {
     title: 'CVaR vs residual CVaR',
     blocks: bars
       ? [
@@ -186,9 +199,12 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
             : upgrade(3),
         ]
       : [...heading('CVaR vs residual CVaR'), upgrade()],
-  });
+  };
+}
 
-  // 6. Heat map.
+/** 6. Heat map: scores by asset and hazard for the assets with the highest residual CVaR. */
+function heatMapSlide(ctx: DeckContext): Slide {
+  const { d, scenarioYear } = ctx;
   const heat = d.heatmap;
   if (heat) {
     const table = d.asset_table ?? [];
@@ -197,7 +213,7 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
     const shown = heat.hazards;
     const nameW = 3.0;
     const colW = Math.min(1.2, (SLIDE_W - 1 - nameW) / Math.max(1, shown.length));
-    slides.push({
+    return {
       title: 'Hazard heat map',
       blocks: [
         ...heading('Hazard heat map', `Scores 0-100 by asset and hazard, ${scenarioYear}${heat.assets.length > HEATMAP_ROWS ? ` · the ${HEATMAP_ROWS} assets with the highest residual CVaR of ${heat.assets.length}` : ''}`),
@@ -207,12 +223,16 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
           fills: order.map((o) => [null, ...shown.map((_, h) => scoreFill(cell.get(`${o.i}:${h}`) ?? null))]),
         },
       ],
-    });
-  } else slides.push({ title: 'Hazard heat map', blocks: [...heading('Hazard heat map'), upgrade()] });
+    };
+  }
+  return { title: 'Hazard heat map', blocks: [...heading('Hazard heat map'), upgrade()] };
+}
 
-  // 7. Top assets at risk.
+/** 7. Top assets at risk. */
+function topAssetsSlide(ctx: DeckContext): Slide {
+  const { d, scenarioYear } = ctx;
   const top = (d.asset_table ?? []).slice().sort((a, b) => (b.overall_loss ?? 0) - (a.overall_loss ?? 0)).slice(0, TOP_ASSETS);
-  slides.push({
+  return {
     title: 'Top assets at risk',
     blocks: d.asset_table
       ? [
@@ -231,38 +251,42 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
           },
         ]
       : [...heading('Top assets at risk'), upgrade()],
-  });
+  };
+}
 
-  // 8. One page per hazard.
-  for (const c of combined ?? []) {
-    const key = hazardByLabel(c.hazard)?.key;
-    const now = d.hazard_values?.[c.hazard];
-    const base = d.hazard_values_2020?.[c.hazard];
-    const bar = bars?.find((b) => b.hazard === c.hazard);
-    const ranked = (d.hazard_map_data ?? []).map((a) => ({ name: a.name, s: a.scores[c.hazard] ?? null })).filter((a) => a.s !== null).sort((a, b) => b.s! - a.s!).slice(0, 8);
-    const intensity = (v: (string | number | null)[] | undefined) => (v && typeof v[0] === 'number' ? `${v[0].toFixed(Math.abs(v[0]) < 10 ? 2 : 1)} ${v[1]}` : 'n/a');
-    slides.push({
-      title: c.hazard,
-      blocks: [
-        ...heading(c.hazard, `${scenarioYear} · severity ${c.band} (2020: ${c.band_2020})`),
-        { kind: 'kpi', x: 0.5, y: 1.8, w: 2.9, h: 1.3, label: 'Average score', value: c.score === null ? 'n/a' : String(c.score), note: `2020: ${c.score_2020 ?? 'n/a'}`, accent: scoreFill(c.score) ?? COLORS.muted },
-        { kind: 'kpi', x: 0.5, y: 3.25, w: 2.9, h: 1.3, label: 'Average intensity', value: intensity(now as (string | number | null)[] | undefined), note: `2020: ${intensity(base as (string | number | null)[] | undefined)}`, accent: COLORS.teal },
-        { kind: 'kpi', x: 0.5, y: 4.7, w: 2.9, h: 1.3, label: 'CVaR / residual CVaR', value: bar ? money(bar.cvar) : 'n/a', note: bar ? `residual ${money(bar.rcvar)}` : undefined, accent: COLORS.cvar },
-        ranked.length
-          ? {
-              kind: 'chart', x: 3.7, y: 1.7, w: 5.4, h: 5.0, type: 'hbar', title: 'Highest-scoring assets', unit: 'score (0-100)', max: 100,
-              categories: ranked.map((a) => a.name).reverse(), series: [{ name: 'Score', values: ranked.map((a) => a.s).reverse(), color: COLORS.teal }],
-            }
-          : { kind: 'text', x: 3.7, y: 3, w: 5.4, h: 0.5, text: 'No asset scores for this hazard.', size: 14, color: COLORS.muted },
-        { kind: 'text', x: 9.4, y: 1.8, w: 3.5, h: 0.4, text: 'What to do', size: 14, bold: true, color: COLORS.navy },
-        { kind: 'bullets', x: 9.4, y: 2.2, w: 3.5, h: 4.5, size: 11, items: key ? RECOMMENDATIONS[key].slice(0, 2) : [] },
-      ],
-    });
-  }
+/** 8. One page per hazard: scores, intensity, losses, the highest-scoring assets and what to do. */
+function hazardSlide(ctx: DeckContext, c: NonNullable<DashboardAnswer['combined_data']>[number]): Slide {
+  const { d, scenarioYear, bars } = ctx;
+  const key = hazardByLabel(c.hazard)?.key;
+  const now = d.hazard_values?.[c.hazard];
+  const base = d.hazard_values_2020?.[c.hazard];
+  const bar = bars?.find((b) => b.hazard === c.hazard);
+  const ranked = (d.hazard_map_data ?? []).map((a) => ({ name: a.name, s: a.scores[c.hazard] ?? null })).filter((a) => a.s !== null).sort((a, b) => b.s! - a.s!).slice(0, 8);
+  const intensity = (v: (string | number | null)[] | undefined) => (v && typeof v[0] === 'number' ? `${v[0].toFixed(Math.abs(v[0]) < 10 ? 2 : 1)} ${v[1]}` : 'n/a');
+  return {
+    title: c.hazard,
+    blocks: [
+      ...heading(c.hazard, `${scenarioYear} · severity ${c.band} (2020: ${c.band_2020})`),
+      { kind: 'kpi', x: 0.5, y: 1.8, w: 2.9, h: 1.3, label: 'Average score', value: c.score === null ? 'n/a' : String(c.score), note: `2020: ${c.score_2020 ?? 'n/a'}`, accent: scoreFill(c.score) ?? COLORS.muted },
+      { kind: 'kpi', x: 0.5, y: 3.25, w: 2.9, h: 1.3, label: 'Average intensity', value: intensity(now as (string | number | null)[] | undefined), note: `2020: ${intensity(base as (string | number | null)[] | undefined)}`, accent: COLORS.teal },
+      { kind: 'kpi', x: 0.5, y: 4.7, w: 2.9, h: 1.3, label: 'CVaR / residual CVaR', value: bar ? money(bar.cvar) : 'n/a', note: bar ? `residual ${money(bar.rcvar)}` : undefined, accent: COLORS.cvar },
+      ranked.length
+        ? {
+            kind: 'chart', x: 3.7, y: 1.7, w: 5.4, h: 5.0, type: 'hbar', title: 'Highest-scoring assets', unit: 'score (0-100)', max: 100,
+            categories: ranked.map((a) => a.name).reverse(), series: [{ name: 'Score', values: ranked.map((a) => a.s).reverse(), color: COLORS.teal }],
+          }
+        : { kind: 'text', x: 3.7, y: 3, w: 5.4, h: 0.5, text: 'No asset scores for this hazard.', size: 14, color: COLORS.muted },
+      { kind: 'text', x: 9.4, y: 1.8, w: 3.5, h: 0.4, text: 'What to do', size: 14, bold: true, color: COLORS.navy },
+      { kind: 'bullets', x: 9.4, y: 2.2, w: 3.5, h: 4.5, size: 11, items: key ? RECOMMENDATIONS[key].slice(0, 2) : [] },
+    ],
+  };
+}
 
-  // 9. Adaptation recommendations for hazards scoring above 50.
+/** 9. Adaptation recommendations for hazards scoring above 50. */
+function recommendationsSlide(ctx: DeckContext): Slide {
+  const { f, scenarioYear, combined } = ctx;
   const urgent = (combined ?? []).filter((c) => c.score !== null && c.score > RECOMMEND_ABOVE);
-  slides.push({
+  return {
     title: 'Adaptation recommendations',
     blocks: [
       ...heading('Adaptation recommendations', `Hazards whose average score at ${f.year} is above ${RECOMMEND_ABOVE}`),
@@ -279,10 +303,13 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
             text: `No hazard scores above ${RECOMMEND_ABOVE} for this portfolio at ${f.year} (${scenarioYear}). Keep the measures of the per-hazard pages under review as the scenario evolves.`,
           },
     ],
-  });
+  };
+}
 
-  // 10. Methodology and data sources.
-  slides.push({
+/** 10. Methodology and data sources. */
+function methodologySlide(ctx: DeckContext): Slide {
+  const { d, opts, scenarioYear, variant } = ctx;
+  return {
     title: 'Methodology and data sources',
     blocks: [
       ...heading('Methodology and data sources', `Methodology version ${d.project.methodology_version} · analysed ${d.project.analysed_at?.slice(0, 10) ?? 'n/a'} · ${scenarioYear} · ${variant}`),
@@ -301,8 +328,31 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
       },
       { kind: 'table', x: 6.0, y: 1.7, w: 6.9, h: 5.2, size: 8, header: ['Dataset', 'Publisher, licence'], colW: [2.6, 4.3], rows: d.project.data_sources.map((s) => [s.name, `${s.publisher}. ${s.license}`]) },
     ],
-  });
+  };
+}
 
+/**
+ * The slide report of a portfolio from its dashboard answer (the same numbers the dashboard shows): title, overview,
+ * climate score, KPI cards, CVaR vs RCVaR, heat map, top assets, one page per hazard, adaptation recommendations for
+ * hazards scoring above 50, methodology and data sources.
+ */
+export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
+  const f = d.filters;
+  const scenarioYear = `${f.scenario_label}, ${f.year}`;
+  const variant = opts.withContent ? 'With Content' : 'Without Content';
+  const ctx: DeckContext = { d, opts, f, scenarioYear, variant, card: d.climate_risk_card_data, hazards: d.project.hazards, combined: d.combined_data, bars: d.overall_bar_chart };
+  const slides: Slide[] = [
+    titleSlide(ctx),
+    overviewSlide(ctx),
+    climateScoreSlide(ctx),
+    keyFiguresSlide(ctx),
+    cvarSlide(ctx),
+    heatMapSlide(ctx),
+    topAssetsSlide(ctx),
+    ...(ctx.combined ?? []).map((c) => hazardSlide(ctx, c)),
+    recommendationsSlide(ctx),
+    methodologySlide(ctx),
+  ];
   return {
     title: `${d.project.name}: physical climate risk report`,
     subject: `Physical climate risk, ${scenarioYear}, ${variant}`,

@@ -23,8 +23,7 @@ import type { ProjectRow } from '../../infra/db/schema.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError } from '../../lib/errors.js';
 import type { FileStore } from '../../infra/file-store.js';
-import { assertCan } from '../projects/project-list.service.js';
-import type { ProjectService } from '../projects/project.service.js';
+import type { ProjectAccessPolicy } from '../access/project-access.policy.js';
 import type { OwnLayerService } from '../own-layers/own-layer.service.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -72,7 +71,7 @@ const aboutOf = (rows: unknown[][]) => XLSX.utils.aoa_to_sheet(rows.map((r) => r
 export class ExportService {
   constructor(
     private readonly db: DB,
-    private readonly projects: ProjectService,
+    private readonly policy: ProjectAccessPolicy,
     private readonly files: FileStore,
     /** The company's own hazard layers (issue 23 item 3), for the 'own data' marks. */
     private readonly own?: Pick<OwnLayerService, 'markerFor'>,
@@ -80,8 +79,7 @@ export class ExportService {
 
   /** A physical project by name among those the caller can see, with download permission. */
   private async project(caller: AuthUser, name: string) {
-    const access = await this.projects.findVisibleByName(caller, name);
-    assertCan(access.role, 'download', access.project.name);
+    const access = await this.policy.requireByName(caller, name, 'download');
     return access.project;
   }
 

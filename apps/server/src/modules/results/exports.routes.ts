@@ -1,13 +1,14 @@
 import { BinaryBody, CsvReportAnswer, CsvReportBody, ErrorBody, FileLinkAnswer, SlideReportAnswer, SlideReportBody, SummaryReportBody } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
 const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
-export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { exports, files, reports } = app.services;
-
+/** The CSV, summary and slide reports: each answers a download link. */
+function exportRequestRoutes(app: RouteApp) {
+  const { exports, reports } = app.services;
   app.post('/api/v2/download_csv_report/', {
     onRequest: app.authenticate,
     schema: {
@@ -41,7 +42,11 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
   }, async (req) => reports.request(caller(req), req.body));
+}
 
+/** Downloads behind expiring links (reports and stored files). */
+function downloadRoutes(app: RouteApp) {
+  const { files, reports } = app.services;
   app.get('/api/v2/reports/:token/:filename', {
     schema: {
       tags: ['Exports'],
@@ -105,4 +110,9 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       .header('cache-control', 'private, no-store')
       .send(f.data);
   });
+}
+
+export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
+  exportRequestRoutes(app);
+  downloadRoutes(app);
 };

@@ -1,5 +1,6 @@
 import { BinaryBody, ErrorBody, ResultsQuery, ResultsRequest, ResultsResponse } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
 import { writeCog } from '../../lib/cog.js';
 import { writeGeoPackage, type GpkgColumn } from '../../lib/geopackage.js';
@@ -10,10 +11,9 @@ import { featureCollection, GisQuery, resultsCsv } from './results.service.js';
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const safeName = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 80) || 'project';
 
-/** The typed results API and the GIS exports of a project (issue 23; docs/results-api.md). */
-export const resultRoutes: FastifyPluginAsyncZod = async (app) => {
+/** The typed results API. */
+function resultsApiRoutes(app: RouteApp) {
   const { results } = app.services;
-
   app.post('/api/v2/asset_results/', {
     onRequest: app.authenticate,
     schema: {
@@ -41,7 +41,11 @@ export const resultRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     return { ...response, results: [...rows] };
   });
+}
 
+/** GIS exports: the assets of a project as GeoPackage, a hazard layer as Cloud-Optimised GeoTIFF. */
+function gisExportRoutes(app: RouteApp) {
+  const { results } = app.services;
   app.get('/api/v2/projects/:projectId/assets_gis/', {
     onRequest: app.authenticate,
     schema: {
@@ -98,4 +102,10 @@ export const resultRoutes: FastifyPluginAsyncZod = async (app) => {
       .header('cache-control', 'private, max-age=3600')
       .send(tiff);
   });
+}
+
+/** The typed results API and the GIS exports of a project (issue 23; docs/results-api.md). */
+export const resultRoutes: FastifyPluginAsyncZod = async (app) => {
+  resultsApiRoutes(app);
+  gisExportRoutes(app);
 };

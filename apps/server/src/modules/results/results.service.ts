@@ -18,9 +18,8 @@ import type { DB } from '../../infra/db/database.js';
 import type { AssetRow, ProjectRow } from '../../infra/db/schema.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest } from '../../lib/errors.js';
-import { assertCan } from '../projects/project-list.service.js';
+import { assertCan, type ProjectAccessPolicy } from '../access/project-access.policy.js';
 import type { OwnLayerService } from '../own-layers/own-layer.service.js';
-import type { ProjectService } from '../projects/project.service.js';
 
 /** Posted assets analysed between two yields to the event loop. */
 const CHUNK_ASSETS = 250;
@@ -100,14 +99,14 @@ function markerOf(own: ByoRegistry): OwnLayerMarker {
 export class ResultsService {
   constructor(
     private readonly db: DB,
-    private readonly projects: ProjectService,
+    private readonly policy: ProjectAccessPolicy,
     /** The company's own hazard layers: applied to posted assets as a project's analysis applies them, and marked. */
     private readonly own?: Pick<OwnLayerService, 'markerFor' | 'registryFor'>,
   ) {}
 
   /** A project the caller may download (the export routes' rule): 404 when not visible, 403 without download right. */
   private async downloadable(caller: AuthUser, projectId: number): Promise<ProjectRow> {
-    const { project, role } = await this.projects.access(caller, projectId);
+    const { project, role } = await this.policy.access(caller, projectId);
     if (project.kind !== 'physical') throw new AppError(404, `project_id: no physical-risk project ${projectId}.`, [{ field: 'project_id', message: 'not a physical-risk project' }]);
     assertCan(role, 'download', project.name);
     return project;

@@ -8,8 +8,8 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/health', {
     schema: { tags: ['System'], summary: 'Liveness and database check', response: { 200: z.object({ status: z.literal('ok'), database: z.string(), version: z.string() }) } },
   }, async () => {
-    await app.db.selectFrom('companies').select('id').limit(1).execute();
-    return { status: 'ok' as const, database: app.dbKind, version: API_VERSION };
+    const { database } = await app.services.system.health();
+    return { status: 'ok' as const, database, version: API_VERSION };
   });
 
   app.get('/api/config/', {

@@ -1,9 +1,8 @@
 import { TCFD_NOTE_KEYS, type TcfdNarrative, type TcfdNarrativeBody } from '@crp/contracts';
-import type { DB } from '../../infra/db/database.js';
+import type { TcfdNarrativeSet, TcfdRepository } from './tcfd.repository.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { badRequest } from '../../lib/errors.js';
-import { assertCan } from '../projects/project-list.service.js';
-import type { ProjectService } from '../projects/project.service.js';
+import { assertCan, type ProjectAccessPolicy } from '../access/project-access.policy.js';
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
@@ -14,12 +13,12 @@ const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOStr
  */
 export class TcfdService {
   constructor(
-    private readonly db: DB,
-    private readonly projects: ProjectService,
+    private readonly repo: TcfdRepository,
+    private readonly policy: ProjectAccessPolicy,
   ) {}
 
   private async physical(caller: AuthUser, projectId: number) {
-    const access = await this.projects.access(caller, projectId);
+    const access = await this.policy.access(caller, projectId);
     if (access.project.kind !== 'physical') throw badRequest(`projectId: '${access.project.name}' is not a physical-risk portfolio; TCFD reports are made for those.`, 'projectId');
     return access;
   }
@@ -33,24 +32,15 @@ export class TcfdService {
   async update(caller: AuthUser, projectId: number, body: TcfdNarrativeBody): Promise<TcfdNarrative> {
     const { project, role } = await this.physical(caller, projectId);
     assertCan(role, 'editReport', project.name);
-    const set: Record<string, string | number | null | Date> = { updated_by: caller.id, updated_at: new Date() };
+    const set: TcfdNarrativeSet = { updated_by: caller.id, updated_at: new Date() };
     for (const k of TCFD_NOTE_KEYS) if (body[k] !== undefined) set[k] = body[k];
     if (body.carbon_analysis !== undefined) set.carbon_analysis = body.carbon_analysis || null;
-    await this.db
-      .insertInto('tcfd_narratives')
-      .values({ project_id: projectId, ...set })
-      .onConflict((oc) => oc.column('project_id').doUpdateSet(set))
-      .execute();
+    await this.repo.upsert(projectId, set);
     return this.read(projectId);
   }
 
   private async read(projectId: number): Promise<TcfdNarrative> {
-    const row = await this.db
-      .selectFrom('tcfd_narratives as t')
-      .leftJoin('users as u', 'u.id', 't.updated_by')
-      .select(['t.governance_board', 't.governance_management', 't.risk_integration', 't.targets', 't.carbon_analysis', 't.updated_at', 'u.first_name', 'u.last_name'])
-      .where('t.project_id', '=', projectId)
-      .executeTakeFirst();
+    const row = await this.repo.narrative(projectId);
     if (!row) return { project_id: projectId, governance_board: '', governance_management: '', risk_integration: '', targets: '', carbon_analysis: null, updated_at: null, updated_by: null };
     return {
       project_id: projectId,

@@ -1,0 +1,68 @@
+import type { HazardPointQuery, TyphoonTrackAnswer } from '@crp/contracts';
+import { defaultHazardLayers, defaultTrackArchive, hazardPoint, trackDataSources } from '@crp/hazards';
+import type { z } from 'zod';
+import type { AuthUser } from '../../lib/auth-context.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import type { ProjectAccessPolicy } from '../access/project-access.policy.js';
+import type { OwnLayerService } from '../own-layers/own-layer.service.js';
+
+/** A typhoon-track request as validated by the route: a point, or an asset of a project, plus the search window. */
+export interface TyphoonTrackRequest {
+  latitude?: number | undefined;
+  longitude?: number | undefined;
+  project_id?: number | undefined;
+  asset_id?: number | undefined;
+  radius_km: number;
+  since_year?: number | undefined;
+  limit: number;
+}
+
+const bad = (field: string, message: string) => new AppError(400, `${field}: ${message}`, [{ field, message }]);
+
+/** Hazard values at a point, the layer catalogue, and historical cyclone tracks near a point or an asset. */
+export class HazardService {
+  constructor(
+    private readonly policy: ProjectAccessPolicy,
+    private readonly ownLayers: Pick<OwnLayerService, 'registryFor'>,
+  ) {}
+
+  /** All hazards at one point; the caller's company's own layers replace built-in values where they cover it. */
+  async point(caller: AuthUser, query: HazardPointQuery) {
+    return hazardPoint(query, await defaultHazardLayers(), (await this.ownLayers.registryFor(caller.companyId)).registry);
+  }
+
+  async catalog() {
+    return (await defaultHazardLayers()).catalog();
+  }
+
+  /** The point a typhoon-track request is about: its coordinates, or an asset of a project the caller may read. */
+  private async trackPoint(caller: AuthUser, b: TyphoonTrackRequest) {
+    if (b.project_id !== undefined || b.asset_id !== undefined) {
+      if (b.project_id === undefined) throw bad('project_id', 'project_id is required with asset_id');
+      if (b.asset_id === undefined) throw bad('asset_id', 'asset_id is required with project_id');
+      if (b.latitude !== undefined || b.longitude !== undefined) throw bad(b.latitude !== undefined ? 'latitude' : 'longitude', 'send either latitude and longitude or project_id and asset_id, not both');
+      const row = await this.policy.readableAsset(caller, b.project_id, b.asset_id); // 404 for a project the caller may not read
+      if (!row) throw notFound(`asset_id: no asset ${b.asset_id} in project ${b.project_id}.`);
+      return { latitude: row.latitude, longitude: row.longitude, asset: { id: row.id, name: row.name, project_id: row.project_id } };
+    }
+    if (b.latitude === undefined) throw bad('latitude', 'latitude is required (or send project_id and asset_id)');
+    if (b.longitude === undefined) throw bad('longitude', 'longitude is required (or send project_id and asset_id)');
+    return { latitude: b.latitude, longitude: b.longitude, asset: null };
+  }
+
+  /** Historical tropical-cyclone tracks that passed within radius_km of the point, closest first. */
+  async typhoonTracks(caller: AuthUser, b: TyphoonTrackRequest): Promise<z.input<typeof TyphoonTrackAnswer>> {
+    const { latitude, longitude, asset } = await this.trackPoint(caller, b);
+    const archive = defaultTrackArchive();
+    const r = archive.nearby({ latitude, longitude, radiusKm: b.radius_km, ...(b.since_year !== undefined ? { sinceYear: b.since_year } : {}), limit: b.limit });
+    return {
+      latitude, longitude, radius_km: b.radius_km, since_year: b.since_year ?? null, ...(asset ? { asset } : {}),
+      count: r.storms.length, total: r.total,
+      has_data: r.coverage.length > 0,
+      coverage: r.coverage.map((c) => ({ basin: c.basin, from: c.from, to: c.to })),
+      storms: r.storms,
+      wind: '1-minute sustained 10 m wind, m/s (RSMC Tokyo 10-min winds ÷ 0.93; CMA 2-min and IMD 3-min as reported)',
+      sources: trackDataSources(archive),
+    };
+  }
+}
