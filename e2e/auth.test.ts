@@ -47,7 +47,10 @@ describe('accounts in the browser: register, 2FA setup, login with a code', { ti
   it('shows the landing page with log in, sign up and a stored demo request', async () => {
     const landing = new LandingPage(page, server.baseUrl);
     await landing.open();
-    await page.getByText(/future perils simulated every 20 years from 2020 to 2100/i).first().waitFor();
+    await page
+      .getByText(/future perils simulated every 20 years from 2020 to 2100/i)
+      .first()
+      .waitFor();
     assert.equal(await page.getByRole('link', { name: 'Log In' }).first().getAttribute('href'), '/login');
     assert.equal(await page.getByRole('link', { name: 'Sign Up' }).first().getAttribute('href'), '/register');
     await screenshot(page, 'landing');
@@ -104,7 +107,7 @@ describe('accounts in the browser: register, 2FA setup, login with a code', { ti
     }
   });
 
-  it("shows the company admin their own login in the Activity log on /setup", async () => {
+  it('shows the company admin their own login in the Activity log on /setup', async () => {
     const card = page.getByTestId('activity-log');
     await card.scrollIntoViewIfNeeded();
     const row = card.locator('tr.ant-table-row', { hasText: 'Logged in' }).first();
@@ -240,7 +243,10 @@ describe('accounts in the browser: register, 2FA setup, login with a code', { ti
       await p2.waitForURL('**/project');
       await p2.getByRole('heading', { name: 'Projects' }).waitFor();
       await screenshot(p2, 'project-after-origin-login');
-      assert.deepEqual(p2problems.filter((m) => m.startsWith('pageerror')), []);
+      assert.deepEqual(
+        p2problems.filter((m) => m.startsWith('pageerror')),
+        [],
+      );
     } finally {
       await fresh.close();
     }
@@ -319,6 +325,9 @@ describe('accounts in the browser: register, 2FA setup, login with a code', { ti
   });
 
   it('raised no page errors', () => {
-    assert.deepEqual(problems.filter((m) => m.startsWith('pageerror')), []);
+    assert.deepEqual(
+      problems.filter((m) => m.startsWith('pageerror')),
+      [],
+    );
   });
 });

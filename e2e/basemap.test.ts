@@ -21,21 +21,24 @@ const BUILDING_RGB = [0xd7, 0xc6, 0xb4];
 
 /** Share of the pixels of a PNG within `tolerance` of a colour, counted in the page (no image library needed). */
 async function colourShare(page: Page, png: Buffer, rgb: number[], tolerance = 6): Promise<number> {
-  return page.evaluate(async ({ b64, rgb, tolerance }) => {
-    // An <img> (img-src allows data:; fetch of a data: URL is connect-src, which the CSP keeps to 'self').
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const canvas = new OffscreenCanvas(img.width, img.height);
-    const ctx = canvas.getContext('2d')!;
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, img.width, img.height).data;
-    let hit = 0;
-    for (let i = 0; i < d.length; i += 4) {
-      if (Math.abs(d[i]! - rgb[0]!) <= tolerance && Math.abs(d[i + 1]! - rgb[1]!) <= tolerance && Math.abs(d[i + 2]! - rgb[2]!) <= tolerance) hit++;
-    }
-    return hit / (d.length / 4);
-  }, { b64: png.toString('base64'), rgb, tolerance });
+  return page.evaluate(
+    async ({ b64, rgb, tolerance }) => {
+      // An <img> (img-src allows data:; fetch of a data: URL is connect-src, which the CSP keeps to 'self').
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const canvas = new OffscreenCanvas(img.width, img.height);
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(img, 0, 0);
+      const d = ctx.getImageData(0, 0, img.width, img.height).data;
+      let hit = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        if (Math.abs(d[i]! - rgb[0]!) <= tolerance && Math.abs(d[i + 1]! - rgb[1]!) <= tolerance && Math.abs(d[i + 2]! - rgb[2]!) <= tolerance) hit++;
+      }
+      return hit / (d.length / 4);
+    },
+    { b64: png.toString('base64'), rgb, tolerance },
+  );
 }
 
 test('the built web app ships no source maps', () => {
@@ -50,7 +53,11 @@ test('the built web app ships no source maps', () => {
     }
   };
   walk(dist);
-  assert.deepEqual(files.filter((f) => f.endsWith('.map')), [], 'no .map files');
+  assert.deepEqual(
+    files.filter((f) => f.endsWith('.map')),
+    [],
+    'no .map files',
+  );
   const withComment = files.filter((f) => /\.(m?js|css)$/.test(f) && /[#@] sourceMappingURL=/.test(readFileSync(f, 'utf8')));
   assert.deepEqual(withComment, [], 'no sourceMappingURL comment');
 });
@@ -94,7 +101,7 @@ describe('maps in the browser: a configured OpenStreetMap basemap at street zoom
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('the real-estate map at street zoom draws the configured archive\'s buildings and roads', async () => {
+  it("the real-estate map at street zoom draws the configured archive's buildings and roads", async () => {
     const re = new RealEstatePage(page, server.baseUrl);
     await re.open();
     await re.waitForMap();
@@ -118,12 +125,16 @@ describe('maps in the browser: a configured OpenStreetMap basemap at street zoom
     assert.deepEqual(csp, [], 'no Content-Security-Policy violation');
   });
 
-  it('map clicks in one district get distinct names, and the wizard\'s project with them is created', async () => {
+  it("map clicks in one district get distinct names, and the wizard's project with them is created", async () => {
     const location = new LocationPage(page, server.baseUrl);
     await location.open();
     await location.waitForMap();
     // Three sites a few metres apart in Central (the keyboard form adds a marker as a map click does) and one click.
-    for (const [lat, lng] of [['22.2820', '114.1580'], ['22.2822', '114.1583'], ['22.2818', '114.1577']]) {
+    for (const [lat, lng] of [
+      ['22.2820', '114.1580'],
+      ['22.2822', '114.1583'],
+      ['22.2818', '114.1577'],
+    ]) {
       await page.getByRole('spinbutton', { name: 'Latitude' }).fill(lat!);
       await page.getByRole('spinbutton', { name: 'Longitude' }).fill(lng!);
       await page.getByRole('form', { name: 'Add a location by coordinates' }).getByRole('button', { name: /Add$/ }).click();
@@ -156,7 +167,10 @@ describe('maps in the browser: a configured OpenStreetMap basemap at street zoom
     const res = await created;
     assert.equal(res.status(), 201, `the project is accepted: ${await res.text()}`);
     await location.progress().waitFor();
-    assert.deepEqual(problems.filter((p) => !/Reverse geocoding failed/.test(p)), []);
+    assert.deepEqual(
+      problems.filter((p) => !/Reverse geocoding failed/.test(p)),
+      [],
+    );
   });
 });
 
@@ -186,20 +200,26 @@ describe('maps in the browser: a configured MapLibre style URL on another origin
       if (req.method === 'OPTIONS') return res.writeHead(204).end();
       if (req.url === '/style.json') {
         res.setHeader('content-type', 'application/json');
-        return res.end(JSON.stringify({
-          version: 8,
-          sources: { streets: { type: 'vector', url: `pmtiles://${origin}/streets.pmtiles`, attribution: 'Test tiles' } },
-          layers: [
-            { id: 'bg', type: 'background', paint: { 'background-color': '#3b6e4f' } },
-            { id: 'blocks', type: 'fill', source: 'streets', 'source-layer': 'buildings', paint: { 'fill-color': '#7a3eb1' } },
-          ],
-        }));
+        return res.end(
+          JSON.stringify({
+            version: 8,
+            sources: { streets: { type: 'vector', url: `pmtiles://${origin}/streets.pmtiles`, attribution: 'Test tiles' } },
+            layers: [
+              { id: 'bg', type: 'background', paint: { 'background-color': '#3b6e4f' } },
+              { id: 'blocks', type: 'fill', source: 'streets', 'source-layer': 'buildings', paint: { 'fill-color': '#7a3eb1' } },
+            ],
+          }),
+        );
       }
       if (req.url === '/streets.pmtiles') {
         const m = /bytes=(\d+)-(\d*)/.exec(req.headers.range ?? '');
         const start = m ? Number(m[1]) : 0;
         const end = m && m[2] ? Math.min(Number(m[2]), archive.length - 1) : archive.length - 1;
-        res.writeHead(m ? 206 : 200, { 'content-type': 'application/octet-stream', 'content-range': `bytes ${start}-${end}/${archive.length}`, 'accept-ranges': 'bytes' });
+        res.writeHead(m ? 206 : 200, {
+          'content-type': 'application/octet-stream',
+          'content-range': `bytes ${start}-${end}/${archive.length}`,
+          'accept-ranges': 'bytes',
+        });
         return res.end(archive.subarray(start, end + 1));
       }
       res.writeHead(404).end();
@@ -231,7 +251,7 @@ describe('maps in the browser: a configured MapLibre style URL on another origin
     await re.open();
     await re.waitForMap();
     const map = page.getByTestId('realestate-map');
-    assert.ok((await colourShare(page, await map.screenshot(), BACKGROUND)) > 0.5, 'the style\'s background instead of the offline land and sea');
+    assert.ok((await colourShare(page, await map.screenshot(), BACKGROUND)) > 0.5, "the style's background instead of the offline land and sea");
     const box = await map.boundingBox();
     assert.ok(box);
     await re.clickMap(box.width / 2, box.height / 2);

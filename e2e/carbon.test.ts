@@ -33,7 +33,15 @@ describe('carbon module in the browser: create through the table, see outputs, e
     assert.equal(await s.page.getByTestId('cell-company_name-0').inputValue(), 'Company');
     assert.match(await s.page.getByTestId('carbon-input-table').innerText(), /China[\s\S]*Coal/);
     await t.setPortfolioValue(10_000_000);
-    await t.fillRow(0, { name: 'Alpha Chemicals', investment: 2_000_000, marketCap: 100_000_000, revenue: 50_000_000, scope: 10_000, region: 'Europe', sector: 'Chemicals' });
+    await t.fillRow(0, {
+      name: 'Alpha Chemicals',
+      investment: 2_000_000,
+      marketCap: 100_000_000,
+      revenue: 50_000_000,
+      scope: 10_000,
+      region: 'Europe',
+      sector: 'Chemicals',
+    });
     await s.page.getByTestId('add-row').click();
     assert.equal(await s.page.getByTestId('cell-company_name-1').inputValue(), 'Company');
     await t.fillRow(1, { name: 'Beta Coal', investment: 3_000_000, marketCap: 30_000_000, revenue: 20_000_000, scope: 0, region: 'China', sector: 'Coal' });
@@ -143,6 +151,9 @@ describe('carbon module in the browser: create through the table, see outputs, e
     await card.getByRole('button', { name: 'Delete' }).click();
     await s.page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'Yes' }).click();
     await card.waitFor({ state: 'detached' });
-    assert.deepEqual(s.problems.filter((p) => !/favicon|status of 400/.test(p)), []);
+    assert.deepEqual(
+      s.problems.filter((p) => !/favicon|status of 400/.test(p)),
+      [],
+    );
   });
 });

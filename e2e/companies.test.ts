@@ -39,8 +39,15 @@ describe('company search and index benchmark on /location', { timeout: 420_000 }
     await results.locator('tr.ant-table-row').first().getByRole('checkbox').check();
 
     await box.fill('Tencent');
-    await results.locator('tr.ant-table-row', { hasText: /Tencent/i }).first().waitFor();
-    await results.locator('tr.ant-table-row', { hasText: /Tencent/i }).first().getByRole('checkbox').check();
+    await results
+      .locator('tr.ant-table-row', { hasText: /Tencent/i })
+      .first()
+      .waitFor();
+    await results
+      .locator('tr.ant-table-row', { hasText: /Tencent/i })
+      .first()
+      .getByRole('checkbox')
+      .check();
     const selected = panel.getByTestId('company-selected');
     assert.equal(await selected.locator('tr.ant-table-row').count(), 2);
     assert.match(await selected.innerText(), /HSBC/);
@@ -85,6 +92,9 @@ describe('company search and index benchmark on /location', { timeout: 420_000 }
   });
 
   it('ran without page errors', () => {
-    assert.deepEqual(s.problems.filter((p) => !/GL Driver|WebGL/.test(p)), []);
+    assert.deepEqual(
+      s.problems.filter((p) => !/GL Driver|WebGL/.test(p)),
+      [],
+    );
   });
 });

@@ -62,12 +62,26 @@ describe('generated documents', () => {
       'Maximum Exposure',
       'Limitations',
       'Validation',
-    ]) assert.ok(text.includes(s), `methodology PDF lacks "${s}"`);
+    ])
+      assert.ok(text.includes(s), `methodology PDF lacks "${s}"`);
   });
 
   it('the Adaptation Methodology PDF has the measures, their effect and the residual CVaR', async () => {
     const { text } = await pdfText(join(DOCS, 'adaptation-measures.pdf'));
-    for (const s of ['Adaptation Methodology', 'What a measure is', 'Mitigation levels', 'River flood', 'Wildfire', 'Drought', 'Rainfall (pluvial) flood', 'How measures enter the metrics', 'RCVaR', 'Costs', 'Limitations', 'FEMA P-936']) {
+    for (const s of [
+      'Adaptation Methodology',
+      'What a measure is',
+      'Mitigation levels',
+      'River flood',
+      'Wildfire',
+      'Drought',
+      'Rainfall (pluvial) flood',
+      'How measures enter the metrics',
+      'RCVaR',
+      'Costs',
+      'Limitations',
+      'FEMA P-936',
+    ]) {
       assert.ok(text.includes(s), `adaptation PDF lacks "${s}"`);
     }
   });
@@ -101,10 +115,12 @@ describe('help centre, change log and document viewers in the browser', { timeou
             w.__pdfShown.push(el.dataset.shown ?? '');
             w.__pdfShownAt.push(performance.now());
           }
-          if (r.type === 'childList') for (const n of Array.from(r.addedNodes)) {
-            const found = n instanceof HTMLElement ? (n.dataset.testid === 'pdf-pages' ? n : n.querySelector<HTMLElement>('[data-testid="pdf-pages"]')) : null;
-            if (found) w.__pdfShown.push(found.dataset.shown ?? '');
-          }
+          if (r.type === 'childList')
+            for (const n of Array.from(r.addedNodes)) {
+              const found =
+                n instanceof HTMLElement ? (n.dataset.testid === 'pdf-pages' ? n : n.querySelector<HTMLElement>('[data-testid="pdf-pages"]')) : null;
+              if (found) w.__pdfShown.push(found.dataset.shown ?? '');
+            }
         }
       }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-shown'] });
     });
@@ -125,7 +141,8 @@ describe('help centre, change log and document viewers in the browser', { timeou
     await page.getByRole('heading', { name: 'FAQs', level: 2 }).waitFor();
     const nav = page.getByTestId('faq-keywords');
     await nav.getByRole('button', { name: 'Risk metrics' }).waitFor();
-    for (const name of ['Hazards', 'Floods', 'Two-factor authentication', 'Adaptation measures']) assert.ok(await nav.getByRole('button', { name, exact: true }).isVisible(), name);
+    for (const name of ['Hazards', 'Floods', 'Two-factor authentication', 'Adaptation measures'])
+      assert.ok(await nav.getByRole('button', { name, exact: true }).isVisible(), name);
     // Keyword mode: the first category's items.
     await page.getByTestId('faq-keyword-title').filter({ hasText: 'Risk metrics' }).waitFor();
     await page.getByRole('heading', { name: 'What is Climate Value at Risk (CVaR)?' }).waitFor();
@@ -135,7 +152,10 @@ describe('help centre, change log and document viewers in the browser', { timeou
     const box = page.getByPlaceholder('Search for answers');
     await box.fill('typh');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.getByTestId('faq-results-title').filter({ hasText: /answers? for “typh”/ }).waitFor();
+    await page
+      .getByTestId('faq-results-title')
+      .filter({ hasText: /answers? for “typh”/ })
+      .waitFor();
     await page.getByRole('heading', { name: 'How is typhoon (tropical-cyclone) wind modelled?' }).waitFor();
     assert.equal(await page.getByTestId('faq-keyword-title').count(), 0, 'keyword content replaced');
     assert.equal(await page.getByRole('heading', { name: 'What is Climate Value at Risk (CVaR)?' }).count(), 0);
@@ -198,7 +218,9 @@ describe('help centre, change log and document viewers in the browser', { timeou
     const pages = page.getByTestId('pdf-pages');
     await pages.waitFor({ timeout: 30_000 });
     assert.equal(Number(await pages.getAttribute('data-total')), expected);
-    await page.waitForFunction((n) => document.querySelector('[data-testid="pdf-pages"]')?.getAttribute('data-shown') === String(n), expected, { timeout: 30_000 });
+    await page.waitForFunction((n) => document.querySelector('[data-testid="pdf-pages"]')?.getAttribute('data-shown') === String(n), expected, {
+      timeout: 30_000,
+    });
     const seen = (await page.evaluate(() => (window as unknown as { __pdfShown: string[] }).__pdfShown)).map(Number).filter((n) => n > 0);
     assert.equal(seen[0], 5, `first shown count: ${seen.join(',')}`);
     for (let i = 1; i < seen.length; i++) assert.ok(seen[i]! - seen[i - 1]! <= 5 && seen[i]! >= seen[i - 1]!, `steps of at most 5: ${seen.join(',')}`);
@@ -241,7 +263,10 @@ describe('help centre, change log and document viewers in the browser', { timeou
 
   it('the sidebar Documents group opens the pages, and no page logged an error', async () => {
     await page.goto(`${server.baseUrl}/faq`);
-    await page.getByRole('link', { name: /Change logs/ }).first().click();
+    await page
+      .getByRole('link', { name: /Change logs/ })
+      .first()
+      .click();
     await page.waitForURL('**/changelog');
     // API Docs (the sidebar's external link): the OpenAPI reference page answers and documents the FAQ calls.
     const apiDocs = page.getByRole('link', { name: /API Docs/ }).first();
@@ -252,9 +277,14 @@ describe('help centre, change log and document viewers in the browser', { timeou
     const spec = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> };
     for (const p of ['/api/v2/faq_search/', '/api/v2/keyword_help_v2/', '/api/v2/faq_keywords/']) assert.ok(spec.paths[p], p);
     // The dashboard answer is documented field by field (not an empty schema).
-    const dash = (spec.paths['/api/v2/dashboard/'] as { post: { responses: Record<string, { content: Record<string, { schema: { properties?: Record<string, unknown> } }> }> } }).post;
+    const dash = (
+      spec.paths['/api/v2/dashboard/'] as {
+        post: { responses: Record<string, { content: Record<string, { schema: { properties?: Record<string, unknown> } }> }> };
+      }
+    ).post;
     const props = dash.responses['200']!.content['application/json']!.schema.properties ?? {};
-    for (const f of ['asset_table', 'climate_risk_card_data', 'cvar_chart_data', 'key_finding_data', 'tier_permissions']) assert.ok(props[f], `dashboard answer documents ${f}`);
+    for (const f of ['asset_table', 'climate_risk_card_data', 'cvar_chart_data', 'key_finding_data', 'tier_permissions'])
+      assert.ok(props[f], `dashboard answer documents ${f}`);
     assert.deepEqual(problems, []);
   });
 });
@@ -271,7 +301,13 @@ describe('a new release notifies users: the toast opens the change log', { timeo
 
   it('announces the newest release once at start-up to the existing users; clicking its toast opens /changelog', async () => {
     const latest = [...RELEASES].sort((a, b) => b.date.localeCompare(a.date))[0]!;
-    const user = { username: `rel${Date.now().toString(36)}`, password: 'Release!Pass2026', firstName: 'Rita', lastName: 'Release', companyName: 'Release Watchers Ltd' };
+    const user = {
+      username: `rel${Date.now().toString(36)}`,
+      password: 'Release!Pass2026',
+      firstName: 'Rita',
+      lastName: 'Release',
+      companyName: 'Release Watchers Ltd',
+    };
     // 1. A server announces every release (to nobody yet); the user signs up afterwards, so has no release toast.
     server = await startServer({ dataDir });
     const reg = await registerUser(server.baseUrl, user);

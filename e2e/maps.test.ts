@@ -74,12 +74,16 @@ describe('map module in the browser: create a map, see tiles and legend, export 
     await page.getByTestId('hazard-title').filter({ hasText: 'Rainfall Flood · 100-year return period' }).waitFor();
     await page.getByTestId('tiles-loading').waitFor({ state: 'detached', timeout: 15_000 });
     assert.ok(tiles.length > 0, 'raster tiles were requested');
-    assert.ok(tiles.every((t) => t.status === 200 && t.type === 'image/png'), JSON.stringify(tiles.slice(0, 3)));
+    assert.ok(
+      tiles.every((t) => t.status === 200 && t.type === 'image/png'),
+      JSON.stringify(tiles.slice(0, 3)),
+    );
     assert.ok(tiles.every((t) => t.url.includes('return_period=100yr') && t.url.includes('country_code=HK')));
     const legend = page.getByTestId('map-legend');
     assert.match(await legend.innerText(), /Flood in meters/);
     assert.equal(await legend.locator('.crp-maps-legend-row').count(), MAP_LEGENDS.rainfall_flood.classes.length);
-    const box = (await legend.boundingBox())!, mapBox = (await page.getByTestId('results-map').boundingBox())!;
+    const box = (await legend.boundingBox())!,
+      mapBox = (await page.getByTestId('results-map').boundingBox())!;
     assert.ok(box.x + box.width > mapBox.x + mapBox.width - 40 && box.y + box.height > mapBox.y + mapBox.height - 60, 'legend at the bottom right');
     assert.equal(Math.round(mapBox.height), 800);
     assert.match(await page.getByTestId('map-resolution').innerText(), /Resolution: 0\.1° grid/);
@@ -112,7 +116,10 @@ describe('map module in the browser: create a map, see tiles and legend, export 
     await popup.getByTestId('hand-info').filter({ hasText: 'height above nearest drainage' }).waitFor();
     await screenshot(page, 'maps-results-popup');
     await page.keyboard.press('Escape');
-    await page.locator('.maplibregl-popup-close-button').click().catch(() => undefined);
+    await page
+      .locator('.maplibregl-popup-close-button')
+      .click()
+      .catch(() => undefined);
 
     // street view (dark) offers 3D
     assert.equal(await page.getByTestId('toggle-3d').count(), 0, '3D only in the street style');
@@ -152,7 +159,13 @@ describe('map module in the browser: create a map, see tiles and legend, export 
     await xd.saveAs(xf);
     const wb = XLSX.read(readFileSync(xf));
     const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(wb.Sheets['Map results']!);
-    assert.deepEqual(rows.map((r) => [r.Scenario, r.Year]), [['Baseline', 2020], ['SSP 8.5', 2050]]);
+    assert.deepEqual(
+      rows.map((r) => [r.Scenario, r.Year]),
+      [
+        ['Baseline', 2020],
+        ['SSP 8.5', 2050],
+      ],
+    );
   });
 
   it('the Maps tab of /project lists the map; Analyse opens /map', async () => {
@@ -167,7 +180,10 @@ describe('map module in the browser: create a map, see tiles and legend, export 
     await card.getByText('Analyse').click();
     await page.waitForURL('**/map');
     await page.getByTestId('hazard-title').waitFor();
-    assert.deepEqual(s.problems.filter((p) => !/Failed to load resource|geolocation/i.test(p)), []);
+    assert.deepEqual(
+      s.problems.filter((p) => !/Failed to load resource|geolocation/i.test(p)),
+      [],
+    );
   });
 
   it('logged no Content-Security-Policy violation on /create-map and /map (MapLibre worker, tiles, image export)', () => {

@@ -24,7 +24,13 @@ describe('own hazard layers in the browser: upload form, refusal, list, delete',
   let token = '';
   let projectId = 0;
   const PROJECT = 'Harbour sites';
-  const u = { username: `own_${Date.now().toString(36)}`, password: 'Str0ng-Passw0rd!', firstName: 'Grace', lastName: 'Hopper', companyName: 'Harbour Estates' };
+  const u = {
+    username: `own_${Date.now().toString(36)}`,
+    password: 'Str0ng-Passw0rd!',
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    companyName: 'Harbour Estates',
+  };
 
   before(async () => {
     server = await startServer();
@@ -37,10 +43,14 @@ describe('own hazard layers in the browser: upload form, refusal, list, delete',
     const created = await fetch(`${server.baseUrl}/api/v2/create_project/`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Token ${token}` },
-      body: JSON.stringify({ portfolio_name: PROJECT, portfolio_variables: ['River Flood', 'Extreme Heat'], data: [
-        { name: 'Harbour warehouse', latitude: 22.3, longitude: 114.17, property_type: 'Warehouse', valuation: 5e7 },
-        { name: 'Madrid office', latitude: 40.42, longitude: -3.7, property_type: 'Office', valuation: 6e7 },
-      ] }),
+      body: JSON.stringify({
+        portfolio_name: PROJECT,
+        portfolio_variables: ['River Flood', 'Extreme Heat'],
+        data: [
+          { name: 'Harbour warehouse', latitude: 22.3, longitude: 114.17, property_type: 'Warehouse', valuation: 5e7 },
+          { name: 'Madrid office', latitude: 40.42, longitude: -3.7, property_type: 'Office', valuation: 6e7 },
+        ],
+      }),
     });
     assert.equal(created.status, 201);
     projectId = ((await created.json()) as { project: { project_id: number } }).project.project_id;
@@ -100,6 +110,9 @@ describe('own hazard layers in the browser: upload form, refusal, list, delete',
     await card.deleteRow('Harbour flood study 1-in-100');
     await card.rows().first().waitFor({ state: 'detached' });
     assert.match(await card.card().innerText(), /No own layers yet/);
-    assert.deepEqual(problems.filter((p) => !/status of 400/.test(p)), []);
+    assert.deepEqual(
+      problems.filter((p) => !/status of 400/.test(p)),
+      [],
+    );
   });
 });

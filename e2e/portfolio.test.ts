@@ -72,7 +72,12 @@ describe('portfolios in the browser: map and CSV creation, project cards, rename
     assert.ok(box);
     const cx = box.width / 2;
     const cy = box.height / 2;
-    for (const [dx, dy] of [[-30, -40], [0, -55], [35, -45]] as const) await location.clickMap(cx + dx, cy + dy);
+    for (const [dx, dy] of [
+      [-30, -40],
+      [0, -55],
+      [35, -45],
+    ] as const)
+      await location.clickMap(cx + dx, cy + dy);
     assert.equal(await location.markerItems().count(), 3);
     assert.equal(await location.mapMarkers().count(), 3);
     const { names, typed } = await location.waitForNames((i) => `Site ${i + 1}`);
@@ -94,7 +99,11 @@ describe('portfolios in the browser: map and CSV creation, project cards, rename
 
     // Copy coordinates.
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
-    await location.markerItems().first().getByRole('button', { name: /Copy coordinates/ }).click();
+    await location
+      .markerItems()
+      .first()
+      .getByRole('button', { name: /Copy coordinates/ })
+      .click();
     await page.getByText('Latitude and Longitude copied to clipboard!').waitFor();
 
     await page.getByText('Satellite', { exact: true }).click();
@@ -155,7 +164,10 @@ describe('portfolios in the browser: map and CSV creation, project cards, rename
     await template.saveAs(templateFile);
     const tplBook = XLSX.read(readFileSync(templateFile), { type: 'buffer' });
     const tplRows = XLSX.utils.sheet_to_json<unknown[]>(tplBook.Sheets[tplBook.SheetNames[0]!]!, { header: 1 });
-    assert.ok(tplRows.some((r) => r.map((c) => String(c ?? '').toLowerCase()).some((c) => c.startsWith('name'))), 'the template has a name column');
+    assert.ok(
+      tplRows.some((r) => r.map((c) => String(c ?? '').toLowerCase()).some((c) => c.startsWith('name'))),
+      'the template has a name column',
+    );
 
     const txt = join(work, 'notes.txt');
     writeFileSync(txt, 'not a spreadsheet');
@@ -333,7 +345,10 @@ describe('portfolios in the browser: map and CSV creation, project cards, rename
       assert.equal(await card.getByRole('button', { name: 'Share' }).count(), 0, 'a writer may not re-share');
       assert.equal(await card.getByRole('button', { name: 'Delete' }).count(), 0, 'a writer may not delete');
       await screenshot(p2, 'portfolio-colleague-view');
-      assert.deepEqual(p2problems.filter((m) => m.startsWith('pageerror')), []);
+      assert.deepEqual(
+        p2problems.filter((m) => m.startsWith('pageerror')),
+        [],
+      );
     } finally {
       await ctx.close();
     }
@@ -359,7 +374,8 @@ describe('portfolios in the browser: map and CSV creation, project cards, rename
     const first = wb.Sheets[wb.SheetNames[0]!]!;
     const rows = XLSX.utils.sheet_to_json<unknown[]>(first, { header: 1 });
     const header = (rows[0] ?? []).map(String);
-    for (const col of ['Asset', 'Latitude', 'Longitude', 'Hazard', 'Scenario', 'Year', 'Score']) assert.ok(header.includes(col), `the export has a ${col} column (got ${header.join(', ')})`);
+    for (const col of ['Asset', 'Latitude', 'Longitude', 'Hazard', 'Scenario', 'Year', 'Score'])
+      assert.ok(header.includes(col), `the export has a ${col} column (got ${header.join(', ')})`);
     assert.ok(rows.length > 1, 'the export has data rows');
     const assets = new Set(rows.slice(1).map((r) => String(r[header.indexOf('Asset')])));
     assert.ok(assets.has('Tsuen Wan logistics hub'), 'the edited asset name is in the export');
@@ -435,6 +451,9 @@ describe('portfolios in the browser: map and CSV creation, project cards, rename
   });
 
   it('raised no page errors', () => {
-    assert.deepEqual(problems.filter((m) => m.startsWith('pageerror')), []);
+    assert.deepEqual(
+      problems.filter((m) => m.startsWith('pageerror')),
+      [],
+    );
   });
 });

@@ -140,6 +140,9 @@ describe('real estate in the browser: map and CSV selection, property-risk proje
     // /property-risk without state asks for a project.
     await page.goto(`${server.baseUrl}/property-risk?direct=1`); // a new URL: the same URL would reload and keep the state
     await page.getByText('Open a property-risk project to see its analysis.').waitFor();
-    assert.deepEqual(problems.filter((p) => !/Reverse geocoding failed/.test(p)), []);
+    assert.deepEqual(
+      problems.filter((p) => !/Reverse geocoding failed/.test(p)),
+      [],
+    );
   });
 });

@@ -46,12 +46,19 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
       headers: { authorization: `Token ${s.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ project_id: s.projectId, analysis_type: st.analysis_type, scenario: st.scenario, year: st.year }),
     });
-    const d = (await res.json()) as { filters: { scenario_label: string; year: number }; climate_risk_card_data: { climate_value_at_risk: number; residual_climate_value_at_risk: number }; project: { methodology_version: string } };
+    const d = (await res.json()) as {
+      filters: { scenario_label: string; year: number };
+      climate_risk_card_data: { climate_value_at_risk: number; residual_climate_value_at_risk: number };
+      project: { methodology_version: string };
+    };
     const impact = await s.page.getByTestId('tcfd-impact').innerText();
     assert.ok(impact.includes(formatMillions(d.climate_risk_card_data.climate_value_at_risk)), `CVaR in the Strategy section: ${impact}`);
     assert.ok(impact.includes(formatMillions(d.climate_risk_card_data.residual_climate_value_at_risk)));
     const basis = await s.page.getByTestId('tcfd-basis').innerText();
-    assert.ok(basis.includes(`${d.filters.scenario_label}, ${d.filters.year}`) && basis.includes(d.project.methodology_version), `scenario, year and methodology: ${basis}`);
+    assert.ok(
+      basis.includes(`${d.filters.scenario_label}, ${d.filters.year}`) && basis.includes(d.project.methodology_version),
+      `scenario, year and methodology: ${basis}`,
+    );
     assert.equal(await s.page.getByTestId('tcfd-scenarios').locator('tbody tr.ant-table-row').count(), 3, '2.6, 4.5 and 8.5');
     assert.ok((await s.page.getByTestId('tcfd-sources').locator('li').count()) > 5, 'the data sources are listed');
     await screenshot(s.page, 'tcfd-report');
@@ -73,7 +80,9 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
 
   it('keeps what the organisation types, and prints an A4 document without the app around it', async () => {
     const note = 'The Risk Committee of the board reviews physical climate risk every quarter.';
-    const saved = s.page.waitForResponse((r) => r.url().includes('/api/v2/tcfd_narrative/') && r.request().method() === 'PUT' && (r.request().postData() ?? '').includes('Risk Committee'));
+    const saved = s.page.waitForResponse(
+      (r) => r.url().includes('/api/v2/tcfd_narrative/') && r.request().method() === 'PUT' && (r.request().postData() ?? '').includes('Risk Committee'),
+    );
     await s.page.getByTestId('tcfd-note-governance_board').fill(note);
     assert.equal((await saved).status(), 200, 'saved a moment after typing stops');
     await s.page.locator('[data-testid="tcfd-save-state"][data-state="saved"]').waitFor();
@@ -81,7 +90,11 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
     // and after clearing anything that might be the text still comes back.
     const local = await s.page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('tcfd') && localStorage.getItem(k)));
     assert.deepEqual(local, [], 'no TCFD text in local storage');
-    await s.page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('tcfd')).forEach((k) => localStorage.removeItem(k)));
+    await s.page.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((k) => k.includes('tcfd'))
+        .forEach((k) => localStorage.removeItem(k)),
+    );
     await s.page.reload();
     await s.page.locator('[data-testid="tcfd-report"][data-narrative="loaded"]').waitFor({ timeout: 60_000 });
     assert.equal(await s.page.getByTestId('tcfd-note-governance_board').inputValue(), note, 'the note comes back from the server');
@@ -93,10 +106,14 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
     await s.page.emulateMedia({ media: 'screen' });
     assert.match(execFileSync('pdfinfo', [file], { encoding: 'utf8' }), /Page size:\s+59[45]\.\d+ x 841\.\d+ pts \(A4\)/);
     const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-    for (const h of ['1. Governance', '2. Strategy', '3. Risk Management', '4. Metrics and Targets', 'Data sources', note, 'Financed scope 1+2 emissions']) assert.ok(text.includes(h), `the printout has '${h}'`);
+    for (const h of ['1. Governance', '2. Strategy', '3. Risk Management', '4. Metrics and Targets', 'Data sources', note, 'Financed scope 1+2 emissions'])
+      assert.ok(text.includes(h), `the printout has '${h}'`);
     for (const h of ['Print / Save as PDF', 'Logout']) assert.ok(!text.includes(h), `the printout leaves out '${h}'`);
     execFileSync('pdftoppm', ['-png', '-r', '50', file, join(screenshotDir, 'tcfd-print')]);
-    assert.deepEqual(s.problems.filter((m) => m.startsWith('pageerror')), []);
+    assert.deepEqual(
+      s.problems.filter((m) => m.startsWith('pageerror')),
+      [],
+    );
   });
   it('without navigation state it explains where the pivot table comes from', async () => {
     await s.page.goto(`${s.server.baseUrl}/pivottable`);
@@ -160,7 +177,11 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
     await dialog.waitFor({ state: 'hidden' });
     const kept = rows.filter((r) => r.Hazard === first).length;
     const summary = new RegExp(`^${kept.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows`);
-    await s.page.getByTestId('pivot-summary').filter({ hasText: summary }).waitFor({ timeout: 10_000 }).catch(() => undefined);
+    await s.page
+      .getByTestId('pivot-summary')
+      .filter({ hasText: summary })
+      .waitFor({ timeout: 10_000 })
+      .catch(() => undefined);
     assert.match(await s.page.getByTestId('pivot-summary').innerText(), summary);
     assert.equal(await table.locator('tbody tr').count(), assets.size + 1);
 
@@ -182,6 +203,9 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
     const last = grid[grid.length - 1]!;
     assert.equal(last[0], 'Total');
     assert.equal(Number(last[last.length - 1]), num(await s.page.getByTestId('pivot-grand-total').innerText()));
-    assert.deepEqual(s.problems.filter((m) => m.startsWith('pageerror')), []);
+    assert.deepEqual(
+      s.problems.filter((m) => m.startsWith('pageerror')),
+      [],
+    );
   });
 });

@@ -23,7 +23,8 @@ import { Marked } from 'marked';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = join(ROOT, 'apps/web/public/documents');
-const METHODOLOGY_VERSION = /METHODOLOGY_VERSION = '([^']+)'/.exec(readFileSync(join(ROOT, 'packages/contracts/src/projects.ts'), 'utf8'))?.[1] ?? 'unversioned';
+const METHODOLOGY_VERSION =
+  /METHODOLOGY_VERSION = '([^']+)'/.exec(readFileSync(join(ROOT, 'packages/contracts/src/projects.ts'), 'utf8'))?.[1] ?? 'unversioned';
 
 /** Markdown files linked from an index file, in order, as repository paths. */
 function linkedChapters(index) {
@@ -52,7 +53,12 @@ export const DOCUMENTS = [
   },
 ];
 
-const slug = (s) => s.toLowerCase().replace(/<[^>]+>/g, '').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '');
+const slug = (s) =>
+  s
+    .toLowerCase()
+    .replace(/<[^>]+>/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '');
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Markdown of one source → HTML; headings get ids (for the contents), links to other .md files become text. */
@@ -167,11 +173,22 @@ export function buildDocs() {
       const htmlPath = join(tmp, doc.file.replace(/\.pdf$/, '.html'));
       const pdfPath = join(tmp, doc.file);
       writeFileSync(htmlPath, html);
-      execFileSync(chromium, [
-        '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-extensions',
-        `--user-data-dir=${join(tmp, 'profile')}`, '--no-pdf-header-footer', '--run-all-compositor-stages-before-draw',
-        `--print-to-pdf=${pdfPath}`, `file://${htmlPath}`,
-      ], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+      execFileSync(
+        chromium,
+        [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--no-first-run',
+          '--disable-extensions',
+          `--user-data-dir=${join(tmp, 'profile')}`,
+          '--no-pdf-header-footer',
+          '--run-all-compositor-stages-before-draw',
+          `--print-to-pdf=${pdfPath}`,
+          `file://${htmlPath}`,
+        ],
+        { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 },
+      );
       const out = join(OUT_DIR, doc.file);
       writeFileSync(out, pinDates(readFileSync(pdfPath), date));
       console.log(`wrote ${out.slice(ROOT.length + 1)} (${Math.round(statSync(out).size / 1024)} KB) from ${doc.sources.join(', ')}`);

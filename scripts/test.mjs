@@ -11,7 +11,7 @@ import { ensureDeps } from './ensure-deps.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 process.chdir(root);
-const only = process.argv.slice(2); // optional suite names: unit, server-pglite, server-pg, e2e, typecheck, lint, docs
+const only = process.argv.slice(2); // optional suite names: unit, server-pglite, server-pg, e2e, typecheck, lint, format, docs
 const want = (s) => only.length === 0 || only.includes(s);
 
 ensureDeps();
@@ -44,9 +44,15 @@ function ensureSystemPackages() {
 
 function canConnect(host, port) {
   return new Promise((resolve) => {
-    const s = net.connect({ host, port, timeout: 2000 }, () => { s.destroy(); resolve(true); });
+    const s = net.connect({ host, port, timeout: 2000 }, () => {
+      s.destroy();
+      resolve(true);
+    });
     s.on('error', () => resolve(false));
-    s.on('timeout', () => { s.destroy(); resolve(false); });
+    s.on('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
   });
 }
 
@@ -80,25 +86,48 @@ function run(label, cmd, args, { env = {}, live = true } = {}) {
 }
 
 async function runSuite(name, files, env = {}, extraArgs = [], opts = {}) {
-  if (files.length === 0) { console.log(`\n=== ${name}: no test files`); return; }
+  if (files.length === 0) {
+    console.log(`\n=== ${name}: no test files`);
+    return;
+  }
   console.log(`\n=== ${name}: ${files.length} file(s)`);
   const tap = join(root, 'test-output', `${name}.tap`);
   rmSync(tap, { force: true });
-  const status = await run(name, process.execPath, [
-    '--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...extraArgs, ...files.map((f) => relative(root, f)),
-  ], { env, ...opts });
+  const status = await run(
+    name,
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...extraArgs,
+      ...files.map((f) => relative(root, f)),
+    ],
+    { env, ...opts },
+  );
   const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
   const num = (k) => Number((text.match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
-  totals.pass += num('pass'); totals.fail += num('fail'); totals.skipped += num('skipped') + num('todo');
-  if (status !== 0) { failedSuites.push(name); if (num('fail') === 0) totals.fail += 1; }
+  totals.pass += num('pass');
+  totals.fail += num('fail');
+  totals.skipped += num('skipped') + num('todo');
+  if (status !== 0) {
+    failedSuites.push(name);
+    if (num('fail') === 0) totals.fail += 1;
+  }
 }
 
 /** A check that is one command: one pass or one failure. */
 async function runCheck(name, cmd, args, opts = {}) {
   console.log(`\n=== ${name}`);
   const status = await run(name, cmd, args, opts);
-  if (status !== 0) { failedSuites.push(name); totals.fail += 1; } else totals.pass += 1;
+  if (status !== 0) {
+    failedSuites.push(name);
+    totals.fail += 1;
+  } else totals.pass += 1;
 }
 
 const started = Date.now();
@@ -116,14 +145,32 @@ if (['server-pglite', 'server-pg', 'e2e'].some(want)) ensureSystemPackages();
 let webBuilt = true;
 await Promise.all([
   want('typecheck') && runCheck('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present', '--silent']),
-  want('lint') && runCheck('lint (ESLint: typescript-eslint, import boundaries and cycles; npm run lint)', 'npx', ['eslint', '.', '--max-warnings=0', '--cache', '--cache-location', 'node_modules/.cache/eslint/'], { live: false }),
-  want('docs') && runCheck('docs (documents are built from the current docs: npm run docs:build)', process.execPath, ['scripts/build-docs.mjs', '--check'], { live: false }),
+  want('lint') &&
+    runCheck(
+      'lint (ESLint: typescript-eslint, import boundaries and cycles; npm run lint)',
+      'npx',
+      ['eslint', '.', '--max-warnings=0', '--cache', '--cache-location', 'node_modules/.cache/eslint/'],
+      { live: false },
+    ),
+  want('format') && runCheck('format (Prettier; npm run format rewrites)', 'npx', ['prettier', '--check', '.', '--log-level', 'warn'], { live: false }),
+  want('docs') &&
+    runCheck('docs (documents are built from the current docs: npm run docs:build)', process.execPath, ['scripts/build-docs.mjs', '--check'], { live: false }),
   want('unit') && runSuite('unit', packageTests, {}, ['--test-concurrency=2'], { live: false }),
-  e2eTests.length > 0 && run('web build for e2e', 'npm', ['run', 'build', '-w', '@crp/web', '--silent'], { live: false }).then((status) => {
-    if (status !== 0) { webBuilt = false; failedSuites.push('web-build'); totals.fail += 1; }
-  }),
+  e2eTests.length > 0 &&
+    run('web build for e2e', 'npm', ['run', 'build', '-w', '@crp/web', '--silent'], { live: false }).then((status) => {
+      if (status !== 0) {
+        webBuilt = false;
+        failedSuites.push('web-build');
+        totals.fail += 1;
+      }
+    }),
   ['server-pglite', 'server-pg', 'e2e'].some(want) &&
-    run('PGlite template database', process.execPath, ['--import', 'tsx', '-e', "import('./apps/server/test/support/pglite-template.ts').then((m) => m.pgliteTemplate())"], { live: false }),
+    run(
+      'PGlite template database',
+      process.execPath,
+      ['--import', 'tsx', '-e', "import('./apps/server/test/support/pglite-template.ts').then((m) => m.pgliteTemplate())"],
+      { live: false },
+    ),
 ]);
 
 // Group 2: the server tests on PGlite and on PostgreSQL, two files at a time each.
@@ -137,7 +184,8 @@ if (want('server-pg')) {
     group2.push((live) => runSuite('server-pg', serverTests, { TEST_DB: 'postgres', TEST_DATABASE_URL: url }, SERVER_CONCURRENCY, { live }));
   } else if (process.env.CI) {
     console.error(`[test] PostgreSQL at ${u.host} is not reachable, and CI requires the PostgreSQL run`);
-    failedSuites.push('server-pg'); totals.fail += 1;
+    failedSuites.push('server-pg');
+    totals.fail += 1;
   } else {
     console.warn(`[test] PostgreSQL at ${u.host} not reachable: server-pg suite skipped`);
   }

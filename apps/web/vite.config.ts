@@ -26,10 +26,7 @@ const proxied = ['/api', '/accounts', '/user', '/docs', '/openapi.json'];
 
 export default defineConfig({
   plugins: [react(), stripSourceMapComments()],
-  server: {
-    port: 5173,
-    proxy: Object.fromEntries(proxied.map((p) => [p, { target: api, changeOrigin: true }])),
-  },
+  server: { port: 5173, proxy: Object.fromEntries(proxied.map((p) => [p, { target: api, changeOrigin: true }])) },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

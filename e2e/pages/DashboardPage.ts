@@ -33,7 +33,15 @@ export class DashboardPage {
    * (seen in full runs only): then the click is repeated, and the keyboard (ArrowDown on the focused select) tried.
    */
   private async openDropdown(testId: string): Promise<void> {
-    const open = () => this.page.locator('.ant-select-dropdown:visible').first().waitFor({ timeout: 2_000 }).then(() => true, () => false);
+    const open = () =>
+      this.page
+        .locator('.ant-select-dropdown:visible')
+        .first()
+        .waitFor({ timeout: 2_000 })
+        .then(
+          () => true,
+          () => false,
+        );
     const select = this.page.getByTestId(testId);
     for (let attempt = 0; attempt < 3; attempt++) {
       await select.click();
@@ -52,24 +60,44 @@ export class DashboardPage {
    * walked from the top until the option is rendered.
    */
   private async revealOption(testId: string, option: Locator, label: string): Promise<void> {
-    if (await option.waitFor({ timeout: 2_000 }).then(() => true, () => false)) return;
+    if (
+      await option.waitFor({ timeout: 2_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     const search = this.page.getByTestId(testId).locator('input').first();
     if (await search.isEditable()) {
       await search.fill(label);
-      if (await option.waitFor({ timeout: 2_000 }).then(() => true, () => false)) return;
+      if (
+        await option.waitFor({ timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
     }
     const holder = this.page.locator('.ant-select-dropdown:visible .rc-virtual-list-holder');
     if ((await holder.count()) > 0) {
       for (let top = 0; top < 20_000; top += 128) {
         await holder.first().evaluate((el, y) => el.scrollTo(0, y), top);
-        if (await option.waitFor({ timeout: 300 }).then(() => true, () => false)) return;
+        if (
+          await option.waitFor({ timeout: 300 }).then(
+            () => true,
+            () => false,
+          )
+        )
+          return;
       }
     }
     await option.waitFor();
   }
 
   async selectOption(testId: string, label: string): Promise<void> {
-    const option = this.page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+    const option = this.page.locator('.ant-select-dropdown:visible .ant-select-item-option', {
+      hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    });
     // An option clicked while antd still animates the dropdown in is sometimes not taken: one more try, then fail.
     for (let attempt = 1; ; attempt++) {
       await this.noOpenDropdown();
@@ -77,13 +105,25 @@ export class DashboardPage {
       await this.revealOption(testId, option, label);
       await option.click();
       const chosen = this.page.getByTestId(testId).filter({ hasText: label });
-      if (await chosen.waitFor({ timeout: 5_000 }).then(() => true, () => false)) return;
+      if (
+        await chosen.waitFor({ timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
       // The click was not taken (seen in full runs: the option stays highlighted, the value unchanged): the highlighted
       // option is the active one, so Enter selects it the way a keyboard user would.
       if (await option.isVisible()) {
         await option.hover();
         await this.page.keyboard.press('Enter');
-        if (await chosen.waitFor({ timeout: 5_000 }).then(() => true, () => false)) return;
+        if (
+          await chosen.waitFor({ timeout: 5_000 }).then(
+            () => true,
+            () => false,
+          )
+        )
+          return;
       }
       if (attempt >= 2) await chosen.waitFor({ timeout: 20_000 });
       if (attempt >= 2) return;

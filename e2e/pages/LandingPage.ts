@@ -1,7 +1,10 @@
 import type { Page } from 'playwright-core';
 
 export class LandingPage {
-  constructor(private readonly page: Page, private readonly baseUrl: string) {}
+  constructor(
+    private readonly page: Page,
+    private readonly baseUrl: string,
+  ) {}
 
   async open(): Promise<void> {
     await this.page.goto(`${this.baseUrl}/`);

@@ -2,7 +2,10 @@ import type { Page } from 'playwright-core';
 
 /** /location: the Asset Location (map) and Multiple Asset CSV wizards. */
 export class LocationPage {
-  constructor(private readonly page: Page, private readonly baseUrl: string) {}
+  constructor(
+    private readonly page: Page,
+    private readonly baseUrl: string,
+  ) {}
 
   async open(): Promise<void> {
     await this.page.goto(`${this.baseUrl}/location`);
@@ -39,7 +42,9 @@ export class LocationPage {
    * Returns the names shown, and how many had to be typed.
    */
   async waitForNames(fallbackName: (i: number) => string): Promise<{ names: string[]; typed: number }> {
-    await this.page.waitForFunction(() => !document.querySelector('[data-testid="marker-list"]')?.textContent?.includes('Loading...'), undefined, { timeout: 30_000 });
+    await this.page.waitForFunction(() => !document.querySelector('[data-testid="marker-list"]')?.textContent?.includes('Loading...'), undefined, {
+      timeout: 30_000,
+    });
     const items = this.markerItems();
     const n = await items.count();
     const names: string[] = [];
@@ -87,10 +92,14 @@ export class LocationPage {
   /** Waits until the bar shows some progress (or the analysis is done), so a screenshot shows it moving. */
   async waitForSomeProgress(): Promise<void> {
     await this.page
-      .waitForFunction(() => {
-        const el = document.querySelector('[data-testid="analysis-progress"]');
-        return !!el && (Number(el.getAttribute('data-percent')) > 0 || el.getAttribute('data-status') !== 'queued');
-      }, undefined, { timeout: 60_000 })
+      .waitForFunction(
+        () => {
+          const el = document.querySelector('[data-testid="analysis-progress"]');
+          return !!el && (Number(el.getAttribute('data-percent')) > 0 || el.getAttribute('data-status') !== 'queued');
+        },
+        undefined,
+        { timeout: 60_000 },
+      )
       .catch(() => undefined);
   }
 

@@ -2,7 +2,10 @@ import type { Page } from 'playwright-core';
 
 /** /project: tabs, header and project cards. */
 export class ProjectPage {
-  constructor(private readonly page: Page, private readonly baseUrl: string) {}
+  constructor(
+    private readonly page: Page,
+    private readonly baseUrl: string,
+  ) {}
 
   async open(): Promise<void> {
     await this.page.goto(`${this.baseUrl}/project`);
@@ -12,7 +15,10 @@ export class ProjectPage {
   async waitForPage(): Promise<void> {
     await this.page.waitForURL('**/project');
     await this.page.getByRole('heading', { name: 'Projects' }).waitFor();
-    await this.page.getByTestId('project-count').filter({ hasText: /\d+ projects?/ }).waitFor();
+    await this.page
+      .getByTestId('project-count')
+      .filter({ hasText: /\d+ projects?/ })
+      .waitFor();
   }
 
   card(name: string) {
@@ -24,7 +30,11 @@ export class ProjectPage {
   }
 
   async waitForScore(name: string): Promise<void> {
-    await this.card(name).locator('[data-testid="project-score"][data-level="low"], [data-testid="project-score"][data-level="medium"], [data-testid="project-score"][data-level="high"]').waitFor({ timeout: 60_000 });
+    await this.card(name)
+      .locator(
+        '[data-testid="project-score"][data-level="low"], [data-testid="project-score"][data-level="medium"], [data-testid="project-score"][data-level="high"]',
+      )
+      .waitFor({ timeout: 60_000 });
   }
 
   modal(title: RegExp | string) {

@@ -2,7 +2,10 @@ import type { Page } from 'playwright-core';
 
 /** /realestate: Asset (map) and Multiple Asset CSV tabs, Create Project / Create Portfolio dialogs. */
 export class RealEstatePage {
-  constructor(private readonly page: Page, private readonly baseUrl: string) {}
+  constructor(
+    private readonly page: Page,
+    private readonly baseUrl: string,
+  ) {}
 
   async open(state?: unknown): Promise<void> {
     await this.page.goto(`${this.baseUrl}/realestate`);
@@ -29,7 +32,9 @@ export class RealEstatePage {
   }
 
   async waitForNames(): Promise<void> {
-    await this.page.waitForFunction(() => !document.querySelector('[data-testid="selected-asset-table"]')?.textContent?.includes('Loading...'), undefined, { timeout: 30_000 });
+    await this.page.waitForFunction(() => !document.querySelector('[data-testid="selected-asset-table"]')?.textContent?.includes('Loading...'), undefined, {
+      timeout: 30_000,
+    });
   }
 
   async tab(name: 'Asset' | 'Multiple Asset CSV'): Promise<void> {

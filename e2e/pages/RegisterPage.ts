@@ -10,7 +10,10 @@ export interface NewUser {
 }
 
 export class RegisterPage {
-  constructor(private readonly page: Page, private readonly baseUrl: string) {}
+  constructor(
+    private readonly page: Page,
+    private readonly baseUrl: string,
+  ) {}
 
   async open(): Promise<void> {
     await this.page.goto(`${this.baseUrl}/register`);

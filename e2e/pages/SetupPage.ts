@@ -64,10 +64,12 @@ export class SetupPage {
     for (let i = 0; i < maxStops; i++) {
       await this.page.keyboard.press('Tab');
       if ((await this.focusedId()) === id) return passed;
-      passed.push(await this.page.evaluate(() => {
-        const el = document.activeElement;
-        return el ? `${el.tagName.toLowerCase()}[${el.getAttribute('aria-label') ?? el.className}]` : 'none';
-      }));
+      passed.push(
+        await this.page.evaluate(() => {
+          const el = document.activeElement;
+          return el ? `${el.tagName.toLowerCase()}[${el.getAttribute('aria-label') ?? el.className}]` : 'none';
+        }),
+      );
     }
     throw new Error(`Tab did not reach #${id}; stops: ${passed.join(', ')}`);
   }

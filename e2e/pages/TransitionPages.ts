@@ -2,7 +2,10 @@ import type { Page } from 'playwright-core';
 
 /** /transition, /transition-analysis and /edit-transition: the carbon input table and the outputs. */
 export class TransitionPages {
-  constructor(private readonly page: Page, private readonly baseUrl: string) {}
+  constructor(
+    private readonly page: Page,
+    private readonly baseUrl: string,
+  ) {}
 
   async open(): Promise<void> {
     await this.page.goto(`${this.baseUrl}/transition`);
@@ -30,7 +33,10 @@ export class TransitionPages {
     await this.page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: value }).first().click();
   }
 
-  async fillRow(row: number, r: { name: string; investment: number; marketCap: number; revenue: number; scope: number; region: string; sector: string }): Promise<void> {
+  async fillRow(
+    row: number,
+    r: { name: string; investment: number; marketCap: number; revenue: number; scope: number; region: string; sector: string },
+  ): Promise<void> {
     await this.setCell('company_name', row, r.name);
     await this.setCell('investment_in_usd', row, r.investment);
     await this.setCell('market_cap_in_usd', row, r.marketCap);

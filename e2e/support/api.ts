@@ -8,7 +8,12 @@ export interface ApiUser {
   companyCode: string;
 }
 
-async function call<T>(baseUrl: string, method: string, path: string, opts: { json?: unknown; form?: Record<string, string>; token?: string } = {}): Promise<{ status: number; body: T }> {
+async function call<T>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: { json?: unknown; form?: Record<string, string>; token?: string } = {},
+): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   let body: string | undefined;
   if (opts.json !== undefined) {

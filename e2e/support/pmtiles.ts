@@ -25,8 +25,15 @@ const latToY = (lat: number, z: number) => {
 };
 
 /** The MVT tiles of `layers` at zooms minZoom..maxZoom over the box [west, south, east, north]. */
-export function vectorTiles(layers: Layers, bbox: [number, number, number, number], minZoom: number, maxZoom: number): { z: number; x: number; y: number; data: Uint8Array }[] {
-  const indexes = Object.entries(layers).map(([name, fc]) => [name, new GeoJSONVT(fc, { maxZoom, indexMaxZoom: maxZoom, extent: 4096, buffer: 64, tolerance: 1 })] as const);
+export function vectorTiles(
+  layers: Layers,
+  bbox: [number, number, number, number],
+  minZoom: number,
+  maxZoom: number,
+): { z: number; x: number; y: number; data: Uint8Array }[] {
+  const indexes = Object.entries(layers).map(
+    ([name, fc]) => [name, new GeoJSONVT(fc, { maxZoom, indexMaxZoom: maxZoom, extent: 4096, buffer: 64, tolerance: 1 })] as const,
+  );
   const tiles: { z: number; x: number; y: number; data: Uint8Array }[] = [];
   for (let z = minZoom; z <= maxZoom; z++) {
     for (let x = lonToX(bbox[0], z); x <= lonToX(bbox[2], z); x++) {
@@ -44,7 +51,11 @@ export function vectorTiles(layers: Layers, bbox: [number, number, number, numbe
 }
 
 /** A PMTiles v3 archive of vector tiles (tile type MVT, compression none). */
-export function pmtilesArchive(tiles: { z: number; x: number; y: number; data: Uint8Array }[], bbox: [number, number, number, number], metadata: object = {}): Buffer {
+export function pmtilesArchive(
+  tiles: { z: number; x: number; y: number; data: Uint8Array }[],
+  bbox: [number, number, number, number],
+  metadata: object = {},
+): Buffer {
   const entries = tiles.map((t) => ({ id: zxyToTileId(t.z, t.x, t.y), data: t.data })).sort((a, b) => a.id - b.id);
   let offset = 0;
   const dirEntries = entries.map((e) => {
@@ -109,14 +120,53 @@ export function streetGrid(center: [number, number], halfSizeDeg: number): Layer
   const buildings: Feature[] = [];
   const roads: Feature[] = [];
   for (let x = cx - halfSizeDeg; x <= cx + halfSizeDeg; x += step) {
-    roads.push({ type: 'Feature', properties: { kind: 'major_road' }, geometry: { type: 'LineString', coordinates: [[x, cy - halfSizeDeg], [x, cy + halfSizeDeg]] } });
+    roads.push({
+      type: 'Feature',
+      properties: { kind: 'major_road' },
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [x, cy - halfSizeDeg],
+          [x, cy + halfSizeDeg],
+        ],
+      },
+    });
     for (let y = cy - halfSizeDeg; y <= cy + halfSizeDeg; y += step) {
       const [a, b, c, d] = [x + step * 0.2, y + step * 0.2, x + step * 0.8, y + step * 0.8];
-      buildings.push({ type: 'Feature', properties: { kind: 'building' }, geometry: { type: 'Polygon', coordinates: [[[a, b], [c, b], [c, d], [a, d], [a, b]]] } });
+      buildings.push({
+        type: 'Feature',
+        properties: { kind: 'building' },
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [a, b],
+              [c, b],
+              [c, d],
+              [a, d],
+              [a, b],
+            ],
+          ],
+        },
+      });
     }
   }
   for (let y = cy - halfSizeDeg; y <= cy + halfSizeDeg; y += step) {
-    roads.push({ type: 'Feature', properties: { kind: 'minor_road' }, geometry: { type: 'LineString', coordinates: [[cx - halfSizeDeg, y], [cx + halfSizeDeg, y]] } });
+    roads.push({
+      type: 'Feature',
+      properties: { kind: 'minor_road' },
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [cx - halfSizeDeg, y],
+          [cx + halfSizeDeg, y],
+        ],
+      },
+    });
   }
-  return { buildings: { type: 'FeatureCollection', features: buildings }, roads: { type: 'FeatureCollection', features: roads }, water: { type: 'FeatureCollection', features: [] } };
+  return {
+    buildings: { type: 'FeatureCollection', features: buildings },
+    roads: { type: 'FeatureCollection', features: roads },
+    water: { type: 'FeatureCollection', features: [] },
+  };
 }

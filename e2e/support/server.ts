@@ -58,11 +58,7 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
   env.PORT = '0';
   delete env.SMTP_URL;
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: repoRoot,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const append = (chunk: Buffer) => {
     log += chunk.toString();

@@ -11,14 +11,37 @@ import { benchPortfolio, enterpriseTier, startBenchApp } from './fixtures.js';
 const N = Number(process.env.BENCH_ASSETS ?? 10_000);
 const QUERIES = Number(process.env.BENCH_DASHBOARD_QUERIES ?? 30);
 
-const config = loadConfig({}, { LOG_LEVEL: (process.env.BENCH_LOG_LEVEL ?? 'silent') as 'silent', DATA_DIR: 'memory://', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N), ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}) });
+const config = loadConfig(
+  {},
+  {
+    LOG_LEVEL: (process.env.BENCH_LOG_LEVEL ?? 'silent') as 'silent',
+    DATA_DIR: 'memory://',
+    SEED_DEMO: false,
+    ARGON2_MEMORY_KIB: 8192,
+    ARGON2_TIME_COST: 1,
+    UPLOAD_MAX_ROWS: Math.max(100_000, N),
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+  },
+);
 const { app, database, base } = await startBenchApp(config, { jobs: !process.env.BENCH_JOBS_LATE });
 const post = async (path: string, body: unknown, token?: string) => {
-  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) }, body: JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
 
-const user = { first_name: 'Bench', last_name: 'Mark', username: 'bench', email: 'bench@example.com', password: 'typhoon harbour passphrase', confirm_password: 'typhoon harbour passphrase', company_name: 'Bench Co' };
+const user = {
+  first_name: 'Bench',
+  last_name: 'Mark',
+  username: 'bench',
+  email: 'bench@example.com',
+  password: 'typhoon harbour passphrase',
+  confirm_password: 'typhoon harbour passphrase',
+  company_name: 'Bench Co',
+};
 const reg = await post('/api/user/register/', user);
 await enterpriseTier(database.db);
 const login = await post('/api/user/rest_login/', { username: 'bench', password: user.password, company_code: reg.body.company_code });
@@ -36,9 +59,23 @@ const pollLat: number[] = [];
 // BENCH_TRACE_GAPS=1: print every event-loop stall over 300 ms with the time since the upload began.
 const gaps: string[] = [];
 let lastTick = performance.now();
-const gapTimer = process.env.BENCH_TRACE_GAPS ? setInterval(() => { const now = performance.now(); if (now - lastTick > 300) gaps.push(`${((lastTick - t0) / 1000).toFixed(1)} s: ${(now - lastTick).toFixed(0)} ms`); lastTick = now; }, 20) : null;
+const gapTimer = process.env.BENCH_TRACE_GAPS
+  ? setInterval(() => {
+      const now = performance.now();
+      if (now - lastTick > 300) gaps.push(`${((lastTick - t0) / 1000).toFixed(1)} s: ${(now - lastTick).toFixed(0)} ms`);
+      lastTick = now;
+    }, 20)
+  : null;
 const t0 = performance.now();
-const created = await post('/api/v2/create_project/', { portfolio_name: 'Bench portfolio', data, portfolio_variables: ['Wildfire', 'Landslide', 'Rainfall Flood', 'Extreme Heat', 'Extreme Cold', 'Snowfall', 'Sea Level Rise', 'Drought'] }, token);
+const created = await post(
+  '/api/v2/create_project/',
+  {
+    portfolio_name: 'Bench portfolio',
+    data,
+    portfolio_variables: ['Wildfire', 'Landslide', 'Rainfall Flood', 'Extreme Heat', 'Extreme Cold', 'Snowfall', 'Sea Level Rise', 'Drought'],
+  },
+  token,
+);
 if (created.status !== 201) throw new Error(JSON.stringify(created.body).slice(0, 300));
 const tCreated = performance.now();
 const createDelay = { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
@@ -48,7 +85,9 @@ const id = created.body.project.project_id;
 let status = '';
 while (status !== 'done') {
   const tq = performance.now();
-  const st = await fetch(`${base}/api/v2/projects/${id}/status/`, { headers: { authorization: `Token ${token}` } }).then((x) => x.json() as Promise<{ status: string; message: string }>);
+  const st = await fetch(`${base}/api/v2/projects/${id}/status/`, { headers: { authorization: `Token ${token}` } }).then(
+    (x) => x.json() as Promise<{ status: string; message: string }>,
+  );
   pollLat.push(performance.now() - tq);
   status = st.status;
   if (status === 'failed') throw new Error(st.message);
@@ -56,19 +95,34 @@ while (status !== 'done') {
 }
 const tDone = performance.now();
 loopDelay.disable();
-if (gapTimer) { clearInterval(gapTimer); console.log(`stalls over 300 ms: ${gaps.join('; ') || 'none'}`); }
+if (gapTimer) {
+  clearInterval(gapTimer);
+  console.log(`stalls over 300 ms: ${gaps.join('; ') || 'none'}`);
+}
 const rssPeakMiB = process.resourceUsage().maxRSS / 1024;
 pollLat.sort((a, b) => a - b);
-const stored = await database.db.selectFrom('analysis_results').select((eb) => eb.fn.sum<number>(eb.fn('octet_length', ['data'])).as('bytes')).where('project_id', '=', id).executeTakeFirstOrThrow();
+const stored = await database.db
+  .selectFrom('analysis_results')
+  .select((eb) => eb.fn.sum<number>(eb.fn('octet_length', ['data'])).as('bytes'))
+  .where('project_id', '=', id)
+  .executeTakeFirstOrThrow();
 
-console.log(`\nServer benchmark — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'PGlite in memory'}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `\nServer benchmark — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'PGlite in memory'}, load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 console.log(`portfolio of ${N.toLocaleString('en-US')} assets x 11 hazards x 58 scenario-years`);
 console.log(`  upload + validate + store (create_project): ${((tCreated - t0) / 1000).toFixed(2)} s`);
 console.log(`  analysis job (queue -> done):               ${((tDone - tCreated) / 1000).toFixed(2)} s`);
 console.log(`  upload to finished analysis:                ${((tDone - t0) / 1000).toFixed(2)} s   (goal < 60 s for 10,000)`);
 console.log(`  event-loop delay during create_project: p99 ${createDelay.p99.toFixed(0)} ms, max ${createDelay.max.toFixed(0)} ms`);
-console.log(`  event-loop delay during the analysis: p50 ${(loopDelay.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms`);
-console.log(`  another request during the analysis (status poll, ${pollLat.length}): p50 ${pollLat[Math.floor(pollLat.length / 2)]!.toFixed(0)} ms, p95 ${pollLat[Math.floor(pollLat.length * 0.95)]!.toFixed(0)} ms, max ${pollLat.at(-1)!.toFixed(0)} ms   (goal p95 < 300 ms)`);
+console.log(
+  `  event-loop delay during the analysis: p50 ${(loopDelay.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms`,
+);
+console.log(
+  `  another request during the analysis (status poll, ${pollLat.length}): p50 ${pollLat[Math.floor(pollLat.length / 2)]!.toFixed(0)} ms, p95 ${pollLat[Math.floor(pollLat.length * 0.95)]!.toFixed(0)} ms, max ${pollLat.at(-1)!.toFixed(0)} ms   (goal p95 < 300 ms)`,
+);
 console.log(`  peak RSS until the analysis was done: ${rssPeakMiB.toFixed(0)} MiB (bench process: client, server and PGlite)`);
 console.log(`  stored results: ${(Number(stored.bytes) / 2 ** 20).toFixed(1)} MiB`);
 const lat: number[] = [];
@@ -89,7 +143,10 @@ for (let q = 0; QUERIES > 0 && q < QUERIES + 1; q++) {
 lat.sort((a, b) => a - b);
 const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!;
 
-if (lat.length) console.log(`dashboard query (${lat.length} queries, warm): p50 ${pct(50).toFixed(0)} ms, p95 ${pct(95).toFixed(0)} ms, max ${lat.at(-1)!.toFixed(0)} ms   (goal p95 < 300 ms)`);
+if (lat.length)
+  console.log(
+    `dashboard query (${lat.length} queries, warm): p50 ${pct(50).toFixed(0)} ms, p95 ${pct(95).toFixed(0)} ms, max ${lat.at(-1)!.toFixed(0)} ms   (goal p95 < 300 ms)`,
+  );
 if (lat.length) console.log(`  dashboard answer size: ${(responseBytes / 2 ** 20).toFixed(2)} MiB`);
 console.log(`  memory: rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
 

@@ -26,18 +26,44 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? 'memory://';
 /** Accept-Encoding of the dashboard queries: fetch's own (gzip, deflate) unless set; 'identity' for uncompressed answers. */
 const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING;
-const la = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+const la = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 
 const loadAvgStart = la();
-const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR, HTTP_COMPRESSION: process.env.HTTP_COMPRESSION === 'true', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, UPLOAD_MAX_ROWS: Math.max(100_000, N) });
+const config = loadConfig(
+  {},
+  {
+    LOG_LEVEL: 'silent',
+    DATA_DIR,
+    HTTP_COMPRESSION: process.env.HTTP_COMPRESSION === 'true',
+    SEED_DEMO: false,
+    ARGON2_MEMORY_KIB: 8192,
+    ARGON2_TIME_COST: 1,
+    UPLOAD_MAX_ROWS: Math.max(100_000, N),
+  },
+);
 const { app, database, base } = await startBenchApp(config, { jobs: true });
 const post = async (path: string, body: unknown, token?: string) => {
-  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) }, body: JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
 
 const marker = DATA_DIR === 'memory://' ? null : join(DATA_DIR, `bench-dashboard-${N}.json`);
-const user = { first_name: 'Bench', last_name: 'Dash', username: `benchdash${N}`, email: `benchdash${N}@example.com`, password: 'benchmark password', confirm_password: 'benchmark password', company_name: `Bench Dash ${N}` };
+const user = {
+  first_name: 'Bench',
+  last_name: 'Dash',
+  username: `benchdash${N}`,
+  email: `benchdash${N}@example.com`,
+  password: 'benchmark password',
+  confirm_password: 'benchmark password',
+  company_name: `Bench Dash ${N}`,
+};
 let saved: { company_code: string; project_id: number } | null = marker && existsSync(marker) ? JSON.parse(readFileSync(marker, 'utf8')) : null;
 let token: string;
 let id: number;
@@ -52,12 +78,23 @@ if (saved) {
   token = (await post('/api/user/rest_login/', { username: user.username, password: user.password, company_code: reg.body.company_code })).body.token;
   const data = benchPortfolio(N, 42);
   const t0 = performance.now();
-  const created = await post('/api/v2/create_project/', { portfolio_name: 'Bench portfolio', data, portfolio_variables: ['Wildfire', 'Landslide', 'Rainfall Flood', 'Extreme Heat', 'Extreme Cold', 'Snowfall', 'Sea Level Rise', 'Drought'] }, token);
+  const created = await post(
+    '/api/v2/create_project/',
+    {
+      portfolio_name: 'Bench portfolio',
+      data,
+      portfolio_variables: ['Wildfire', 'Landslide', 'Rainfall Flood', 'Extreme Heat', 'Extreme Cold', 'Snowfall', 'Sea Level Rise', 'Drought'],
+    },
+    token,
+  );
   if (created.status !== 201) throw new Error(JSON.stringify(created.body).slice(0, 300));
   id = created.body.project.project_id;
   for (;;) {
     // A keep-alive socket closed as it is reused (seen on a loaded machine during a long analysis): ask again.
-    const st = await fetch(`${base}/api/v2/projects/${id}/status/`, { headers: { authorization: `Token ${token}` } }).then((x) => x.json() as Promise<{ status: string; message: string }>, () => ({ status: 'retry', message: '' }));
+    const st = await fetch(`${base}/api/v2/projects/${id}/status/`, { headers: { authorization: `Token ${token}` } }).then(
+      (x) => x.json() as Promise<{ status: string; message: string }>,
+      () => ({ status: 'retry', message: '' }),
+    );
     if (st.status === 'done') break;
     if (st.status === 'failed') throw new Error(st.message);
     await new Promise((res) => setTimeout(res, 200));
@@ -96,7 +133,14 @@ export const COMBOS: Record<string, unknown>[] = [
 ].slice(0, Number(process.env.BENCH_COMBOS ?? 24));
 
 const PAGES = process.env.BENCH_PAGES === 'true';
-interface Timed { ttlb: number; parsed: number; bytes: number; wire: number; encoding: string; parts: number[] }
+interface Timed {
+  ttlb: number;
+  parsed: number;
+  bytes: number;
+  wire: number;
+  encoding: string;
+  parts: number[];
+}
 async function query(filters: Record<string, unknown>, path = '/api/v2/dashboard/'): Promise<Timed> {
   if (PAGES && path === '/api/v2/dashboard/') {
     // The web dashboard: the answer without per-asset sections and the first pages, asked together.
@@ -108,11 +152,22 @@ async function query(filters: Record<string, unknown>, path = '/api/v2/dashboard
       query({ ...filters }, '/api/v2/dashboard/map/'),
     ]);
     const ttlb = performance.now() - t;
-    return { ttlb, parsed: ttlb, bytes: parts.reduce((a, p) => a + p.bytes, 0), wire: parts.reduce((a, p) => a + p.wire, 0), encoding: parts[0]!.encoding, parts: parts.map((p) => p.ttlb) };
+    return {
+      ttlb,
+      parsed: ttlb,
+      bytes: parts.reduce((a, p) => a + p.bytes, 0),
+      wire: parts.reduce((a, p) => a + p.wire, 0),
+      encoding: parts[0]!.encoding,
+      parts: parts.map((p) => p.ttlb),
+    };
   }
   path = path.replace('#', '');
   const t = performance.now();
-  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Token ${token}`, ...(ACCEPT_ENCODING ? { 'accept-encoding': ACCEPT_ENCODING } : {}) }, body: JSON.stringify({ project_id: id, ...filters }) });
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Token ${token}`, ...(ACCEPT_ENCODING ? { 'accept-encoding': ACCEPT_ENCODING } : {}) },
+    body: JSON.stringify({ project_id: id, ...filters }),
+  });
   const buf = await res.arrayBuffer();
   const wire = Number(res.headers.get('content-length') ?? buf.byteLength);
   const ttlb = performance.now() - t;
@@ -136,7 +191,7 @@ const cold = PAGES ? await query({ ...COMBOS[0]!, per_asset: 'pages' }, '/api/v2
 // DashboardService.precomputeSeries) also runs after an analysis finishes, long before a user changes a filter; wait for
 // it as a user would (event loop busy less than 10 % over 250 ms, at most 30 s) and report the wait.
 const tIdle = performance.now();
-for (let elu = performance.eventLoopUtilization(); performance.now() - tIdle < 30_000; ) {
+for (let elu = performance.eventLoopUtilization(); performance.now() - tIdle < 30_000;) {
   await new Promise((r) => setTimeout(r, 250));
   const d = performance.eventLoopUtilization(elu);
   elu = performance.eventLoopUtilization();
@@ -161,39 +216,85 @@ if (session) {
 }
 global.gc?.();
 const mem = process.memoryUsage();
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!; };
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
 const f = (v: number) => `${v.toFixed(0)} ms`;
-const ttlb = warm.map((q) => q.ttlb), parsed = warm.map((q) => q.parsed);
+const ttlb = warm.map((q) => q.ttlb),
+  parsed = warm.map((q) => q.parsed);
 const full = warm[0]!.bytes;
 
-console.log(`\nDashboard benchmark — ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, PGlite (${DATA_DIR})`);
+console.log(
+  `\nDashboard benchmark — ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, PGlite (${DATA_DIR})`,
+);
 console.log(`portfolio of ${N.toLocaleString('en-US')} assets x 11 hazards x 58 scenario-years: ${setup}`);
 console.log(`load average (1/5/15 min): at start ${loadAvgStart}; at each round ${loadDuring.join(' | ')}; at end ${la()}`);
-console.log(`cold first query (stored analysis read and decoded): ${f(cold.ttlb)} (${f(cold.parsed)} with the client's JSON.parse); then ${f(idleWait)} until the server was idle (background series done)`);
+console.log(
+  `cold first query (stored analysis read and decoded): ${f(cold.ttlb)} (${f(cold.parsed)} with the client's JSON.parse); then ${f(idleWait)} until the server was idle (background series done)`,
+);
 console.log(`first pass over ${COMBOS.length} combinations: p50 ${f(pct(firstPass, 50))}, p95 ${f(pct(firstPass, 95))}, max ${f(Math.max(...firstPass))}`);
-console.log(`all ${warm.length} warm queries, to the last byte: p50 ${f(pct(ttlb, 50))}, p95 ${f(pct(ttlb, 95))}, max ${f(Math.max(...ttlb))}   (goal p95 < 300 ms)`);
+console.log(
+  `all ${warm.length} warm queries, to the last byte: p50 ${f(pct(ttlb, 50))}, p95 ${f(pct(ttlb, 95))}, max ${f(Math.max(...ttlb))}   (goal p95 < 300 ms)`,
+);
 console.log(`  with the client's JSON.parse: p50 ${f(pct(parsed, 50))}, p95 ${f(pct(parsed, 95))}`);
-console.log(`answer size, all assets: ${(full / 2 ** 20).toFixed(2)} MiB (sent ${(warm[0]!.wire / 2 ** 20).toFixed(2)} MiB, Content-Encoding ${warm[0]!.encoding}; Accept-Encoding ${ACCEPT_ENCODING ?? 'gzip, deflate (fetch)'}); count=10: ${warm[12] ? (warm[12].bytes / 2 ** 10).toFixed(0) : "-"} KiB`);
-console.log(`memory: rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB (before the first query ${(rssBefore / 2 ** 20).toFixed(0)} MiB), heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB, array buffers ${(mem.arrayBuffers / 2 ** 20).toFixed(0)} MiB`);
+console.log(
+  `answer size, all assets: ${(full / 2 ** 20).toFixed(2)} MiB (sent ${(warm[0]!.wire / 2 ** 20).toFixed(2)} MiB, Content-Encoding ${warm[0]!.encoding}; Accept-Encoding ${ACCEPT_ENCODING ?? 'gzip, deflate (fetch)'}); count=10: ${warm[12] ? (warm[12].bytes / 2 ** 10).toFixed(0) : '-'} KiB`,
+);
+console.log(
+  `memory: rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB (before the first query ${(rssBefore / 2 ** 20).toFixed(0)} MiB), heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB, array buffers ${(mem.arrayBuffers / 2 ** 20).toFixed(0)} MiB`,
+);
 if (PAGES) {
   // Asset-table pages of the default filters: sort orders never asked before (each a sort of the whole selection,
   // then kept), searches, deep offsets; and the same again (cached orders).
   const asks: Record<string, unknown>[] = [
-    { sort: 'overall_loss', order: 'desc' }, { sort: 'name', order: 'asc' }, { sort: 'climatic_score', order: 'desc' }, { sort: 'valuation', order: 'asc' },
-    { sort: 'loss_100_year', order: 'desc' }, { search: 'office' }, { search: 'asset 12' }, { sort: 'overall_loss', order: 'desc', search: 'ware' },
-    { offset: Math.floor(N / 2), limit: 100 }, { sort: 'name', order: 'asc', offset: N - 20 }, { sort: 'overall_loss', order: 'desc', offset: 5000, limit: 500 },
+    { sort: 'overall_loss', order: 'desc' },
+    { sort: 'name', order: 'asc' },
+    { sort: 'climatic_score', order: 'desc' },
+    { sort: 'valuation', order: 'asc' },
+    { sort: 'loss_100_year', order: 'desc' },
+    { search: 'office' },
+    { search: 'asset 12' },
+    { sort: 'overall_loss', order: 'desc', search: 'ware' },
+    { offset: Math.floor(N / 2), limit: 100 },
+    { sort: 'name', order: 'asc', offset: N - 20 },
+    { sort: 'overall_loss', order: 'desc', offset: 5000, limit: 500 },
   ];
-  const firstTime: number[] = [], again: number[] = [];
+  const firstTime: number[] = [],
+    again: number[] = [];
   for (const a of asks) firstTime.push((await query({ ...a }, '/api/v2/dashboard/assets/')).ttlb);
   for (const a of asks) again.push((await query({ ...a }, '/api/v2/dashboard/assets/')).ttlb);
   const heat = (await query({ sort: 'climate_score', order: 'desc' }, '/api/v2/dashboard/heatmap/')).ttlb;
-  const map = (await query({ zoom: 6, bbox: [100, 0, 130, 30] }, '/api/v2/dashboard/map/'));
-  console.log(`pages mode: the answer and first pages asked together (browser): parts p95 answer/table/heat/map ${[0, 1, 2, 3].map((i) => f(pct(warm.map((q) => q.parts[i]!), 95))).join(' / ')}; bytes of the four ${(full / 2 ** 10).toFixed(0)} KiB`);
-  console.log(`asset-table pages, ${asks.length} sorts/searches/offsets never asked: p50 ${f(pct(firstTime, 50))}, p95 ${f(pct(firstTime, 95))}, max ${f(Math.max(...firstTime))}; asked again: p50 ${f(pct(again, 50))}, max ${f(Math.max(...again))}`);
+  const map = await query({ zoom: 6, bbox: [100, 0, 130, 30] }, '/api/v2/dashboard/map/');
+  console.log(
+    `pages mode: the answer and first pages asked together (browser): parts p95 answer/table/heat/map ${[0, 1, 2, 3]
+      .map((i) =>
+        f(
+          pct(
+            warm.map((q) => q.parts[i]!),
+            95,
+          ),
+        ),
+      )
+      .join(' / ')}; bytes of the four ${(full / 2 ** 10).toFixed(0)} KiB`,
+  );
+  console.log(
+    `asset-table pages, ${asks.length} sorts/searches/offsets never asked: p50 ${f(pct(firstTime, 50))}, p95 ${f(pct(firstTime, 95))}, max ${f(Math.max(...firstTime))}; asked again: p50 ${f(pct(again, 50))}, max ${f(Math.max(...again))}`,
+  );
   asks.forEach((a, i) => console.log(`  ${JSON.stringify(a).padEnd(70)} ${f(firstTime[i]!)}, ${f(again[i]!)}`));
-  console.log(`heat map sorted by climate score (first time): ${f(heat)}; map clusters of a viewport at zoom 6: ${f(map.ttlb)} (${(map.bytes / 2 ** 10).toFixed(0)} KiB)`);
+  console.log(
+    `heat map sorted by climate score (first time): ${f(heat)}; map clusters of a viewport at zoom 6: ${f(map.ttlb)} (${(map.bytes / 2 ** 10).toFixed(0)} KiB)`,
+  );
 }
-if (process.env.BENCH_PER_COMBO) COMBOS.forEach((c, i) => console.log(`  ${JSON.stringify(c).padEnd(70)} ${warm.filter((_, j) => j % COMBOS.length === i).map((q) => f(q.ttlb)).join(', ')}`));
+if (process.env.BENCH_PER_COMBO)
+  COMBOS.forEach((c, i) =>
+    console.log(
+      `  ${JSON.stringify(c).padEnd(70)} ${warm
+        .filter((_, j) => j % COMBOS.length === i)
+        .map((q) => f(q.ttlb))
+        .join(', ')}`,
+    ),
+  );
 
 await app.services.jobs.stop();
 await app.close();

@@ -31,11 +31,20 @@ export function benchPortfolio(n: number, seed = 42) {
 
 /** Puts companies (all, or the one with `code`) on the enterprise tier with every dashboard section allowed. */
 export async function enterpriseTier(db: DB, code?: string): Promise<void> {
-  let q = db.updateTable('companies').set({
-    tier: 'enterprise',
-    assets_allowed: 1_000_000,
-    tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }),
-  });
+  let q = db
+    .updateTable('companies')
+    .set({
+      tier: 'enterprise',
+      assets_allowed: 1_000_000,
+      tier_permissions: JSON.stringify({
+        asset_level_risk_map: true,
+        climate_variable_intensity: true,
+        climate_heatmap: true,
+        portfolio_losses: true,
+        rcp_year_loss_bars: true,
+        asset_table: true,
+      }),
+    });
   if (code !== undefined) q = q.where('code', '=', code);
   await q.execute();
 }

@@ -15,33 +15,58 @@ const post = async (path: string, body: unknown) => {
   const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return (await res.json()) as any;
 };
-const user = { first_name: 'Bench', last_name: 'Tiles', username: 'benchtiles', email: 'benchtiles@example.com', password: 'benchmark password', confirm_password: 'benchmark password', company_name: 'Bench Tiles Co' };
+const user = {
+  first_name: 'Bench',
+  last_name: 'Tiles',
+  username: 'benchtiles',
+  email: 'benchtiles@example.com',
+  password: 'benchmark password',
+  confirm_password: 'benchmark password',
+  company_name: 'Bench Tiles Co',
+};
 const reg = await post('/api/user/register/', user);
 const token = (await post('/api/user/rest_login/', { username: user.username, password: user.password, company_code: reg.company_code })).token as string;
 
 function tileOf(lat: number, lng: number, z: number) {
-  const n = 2 ** z, s = Math.sin((lat * Math.PI) / 180);
+  const n = 2 ** z,
+    s = Math.sin((lat * Math.PI) / 180);
   return { x: Math.floor(((lng + 180) / 360) * n), y: Math.floor((0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * n) };
 }
-const CITIES = [[22.3, 114.17], [35.68, 139.7], [40.7, -74.0], [-33.9, 151.2], [13.7, 100.5], [25.77, -80.19]];
-const LAYERS = ['rainfall_flood/{p}?return_period=100yr&country_code=HK', 'storm_surge_rp/{p}?return_period=100yr&country_code=HK', 'wildfire/{p}?scenario_year=85_2050&country_code=HK'];
+const CITIES = [
+  [22.3, 114.17],
+  [35.68, 139.7],
+  [40.7, -74.0],
+  [-33.9, 151.2],
+  [13.7, 100.5],
+  [25.77, -80.19],
+];
+const LAYERS = [
+  'rainfall_flood/{p}?return_period=100yr&country_code=HK',
+  'storm_surge_rp/{p}?return_period=100yr&country_code=HK',
+  'wildfire/{p}?scenario_year=85_2050&country_code=HK',
+];
 const paths: string[] = [];
-for (const layer of LAYERS) for (const [lat, lng] of CITIES) for (const z of [8, 10, 12, 14, 16]) {
-  const { x, y } = tileOf(lat!, lng!, z);
-  for (let dx = -2; dx <= 2; dx++) for (let dy = -2; dy <= 2; dy++) paths.push(`/api/v2/map_tiles/${layer.replace('{p}', `${x + dx}/${y + dy}/${z}`)}`);
-}
+for (const layer of LAYERS)
+  for (const [lat, lng] of CITIES)
+    for (const z of [8, 10, 12, 14, 16]) {
+      const { x, y } = tileOf(lat!, lng!, z);
+      for (let dx = -2; dx <= 2; dx++) for (let dy = -2; dy <= 2; dy++) paths.push(`/api/v2/map_tiles/${layer.replace('{p}', `${x + dx}/${y + dy}/${z}`)}`);
+    }
 
 async function run(list: string[]) {
-  let i = 0, bytes = 0;
+  let i = 0,
+    bytes = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (i < list.length) {
-      const p = list[i++]!;
-      const res = await fetch(base + p, { headers: { authorization: `Token ${token}` } });
-      if (res.status !== 200) throw new Error(`${p}: ${res.status}`);
-      bytes += (await res.arrayBuffer()).byteLength;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (i < list.length) {
+        const p = list[i++]!;
+        const res = await fetch(base + p, { headers: { authorization: `Token ${token}` } });
+        if (res.status !== 200) throw new Error(`${p}: ${res.status}`);
+        bytes += (await res.arrayBuffer()).byteLength;
+      }
+    }),
+  );
   const s = (performance.now() - t0) / 1000;
   return { tiles: list.length, seconds: +s.toFixed(2), tilesPerSecond: Math.round(list.length / s), avgBytes: Math.round(bytes / list.length) };
 }
@@ -75,10 +100,24 @@ for (let z = 0; z <= 5; z++) {
   low.push(+((performance.now() - t) / (k * k)).toFixed(1));
 }
 
-console.log(JSON.stringify({
-  bench: 'map tiles', date: new Date().toISOString(), node: process.version, cpus: `${cpus().length} x ${cpus()[0]?.model ?? '?'}`, memGiB: +(totalmem() / 2 ** 30).toFixed(1),
-  concurrency: CONCURRENCY, httpCold: cold, httpWarm: warm, rendererColdTilesPerSecond: rendererPerSecond, msPerTileAtZoom0to5: low,
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      bench: 'map tiles',
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: `${cpus().length} x ${cpus()[0]?.model ?? '?'}`,
+      memGiB: +(totalmem() / 2 ** 30).toFixed(1),
+      concurrency: CONCURRENCY,
+      httpCold: cold,
+      httpWarm: warm,
+      rendererColdTilesPerSecond: rendererPerSecond,
+      msPerTileAtZoom0to5: low,
+    },
+    null,
+    2,
+  ),
+);
 await app.close();
 await database.close();
 process.exit(0);

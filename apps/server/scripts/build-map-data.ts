@@ -23,7 +23,8 @@ const R = 6371.0088; // mean Earth radius, km
 for (let r = 0; r < 180; r++) {
   const vals = rows[r]!.trim().split(/\s+/).map(Number);
   if (vals.length !== 360) throw new Error(`row ${r}: ${vals.length} columns`);
-  const latN = ((90 - r) * Math.PI) / 180, latS = ((89 - r) * Math.PI) / 180;
+  const latN = ((90 - r) * Math.PI) / 180,
+    latS = ((89 - r) * Math.PI) / 180;
   const areaKm2 = R * R * (Math.PI / 180) * (Math.sin(latN) - Math.sin(latS));
   for (let c = 0; c < 360; c++) {
     const v = vals[c]!;
@@ -37,7 +38,8 @@ for (const line of readFileSync(join(src, 'worldbank_gdp_population/gdp_current_
   const m = /^(?:"[^"]*"|[^,]*),([A-Z0-9]{3}),(\d{4}),([0-9.eE+-]+)\s*$/.exec(line);
   if (!m) continue;
   const [, iso3, y, v] = m;
-  const year = Number(y), value = Number(v);
+  const year = Number(y),
+    value = Number(v);
   if (!Number.isFinite(value)) continue;
   if (!gdp[iso3!] || gdp[iso3!]!.year < year) gdp[iso3!] = { year, value: Math.round(value) };
 }

@@ -67,10 +67,14 @@ async function main(argv: string[]) {
     try {
       if (command === 'backup') {
         const r = await backupDatabase(database.db, { file, fileDir, source: database.kind });
-        console.log(`backup written to ${r.file}: ${r.tables.length} tables, ${r.rows} rows, ${r.files} stored files, ${(r.bytes / 1_048_576).toFixed(2)} MiB in ${(r.ms / 1000).toFixed(1)} s`);
+        console.log(
+          `backup written to ${r.file}: ${r.tables.length} tables, ${r.rows} rows, ${r.files} stored files, ${(r.bytes / 1_048_576).toFixed(2)} MiB in ${(r.ms / 1000).toFixed(1)} s`,
+        );
       } else {
         const r = await restoreDatabase(database.db, { file, fileDir, force: values.force === true });
-        console.log(`restored ${r.tables} tables, ${r.rows} rows and ${r.files} stored files in ${(r.ms / 1000).toFixed(1)} s; database at migration ${r.migrations[r.migrations.length - 1]}`);
+        console.log(
+          `restored ${r.tables} tables, ${r.rows} rows and ${r.files} stored files in ${(r.ms / 1000).toFixed(1)} s; database at migration ${r.migrations[r.migrations.length - 1]}`,
+        );
       }
     } finally {
       await database.close();
@@ -90,7 +94,12 @@ async function main(argv: string[]) {
     };
     const user = async (companyId: number) => {
       if (!values.username) throw new UsageError('--username NAME is required');
-      const u = await db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('username_lower', '=', values.username.toLowerCase()).executeTakeFirst();
+      const u = await db
+        .selectFrom('users')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('username_lower', '=', values.username.toLowerCase())
+        .executeTakeFirst();
       if (!u) throw new UsageError(`no user ${values.username} in that company`);
       return u;
     };
@@ -113,7 +122,10 @@ async function main(argv: string[]) {
         if (!TIERS.includes(tier)) throw new UsageError(`--tier must be one of ${TIERS.join(', ')}`);
         const assets = values.assets === undefined ? undefined : Number(values.assets);
         if (assets !== undefined && (!Number.isInteger(assets) || assets < 0)) throw new UsageError('--assets must be a whole number of 0 or more');
-        const modules = values.modules?.split(',').map((m) => m.trim()).filter(Boolean) as ModuleKey[] | undefined;
+        const modules = values.modules
+          ?.split(',')
+          .map((m) => m.trim())
+          .filter(Boolean) as ModuleKey[] | undefined;
         const unknown = modules?.filter((m) => !MODULES.includes(m));
         if (unknown?.length) throw new UsageError(`unknown module(s): ${unknown.join(', ')}; choose from ${MODULES.join(', ')}`);
         const cols = tierColumns(tier, { ...(assets !== undefined ? { assets } : {}), ...(modules ? { modules } : {}) });
@@ -122,10 +134,24 @@ async function main(argv: string[]) {
           const members = await tx.selectFrom('users').select('id').where('company_id', '=', c.id).where('status', '=', 'active').execute();
           await new NotificationService(new NotificationRepository(tx)).notify(
             members.map((m) => m.id),
-            { title: 'Your plan changed', message: `Your company is now on the ${tier} tier (${cols.assets_allowed} assets).`, notification_type: 'info', link: null },
+            {
+              title: 'Your plan changed',
+              message: `Your company is now on the ${tier} tier (${cols.assets_allowed} assets).`,
+              notification_type: 'info',
+              link: null,
+            },
             tx,
           );
-          await tx.insertInto('audit_log').values({ company_id: c.id, user_id: null, action: 'tier.changed', detail: JSON.stringify({ from: c.tier, to: tier, assets_allowed: cols.assets_allowed, modules: JSON.parse(cols.allowed_modules) }), client: 'admin-cli' }).execute();
+          await tx
+            .insertInto('audit_log')
+            .values({
+              company_id: c.id,
+              user_id: null,
+              action: 'tier.changed',
+              detail: JSON.stringify({ from: c.tier, to: tier, assets_allowed: cols.assets_allowed, modules: JSON.parse(cols.allowed_modules) }),
+              client: 'admin-cli',
+            })
+            .execute();
         });
         console.log(`${c.name} (${c.code}): tier ${tier}, ${cols.assets_allowed} assets, modules ${JSON.parse(cols.allowed_modules).join(', ')}`);
         break;
@@ -140,7 +166,11 @@ async function main(argv: string[]) {
       case 'reset-2fa': {
         const c = await company();
         const u = await user(c.id);
-        await db.updateTable('users').set({ twofa_method: null, totp_secret: null, totp_pending_secret: null, totp_last_step: null }).where('id', '=', u.id).execute();
+        await db
+          .updateTable('users')
+          .set({ twofa_method: null, totp_secret: null, totp_pending_secret: null, totp_last_step: null })
+          .where('id', '=', u.id)
+          .execute();
         await db.insertInto('audit_log').values({ company_id: c.id, user_id: u.id, action: '2fa.reset', detail: '{}', client: 'admin-cli' }).execute();
         console.log(`two-factor authentication turned off for ${u.username} in ${c.name}`);
         break;
@@ -149,7 +179,9 @@ async function main(argv: string[]) {
         const limit = Number(values.limit ?? 20);
         const rows = await db.selectFrom('outbox_emails').selectAll().orderBy('id', 'desc').limit(limit).execute();
         for (const m of rows.reverse()) {
-          console.log(`--- #${m.id} ${new Date(m.created_at).toISOString()} [${m.transport}/${m.status}] to ${m.to_address}\nSubject: ${m.subject}\n\n${m.text_body}\n`);
+          console.log(
+            `--- #${m.id} ${new Date(m.created_at).toISOString()} [${m.transport}/${m.status}] to ${m.to_address}\nSubject: ${m.subject}\n\n${m.text_body}\n`,
+          );
         }
         if (!rows.length) console.log('(outbox is empty)');
         break;

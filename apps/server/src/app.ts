@@ -68,7 +68,8 @@ export function basemapOrigins(config: Config): string[] {
 }
 
 /** Browser features the app does not use are switched off; geolocation stays for the map's locate button. */
-export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(self), payment=(), usb=(), serial=(), bluetooth=(), midi=(), magnetometer=(), gyroscope=(), accelerometer=()';
+export const PERMISSIONS_POLICY =
+  'camera=(), microphone=(), geolocation=(self), payment=(), usb=(), serial=(), bluetooth=(), midi=(), magnetometer=(), gyroscope=(), accelerometer=()';
 
 export interface BuildOptions {
   /** Where the JSON log lines go (default stdout); tests read them from a stream. */
@@ -86,10 +87,17 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
         : {
             level: config.LOG_LEVEL,
             ...(options.logStream ? { stream: options.logStream } : {}),
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'body.password', 'body.confirm_password', 'body.totp_code', 'body.code', 'body.current_code'],
-            serializers: {
-              req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }),
-            },
+            redact: [
+              'req.headers.authorization',
+              'req.headers.cookie',
+              'req.headers["x-api-key"]',
+              'body.password',
+              'body.confirm_password',
+              'body.totp_code',
+              'body.code',
+              'body.current_code',
+            ],
+            serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }) },
           },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,

@@ -65,6 +65,7 @@ import { systemRoutes } from './modules/system/system.routes.js';
 import { tcfdRoutes } from './modules/tcfd/tcfd.routes.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
+// eslint-disable-next-line max-lines-per-function -- the composition root: one line of wiring per service, read top to bottom
 export function createServices(
   database: Pick<DatabaseHandle, 'db' | 'kind'>,
   config: Config,
@@ -81,7 +82,12 @@ export function createServices(
   const auth = new AuthService(db, users, passwords, mail, notifications, mfa, config);
   const accounts = new AccountService(new AccountRepository(db), users, notifications);
   // The embedded database belongs to this one process: a job still marked running at start-up was cut off by a crash.
-  const jobs = new JobQueue(db, log, { concurrency: config.JOB_CONCURRENCY, pollMs: 500, staleAfterMs: config.JOB_STALE_AFTER_MS, soleWorker: !config.DATABASE_URL });
+  const jobs = new JobQueue(db, log, {
+    concurrency: config.JOB_CONCURRENCY,
+    pollMs: 500,
+    staleAfterMs: config.JOB_STALE_AFTER_MS,
+    soleWorker: !config.DATABASE_URL,
+  });
   /** Who may see and do what to a project: every project-scoped service asks it. */
   const projectAccess = new ProjectAccessPolicy(new ProjectAccessRepository(db));
   const projects = new ProjectService(db, users, jobs, config);
@@ -90,12 +96,26 @@ export function createServices(
   const projectList = new ProjectListService(db, new ProjectListRepository(db), users, projectAccess);
   const files = new FileStore(db, config);
   const exports = new ExportService(db, projectAccess, files, ownLayers);
-  const dashboard = new DashboardService(db, projectAccess, users, { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB }, ownLayers);
+  const dashboard = new DashboardService(
+    db,
+    projectAccess,
+    users,
+    { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB },
+    ownLayers,
+  );
   // When an analysis is stored, the dashboard decodes it right away, so the first query after it is not a cold read.
   const onStored = options.warmDashboard === false ? undefined : (projectId: number) => dashboard.warm(projectId);
   // Large analyses are split into parts when workers share the queue (PostgreSQL), or always/never by setting.
   const fanOut = config.ANALYSIS_FAN_OUT === 'always' || (config.ANALYSIS_FAN_OUT === 'auto' && !!config.DATABASE_URL);
-  jobs.register(analysePortfolioJob(db, log, { fanOut, partChunks: config.ANALYSIS_PART_CHUNKS, enqueue: (type, payload, tx) => jobs.enqueue(type, payload, tx), onStored, ownLayers: ownLayersOf }));
+  jobs.register(
+    analysePortfolioJob(db, log, {
+      fanOut,
+      partChunks: config.ANALYSIS_PART_CHUNKS,
+      enqueue: (type, payload, tx) => jobs.enqueue(type, payload, tx),
+      onStored,
+      ownLayers: ownLayersOf,
+    }),
+  );
   jobs.register(analysePortfolioPartJob(db, log, onStored, ownLayersOf));
   const portfolioAssetsRepo = new PortfolioAssetsRepository(db);
   const assetEdits = new AssetEditService(db, portfolioAssetsRepo, projectAccess, users, jobs);
@@ -111,7 +131,37 @@ export function createServices(
   const portfolioAssets = new PortfolioAssetsService(db, portfolioAssetsRepo, projectAccess, jobs);
   const hazards = new HazardService(projectAccess, ownLayers);
   const buildingDamage = new BuildingDamageService(projectAccess);
-  return { system: new SystemService(db, database.kind), geo: new GeoService(projects), projectAccess, portfolioAssets, hazards, buildingDamage, ownLayers, carbon, results, users, mail, notifications, passwords, mfa, auth, accounts, jobs, projects, projectList, files, exports, dashboard, assetEdits, reports, propertyRisk, maps, tcfd: new TcfdService(new TcfdRepository(db), projectAccess), companies: new CompanySearchService(db), faq: new FaqService(db) };
+  return {
+    system: new SystemService(db, database.kind),
+    geo: new GeoService(projects),
+    projectAccess,
+    portfolioAssets,
+    hazards,
+    buildingDamage,
+    ownLayers,
+    carbon,
+    results,
+    users,
+    mail,
+    notifications,
+    passwords,
+    mfa,
+    auth,
+    accounts,
+    jobs,
+    projects,
+    projectList,
+    files,
+    exports,
+    dashboard,
+    assetEdits,
+    reports,
+    propertyRisk,
+    maps,
+    tcfd: new TcfdService(new TcfdRepository(db), projectAccess),
+    companies: new CompanySearchService(db),
+    faq: new FaqService(db),
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

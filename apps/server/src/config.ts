@@ -7,9 +7,7 @@ import { z } from 'zod';
 /** Repository root, so that relative defaults work whatever the working directory. */
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -31,12 +29,30 @@ const EnvSchema = z.object({
    * HTTP Range requests, or an http(s) URL. BASEMAP_ORIGINS lists further origins the style fetches from (tiles,
    * glyphs, sprites), comma-separated, for the Content-Security-Policy.
    */
-  BASEMAP_STYLE_URL: z.string().trim().max(2000).optional()
+  BASEMAP_STYLE_URL: z
+    .string()
+    .trim()
+    .max(2000)
+    .optional()
     .refine((v) => !v || v.startsWith('/') || /^https?:\/\/[^/]/.test(v), 'must be an http(s) URL or a path starting with /'),
-  BASEMAP_PMTILES: z.string().trim().max(2000).optional()
+  BASEMAP_PMTILES: z
+    .string()
+    .trim()
+    .max(2000)
+    .optional()
     .refine((v) => !v || /^https?:\/\/[^/]/.test(v) || v.endsWith('.pmtiles'), 'must be an http(s) URL or the path of a .pmtiles file'),
-  BASEMAP_ORIGINS: z.string().trim().optional()
-    .transform((v) => (v ? v.split(',').map((o) => o.trim()).filter(Boolean) : []))
+  BASEMAP_ORIGINS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) =>
+      v
+        ? v
+            .split(',')
+            .map((o) => o.trim())
+            .filter(Boolean)
+        : [],
+    )
     .refine((list) => list.every((o) => /^https?:\/\/[^/]+$/.test(o)), 'must be origins like https://tiles.example.com, comma-separated'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool.default(false),
@@ -55,7 +71,11 @@ const EnvSchema = z.object({
    * Largest uploaded file (and JSON list of locations), in bytes: a million rows of a dozen columns is about 120-200 MB
    * of CSV (issue 22).
    */
-  UPLOAD_LIMIT_BYTES: z.coerce.number().int().positive().default(256 * 1_048_576),
+  UPLOAD_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1_048_576),
   OWN_LAYER_MAX_BYTES: z.coerce.number().int().positive().default(OWN_LAYER_DEFAULT_MAX_BYTES),
   OWN_LAYER_MAX_PIXELS: z.coerce.number().int().positive().default(OWN_LAYER_DEFAULT_MAX_PIXELS),
   OWN_LAYERS_PER_COMPANY: z.coerce.number().int().min(0).default(OWN_LAYERS_DEFAULT_PER_COMPANY),

@@ -22,7 +22,15 @@ export const DEMO_ASSETS = [
   { name: 'Singapore Jurong Plant', latitude: 1.3329, longitude: 103.7436, property_type: 'Food & Chemicals', valuation: 140e6, revenue: 55e6, stories: 3 },
   { name: 'Jakarta North Port Depot', latitude: -6.1045, longitude: 106.8805, property_type: 'Port', valuation: 60e6, revenue: 14e6, stories: 2 },
   { name: 'Dubai Logistics Park', latitude: 25.0657, longitude: 55.1713, property_type: 'Warehouse', valuation: 75e6, revenue: 18e6, stories: 2 },
-  { name: 'Phoenix Solar Farm', latitude: 33.4484, longitude: -112.074, property_type: 'Energy - Solar', valuation: 110e6, revenue: 16e6, solar_production: 350 },
+  {
+    name: 'Phoenix Solar Farm',
+    latitude: 33.4484,
+    longitude: -112.074,
+    property_type: 'Energy - Solar',
+    valuation: 110e6,
+    revenue: 16e6,
+    solar_production: 350,
+  },
   { name: 'Miami Beach Hotel', latitude: 25.7907, longitude: -80.13, property_type: 'Hotel', valuation: 180e6, revenue: 45e6, stories: 18 },
   { name: 'Rotterdam Port Terminal', latitude: 51.9496, longitude: 4.1453, property_type: 'Port', valuation: 210e6, revenue: 50e6, stories: 3 },
   { name: 'Oslo Office', latitude: 59.9139, longitude: 10.7522, property_type: 'Office', valuation: 90e6, revenue: 20e6, stories: 9 },
@@ -39,12 +47,60 @@ export const DEMO_PORTFOLIO = 'Demo: Asia-Pacific and global sites';
 export const DEMO_CARBON_PORTFOLIO = 'Demo: Listed equity carbon';
 const DEMO_CARBON_VALUE = 500e6;
 const DEMO_CARBON_COMPANIES = [
-  { company_name: 'Harbour Cement Holdings', investment_in_usd: 60e6, market_cap_in_usd: 12e9, revenue_in_usd: 8e9, scope_1_and_2_ghg_emission: 9.5e6, region: 'China', sector: 'Construction Materials' },
-  { company_name: 'Pacific Power & Gas', investment_in_usd: 45e6, market_cap_in_usd: 20e9, revenue_in_usd: 11e9, scope_1_and_2_ghg_emission: 14e6, region: 'Australia/NZ', sector: 'Natural Gas Utilities' },
-  { company_name: 'Lion City Bank', investment_in_usd: 120e6, market_cap_in_usd: 80e9, revenue_in_usd: 14e9, scope_1_and_2_ghg_emission: 1.1e5, region: 'South East Asia', sector: 'Banking Services' },
-  { company_name: 'Kanto Auto Parts', investment_in_usd: 70e6, market_cap_in_usd: 15e9, revenue_in_usd: 18e9, scope_1_and_2_ghg_emission: 1.6e6, region: 'Japan', sector: 'Automobiles & Auto Parts' },
-  { company_name: 'Nordic Software Group', investment_in_usd: 90e6, market_cap_in_usd: 30e9, revenue_in_usd: 4e9, scope_1_and_2_ghg_emission: null, region: 'Europe', sector: 'Software & IT Services' },
-  { company_name: 'Gulf Petrochemicals', investment_in_usd: 55e6, market_cap_in_usd: 25e9, revenue_in_usd: 13e9, scope_1_and_2_ghg_emission: null, region: 'Middle East', sector: 'Chemicals' },
+  {
+    company_name: 'Harbour Cement Holdings',
+    investment_in_usd: 60e6,
+    market_cap_in_usd: 12e9,
+    revenue_in_usd: 8e9,
+    scope_1_and_2_ghg_emission: 9.5e6,
+    region: 'China',
+    sector: 'Construction Materials',
+  },
+  {
+    company_name: 'Pacific Power & Gas',
+    investment_in_usd: 45e6,
+    market_cap_in_usd: 20e9,
+    revenue_in_usd: 11e9,
+    scope_1_and_2_ghg_emission: 14e6,
+    region: 'Australia/NZ',
+    sector: 'Natural Gas Utilities',
+  },
+  {
+    company_name: 'Lion City Bank',
+    investment_in_usd: 120e6,
+    market_cap_in_usd: 80e9,
+    revenue_in_usd: 14e9,
+    scope_1_and_2_ghg_emission: 1.1e5,
+    region: 'South East Asia',
+    sector: 'Banking Services',
+  },
+  {
+    company_name: 'Kanto Auto Parts',
+    investment_in_usd: 70e6,
+    market_cap_in_usd: 15e9,
+    revenue_in_usd: 18e9,
+    scope_1_and_2_ghg_emission: 1.6e6,
+    region: 'Japan',
+    sector: 'Automobiles & Auto Parts',
+  },
+  {
+    company_name: 'Nordic Software Group',
+    investment_in_usd: 90e6,
+    market_cap_in_usd: 30e9,
+    revenue_in_usd: 4e9,
+    scope_1_and_2_ghg_emission: null,
+    region: 'Europe',
+    sector: 'Software & IT Services',
+  },
+  {
+    company_name: 'Gulf Petrochemicals',
+    investment_in_usd: 55e6,
+    market_cap_in_usd: 25e9,
+    revenue_in_usd: 13e9,
+    scope_1_and_2_ghg_emission: null,
+    region: 'Middle East',
+    sector: 'Chemicals',
+  },
 ];
 
 export const DEMO = {
@@ -56,6 +112,7 @@ export const DEMO = {
 } as const;
 
 /** Creates the demo company and user once (idempotent). Returns true when created now. */
+// eslint-disable-next-line max-lines-per-function -- start-up demo data (a list of fixed records), not on the request path
 export async function seedDemo(app: FastifyInstance, db: DB): Promise<boolean> {
   const exists = await db.selectFrom('companies').select('id').where('code', '=', DEMO.companyCode).executeTakeFirst();
   if (exists) return false;
@@ -90,7 +147,17 @@ export async function seedDemo(app: FastifyInstance, db: DB): Promise<boolean> {
         kind: 'physical',
         name: DEMO_PORTFOLIO,
         name_lower: DEMO_PORTFOLIO.toLowerCase(),
-        portfolio_variables: JSON.stringify(['River Flood', 'Typhoon', 'Storm Surge', 'Wildfire', 'Landslide', 'Rainfall Flood', 'Extreme Heat', 'Sea Level Rise', 'Drought']),
+        portfolio_variables: JSON.stringify([
+          'River Flood',
+          'Typhoon',
+          'Storm Surge',
+          'Wildfire',
+          'Landslide',
+          'Rainfall Flood',
+          'Extreme Heat',
+          'Sea Level Rise',
+          'Drought',
+        ]),
         non_building_variables: JSON.stringify({ energy: ['solar_production'], agriculture: [] }),
         base_unit: 'meter',
         base_currency: 'USD',
@@ -106,7 +173,15 @@ export async function seedDemo(app: FastifyInstance, db: DB): Promise<boolean> {
       .executeTakeFirstOrThrow();
     await tx
       .insertInto('assets')
-      .values(DEMO_ASSETS.map((a, i) => ({ project_id: project.id, position: i, ownership: 100, country_code: countryOf(a.latitude, a.longitude, { nearestWithinKm: 50 })?.country_code ?? null, ...a })))
+      .values(
+        DEMO_ASSETS.map((a, i) => ({
+          project_id: project.id,
+          position: i,
+          ownership: 100,
+          country_code: countryOf(a.latitude, a.longitude, { nearestWithinKm: 50 })?.country_code ?? null,
+          ...a,
+        })),
+      )
       .execute();
     await app.services.jobs.enqueue(ANALYSE_PORTFOLIO_JOB, { projectId: project.id, version: project.version }, tx);
     const carbon = new CarbonRepository(tx);

@@ -42,7 +42,11 @@ describe('a large analysis does not hold up other users', { timeout: 600_000 }, 
       while ((nl = buf.indexOf('\n')) >= 0) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
-        try { log.push(JSON.parse(line) as Record<string, unknown>); } catch { /* not JSON */ }
+        try {
+          log.push(JSON.parse(line) as Record<string, unknown>);
+        } catch {
+          /* not JSON */
+        }
       }
     });
     s = await startServer({ LOG_LEVEL: 'info' }, { jobs: true, logStream: stream });
@@ -55,7 +59,10 @@ describe('a large analysis does not hold up other users', { timeout: 600_000 }, 
     const owner = await registerAndLogin(s.api);
     const other = await registerAndLogin(s.api);
     await s.db.updateTable('companies').set({ tier: 'enterprise', assets_allowed: 1_000_000 }).execute();
-    const created = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Large book', data: portfolio(ASSETS), portfolio_variables: ['River Flood', 'Typhoon', 'Wildfire', 'Extreme Heat'] } });
+    const created = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      json: { portfolio_name: 'Large book', data: portfolio(ASSETS), portfolio_variables: ['River Flood', 'Typhoon', 'Wildfire', 'Extreme Heat'] },
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body).slice(0, 300));
     const projectId = created.body.project.project_id as number;
 
@@ -63,7 +70,9 @@ describe('a large analysis does not hold up other users', { timeout: 600_000 }, 
     delay.enable();
     const latencies: number[] = [];
     let finished = false;
-    const analysis = waitForAnalysis(s, owner.token, projectId, 480_000).finally(() => { finished = true; });
+    const analysis = waitForAnalysis(s, owner.token, projectId, 480_000).finally(() => {
+      finished = true;
+    });
     while (!finished) {
       const t = performance.now();
       const res = await s.api.get('/accounts/user/', { token: other.token });
@@ -82,15 +91,26 @@ describe('a large analysis does not hold up other users', { timeout: 600_000 }, 
       assert.equal(d.encodedInWorkers, true, 'every chunk compressed and summarised in a worker thread');
       assert.ok(Number(d.encodeMsInWorkers) > 0);
     }
-    const rows = await s.db.selectFrom('analysis_results').select(['chunk_start', 'chunk_count']).where('project_id', '=', projectId).orderBy('chunk_start').execute();
-    assert.equal(rows.reduce((n, r) => n + r.chunk_count, 0), ASSETS, 'every asset stored once');
+    const rows = await s.db
+      .selectFrom('analysis_results')
+      .select(['chunk_start', 'chunk_count'])
+      .where('project_id', '=', projectId)
+      .orderBy('chunk_start')
+      .execute();
+    assert.equal(
+      rows.reduce((n, r) => n + r.chunk_count, 0),
+      ASSETS,
+      'every asset stored once',
+    );
     assert.equal((await s.db.selectFrom('analysis_staging').select('chunk_start').where('project_id', '=', projectId).execute()).length, 0, 'staging emptied');
 
     latencies.sort((a, b) => a - b);
     const p95 = latencies[Math.floor(latencies.length * 0.95)]!;
     const max = latencies.at(-1)!;
     const loopMax = delay.max / 1e6;
-    console.log(`# ${latencies.length} requests during the analysis: p50 ${latencies[latencies.length >> 1]!.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms, max ${max.toFixed(0)} ms; event-loop delay p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms, max ${loopMax.toFixed(0)} ms; load average ${loadavg()[0]!.toFixed(1)}`);
+    console.log(
+      `# ${latencies.length} requests during the analysis: p50 ${latencies[latencies.length >> 1]!.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms, max ${max.toFixed(0)} ms; event-loop delay p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms, max ${loopMax.toFixed(0)} ms; load average ${loadavg()[0]!.toFixed(1)}`,
+    );
     assert.ok(latencies.length >= 10, 'requests were answered while the analysis ran');
     // Generous: a shared 2-core machine at load average 10 gives this process a fraction of a core.
     assert.ok(p95 < 1_500, `another user's p95 ${p95.toFixed(0)} ms during the analysis`);

@@ -23,7 +23,10 @@ describe('activity log (GET /api/v2/audit_log/)', () => {
     // Another company, whose actions must never show.
     other = await registerAndLogin(s.api);
     await s.api.post('/api/user/rest_login/', { form: { username: other.username, password: 'not the password', company_code: other.company_code } });
-    await s.api.post('/api/v2/create_project/', { token: other.token, json: { portfolio_name: 'Theirs', data: [{ name: 'A', latitude: 22.3, longitude: 114.2 }] } });
+    await s.api.post('/api/v2/create_project/', {
+      token: other.token,
+      json: { portfolio_name: 'Theirs', data: [{ name: 'A', latitude: 22.3, longitude: 114.2 }] },
+    });
     await s.api.post('/api/user/rest_login/', { form: { username: admin.username, password: 'wrong password', company_code: admin.company_code } });
   });
   after(() => s.close());
@@ -33,13 +36,26 @@ describe('activity log (GET /api/v2/audit_log/)', () => {
   test("an admin reads their company's rows, newest first, with user names and readable actions; never another company's", async () => {
     const res = await log('');
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const rows = res.body.results as { id: number; time: string; action: string; action_label: string; user: { username: string; name: string } | null; client: string | null; detail: Record<string, unknown> }[];
+    const rows = res.body.results as {
+      id: number;
+      time: string;
+      action: string;
+      action_label: string;
+      user: { username: string; name: string } | null;
+      client: string | null;
+      detail: Record<string, unknown>;
+    }[];
     assert.equal(res.body.total, rows.length);
     const actions = rows.map((r) => r.action);
-    for (const a of ['company.created', 'login.succeeded', 'user.join_requested', 'member.approved', 'login.failed']) assert.ok(actions.includes(a), `${a} in ${actions.join(', ')}`);
+    for (const a of ['company.created', 'login.succeeded', 'user.join_requested', 'member.approved', 'login.failed'])
+      assert.ok(actions.includes(a), `${a} in ${actions.join(', ')}`);
     assert.ok(!actions.includes('project.created'), "the other company's project is not shown");
     const times = rows.map((r) => Date.parse(r.time));
-    assert.deepEqual(times, [...times].sort((a, b) => b - a), 'newest first');
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => b - a),
+      'newest first',
+    );
     assert.equal(rows[0]!.action, 'login.failed', 'the latest action comes first');
     const login = rows.find((r) => r.action === 'login.succeeded' && r.user?.username === admin.username)!;
     assert.equal(login.user!.name, 'Grace Hopper');
@@ -60,7 +76,10 @@ describe('activity log (GET /api/v2/audit_log/)', () => {
     assert.ok(logins.body.results.length >= 3);
     assert.ok(logins.body.results.every((r: { action: string }) => r.action.startsWith('login.')));
     const failed = await log('?action=login.failed');
-    assert.deepEqual(failed.body.results.map((r: { action: string }) => r.action), ['login.failed']);
+    assert.deepEqual(
+      failed.body.results.map((r: { action: string }) => r.action),
+      ['login.failed'],
+    );
     const page1 = await log('?page=1&page_size=2');
     const page2 = await log('?page=2&page_size=2');
     assert.equal(page1.body.total, all);

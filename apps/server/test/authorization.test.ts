@@ -56,14 +56,34 @@ interface Rule {
   skip?: Role[];
 }
 
-const form = (o: Record<string, unknown>): RequestOptions => ({ form: Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) });
+const form = (o: Record<string, unknown>): RequestOptions => ({
+  form: Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+});
 const uid = (me: Who | null) => me?.userId ?? 1;
 let seq = 0;
 const fresh = (p: string) => `${p} ${process.pid}-${++seq}`;
 
 const COMPANIES = [
-  { company_name: 'A', investment_in_usd: 2_000_000, nav_in_perc: 0, market_cap_in_usd: 100_000_000, revenue_in_usd: 50_000_000, scope_1_and_2_GHG_emission: 10_000, region: 'Europe', sector: 'Chemicals' },
-  { company_name: 'B', investment_in_usd: 3_000_000, nav_in_perc: 0, market_cap_in_usd: 30_000_000, revenue_in_usd: 20_000_000, scope_1_and_2_GHG_emission: 0, region: 'China', sector: 'Coal' },
+  {
+    company_name: 'A',
+    investment_in_usd: 2_000_000,
+    nav_in_perc: 0,
+    market_cap_in_usd: 100_000_000,
+    revenue_in_usd: 50_000_000,
+    scope_1_and_2_GHG_emission: 10_000,
+    region: 'Europe',
+    sector: 'Chemicals',
+  },
+  {
+    company_name: 'B',
+    investment_in_usd: 3_000_000,
+    nav_in_perc: 0,
+    market_cap_in_usd: 30_000_000,
+    revenue_in_usd: 20_000_000,
+    scope_1_and_2_GHG_emission: 0,
+    region: 'China',
+    sector: 'Coal',
+  },
 ];
 
 const MAP = { address: 'Hong Kong', latitude: 22.3, longitude: 114.2, portfolio_variables: '["Rainfall Flood"]', distance: 1, duration_data: '["100yr"]' };
@@ -83,7 +103,10 @@ const ACCESS: Record<string, Rule> = {
       return { path: '/api/user/rest_login/', opts: form({ username: u.username, password: u.password, company_code: reg.body.company_code }) };
     },
   },
-  'POST /api/demo_request/': { kind: 'public', call: () => ({ path: '/api/demo_request/', opts: form({ name: 'Ann', email: 'ann@example.com', company: 'Acme' }) }) },
+  'POST /api/demo_request/': {
+    kind: 'public',
+    call: () => ({ path: '/api/demo_request/', opts: form({ name: 'Ann', email: 'ann@example.com', company: 'Acme' }) }),
+  },
   'GET /api/v2/faq_search/': { kind: 'public', call: () => ({ path: '/api/v2/faq_search/?search=typhoon' }) },
   'POST /api/v2/keyword_help_v2/': { kind: 'public', call: () => ({ path: '/api/v2/keyword_help_v2/', opts: { json: { keywords: ['Hazards'] } } }) },
   'GET /api/v2/faq_keywords/': { kind: 'public', call: () => ({ path: '/api/v2/faq_keywords/' }) },
@@ -96,13 +119,28 @@ const ACCESS: Record<string, Rule> = {
   'GET /user/configure_multifactor/{method}': { kind: 'user', call: () => ({ path: '/user/configure_multifactor/app' }) },
   'POST /user/configure_multifactor/{method}/': { kind: 'user', call: () => ({ path: '/user/configure_multifactor/app/', opts: form({ code: '000000' }) }) },
   'POST /user/multifactor/current_code/': { kind: 'user', call: () => ({ path: '/user/multifactor/current_code/' }) },
-  'POST /user/disable_multifactor/': { kind: 'user', call: () => ({ path: '/user/disable_multifactor/', opts: form({ password: 'not the password', current_code: '000000' }) }) },
+  'POST /user/disable_multifactor/': {
+    kind: 'user',
+    call: () => ({ path: '/user/disable_multifactor/', opts: form({ password: 'not the password', current_code: '000000' }) }),
+  },
   'GET /api/user/notifications/': { kind: 'user', call: () => ({ path: '/api/user/notifications/' }) },
-  'POST /api/user/mark_notification_read/': { kind: 'user', call: () => ({ path: '/api/user/mark_notification_read/', opts: form({ notification_id: '2147483000' }) }) },
+  'POST /api/user/mark_notification_read/': {
+    kind: 'user',
+    call: () => ({ path: '/api/user/mark_notification_read/', opts: form({ notification_id: '2147483000' }) }),
+  },
   'POST /user/update_last_accessed': { kind: 'user', call: () => ({ path: '/user/update_last_accessed', opts: form({ path: '/project' }) }) },
-  'POST /api/v2/create_project/': { kind: 'user', call: () => ({ path: '/api/v2/create_project/', opts: { json: { portfolio_name: fresh('Own'), data: [{ name: 'A', latitude: 22.3, longitude: 114.2 }] } } }) },
+  'POST /api/v2/create_project/': {
+    kind: 'user',
+    call: () => ({
+      path: '/api/v2/create_project/',
+      opts: { json: { portfolio_name: fresh('Own'), data: [{ name: 'A', latitude: 22.3, longitude: 114.2 }] } },
+    }),
+  },
   'GET /api/v2/download_upload_csv_template/': { kind: 'user', call: () => ({ path: '/api/v2/download_upload_csv_template/' }) },
-  'GET /api/v2/hazard/point/': { kind: 'user', call: () => ({ path: '/api/v2/hazard/point/?latitude=22.3&longitude=114.2&analysis_type=ssp&scenario=85&year=2050' }) },
+  'GET /api/v2/hazard/point/': {
+    kind: 'user',
+    call: () => ({ path: '/api/v2/hazard/point/?latitude=22.3&longitude=114.2&analysis_type=ssp&scenario=85&year=2050' }),
+  },
   'GET /api/v2/hazard/catalog/': { kind: 'user', call: () => ({ path: '/api/v2/hazard/catalog/' }) },
   'GET /api/project/all_projects/': { kind: 'user', call: () => ({ path: '/api/project/all_projects/?list_for=physical_risk' }) },
   'GET /api/v2/geocode/reverse/': { kind: 'user', call: () => ({ path: '/api/v2/geocode/reverse/?latitude=22.3&longitude=114.2' }) },
@@ -112,12 +150,25 @@ const ACCESS: Record<string, Rule> = {
   'GET /api/user/permissions/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/user/permissions/${uid(me)}/` }) },
   'GET /api/project/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/project/${uid(me)}/` }) },
   'GET /api/asset/index/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/asset/index/${uid(me)}/` }) },
-  'POST /api/asset/index/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/asset/index/${uid(me)}/`, opts: form({ index_name: 'STI', portfolio_name: fresh('STI') }) }) },
-  'POST /api/hazard/typhoon_track/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/hazard/typhoon_track/${uid(me)}/`, opts: { json: { latitude: 22.3, longitude: 114.17 } } }) },
+  'POST /api/asset/index/{userId}/': {
+    kind: 'self',
+    call: (_c, _r, me) => ({ path: `/api/asset/index/${uid(me)}/`, opts: form({ index_name: 'STI', portfolio_name: fresh('STI') }) }),
+  },
+  'POST /api/hazard/typhoon_track/{userId}/': {
+    kind: 'self',
+    call: (_c, _r, me) => ({ path: `/api/hazard/typhoon_track/${uid(me)}/`, opts: { json: { latitude: 22.3, longitude: 114.17 } } }),
+  },
   'GET /api/portfolio/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/portfolio/${uid(me)}/` }) },
   'POST /api/asset/nonbuilding/{userId}/': {
     kind: 'self',
-    call: (_c, _r, me) => ({ path: `/api/asset/nonbuilding/${uid(me)}/`, opts: form({ portfolio_name: fresh('Plant'), value: [{ name: 'Solar farm', latitude: 22.4, longitude: 114.1, type: 'Solar', production: 10 }], variables: ['Extreme Heat'] }) }),
+    call: (_c, _r, me) => ({
+      path: `/api/asset/nonbuilding/${uid(me)}/`,
+      opts: form({
+        portfolio_name: fresh('Plant'),
+        value: [{ name: 'Solar farm', latitude: 22.4, longitude: 114.1, type: 'Solar', production: 10 }],
+        variables: ['Extreme Heat'],
+      }),
+    }),
   },
 
   'GET /api/company/members/': { kind: 'admin', call: () => ({ path: '/api/company/members/' }) },
@@ -126,23 +177,44 @@ const ACCESS: Record<string, Rule> = {
   'POST /api/company/members/{userId}/approve/': { kind: 'admin', call: (c) => ({ path: `/api/company/members/${c.who.reader.userId}/approve/` }) },
   'POST /api/company/members/{userId}/reject/': { kind: 'admin', call: () => ({ path: `/api/company/members/2147483000/reject/` }) },
   'GET /api/v2/own_layers/': { kind: 'user', call: () => ({ path: '/api/v2/own_layers/' }) },
-  'POST /api/v2/own_layers/': { kind: 'admin', call: () => ({ path: '/api/v2/own_layers/', opts: { multipart: { hazard: 'extreme_heat', file: { filename: 'x.tif', data: Buffer.from('not a tiff') } } } }) },
+  'POST /api/v2/own_layers/': {
+    kind: 'admin',
+    call: () => ({
+      path: '/api/v2/own_layers/',
+      opts: { multipart: { hazard: 'extreme_heat', file: { filename: 'x.tif', data: Buffer.from('not a tiff') } } },
+    }),
+  },
   'DELETE /api/v2/own_layers/{id}/': { kind: 'admin', call: () => ({ path: '/api/v2/own_layers/2147483000/' }) },
   'GET /api/v2/audit_log/': { kind: 'admin', call: () => ({ path: '/api/v2/audit_log/?page=1&page_size=5&action=login' }) },
 
   'GET /api/v2/projects/{projectId}/status/': { kind: 'read', call: (c) => ({ path: `/api/v2/projects/${c.projectId}/status/` }) },
   'GET /api/v2/projects/{projectId}/progress/': { kind: 'read', call: (c) => ({ path: `/api/v2/projects/${c.projectId}/progress/` }) },
   'POST /api/v2/dashboard/': { kind: 'read', call: (c) => ({ path: '/api/v2/dashboard/', opts: { json: { project_id: c.projectId } } }) },
-  'POST /api/v2/dashboard/detail/': { kind: 'read', call: (c) => ({ path: '/api/v2/dashboard/detail/', opts: { json: { project: c.projectName, project_id: c.projectId } } }) },
+  'POST /api/v2/dashboard/detail/': {
+    kind: 'read',
+    call: (c) => ({ path: '/api/v2/dashboard/detail/', opts: { json: { project: c.projectName, project_id: c.projectId } } }),
+  },
   'POST /api/v2/dashboard/assets/': { kind: 'read', call: (c) => ({ path: '/api/v2/dashboard/assets/', opts: { json: { project_id: c.projectId } } }) },
   'POST /api/v2/dashboard/heatmap/': { kind: 'read', call: (c) => ({ path: '/api/v2/dashboard/heatmap/', opts: { json: { project_id: c.projectId } } }) },
   'POST /api/v2/dashboard/map/': { kind: 'read', call: (c) => ({ path: '/api/v2/dashboard/map/', opts: { json: { project_id: c.projectId } } }) },
-  'POST /api/v2/download_csv_report/': { kind: 'read', call: (c) => ({ path: '/api/v2/download_csv_report/', opts: { json: { project_name: c.projectName, project_id: c.projectId } } }) },
-  'POST /api/v2/summary_report/': { kind: 'read', call: (c) => ({ path: '/api/v2/summary_report/', opts: { json: { project_name: c.projectName, project_id: c.projectId } } }) },
-  'POST /api/v2/asset_results/': { kind: 'read', call: (c) => ({ path: '/api/v2/asset_results/', opts: { json: { project_id: c.projectId, years: [2050], scenarios: ['45'] } } }) },
+  'POST /api/v2/download_csv_report/': {
+    kind: 'read',
+    call: (c) => ({ path: '/api/v2/download_csv_report/', opts: { json: { project_name: c.projectName, project_id: c.projectId } } }),
+  },
+  'POST /api/v2/summary_report/': {
+    kind: 'read',
+    call: (c) => ({ path: '/api/v2/summary_report/', opts: { json: { project_name: c.projectName, project_id: c.projectId } } }),
+  },
+  'POST /api/v2/asset_results/': {
+    kind: 'read',
+    call: (c) => ({ path: '/api/v2/asset_results/', opts: { json: { project_id: c.projectId, years: [2050], scenarios: ['45'] } } }),
+  },
   'GET /api/v2/projects/{projectId}/assets_gis/': { kind: 'read', call: (c) => ({ path: `/api/v2/projects/${c.projectId}/assets_gis/?format=gpkg` }) },
   'POST /api/v2/generate_pdf_report/': { kind: 'read', call: (c) => ({ path: '/api/v2/generate_pdf_report/', opts: { json: { project_id: c.projectId } } }) },
-  'POST /api/v2/building_damage/': { kind: 'read', call: (c) => ({ path: '/api/v2/building_damage/', opts: { json: { project_name: c.projectName, project_id: c.projectId, asset_name: 'Hong Kong HQ' } } }) },
+  'POST /api/v2/building_damage/': {
+    kind: 'read',
+    call: (c) => ({ path: '/api/v2/building_damage/', opts: { json: { project_name: c.projectName, project_id: c.projectId, asset_name: 'Hong Kong HQ' } } }),
+  },
   'GET /api/asset/{userId}/': { kind: 'read', call: (c, _r, me) => ({ path: `/api/asset/${uid(me)}/?project_id=${c.projectId}` }) },
   // Renewing a link works on one's own files only: each role renews a file it made itself.
   'POST /api/report/get_link/{userId}/': {
@@ -162,17 +234,29 @@ const ACCESS: Record<string, Rule> = {
   'GET /api/report/get_carbon_project_list/{userId}/': { kind: 'self', call: (_c, _r, me) => ({ path: `/api/report/get_carbon_project_list/${uid(me)}/` }) },
   'POST /api/report/create_carbon_analysis/{userId}/': {
     kind: 'self',
-    call: (_c, _r, me) => ({ path: `/api/report/create_carbon_analysis/${uid(me)}/`, opts: { json: { portfolio_name: fresh('Carbon'), portfolio_value: 10_000_000, companies_data: COMPANIES } } }),
+    call: (_c, _r, me) => ({
+      path: `/api/report/create_carbon_analysis/${uid(me)}/`,
+      opts: { json: { portfolio_name: fresh('Carbon'), portfolio_value: 10_000_000, companies_data: COMPANIES } },
+    }),
   },
-  'POST /api/report/get_carbon_analysis/{userId}/': { kind: 'read', call: (c, _r, me) => ({ path: `/api/report/get_carbon_analysis/${uid(me)}/`, opts: { json: { portfolio_name: c.carbonName } } }) },
-  'POST /api/report/get_carbon_analysis_data/{userId}/': { kind: 'read', call: (c, _r, me) => ({ path: `/api/report/get_carbon_analysis_data/${uid(me)}/`, opts: { json: { portfolio_name: c.carbonName } } }) },
+  'POST /api/report/get_carbon_analysis/{userId}/': {
+    kind: 'read',
+    call: (c, _r, me) => ({ path: `/api/report/get_carbon_analysis/${uid(me)}/`, opts: { json: { portfolio_name: c.carbonName } } }),
+  },
+  'POST /api/report/get_carbon_analysis_data/{userId}/': {
+    kind: 'read',
+    call: (c, _r, me) => ({ path: `/api/report/get_carbon_analysis_data/${uid(me)}/`, opts: { json: { portfolio_name: c.carbonName } } }),
+  },
   'POST /api/report/get_carbon_analysis/{userId}/download/': {
     kind: 'read',
     call: (c, _r, me) => ({ path: `/api/report/get_carbon_analysis/${uid(me)}/download/`, opts: { json: { portfolio_name: c.carbonName, format: 'xlsx' } } }),
   },
   'POST /api/report/modify_carbon_analysis/{userId}/': {
     kind: 'write',
-    call: (c, _r, me) => ({ path: `/api/report/modify_carbon_analysis/${uid(me)}/`, opts: { json: { portfolio_name: c.carbonName, portfolio_value: 10_000_000, companies_data: COMPANIES } } }),
+    call: (c, _r, me) => ({
+      path: `/api/report/modify_carbon_analysis/${uid(me)}/`,
+      opts: { json: { portfolio_name: c.carbonName, portfolio_value: 10_000_000, companies_data: COMPANIES } },
+    }),
   },
   'POST /api/report/delete_carbon_analysis/{userId}/': {
     kind: 'owner',
@@ -182,13 +266,22 @@ const ACCESS: Record<string, Rule> = {
   'GET /api/v2/property_risk/projects/': { kind: 'user', call: () => ({ path: '/api/v2/property_risk/projects/' }) },
   'POST /api/v2/property_risk/': {
     kind: 'user',
-    call: () => ({ path: '/api/v2/property_risk/', opts: { json: { project_name: fresh('Homes'), data: [{ name: 'Flat', latitude: 22.3, longitude: 114.17 }] } } }),
+    call: () => ({
+      path: '/api/v2/property_risk/',
+      opts: { json: { project_name: fresh('Homes'), data: [{ name: 'Flat', latitude: 22.3, longitude: 114.17 }] } },
+    }),
   },
-  'POST /api/v2/property_risk/fetch/': { kind: 'read', call: (c) => ({ path: '/api/v2/property_risk/fetch/', opts: { json: { project_name: c.propertyName } } }) },
+  'POST /api/v2/property_risk/fetch/': {
+    kind: 'read',
+    call: (c) => ({ path: '/api/v2/property_risk/fetch/', opts: { json: { project_name: c.propertyName } } }),
+  },
 
   'POST /api/v2/map_datasets/': { kind: 'user', call: () => ({ path: '/api/v2/map_datasets/', opts: { json: { latitude: 22.3, longitude: 114.2 } } }) },
   'POST /api/v2/create_map_project/': { kind: 'user', call: () => ({ path: '/api/v2/create_map_project/', opts: form({ ...MAP, name: fresh('Map') }) }) },
-  'POST /api/v2/map_value/': { kind: 'user', call: () => ({ path: '/api/v2/map_value/', opts: { json: { latitude: 22.3, longitude: 114.2, variable: 'Rainfall Flood' } } }) },
+  'POST /api/v2/map_value/': {
+    kind: 'user',
+    call: () => ({ path: '/api/v2/map_value/', opts: { json: { latitude: 22.3, longitude: 114.2, variable: 'Rainfall Flood' } } }),
+  },
   'GET /api/v2/map_country/': { kind: 'user', call: () => ({ path: '/api/v2/map_country/?q=Japan' }) },
   'GET /api/v2/map_projects/': { kind: 'user', call: () => ({ path: '/api/v2/map_projects/' }) },
   'GET /api/v2/map_tiles/{layer}/{x}/{y}/{z}': { kind: 'user', call: () => ({ path: '/api/v2/map_tiles/wildfire/0/0/0?scenario_year=85_2050' }) },
@@ -198,20 +291,35 @@ const ACCESS: Record<string, Rule> = {
   'POST /api/v2/download_map/': { kind: 'read', call: (c) => ({ path: '/api/v2/download_map/', opts: form({ project_name: c.mapName }) }) },
 
   'GET /api/v2/tcfd_narrative/{projectId}/': { kind: 'read', call: (c) => ({ path: `/api/v2/tcfd_narrative/${c.projectId}/` }) },
-  'PUT /api/v2/tcfd_narrative/{projectId}/': { kind: 'write', call: (c) => ({ path: `/api/v2/tcfd_narrative/${c.projectId}/`, opts: { json: { targets: 'Residual CVaR below 2 % of value by 2030.' } } }) },
-  'POST /api/project/update_default_filter/': { kind: 'write', call: (c) => ({ path: '/api/project/update_default_filter/', opts: form({ project_id: String(c.projectId), data: { year: 2050, scenario: '45', analysis_type: 'ssp' } }) }) },
+  'PUT /api/v2/tcfd_narrative/{projectId}/': {
+    kind: 'write',
+    call: (c) => ({ path: `/api/v2/tcfd_narrative/${c.projectId}/`, opts: { json: { targets: 'Residual CVaR below 2 % of value by 2030.' } } }),
+  },
+  'POST /api/project/update_default_filter/': {
+    kind: 'write',
+    call: (c) => ({
+      path: '/api/project/update_default_filter/',
+      opts: form({ project_id: String(c.projectId), data: { year: 2050, scenario: '45', analysis_type: 'ssp' } }),
+    }),
+  },
   'POST /api/v2/update_assets/': {
     kind: 'write',
     call: async (c) => {
       const a = await assetsOf(c, c.projectId);
-      return { path: '/api/v2/update_assets/', opts: { json: { project_id: c.projectId, assets: [{ id: a[0]!.id, revenue: 3e7 + Math.round(Math.random() * 1000) }] } } };
+      return {
+        path: '/api/v2/update_assets/',
+        opts: { json: { project_id: c.projectId, assets: [{ id: a[0]!.id, revenue: 3e7 + Math.round(Math.random() * 1000) }] } },
+      };
     },
   },
   'POST /api/v2/modify-bulk-asset/': {
     kind: 'write',
     call: async (c) => {
       const a = await assetsOf(c, c.projectId);
-      return { path: '/api/v2/modify-bulk-asset/', opts: { json: { project_id: c.projectId, assets: [{ id: a[0]!.id, valuation: 2e8 + Math.round(Math.random() * 1000) }] } } };
+      return {
+        path: '/api/v2/modify-bulk-asset/',
+        opts: { json: { project_id: c.projectId, assets: [{ id: a[0]!.id, valuation: 2e8 + Math.round(Math.random() * 1000) }] } },
+      };
     },
   },
   'POST /api/project/update/{userId}/': {
@@ -237,7 +345,10 @@ const ACCESS: Record<string, Rule> = {
       return { path: `/api/project/delete/${uid(me)}/`, opts: form({ name: p.name }) };
     },
   },
-  'POST /api/v2/share_project/': { kind: 'owner', call: (c) => ({ path: '/api/v2/share_project/', opts: form({ project_id: String(c.projectId), share_with: [c.who.reader.userId], permission: 'read' }) }) },
+  'POST /api/v2/share_project/': {
+    kind: 'owner',
+    call: (c) => ({ path: '/api/v2/share_project/', opts: form({ project_id: String(c.projectId), share_with: [c.who.reader.userId], permission: 'read' }) }),
+  },
   'POST /api/v2/unshare_project/': {
     kind: 'owner',
     call: async (c) => {
@@ -290,11 +401,20 @@ describe('authorization: every route of the OpenAPI document, as every role', ()
         { name: 'Hong Kong HQ', latitude: 22.28, longitude: 114.16, property_type: 'Office', valuation: 2e8, revenue: 3e7 },
         { name: 'Miami branch', latitude: 25.77, longitude: -80.19, property_type: 'Retail', valuation: 5e7, revenue: 1e7 },
       ];
-      const res = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: name, data, portfolio_variables: ['Extreme Heat'] } });
+      const res = await s.api.post('/api/v2/create_project/', {
+        token: owner.token,
+        json: { portfolio_name: name, data, portfolio_variables: ['Extreme Heat'] },
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       const id = res.body.project.project_id as number;
-      for (const [u, permission] of [[reader, 'read'], [writer, 'write']] as const) {
-        const sh = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: String(id), share_with: JSON.stringify([u.userId]), permission } });
+      for (const [u, permission] of [
+        [reader, 'read'],
+        [writer, 'write'],
+      ] as const) {
+        const sh = await s.api.post('/api/v2/share_project/', {
+          token: owner.token,
+          form: { project_id: String(id), share_with: JSON.stringify([u.userId]), permission },
+        });
         assert.equal(sh.status, 201, JSON.stringify(sh.body));
       }
       return { id, name };
@@ -304,11 +424,20 @@ describe('authorization: every route of the OpenAPI document, as every role', ()
     const csv = await s.api.post('/api/v2/summary_report/', { token: owner.token, json: { project_name: main.name } });
     assert.equal(csv.status, 200, JSON.stringify(csv.body));
     const carbon = async (name: string) => {
-      const res = await s.api.post(`/api/report/create_carbon_analysis/${owner.userId}/`, { token: owner.token, json: { portfolio_name: name, portfolio_value: 10_000_000, companies_data: COMPANIES } });
+      const res = await s.api.post(`/api/report/create_carbon_analysis/${owner.userId}/`, {
+        token: owner.token,
+        json: { portfolio_name: name, portfolio_value: 10_000_000, companies_data: COMPANIES },
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       const id = (await s.db.selectFrom('projects').select('id').where('name', '=', name).where('owner_id', '=', owner.userId).executeTakeFirstOrThrow()).id;
-      for (const [u, permission] of [[reader, 'read'], [writer, 'write']] as const) {
-        const sh = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: String(id), share_with: JSON.stringify([u.userId]), permission } });
+      for (const [u, permission] of [
+        [reader, 'read'],
+        [writer, 'write'],
+      ] as const) {
+        const sh = await s.api.post('/api/v2/share_project/', {
+          token: owner.token,
+          form: { project_id: String(id), share_with: JSON.stringify([u.userId]), permission },
+        });
         assert.equal(sh.status, 201, JSON.stringify(sh.body));
       }
       return name;
@@ -328,14 +457,29 @@ describe('authorization: every route of the OpenAPI document, as every role', ()
     const map = await s.api.post('/api/v2/create_map_project/', { token: owner.token, form: { ...MAP, name: c.mapName } as unknown as Record<string, string> });
     assert.equal(map.status, 201, JSON.stringify(map.body));
     const mapId = (await s.db.selectFrom('projects').select('id').where('name', '=', c.mapName).executeTakeFirstOrThrow()).id;
-    for (const [u, permission] of [[reader, 'read'], [writer, 'write']] as const) {
-      const sh = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: String(mapId), share_with: JSON.stringify([u.userId]), permission } });
+    for (const [u, permission] of [
+      [reader, 'read'],
+      [writer, 'write'],
+    ] as const) {
+      const sh = await s.api.post('/api/v2/share_project/', {
+        token: owner.token,
+        form: { project_id: String(mapId), share_with: JSON.stringify([u.userId]), permission },
+      });
       assert.equal(sh.status, 201, JSON.stringify(sh.body));
     }
-    const homes = await s.api.post('/api/v2/property_risk/', { token: owner.token, json: { project_name: c.propertyName, data: [{ name: 'Flat', latitude: 22.3, longitude: 114.17 }] } });
+    const homes = await s.api.post('/api/v2/property_risk/', {
+      token: owner.token,
+      json: { project_name: c.propertyName, data: [{ name: 'Flat', latitude: 22.3, longitude: 114.17 }] },
+    });
     assert.equal(homes.status, 202, JSON.stringify(homes.body));
-    for (const [u, permission] of [[reader, 'read'], [writer, 'write']] as const) {
-      const sh = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: String(homes.body.project.project_id), share_with: JSON.stringify([u.userId]), permission } });
+    for (const [u, permission] of [
+      [reader, 'read'],
+      [writer, 'write'],
+    ] as const) {
+      const sh = await s.api.post('/api/v2/share_project/', {
+        token: owner.token,
+        form: { project_id: String(homes.body.project.project_id), share_with: JSON.stringify([u.userId]), permission },
+      });
       assert.equal(sh.status, 201, JSON.stringify(sh.body));
     }
     assert.ok(c.fileUrl, `summary_report answers a link: ${JSON.stringify(csv.body)}`);
@@ -363,7 +507,8 @@ describe('authorization: every route of the OpenAPI document, as every role', ()
         const call = await rule.call(c, role, me);
         const res = await s.api.request(method, call.path, { ...call.opts, ...(me ? { token: me.token } : {}) });
         const want = expected(rule.kind, role);
-        const good = want === true ? ok(res.status) : want === 'not-auth-error' ? res.status !== 401 && res.status !== 403 && res.status < 500 : res.status === want;
+        const good =
+          want === true ? ok(res.status) : want === 'not-auth-error' ? res.status !== 401 && res.status !== 403 && res.status < 500 : res.status === want;
         if (!good) failures.push(`${route} as ${role}: ${res.status} (want ${want === true ? '2xx' : want}) ${JSON.stringify(res.body).slice(0, 160)}`);
       }
     }

@@ -68,12 +68,18 @@ describe('backup and restore (admin command)', () => {
         { name: 'Manila Office', latitude: 14.58, longitude: 120.98, property_type: 'Office', valuation: 6e7, revenue: 2e7 },
         { name: 'Madrid Office', latitude: 40.42, longitude: -3.7, property_type: 'Office', valuation: 5e7, revenue: 1e7 },
       ];
-      const res = await s.api.post('/api/v2/create_project/', { token: user.token, json: { portfolio_name: 'Backed up', data, portfolio_variables: ['Extreme Heat', 'Drought', 'Wildfire'] } });
+      const res = await s.api.post('/api/v2/create_project/', {
+        token: user.token,
+        json: { portfolio_name: 'Backed up', data, portfolio_variables: ['Extreme Heat', 'Drought', 'Wildfire'] },
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       projectId = res.body.project.project_id;
       assert.equal((await waitForAnalysis(s, user.token, projectId)).status, 'done');
       projectList = (await s.api.get(`/api/project/${user.userId}/`, { token: user.token })).body;
-      const dash = await s.api.post('/api/v2/dashboard/', { token: user.token, json: { project_id: projectId, analysis_type: 'ssp', scenario: '85', year: 2050 } });
+      const dash = await s.api.post('/api/v2/dashboard/', {
+        token: user.token,
+        json: { project_id: projectId, analysis_type: 'ssp', scenario: '85', year: 2050 },
+      });
       assert.equal(dash.status, 200);
       dashboard = dash.body;
       const exp = await s.api.post('/api/v2/summary_report/', { token: user.token, json: { project_name: 'Backed up', project_id: projectId } });
@@ -82,7 +88,14 @@ describe('backup and restore (admin command)', () => {
       const got = await fetch(new URL(fileUrl, s.url));
       assert.equal(got.status, 200);
       fileBytes = Buffer.from(await got.arrayBuffer());
-      maxProjectId = Number((await s.db.selectFrom('projects').select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m);
+      maxProjectId = Number(
+        (
+          await s.db
+            .selectFrom('projects')
+            .select((eb) => eb.fn.max('id').as('m'))
+            .executeTakeFirstOrThrow()
+        ).m,
+      );
     } finally {
       await s.close();
     }
@@ -97,7 +110,9 @@ describe('backup and restore (admin command)', () => {
     const restored = admin(envOf(targetSettings), 'restore', file);
     assert.equal(restored.code, 0, restored.out);
     assert.match(restored.out, /restored \d+ tables, \d+ rows and 1 stored files/);
-    console.log(`# restore into ${target.overrides.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}: ${restored.ms} ms (${restored.out.split("\n").find((l) => l.startsWith("restored")) ?? ""})`);
+    console.log(
+      `# restore into ${target.overrides.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}: ${restored.ms} ms (${restored.out.split('\n').find((l) => l.startsWith('restored')) ?? ''})`,
+    );
 
     const again = admin(envOf(targetSettings), 'restore', file);
     assert.equal(again.code, 2, 'a database holding data is refused without --force');
@@ -118,7 +133,10 @@ describe('backup and restore (admin command)', () => {
       assert.equal(got.status, 200, 'the stored export is restored behind the same link');
       assert.deepEqual(Buffer.from(await got.arrayBuffer()), fileBytes);
       // Ids continue after the restored ones: no collision.
-      const created = await s.api.post('/api/v2/create_project/', { token, json: { portfolio_name: 'After restore', data: [{ name: 'A', latitude: 22.3, longitude: 114.2 }] } });
+      const created = await s.api.post('/api/v2/create_project/', {
+        token,
+        json: { portfolio_name: 'After restore', data: [{ name: 'A', latitude: 22.3, longitude: 114.2 }] },
+      });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       assert.ok(created.body.project.project_id > maxProjectId, `new id ${created.body.project.project_id} after ${maxProjectId}`);
       const another = await registerAndLogin(s.api);
@@ -149,7 +167,9 @@ describe('backup and restore (admin command)', () => {
     const b = admin(envOf(sourceSettings), 'backup', file);
     assert.equal(b.code, 0, b.out);
     assert.match(b.out, /backup written to .*1 stored files/);
-    console.log(`# backup from ${source.overrides.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}: ${b.ms} ms, ${statSync(file).size} bytes (${b.out.split("\n").find((l) => l.startsWith("backup written")) ?? ""})`);
+    console.log(
+      `# backup from ${source.overrides.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}: ${b.ms} ms, ${statSync(file).size} bytes (${b.out.split('\n').find((l) => l.startsWith('backup written')) ?? ''})`,
+    );
     if (!source.overrides.DATABASE_URL) assert.match(b.out, /server must be stopped/);
     const target = await createTestDatabase({ empty: true });
     drops.push(() => target.drop());

@@ -8,7 +8,12 @@ import { loadConfig } from '../src/config.js';
 import { parseRange } from '../src/modules/maps/basemap.routes.js';
 import { startServer, type TestServer } from './support/harness.js';
 
-const directive = (csp: string | null, name: string) => (csp ?? '').split(';').map((d) => d.trim().split(/\s+/)).find((d) => d[0] === name)?.slice(1);
+const directive = (csp: string | null, name: string) =>
+  (csp ?? '')
+    .split(';')
+    .map((d) => d.trim().split(/\s+/))
+    .find((d) => d[0] === name)
+    ?.slice(1);
 
 test('parseRange: first-last, open-ended, suffix; unsatisfiable is null; malformed and multi-range serve the whole file', () => {
   assert.deepEqual(parseRange('bytes=0-126', 1000), { start: 0, end: 126 });
@@ -51,7 +56,9 @@ describe('basemap configuration and the served PMTiles archive', () => {
   test('GET /api/config/ (no login) tells the web app which basemap to draw', async () => {
     assert.deepEqual((await plain.api.get('/api/config/')).body, { basemap: { style_url: null, pmtiles_url: null } });
     assert.deepEqual((await local.api.get('/api/config/')).body, { basemap: { style_url: null, pmtiles_url: '/api/basemap/tiles.pmtiles' } });
-    assert.deepEqual((await remote.api.get('/api/config/')).body, { basemap: { style_url: 'https://tiles.example.org/styles/street.json', pmtiles_url: null } });
+    assert.deepEqual((await remote.api.get('/api/config/')).body, {
+      basemap: { style_url: 'https://tiles.example.org/styles/street.json', pmtiles_url: null },
+    });
   });
 
   test('the archive is served with Range requests, byte for byte', async () => {
@@ -72,7 +79,7 @@ describe('basemap configuration and the served PMTiles archive', () => {
     const beyond = await fetch(url, { headers: { range: `bytes=${archive.length}-` } });
     assert.equal(beyond.status, 416);
     assert.equal(beyond.headers.get('content-range'), `bytes */${archive.length}`);
-    assert.match((await beyond.json() as { detail: string }).detail, /^range: /);
+    assert.match(((await beyond.json()) as { detail: string }).detail, /^range: /);
     const none = await fetch(`${plain.url}/api/basemap/tiles.pmtiles`, { headers: { range: 'bytes=0-10' } });
     assert.equal(none.status, 404, 'nothing configured: 404');
   });

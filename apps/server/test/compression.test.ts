@@ -6,7 +6,10 @@ import { negotiateEncoding } from '../src/plugins/compress.js';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 /** A raw HTTP call (fetch would decode the body itself): status, headers and the bytes as sent. */
-function raw(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function raw(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
       const parts: Buffer[] = [];
@@ -26,10 +29,34 @@ describe('HTTP compression of large JSON answers (HTTP_COMPRESSION=true)', () =>
   before(async () => {
     s = await startServer({ HTTP_COMPRESSION: true }, { jobs: true });
     owner = await registerAndLogin(s.api);
-    await s.db.updateTable('companies').set({ tier: 'enterprise', assets_allowed: 1000, tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }) }).execute();
+    await s.db
+      .updateTable('companies')
+      .set({
+        tier: 'enterprise',
+        assets_allowed: 1000,
+        tier_permissions: JSON.stringify({
+          asset_level_risk_map: true,
+          climate_variable_intensity: true,
+          climate_heatmap: true,
+          portfolio_losses: true,
+          rcp_year_loss_bars: true,
+          asset_table: true,
+        }),
+      })
+      .execute();
     // 200 assets: dashboard and asset-list answers of more than 64 KiB.
-    const data = Array.from({ length: 200 }, (_, i) => ({ name: `Site ${i + 1}`, latitude: -49.9 + 0.5 * i, longitude: -170 + 1.7 * i, property_type: i % 2 ? 'Office' : 'Warehouse', valuation: 1e6 * (i + 1), revenue: 2e5 * (i + 1) }));
-    const res = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Zip', data, portfolio_variables: ['Extreme Heat', 'Drought', 'Wildfire'] } });
+    const data = Array.from({ length: 200 }, (_, i) => ({
+      name: `Site ${i + 1}`,
+      latitude: -49.9 + 0.5 * i,
+      longitude: -170 + 1.7 * i,
+      property_type: i % 2 ? 'Office' : 'Warehouse',
+      valuation: 1e6 * (i + 1),
+      revenue: 2e5 * (i + 1),
+    }));
+    const res = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      json: { portfolio_name: 'Zip', data, portfolio_variables: ['Extreme Heat', 'Drought', 'Wildfire'] },
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body).slice(0, 300));
     projectId = res.body.project.project_id;
     await waitForAnalysis(s, owner.token, projectId);
@@ -48,11 +75,12 @@ describe('HTTP compression of large JSON answers (HTTP_COMPRESSION=true)', () =>
   });
 
   test('a dashboard answer is sent compressed when asked, and decodes to the same JSON', async () => {
-    const dash = (encoding?: string) => raw(`${s.url}/api/v2/dashboard/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Token ${owner.token}`, ...(encoding ? { 'accept-encoding': encoding } : {}) },
-      body: JSON.stringify({ project_id: projectId, analysis_type: 'ssp', scenario: '85', year: 2050 }),
-    });
+    const dash = (encoding?: string) =>
+      raw(`${s.url}/api/v2/dashboard/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Token ${owner.token}`, ...(encoding ? { 'accept-encoding': encoding } : {}) },
+        body: JSON.stringify({ project_id: projectId, analysis_type: 'ssp', scenario: '85', year: 2050 }),
+      });
     const plain = await dash();
     assert.equal(plain.status, 200);
     assert.equal(plain.headers['content-encoding'], undefined);
@@ -69,12 +97,17 @@ describe('HTTP compression of large JSON answers (HTTP_COMPRESSION=true)', () =>
     const again = await dash('br');
     assert.deepEqual(again.body, br.body, 'the same answer again (from the answer cache)');
     // fetch asks for and decodes compressed answers by itself.
-    const viaFetch = await s.api.post('/api/v2/dashboard/', { token: owner.token, json: { project_id: projectId, analysis_type: 'ssp', scenario: '85', year: 2050 } });
+    const viaFetch = await s.api.post('/api/v2/dashboard/', {
+      token: owner.token,
+      json: { project_id: projectId, analysis_type: 'ssp', scenario: '85', year: 2050 },
+    });
     assert.deepEqual(viaFetch.body, JSON.parse(plain.body.toString('utf8')));
   });
 
   test('the asset list is compressed too; small answers are not', async () => {
-    const list = await raw(`${s.url}/api/asset/${owner.userId}/?project_id=${projectId}`, { headers: { authorization: `Token ${owner.token}`, 'accept-encoding': 'gzip' } });
+    const list = await raw(`${s.url}/api/asset/${owner.userId}/?project_id=${projectId}`, {
+      headers: { authorization: `Token ${owner.token}`, 'accept-encoding': 'gzip' },
+    });
     assert.equal(list.status, 200);
     assert.equal(list.headers['content-encoding'], 'gzip');
     assert.equal(JSON.parse(gunzipSync(list.body).toString('utf8')).assets.length, 200);

@@ -66,7 +66,10 @@ describe('crash safety: SIGKILL during an analysis', { timeout: 600_000 }, () =>
       valuation: 1e6 + (i % 97) * 1e4,
       country_code: 'HK',
     }));
-    const created = await api.post('/api/v2/create_project/', { token, json: { portfolio_name: 'Crash test', data, portfolio_variables: ['River Flood', 'Typhoon', 'Storm Surge'] } });
+    const created = await api.post('/api/v2/create_project/', {
+      token,
+      json: { portfolio_name: 'Crash test', data, portfolio_variables: ['River Flood', 'Typhoon', 'Storm Surge'] },
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body).slice(0, 300));
     const projectId = created.body.project.project_id as number;
 
@@ -98,9 +101,16 @@ describe('crash safety: SIGKILL during an analysis', { timeout: 600_000 }, () =>
       // One network error is retried once after a second: a keep-alive socket the server closes just as the client
       // reuses it fails a fetch without the server being down (seen once in a loaded full run). Two in a row fail.
       const poll = () => api.get(`/api/v2/projects/${projectId}/status/`, { token });
-      const st = await poll().catch(async () => { await new Promise((r) => setTimeout(r, 1000)); return poll(); }).catch((err: unknown) => {
-        throw new Error(`the restarted server stopped answering (${String(err)}); exit ${b.child.exitCode} ${b.child.signalCode}:\n${b.output().slice(-4000)}`);
-      });
+      const st = await poll()
+        .catch(async () => {
+          await new Promise((r) => setTimeout(r, 1000));
+          return poll();
+        })
+        .catch((err: unknown) => {
+          throw new Error(
+            `the restarted server stopped answering (${String(err)}); exit ${b.child.exitCode} ${b.child.signalCode}:\n${b.output().slice(-4000)}`,
+          );
+        });
       if (st.body.status === 'done' || st.body.status === 'failed') {
         final = st.body;
         break;
@@ -115,7 +125,12 @@ describe('crash safety: SIGKILL during an analysis', { timeout: 600_000 }, () =>
     const config = loadConfig({}, { LOG_LEVEL: 'silent', SEED_DEMO: false, ...(onPostgres ? { DATABASE_URL: env.DATABASE_URL! } : { DATA_DIR: dataDir }) });
     const handle = await openDatabase(config);
     try {
-      const chunks = await handle.db.selectFrom('analysis_results').select(['chunk_start', 'chunk_count']).where('project_id', '=', projectId).orderBy('chunk_start').execute();
+      const chunks = await handle.db
+        .selectFrom('analysis_results')
+        .select(['chunk_start', 'chunk_count'])
+        .where('project_id', '=', projectId)
+        .orderBy('chunk_start')
+        .execute();
       let next = 0;
       for (const c of chunks) {
         assert.equal(c.chunk_start, next, 'chunks are contiguous, none repeated');
@@ -129,7 +144,10 @@ describe('crash safety: SIGKILL during an analysis', { timeout: 600_000 }, () =>
         .execute();
       // PGlite: the one analysis job. PostgreSQL: the planning job and the parts (JOB_CONCURRENCY=1: one in hand).
       assert.equal(jobs.length, onPostgres ? 1 + Math.ceil(ASSETS / 500 / 8) : 1, JSON.stringify(jobs));
-      assert.ok(jobs.every((j) => j.status === 'done'), JSON.stringify(jobs));
+      assert.ok(
+        jobs.every((j) => j.status === 'done'),
+        JSON.stringify(jobs),
+      );
       assert.equal(jobs.filter((j) => j.attempts === 2).length, 1, `the job in hand was killed and run again: ${JSON.stringify(jobs)}`);
       assert.ok(jobs.every((j) => j.attempts <= 2));
     } finally {

@@ -19,9 +19,11 @@ function diff(a: unknown, b: unknown, path = '$'): string | null {
   if (typeof a === 'number' && typeof b === 'number') {
     return a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) ? null : `${path}: ${a} != ${b}`;
   }
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b ? null : `${path}: ${JSON.stringify(a)} != ${JSON.stringify(b)}`;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object')
+    return a === b ? null : `${path}: ${JSON.stringify(a)} != ${JSON.stringify(b)}`;
   if (Array.isArray(a) !== Array.isArray(b)) return `${path}: array vs object`;
-  const ka = Object.keys(a as object), kb = Object.keys(b as object);
+  const ka = Object.keys(a as object),
+    kb = Object.keys(b as object);
   if (ka.length !== kb.length || ka.some((k) => !(k in (b as object)))) return `${path}: keys ${ka.join(',')} != ${kb.join(',')}`;
   for (const k of ka) {
     const d = diff((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
@@ -92,7 +94,21 @@ describe('dashboard answers are unchanged by the performance work (issue 7)', ()
   after(() => s.close());
 
   const setTier = async (all: boolean) => {
-    await s.db.updateTable('companies').set({ tier: all ? 'enterprise' : 'free', tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: all, climate_heatmap: true, portfolio_losses: all, rcp_year_loss_bars: all, asset_table: all }) }).where('id', '=', caller.companyId).execute();
+    await s.db
+      .updateTable('companies')
+      .set({
+        tier: all ? 'enterprise' : 'free',
+        tier_permissions: JSON.stringify({
+          asset_level_risk_map: true,
+          climate_variable_intensity: all,
+          climate_heatmap: true,
+          portfolio_losses: all,
+          rcp_year_loss_bars: all,
+          asset_table: all,
+        }),
+      })
+      .where('id', '=', caller.companyId)
+      .execute();
   };
   const compareAll = async (label: string) => {
     let compared = 0;
@@ -135,14 +151,19 @@ describe('dashboard answers are unchanged by the performance work (issue 7)', ()
   test('the detail-by-year call answers as before', async () => {
     const res = await s.api.post('/api/v2/dashboard/detail/', { token: owner.token, form: { project: 'Equivalence', rcp: '85', year: 2030, count: 2 } });
     assert.equal(res.status, 200);
-    const expected = JSON.parse(JSON.stringify(await reference.query(caller, DashboardBody.parse({ project_name: 'Equivalence', scenario: '85', year: 2030, count: 2 }))));
+    const expected = JSON.parse(
+      JSON.stringify(await reference.query(caller, DashboardBody.parse({ project_name: 'Equivalence', scenario: '85', year: 2030, count: 2 }))),
+    );
     assert.equal(diff(dashboardView(res.body), expected), null);
   });
 
   test('after an asset edit and re-analysis the answer follows the new analysis', async () => {
     const before = await s.api.post('/api/v2/dashboard/', { token: owner.token, json: { project_id: projectId } });
     const row = dashboardView(before.body).asset_table!.find((r) => r.name === 'Miami Hotel')!;
-    const edit = await s.api.post('/api/v2/modify-bulk-asset/', { token: owner.token, json: { project_id: projectId, assets: [{ id: row.id, valuation: 1.8e8 }] } });
+    const edit = await s.api.post('/api/v2/modify-bulk-asset/', {
+      token: owner.token,
+      json: { project_id: projectId, assets: [{ id: row.id, valuation: 1.8e8 }] },
+    });
     assert.ok(edit.status === 200 || edit.status === 201, JSON.stringify(edit.body));
     await waitForAnalysis(s, owner.token, projectId);
     const after = await s.api.post('/api/v2/dashboard/', { token: owner.token, json: { project_id: projectId } });

@@ -35,10 +35,23 @@ const COMBOS: Record<string, unknown>[] = [
 
 /** A stable sort of the rows by a column, empty values (null, '') last in either order: what the server promises. */
 function expectedOrder(rows: DashboardAssetRow[], key: keyof DashboardAssetRow, order: 'asc' | 'desc'): number[] {
-  const v = (r: DashboardAssetRow) => { const x = r[key]; return x === null || x === undefined || x === '' ? null : typeof x === 'string' ? x.toLowerCase() : Number(x); };
+  const v = (r: DashboardAssetRow) => {
+    const x = r[key];
+    return x === null || x === undefined || x === '' ? null : typeof x === 'string' ? x.toLowerCase() : Number(x);
+  };
   return rows
     .map((r, n) => ({ n, x: v(r) }))
-    .sort((a, b) => (a.x === null || b.x === null ? (a.x === b.x ? a.n - b.n : a.x === null ? 1 : -1) : a.x === b.x ? a.n - b.n : (a.x < b.x ? -1 : 1) * (order === 'asc' ? 1 : -1)))
+    .sort((a, b) =>
+      a.x === null || b.x === null
+        ? a.x === b.x
+          ? a.n - b.n
+          : a.x === null
+            ? 1
+            : -1
+        : a.x === b.x
+          ? a.n - b.n
+          : (a.x < b.x ? -1 : 1) * (order === 'asc' ? 1 : -1),
+    )
     .map((e) => e.n);
 }
 const strip = ({ position: _p, hazards: _h, ...row }: Record<string, unknown>) => row;
@@ -60,7 +73,21 @@ describe('dashboard pages: asset table, heat map and maps from the server (issue
 
   const enterprise = async () => {
     const u = await s.db.selectFrom('users').select(['company_id']).where('id', '=', owner.userId).executeTakeFirstOrThrow();
-    await s.db.updateTable('companies').set({ tier: 'enterprise', tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }) }).where('id', '=', u.company_id).execute();
+    await s.db
+      .updateTable('companies')
+      .set({
+        tier: 'enterprise',
+        tier_permissions: JSON.stringify({
+          asset_level_risk_map: true,
+          climate_variable_intensity: true,
+          climate_heatmap: true,
+          portfolio_losses: true,
+          rcp_year_loss_bars: true,
+          asset_table: true,
+        }),
+      })
+      .where('id', '=', u.company_id)
+      .execute();
   };
   const post = (path: string, json: Record<string, unknown>, token = owner.token) => s.api.post(path, { token, json: { project_id: projectId, ...json } });
   const full = async (c: Record<string, unknown>) => {
@@ -89,7 +116,15 @@ describe('dashboard pages: asset table, heat map and maps from the server (issue
       const cols = await post('/api/v2/dashboard/', c);
       const pages = await post('/api/v2/dashboard/', { ...c, per_asset: 'pages' });
       assert.equal(pages.status, 200);
-      for (const k of ['assets', 'asset_table', 'heatmap', 'heatmap_without_adaptation', 'hazard_map_data', 'hazard_map_data_with_continent', 'typhoon_map_data']) {
+      for (const k of [
+        'assets',
+        'asset_table',
+        'heatmap',
+        'heatmap_without_adaptation',
+        'hazard_map_data',
+        'hazard_map_data_with_continent',
+        'typhoon_map_data',
+      ]) {
         assert.ok(k in cols.body, k);
         assert.ok(!(k in pages.body), `${k} is left out`);
         delete cols.body[k];
@@ -101,7 +136,7 @@ describe('dashboard pages: asset table, heat map and maps from the server (issue
     }
   });
 
-  test('the pages of the asset table are the answer\'s rows, cell by cell, with the hazard scores of the map', async () => {
+  test("the pages of the asset table are the answer's rows, cell by cell, with the hazard scores of the map", async () => {
     for (const c of COMBOS) {
       const view = await full(c);
       const rows = await allPages(c, 3);
@@ -113,39 +148,67 @@ describe('dashboard pages: asset table, heat map and maps from the server (issue
     }
   });
 
-  test('sorting by any column gives a stable sort of the answer\'s rows, empty values last', async () => {
+  test("sorting by any column gives a stable sort of the answer's rows, empty values last", async () => {
     const view = await full({});
     const rows = view.asset_table!;
-    for (const [key, order] of [['overall_loss', 'desc'], ['overall_loss', 'asc'], ['name', 'asc'], ['climatic_score', 'desc'], ['valuation', 'asc'], ['content_value', 'desc'], ['type', 'desc'], ['basement', 'asc'], ['loss_100_year', 'desc']] as const) {
+    for (const [key, order] of [
+      ['overall_loss', 'desc'],
+      ['overall_loss', 'asc'],
+      ['name', 'asc'],
+      ['climatic_score', 'desc'],
+      ['valuation', 'asc'],
+      ['content_value', 'desc'],
+      ['type', 'desc'],
+      ['basement', 'asc'],
+      ['loss_100_year', 'desc'],
+    ] as const) {
       const got = await allPages({ sort: key, order }, 4);
-      assert.deepEqual(got.map((r) => r.position), expectedOrder(rows, key, order), `${key} ${order}`);
+      assert.deepEqual(
+        got.map((r) => r.position),
+        expectedOrder(rows, key, order),
+        `${key} ${order}`,
+      );
     }
     // position desc is the upload order reversed
     const rev = await post('/api/v2/dashboard/assets/', { sort: 'position', order: 'desc', limit: 500 });
-    assert.deepEqual(rev.body.rows.map((r: { name: string }) => r.name), rows.map((r) => r.name).reverse());
+    assert.deepEqual(
+      rev.body.rows.map((r: { name: string }) => r.name),
+      rows.map((r) => r.name).reverse(),
+    );
   });
 
   test('search (name or property type, any case) and ids narrow the rows; total follows', async () => {
     const view = await full({});
     const office = await post('/api/v2/dashboard/assets/', { search: 'OFFICE', sort: 'overall_loss', order: 'desc', limit: 2 });
     assert.equal(office.status, 200);
-    const expected = expectedOrder(view.asset_table!, 'overall_loss', 'desc').filter((n) => /office/i.test(view.asset_table![n]!.name) || /office/i.test(view.asset_table![n]!.type ?? ''));
+    const expected = expectedOrder(view.asset_table!, 'overall_loss', 'desc').filter(
+      (n) => /office/i.test(view.asset_table![n]!.name) || /office/i.test(view.asset_table![n]!.type ?? ''),
+    );
     assert.equal(office.body.total, expected.length);
     assert.equal(office.body.total, 3);
-    assert.deepEqual(office.body.rows.map((r: { position: number }) => r.position), expected.slice(0, 2));
+    assert.deepEqual(
+      office.body.rows.map((r: { position: number }) => r.position),
+      expected.slice(0, 2),
+    );
     const kowloon = await post('/api/v2/dashboard/assets/', { search: 'kowloon' });
-    assert.deepEqual(kowloon.body.rows.map((r: { name: string }) => r.name), ['Kowloon Warehouse', 'Kowloon Annex']);
+    assert.deepEqual(
+      kowloon.body.rows.map((r: { name: string }) => r.name),
+      ['Kowloon Warehouse', 'Kowloon Annex'],
+    );
     const none = await post('/api/v2/dashboard/assets/', { search: 'no such asset' });
     assert.deepEqual([none.body.total, none.body.rows.length], [0, 0]);
     const ids = [view.asset_table![5]!.id, view.asset_table![1]!.id, 999_999];
     const byId = await post('/api/v2/dashboard/assets/', { ids });
-    assert.deepEqual(byId.body.rows.map((r: { id: number }) => r.id), ids.slice(0, 2));
+    assert.deepEqual(
+      byId.body.rows.map((r: { id: number }) => r.id),
+      ids.slice(0, 2),
+    );
     assert.deepEqual(strip(byId.body.rows[0]), view.asset_table![5]);
     const past = await post('/api/v2/dashboard/assets/', { offset: 50 });
     assert.deepEqual([past.body.total, past.body.rows.length], [DATA.length, 0]);
   });
 
-  test('heat map pages are the answer\'s heat maps (with and without adaptation), sortable by a hazard', async () => {
+  test("heat map pages are the answer's heat maps (with and without adaptation), sortable by a hazard", async () => {
     for (const c of COMBOS) {
       const view = await full(c);
       for (const adaptation of [true, false]) {
@@ -164,8 +227,17 @@ describe('dashboard pages: asset table, heat map and maps from the server (issue
     const k = h.hazards.indexOf('Extreme Heat');
     const scoreOf = (n: number) => h.data[n * h.hazards.length + k]![2];
     const byHeat = await post('/api/v2/dashboard/heatmap/', { sort: 'Extreme Heat', order: 'desc', limit: 5, offset: 2 });
-    const expected = h.assets.map((_, n) => n).sort((a, b) => { const x = scoreOf(a), y = scoreOf(b); return x === null || y === null ? (x === y ? a - b : x === null ? 1 : -1) : x === y ? a - b : y - x; });
-    assert.deepEqual(byHeat.body.names, expected.slice(2, 7).map((n) => h.assets[n]));
+    const expected = h.assets
+      .map((_, n) => n)
+      .sort((a, b) => {
+        const x = scoreOf(a),
+          y = scoreOf(b);
+        return x === null || y === null ? (x === y ? a - b : x === null ? 1 : -1) : x === y ? a - b : y - x;
+      });
+    assert.deepEqual(
+      byHeat.body.names,
+      expected.slice(2, 7).map((n) => h.assets[n]),
+    );
     assert.equal(byHeat.body.total, DATA.length);
   });
 
@@ -174,10 +246,19 @@ describe('dashboard pages: asset table, heat map and maps from the server (issue
     const pts = await post('/api/v2/dashboard/map/', { mitigation: false });
     assert.equal(pts.status, 200, JSON.stringify(pts.body));
     assert.equal(pts.body.clustered, false);
-    assert.deepEqual(pts.body.points.name, view.hazard_map_data!.map((r) => r.name));
-    assert.deepEqual(pts.body.points.score, view.hazard_map_data!.map((r) => r.climate_score));
+    assert.deepEqual(
+      pts.body.points.name,
+      view.hazard_map_data!.map((r) => r.name),
+    );
+    assert.deepEqual(
+      pts.body.points.score,
+      view.hazard_map_data!.map((r) => r.climate_score),
+    );
     const fire = await post('/api/v2/dashboard/map/', { mitigation: false, colour_by: 'Wildfire' });
-    assert.deepEqual(fire.body.points.score, view.hazard_map_data!.map((r) => r.scores.Wildfire));
+    assert.deepEqual(
+      fire.body.points.score,
+      view.hazard_map_data!.map((r) => r.scores.Wildfire),
+    );
     assert.deepEqual(pts.body.bounds, [-112.07, -33.87, 151.21, 59.91]);
 
     s.app.services.dashboard.mapPointsMax = 5;
@@ -185,7 +266,10 @@ describe('dashboard pages: asset table, heat map and maps from the server (issue
       const world = await post('/api/v2/dashboard/map/', { zoom: 0 });
       assert.equal(world.body.clustered, true);
       assert.equal(world.body.points, null);
-      assert.equal(world.body.clusters.reduce((t: number, c: { count: number }) => t + c.count, 0), DATA.length);
+      assert.equal(
+        world.body.clusters.reduce((t: number, c: { count: number }) => t + c.count, 0),
+        DATA.length,
+      );
       assert.ok(world.body.clusters.length < DATA.length, 'zoom 0 groups assets');
       const z3 = await post('/api/v2/dashboard/map/', { zoom: 3 });
       const kowloon = z3.body.clusters.find((c: { count: number; latitude: number }) => Math.abs(c.latitude - 22.3) < 1);
@@ -197,7 +281,10 @@ describe('dashboard pages: asset table, heat map and maps from the server (issue
       assert.equal(scores.length, 2);
       assert.equal(kowloon.score, maxScore);
       const zoomed = await post('/api/v2/dashboard/map/', { zoom: 14, bbox: [114, 22, 115, 23] });
-      assert.deepEqual(zoomed.body.clusters.map((c: { count: number; name: string | null }) => [c.count, c.name]).sort(), [[1, 'Kowloon Annex'], [1, 'Kowloon Warehouse']]);
+      assert.deepEqual(zoomed.body.clusters.map((c: { count: number; name: string | null }) => [c.count, c.name]).sort(), [
+        [1, 'Kowloon Annex'],
+        [1, 'Kowloon Warehouse'],
+      ]);
       const empty = await post('/api/v2/dashboard/map/', { zoom: 5, bbox: [0, -10, 1, -9] });
       assert.deepEqual(empty.body.clusters, []);
     } finally {
@@ -241,22 +328,53 @@ describe('dashboard pages: asset table, heat map and maps from the server (issue
       assert.equal(anon.status, 401);
     }
     const u = await s.db.selectFrom('users').select(['company_id']).where('id', '=', owner.userId).executeTakeFirstOrThrow();
-    const setTier = (p: Record<string, boolean>) => s.db.updateTable('companies').set({ tier_permissions: JSON.stringify(p) }).where('id', '=', u.company_id).execute();
+    const setTier = (p: Record<string, boolean>) =>
+      s.db
+        .updateTable('companies')
+        .set({ tier_permissions: JSON.stringify(p) })
+        .where('id', '=', u.company_id)
+        .execute();
     try {
-      await setTier({ asset_level_risk_map: false, climate_variable_intensity: true, climate_heatmap: false, portfolio_losses: false, rcp_year_loss_bars: true, asset_table: true });
+      await setTier({
+        asset_level_risk_map: false,
+        climate_variable_intensity: true,
+        climate_heatmap: false,
+        portfolio_losses: false,
+        rcp_year_loss_bars: true,
+        asset_table: true,
+      });
       for (const path of ['heatmap', 'map']) assert.equal((await post(`/api/v2/dashboard/${path}/`, {})).status, 403, path);
       const rows = await post('/api/v2/dashboard/assets/', { limit: 500 });
       assert.equal(rows.status, 200);
-      assert.ok(rows.body.rows.every((r: DashboardAssetRow) => r.overall_loss === null && r.cvar === null && r.percentage === null && r.loss_100_year === null));
+      assert.ok(
+        rows.body.rows.every((r: DashboardAssetRow) => r.overall_loss === null && r.cvar === null && r.percentage === null && r.loss_100_year === null),
+      );
       assert.ok(rows.body.rows.some((r: DashboardAssetRow) => r.valuation !== null));
       const sortByLoss = await post('/api/v2/dashboard/assets/', { sort: 'overall_loss' });
       assert.equal(sortByLoss.status, 403, 'sorting by a hidden column would reveal it');
-      await setTier({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: false });
+      await setTier({
+        asset_level_risk_map: true,
+        climate_variable_intensity: true,
+        climate_heatmap: true,
+        portfolio_losses: true,
+        rcp_year_loss_bars: true,
+        asset_table: false,
+      });
       assert.equal((await post('/api/v2/dashboard/assets/', {})).status, 403);
       assert.equal((await post('/api/v2/dashboard/heatmap/', {})).status, 200);
-      await setTier({ asset_level_risk_map: false, climate_variable_intensity: true, climate_heatmap: false, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true });
+      await setTier({
+        asset_level_risk_map: false,
+        climate_variable_intensity: true,
+        climate_heatmap: false,
+        portfolio_losses: true,
+        rcp_year_loss_bars: true,
+        asset_table: true,
+      });
       const noScores = await post('/api/v2/dashboard/assets/', { limit: 500 });
-      assert.ok(noScores.body.rows.every((r: { hazards: object; overall_loss: number | null }) => Object.keys(r.hazards).length === 0), 'no heat map or risk map: no per-hazard scores');
+      assert.ok(
+        noScores.body.rows.every((r: { hazards: object; overall_loss: number | null }) => Object.keys(r.hazards).length === 0),
+        'no heat map or risk map: no per-hazard scores',
+      );
     } finally {
       await enterprise();
     }

@@ -46,7 +46,21 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
     projectId = res.body.project.project_id;
     await waitForAnalysis(s, owner.token, projectId);
     const u = await s.db.selectFrom('users').select(['company_id']).where('id', '=', owner.userId).executeTakeFirstOrThrow();
-    await s.db.updateTable('companies').set({ tier: 'enterprise', tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }) }).where('id', '=', u.company_id).execute();
+    await s.db
+      .updateTable('companies')
+      .set({
+        tier: 'enterprise',
+        tier_permissions: JSON.stringify({
+          asset_level_risk_map: true,
+          climate_variable_intensity: true,
+          climate_heatmap: true,
+          portfolio_losses: true,
+          rcp_year_loss_bars: true,
+          asset_table: true,
+        }),
+      })
+      .where('id', '=', u.company_id)
+      .execute();
   });
   after(() => s.close());
 
@@ -61,14 +75,23 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
 
       // Step 1: the filters.
       const f = resolveFilters(project, me.default_filters, body);
-      assert.deepEqual({ analysis_type: f.at, scenario: f.sc, year: f.year, mitigation: f.mitigation }, { analysis_type: answer.filters.analysis_type, scenario: answer.filters.scenario, year: answer.filters.year, mitigation: answer.filters.mitigation });
-      assert.deepEqual(f.hazards.map((h) => HAZARDS.find((x) => x.key === h)!.label), c.variable ? [c.variable] : (project.portfolio_variables as string[]));
+      assert.deepEqual(
+        { analysis_type: f.at, scenario: f.sc, year: f.year, mitigation: f.mitigation },
+        { analysis_type: answer.filters.analysis_type, scenario: answer.filters.scenario, year: answer.filters.year, mitigation: answer.filters.mitigation },
+      );
+      assert.deepEqual(
+        f.hazards.map((h) => HAZARDS.find((x) => x.key === h)!.label),
+        c.variable ? [c.variable] : (project.portfolio_variables as string[]),
+      );
 
       // Step 2: the selection (assets, climate scores).
       const cached = await new ResultsCache(64 * 2 ** 20).get('steps', () => loadProjectResults(s.db, projectId));
       const sel = selectAssets(cached, f, body);
       assert.equal(sel.N, answer.asset_count);
-      assert.deepEqual(sel.idx.map((i) => sel.R.assets[i]!.id), answer.assets.id);
+      assert.deepEqual(
+        sel.idx.map((i) => sel.R.assets[i]!.id),
+        answer.assets.id,
+      );
       const atYear = moneyAt(sel, sel.syIdx);
       const assetScores = climateScoresOf(sel, atYear, f.mitigation);
       assert.deepEqual(assetScores, answer.asset_table.climatic_score);
@@ -88,7 +111,21 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
       // Step 4: the sections, put together, are the whole answer.
       const at2020 = sel.syIdx === sel.baseIdx ? atYear : moneyAt(sel, sel.baseIdx);
       const tierPermissions = answer.tier_permissions;
-      const built = answerOf({ project, role: 'owner', tierPermissions, edits: (me.data_edit_permissions ?? {}) as Record<string, boolean>, body, sel, atYear, at2020, assetScores, totals, series, ownData: null, fragments: undefined });
+      const built = answerOf({
+        project,
+        role: 'owner',
+        tierPermissions,
+        edits: (me.data_edit_permissions ?? {}) as Record<string, boolean>,
+        body,
+        sel,
+        atYear,
+        at2020,
+        assetScores,
+        totals,
+        series,
+        ownData: null,
+        fragments: undefined,
+      });
       assert.deepEqual(JSON.parse(JSON.stringify(built)), answer);
     });
   }
@@ -105,7 +142,10 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
       // The grid the server promises: cells of 48 px of a 512-pixel world at zoom 0.
       const cell = (360 / 512) * 48;
       const groups = new Map<string, (number | null)[]>();
-      p.latitude.forEach((lat, n) => { const k = `${Math.floor(p.longitude[n]! / cell)}:${Math.floor(lat / cell)}`; groups.set(k, [...(groups.get(k) ?? []), p.score[n]!]); });
+      p.latitude.forEach((lat, n) => {
+        const k = `${Math.floor(p.longitude[n]! / cell)}:${Math.floor(lat / cell)}`;
+        groups.set(k, [...(groups.get(k) ?? []), p.score[n]!]);
+      });
       const expected = [...groups.values()].map((g) => {
         const scored = g.filter((v): v is number => v !== null);
         return [g.length, scored.length ? Math.max(...scored) : null, scored.length ? Math.round(scored.reduce((a, b) => a + b, 0) / scored.length) : null];

@@ -3,7 +3,6 @@ import { after, before, describe, test } from 'node:test';
 import { DashboardAnswer, dashboardView } from '@crp/contracts';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
-
 describe('dashboard query', () => {
   let s: TestServer;
   let owner: Awaited<ReturnType<typeof registerAndLogin>>;
@@ -17,7 +16,10 @@ describe('dashboard query', () => {
       { name: 'Madrid Office', latitude: 40.42, longitude: -3.7, property_type: 'Office', valuation: 5e7, revenue: 1e7 },
       { name: 'Phoenix Plant', latitude: 33.45, longitude: -112.07, property_type: 'Manufacture', valuation: 3e7, revenue: 4e7 },
     ];
-    const res = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Dash', data, portfolio_variables: ['Extreme Heat', 'Drought', 'Wildfire'] } });
+    const res = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      json: { portfolio_name: 'Dash', data, portfolio_variables: ['Extreme Heat', 'Drought', 'Wildfire'] },
+    });
     projectId = res.body.project.project_id;
     await waitForAnalysis(s, owner.token, projectId);
   });
@@ -25,7 +27,20 @@ describe('dashboard query', () => {
 
   const setTier = async (tier: 'free' | 'enterprise') => {
     const all = tier === 'enterprise';
-    await s.db.updateTable('companies').set({ tier, tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: all, rcp_year_loss_bars: all, asset_table: true }) }).execute();
+    await s.db
+      .updateTable('companies')
+      .set({
+        tier,
+        tier_permissions: JSON.stringify({
+          asset_level_risk_map: true,
+          climate_variable_intensity: true,
+          climate_heatmap: true,
+          portfolio_losses: all,
+          rcp_year_loss_bars: all,
+          asset_table: true,
+        }),
+      })
+      .execute();
   };
   const query = (form: Record<string, string | number>) => s.api.post('/api/v2/dashboard/', { token: owner.token, form: { project_name: 'Dash', ...form } });
 
@@ -49,7 +64,14 @@ describe('dashboard query', () => {
     // Per-asset data is sent once, in columns: every per-asset section has one value per selected asset.
     assert.equal(b.assets.name.length, 4);
     assert.equal(b.heatmap.scores.length, 6);
-    for (const col of [...b.heatmap.scores, ...b.heatmap_without_adaptation.scores, ...b.hazard_map_data.scores, ...Object.values(b.asset_table), b.typhoon_map_data.wind_ms]) assert.equal((col as unknown[]).length, 4);
+    for (const col of [
+      ...b.heatmap.scores,
+      ...b.heatmap_without_adaptation.scores,
+      ...b.hazard_map_data.scores,
+      ...Object.values(b.asset_table),
+      b.typhoon_map_data.wind_ms,
+    ])
+      assert.equal((col as unknown[]).length, 4);
     assert.deepEqual(Object.values(b.hazard_map_data_with_continent).flat().sort(), [0, 1, 2, 3]);
     // ... and reads as rows, one per asset and hazard.
     const view = dashboardView(b);
@@ -91,11 +113,26 @@ describe('dashboard query', () => {
     assert.equal(free.body.overall.Max_exposure, null);
     assert.ok(free.body.overall.overall_risk !== undefined);
     assert.equal(free.body.asset_table.climatic_score.length, 4);
-    assert.ok(free.body.asset_table.climatic_score.some((v: number | null) => v !== null), 'the table itself is shown');
+    assert.ok(
+      free.body.asset_table.climatic_score.some((v: number | null) => v !== null),
+      'the table itself is shown',
+    );
     // ... nor through the asset table: its loss columns are empty (the assets' losses add up to the portfolio's).
     for (const k of ['cvar', 'overall_loss', 'percentage', 'max_exposure']) assert.deepEqual(free.body.asset_table[k], [null, null, null, null], k);
     // A tier without the asset table gets neither the table nor the single-asset row (which is a table row).
-    await s.db.updateTable('companies').set({ tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: true, climate_heatmap: true, portfolio_losses: false, rcp_year_loss_bars: false, asset_table: false }) }).execute();
+    await s.db
+      .updateTable('companies')
+      .set({
+        tier_permissions: JSON.stringify({
+          asset_level_risk_map: true,
+          climate_variable_intensity: true,
+          climate_heatmap: true,
+          portfolio_losses: false,
+          rcp_year_loss_bars: false,
+          asset_table: false,
+        }),
+      })
+      .execute();
     const noTable = await query({ count: 1 });
     assert.equal(noTable.body.asset_table, null);
     assert.deepEqual(noTable.body.single_asset, []);
@@ -119,7 +156,12 @@ describe('dashboard query', () => {
       assert.ok(r.success, `${what}: ${r.success ? '' : JSON.stringify(r.error.issues.slice(0, 5))}`);
     };
     await setTier('enterprise');
-    for (const form of [{}, { analysis_type: 'rcp', scenario: '26', year: 2030, mitigation: 'false', with_content: 'false' }, { count: 1, adjusted_gdp: 'true' }, { variable: 'Wildfire', property_type: 'Office' }] as Record<string, string | number>[]) {
+    for (const form of [
+      {},
+      { analysis_type: 'rcp', scenario: '26', year: 2030, mitigation: 'false', with_content: 'false' },
+      { count: 1, adjusted_gdp: 'true' },
+      { variable: 'Wildfire', property_type: 'Office' },
+    ] as Record<string, string | number>[]) {
       const res = await query(form);
       assert.equal(res.status, 200);
       check(res.body, JSON.stringify(form));
@@ -128,7 +170,19 @@ describe('dashboard query', () => {
     assert.equal(detail.status, 200);
     check(detail.body, 'detail');
     // Gated sections are null in the answer and in the schema.
-    await s.db.updateTable('companies').set({ tier_permissions: JSON.stringify({ asset_level_risk_map: false, climate_variable_intensity: false, climate_heatmap: false, portfolio_losses: false, rcp_year_loss_bars: false, asset_table: false }) }).execute();
+    await s.db
+      .updateTable('companies')
+      .set({
+        tier_permissions: JSON.stringify({
+          asset_level_risk_map: false,
+          climate_variable_intensity: false,
+          climate_heatmap: false,
+          portfolio_losses: false,
+          rcp_year_loss_bars: false,
+          asset_table: false,
+        }),
+      })
+      .execute();
     const none = await query({});
     check(none.body, 'no section allowed');
     assert.equal(none.body.assets, null, 'no per-asset section allowed: the asset block is not sent either');
@@ -139,7 +193,19 @@ describe('dashboard query', () => {
   });
 
   test('a tier without climate variable intensity gets no hazard scores through the severity rows (combined_data)', async () => {
-    await s.db.updateTable('companies').set({ tier_permissions: JSON.stringify({ asset_level_risk_map: true, climate_variable_intensity: false, climate_heatmap: true, portfolio_losses: true, rcp_year_loss_bars: true, asset_table: true }) }).execute();
+    await s.db
+      .updateTable('companies')
+      .set({
+        tier_permissions: JSON.stringify({
+          asset_level_risk_map: true,
+          climate_variable_intensity: false,
+          climate_heatmap: true,
+          portfolio_losses: true,
+          rcp_year_loss_bars: true,
+          asset_table: true,
+        }),
+      })
+      .execute();
     const res = await query({});
     assert.equal(res.status, 200);
     assert.equal(res.body.hazard_values, null);
@@ -169,10 +235,13 @@ describe('dashboard query', () => {
     assert.equal(detail.status, 200);
   });
 
-  test('filters not sent: the caller\'s saved defaults (update_default_filter), else the project\'s', async () => {
+  test("filters not sent: the caller's saved defaults (update_default_filter), else the project's", async () => {
     const projectDefaults = (await query({})).body.filters;
     assert.deepEqual([projectDefaults.analysis_type, projectDefaults.scenario, projectDefaults.year], ['ssp', '45', 2050]);
-    const saved = await s.api.post('/api/project/update_default_filter/', { token: owner.token, form: { data: JSON.stringify({ analysis_type: 'rcp', scenario: '26', year: 2030 }) } });
+    const saved = await s.api.post('/api/project/update_default_filter/', {
+      token: owner.token,
+      form: { data: JSON.stringify({ analysis_type: 'rcp', scenario: '26', year: 2030 }) },
+    });
     assert.equal(saved.status, 200);
     const mine = (await query({})).body.filters;
     assert.deepEqual([mine.analysis_type, mine.scenario, mine.year], ['rcp', '26', 2030]);

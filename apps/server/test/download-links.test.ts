@@ -15,7 +15,10 @@ describe('download links are 24-hour bearer links', () => {
   before(async () => {
     s = await startServer();
     owner = await registerAndLogin(s.api);
-    const p = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Links', data: [{ name: 'A', latitude: 22.3, longitude: 114.2 }] } });
+    const p = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      json: { portfolio_name: 'Links', data: [{ name: 'A', latitude: 22.3, longitude: 114.2 }] },
+    });
     assert.equal(p.status, 201, JSON.stringify(p.body));
     projectId = p.body.project.project_id;
   });
@@ -25,7 +28,12 @@ describe('download links are 24-hour bearer links', () => {
   async function storedFile(name: string) {
     return s.app.services.files.store(owner.userId, name, 'application/octet-stream', Buffer.from(`bytes of ${name}`));
   }
-  const expire = (fileId: number) => s.db.updateTable('files').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', fileId).execute();
+  const expire = (fileId: number) =>
+    s.db
+      .updateTable('files')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', fileId)
+      .execute();
 
   test('a file link works without a session for 24 hours, is not cached, then answers 410; renewing gives a new link', async () => {
     const f = await storedFile('export.xlsx');
@@ -54,7 +62,16 @@ describe('download links are 24-hour bearer links', () => {
     const token = newToken();
     await s.db
       .insertInto('reports')
-      .values({ token_hash: sha256(token), owner_id: owner.userId, project_id: projectId, status: 'done', with_content: true, pdf_file_id: pdf.id, slides: 1, finished_at: new Date() })
+      .values({
+        token_hash: sha256(token),
+        owner_id: owner.userId,
+        project_id: projectId,
+        status: 'done',
+        with_content: true,
+        pdf_file_id: pdf.id,
+        slides: 1,
+        finished_at: new Date(),
+      })
       .execute();
     const ok = await fetch(`${s.url}/api/v2/reports/${token}/Links.pdf`);
     assert.equal(ok.status, 200);

@@ -31,7 +31,11 @@ describe('FAQ content (data)', () => {
     assert.equal(new Set(FAQ_ITEMS.map((i) => i.key)).size, FAQ_ITEMS.length);
     assert.equal(new Set(FAQ_ITEMS.map((i) => i.title)).size, FAQ_ITEMS.length);
     const names = new Set(FAQ_CATEGORIES.flatMap((c) => [c.name, ...c.children]));
-    assert.equal(names.size, FAQ_CATEGORIES.reduce((n, c) => n + 1 + c.children.length, 0), 'keyword names are unique');
+    assert.equal(
+      names.size,
+      FAQ_CATEGORIES.reduce((n, c) => n + 1 + c.children.length, 0),
+      'keyword names are unique',
+    );
     for (const item of FAQ_ITEMS) {
       for (const k of item.keywords) assert.ok(names.has(k), `${item.key}: keyword ${k}`);
       const clean = sanitizeFaqHtml(item.content);
@@ -39,7 +43,12 @@ describe('FAQ content (data)', () => {
       assert.equal(clean.replace(/ target="_blank" rel="noopener noreferrer"/g, '').length >= item.content.length - 40, true, item.key);
     }
     // Every child keyword has at least one item.
-    for (const c of FAQ_CATEGORIES) for (const child of c.children) assert.ok(FAQ_ITEMS.some((i) => i.keywords.includes(child)), `keyword ${child} has items`);
+    for (const c of FAQ_CATEGORIES)
+      for (const child of c.children)
+        assert.ok(
+          FAQ_ITEMS.some((i) => i.keywords.includes(child)),
+          `keyword ${child} has items`,
+        );
   });
 
   test('search words are quoted prefix lexemes; operators cannot be injected', () => {
@@ -62,10 +71,19 @@ describe('FAQ API', () => {
   after(async () => s?.close());
 
   test('seeding twice keeps one row per item and keyword', async () => {
-    const items = await s.db.selectFrom('faq_items').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const items = await s.db
+      .selectFrom('faq_items')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(items.n), FAQ_ITEMS.length);
-    const kws = await s.db.selectFrom('faq_keywords').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    assert.equal(Number(kws.n), FAQ_CATEGORIES.reduce((n, c) => n + 1 + c.children.length, 0));
+    const kws = await s.db
+      .selectFrom('faq_keywords')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    assert.equal(
+      Number(kws.n),
+      FAQ_CATEGORIES.reduce((n, c) => n + 1 + c.children.length, 0),
+    );
   });
 
   test('a start-up seed repairs an edited built-in item (insert or update by key)', async () => {
@@ -78,7 +96,10 @@ describe('FAQ API', () => {
   test('keyword list: categories in order with their children, without a token', async () => {
     const r = await s.api.get('/api/v2/faq_keywords/');
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body, FAQ_CATEGORIES.map((c) => ({ name: c.name, children: c.children })));
+    assert.deepEqual(
+      r.body,
+      FAQ_CATEGORIES.map((c) => ({ name: c.name, children: c.children })),
+    );
   });
 
   test('search ranks a title match first and finds items by words only in their answers', async () => {
@@ -126,7 +147,10 @@ describe('FAQ API', () => {
     const child = await s.api.post('/api/v2/keyword_help_v2/', { json: { keywords: ['Two-factor authentication'] } });
     assert.equal(child.status, 200);
     const expected = FAQ_ITEMS.filter((i) => i.keywords.includes('Two-factor authentication')).map((i) => i.key);
-    assert.deepEqual(child.body.map((i: { key: string }) => i.key), expected);
+    assert.deepEqual(
+      child.body.map((i: { key: string }) => i.key),
+      expected,
+    );
     const cat = await s.api.post('/api/v2/keyword_help_v2/', { json: { keywords: ['hazards'] }, token });
     assert.equal(cat.status, 200);
     const hazards = FAQ_CATEGORIES.find((c) => c.name === 'Hazards')!;
@@ -170,12 +194,26 @@ describe('FAQ API', () => {
   });
 
   test('hostile HTML is stripped on write and on read', async () => {
-    await s.app.services.faq.upsertItem({ key: 'test-hostile', title: 'Hostile zzquux item', content: HOSTILE, keywords: ['API access'], attachments: ['javascript:alert(1)', '/documents/faq/severity-bands.svg', 'data:image/png;base64,AA', 'https://img.example/a.png'] }, 999, 'test');
+    await s.app.services.faq.upsertItem(
+      {
+        key: 'test-hostile',
+        title: 'Hostile zzquux item',
+        content: HOSTILE,
+        keywords: ['API access'],
+        attachments: ['javascript:alert(1)', '/documents/faq/severity-bands.svg', 'data:image/png;base64,AA', 'https://img.example/a.png'],
+      },
+      999,
+      'test',
+    );
     const stored = await s.db.selectFrom('faq_items').select(['content', 'content_text']).where('key', '=', 'test-hostile').executeTakeFirstOrThrow();
     assertSafe(stored.content);
     assert.doesNotMatch(stored.content_text, /alert|display:none/);
     // A row written around the service (e.g. by hand in SQL) is still sanitised when answered.
-    await s.db.updateTable('faq_items').set({ content: HOSTILE + '<p>zzquux</p>' }).where('key', '=', 'test-hostile').execute();
+    await s.db
+      .updateTable('faq_items')
+      .set({ content: HOSTILE + '<p>zzquux</p>' })
+      .where('key', '=', 'test-hostile')
+      .execute();
     const r = await s.api.get('/api/v2/faq_search/?search=zzquux');
     assert.equal(r.status, 200);
     const hit = r.body.results.find((h: { key: string }) => h.key === 'test-hostile');

@@ -10,12 +10,14 @@ function tiffLayout(buf: Buffer): { ifds: { at: number; subfile: number; width: 
   assert.equal(buf.toString('latin1', 0, 2), 'II');
   assert.equal(buf.readUInt16LE(2), 42, 'classic TIFF');
   const ifds = [];
-  for (let at = buf.readUInt32LE(4); at; ) {
+  for (let at = buf.readUInt32LE(4); at;) {
     const n = buf.readUInt16LE(at);
     const tags = new Map<number, number[]>();
     for (let i = 0; i < n; i++) {
       const p = at + 2 + i * 12;
-      const tag = buf.readUInt16LE(p), type = buf.readUInt16LE(p + 2), count = buf.readUInt32LE(p + 4);
+      const tag = buf.readUInt16LE(p),
+        type = buf.readUInt16LE(p + 2),
+        count = buf.readUInt32LE(p + 4);
       const size = type === 3 ? 2 : type === 4 ? 4 : type === 12 ? 8 : 1;
       const base = count * size > 4 ? buf.readUInt32LE(p + 8) : p + 8;
       const vals: number[] = [];
@@ -41,7 +43,7 @@ describe('hazard layers as Cloud-Optimised GeoTIFF', () => {
     return { res, buf: Buffer.from(await res.arrayBuffer()) };
   };
 
-  test('river flood, 100-year, SSP5-8.5 2050 over South-East Asia: a tiled COG with overviews, EPSG:4326, nodata, the model\'s values', async () => {
+  test("river flood, 100-year, SSP5-8.5 2050 over South-East Asia: a tiled COG with overviews, EPSG:4326, nodata, the model's values", async () => {
     const { res, buf } = await get('/api/v2/hazard_layers/river_flood/cog/?analysis_type=ssp&scenario=85&year=2050&return_period=100&bbox=100,0,130,30');
     assert.equal(res.status, 200, buf.toString().slice(0, 300));
     assert.match(res.headers.get('content-type')!, /^image\/tiff/);
@@ -53,10 +55,19 @@ describe('hazard layers as Cloud-Optimised GeoTIFF', () => {
     assert.ok(ifds.length >= 2, 'full resolution plus overview(s)');
     assert.equal(ifds[0]!.at, 8, 'the first IFD follows the header');
     const firstTile = Math.min(...ifds.flatMap((i) => i.tileOffsets));
-    assert.ok(ifds.every((i) => i.at < firstTile), 'every IFD before the tile data');
+    assert.ok(
+      ifds.every((i) => i.at < firstTile),
+      'every IFD before the tile data',
+    );
     assert.equal(ifds[0]!.subfile, 0);
-    assert.ok(ifds.slice(1).every((i) => i.subfile === 1), 'overviews are reduced-resolution images');
-    assert.ok(ifds.every((i) => i.tileWidth === 256), 'tiled 256');
+    assert.ok(
+      ifds.slice(1).every((i) => i.subfile === 1),
+      'overviews are reduced-resolution images',
+    );
+    assert.ok(
+      ifds.every((i) => i.tileWidth === 256),
+      'tiled 256',
+    );
     for (let k = 1; k < ifds.length; k++) assert.equal(ifds[k]!.width, Math.ceil(ifds[k - 1]!.width / 2));
     assert.ok(Math.max(...ifds.at(-1)!.tileOffsets) < Math.min(...ifds[0]!.tileOffsets), 'overview data before full-resolution data');
 
@@ -79,22 +90,29 @@ describe('hazard layers as Cloud-Optimised GeoTIFF', () => {
     const layers = await defaultHazardLayers();
     const ctx = layers.resolveScenario({ analysisType: 'ssp', scenario: '85', year: 2050 });
     const out = newCurveSample();
-    const N = RETURN_PERIODS_YEARS.length, block = CURVE_HAZARDS.indexOf('river_flood'), rp = RETURN_PERIODS_YEARS.indexOf(100);
+    const N = RETURN_PERIODS_YEARS.length,
+      block = CURVE_HAZARDS.indexOf('river_flood'),
+      rp = RETURN_PERIODS_YEARS.indexOf(100);
     let wet = 0;
-    const w = img.getWidth(), h = img.getHeight();
+    const w = img.getWidth(),
+      h = img.getHeight();
     for (let k = 0; k < 400; k++) {
-      const r = Math.floor((k * 7919) % h), c = Math.floor((k * 104729) % w);
+      const r = Math.floor((k * 7919) % h),
+        c = Math.floor((k * 104729) % w);
       const v = layers.sampleCurves(30 - (r + 0.5) * res_deg, 100 + (c + 0.5) * res_deg, ctx, out).curves[block * N + rp]!;
       const got = band![r * w + c]!;
       if (Number.isNaN(v)) assert.equal(got, -9999, `cell ${r},${c} no data`);
-      else { assert.equal(got, Math.fround(v), `cell ${r},${c}`); if (v > 0) wet++; }
+      else {
+        assert.equal(got, Math.fround(v), `cell ${r},${c}`);
+        if (v > 0) wet++;
+      }
     }
     assert.ok(wet > 0, 'some flooded cells in the sample');
     const ov = await tiff.getImage(1);
     assert.equal(ov.getWidth(), Math.ceil(w / 2));
   });
 
-  test('a hazard without return period over the whole world comes at a coarser grid; the values are the model\'s indicator', async () => {
+  test("a hazard without return period over the whole world comes at a coarser grid; the values are the model's indicator", async () => {
     const { res, buf } = await get('/api/v2/hazard_layers/extreme_heat/cog/?analysis_type=ssp&scenario=45&year=2050');
     assert.equal(res.status, 200, buf.toString().slice(0, 300));
     const tiff = await fromArrayBuffer(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
@@ -103,10 +121,13 @@ describe('hazard layers as Cloud-Optimised GeoTIFF', () => {
     assert.equal(img.getWidth() * resDeg, 360);
     assert.deepEqual(img.getBoundingBox(), [-180, -90, 180, 90]);
     // Hong Kong's warmest month is near 29 °C: read one pixel window
-    const c = Math.floor((114.17 + 180) / resDeg), r = Math.floor((90 - 22.3) / resDeg);
+    const c = Math.floor((114.17 + 180) / resDeg),
+      r = Math.floor((90 - 22.3) / resDeg);
     const [px] = (await img.readRasters({ window: [c, r, c + 1, r + 1] })) as unknown as Float32Array[];
     const layers = await defaultHazardLayers();
-    const v = layers.sampleCurves(90 - (r + 0.5) * resDeg, -180 + (c + 0.5) * resDeg, { analysisType: 'ssp', scenario: '45', year: 2050 }).values[HAZARD_KEYS.indexOf('extreme_heat')]!;
+    const v = layers.sampleCurves(90 - (r + 0.5) * resDeg, -180 + (c + 0.5) * resDeg, { analysisType: 'ssp', scenario: '45', year: 2050 }).values[
+      HAZARD_KEYS.indexOf('extreme_heat')
+    ]!;
     assert.equal(px![0], Math.fround(v));
     assert.ok(v > 25 && v < 35, `Hong Kong warmest month ${v} °C`);
   });

@@ -64,7 +64,10 @@ describe('building-damage explorer', () => {
   after(() => s.close());
 
   test('depth-damage curves per hazard and scenario, rising with depth; a site gives return-period curves', async () => {
-    const res = await s.api.post('/api/v2/building_damage/', { token, form: { basement: 'no', construction: 'concrete', stories: '2', occupancy: 'commercial', per_sq_m_value: '10000' } });
+    const res = await s.api.post('/api/v2/building_damage/', {
+      token,
+      form: { basement: 'no', construction: 'concrete', stories: '2', occupancy: 'commercial', per_sq_m_value: '10000' },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     for (const h of ['river_flood', 'storm_surge', 'rainfall_flood']) {
       for (const sc of ['26', '45', '85']) {
@@ -75,9 +78,15 @@ describe('building-damage explorer', () => {
         assert.equal(ser.y_value.at(-1), Math.round(ser.y.at(-1) * 10000 * 1e6) / 1e6);
       }
     }
-    const p = await s.api.post('/api/v2/create_project/', { token, json: { portfolio_name: 'Explorer', data: [{ name: 'Quay', latitude: 22.3, longitude: 114.17 }] } });
+    const p = await s.api.post('/api/v2/create_project/', {
+      token,
+      json: { portfolio_name: 'Explorer', data: [{ name: 'Quay', latitude: 22.3, longitude: 114.17 }] },
+    });
     assert.equal(p.status, 201);
-    const site = await s.api.post('/api/v2/building_damage/', { token, form: { project_name: 'Explorer', asset_name: 'Quay', year: '2050', analysis_type: 'ssp' } });
+    const site = await s.api.post('/api/v2/building_damage/', {
+      token,
+      form: { project_name: 'Explorer', asset_name: 'Quay', year: '2050', analysis_type: 'ssp' },
+    });
     assert.equal(site.status, 200, JSON.stringify(site.body));
     assert.equal(site.body.storm_surge['85'].x_unit, 'years');
     const bad = await s.api.post('/api/v2/building_damage/', { token, form: { per_sq_m_value: '1234' } });

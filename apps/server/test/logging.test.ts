@@ -48,7 +48,9 @@ describe('request ids and structured logs without secrets', () => {
     const verifyCode = totp(0);
     assert.equal((await s.api.post('/user/configure_multifactor/app/', { token: u.token, form: { code: verifyCode } })).status, 200);
     const code = totp(1);
-    const login = await s.api.post('/api/user/rest_login/', { form: { username: u.username, password: u.password, company_code: u.company_code, totp_code: code } });
+    const login = await s.api.post('/api/user/rest_login/', {
+      form: { username: u.username, password: u.password, company_code: u.company_code, totp_code: code },
+    });
     assert.equal(login.status, 201, JSON.stringify(login.body));
     const token: string = login.body.token;
     const loginId = login.headers.get('x-request-id')!;
@@ -65,7 +67,10 @@ describe('request ids and structured logs without secrets', () => {
     const bearerId = me.headers.get('x-request-id')!;
 
     // A download link: the token in its path is a secret too.
-    const created = await s.api.post('/api/v2/create_project/', { token, json: { portfolio_name: 'Logged', data: [{ name: 'A', latitude: 22.3, longitude: 114.2, valuation: 1e6 }] } });
+    const created = await s.api.post('/api/v2/create_project/', {
+      token,
+      json: { portfolio_name: 'Logged', data: [{ name: 'A', latitude: 22.3, longitude: 114.2, valuation: 1e6 }] },
+    });
     await waitForAnalysis(s, token, created.body.project.project_id);
     const exp = await s.api.post('/api/v2/summary_report/', { token, json: { project_name: 'Logged', project_id: created.body.project.project_id } });
     assert.equal(exp.status, 200);
@@ -77,11 +82,28 @@ describe('request ids and structured logs without secrets', () => {
     for (const id of [loginId, tokenId, bearerId, dl.headers.get('x-request-id')!]) {
       const mine = linesOf(id);
       assert.ok(mine.length >= 2, `request ${id} has its incoming and completed lines (${mine.length})`);
-      assert.ok(mine.some((l) => (l.req as { url?: string } | undefined)?.url), 'the incoming line names the URL');
-      assert.ok(mine.some((l) => typeof (l.res as { statusCode?: number } | undefined)?.statusCode === 'number'), 'the completed line has the status');
+      assert.ok(
+        mine.some((l) => (l.req as { url?: string } | undefined)?.url),
+        'the incoming line names the URL',
+      );
+      assert.ok(
+        mine.some((l) => typeof (l.res as { statusCode?: number } | undefined)?.statusCode === 'number'),
+        'the completed line has the status',
+      );
     }
     const all = lines.join('\n');
-    for (const secret of [u.password, 'wrong-but-secret-pw', 'another-secret-pw', token, code, verifyCode, linkToken, 'authorization', 'Bearer ', `Token ${token}`]) {
+    for (const secret of [
+      u.password,
+      'wrong-but-secret-pw',
+      'another-secret-pw',
+      token,
+      code,
+      verifyCode,
+      linkToken,
+      'authorization',
+      'Bearer ',
+      `Token ${token}`,
+    ]) {
       assert.ok(!all.includes(secret), `the logs contain ${secret.slice(0, 4)}...`);
     }
     assert.ok(all.includes('/api/v2/files/[redacted]/'), 'the link is logged with its secret masked');

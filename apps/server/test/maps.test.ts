@@ -13,7 +13,8 @@ const I100 = RETURN_PERIODS_YEARS.indexOf(100);
 const baseline = layers.resolveScenario({ analysisType: 'ssp', scenario: '85', year: 2020 });
 const out = newCurveSample();
 const surge100 = (lat: number, lng: number) => layers.sampleCurves(lat, lng, baseline, out).curves[N_RP + I100]!;
-const rain = (rp: (typeof RETURN_PERIODS_YEARS)[number]) => (lat: number, lng: number) => layers.sampleCurves(lat, lng, baseline, out).curves[3 * N_RP + RETURN_PERIODS_YEARS.indexOf(rp)]!;
+const rain = (rp: (typeof RETURN_PERIODS_YEARS)[number]) => (lat: number, lng: number) =>
+  layers.sampleCurves(lat, lng, baseline, out).curves[3 * N_RP + RETURN_PERIODS_YEARS.indexOf(rp)]!;
 
 /** Forward spherical Web Mercator (EPSG:3857) to global pixel coordinates at zoom z, 256 px tiles. */
 function project(lat: number, lng: number, z: number) {
@@ -22,7 +23,11 @@ function project(lat: number, lng: number, z: number) {
   return { px: ((lng + 180) / 360) * world, py: (0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * world };
 }
 
-const hex = (rgba: number[]) => `#${rgba.slice(0, 3).map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+const hex = (rgba: number[]) =>
+  `#${rgba
+    .slice(0, 3)
+    .map((v) => v.toString(16).padStart(2, '0'))
+    .join('')}`;
 
 async function getTile(s: TestServer, path: string, token?: string) {
   const res = await fetch(s.url + path, { headers: token ? { authorization: `Token ${token}` } : {} });
@@ -31,15 +36,51 @@ async function getTile(s: TestServer, path: string, token?: string) {
 
 describe('map legends', () => {
   test('class edges follow spec 001 §9 (flood ">2" keeps 2 in 1.5-2; surge ">=1.5"; wildfire steps of 15, "<" upper edges)', () => {
-    const rf = MAP_LEGENDS.rainfall_flood, ss = MAP_LEGENDS.storm_surge, wf = MAP_LEGENDS.wildfire;
+    const rf = MAP_LEGENDS.rainfall_flood,
+      ss = MAP_LEGENDS.storm_surge,
+      wf = MAP_LEGENDS.wildfire;
     assert.equal(rf.title, 'Flood in meters');
-    assert.deepEqual(rf.classes.map((c) => c.label), ['0-0.25', '0.25-0.5', '0.5-0.75', '0.75-1', '1-1.5', '1.5-2', '>2']);
-    assert.deepEqual(ss.classes.map((c) => c.label), ['0-0.25', '0.25-0.5', '0.5-0.75', '0.75-1', '1-1.5', '>=1.5']);
-    assert.deepEqual(wf.classes.map((c) => c.label), ['<15', '15-<30', '30-<45', '45-<60', '60-<75', '>=75']);
+    assert.deepEqual(
+      rf.classes.map((c) => c.label),
+      ['0-0.25', '0.25-0.5', '0.5-0.75', '0.75-1', '1-1.5', '1.5-2', '>2'],
+    );
+    assert.deepEqual(
+      ss.classes.map((c) => c.label),
+      ['0-0.25', '0.25-0.5', '0.5-0.75', '0.75-1', '1-1.5', '>=1.5'],
+    );
+    assert.deepEqual(
+      wf.classes.map((c) => c.label),
+      ['<15', '15-<30', '30-<45', '45-<60', '60-<75', '>=75'],
+    );
     const cases: [typeof rf, number, number][] = [
-      [rf, 0, 0], [rf, Number.NaN, 0], [rf, 0.01, 1], [rf, 0.25, 1], [rf, 0.2501, 2], [rf, 0.75, 3], [rf, 1, 4], [rf, 1.5, 5], [rf, 2, 6], [rf, 2.0001, 7], [rf, 40, 7],
-      [ss, 0, 0], [ss, 0.2499, 1], [ss, 0.25, 2], [ss, 1, 5], [ss, 1.4999, 5], [ss, 1.5, 6], [ss, 9, 6],
-      [wf, 0, 0], [wf, 14.99, 1], [wf, 15, 2], [wf, 29.99, 2], [wf, 30, 3], [wf, 45, 4], [wf, 60, 5], [wf, 74.99, 5], [wf, 75, 6], [wf, 100, 6],
+      [rf, 0, 0],
+      [rf, Number.NaN, 0],
+      [rf, 0.01, 1],
+      [rf, 0.25, 1],
+      [rf, 0.2501, 2],
+      [rf, 0.75, 3],
+      [rf, 1, 4],
+      [rf, 1.5, 5],
+      [rf, 2, 6],
+      [rf, 2.0001, 7],
+      [rf, 40, 7],
+      [ss, 0, 0],
+      [ss, 0.2499, 1],
+      [ss, 0.25, 2],
+      [ss, 1, 5],
+      [ss, 1.4999, 5],
+      [ss, 1.5, 6],
+      [ss, 9, 6],
+      [wf, 0, 0],
+      [wf, 14.99, 1],
+      [wf, 15, 2],
+      [wf, 29.99, 2],
+      [wf, 30, 3],
+      [wf, 45, 4],
+      [wf, 60, 5],
+      [wf, 74.99, 5],
+      [wf, 75, 6],
+      [wf, 100, 6],
     ];
     for (const [legend, v, want] of cases) assert.equal(legendClassIndex(legend, v), want, `${legend.layer} ${v}`);
   });
@@ -64,10 +105,16 @@ describe('map module API', () => {
     let found: { lat: number; lng: number; v: number; vE: number } | null = null;
     for (let r = Math.floor((90 - 23) * perDeg); r < Math.floor((90 - 21) * perDeg) && !found; r++) {
       for (let c = Math.floor((180 + 112) * perDeg); c < Math.floor((180 + 115) * perDeg); c++) {
-        const lat = 90 - (r + 0.5) * res, lng = (c + 0.5) * res - 180;
-        const v = surge100(lat, lng), vE = surge100(lat, lng + res);
-        const k = legendClassIndex(MAP_LEGENDS.storm_surge, v), kE = legendClassIndex(MAP_LEGENDS.storm_surge, vE);
-        if (k >= 5 && kE !== k) { found = { lat, lng, v, vE }; break; }
+        const lat = 90 - (r + 0.5) * res,
+          lng = (c + 0.5) * res - 180;
+        const v = surge100(lat, lng),
+          vE = surge100(lat, lng + res);
+        const k = legendClassIndex(MAP_LEGENDS.storm_surge, v),
+          kE = legendClassIndex(MAP_LEGENDS.storm_surge, vE);
+        if (k >= 5 && kE !== k) {
+          found = { lat, lng, v, vE };
+          break;
+        }
       }
     }
     assert.ok(found, 'a high-surge cell with a different eastern neighbour exists');
@@ -76,8 +123,12 @@ describe('map module API', () => {
     // a point 3 px west of the east edge (inside the cell) and 3 px east of it (inside the neighbour)
     const { py } = project(found.lat, found.lng, z);
     const edge = project(found.lat, east, z).px;
-    for (const [gx, want] of [[edge - 3, found.v], [edge + 3, found.vE]] as const) {
-      const tx = Math.floor(gx / 256), ty = Math.floor(py / 256);
+    for (const [gx, want] of [
+      [edge - 3, found.v],
+      [edge + 3, found.vE],
+    ] as const) {
+      const tx = Math.floor(gx / 256),
+        ty = Math.floor(py / 256);
       const tile = await getTile(s, `/api/v2/map_tiles/storm_surge_rp/${tx}/${ty}/${z}?return_period=100yr&country_code=CN`, owner.token);
       assert.equal(tile.status, 200);
       assert.equal(tile.type, 'image/png');
@@ -95,9 +146,12 @@ describe('map module API', () => {
   });
 
   test('a rainfall-flood tile over Hong Kong at zoom 12 shows the 0.1° cell value of the layers', async () => {
-    const lat = 22.3456, lng = 114.1234, z = 12;
+    const lat = 22.3456,
+      lng = 114.1234,
+      z = 12;
     const { px, py } = project(lat, lng, z);
-    const tx = Math.floor(px / 256), ty = Math.floor(py / 256);
+    const tx = Math.floor(px / 256),
+      ty = Math.floor(py / 256);
     const tile = await getTile(s, `/api/v2/map_tiles/rainfall_flood/${tx}/${ty}/${z}?return_period=100yr&country_code=HK&region_code=Central`, owner.token);
     assert.equal(tile.status, 200);
     const rgba = decodePng(tile.buf).rgba(Math.floor(px) - tx * 256, Math.floor(py) - ty * 256);
@@ -143,7 +197,10 @@ describe('map module API', () => {
     assert.equal(hk.status, 200);
     for (const k of ['rainfall_flood', 'storm_surge', 'wildfire'] as const) assert.ok(hk.body[k].length > 0, k);
     assert.deepEqual(hk.body.rainfall_flood[0], { key: '10-year return period', value: '10yr' });
-    assert.deepEqual(hk.body.wildfire.map((d: { value: string }) => d.value), ['00_2020', '85_2030', '85_2050']);
+    assert.deepEqual(
+      hk.body.wildfire.map((d: { value: string }) => d.value),
+      ['00_2020', '85_2030', '85_2050'],
+    );
     const sea = await s.api.post('/api/v2/map_datasets/', { token: owner.token, form: { latitude: 10, longitude: -140 } });
     assert.deepEqual(sea.body, { rainfall_flood: [], storm_surge: [], wildfire: [] });
     const inland = await s.api.post('/api/v2/map_datasets/', { token: owner.token, form: { latitude: 30.0, longitude: 100.0 } });
@@ -154,7 +211,15 @@ describe('map module API', () => {
   });
 
   test('createMap validates every field and the name is unique per user', async () => {
-    const base = { name: 'Bad map', address: 'Hong Kong', latitude: 22.3, longitude: 114.2, portfolio_variables: '["Rainfall Flood"]', distance: 1, duration_data: '["100yr"]' };
+    const base = {
+      name: 'Bad map',
+      address: 'Hong Kong',
+      latitude: 22.3,
+      longitude: 114.2,
+      portfolio_variables: '["Rainfall Flood"]',
+      distance: 1,
+      duration_data: '["100yr"]',
+    };
     const cases: [Record<string, unknown>, string][] = [
       [{ name: ' ab ' }, 'name'],
       [{ latitude: 'north' }, 'latitude'],
@@ -182,10 +247,20 @@ describe('map module API', () => {
 
   test('generateMap: average, max and min inside the box match direct sampling of the layers', async () => {
     // a point on a 0.1° corner: the 3 km box overlaps four rainfall-flood cells
-    const lat = 22.3, lng = 114.2, distance = 3;
+    const lat = 22.3,
+      lng = 114.2,
+      distance = 3;
     const create = await s.api.post('/api/v2/create_map_project/', {
       token: owner.token,
-      form: { name: 'Kowloon flood', address: 'Kowloon, Hong Kong', latitude: lat, longitude: lng, portfolio_variables: JSON.stringify(['Rainfall Flood']), distance, duration_data: JSON.stringify(['100yr', '10yr', '1000yr']) },
+      form: {
+        name: 'Kowloon flood',
+        address: 'Kowloon, Hong Kong',
+        latitude: lat,
+        longitude: lng,
+        portfolio_variables: JSON.stringify(['Rainfall Flood']),
+        distance,
+        duration_data: JSON.stringify(['100yr', '10yr', '1000yr']),
+      },
     });
     assert.equal(create.status, 201, JSON.stringify(create.body));
     const r = await s.api.post('/api/v2/generate_map/', { token: owner.token, form: { name: 'Kowloon flood' } });
@@ -202,24 +277,33 @@ describe('map module API', () => {
     assert.ok(m.gdp > 1e11 && m.gdp_year >= 2020, `Hong Kong GDP ${m.gdp}`);
     assert.deepEqual(m.storm_surge, { average: {}, max: {}, min: {} });
     // independent check: a dense lattice of points over the 3 km x 3 km box (half-side 1,500 m)
-    const dLat = 1500 / 111_195.08, dLng = dLat / Math.cos((lat * Math.PI) / 180);
+    const dLat = 1500 / 111_195.08,
+      dLng = dLat / Math.cos((lat * Math.PI) / 180);
     for (const rp of [10, 100, 1000] as const) {
       const key = `${rp}yr`;
       const f = rain(rp);
       const vals: number[] = [];
-      for (let i = 0; i <= 60; i++) for (let j = 0; j <= 60; j++) vals.push(f(lat - dLat + (2 * dLat * (i + 0.5)) / 61, lng - dLng + (2 * dLng * (j + 0.5)) / 61));
+      for (let i = 0; i <= 60; i++)
+        for (let j = 0; j <= 60; j++) vals.push(f(lat - dLat + (2 * dLat * (i + 0.5)) / 61, lng - dLng + (2 * dLng * (j + 0.5)) / 61));
       const mean = vals.reduce((a, b) => a + b, 0) / vals.length;
       assert.ok(Math.abs(m.rainfall_flood.max[key] - Math.max(...vals)) < 1e-4, `${key} max ${m.rainfall_flood.max[key]} vs ${Math.max(...vals)}`);
       assert.ok(Math.abs(m.rainfall_flood.min[key] - Math.min(...vals)) < 1e-4, `${key} min`);
-      assert.ok(Math.abs(m.rainfall_flood.average[key] - mean) <= 0.01 * Math.max(mean, 1e-3) + 1e-4, `${key} average ${m.rainfall_flood.average[key]} vs ${mean}`);
+      assert.ok(
+        Math.abs(m.rainfall_flood.average[key] - mean) <= 0.01 * Math.max(mean, 1e-3) + 1e-4,
+        `${key} average ${m.rainfall_flood.average[key]} vs ${mean}`,
+      );
     }
     assert.ok(m.rainfall_flood.average['1000yr'] > m.rainfall_flood.average['10yr'], 'deeper at longer return periods');
   });
 
   test('MapValue answers the point values; flood variants grow with warming', async () => {
-    const r = await s.api.post('/api/v2/map_value/', { token: owner.token, form: { latitude: 22.3, longitude: 114.2, variable: 'Rainfall Flood', duration_data: '100yr', country_code: 'HK' } });
+    const r = await s.api.post('/api/v2/map_value/', {
+      token: owner.token,
+      form: { latitude: 22.3, longitude: 114.2, variable: 'Rainfall Flood', duration_data: '100yr', country_code: 'HK' },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    for (const k of ['hand', 'elevation', 'no_of_days', 'slope', 'flood', 'value', 'value_00_2020', 'value_85_2030', 'value_85_2050']) assert.ok(k in r.body, k);
+    for (const k of ['hand', 'elevation', 'no_of_days', 'slope', 'flood', 'value', 'value_00_2020', 'value_85_2030', 'value_85_2050'])
+      assert.ok(k in r.body, k);
     assert.ok(Math.abs(r.body.value - rain(100)(22.3, 114.2)) < 1e-4);
     assert.equal(r.body.flood, r.body.value);
     assert.ok(r.body.value_85_2050 >= r.body.value_00_2020);
@@ -233,7 +317,10 @@ describe('map module API', () => {
     const ctx = layers.resolveScenario({ analysisType: 'ssp', scenario: '85', year: 2050 });
     const direct = layers.sampleCurves(22.25, 114.25, ctx, out).values[HAZARD_KEYS.indexOf('wildfire')]! * 100;
     assert.ok(Math.abs(w.body.value_85_2050 - direct) < 1e-3, `${w.body.value_85_2050} vs ${direct}`);
-    const bad = await s.api.post('/api/v2/map_value/', { token: owner.token, form: { latitude: 22.25, longitude: 114.25, variable: 'Wildfire', duration_data: '100yr' } });
+    const bad = await s.api.post('/api/v2/map_value/', {
+      token: owner.token,
+      form: { latitude: 22.25, longitude: 114.25, variable: 'Wildfire', duration_data: '100yr' },
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.errors[0].field, 'duration_data');
   });
@@ -241,7 +328,15 @@ describe('map module API', () => {
   test('map projects follow the sharing rules: another company gets 404; a colleague after sharing can read and download', async () => {
     const create = await s.api.post('/api/v2/create_map_project/', {
       token: owner.token,
-      form: { name: 'Shared surge', address: 'Aberdeen, Hong Kong', latitude: 22.25, longitude: 114.15, portfolio_variables: '["Storm Surge"]', distance: 5, duration_data: '["100yr","1000yr"]' },
+      form: {
+        name: 'Shared surge',
+        address: 'Aberdeen, Hong Kong',
+        latitude: 22.25,
+        longitude: 114.15,
+        portfolio_variables: '["Storm Surge"]',
+        distance: 5,
+        duration_data: '["100yr","1000yr"]',
+      },
     });
     assert.equal(create.status, 201, JSON.stringify(create.body));
     const other = await s.api.post('/api/v2/generate_map/', { token: stranger.token, form: { name: 'Shared surge' } });
@@ -256,16 +351,30 @@ describe('map module API', () => {
     const login = await s.api.post('/api/user/rest_login/', { form: { username: u.username, password: u.password, company_code: owner.company_code } });
     const colleague = login.body.token as string;
     assert.equal((await s.api.post('/api/v2/generate_map/', { token: colleague, form: { name: 'Shared surge' } })).status, 404, 'not shared yet');
-    const share = await s.api.post('/api/v2/share_project/', { token: owner.token, json: { project_id: create.body.project_id, share_with: [reg.body.user.id], permission: 'read' } });
+    const share = await s.api.post('/api/v2/share_project/', {
+      token: owner.token,
+      json: { project_id: create.body.project_id, share_with: [reg.body.user.id], permission: 'read' },
+    });
     assert.equal(share.status, 201, JSON.stringify(share.body));
     const g = await s.api.post('/api/v2/generate_map/', { token: colleague, form: { name: 'Shared surge' } });
     assert.equal(g.status, 200);
     assert.ok(g.body.storm_surge.max['1000yr'] >= g.body.storm_surge.max['100yr']);
     assert.match(g.body.resolution, /^1′ grid \(about 1\.9 km\); effective resolution about 9\.3 km/);
     const list = await s.api.get('/api/v2/map_projects/', { token: colleague });
-    assert.deepEqual(list.body.map((p: { name: string; distance: number; portfolio_variable: string; permission: string }) => [p.name, p.distance, p.portfolio_variable, p.permission]), [['Shared surge', 5, 'Storm Surge', 'read']]);
+    assert.deepEqual(
+      list.body.map((p: { name: string; distance: number; portfolio_variable: string; permission: string }) => [
+        p.name,
+        p.distance,
+        p.portfolio_variable,
+        p.permission,
+      ]),
+      [['Shared surge', 5, 'Storm Surge', 'read']],
+    );
     const names = await s.api.get('/api/project/all_projects/?list_for=map_module', { token: colleague });
-    assert.deepEqual(names.body.map((p: { name: string }) => p.name), ['Shared surge']);
+    assert.deepEqual(
+      names.body.map((p: { name: string }) => p.name),
+      ['Shared surge'],
+    );
 
     const dl = await s.api.post('/api/v2/download_map/', { token: colleague, form: { project_name: 'Shared surge' } });
     assert.equal(dl.status, 200, JSON.stringify(dl.body));
@@ -273,10 +382,15 @@ describe('map module API', () => {
     assert.equal(file.status, 200);
     const wb = XLSX.read(Buffer.from(await file.arrayBuffer()));
     const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(wb.Sheets['Map results']!);
-    assert.deepEqual(rows.map((r) => [r.Dataset, r.Scenario, r.Year]), [
-      ['100-year return period', 'Baseline', 2020], ['100-year return period', 'SSP 8.5', 2050],
-      ['1000-year return period', 'Baseline', 2020], ['1000-year return period', 'SSP 8.5', 2050],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.Dataset, r.Scenario, r.Year]),
+      [
+        ['100-year return period', 'Baseline', 2020],
+        ['100-year return period', 'SSP 8.5', 2050],
+        ['1000-year return period', 'Baseline', 2020],
+        ['1000-year return period', 'SSP 8.5', 2050],
+      ],
+    );
     assert.equal(rows[0]!.Max, g.body.storm_surge.max['100yr']);
     assert.ok((rows[1]!.Average as number) >= (rows[0]!.Average as number), 'sea-level rise by 2050 deepens the surge');
   });

@@ -110,10 +110,16 @@ describe('changing or turning off 2FA needs the password and a current code (iss
     const toEmail = await s.api.post('/user/configure_multifactor/email/', { token: u.token, form: { code: codeIn(setupMail.text_body)! } });
     assert.equal(toEmail.status, 400);
 
-    const wrongPassword = await s.api.post('/user/configure_multifactor/app/', { token: u.token, form: { code: totp(newUri), password: 'not the password at all', current_code: totp(u.uri, 1) } });
+    const wrongPassword = await s.api.post('/user/configure_multifactor/app/', {
+      token: u.token,
+      form: { code: totp(newUri), password: 'not the password at all', current_code: totp(u.uri, 1) },
+    });
     assert.equal(wrongPassword.status, 403);
     assert.equal(wrongPassword.body.errors[0].field, 'password');
-    const wrongCode = await s.api.post('/user/configure_multifactor/app/', { token: u.token, form: { code: totp(newUri), password: u.password, current_code: totp(newUri) === '123456' ? '654321' : '123456' } });
+    const wrongCode = await s.api.post('/user/configure_multifactor/app/', {
+      token: u.token,
+      form: { code: totp(newUri), password: u.password, current_code: totp(newUri) === '123456' ? '654321' : '123456' },
+    });
     assert.equal(wrongCode.status, 403);
     assert.equal(wrongCode.body.errors[0].field, 'current_code');
 
@@ -122,7 +128,10 @@ describe('changing or turning off 2FA needs the password and a current code (iss
     assert.equal(after.twofa_method, 'app');
     assert.equal((await mails(u.email, NOTICE)).length, 1, 'nothing changed, nothing announced');
 
-    const ok = await s.api.post('/user/configure_multifactor/app/', { token: u.token, form: { code: totp(newUri), password: u.password, current_code: totp(u.uri, 1) } });
+    const ok = await s.api.post('/user/configure_multifactor/app/', {
+      token: u.token,
+      form: { code: totp(newUri), password: u.password, current_code: totp(u.uri, 1) },
+    });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     const notices = await mails(u.email, NOTICE);
     assert.equal(notices.length, 2);
@@ -190,7 +199,13 @@ describe('two-factor authentication by e-mail through a real SMTP server', () =>
     await sink.stop();
   });
 
-  const codeIn = (raw: string) => /\b(\d{6})\b/.exec(raw.split(/\r?\n\r?\n/).slice(1).join('\n'))?.[1];
+  const codeIn = (raw: string) =>
+    /\b(\d{6})\b/.exec(
+      raw
+        .split(/\r?\n\r?\n/)
+        .slice(1)
+        .join('\n'),
+    )?.[1];
 
   test('welcome mail, setup code, and a login code all arrive by SMTP', async () => {
     const u = await registerAndLogin(s.api);
@@ -220,6 +235,9 @@ describe('two-factor authentication by e-mail through a real SMTP server', () =>
     assert.equal(step2.body.user.twofa_method, 'email');
     const sent = await s.db.selectFrom('outbox_emails').selectAll().where('to_address', '=', u.email).execute();
     assert.ok(sent.every((m) => m.transport === 'smtp' && m.status === 'sent'));
-    assert.ok(sent.every((m) => !m.text_body.includes(loginCode)), 'codes sent by SMTP are not kept in the database');
+    assert.ok(
+      sent.every((m) => !m.text_body.includes(loginCode)),
+      'codes sent by SMTP are not kept in the database',
+    );
   });
 });

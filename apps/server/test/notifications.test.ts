@@ -19,7 +19,10 @@ describe('notifications, releases and the last-accessed ping', () => {
     const res = await s.api.post('/api/user/mark_notification_read/', { token: u.token, form: { notification_id: welcome.id } });
     assert.equal(res.status, 200);
     const list = await s.api.get('/api/user/notifications/', { token: u.token });
-    assert.equal(list.body.some((n: { id: number }) => n.id === welcome.id), false);
+    assert.equal(
+      list.body.some((n: { id: number }) => n.id === welcome.id),
+      false,
+    );
   });
 
   test("another user's notification is a 404 and a bad id a 400 naming notification_id", async () => {
@@ -58,7 +61,10 @@ describe('notifications, releases and the last-accessed ping', () => {
     const me = await s.api.get('/accounts/user/', { token: u.token });
     assert.ok(me.body.last_accessed_at);
     const visits = await s.db.selectFrom('page_visits').selectAll().where('user_id', '=', u.userId).execute();
-    assert.deepEqual(visits.map((v) => v.path), ['/project']);
+    assert.deepEqual(
+      visits.map((v) => v.path),
+      ['/project'],
+    );
     const bad = await s.api.post('/user/update_last_accessed', { token: u.token, form: { path: 'no-slash' } });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.errors[0].field, 'path');
@@ -75,7 +81,9 @@ describe('public endpoints', () => {
   after(() => s.close());
 
   test('demo requests are stored, validated and rate limited', async () => {
-    const ok = await s.api.post('/api/demo_request/', { json: { name: 'Risk Officer', email: 'ro@bank.example', company: 'Bank', message: 'Portfolio of 800 branches' } });
+    const ok = await s.api.post('/api/demo_request/', {
+      json: { name: 'Risk Officer', email: 'ro@bank.example', company: 'Bank', message: 'Portfolio of 800 branches' },
+    });
     assert.equal(ok.status, 201);
     const row = await s.db.selectFrom('demo_requests').selectAll().executeTakeFirstOrThrow();
     assert.equal(row.company, 'Bank');

@@ -24,18 +24,33 @@ describe('NUL characters (U+0000) in input: 400 naming the field, nothing stored
     const before = await tableCounts(s.db);
     const res = await send();
     assert.equal(res.status, 400, `${field}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-    assert.ok(res.body.errors?.some((e: { field: string }) => e.field === field), `${field} named in ${JSON.stringify(res.body)}`);
+    assert.ok(
+      res.body.errors?.some((e: { field: string }) => e.field === field),
+      `${field} named in ${JSON.stringify(res.body)}`,
+    );
     assert.match(res.body.detail, new RegExp(`${field.replace(/\./g, '\\.')}.*NUL`));
     assert.equal(countDiff(before, await tableCounts(s.db)), null, 'nothing stored');
   }
 
   test('routes without a token: login (JSON and form), register, demo request', async () => {
-    await refused(() => s.api.post('/api/user/rest_login/', { json: { username: 'a\u0000b', password: 'whatever password', company_code: owner.company_code } }), 'username');
-    await refused(() => s.api.post('/api/user/rest_login/', { form: { username: owner.username, password: 'x', company_code: `${owner.company_code}\u0000` } }), 'company_code');
-    await refused(() => s.api.post('/api/user/rest_login/', { json: { username: owner.username, password: 'pass\u0000word', company_code: owner.company_code } }), 'password');
+    await refused(
+      () => s.api.post('/api/user/rest_login/', { json: { username: 'a\u0000b', password: 'whatever password', company_code: owner.company_code } }),
+      'username',
+    );
+    await refused(
+      () => s.api.post('/api/user/rest_login/', { form: { username: owner.username, password: 'x', company_code: `${owner.company_code}\u0000` } }),
+      'company_code',
+    );
+    await refused(
+      () => s.api.post('/api/user/rest_login/', { json: { username: owner.username, password: 'pass\u0000word', company_code: owner.company_code } }),
+      'password',
+    );
     await refused(() => s.api.post('/api/user/register/', { json: newUser({ first_name: 'Ada\u0000' }) }), 'first_name');
     await refused(() => s.api.post('/api/user/register/', { json: newUser({ company_name: '\u0000' }) }), 'company_name');
-    await refused(() => s.api.post('/api/demo_request/', { json: { name: 'Grace', email: 'grace@example.com', company: 'Navy', message: 'hello\u0000world' } }), 'message');
+    await refused(
+      () => s.api.post('/api/demo_request/', { json: { name: 'Grace', email: 'grace@example.com', company: 'Navy', message: 'hello\u0000world' } }),
+      'message',
+    );
   });
 
   test('signed-in routes: nested JSON, query strings, path parameters and multipart fields', async () => {
@@ -43,13 +58,30 @@ describe('NUL characters (U+0000) in input: 400 naming the field, nothing stored
       { name: 'Office', latitude: 22.3, longitude: 114.2 },
       { name: 'Ware\u0000house', latitude: 22.4, longitude: 114.1 },
     ];
-    await refused(() => s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Nul test', data, portfolio_variables: ['Extreme Heat'] } }), 'data.1.name');
-    await refused(() => s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Nul test', data: data.slice(0, 1), portfolio_variables: ['Extreme\u0000 Heat'] } }), 'portfolio_variables.0');
+    await refused(
+      () => s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Nul test', data, portfolio_variables: ['Extreme Heat'] } }),
+      'data.1.name',
+    );
+    await refused(
+      () =>
+        s.api.post('/api/v2/create_project/', {
+          token: owner.token,
+          json: { portfolio_name: 'Nul test', data: data.slice(0, 1), portfolio_variables: ['Extreme\u0000 Heat'] },
+        }),
+      'portfolio_variables.0',
+    );
     await refused(() => s.api.get('/api/v2/audit_log/?action=login%00', { token: owner.token }), 'action');
     await refused(() => s.api.get(`/api/user/permissions/${owner.userId}%00/`, { token: owner.token }), 'userId');
     await refused(() => s.api.post('/user/update_last_accessed', { token: owner.token, json: { path: '/project\u0000' } }), 'path');
     const csv = Buffer.from('name,latitude,longitude\r\nA,22.3,114.2\r\n');
-    await refused(() => s.api.post('/api/v2/create_project/', { token: owner.token, multipart: { portfolio_name: 'Nul\u0000 upload', upload_file: { filename: 'a.csv', data: csv } } }), 'portfolio_name');
+    await refused(
+      () =>
+        s.api.post('/api/v2/create_project/', {
+          token: owner.token,
+          multipart: { portfolio_name: 'Nul\u0000 upload', upload_file: { filename: 'a.csv', data: csv } },
+        }),
+      'portfolio_name',
+    );
     // A key holding NUL is refused too (jsonb refuses it as well).
     await refused(() => s.api.post('/api/demo_request/', { json: { name: 'Grace', email: 'grace@example.com', company: 'Navy', ['x\u0000']: 1 } }), 'x\u0000');
   });
@@ -61,23 +93,41 @@ describe('NUL characters (U+0000) in input: 400 naming the field, nothing stored
     const csv = Buffer.from(`name,latitude,longitude\r\n${rows.join('\r\n')}\r\n`);
     assert.ok(csv.indexOf(0) > 8192, 'the NUL is past the binary sniff');
     const before = await tableCounts(s.db);
-    const c = await s.api.post('/api/v2/create_project/', { token: owner.token, multipart: { portfolio_name: 'Nul csv', upload_file: { filename: 'sites.csv', data: csv } } });
+    const c = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      multipart: { portfolio_name: 'Nul csv', upload_file: { filename: 'sites.csv', data: csv } },
+    });
     assert.equal(c.status, 400, JSON.stringify(c.body).slice(0, 300));
     assert.match(c.body.detail, /upload_file: cell A502 .*NUL/);
     assert.equal(c.body.errors[0].field, 'upload_file');
 
     const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['name', 'latitude', 'longitude', 'property_type'], ['A', 22.3, 114.2, 'Off\u0000ice']]), 'Assets');
-    const x = await s.api.post('/api/v2/create_project/', { token: owner.token, multipart: { portfolio_name: 'Nul xlsx', upload_file: { filename: 'sites.xlsx', data: XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer } } });
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([
+        ['name', 'latitude', 'longitude', 'property_type'],
+        ['A', 22.3, 114.2, 'Off\u0000ice'],
+      ]),
+      'Assets',
+    );
+    const x = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      multipart: { portfolio_name: 'Nul xlsx', upload_file: { filename: 'sites.xlsx', data: XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer } },
+    });
     assert.equal(x.status, 400, JSON.stringify(x.body).slice(0, 300));
     assert.match(x.body.detail, /upload_file: cell D2 .*NUL/);
     assert.equal(countDiff(before, await tableCounts(s.db)), null, 'nothing stored');
   });
 
   test('the same requests without the NUL still work (the guard refuses only NUL)', async () => {
-    const ok = await s.api.post('/api/demo_request/', { json: { name: 'Grace', email: 'grace@example.com', company: 'Navy', message: 'hello world \u00e9\u{1F600}' } });
+    const ok = await s.api.post('/api/demo_request/', {
+      json: { name: 'Grace', email: 'grace@example.com', company: 'Navy', message: 'hello world \u00e9\u{1F600}' },
+    });
     assert.equal(ok.status, 201, JSON.stringify(ok.body));
-    const p = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Nul test ok', data: [{ name: 'Office', latitude: 22.3, longitude: 114.2 }], portfolio_variables: ['Extreme Heat'] } });
+    const p = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      json: { portfolio_name: 'Nul test ok', data: [{ name: 'Office', latitude: 22.3, longitude: 114.2 }], portfolio_variables: ['Extreme Heat'] },
+    });
     assert.equal(p.status, 201, JSON.stringify(p.body));
   });
 });

@@ -10,7 +10,17 @@ test('the committed docs/openapi.json matches the route schemas (run `npm run op
   const doc = JSON.parse(fresh);
   // Every route that is not public declares the token security scheme.
   // Public on purpose: sign-up and sign-in, the landing page's demo form, health, the change log, and file and report links (the link itself is the secret).
-  const publicRoutes = new Set(['/api/user/register/', '/api/user/rest_login/', '/api/demo_request/', '/api/health', '/api/changelog/', '/api/config/', '/api/basemap/tiles.pmtiles', '/api/v2/files/{token}/{filename}', '/api/v2/reports/{token}/{filename}']);
+  const publicRoutes = new Set([
+    '/api/user/register/',
+    '/api/user/rest_login/',
+    '/api/demo_request/',
+    '/api/health',
+    '/api/changelog/',
+    '/api/config/',
+    '/api/basemap/tiles.pmtiles',
+    '/api/v2/files/{token}/{filename}',
+    '/api/v2/reports/{token}/{filename}',
+  ]);
   for (const [path, ops] of Object.entries<Record<string, { security?: unknown[] }>>(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
       if (publicRoutes.has(path)) continue;

@@ -10,9 +10,16 @@ import { analyseReference, demoReferenceAssets, REFERENCE_BUILDINGS } from '../s
 
 const pct = (x: number) => `${(100 * x).toFixed(3)} %`;
 
-for (const [year, scenario] of [[2020, '45'], [2050, '85']] as const) {
+for (const [year, scenario] of [
+  [2020, '45'],
+  [2050, '85'],
+] as const) {
   test(`reference buildings, ${year === 2020 ? 'baseline 2020' : `SSP5-8.5 ${year}`}: expected annual loss per hazard and in total inside the cited ranges`, () => {
-    const rows = analyseReference(REFERENCE_BUILDINGS.map((b) => b.asset), year, scenario);
+    const rows = analyseReference(
+      REFERENCE_BUILDINGS.map((b) => b.asset),
+      year,
+      scenario,
+    );
     REFERENCE_BUILDINGS.forEach((b, i) => {
       const r = rows[i]!;
       const [lo, hi] = b.totalRange;
@@ -44,11 +51,15 @@ test('the worked 10-storey office: 0.05-0.5 %/yr in Miami, premium 0.05-1 %; wel
 
 test('the demo portfolio: totals inside the property range, and no asset loses more than its value in 20 years', () => {
   const demo = demoReferenceAssets();
-  for (const [year, scenario] of [[2020, '45'], [2050, '85']] as const) {
+  for (const [year, scenario] of [
+    [2020, '45'],
+    [2050, '85'],
+  ] as const) {
     const rows = analyseReference(demo, year, scenario);
     const value = demo.reduce((s, a) => s + a.valuation, 0);
     const w = (f: (r: (typeof rows)[number]) => number) => rows.reduce((s, r, i) => s + f(r) * demo[i]!.valuation, 0) / value;
-    const eal = w((r) => r.total); const premium = w((r) => r.premium);
+    const eal = w((r) => r.total);
+    const premium = w((r) => r.premium);
     // value-weighted: the 0.05-0.5 %/yr property range widened to physrisk's "medium" band (1 %) for a portfolio that
     // holds Manila, Dhaka and Dubai sites whose heat and drought disruption is counted as lost revenue
     assert.ok(eal >= 0.0005 && eal <= 0.01, `demo EAL ${pct(eal)} at ${year}`);

@@ -26,7 +26,6 @@ async function createProject(api: Api, token: string, name: string) {
   return res.body.project.project_id as number;
 }
 
-
 describe('project list, renaming, deleting, default filters and sharing by role', () => {
   let s: TestServer;
   let owner: Awaited<ReturnType<typeof registerAndLogin>>;
@@ -68,28 +67,49 @@ describe('project list, renaming, deleting, default filters and sharing by role'
   });
 
   test('only the owner shares, only with active users of the same company', async () => {
-    const toStranger = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: projectId, share_with: JSON.stringify([stranger.username]), permission: 'read' } });
+    const toStranger = await s.api.post('/api/v2/share_project/', {
+      token: owner.token,
+      form: { project_id: projectId, share_with: JSON.stringify([stranger.username]), permission: 'read' },
+    });
     assert.equal(toStranger.status, 400);
     assert.equal(toStranger.body.errors[0].field, 'share_with');
-    const badPerm = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: projectId, share_with: JSON.stringify([writer.userId]), permission: 'admin' } });
+    const badPerm = await s.api.post('/api/v2/share_project/', {
+      token: owner.token,
+      form: { project_id: projectId, share_with: JSON.stringify([writer.userId]), permission: 'admin' },
+    });
     assert.equal(badPerm.status, 400);
     assert.match(badPerm.body.detail, /permission/);
-    const w = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: projectId, share_with: JSON.stringify([writer.userId]), permission: 'write' } });
+    const w = await s.api.post('/api/v2/share_project/', {
+      token: owner.token,
+      form: { project_id: projectId, share_with: JSON.stringify([writer.userId]), permission: 'write' },
+    });
     assert.equal(w.status, 201, JSON.stringify(w.body));
-    const r = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: projectId, share_with: JSON.stringify([reader.username]), permission: 'read' } });
+    const r = await s.api.post('/api/v2/share_project/', {
+      token: owner.token,
+      form: { project_id: projectId, share_with: JSON.stringify([reader.username]), permission: 'read' },
+    });
     assert.equal(r.status, 201);
     for (const who of [writer, reader]) {
-      const again = await s.api.post('/api/v2/share_project/', { token: who.token, form: { project_id: projectId, share_with: JSON.stringify([owner.userId]), permission: 'read' } });
+      const again = await s.api.post('/api/v2/share_project/', {
+        token: who.token,
+        form: { project_id: projectId, share_with: JSON.stringify([owner.userId]), permission: 'read' },
+      });
       assert.equal(again.status, 403, 'writers and readers cannot re-share');
     }
-    const foreign = await s.api.post('/api/v2/share_project/', { token: stranger.token, form: { project_id: projectId, share_with: JSON.stringify([stranger.userId]), permission: 'write' } });
+    const foreign = await s.api.post('/api/v2/share_project/', {
+      token: stranger.token,
+      form: { project_id: projectId, share_with: JSON.stringify([stranger.userId]), permission: 'write' },
+    });
     assert.equal(foreign.status, 404);
     const ownerList = await s.api.get(`/api/project/${owner.userId}/`, { token: owner.token });
     assert.deepEqual(ownerList.body.data[0].shared_with.map((x: { permission: string }) => x.permission).sort(), ['read', 'write']);
   });
 
   test('shared users see the project with their permission; another company never does', async () => {
-    for (const [who, perm] of [[writer, 'write'], [reader, 'read']] as const) {
+    for (const [who, perm] of [
+      [writer, 'write'],
+      [reader, 'read'],
+    ] as const) {
       const list = await s.api.get(`/api/project/${who.userId}/`, { token: who.token });
       assert.equal(list.body.data[0].permission, perm);
       assert.deepEqual(list.body.data[0].shared_with, [], 'only the owner sees who else has access');
@@ -120,14 +140,26 @@ describe('project list, renaming, deleting, default filters and sharing by role'
   });
 
   test('default filters: per user, or per project with write access; years follow the analysis type', async () => {
-    const mine = await s.api.post('/api/project/update_default_filter/', { token: reader.token, form: { data: JSON.stringify({ year: 2030, scenario: '85', analysis_type: 'rcp' }) } });
+    const mine = await s.api.post('/api/project/update_default_filter/', {
+      token: reader.token,
+      form: { data: JSON.stringify({ year: 2030, scenario: '85', analysis_type: 'rcp' }) },
+    });
     assert.equal(mine.status, 200, JSON.stringify(mine.body));
-    const badYear = await s.api.post('/api/project/update_default_filter/', { token: reader.token, form: { data: JSON.stringify({ year: 2100, scenario: '85', analysis_type: 'rcp' }) } });
+    const badYear = await s.api.post('/api/project/update_default_filter/', {
+      token: reader.token,
+      form: { data: JSON.stringify({ year: 2100, scenario: '85', analysis_type: 'rcp' }) },
+    });
     assert.equal(badYear.status, 400);
     assert.equal(badYear.body.errors[0].field, 'data.year');
-    const readerOnProject = await s.api.post('/api/project/update_default_filter/', { token: reader.token, form: { project_id: projectId, data: JSON.stringify({ year: 2050, scenario: '26', analysis_type: 'ssp' }) } });
+    const readerOnProject = await s.api.post('/api/project/update_default_filter/', {
+      token: reader.token,
+      form: { project_id: projectId, data: JSON.stringify({ year: 2050, scenario: '26', analysis_type: 'ssp' }) },
+    });
     assert.equal(readerOnProject.status, 403);
-    const writerOnProject = await s.api.post('/api/project/update_default_filter/', { token: writer.token, form: { project_id: projectId, data: JSON.stringify({ year: 2080, scenario: '26', analysis_type: 'ssp' }) } });
+    const writerOnProject = await s.api.post('/api/project/update_default_filter/', {
+      token: writer.token,
+      form: { project_id: projectId, data: JSON.stringify({ year: 2080, scenario: '26', analysis_type: 'ssp' }) },
+    });
     assert.equal(writerOnProject.status, 200);
     const list = await s.api.get(`/api/project/${owner.userId}/`, { token: owner.token });
     const card = list.body.data.find((p: { project_id: number }) => p.project_id === projectId);
@@ -158,7 +190,10 @@ describe('project list, renaming, deleting, default filters and sharing by role'
 
   test('a company-location portfolio is marked on its card (Analyse opens /company-dashboard); a map portfolio is not', async () => {
     const u = await registerAndLogin(s.api);
-    const company = await s.api.post('/api/v2/create_project/', { token: u.token, json: { portfolio_name: 'Companies', ticker: '0005.HK', data: [{ name: 'HSBC Holdings', latitude: 22.28, longitude: 114.16 }] } });
+    const company = await s.api.post('/api/v2/create_project/', {
+      token: u.token,
+      json: { portfolio_name: 'Companies', ticker: '0005.HK', data: [{ name: 'HSBC Holdings', latitude: 22.28, longitude: 114.16 }] },
+    });
     assert.equal(company.status, 201, JSON.stringify(company.body));
     await createProject(s.api, u.token, 'Sites');
     const list = await s.api.get(`/api/project/${u.userId}/`, { token: u.token });

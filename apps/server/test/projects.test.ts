@@ -3,7 +3,27 @@ import { after, before, describe, test } from 'node:test';
 import * as XLSX from '@e965/xlsx';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
-const HEADER = ['name', 'lat', 'long', 'revenue', 'construction cost', 'property type', 'area', 'valuation', 'floors', 'solar', 'wind', 'hydro', 'wheat', 'rice', 'maize', 'fruit', 'veg', 'ownership', 'flood protection'];
+const HEADER = [
+  'name',
+  'lat',
+  'long',
+  'revenue',
+  'construction cost',
+  'property type',
+  'area',
+  'valuation',
+  'floors',
+  'solar',
+  'wind',
+  'hydro',
+  'wheat',
+  'rice',
+  'maize',
+  'fruit',
+  'veg',
+  'ownership',
+  'flood protection',
+];
 const ROWS = [
   ['Central Tower', 22.2819, 114.1585, '12,500,000', '85M', 'Office', 42000, 310000000, 38, 'NA', '', '', '', '', '', '', '', 100],
   ['Kwun Tong Warehouse', 22.3104, 114.2252, 3000000, 'NA', 'Warehouse', '', '', 4, '', '', '', '', '', '', '', '', '60%'],
@@ -15,8 +35,8 @@ function sheetFile(rows: unknown[][], bookType: 'xlsx' | 'biff8'): Buffer {
   XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(rows), 'Assets');
   return XLSX.write(wb, { type: 'buffer', bookType }) as Buffer;
 }
-const csvOf = (rows: unknown[][]) => rows.map((r) => r.map((c) => (typeof c === 'string' && /[",]/.test(c) ? `"${c.replace(/"/g, '""')}"` : String(c))).join(',')).join('\r\n');
-
+const csvOf = (rows: unknown[][]) =>
+  rows.map((r) => r.map((c) => (typeof c === 'string' && /[",]/.test(c) ? `"${c.replace(/"/g, '""')}"` : String(c))).join(',')).join('\r\n');
 
 describe('portfolio creation', () => {
   let s: TestServer;
@@ -33,7 +53,13 @@ describe('portfolio creation', () => {
     ];
     const res = await s.api.post('/api/v2/create_project/', {
       token: u.token,
-      form: { portfolio_name: 'Asia branches', portfolio_variables: JSON.stringify(['Wildfire']), data: JSON.stringify(data), base_unit: 'meter', base_currency: 'USD' },
+      form: {
+        portfolio_name: 'Asia branches',
+        portfolio_variables: JSON.stringify(['Wildfire']),
+        data: JSON.stringify(data),
+        base_unit: 'meter',
+        base_currency: 'USD',
+      },
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.equal(res.body.project.assets, 2);
@@ -55,14 +81,22 @@ describe('portfolio creation', () => {
       { filename: 'assets.xlsx', data: sheetFile([HEADER, ...ROWS], 'xlsx') },
       { filename: 'assets.xls', data: sheetFile([HEADER, ...ROWS], 'biff8') },
       // Columns shuffled, with units in the headers.
-      { filename: 'shuffled.csv', data: Buffer.from(csvOf([['Longitude', 'Latitude', 'Asset name', 'Ownership (%)', 'Revenue (USD)'], ...ROWS.map((r) => [r[2], r[1], r[0], r[17], r[3]])])) },
+      {
+        filename: 'shuffled.csv',
+        data: Buffer.from(
+          csvOf([['Longitude', 'Latitude', 'Asset name', 'Ownership (%)', 'Revenue (USD)'], ...ROWS.map((r) => [r[2], r[1], r[0], r[17], r[3]])]),
+        ),
+      },
     ];
     for (const [i, file] of files.entries()) {
       const res = await s.api.post('/api/v2/create_project/', { token: u.token, multipart: { portfolio_name: `Upload ${i}`, upload_file: file } });
       assert.equal(res.status, 201, `${file.filename}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body.project.assets, 3);
       const assets = await s.db.selectFrom('assets').selectAll().where('project_id', '=', res.body.project.project_id).orderBy('position').execute();
-      assert.deepEqual(assets.map((a) => a.name), ['Central Tower', 'Kwun Tong Warehouse', 'Shenzhen Plant']);
+      assert.deepEqual(
+        assets.map((a) => a.name),
+        ['Central Tower', 'Kwun Tong Warehouse', 'Shenzhen Plant'],
+      );
       assert.equal(assets[0]!.revenue, 12_500_000);
       assert.equal(assets[1]!.ownership, 60);
       assert.equal(assets[2]!.revenue, 0, '0 stays 0');
@@ -90,7 +124,10 @@ describe('portfolio creation', () => {
       ['Fractional floors', 22.3, 114.1, '', '', '', '', '', 2.5],
       ['Words', 22.3, 114.1, 'lots of money'],
     ];
-    const res = await s.api.post('/api/v2/create_project/', { token: u.token, multipart: { portfolio_name: 'Broken', upload_file: { filename: 'bad.csv', data: Buffer.from(csvOf(bad)) } } });
+    const res = await s.api.post('/api/v2/create_project/', {
+      token: u.token,
+      multipart: { portfolio_name: 'Broken', upload_file: { filename: 'bad.csv', data: Buffer.from(csvOf(bad)) } },
+    });
     assert.equal(res.status, 400);
     const e: string[] = res.body.error;
     const expect = [
@@ -104,7 +141,11 @@ describe('portfolio creation', () => {
       'Row 10: floors 2.5 must be a whole number',
       "Row 11: revenue 'lots of money' is not a number",
     ];
-    for (const x of expect) assert.ok(e.some((m) => m.startsWith(x)), `missing "${x}" in ${JSON.stringify(e)}`);
+    for (const x of expect)
+      assert.ok(
+        e.some((m) => m.startsWith(x)),
+        `missing "${x}" in ${JSON.stringify(e)}`,
+      );
     assert.equal(res.body.errors[0].field, 'upload_file');
     const left = await s.db.selectFrom('projects').select('id').where('owner_id', '=', u.userId).execute();
     assert.equal(left.length, 0, 'a failed upload leaves no project');
@@ -118,11 +159,23 @@ describe('portfolio creation', () => {
       { file: { filename: 'renamed.csv', data: png }, expect: /not a CSV, XLSX or XLS/ },
       { file: { filename: 'empty.csv', data: Buffer.from('') }, expect: /no asset rows/ },
       // The name must say csv, xlsx or xls, and the bytes must agree with it.
-      { file: { filename: 'assets.json', data: Buffer.from('name,latitude,longitude\nA,22.3,114.2\n') }, expect: /not a CSV, XLSX or XLS file \(files ending \.json are not accepted\)/ },
+      {
+        file: { filename: 'assets.json', data: Buffer.from('name,latitude,longitude\nA,22.3,114.2\n') },
+        expect: /not a CSV, XLSX or XLS file \(files ending \.json are not accepted\)/,
+      },
       { file: { filename: 'assets', data: Buffer.from('name,latitude,longitude\nA,22.3,114.2\n') }, expect: /no extension/ },
       { file: { filename: 'text.xlsx', data: Buffer.from('name,latitude,longitude\nA,22.3,114.2\n') }, expect: /named \.xlsx but holds text/ },
-      { file: { filename: 'letter.xlsx', data: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('word/document.xml'), Buffer.alloc(2000, 1)]) }, expect: /zip archive without an Excel workbook/ },
-      { file: { filename: 'broken.xlsx', data: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]) }, expect: /could not be read|no asset rows/ },
+      {
+        file: {
+          filename: 'letter.xlsx',
+          data: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('word/document.xml'), Buffer.alloc(2000, 1)]),
+        },
+        expect: /zip archive without an Excel workbook/,
+      },
+      {
+        file: { filename: 'broken.xlsx', data: Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]) },
+        expect: /could not be read|no asset rows/,
+      },
     ];
     for (const c of cases) {
       const res = await s.api.post('/api/v2/create_project/', { token: u.token, multipart: { portfolio_name: 'X', upload_file: c.file } });
@@ -164,30 +217,58 @@ describe('portfolio creation', () => {
     assert.equal(res.body.assets_allowed, 100);
     const ok = await s.api.post('/api/v2/create_project/', { token: u.token, json: { portfolio_name: 'Fits', data: many.slice(0, 100) } });
     assert.equal(ok.status, 201);
-    const more = await s.api.post('/api/v2/create_project/', { token: u.token, json: { portfolio_name: 'Fits', mode: 'add', data: [{ name: 'Extra', latitude: 1, longitude: 1 }] } });
+    const more = await s.api.post('/api/v2/create_project/', {
+      token: u.token,
+      json: { portfolio_name: 'Fits', mode: 'add', data: [{ name: 'Extra', latitude: 1, longitude: 1 }] },
+    });
     assert.equal(more.status, 400);
     assert.equal(more.body.detail, 'You are only allowed to add 100 assets for Analysis');
-    const count = await s.db.selectFrom('assets').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', ok.body.project.project_id).executeTakeFirstOrThrow();
+    const count = await s.db
+      .selectFrom('assets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', ok.body.project.project_id)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 100);
   });
 
   test('names are unique per owner; add and overwrite change an existing portfolio', async () => {
     const u = await registerAndLogin(s.api);
     const one = [{ name: 'A', latitude: 22.3, longitude: 114.2 }];
-    assert.equal((await s.api.post('/api/v2/create_project/', { token: u.token, json: { portfolio_name: 'Mine', data: one, portfolio_variables: ['Drought'], analysis_type: 'rcp' } })).status, 201);
+    assert.equal(
+      (
+        await s.api.post('/api/v2/create_project/', {
+          token: u.token,
+          json: { portfolio_name: 'Mine', data: one, portfolio_variables: ['Drought'], analysis_type: 'rcp' },
+        })
+      ).status,
+      201,
+    );
     const dup = await s.api.post('/api/v2/create_project/', { token: u.token, json: { portfolio_name: 'mine', data: one } });
     assert.equal(dup.status, 400);
     assert.equal(dup.body.errors[0].field, 'portfolio_name');
-    const add = await s.api.post('/api/v2/create_project/', { token: u.token, json: { portfolio_name: 'Mine', mode: 'add', data: [{ name: 'B', latitude: 22.4, longitude: 114.1 }] } });
+    const add = await s.api.post('/api/v2/create_project/', {
+      token: u.token,
+      json: { portfolio_name: 'Mine', mode: 'add', data: [{ name: 'B', latitude: 22.4, longitude: 114.1 }] },
+    });
     assert.equal(add.status, 201);
     assert.equal(add.body.project.assets, 2);
-    const kept = await s.db.selectFrom('projects').select(['portfolio_variables', 'default_filters']).where('id', '=', add.body.project.project_id).executeTakeFirstOrThrow();
+    const kept = await s.db
+      .selectFrom('projects')
+      .select(['portfolio_variables', 'default_filters'])
+      .where('id', '=', add.body.project.project_id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(kept.portfolio_variables, ['River Flood', 'Typhoon', 'Storm Surge', 'Drought'], 'adding keeps the hazards');
     assert.equal((kept.default_filters as { analysis_type: string }).analysis_type, 'rcp');
-    const over = await s.api.post('/api/v2/create_project/', { token: u.token, json: { portfolio_name: 'Mine', mode: 'overwrite', data: [{ name: 'C', latitude: 1.3, longitude: 103.8 }] } });
+    const over = await s.api.post('/api/v2/create_project/', {
+      token: u.token,
+      json: { portfolio_name: 'Mine', mode: 'overwrite', data: [{ name: 'C', latitude: 1.3, longitude: 103.8 }] },
+    });
     assert.equal(over.status, 201);
     const names = await s.db.selectFrom('assets').select('name').where('project_id', '=', over.body.project.project_id).execute();
-    assert.deepEqual(names.map((n) => n.name), ['C']);
+    assert.deepEqual(
+      names.map((n) => n.name),
+      ['C'],
+    );
     const missing = await s.api.post('/api/v2/create_project/', { token: u.token, json: { portfolio_name: 'Nope', mode: 'add', data: one } });
     assert.equal(missing.status, 400);
   });
@@ -218,8 +299,16 @@ describe('portfolio creation', () => {
     assert.equal(res.status, 201);
     const done = await waitForAnalysis(s, u.token, res.body.project.project_id, 180_000);
     assert.equal(done.status, 'done', JSON.stringify(done));
-    const chunks = await s.db.selectFrom('analysis_results').select(['chunk_start', 'chunk_count']).where('project_id', '=', res.body.project.project_id).orderBy('chunk_start').execute();
-    assert.deepEqual(chunks.map((c) => c.chunk_start), [0, 500, 1000, 1500, 2000]);
+    const chunks = await s.db
+      .selectFrom('analysis_results')
+      .select(['chunk_start', 'chunk_count'])
+      .where('project_id', '=', res.body.project.project_id)
+      .orderBy('chunk_start')
+      .execute();
+    assert.deepEqual(
+      chunks.map((c) => c.chunk_start),
+      [0, 500, 1000, 1500, 2000],
+    );
     assert.equal(chunks.at(-1)!.chunk_count, 100);
   });
 
@@ -231,13 +320,19 @@ describe('portfolio creation', () => {
     const wb = XLSX.read(Buffer.from(await res.arrayBuffer()), { type: 'buffer' });
     assert.deepEqual(wb.SheetNames, ['Assets', 'Instructions']);
     const rows = XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets.Assets!, { header: 1 });
-    assert.deepEqual((rows[0] as string[]).map((h) => h.replace(/ \(.*\)$/, '')), HEADER);
+    assert.deepEqual(
+      (rows[0] as string[]).map((h) => h.replace(/ \(.*\)$/, '')),
+      HEADER,
+    );
     assert.equal(rows.length, 2);
     const bad = await s.api.get('/api/v2/download_upload_csv_template/?currency=EUR', { token: u.token });
     assert.equal(bad.status, 400);
     assert.match(bad.body.detail, /currency/);
     // The template itself uploads cleanly.
-    const up = await s.api.post('/api/v2/create_project/', { token: u.token, multipart: { portfolio_name: 'From template', upload_file: { filename: 't.xlsx', data: XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) } } });
+    const up = await s.api.post('/api/v2/create_project/', {
+      token: u.token,
+      multipart: { portfolio_name: 'From template', upload_file: { filename: 't.xlsx', data: XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) } },
+    });
     assert.equal(up.status, 201, JSON.stringify(up.body));
   });
 });

@@ -19,7 +19,9 @@ test('ring samples lie in the annulus, on every side, with area weights summing 
   assert.ok(Math.abs(s.reduce((n, p) => n + p.weight, 0) - 1) < 1e-9);
   // Outer sub-annuli weigh more (they cover more area): weight proportional to the radius.
   assert.ok(s[63]!.weight > s[0]!.weight * 3);
-  assert.ok(s.some((p) => p.lat > 22.28 + 0.05) && s.some((p) => p.lat < 22.28 - 0.05) && s.some((p) => p.lng > 114.16 + 0.05) && s.some((p) => p.lng < 114.16 - 0.05));
+  assert.ok(
+    s.some((p) => p.lat > 22.28 + 0.05) && s.some((p) => p.lat < 22.28 - 0.05) && s.some((p) => p.lng > 114.16 + 0.05) && s.some((p) => p.lng < 114.16 - 0.05),
+  );
   assert.throws(() => ringSamples(0, 0, 5, 5), /min_distance/);
   assert.throws(() => ringSamples(0, 0, -1, 5), /min_distance/);
 });
@@ -37,19 +39,36 @@ test('area-weighted mean, min and max', () => {
 test('point scores are the engine scores the dashboard uses; the ring differs from the point where the hazard varies', () => {
   // Houston: the 5' river-flood HAND cell of downtown is in the floodplain, cells within 10 km are not all. The
   // properties here are unprotected (flood_protection 1) so the ring geometry, not the US 100-yr standard, is tested.
-  const houston = propertyRisk({ name: 'Houston', latitude: 29.76, longitude: -95.37, type: 'Residential', valuation: 1e7, flood_protection: 1 }, 1, 10, layers, sy);
+  const houston = propertyRisk(
+    { name: 'Houston', latitude: 29.76, longitude: -95.37, type: 'Residential', valuation: 1e7, flood_protection: 1 },
+    1,
+    10,
+    layers,
+    sy,
+  );
   assert.ok(houston.flood_score >= 75, JSON.stringify(houston)); // measured 100 (river flood) with the layers of Nov 2026
   assert.ok(houston.flood.min_value < houston.flood_score, JSON.stringify(houston.flood));
   assert.notEqual(houston.flood.mean_score, houston.flood_score);
   assert.ok(houston.flood.min_value <= houston.flood.mean_score && houston.flood.mean_score <= houston.flood.max_value);
   // Hong Kong Central: the ring reaches coastal cells with deeper surge and higher scores than the point.
-  const hk = propertyRisk({ name: 'Central', latitude: 22.2819, longitude: 114.1585, type: 'Residential', valuation: 1e7, flood_protection: 1 }, 1, 10, layers, sy);
+  const hk = propertyRisk(
+    { name: 'Central', latitude: 22.2819, longitude: 114.1585, type: 'Residential', valuation: 1e7, flood_protection: 1 },
+    1,
+    10,
+    layers,
+    sy,
+  );
   assert.ok(hk.flood.max_value > hk.flood_score, JSON.stringify(hk));
   assert.notEqual(hk.flood.mean_score, hk.flood_score);
   assert.ok(hk.typhoon_score > 0 && hk.typhoon_wind_kmh! > 117, JSON.stringify(hk));
   assert.equal(hk.ring_samples, 64);
   // The point score equals the engine's score for the same asset alone (the analysis job's computeChunk).
-  const alone = scoreSites({ name: 'Central', latitude: 22.2819, longitude: 114.1585, type: 'Residential', valuation: 1e7, flood_protection: 1 }, [{ lat: 22.2819, lng: 114.1585 }], layers, sy)[0]!;
+  const alone = scoreSites(
+    { name: 'Central', latitude: 22.2819, longitude: 114.1585, type: 'Residential', valuation: 1e7, flood_protection: 1 },
+    [{ lat: 22.2819, lng: 114.1585 }],
+    layers,
+    sy,
+  )[0]!;
   assert.equal(alone.flood, hk.flood_score);
   assert.equal(alone.typhoon, hk.typhoon_score);
 });

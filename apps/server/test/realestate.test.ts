@@ -30,7 +30,10 @@ describe('real estate: property-risk compute and fetch', () => {
     assert.equal(f.status, 200, JSON.stringify(f.body));
     assert.deepEqual(f.body.scenario, { analysis_type: 'ssp', scenario: '85', year: 2050 });
     const [hk, hou, mad] = f.body.data;
-    assert.deepEqual(f.body.data.map((r: { name: string }) => r.name), ['Central Tower', 'Houston Depot', 'Madrid Flat']);
+    assert.deepEqual(
+      f.body.data.map((r: { name: string }) => r.name),
+      ['Central Tower', 'Houston Depot', 'Madrid Flat'],
+    );
     for (const r of f.body.data) {
       for (const k of ['flood_score', 'typhoon_score']) assert.ok(r[k] >= 0 && r[k] <= 100, `${r.name} ${k} ${r[k]}`);
       for (const h of [r.flood, r.typhoon]) assert.ok(h.min_value <= h.mean_score && h.mean_score <= h.max_value, JSON.stringify(h));
@@ -66,7 +69,14 @@ describe('real estate: property-risk compute and fetch', () => {
     assert.equal(empty.status, 400);
     const bad = await s.api.post('/api/v2/property_risk/', {
       token: u.token,
-      json: { project_name: 'Bad rows', data: [{ name: 'A', latitude: 95, longitude: 10 }, { name: 'B', latitude: 10, longitude: 10, min_distance: 8, max_distance: 3 }, { name: 'C', latitude: 1, longitude: 1, max_distance: 'far' }] },
+      json: {
+        project_name: 'Bad rows',
+        data: [
+          { name: 'A', latitude: 95, longitude: 10 },
+          { name: 'B', latitude: 10, longitude: 10, min_distance: 8, max_distance: 3 },
+          { name: 'C', latitude: 1, longitude: 1, max_distance: 'far' },
+        ],
+      },
     });
     assert.equal(bad.status, 400, JSON.stringify(bad.body));
     assert.equal(bad.body.error.length, 3, JSON.stringify(bad.body.error));
@@ -76,7 +86,10 @@ describe('real estate: property-risk compute and fetch', () => {
     const ring = await s.api.post('/api/v2/property_risk/', { token: u.token, json: { project_name: 'Far', data: LOCATIONS, max_distance: 80 } });
     assert.equal(ring.status, 400);
     assert.match(JSON.stringify(ring.body), /max_distance must be 0 to 50 km/);
-    const year = await s.api.post('/api/v2/property_risk/', { token: u.token, json: { project_name: 'Year', data: LOCATIONS, analysis_type: 'rcp', year: 2040 } });
+    const year = await s.api.post('/api/v2/property_risk/', {
+      token: u.token,
+      json: { project_name: 'Year', data: LOCATIONS, analysis_type: 'rcp', year: 2040 },
+    });
     assert.equal(year.status, 400);
     assert.match(JSON.stringify(year.body), /year/);
     const n = await s.db.selectFrom('projects').select(s.db.fn.countAll<number>().as('n')).where('owner_id', '=', u.userId).executeTakeFirstOrThrow();
@@ -95,13 +108,19 @@ describe('real estate: property-risk compute and fetch', () => {
     const again = await s.api.post('/api/v2/property_risk/', { token: u.token, json: { project_name: 'Twice', data: LOCATIONS.slice(0, 1) } });
     assert.equal(again.status, 400);
     assert.match(again.body.detail, /already have a property-risk project named 'Twice'/);
-    const over = await s.api.post('/api/v2/property_risk/', { token: u.token, form: { project_name: 'Twice', data: JSON.stringify(LOCATIONS.slice(0, 1)), overwrite: 'true' } });
+    const over = await s.api.post('/api/v2/property_risk/', {
+      token: u.token,
+      form: { project_name: 'Twice', data: JSON.stringify(LOCATIONS.slice(0, 1)), overwrite: 'true' },
+    });
     assert.equal(over.status, 202, JSON.stringify(over.body));
     assert.equal(over.body.project.project_id, first.body.project.project_id);
     await waitForAnalysis(s, u.token, first.body.project.project_id);
     const f = await s.api.post('/api/v2/property_risk/fetch/', { token: u.token, form: { project_name: 'Twice' } });
     assert.equal(f.body.status, 'done');
-    assert.deepEqual(f.body.data.map((r: { name: string }) => r.name), ['Central Tower']);
+    assert.deepEqual(
+      f.body.data.map((r: { name: string }) => r.name),
+      ['Central Tower'],
+    );
     // The physical-risk list does not show property-risk projects under the same name space.
     const phys = await s.api.post('/api/v2/create_project/', { token: u.token, json: { portfolio_name: 'Twice', data: LOCATIONS.slice(0, 1) } });
     assert.equal(phys.status, 201, JSON.stringify(phys.body));
@@ -136,17 +155,29 @@ describe('real estate: property-risk compute and fetch', () => {
     // The stranger's own project of the same name does not collide with the owner's.
     const own = await s.api.post('/api/v2/property_risk/', { token: stranger.token, json: { project_name: 'Private', data: LOCATIONS.slice(2) } });
     assert.equal(own.status, 202);
-    const share = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: id, share_with: JSON.stringify([colleague.userId]), permission: 'read' } });
+    const share = await s.api.post('/api/v2/share_project/', {
+      token: owner.token,
+      form: { project_id: id, share_with: JSON.stringify([colleague.userId]), permission: 'read' },
+    });
     assert.equal(share.status, 201, JSON.stringify(share.body));
     const seen = await s.api.post('/api/v2/property_risk/fetch/', { token: colleague.token, form: { project_name: 'Private' } });
     assert.equal(seen.status, 200);
     assert.equal(seen.body.data[0].name, 'Central Tower');
     // Lists: each sees their own and what was shared with them, never another company's.
     const mine = await s.api.get('/api/v2/property_risk/projects/', { token: owner.token });
-    assert.deepEqual(mine.body.map((p: { project_id: number; own: boolean; properties: number; status: string }) => [p.project_id, p.own, p.properties, p.status]), [[id, true, 1, 'done']]);
+    assert.deepEqual(
+      mine.body.map((p: { project_id: number; own: boolean; properties: number; status: string }) => [p.project_id, p.own, p.properties, p.status]),
+      [[id, true, 1, 'done']],
+    );
     const shared = await s.api.get('/api/v2/property_risk/projects/', { token: colleague.token });
-    assert.deepEqual(shared.body.map((p: { project_id: number; own: boolean }) => [p.project_id, p.own]), [[id, false]]);
+    assert.deepEqual(
+      shared.body.map((p: { project_id: number; own: boolean }) => [p.project_id, p.own]),
+      [[id, false]],
+    );
     const theirs = await s.api.get('/api/v2/property_risk/projects/', { token: stranger.token });
-    assert.deepEqual(theirs.body.map((p: { project_id: number }) => p.project_id), [own.body.project.project_id]);
+    assert.deepEqual(
+      theirs.body.map((p: { project_id: number }) => p.project_id),
+      [own.body.project.project_id],
+    );
   });
 });

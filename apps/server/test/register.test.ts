@@ -40,7 +40,9 @@ describe('registration and company membership', () => {
     assert.equal(reg.body.status, 'pending');
     assert.equal(reg.body.company_code, admin.company_code);
 
-    const early = await s.api.post('/api/user/rest_login/', { form: { username: joiner.username, password: joiner.password, company_code: admin.company_code } });
+    const early = await s.api.post('/api/user/rest_login/', {
+      form: { username: joiner.username, password: joiner.password, company_code: admin.company_code },
+    });
     assert.equal(early.status, 403);
     assert.match(early.body.detail, /waiting for approval/);
     assert.equal(early.body.token, undefined);
@@ -54,7 +56,9 @@ describe('registration and company membership', () => {
     assert.equal(ok.status, 200);
     assert.equal(ok.body.status, 'active');
 
-    const later = await s.api.post('/api/user/rest_login/', { form: { username: joiner.username, password: joiner.password, company_code: admin.company_code } });
+    const later = await s.api.post('/api/user/rest_login/', {
+      form: { username: joiner.username, password: joiner.password, company_code: admin.company_code },
+    });
     assert.equal(later.status, 201);
     assert.equal(later.body.user.is_company_admin, false);
 
@@ -72,7 +76,9 @@ describe('registration and company membership', () => {
     assert.equal(foreign.status, 404);
     const rej = await s.api.post(`/api/company/members/${reg.body.user.id}/reject/`, { token: admin.token });
     assert.equal(rej.status, 200);
-    const login = await s.api.post('/api/user/rest_login/', { form: { username: joiner.username, password: joiner.password, company_code: admin.company_code } });
+    const login = await s.api.post('/api/user/rest_login/', {
+      form: { username: joiner.username, password: joiner.password, company_code: admin.company_code },
+    });
     assert.equal(login.status, 403);
     assert.match(login.body.detail, /not approved/);
   });
@@ -105,7 +111,10 @@ describe('registration and company membership', () => {
     for (const [body, field, message] of cases) {
       const res = await s.api.post('/api/user/register/', { json: body });
       assert.equal(res.status, 400, `${field}: ${JSON.stringify(res.body)}`);
-      assert.ok(res.body.errors.some((e: { field: string }) => e.field === field), `${field} named in ${JSON.stringify(res.body)}`);
+      assert.ok(
+        res.body.errors.some((e: { field: string }) => e.field === field),
+        `${field} named in ${JSON.stringify(res.body)}`,
+      );
       assert.match(res.body.detail, message);
     }
     const missing = await s.api.post('/api/user/register/', { json: {} });

@@ -36,7 +36,10 @@ describe('slide report PDF with Chinese and Japanese asset names', () => {
       { name: '東京タワー', latitude: 35.6586, longitude: 139.7454, property_type: 'Commercial', valuation: 1.5e8 },
       { name: '葵涌貨櫃碼頭', latitude: 22.35, longitude: 114.125, property_type: 'Industrial', valuation: 9e7 },
     ];
-    const res = await s.api.post('/api/v2/create_project/', { token, json: { portfolio_name: '恒生 組合', data, portfolio_variables: ['River Flood', 'Typhoon'] } });
+    const res = await s.api.post('/api/v2/create_project/', {
+      token,
+      json: { portfolio_name: '恒生 組合', data, portfolio_variables: ['River Flood', 'Typhoon'] },
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     projectId = res.body.project.project_id;
     await waitForAnalysis(s, token, projectId);

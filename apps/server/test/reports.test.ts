@@ -15,7 +15,9 @@ const HAZARDS = ['River Flood', 'Typhoon', 'Storm Surge', 'Extreme Heat', 'Wildf
 
 /** The text of a PDF, page by page (poppler's pdftotext; npm test installs poppler-utils). */
 function pdfPages(file: string): string[] {
-  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).split('\f').filter((p) => p.trim() !== '');
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
+    .split('\f')
+    .filter((p) => p.trim() !== '');
 }
 
 const norm = (s: string) => s.replace(/\s+/g, ' ');
@@ -27,7 +29,13 @@ describe('slide report: PDF and PPTX made by a job, with the dashboard figures',
   let projectId = 0;
   let work = '';
   const setTier = (all: boolean) =>
-    s.db.updateTable('companies').set({ tier: all ? 'enterprise' : 'free', tier_permissions: JSON.stringify(Object.fromEntries(SECTIONS.map((k) => [k, all || k === 'climate_heatmap']))) }).execute();
+    s.db
+      .updateTable('companies')
+      .set({
+        tier: all ? 'enterprise' : 'free',
+        tier_permissions: JSON.stringify(Object.fromEntries(SECTIONS.map((k) => [k, all || k === 'climate_heatmap']))),
+      })
+      .execute();
   before(async () => {
     s = await startServer({}, { jobs: true });
     owner = await registerAndLogin(s.api);
@@ -73,12 +81,26 @@ describe('slide report: PDF and PPTX made by a job, with the dashboard figures',
     assert.equal(pages.length, res.body.slides);
     assert.equal(pages.length, 7 + HAZARDS.length + 2, 'title, overview, score, KPIs, CVaR, heat map, top assets, one per hazard, adaptation, methodology');
     const all = norm(pages.join('\n'));
-    for (const title of ['PHYSICAL CLIMATE RISK REPORT', 'Portfolio overview', 'Climate score', 'Key figures', 'CVaR vs residual CVaR', 'Hazard heat map', 'Top assets at risk', 'Adaptation recommendations', 'Methodology and data sources', ...HAZARDS]) {
+    for (const title of [
+      'PHYSICAL CLIMATE RISK REPORT',
+      'Portfolio overview',
+      'Climate score',
+      'Key figures',
+      'CVaR vs residual CVaR',
+      'Hazard heat map',
+      'Top assets at risk',
+      'Adaptation recommendations',
+      'Methodology and data sources',
+      ...HAZARDS,
+    ]) {
       assert.ok(all.includes(title), `the PDF has '${title}'`);
     }
     // Key figures as the dashboard computes them, with the scenario, year and methodology version.
     const card = d.climate_risk_card_data;
-    assert.ok(norm(pages[3]!).includes(formatMillions(card.climate_value_at_risk)), `CVaR ${formatMillions(card.climate_value_at_risk)} on the key-figures page`);
+    assert.ok(
+      norm(pages[3]!).includes(formatMillions(card.climate_value_at_risk)),
+      `CVaR ${formatMillions(card.climate_value_at_risk)} on the key-figures page`,
+    );
     assert.ok(norm(pages[3]!).includes(formatMillions(card.residual_climate_value_at_risk)));
     assert.ok(norm(pages[3]!).includes(formatMillions(card.total_asset_value)));
     assert.ok(norm(pages[2]!).includes(`${d.overall.overall_risk.toFixed(1)} / 100`), 'the climate score, out of 100');
@@ -150,7 +172,10 @@ describe('slide report: PDF and PPTX made by a job, with the dashboard figures',
     const reg = await s.api.post('/api/user/register/', { json: j });
     await s.api.post(`/api/company/members/${reg.body.user.id}/approve/`, { token: owner.token });
     const reader = await s.api.post('/api/user/rest_login/', { form: { username: j.username, password: j.password, company_code: owner.company_code } });
-    await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: String(projectId), share_with: JSON.stringify([reg.body.user.id]), permission: 'read' } });
+    await s.api.post('/api/v2/share_project/', {
+      token: owner.token,
+      form: { project_id: String(projectId), share_with: JSON.stringify([reg.body.user.id]), permission: 'read' },
+    });
     const asReader = await s.api.post('/api/v2/generate_pdf_report/', { token: reader.body.token, form: { project_id: String(projectId) } });
     assert.equal(asReader.status, 200, JSON.stringify(asReader.body));
     assert.equal(asReader.body.status, 'done');

@@ -17,15 +17,28 @@ const ASSETS = [
 /** RFC 4180 reader (quoted cells with "" escapes), independent of the server's writer. */
 function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
-  let row: string[] = [], cell = '', quoted = false;
+  let row: string[] = [],
+    cell = '',
+    quoted = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (ch === '"') quoted = false; else cell += ch;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(cell); cell = ''; }
-    else if (ch === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; }
-    else cell += ch;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += ch;
   }
   return rows;
 }
@@ -39,15 +52,21 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
     s = await startServer({}, { jobs: true });
     owner = await registerAndLogin(s.api);
     stranger = await registerAndLogin(s.api);
-    const res = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Results API', data: ASSETS, portfolio_variables: ['Typhoon', 'Extreme Heat', 'River Flood'] } });
+    const res = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      json: { portfolio_name: 'Results API', data: ASSETS, portfolio_variables: ['Typhoon', 'Extreme Heat', 'River Flood'] },
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     projectId = res.body.project.project_id;
     await waitForAnalysis(s, owner.token, projectId);
   });
   after(() => s.close());
 
-  test('a project\'s rows: one per asset x hazard x scenario x year, typed fields, the same figures as the spreadsheet export', async () => {
-    const res = await s.api.post('/api/v2/asset_results/', { token: owner.token, json: { project_id: projectId, scenarios: ['45', '85'], years: [2030, 2050] } });
+  test("a project's rows: one per asset x hazard x scenario x year, typed fields, the same figures as the spreadsheet export", async () => {
+    const res = await s.api.post('/api/v2/asset_results/', {
+      token: owner.token,
+      json: { project_id: projectId, scenarios: ['45', '85'], years: [2030, 2050] },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 400));
     assert.equal(res.body.project_id, projectId);
     assert.equal(res.body.assets, 3);
@@ -62,11 +81,23 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
     assert.ok(hk.intensity! > 20, `a Hong Kong typhoon gust, got ${hk.intensity}`);
     assert.ok(hk.score! > 0 && hk.score! <= 100);
     assert.ok(hk.expected_annual_loss_usd! > 0);
-    assert.ok(Math.abs(hk.expected_damage_usd! + hk.expected_disruption_usd! - hk.expected_annual_loss_usd!) < 0.02, 'damage + disruption = expected annual loss');
+    assert.ok(
+      Math.abs(hk.expected_damage_usd! + hk.expected_disruption_usd! - hk.expected_annual_loss_usd!) < 0.02,
+      'damage + disruption = expected annual loss',
+    );
     assert.ok(hk.loss_1_in_250_usd! >= hk.loss_1_in_100_usd!, 'the rarer event costs at least as much');
     assert.ok(hk.asset_id! > 0);
     // The spreadsheet export reads the same rows (shared code): same figures for the same cell.
-    const xl = await s.api.post('/api/v2/download_csv_report/', { token: owner.token, form: { project_name: 'Results API', climate_variables: JSON.stringify(['Typhoon']), year_list: JSON.stringify([2050]), scenario_list: JSON.stringify(['85']), analysis_type: 'ssp' } });
+    const xl = await s.api.post('/api/v2/download_csv_report/', {
+      token: owner.token,
+      form: {
+        project_name: 'Results API',
+        climate_variables: JSON.stringify(['Typhoon']),
+        year_list: JSON.stringify([2050]),
+        scenario_list: JSON.stringify(['85']),
+        analysis_type: 'ssp',
+      },
+    });
     assert.equal(xl.status, 200);
     const sheetRow = xl.body.success.find((r: Record<string, unknown>) => r.Asset === 'Hong Kong office');
     assert.equal(sheetRow.Intensity, hk.intensity);
@@ -83,31 +114,54 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
     assert.equal(res.body.rows, 2);
     const posted = res.body.results as AssetResult[];
     assert.equal(posted[0]!.asset_id, null);
-    const stored = (await s.api.post('/api/v2/asset_results/', { token: owner.token, json: { project_id: projectId, ...body, assets: undefined } })).body.results as AssetResult[];
+    const stored = (await s.api.post('/api/v2/asset_results/', { token: owner.token, json: { project_id: projectId, ...body, assets: undefined } })).body
+      .results as AssetResult[];
     for (const h of ['typhoon', 'river_flood']) {
-      const a = posted.find((r) => r.hazard === h)!, b = stored.find((r) => r.hazard === h && r.asset_name === 'Hong Kong office')!;
-      for (const k of ['intensity', 'score', 'expected_annual_loss_usd', 'loss_1_in_100_usd', 'loss_1_in_250_usd', 'cvar_usd'] as const) assert.equal(a[k], b[k], `${h} ${k}`);
+      const a = posted.find((r) => r.hazard === h)!,
+        b = stored.find((r) => r.hazard === h && r.asset_name === 'Hong Kong office')!;
+      for (const k of ['intensity', 'score', 'expected_annual_loss_usd', 'loss_1_in_100_usd', 'loss_1_in_250_usd', 'cvar_usd'] as const)
+        assert.equal(a[k], b[k], `${h} ${k}`);
     }
   });
 
   test('the generated typed client calls the results API and surfaces 4xx with the field', async () => {
     const api = createApiClient({ baseUrl: s.url, token: owner.token });
-    const out = await api.assetResults({ assets: [{ name: 'Client HQ', latitude: 22.3, longitude: 114.17, valuation: 5e7 }], hazards: ['typhoon'], scenarios: ['45'], years: [2030, 2050] });
+    const out = await api.assetResults({
+      assets: [{ name: 'Client HQ', latitude: 22.3, longitude: 114.17, valuation: 5e7 }],
+      hazards: ['typhoon'],
+      scenarios: ['45'],
+      years: [2030, 2050],
+    });
     assert.equal(out.rows, 2);
     const typed: number | null = out.results[0]!.loss_1_in_100_usd;
     assert.ok(typed === null || typed >= 0);
-    assert.deepEqual(out.results.map((r) => r.year), [2030, 2050]);
-    const viaRequest = await api.request('post', '/api/v2/asset_results/', { body: { project_id: projectId, hazards: ['typhoon'], scenarios: ['45'], years: [2050] } });
+    assert.deepEqual(
+      out.results.map((r) => r.year),
+      [2030, 2050],
+    );
+    const viaRequest = await api.request('post', '/api/v2/asset_results/', {
+      body: { project_id: projectId, hazards: ['typhoon'], scenarios: ['45'], years: [2050] },
+    });
     assert.equal(viaRequest.assets, 3);
-    const csv = await api.raw('post', '/api/v2/asset_results/', { query: { format: 'csv' }, body: { project_id: projectId, hazards: ['typhoon'], scenarios: ['45'], years: [2050] } });
+    const csv = await api.raw('post', '/api/v2/asset_results/', {
+      query: { format: 'csv' },
+      body: { project_id: projectId, hazards: ['typhoon'], scenarios: ['45'], years: [2050] },
+    });
     assert.match(await csv.text(), /^asset_index,asset_id,asset_name,/);
-    await assert.rejects(api.assetResults({ assets: [{ name: 'x', latitude: 10, longitude: 10 }], years: [2031] }), (e: unknown) => e instanceof ApiError && e.status === 400 && e.errors[0]?.field === 'years');
+    await assert.rejects(
+      api.assetResults({ assets: [{ name: 'x', latitude: 10, longitude: 10 }], years: [2031] }),
+      (e: unknown) => e instanceof ApiError && e.status === 400 && e.errors[0]?.field === 'years',
+    );
     // @ts-expect-error: a hazard key the schema does not have is a compile error in client code
     await assert.rejects(api.assetResults({ assets: [{ name: 'x', latitude: 10, longitude: 10 }], hazards: ['volcano'] }), ApiError);
   });
 
   test('CSV has the documented columns and one line per row; formula-like names are escaped', async () => {
-    const res = await fetch(`${s.url}/api/v2/asset_results/?format=csv`, { method: 'POST', headers: { authorization: `Token ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ project_id: projectId, years: [2050], scenarios: ['45'], hazards: ['typhoon', 'extreme_heat', 'river_flood'] }) });
+    const res = await fetch(`${s.url}/api/v2/asset_results/?format=csv`, {
+      method: 'POST',
+      headers: { authorization: `Token ${owner.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: projectId, years: [2050], scenarios: ['45'], hazards: ['typhoon', 'extreme_heat', 'river_flood'] }),
+    });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /^text\/csv/);
     const table = parseCsv(await res.text());
@@ -118,10 +172,17 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
   });
 
   test('GeoJSON is a valid RFC 7946 FeatureCollection of points at the assets', async () => {
-    const res = await fetch(`${s.url}/api/v2/asset_results/?format=geojson`, { method: 'POST', headers: { authorization: `Token ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ project_id: projectId, years: [2050], scenarios: ['45'], hazards: ['typhoon'] }) });
+    const res = await fetch(`${s.url}/api/v2/asset_results/?format=geojson`, {
+      method: 'POST',
+      headers: { authorization: `Token ${owner.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: projectId, years: [2050], scenarios: ['45'], hazards: ['typhoon'] }),
+    });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /^application\/geo\+json/);
-    const fc = checkGeoJson(await res.text()) as unknown as { type: string; features: { geometry: { type: string; coordinates: number[] }; properties: AssetResult }[] };
+    const fc = checkGeoJson(await res.text()) as unknown as {
+      type: string;
+      features: { geometry: { type: string; coordinates: number[] }; properties: AssetResult }[];
+    };
     assert.equal(fc.type, 'FeatureCollection');
     assert.equal(fc.features.length, 3);
     const hk = fc.features.find((f) => f.properties.asset_name === 'Hong Kong office')!;
@@ -129,43 +190,56 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
     assert.equal(hk.properties.hazard, 'typhoon');
   });
 
-  test('bad requests answer 400 naming the field; others\' projects 404; no token 401', async () => {
+  test("bad requests answer 400 naming the field; others' projects 404; no token 401", async () => {
     const post = (json: unknown, token = owner.token) => s.api.post('/api/v2/asset_results/', { token, json });
     const fieldOf = (r: { body: { errors?: { field: string }[] } }) => r.body.errors?.map((e) => e.field).join(',');
     const many = Array.from({ length: RESULTS_MAX_ASSETS + 1 }, (_, i) => ({ name: `a${i}`, latitude: 10, longitude: 10 }));
     let r = await post({ assets: many });
-    assert.equal(r.status, 400); assert.match(fieldOf(r)!, /assets/); assert.match(r.body.detail, /at most 1000/);
+    assert.equal(r.status, 400);
+    assert.match(fieldOf(r)!, /assets/);
+    assert.match(r.body.detail, /at most 1000/);
     r = await post({ project_id: projectId, assets: [ASSETS[0]] });
-    assert.equal(r.status, 400); assert.match(r.body.detail, /either project_id or assets/);
+    assert.equal(r.status, 400);
+    assert.match(r.body.detail, /either project_id or assets/);
     r = await post({});
     assert.equal(r.status, 400);
     r = await post({ assets: [{ name: 'x', latitude: 95, longitude: 0 }] });
-    assert.equal(r.status, 400); assert.match(fieldOf(r)!, /assets\.0\.latitude/);
+    assert.equal(r.status, 400);
+    assert.match(fieldOf(r)!, /assets\.0\.latitude/);
     r = await post({ project_id: projectId, hazards: ['volcano'] });
-    assert.equal(r.status, 400); assert.match(fieldOf(r)!, /hazards/);
+    assert.equal(r.status, 400);
+    assert.match(fieldOf(r)!, /hazards/);
     r = await post({ project_id: projectId, years: [2031] });
-    assert.equal(r.status, 400); assert.equal(fieldOf(r), 'years');
+    assert.equal(r.status, 400);
+    assert.equal(fieldOf(r), 'years');
     r = await post({ assets: Array.from({ length: 1000 }, (_, i) => ({ name: `a${i}`, latitude: 10, longitude: 10 })) });
-    assert.equal(r.status, 400, 'all hazards x scenarios x years of 1,000 assets is too many rows'); assert.equal(fieldOf(r), 'years');
+    assert.equal(r.status, 400, 'all hazards x scenarios x years of 1,000 assets is too many rows');
+    assert.equal(fieldOf(r), 'years');
     r = await post({ project_id: projectId }, stranger.token);
     assert.equal(r.status, 404);
     r = await s.api.post('/api/v2/asset_results/?format=xml', { token: owner.token, json: { project_id: projectId } });
-    assert.equal(r.status, 400); assert.match(fieldOf(r)!, /format/);
+    assert.equal(r.status, 400);
+    assert.match(fieldOf(r)!, /format/);
     r = await s.api.post('/api/v2/asset_results/', { json: { project_id: projectId } });
     assert.equal(r.status, 401);
   });
 
   test('the project GIS export: GeoJSON per asset, and a GeoPackage that SQLite opens with a decodable point geometry', async () => {
-    const gj = await fetch(`${s.url}/api/v2/projects/${projectId}/assets_gis/?format=geojson&analysis_type=ssp&scenario=85&year=2050`, { headers: { authorization: `Token ${owner.token}` } });
+    const gj = await fetch(`${s.url}/api/v2/projects/${projectId}/assets_gis/?format=geojson&analysis_type=ssp&scenario=85&year=2050`, {
+      headers: { authorization: `Token ${owner.token}` },
+    });
     assert.equal(gj.status, 200);
     const fc = checkGeoJson(await gj.text()) as unknown as { features: { geometry: { coordinates: number[] }; properties: Record<string, unknown> }[] };
     assert.equal(fc.features.length, 3);
     const hk = fc.features.find((f) => f.properties.name === 'Hong Kong office')!;
     assert.deepEqual(hk.geometry.coordinates, [114.17, 22.3]);
-    for (const k of ['climate_score', 'cvar_usd', 'loss_1_in_100_usd', 'loss_1_in_250_usd', 'score_typhoon', 'score_extreme_heat', 'score_river_flood']) assert.ok(k in hk.properties, k);
+    for (const k of ['climate_score', 'cvar_usd', 'loss_1_in_100_usd', 'loss_1_in_250_usd', 'score_typhoon', 'score_extreme_heat', 'score_river_flood'])
+      assert.ok(k in hk.properties, k);
     assert.ok((hk.properties.score_typhoon as number) > 0);
 
-    const res = await fetch(`${s.url}/api/v2/projects/${projectId}/assets_gis/?format=gpkg&analysis_type=ssp&scenario=85&year=2050`, { headers: { authorization: `Token ${owner.token}` } });
+    const res = await fetch(`${s.url}/api/v2/projects/${projectId}/assets_gis/?format=gpkg&analysis_type=ssp&scenario=85&year=2050`, {
+      headers: { authorization: `Token ${owner.token}` },
+    });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'application/geopackage+sqlite3');
     const bytes = new Uint8Array(await res.arrayBuffer());
@@ -174,10 +248,12 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
     const SQL = await initSqlJs({ locateFile: (f: string) => require.resolve(`sql.js/dist/${f}`) });
     const db = new SQL.Database(bytes);
     const one = (q: string) => db.exec(q)[0]!.values;
-    assert.deepEqual(one("select srs_id, organization, organization_coordsys_id from gpkg_spatial_ref_sys where srs_id = 4326"), [[4326, 'EPSG', 4326]]);
+    assert.deepEqual(one('select srs_id, organization, organization_coordsys_id from gpkg_spatial_ref_sys where srs_id = 4326'), [[4326, 'EPSG', 4326]]);
     assert.deepEqual(one('select table_name, data_type, srs_id from gpkg_contents'), [['assets', 'features', 4326]]);
-    assert.deepEqual(one('select table_name, column_name, geometry_type_name, srs_id, z, m from gpkg_geometry_columns'), [['assets', 'geom', 'POINT', 4326, 0, 0]]);
-    assert.deepEqual(one("select min_x, min_y, max_x, max_y from gpkg_contents"), [[-3.7, 14.6, 120.98, 40.42]]);
+    assert.deepEqual(one('select table_name, column_name, geometry_type_name, srs_id, z, m from gpkg_geometry_columns'), [
+      ['assets', 'geom', 'POINT', 4326, 0, 0],
+    ]);
+    assert.deepEqual(one('select min_x, min_y, max_x, max_y from gpkg_contents'), [[-3.7, 14.6, 120.98, 40.42]]);
     const [[geom, name, score]] = one("select geom, name, score_typhoon from assets where name = 'Hong Kong office'") as [[Uint8Array, string, number]];
     assert.equal(name, 'Hong Kong office');
     assert.equal(score, hk.properties.score_typhoon);

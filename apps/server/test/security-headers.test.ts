@@ -3,8 +3,16 @@ import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from './support/harness.js';
 
 /** Security headers of every answer: CSP without inline or eval'd script, Permissions-Policy, HSTS only over TLS. */
-const directives = (csp: string | null) => new Map((csp ?? '').split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([k, ...v]) => [k!, v]));
-const inlineScripts = (html: string) => [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].filter((m) => !/\bsrc=/.test(m[1]!) || m[2]!.trim() !== '');
+const directives = (csp: string | null) =>
+  new Map(
+    (csp ?? '')
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([k, ...v]) => [k!, v]),
+  );
+const inlineScripts = (html: string) =>
+  [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].filter((m) => !/\bsrc=/.test(m[1]!) || m[2]!.trim() !== '');
 
 describe('security headers', () => {
   let s: TestServer;

@@ -28,7 +28,10 @@ describe('demo seed', () => {
     assert.equal(card.assets, 18);
     assert.ok(card.overall > 0);
     const codes = await s.db.selectFrom('assets').select('country_code').where('project_id', '=', card.project_id).execute();
-    assert.ok(codes.every((c) => c.country_code !== null), 'demo assets carry their country');
+    assert.ok(
+      codes.every((c) => c.country_code !== null),
+      'demo assets carry their country',
+    );
     const carbon = await s.api.post(`/api/report/get_carbon_analysis/${login.body.user.id}/`, { token, json: { portfolio_name: DEMO_CARBON_PORTFOLIO } });
     assert.equal(carbon.status, 200, JSON.stringify(carbon.body));
     assert.equal(carbon.body.table_data.length, 6);

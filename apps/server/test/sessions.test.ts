@@ -13,7 +13,11 @@ describe('session idle time-out and signing out everywhere', () => {
 
   /** Makes the session look unused for `minutes` (the server keeps the time of last use per token). */
   const idle = (token: string, minutes: number) =>
-    s.db.updateTable('auth_tokens').set({ last_used_at: new Date(Date.now() - minutes * 60_000) }).where('id', '=', s.db.selectFrom('auth_tokens').select('id').where('token_hash', '=', sha(token))).execute();
+    s.db
+      .updateTable('auth_tokens')
+      .set({ last_used_at: new Date(Date.now() - minutes * 60_000) })
+      .where('id', '=', s.db.selectFrom('auth_tokens').select('id').where('token_hash', '=', sha(token)))
+      .execute();
   const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 
   test('a session unused for longer than SESSION_IDLE_MINUTES ends with a 401 saying why; use keeps it alive', async () => {
@@ -71,7 +75,10 @@ describe('SESSION_IDLE_MINUTES=0 turns the idle time-out off', () => {
 
   test('a session unused for a day still works', async () => {
     const u = await registerAndLogin(s.api);
-    await s.db.updateTable('auth_tokens').set({ last_used_at: new Date(Date.now() - 86_400_000) }).execute();
+    await s.db
+      .updateTable('auth_tokens')
+      .set({ last_used_at: new Date(Date.now() - 86_400_000) })
+      .execute();
     assert.equal((await s.api.get('/accounts/user/', { token: u.token })).status, 200);
   });
 });

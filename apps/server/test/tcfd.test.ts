@@ -25,11 +25,20 @@ describe('TCFD narrative', () => {
     };
     reader = await member('Rita');
     writer = await member('Walt');
-    const res = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Disclosed', data: [{ name: 'HQ', latitude: 22.28, longitude: 114.16 }], portfolio_variables: ['Extreme Heat'] } });
+    const res = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      json: { portfolio_name: 'Disclosed', data: [{ name: 'HQ', latitude: 22.28, longitude: 114.16 }], portfolio_variables: ['Extreme Heat'] },
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     projectId = res.body.project.project_id;
-    for (const [u, permission] of [[reader, 'read'], [writer, 'write']] as const) {
-      const sh = await s.api.post('/api/v2/share_project/', { token: owner.token, form: { project_id: String(projectId), share_with: JSON.stringify([u.userId]), permission } });
+    for (const [u, permission] of [
+      [reader, 'read'],
+      [writer, 'write'],
+    ] as const) {
+      const sh = await s.api.post('/api/v2/share_project/', {
+        token: owner.token,
+        form: { project_id: String(projectId), share_with: JSON.stringify([u.userId]), permission },
+      });
       assert.equal(sh.status, 201, JSON.stringify(sh.body));
     }
   });
@@ -38,9 +47,21 @@ describe('TCFD narrative', () => {
   test('empty until written; a write keeps the fields not sent; colleagues with access read the same text', async () => {
     const empty = await s.api.get(path(), { token: owner.token });
     assert.equal(empty.status, 200, JSON.stringify(empty.body));
-    assert.deepEqual(empty.body, { project_id: projectId, governance_board: '', governance_management: '', risk_integration: '', targets: '', carbon_analysis: null, updated_at: null, updated_by: null });
+    assert.deepEqual(empty.body, {
+      project_id: projectId,
+      governance_board: '',
+      governance_management: '',
+      risk_integration: '',
+      targets: '',
+      carbon_analysis: null,
+      updated_at: null,
+      updated_by: null,
+    });
 
-    const put = await s.api.request('PUT', path(), { token: owner.token, json: { governance_board: 'The risk committee reviews climate risk each quarter.', carbon_analysis: 'Green Fund' } });
+    const put = await s.api.request('PUT', path(), {
+      token: owner.token,
+      json: { governance_board: 'The risk committee reviews climate risk each quarter.', carbon_analysis: 'Green Fund' },
+    });
     assert.equal(put.status, 200, JSON.stringify(put.body));
     assert.equal(put.body.governance_board, 'The risk committee reviews climate risk each quarter.');
     assert.equal(put.body.carbon_analysis, 'Green Fund');
@@ -77,7 +98,24 @@ describe('TCFD narrative', () => {
     const badId = await s.api.get('/api/v2/tcfd_narrative/abc/', { token: owner.token });
     assert.equal(badId.status, 400);
     assert.match(badId.body.detail, /projectId must be a number/);
-    const carbon = await s.api.post(`/api/report/create_carbon_analysis/${owner.userId}/`, { token: owner.token, json: { portfolio_name: 'Not physical', portfolio_value: 1_000_000, companies_data: [{ company_name: 'A', investment_in_usd: 1000, market_cap_in_usd: 1e6, revenue_in_usd: 1e6, scope_1_and_2_GHG_emission: 10, region: 'Europe', sector: 'Chemicals' }] } });
+    const carbon = await s.api.post(`/api/report/create_carbon_analysis/${owner.userId}/`, {
+      token: owner.token,
+      json: {
+        portfolio_name: 'Not physical',
+        portfolio_value: 1_000_000,
+        companies_data: [
+          {
+            company_name: 'A',
+            investment_in_usd: 1000,
+            market_cap_in_usd: 1e6,
+            revenue_in_usd: 1e6,
+            scope_1_and_2_GHG_emission: 10,
+            region: 'Europe',
+            sector: 'Chemicals',
+          },
+        ],
+      },
+    });
     assert.equal(carbon.status, 201, JSON.stringify(carbon.body));
     const carbonId = (await s.db.selectFrom('projects').select('id').where('name', '=', 'Not physical').executeTakeFirstOrThrow()).id;
     const notPhysical = await s.api.get(`/api/v2/tcfd_narrative/${carbonId}/`, { token: owner.token });

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
 
-type Storm = { name: string | null; season: number; closest_km: number; wind_at_closest_ms: number | null; max_wind_ms: number; category: number; track: { latitude: number; longitude: number }[] };
+type Storm = {
+  name: string | null;
+  season: number;
+  closest_km: number;
+  wind_at_closest_ms: number | null;
+  max_wind_ms: number;
+  category: number;
+  track: { latitude: number; longitude: number }[];
+};
 
 describe('POST /api/hazard/typhoon_track/{userId}/ (historical tropical-cyclone tracks near a location)', () => {
   let s: TestServer;
@@ -18,11 +26,18 @@ describe('POST /api/hazard/typhoon_track/{userId}/ (historical tropical-cyclone 
     other = await registerAndLogin(s.api);
     const res = await s.api.post('/api/v2/create_project/', {
       token: u.token,
-      json: { portfolio_name: 'Track assets', data: [{ name: 'Kowloon office', latitude: 22.3, longitude: 114.17 }, { name: 'Madrid office', latitude: 40.42, longitude: -3.7 }] },
+      json: {
+        portfolio_name: 'Track assets',
+        data: [
+          { name: 'Kowloon office', latitude: 22.3, longitude: 114.17 },
+          { name: 'Madrid office', latitude: 40.42, longitude: -3.7 },
+        ],
+      },
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     projectId = res.body.project.project_id;
-    assetId = (await s.db.selectFrom('assets').select('id').where('project_id', '=', projectId).where('name', '=', 'Kowloon office').executeTakeFirstOrThrow()).id;
+    assetId = (await s.db.selectFrom('assets').select('id').where('project_id', '=', projectId).where('name', '=', 'Kowloon office').executeTakeFirstOrThrow())
+      .id;
   });
   after(() => s?.close());
 
@@ -45,7 +60,10 @@ describe('POST /api/hazard/typhoon_track/{userId}/ (historical tropical-cyclone 
     assert.ok(hato.closest_km < 100 && hato.wind_at_closest_ms! > 33, `Hato ${hato.closest_km} km ${hato.wind_at_closest_ms} m/s`);
     assert.ok(mangkhut.track.length >= 3);
     assert.ok(all.body.sources.some((x: { key: string }) => x.key === 'ibtracs-wp-v04r01'));
-    assert.deepEqual(all.body.coverage.map((c: { basin: string }) => c.basin), ['WP']);
+    assert.deepEqual(
+      all.body.coverage.map((c: { basin: string }) => c.basin),
+      ['WP'],
+    );
     assert.equal(all.body.has_data, true);
   });
 
@@ -55,7 +73,10 @@ describe('POST /api/hazard/typhoon_track/{userId}/ (historical tropical-cyclone 
     assert.equal(res.body.count, 0);
     assert.equal(res.body.has_data, true, 'the Atlantic records reach Spain');
     const wide = await s.api.post(path(u.userId), { token: u.token, json: { latitude: 40.42, longitude: -3.7, radius_km: 500 } });
-    assert.deepEqual(wide.body.storms.map((x: Storm) => `${x.name} ${x.season}`), ['Vince 2005']);
+    assert.deepEqual(
+      wide.body.storms.map((x: Storm) => `${x.name} ${x.season}`),
+      ['Vince 2005'],
+    );
     const london = await s.api.post(path(u.userId), { token: u.token, json: { latitude: 51.5, longitude: -0.12 } });
     assert.equal(london.body.count, 0);
     assert.equal(london.body.has_data, false, 'no basin record reaches London');

@@ -37,7 +37,11 @@ describe('upload encodings and NaN amounts', () => {
     ['UTF-8 without a BOM', Buffer.from(csv, 'utf8'), NAMES],
     ['UTF-8 with a BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv, 'utf8')]), NAMES],
     // Windows-1252 has no Ł or ó... but has ü, ã, é and €: the third name is written with what it has.
-    ['Windows-1252 (Excel "CSV" on Windows)', Buffer.from(new Uint8Array([...csv.replace('Kraków', 'Krakow')].map((c) => (c === '€' ? 0x80 : c.charCodeAt(0))))), [NAMES[0]!, NAMES[1]!, 'Krakow Magazyn €']],
+    [
+      'Windows-1252 (Excel "CSV" on Windows)',
+      Buffer.from(new Uint8Array([...csv.replace('Kraków', 'Krakow')].map((c) => (c === '€' ? 0x80 : c.charCodeAt(0))))),
+      [NAMES[0]!, NAMES[1]!, 'Krakow Magazyn €'],
+    ],
     ['UTF-16 LE with a BOM (Excel "Unicode text")', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(csv, 'utf16le')]), NAMES],
     ['UTF-16 BE with a BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(csv)]), NAMES],
   ];
@@ -59,13 +63,19 @@ describe('upload encodings and NaN amounts', () => {
 
   test('an amount written "NaN" is refused, in JSON data and in an upload, like other non-numbers', async () => {
     const before = await tableCounts(s.db);
-    const json = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'NaN revenue', data: [{ name: 'A', latitude: 22.3, longitude: 114.2, revenue: 'NaN' }] } });
+    const json = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      json: { portfolio_name: 'NaN revenue', data: [{ name: 'A', latitude: 22.3, longitude: 114.2, revenue: 'NaN' }] },
+    });
     assert.equal(json.status, 400, JSON.stringify(json.body));
     assert.match(json.body.detail, /Row 1: revenue 'NaN' is not a number/);
     const file = await upload('nan.csv', Buffer.from('name,latitude,longitude,valuation\r\nA,22.3,114.2,nan\r\n'));
     assert.equal(file.status, 400, JSON.stringify(file.body));
     assert.match(file.body.detail, /Row 2: valuation 'nan' is not a number/);
-    const lat = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'NaN latitude', data: [{ name: 'A', latitude: 'NaN', longitude: 114.2 }] } });
+    const lat = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      json: { portfolio_name: 'NaN latitude', data: [{ name: 'A', latitude: 'NaN', longitude: 114.2 }] },
+    });
     assert.equal(lat.status, 400);
     assert.match(lat.body.detail, /latitude 'NaN' is not a number/);
     // The asset table's edit path already refused it: the same rule everywhere.

@@ -18,7 +18,7 @@ describe('XYZ tiles for GIS clients: {z}/{x}/{y} with the token as a header or ?
   });
   after(() => s.close());
 
-  test('the {z}/{x}/{y} tile with ?token= is the same PNG as the app\'s {x}/{y}/{z} tile with the header', async () => {
+  test("the {z}/{x}/{y} tile with ?token= is the same PNG as the app's {x}/{y}/{z} tile with the header", async () => {
     // zoom 4, column 13, row 6: East Asia (x != y != z, so a swapped order would fetch another tile or fail)
     const app = await get(s, '/api/v2/map_tiles/storm_surge_rp/13/6/4?return_period=100yr', owner.token);
     assert.equal(app.status, 200);

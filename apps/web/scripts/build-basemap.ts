@@ -49,18 +49,13 @@ function simplifyCoords(c: unknown, depth: number, minPoints: number): unknown {
   return parts.length ? parts : null;
 }
 
-const DEPTH: Record<string, [number, number]> = {
-  LineString: [0, 2],
-  MultiLineString: [1, 2],
-  Polygon: [1, 4],
-  MultiPolygon: [2, 4],
-};
+const DEPTH: Record<string, [number, number]> = { LineString: [0, 2], MultiLineString: [1, 2], Polygon: [1, 4], MultiPolygon: [2, 4] };
 
 function compact(fc: FeatureCollection, keep: (f: Feature) => boolean = () => true): FeatureCollection {
   const features: Feature[] = [];
   for (const f of fc.features) {
     if (!f.geometry || !keep(f)) continue;
-    const geoms = f.geometry.type === 'GeometryCollection' ? f.geometry.geometries ?? [] : [f.geometry];
+    const geoms = f.geometry.type === 'GeometryCollection' ? (f.geometry.geometries ?? []) : [f.geometry];
     for (const g of geoms) {
       const d = DEPTH[g.type];
       if (!d) continue;

@@ -15,14 +15,14 @@ const router = createAppRouter();
 // The basemap setting decides every map's style, so it is known before the first map is made (one small call).
 void loadClientConfig().then(() =>
   createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <ConfigProvider theme={theme}>
-      <AntApp notification={{ placement: 'topRight', stack: { threshold: 4 } }}>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </AntApp>
-    </ConfigProvider>
-  </StrictMode>,
+    <StrictMode>
+      <ConfigProvider theme={theme}>
+        <AntApp notification={{ placement: 'topRight', stack: { threshold: 4 } }}>
+          <QueryClientProvider client={queryClient}>
+            <RouterProvider router={router} />
+          </QueryClientProvider>
+        </AntApp>
+      </ConfigProvider>
+    </StrictMode>,
   ),
 );

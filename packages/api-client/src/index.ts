@@ -17,8 +17,18 @@ type Method = 'get' | 'post';
 type Op<P extends keyof paths, M extends Method> = paths[P][M] extends infer O ? (O extends { responses: unknown } ? O : never) : never;
 type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : unknown;
 /** The JSON answer of the first 2xx response of an operation. */
-export type OkBody<O> = O extends { responses: infer R } ? (R extends { 200: infer A } ? JsonOf<A> : R extends { 201: infer A } ? JsonOf<A> : unknown) : unknown;
-type BodyOf<O> = O extends { requestBody: { content: { 'application/json': infer B } } } ? B : O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+export type OkBody<O> = O extends { responses: infer R }
+  ? R extends { 200: infer A }
+    ? JsonOf<A>
+    : R extends { 201: infer A }
+      ? JsonOf<A>
+      : unknown
+  : unknown;
+type BodyOf<O> = O extends { requestBody: { content: { 'application/json': infer B } } }
+  ? B
+  : O extends { requestBody?: { content: { 'application/json': infer B } } }
+    ? B
+    : never;
 type PathOf<O> = O extends { parameters: { path: infer P } } ? (P extends Record<string, unknown> ? P : never) : never;
 type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? (Q extends Record<string, unknown> ? Q : never) : never;
 
@@ -30,7 +40,11 @@ export interface RequestInit<O> {
 
 /** A non-2xx answer: the server's `{detail, errors?: [{field, message}]}`. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly detail: string, readonly errors: { field: string; message: string }[] = []) {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly errors: { field: string; message: string }[] = [],
+  ) {
     super(`${status}: ${detail}`);
   }
 }
@@ -63,14 +77,22 @@ export function createApiClient(options: ApiClientOptions) {
     if (!res.ok) {
       const text = await res.text();
       let body: { detail?: string; errors?: { field: string; message: string }[] } = {};
-      try { body = JSON.parse(text); } catch { /* not JSON */ }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        /* not JSON */
+      }
       throw new ApiError(res.status, body.detail ?? (text.slice(0, 200) || res.statusText), body.errors);
     }
     return res;
   }
 
   /** Typed JSON call of any operation: `request('post', '/api/v2/asset_results/', { body })`. */
-  async function request<P extends keyof paths, M extends Method & keyof paths[P]>(method: M, path: P, init: RequestInit<Op<P, M>> = {}): Promise<OkBody<Op<P, M>>> {
+  async function request<P extends keyof paths, M extends Method & keyof paths[P]>(
+    method: M,
+    path: P,
+    init: RequestInit<Op<P, M>> = {},
+  ): Promise<OkBody<Op<P, M>>> {
     const res = await raw(method, path, init);
     return (await res.json()) as OkBody<Op<P, M>>;
   }

@@ -134,10 +134,7 @@ export const LoginResponse = z.object({
 });
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
-export const TwoFaRequiredResponse = z.object({
-  detail: z.literal('2FA_REQUIRED'),
-  method: z.enum(TWO_FA_METHODS),
-});
+export const TwoFaRequiredResponse = z.object({ detail: z.literal('2FA_REQUIRED'), method: z.enum(TWO_FA_METHODS) });
 
 export const CurrentUserResponse = UserSummary.extend({ tier_data: TierData, last_accessed_at: z.string().nullable() });
 export type CurrentUserResponse = z.infer<typeof CurrentUserResponse>;
@@ -172,13 +169,20 @@ export const VerifyMfaBody = z.object({
 /** Turns 2FA off: the account's password and a code of the method in force. */
 export const DisableMfaBody = z.object({
   password: z.string({ error: 'password is required' }).min(1, 'password is required').max(PASSWORD_MAX_LENGTH, 'password is too long'),
-  current_code: z.string({ error: 'current_code is required' }).trim().min(1, 'current_code is required').max(TWO_FA_CODE_MAX_LENGTH, 'current_code is too long'),
+  current_code: z
+    .string({ error: 'current_code is required' })
+    .trim()
+    .min(1, 'current_code is required')
+    .max(TWO_FA_CODE_MAX_LENGTH, 'current_code is too long'),
 });
 
 export const CurrentCodeResponse = z.object({ detail: z.string(), sent_to: z.string() });
 
 export const MarkNotificationReadBody = z.object({
-  notification_id: z.coerce.number({ error: 'notification_id must be a number' }).int('notification_id must be an integer').positive('notification_id must be positive'),
+  notification_id: z.coerce
+    .number({ error: 'notification_id must be a number' })
+    .int('notification_id must be an integer')
+    .positive('notification_id must be positive'),
 });
 
 export const LastAccessedBody = z.object({
@@ -191,7 +195,11 @@ export const DOWNLOAD_LINK_HOURS_MAX = 24;
 const downloadLinkHoursMessage = `hours must be a whole number from ${DOWNLOAD_LINK_HOURS_MIN} to ${DOWNLOAD_LINK_HOURS_MAX}`;
 /** `POST api/company/download_link_hours/` (administrators). */
 export const DownloadLinkHoursBody = z.object({
-  hours: z.coerce.number({ error: downloadLinkHoursMessage }).int(downloadLinkHoursMessage).min(DOWNLOAD_LINK_HOURS_MIN, downloadLinkHoursMessage).max(DOWNLOAD_LINK_HOURS_MAX, downloadLinkHoursMessage),
+  hours: z.coerce
+    .number({ error: downloadLinkHoursMessage })
+    .int(downloadLinkHoursMessage)
+    .min(DOWNLOAD_LINK_HOURS_MIN, downloadLinkHoursMessage)
+    .max(DOWNLOAD_LINK_HOURS_MAX, downloadLinkHoursMessage),
 });
 /** `GET` and `POST api/company/download_link_hours/`. */
 export const DownloadLinkHoursResponse = z.object({ download_link_hours: z.number().int().describe('hours a new export or report link lasts (1-24)') });

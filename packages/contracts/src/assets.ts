@@ -29,7 +29,15 @@ export const ASSET_FIELDS = [
   { key: 'latitude', header: 'lat', label: 'Latitude', kind: 'latitude', unit: 'degrees', required: true, aliases: ['latitude', 'y'] },
   { key: 'longitude', header: 'long', label: 'Longitude', kind: 'longitude', unit: 'degrees', required: true, aliases: ['longitude', 'lon', 'lng', 'x'] },
   { key: 'revenue', header: 'revenue', label: 'Revenue', kind: 'money', unit: 'USD/yr', aliases: ['annual revenue', 'turnover'] },
-  { key: 'construction_cost', header: 'construction cost', label: 'Construction cost', kind: 'money', unit: 'USD', optional: true, aliases: ['replacement cost', 'rebuild cost'] },
+  {
+    key: 'construction_cost',
+    header: 'construction cost',
+    label: 'Construction cost',
+    kind: 'money',
+    unit: 'USD',
+    optional: true,
+    aliases: ['replacement cost', 'rebuild cost'],
+  },
   { key: 'property_type', header: 'property type', label: 'Property type', kind: 'text', aliases: ['type', 'asset type', 'occupancy', 'use'] },
   { key: 'area', header: 'area', label: 'Area', kind: 'number', unit: 'm²', optional: true, aliases: ['floor area', 'gross area', 'area m2', 'area sqm'] },
   { key: 'valuation', header: 'valuation', label: 'Valuation', kind: 'money', unit: 'USD', optional: true, aliases: ['value', 'asset value', 'market value'] },
@@ -41,9 +49,34 @@ export const ASSET_FIELDS = [
   { key: 'rice_production', header: 'rice', label: 'Rice production', kind: 'crop', unit: 'kg/yr', optional: true, aliases: ['rice production'] },
   { key: 'maize_production', header: 'maize', label: 'Maize production', kind: 'crop', unit: 'kg/yr', optional: true, aliases: ['maize production', 'corn'] },
   { key: 'fruit_production', header: 'fruit', label: 'Fruit production', kind: 'crop', unit: 'kg/yr', optional: true, aliases: ['fruit production'] },
-  { key: 'vegetable_production', header: 'veg', label: 'Vegetable production', kind: 'crop', unit: 'kg/yr', optional: true, aliases: ['vegetable', 'vegetables', 'vegetable production'] },
-  { key: 'ownership', header: 'ownership', label: 'Ownership', kind: 'percent', unit: '%', optional: true, aliases: ['ownership %', 'ownership share', 'share'] },
-  { key: 'flood_protection', header: 'flood protection', label: 'Flood protection', kind: 'number', unit: 'years', optional: true, range: [1, 100000], aliases: ['standard of protection', 'protection standard', 'flood protection standard', 'flood protection years', 'sop'] },
+  {
+    key: 'vegetable_production',
+    header: 'veg',
+    label: 'Vegetable production',
+    kind: 'crop',
+    unit: 'kg/yr',
+    optional: true,
+    aliases: ['vegetable', 'vegetables', 'vegetable production'],
+  },
+  {
+    key: 'ownership',
+    header: 'ownership',
+    label: 'Ownership',
+    kind: 'percent',
+    unit: '%',
+    optional: true,
+    aliases: ['ownership %', 'ownership share', 'share'],
+  },
+  {
+    key: 'flood_protection',
+    header: 'flood protection',
+    label: 'Flood protection',
+    kind: 'number',
+    unit: 'years',
+    optional: true,
+    range: [1, 100000],
+    aliases: ['standard of protection', 'protection standard', 'flood protection standard', 'flood protection years', 'sop'],
+  },
 ] as const satisfies readonly AssetField[];
 
 export type AssetFieldKey = (typeof ASSET_FIELDS)[number]['key'];
@@ -64,7 +97,20 @@ export function isNA(v: unknown): boolean {
   return s === '' || s === 'na' || s === 'n/a' || s === 'null' || s === 'none' || s === '-' || s === '--' || s === 'nan';
 }
 
-const SUFFIX: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, mm: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9, t: 1e12, tn: 1e12, trillion: 1e12 };
+const SUFFIX: Record<string, number> = {
+  k: 1e3,
+  thousand: 1e3,
+  m: 1e6,
+  mn: 1e6,
+  mm: 1e6,
+  million: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+  t: 1e12,
+  tn: 1e12,
+  trillion: 1e12,
+};
 
 /**
  * Parses a number written by people: "1,250,000", "USD 1.2M", "$3.5bn", "2 500", "12.5%", "(1,000)" is refused.
@@ -118,7 +164,11 @@ export const ASSET_JSON_KEYS: readonly string[] = ['lat', 'long', 'lng', 'lon', 
 
 /** The warning shown (upload answer and the web wizard) when columns are not recognised. */
 export function unknownColumnsWarning(columns: readonly string[], what: 'column' | 'field' = 'column'): string {
-  const list = columns.slice(0, 20).map((c) => `'${c.slice(0, 60)}'`).join(', ') + (columns.length > 20 ? ` and ${columns.length - 20} more` : '');
+  const list =
+    columns
+      .slice(0, 20)
+      .map((c) => `'${c.slice(0, 60)}'`)
+      .join(', ') + (columns.length > 20 ? ` and ${columns.length - 20} more` : '');
   const one = columns.length === 1;
   return `${one ? `The ${what}` : `${columns.length} ${what}s`} ${list} ${one ? `is not a known asset ${what} and was` : `are not known asset ${what}s and were`} not imported (check the spelling against the template, e.g. 'property type', 'valuation', 'floors').`;
 }

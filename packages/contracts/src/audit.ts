@@ -65,16 +65,32 @@ const dateParam = (field: string) =>
 
 export const AuditLogQuery = z
   .object({
-    page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1, 'page must be 1 or more').max(100_000, 'page is too large').default(1),
-    page_size: z.coerce.number({ error: 'page_size must be a number' }).int('page_size must be a whole number').min(1, 'page_size must be 1 or more').max(200, 'page_size must be 200 or less').default(20),
+    page: z.coerce
+      .number({ error: 'page must be a number' })
+      .int('page must be a whole number')
+      .min(1, 'page must be 1 or more')
+      .max(100_000, 'page is too large')
+      .default(1),
+    page_size: z.coerce
+      .number({ error: 'page_size must be a number' })
+      .int('page_size must be a whole number')
+      .min(1, 'page_size must be 1 or more')
+      .max(200, 'page_size must be 200 or less')
+      .default(20),
     /** An action code (login.succeeded) or a group (login: every login.* action). */
-    action: z.string().regex(/^[a-z0-9_]{1,40}(\.[a-z0-9_]{1,40})?$/, 'action must be an action code such as login.succeeded, or a group such as login').optional(),
+    action: z
+      .string()
+      .regex(/^[a-z0-9_]{1,40}(\.[a-z0-9_]{1,40})?$/, 'action must be an action code such as login.succeeded, or a group such as login')
+      .optional(),
     /** From this date (inclusive; a date is its start, UTC). */
     from: dateParam('from').optional(),
     /** To this date (inclusive; a date means the whole day, UTC). */
     to: dateParam('to').optional(),
   })
-  .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to.length === 10 ? `${q.to}T23:59:59.999Z` : q.to), { message: 'to must not be before from', path: ['to'] });
+  .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to.length === 10 ? `${q.to}T23:59:59.999Z` : q.to), {
+    message: 'to must not be before from',
+    path: ['to'],
+  });
 export type AuditLogQuery = z.infer<typeof AuditLogQuery>;
 
 export const AuditLogEntry = z.object({
@@ -89,10 +105,5 @@ export const AuditLogEntry = z.object({
 });
 export type AuditLogEntry = z.infer<typeof AuditLogEntry>;
 
-export const AuditLogResponse = z.object({
-  total: z.number().int(),
-  page: z.number().int(),
-  page_size: z.number().int(),
-  results: z.array(AuditLogEntry),
-});
+export const AuditLogResponse = z.object({ total: z.number().int(), page: z.number().int(), page_size: z.number().int(), results: z.array(AuditLogEntry) });
 export type AuditLogResponse = z.infer<typeof AuditLogResponse>;

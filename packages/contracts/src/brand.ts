@@ -12,4 +12,3 @@ export const BRAND_PALETTE = {
   border: '#e3e8ee',
   muted: '#5b6b7a',
 } as const;
-

@@ -3,7 +3,18 @@ import { PROJECT_NAME_MAX_LENGTH, text } from './common.js';
 
 /** The 12 regions of the carbon module (spec 001 §3.5), in the spec's order. */
 export const CARBON_REGIONS = [
-  'North America', 'Japan', 'Europe', 'China', 'Southern Asia', 'East Asia', 'South East Asia', 'South America', 'Africa', 'Middle East', 'Australia/NZ', 'Western Asia',
+  'North America',
+  'Japan',
+  'Europe',
+  'China',
+  'Southern Asia',
+  'East Asia',
+  'South East Asia',
+  'South America',
+  'Africa',
+  'Middle East',
+  'Australia/NZ',
+  'Western Asia',
 ] as const;
 export type CarbonRegion = (typeof CARBON_REGIONS)[number];
 
@@ -13,22 +24,60 @@ export type CarbonRegion = (typeof CARBON_REGIONS)[number];
  * (packages/engine/scripts/build-carbon-factors.mjs; docs/methodology.md "Carbon and transition").
  */
 export const CARBON_SECTORS = [
-  'Automobiles & Auto Parts', 'Banking Services', 'Chemicals', 'Coal', 'Construction & Engineering', 'Construction Materials', 'Electric Utilities',
-  'Food & Beverages', 'Food & Drug Retailing', 'Healthcare Services & Equipment', 'Hotels & Entertainment Services', 'Industrial Machinery & Equipment',
-  'Insurance', 'Investment Banking & Investment Services', 'Metals & Mining', 'Natural Gas Utilities', 'Oil & Gas', 'Oil & Gas Related Equipment & Services',
-  'Paper & Forest Products', 'Pharmaceuticals & Medical Research', 'Real Estate', 'Renewable Energy', 'Retailers', 'Software & IT Services',
-  'Technology Equipment', 'Telecommunications Services', 'Textiles & Apparel', 'Transportation', 'Water Utilities',
+  'Automobiles & Auto Parts',
+  'Banking Services',
+  'Chemicals',
+  'Coal',
+  'Construction & Engineering',
+  'Construction Materials',
+  'Electric Utilities',
+  'Food & Beverages',
+  'Food & Drug Retailing',
+  'Healthcare Services & Equipment',
+  'Hotels & Entertainment Services',
+  'Industrial Machinery & Equipment',
+  'Insurance',
+  'Investment Banking & Investment Services',
+  'Metals & Mining',
+  'Natural Gas Utilities',
+  'Oil & Gas',
+  'Oil & Gas Related Equipment & Services',
+  'Paper & Forest Products',
+  'Pharmaceuticals & Medical Research',
+  'Real Estate',
+  'Renewable Energy',
+  'Retailers',
+  'Software & IT Services',
+  'Technology Equipment',
+  'Telecommunications Services',
+  'Textiles & Apparel',
+  'Transportation',
+  'Water Utilities',
 ] as const;
 export type CarbonSector = (typeof CARBON_SECTORS)[number];
 
 /** Columns of a company row, in the input table and CSV template order (spec 001 §3.5). */
 export const CARBON_INPUT_COLUMNS = [
-  'company_name', 'investment_in_usd', 'nav_in_perc', 'market_cap_in_usd', 'revenue_in_usd', 'scope_1_and_2_GHG_emission', 'region', 'sector',
+  'company_name',
+  'investment_in_usd',
+  'nav_in_perc',
+  'market_cap_in_usd',
+  'revenue_in_usd',
+  'scope_1_and_2_GHG_emission',
+  'region',
+  'sector',
 ] as const;
 
 /** A new row: name Company, numbers 0, region China, sector Coal (spec 001 §3.5). */
 export const DEFAULT_CARBON_ROW = {
-  company_name: 'Company', investment_in_usd: 0, nav_in_perc: 0, market_cap_in_usd: 0, revenue_in_usd: 0, scope_1_and_2_GHG_emission: 0, region: 'China', sector: 'Coal',
+  company_name: 'Company',
+  investment_in_usd: 0,
+  nav_in_perc: 0,
+  market_cap_in_usd: 0,
+  revenue_in_usd: 0,
+  scope_1_and_2_GHG_emission: 0,
+  region: 'China',
+  sector: 'Coal',
 } as const;
 
 /** A company row as stored and sent back; scope 1+2 is 0 (or null) when not reported, then projected. */
@@ -44,12 +93,16 @@ export const CarbonCompanyRow = z.object({
 });
 export type CarbonCompanyRow = z.infer<typeof CarbonCompanyRow>;
 
-const boolField = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', 'off'])]).transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
+const boolField = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', 'off'])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
 
 /** Create / modify a carbon analysis (spec 001 §7 Carbon): companies_data as a JSON list, or uploaded_file (CSV). */
 export const CarbonAnalysisBody = z.object({
   portfolio_name: text('portfolio_name', PROJECT_NAME_MAX_LENGTH),
-  portfolio_value: z.coerce.number({ error: 'portfolio_value must be a number (USD)' }).refine((v) => Number.isFinite(v) && v > 0, 'portfolio_value must be greater than 0 (USD)'),
+  portfolio_value: z.coerce
+    .number({ error: 'portfolio_value must be a number (USD)' })
+    .refine((v) => Number.isFinite(v) && v > 0, 'portfolio_value must be greater than 0 (USD)'),
   companies_data: z.unknown().optional().describe('JSON list of company rows (or a JSON string of it in a form field)'),
   uploaded_file: z.unknown().optional().describe('CSV file (multipart/form-data) in the template column order'),
   overwrite: boolField.optional().describe('Replace an existing carbon project of the same name (create only)'),
@@ -58,9 +111,7 @@ export type CarbonAnalysisBody = z.infer<typeof CarbonAnalysisBody>;
 
 export const CarbonNameBody = z.object({ portfolio_name: text('portfolio_name', PROJECT_NAME_MAX_LENGTH) });
 
-export const CarbonDownloadBody = CarbonNameBody.extend({
-  format: z.enum(['json', 'csv', 'xlsx'], { error: 'format must be json, csv or xlsx' }).optional(),
-});
+export const CarbonDownloadBody = CarbonNameBody.extend({ format: z.enum(['json', 'csv', 'xlsx'], { error: 'format must be json, csv or xlsx' }).optional() });
 
 export const CarbonCompanyResult = z.object({
   company_name: z.string(),

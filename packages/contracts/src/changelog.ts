@@ -25,13 +25,7 @@ export const RELEASES: readonly Release[] = [
     version: '4.8',
     date: '2025-08-27',
     title: 'Asset table, bulk edit and multi-step portfolio creation',
-    items: [
-      'Asset table with bulk edit.',
-      'Multi-step portfolio creation.',
-      'Total asset value.',
-      'Inventory value by CSV.',
-      'Two-factor authentication.',
-    ],
+    items: ['Asset table with bulk edit.', 'Multi-step portfolio creation.', 'Total asset value.', 'Inventory value by CSV.', 'Two-factor authentication.'],
   },
   {
     version: '4.9',

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 
 /** Every 4xx/5xx answer has this body: `detail` is a sentence for people, `errors` names the fields. */
-export const ErrorBody = z.object({
-  detail: z.string(),
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
+export const ErrorBody = z.object({ detail: z.string(), errors: z.array(z.object({ field: z.string(), message: z.string() })).optional() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export const DetailBody = z.object({ detail: z.string() });
@@ -22,7 +19,12 @@ export const text = (label: string, max = 150) =>
 
 /** Id in a path: positive integer as text. */
 export const IdParam = (name: string) =>
-  z.object({ [name]: z.coerce.number({ error: `${name} must be a number` }).int().positive(`${name} must be a positive integer`) });
+  z.object({
+    [name]: z.coerce
+      .number({ error: `${name} must be a number` })
+      .int()
+      .positive(`${name} must be a positive integer`),
+  });
 
 /**
  * A binary answer (a file, an image) in the OpenAPI document: `type: string, format: binary`. The routes send a Buffer

@@ -43,8 +43,10 @@ export const DashboardAssetRow = z.strictObject({
   overall_loss: money.describe('residual CVaR, USD'),
   cvar: money,
   max_exposure: money,
-  loss_100_year: money.describe("loss of the asset's 1-in-100-year event (hazards added, at most value plus a year's revenue), USD; null: analysed before tail losses were kept"),
-  loss_250_year: money.describe("the same for the 1-in-250-year event"),
+  loss_100_year: money.describe(
+    "loss of the asset's 1-in-100-year event (hazards added, at most value plus a year's revenue), USD; null: analysed before tail losses were kept",
+  ),
+  loss_250_year: money.describe('the same for the 1-in-250-year event'),
 });
 export type DashboardAssetRow = z.infer<typeof DashboardAssetRow>;
 
@@ -57,14 +59,20 @@ function columnsOf<K extends keyof RowShape>(keys: readonly K[]) {
   return z.strictObject(Object.fromEntries(keys.map((k) => [k, z.array(DashboardAssetRow.shape[k])])) as { [P in K]: z.ZodArray<RowShape[P]> });
 }
 /** The asset table's columns other than the identity ones (in `assets`). */
-export const ASSET_TABLE_COLUMNS = (Object.keys(DashboardAssetRow.shape) as (keyof RowShape)[]).filter((k): k is Exclude<keyof RowShape, IdentityKey> => !(ASSET_IDENTITY as readonly string[]).includes(k));
+export const ASSET_TABLE_COLUMNS = (Object.keys(DashboardAssetRow.shape) as (keyof RowShape)[]).filter(
+  (k): k is Exclude<keyof RowShape, IdentityKey> => !(ASSET_IDENTITY as readonly string[]).includes(k),
+);
 
 /** Per-asset block shared by the per-asset sections: index n in every per-asset array is the n-th selected asset. */
 export const DashboardAssets = columnsOf(ASSET_IDENTITY)
   .extend({ continent: z.array(z.string()) })
-  .describe('the selected assets, columnar (one array per field, index n = the n-th selected asset); null when the tier allows no per-asset section (asset_table, climate_heatmap, asset_level_risk_map)');
+  .describe(
+    'the selected assets, columnar (one array per field, index n = the n-th selected asset); null when the tier allows no per-asset section (asset_table, climate_heatmap, asset_level_risk_map)',
+  );
 export type DashboardAssets = z.infer<typeof DashboardAssets>;
-export const DashboardAssetTable = columnsOf(ASSET_TABLE_COLUMNS).describe('the asset table, columnar: one array per column, index n = assets[n] (id, name, latitude, longitude and country_code are in `assets`)');
+export const DashboardAssetTable = columnsOf(ASSET_TABLE_COLUMNS).describe(
+  'the asset table, columnar: one array per column, index n = assets[n] (id, name, latitude, longitude and country_code are in `assets`)',
+);
 export type DashboardAssetTable = z.infer<typeof DashboardAssetTable>;
 
 const scoreColumns = z.array(z.array(score)).describe('scores[k][n]: severity score of hazard k for asset n (null = no data)');
@@ -74,7 +82,12 @@ const hazardLoss = z.strictObject({ hazard: z.string(), loss: money, percentage:
 const inventoryLoss = z.strictObject({ hazard: z.string(), loss: money });
 const yearPoint = z.strictObject({ year: z.number().int(), value: money });
 const scenarioPoint = z.strictObject({ scenario: z.string(), value: money });
-const chartUnit = z.strictObject({ year_constant: z.array(yearPoint), year_max: z.array(yearPoint), rcp_constant: z.array(scenarioPoint), rcp_max: z.array(scenarioPoint) });
+const chartUnit = z.strictObject({
+  year_constant: z.array(yearPoint),
+  year_max: z.array(yearPoint),
+  rcp_constant: z.array(scenarioPoint),
+  rcp_max: z.array(scenarioPoint),
+});
 const chartUnits = z.strictObject({ dollar: chartUnit, percentage: chartUnit });
 const gated = <T extends z.ZodType>(t: T, section: string) => t.nullable().describe(`null when the tier does not allow ${section}`);
 /** A per-asset section: absent when the query asked for per_asset 'pages' (the page endpoints serve it). */
@@ -89,11 +102,15 @@ export const DashboardAnswer = z.strictObject({
     analysed_at: z.string().nullable(),
     methodology_version: z.string(),
     data_sources: z.array(z.strictObject({ name: z.string(), publisher: z.string(), license: z.string() })),
-    placeholder_hazards: z.array(z.string()).describe("labels of the project's hazards whose data tier is 'placeholder' (screening models until real maps are loaded: load your own layers)"),
+    placeholder_hazards: z
+      .array(z.string())
+      .describe("labels of the project's hazards whose data tier is 'placeholder' (screening models until real maps are loaded: load your own layers)"),
     hazards: z.array(z.string()),
     own_data: z
       .strictObject({
-        hazards: z.array(z.string()).describe("labels of the project's hazards of which at least one asset's value comes from an own layer at the selected scenario and year"),
+        hazards: z
+          .array(z.string())
+          .describe("labels of the project's hazards of which at least one asset's value comes from an own layer at the selected scenario and year"),
         assets: z.number().int().describe('assets with at least one such value'),
         layers: z.array(z.string()).describe('labels of the own layers the analysis used'),
       })
@@ -135,13 +152,20 @@ export const DashboardAnswer = z.strictObject({
       max_exposure_percentage: money,
       total_asset_value: money,
       expected_annual_loss: money,
-      technical_insurance_premium: money.describe('per year: 1.3 x the expected annual loss of the insurable hazards (floods, surge, cyclone, wildfire, landslide, snow, freeze) / (1 - 0.25 expenses)'),
-      loss_100_year: money.describe('loss of the 1-in-100-year event of each asset (hazards summed), summed over the selected assets: an upper bound for the portfolio (no diversification); null for results analysed before tail losses were kept'),
+      technical_insurance_premium: money.describe(
+        'per year: 1.3 x the expected annual loss of the insurable hazards (floods, surge, cyclone, wildfire, landslide, snow, freeze) / (1 - 0.25 expenses)',
+      ),
+      loss_100_year: money.describe(
+        'loss of the 1-in-100-year event of each asset (hazards summed), summed over the selected assets: an upper bound for the portfolio (no diversification); null for results analysed before tail losses were kept',
+      ),
       loss_250_year: money.describe('the same for the 1-in-250-year event'),
     }),
     'portfolio_losses',
   ),
-  overall_bar_chart: gated(z.array(z.strictObject({ hazard: z.string(), cvar: money, rcvar: money, cvar_percentage: money, rcvar_percentage: money })), 'portfolio_losses'),
+  overall_bar_chart: gated(
+    z.array(z.strictObject({ hazard: z.string(), cvar: money, rcvar: money, cvar_percentage: money, rcvar_percentage: money })),
+    'portfolio_losses',
+  ),
   cvar_chart_data: gated(z.strictObject({ cvar: chartUnits, rcvar: chartUnits }), 'rcp_year_loss_bars'),
   hazard_values: gated(hazardValues, 'climate_variable_intensity'),
   hazard_values_without_adaptation: gated(hazardValues, 'climate_variable_intensity'),
@@ -150,16 +174,33 @@ export const DashboardAnswer = z.strictObject({
   heatmap: perAsset(gated(heatmap, 'climate_heatmap')),
   heatmap_without_adaptation: perAsset(gated(heatmap, 'climate_heatmap')),
   heatmap_average: gated(z.record(z.string(), score), 'climate_heatmap'),
-  loss_bars_data: gated(z.strictObject({ years: z.array(z.number().int()), series: z.array(z.strictObject({ hazard: z.string(), values: z.array(money) })) }), 'rcp_year_loss_bars'),
+  loss_bars_data: gated(
+    z.strictObject({ years: z.array(z.number().int()), series: z.array(z.strictObject({ hazard: z.string(), values: z.array(money) })) }),
+    'rcp_year_loss_bars',
+  ),
   loss_bars_data_historic: gated(z.array(hazardLoss), 'rcp_year_loss_bars'),
   portfolio_exposure_percentage_loss: gated(z.array(hazardLoss), 'portfolio_losses'),
   portfolio_exposure_percentage_loss_historic: gated(z.array(hazardLoss), 'portfolio_losses'),
   inventory_loss_data: gated(z.array(inventoryLoss), 'portfolio_losses'),
   inventory_loss_data_historic: gated(z.array(inventoryLoss), 'portfolio_losses'),
   metigation_measures: z
-    .record(z.string(), z.array(z.strictObject({ level: z.number().int(), label: z.string(), measure: z.record(z.string(), z.number()).describe('engine adaptation measure: intensityReduction, protectionRpYears, damageScale...') })))
+    .record(
+      z.string(),
+      z.array(
+        z.strictObject({
+          level: z.number().int(),
+          label: z.string(),
+          measure: z.record(z.string(), z.number()).describe('engine adaptation measure: intensityReduction, protectionRpYears, damageScale...'),
+        }),
+      ),
+    )
     .describe('per hazard label, the default measure of mitigation levels 1-3'),
-  typhoon_map_data: perAsset(gated(z.strictObject({ wind_ms: z.array(z.number().nullable()).describe('typhoon wind speed, m/s, per asset'), score: z.array(score) }), 'asset_level_risk_map')),
+  typhoon_map_data: perAsset(
+    gated(
+      z.strictObject({ wind_ms: z.array(z.number().nullable()).describe('typhoon wind speed, m/s, per asset'), score: z.array(score) }),
+      'asset_level_risk_map',
+    ),
+  ),
   combined_data: gated(
     z.array(z.strictObject({ hazard: z.string(), score_2020: score, score, band_2020: z.string(), band: z.string() })),
     'climate_variable_intensity',
@@ -169,11 +210,17 @@ export const DashboardAnswer = z.strictObject({
   cone_chart: gated(z.array(z.strictObject({ year: z.number().int(), low: money, mid: money, high: money })), 'rcp_year_loss_bars'),
   country_wise_loss_data: gated(z.array(z.strictObject({ country_code: z.string(), cvar: money, rcvar: money, assets: z.number().int() })), 'portfolio_losses'),
   hazard_map_continents: gated(z.array(z.string()), 'asset_level_risk_map'),
-  hazard_map_data: perAsset(gated(
-    z.strictObject({ climate_score: z.array(score), hazards: z.array(z.string()), scores: scoreColumns }).describe('marker data per asset (scores with adaptation when the mitigation filter is on); the marker colour is markerColour(climate_score ?? 0)'),
-    'asset_level_risk_map',
-  )),
-  hazard_map_data_with_continent: perAsset(gated(z.record(z.string(), z.array(z.number().int())).describe('per continent, the indices of its assets in `assets`'), 'asset_level_risk_map')),
+  hazard_map_data: perAsset(
+    gated(
+      z
+        .strictObject({ climate_score: z.array(score), hazards: z.array(z.string()), scores: scoreColumns })
+        .describe('marker data per asset (scores with adaptation when the mitigation filter is on); the marker colour is markerColour(climate_score ?? 0)'),
+      'asset_level_risk_map',
+    ),
+  ),
+  hazard_map_data_with_continent: perAsset(
+    gated(z.record(z.string(), z.array(z.number().int())).describe('per continent, the indices of its assets in `assets`'), 'asset_level_risk_map'),
+  ),
   key_finding_data: gated(
     z.strictObject({
       cvar_85: money,
@@ -190,7 +237,11 @@ export const DashboardAnswer = z.strictObject({
     .describe('the one selected asset (count = 1 or a single-asset project); empty when more are selected or the tier does not allow asset_table'),
   assets: perAsset(DashboardAssets.nullable()),
   asset_table: perAsset(gated(DashboardAssetTable, 'asset_table')),
-  per_asset_total: z.number().int().optional().describe("with per_asset 'pages': the number of selected assets the page endpoints (api/v2/dashboard/assets/, heatmap/, map/) page through"),
+  per_asset_total: z
+    .number()
+    .int()
+    .optional()
+    .describe("with per_asset 'pages': the number of selected assets the page endpoints (api/v2/dashboard/assets/, heatmap/, map/) page through"),
   tier_permissions: z.partialRecord(z.enum(TIER_SECTIONS), z.boolean()),
   data_edit_permissions: z.partialRecord(z.enum(DATA_EDIT_PERMISSIONS), z.boolean()),
 });
@@ -201,11 +252,32 @@ export type DashboardAnswer = z.infer<typeof DashboardAnswer>;
  * of the bytes and of the server's work of rows with repeated keys; docs/performance.md "Dashboard answer format");
  * the web client and the reports read rows, built here once per answer.
  */
-export interface DashboardHeatmapView { assets: string[]; hazards: string[]; data: [number, number, number | null][] }
-export interface DashboardMapRow { name: string; latitude: number; longitude: number; continent: string; climate_score: number | null; colour: string; scores: Record<string, number | null> }
-export interface DashboardTyphoonRow { name: string; latitude: number; longitude: number; wind_ms: number | null; score: number | null }
+export interface DashboardHeatmapView {
+  assets: string[];
+  hazards: string[];
+  data: [number, number, number | null][];
+}
+export interface DashboardMapRow {
+  name: string;
+  latitude: number;
+  longitude: number;
+  continent: string;
+  climate_score: number | null;
+  colour: string;
+  scores: Record<string, number | null>;
+}
+export interface DashboardTyphoonRow {
+  name: string;
+  latitude: number;
+  longitude: number;
+  wind_ms: number | null;
+  score: number | null;
+}
 /** The answer with its per-asset sections as rows (what the sections are drawn from). */
-export type DashboardView = Omit<DashboardAnswer, 'assets' | 'asset_table' | 'heatmap' | 'heatmap_without_adaptation' | 'hazard_map_data' | 'hazard_map_data_with_continent' | 'typhoon_map_data'> & {
+export type DashboardView = Omit<
+  DashboardAnswer,
+  'assets' | 'asset_table' | 'heatmap' | 'heatmap_without_adaptation' | 'hazard_map_data' | 'hazard_map_data_with_continent' | 'typhoon_map_data'
+> & {
   asset_table: DashboardAssetRow[] | null;
   heatmap: DashboardHeatmapView | null;
   heatmap_without_adaptation: DashboardHeatmapView | null;
@@ -217,7 +289,9 @@ export type DashboardView = Omit<DashboardAnswer, 'assets' | 'asset_table' | 'he
 /** The asset table as rows, in the column order of DashboardAssetRow. */
 export function dashboardAssetRows(assets: DashboardAssets, table: DashboardAssetTable): DashboardAssetRow[] {
   const keys = Object.keys(DashboardAssetRow.shape) as (keyof DashboardAssetRow)[];
-  const cols = keys.map((k) => ((ASSET_TABLE_COLUMNS as readonly string[]).includes(k) ? (table as Record<string, unknown[]>)[k] : (assets as Record<string, unknown[]>)[k])!);
+  const cols = keys.map(
+    (k) => ((ASSET_TABLE_COLUMNS as readonly string[]).includes(k) ? (table as Record<string, unknown[]>)[k] : (assets as Record<string, unknown[]>)[k])!,
+  );
   return assets.id.map((_, n) => {
     const row: Record<string, unknown> = {};
     for (let c = 0; c < keys.length; c++) row[keys[c]!] = cols[c]![n];
@@ -227,7 +301,8 @@ export function dashboardAssetRows(assets: DashboardAssets, table: DashboardAsse
 
 /** A heat map as ECharts' `[hazard index, asset index, score]` triples (asset-major), with its row and column labels. */
 export function dashboardHeatmap(assets: DashboardAssets, h: { hazards: string[]; scores: (number | null)[][] }): DashboardHeatmapView {
-  const N = assets.name.length, H = h.hazards.length;
+  const N = assets.name.length,
+    H = h.hazards.length;
   const data: [number, number, number | null][] = new Array(N * H);
   for (let n = 0; n < N; n++) for (let k = 0; k < H; k++) data[n * H + k] = [k, n, h.scores[k]![n]!];
   return { assets: assets.name.slice(), hazards: h.hazards.slice(), data };
@@ -235,24 +310,48 @@ export function dashboardHeatmap(assets: DashboardAssets, h: { hazards: string[]
 
 /** Every per-asset section of an answer as rows; the other sections as they are. */
 export function dashboardView(a: DashboardAnswer): DashboardView {
-  const { assets, asset_table, heatmap: heat, heatmap_without_adaptation: heatWithout, hazard_map_data: map, hazard_map_data_with_continent: byContinent, typhoon_map_data: typhoon, ...rest } = a;
-  const need = <T>(v: T | null | undefined, f: (assets: DashboardAssets, v: T) => unknown) => (v === null || v === undefined || assets === null || assets === undefined ? null : f(assets, v));
-  const mapRows = map && assets
-    ? assets.name.map((name, n): DashboardMapRow => {
-        const cs = map.climate_score[n]!;
-        const scores: Record<string, number | null> = {};
-        map.hazards.forEach((h, k) => { scores[h] = map.scores[k]![n]!; });
-        return { name, latitude: assets.latitude[n]!, longitude: assets.longitude[n]!, continent: assets.continent[n]!, climate_score: cs, colour: markerColour(cs ?? 0), scores };
-      })
-    : null;
+  const {
+    assets,
+    asset_table,
+    heatmap: heat,
+    heatmap_without_adaptation: heatWithout,
+    hazard_map_data: map,
+    hazard_map_data_with_continent: byContinent,
+    typhoon_map_data: typhoon,
+    ...rest
+  } = a;
+  const need = <T>(v: T | null | undefined, f: (assets: DashboardAssets, v: T) => unknown) =>
+    v === null || v === undefined || assets === null || assets === undefined ? null : f(assets, v);
+  const mapRows =
+    map && assets
+      ? assets.name.map((name, n): DashboardMapRow => {
+          const cs = map.climate_score[n]!;
+          const scores: Record<string, number | null> = {};
+          map.hazards.forEach((h, k) => {
+            scores[h] = map.scores[k]![n]!;
+          });
+          return {
+            name,
+            latitude: assets.latitude[n]!,
+            longitude: assets.longitude[n]!,
+            continent: assets.continent[n]!,
+            climate_score: cs,
+            colour: markerColour(cs ?? 0),
+            scores,
+          };
+        })
+      : null;
   return {
     ...rest,
     asset_table: need(asset_table, dashboardAssetRows) as DashboardAssetRow[] | null,
     heatmap: need(heat, dashboardHeatmap) as DashboardHeatmapView | null,
     heatmap_without_adaptation: need(heatWithout, dashboardHeatmap) as DashboardHeatmapView | null,
     hazard_map_data: mapRows,
-    hazard_map_data_with_continent: byContinent && mapRows ? Object.fromEntries(Object.entries(byContinent).map(([c, ns]) => [c, ns.map((n) => mapRows[n]!)])) : null,
-    typhoon_map_data: need(typhoon, (s, t) => s.name.map((name, n) => ({ name, latitude: s.latitude[n]!, longitude: s.longitude[n]!, wind_ms: t.wind_ms[n]!, score: t.score[n]! }))) as DashboardTyphoonRow[] | null,
+    hazard_map_data_with_continent:
+      byContinent && mapRows ? Object.fromEntries(Object.entries(byContinent).map(([c, ns]) => [c, ns.map((n) => mapRows[n]!)])) : null,
+    typhoon_map_data: need(typhoon, (s, t) =>
+      s.name.map((name, n) => ({ name, latitude: s.latitude[n]!, longitude: s.longitude[n]!, wind_ms: t.wind_ms[n]!, score: t.score[n]! })),
+    ) as DashboardTyphoonRow[] | null,
   };
 }
 
@@ -266,24 +365,51 @@ export const DASHBOARD_PAGE_MAX = 500;
 /** Up to this many selected assets the map endpoint sends every point; above it, grid clusters of the viewport. */
 export const DASHBOARD_MAP_POINTS_MAX = 5000;
 const pageFields = {
-  offset: z.coerce.number({ error: 'offset must be a number' }).int('offset must be a whole number').min(0, 'offset must be 0 or more').max(1e9, 'offset is too large').default(0),
+  offset: z.coerce
+    .number({ error: 'offset must be a number' })
+    .int('offset must be a whole number')
+    .min(0, 'offset must be 0 or more')
+    .max(1e9, 'offset is too large')
+    .default(0),
   order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('asc'),
-  search: z.string({ error: 'search must be text' }).trim().max(100, 'search is at most 100 characters').default('').describe('case-insensitive part of the asset name or property type'),
+  search: z
+    .string({ error: 'search must be text' })
+    .trim()
+    .max(100, 'search is at most 100 characters')
+    .default('')
+    .describe('case-insensitive part of the asset name or property type'),
 };
-const limit = (d: number) => z.coerce.number({ error: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit must be 1 to 500').max(DASHBOARD_PAGE_MAX, 'limit must be 1 to 500').default(d);
+const limit = (d: number) =>
+  z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be 1 to 500')
+    .max(DASHBOARD_PAGE_MAX, 'limit must be 1 to 500')
+    .default(d);
 /** Columns the asset table can be sorted by: `position` (upload order, the default) or any column of the row. */
 export const ASSET_SORT_KEYS = ['position', ...(Object.keys(DashboardAssetRow.shape) as (keyof RowShape)[])] as const;
 
 export const DashboardAssetPageBody = DashboardFilterFields.extend({
   ...pageFields,
   limit: limit(20),
-  sort: z.enum(ASSET_SORT_KEYS as unknown as [string, ...string[]], { error: `sort must be one of ${ASSET_SORT_KEYS.join(', ')}` }).default('position').describe('column to sort by; empty values last in either order; ties in upload order'),
-  ids: z.array(z.number().int().positive(), { error: 'ids must be a list of asset ids' }).max(DASHBOARD_PAGE_MAX, 'ids: at most 500').optional().describe('only these assets (of the selection), e.g. the one asset of the analysis window'),
+  sort: z
+    .enum(ASSET_SORT_KEYS as unknown as [string, ...string[]], { error: `sort must be one of ${ASSET_SORT_KEYS.join(', ')}` })
+    .default('position')
+    .describe('column to sort by; empty values last in either order; ties in upload order'),
+  ids: z
+    .array(z.number().int().positive(), { error: 'ids must be a list of asset ids' })
+    .max(DASHBOARD_PAGE_MAX, 'ids: at most 500')
+    .optional()
+    .describe('only these assets (of the selection), e.g. the one asset of the analysis window'),
 }).refine(namesProject, { message: 'project_name or project_id is required', path: ['project_name'] });
 export type DashboardAssetPageBody = z.infer<typeof DashboardAssetPageBody>;
 export const DashboardAssetPageRow = DashboardAssetRow.extend({
   position: z.number().int().describe("the asset's index in the selection in upload order"),
-  hazards: z.record(z.string(), score).describe('per hazard label, the score at the year (with adaptation when the mitigation filter is on); empty when the tier shows neither the heat map nor the asset risk map'),
+  hazards: z
+    .record(z.string(), score)
+    .describe(
+      'per hazard label, the score at the year (with adaptation when the mitigation filter is on); empty when the tier shows neither the heat map nor the asset risk map',
+    ),
 });
 export type DashboardAssetPageRow = z.infer<typeof DashboardAssetPageRow>;
 export const DashboardAssetPage = z.strictObject({
@@ -299,7 +425,7 @@ export type DashboardAssetPage = z.infer<typeof DashboardAssetPage>;
 export const DashboardHeatmapPageBody = DashboardFilterFields.extend({
   ...pageFields,
   limit: limit(100),
-  sort: z.string().trim().max(40).default('position').describe('position (upload order), name, climate_score, or a hazard label (that hazard\'s score)'),
+  sort: z.string().trim().max(40).default('position').describe("position (upload order), name, climate_score, or a hazard label (that hazard's score)"),
   adaptation: flag.optional().describe('scores with adaptation (default: the mitigation filter)'),
 }).refine(namesProject, { message: 'project_name or project_id is required', path: ['project_name'] });
 export type DashboardHeatmapPageBody = z.infer<typeof DashboardHeatmapPageBody>;
@@ -314,11 +440,25 @@ export const DashboardHeatmapPage = z.strictObject({
 });
 export type DashboardHeatmapPage = z.infer<typeof DashboardHeatmapPage>;
 
-const lon = z.number({ error: 'bbox must be [west, south, east, north] in degrees' }).min(-180, 'bbox longitudes are -180 to 180').max(180, 'bbox longitudes are -180 to 180');
-const lat = z.number({ error: 'bbox must be [west, south, east, north] in degrees' }).min(-90, 'bbox latitudes are -90 to 90').max(90, 'bbox latitudes are -90 to 90');
+const lon = z
+  .number({ error: 'bbox must be [west, south, east, north] in degrees' })
+  .min(-180, 'bbox longitudes are -180 to 180')
+  .max(180, 'bbox longitudes are -180 to 180');
+const lat = z
+  .number({ error: 'bbox must be [west, south, east, north] in degrees' })
+  .min(-90, 'bbox latitudes are -90 to 90')
+  .max(90, 'bbox latitudes are -90 to 90');
 export const DashboardMapBody = DashboardFilterFields.extend({
-  colour_by: z.string().trim().max(40).default('Climate score').describe('Climate score or a hazard label: the score the points (and clusters) are coloured by'),
-  bbox: z.tuple([lon, lat, lon, lat], { error: 'bbox must be [west, south, east, north] in degrees' }).optional().describe('viewport; clusters outside it are left out (default the world)'),
+  colour_by: z
+    .string()
+    .trim()
+    .max(40)
+    .default('Climate score')
+    .describe('Climate score or a hazard label: the score the points (and clusters) are coloured by'),
+  bbox: z
+    .tuple([lon, lat, lon, lat], { error: 'bbox must be [west, south, east, north] in degrees' })
+    .optional()
+    .describe('viewport; clusters outside it are left out (default the world)'),
   zoom: z.coerce.number({ error: 'zoom must be a number' }).min(0, 'zoom must be 0 to 22').max(22, 'zoom must be 0 to 22').default(2),
 }).refine(namesProject, { message: 'project_name or project_id is required', path: ['project_name'] });
 export type DashboardMapBody = z.infer<typeof DashboardMapBody>;
@@ -328,9 +468,28 @@ export const DashboardMapAnswer = z.strictObject({
   colour_by: z.string(),
   hazards: z.array(z.string()).describe('what colour_by may name besides Climate score'),
   bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable().describe('[west, south, east, north] of every selected asset'),
-  points: z.strictObject({ id: z.array(z.number().int()), name: z.array(z.string()), latitude: z.array(z.number()), longitude: z.array(z.number()), score: z.array(score) }).nullable(),
+  points: z
+    .strictObject({
+      id: z.array(z.number().int()),
+      name: z.array(z.string()),
+      latitude: z.array(z.number()),
+      longitude: z.array(z.number()),
+      score: z.array(score),
+    })
+    .nullable(),
   clusters: z
-    .array(z.strictObject({ latitude: z.number(), longitude: z.number(), count: z.number().int(), score: score.describe('the highest score in the cluster'), mean: score.describe('the mean score of its assets with a score, rounded (null: none has one): what the map colours the cluster by, so that a world view of mostly low-risk assets is not all red'), name: z.string().nullable().describe('the asset when the cluster holds one') }))
+    .array(
+      z.strictObject({
+        latitude: z.number(),
+        longitude: z.number(),
+        count: z.number().int(),
+        score: score.describe('the highest score in the cluster'),
+        mean: score.describe(
+          'the mean score of its assets with a score, rounded (null: none has one): what the map colours the cluster by, so that a world view of mostly low-risk assets is not all red',
+        ),
+        name: z.string().nullable().describe('the asset when the cluster holds one'),
+      }),
+    )
     .nullable()
     .describe('grid cells of about 48 screen pixels at the zoom: mean position of their assets'),
 });
@@ -341,10 +500,23 @@ export const EXPLORER_HAZARD_KEYS = ['river_flood', 'storm_surge', 'rainfall_flo
 export type ExplorerHazard = (typeof EXPLORER_HAZARD_KEYS)[number];
 
 /** One damage curve: x depth (m) or return period (years), y the damage ratio (0-1), y_value in USD. */
-export const DamageSeries = z.object({ x: z.array(z.number()), y: z.array(z.number()), y_value: z.array(z.number()), x_unit: z.enum(['m', 'years']), expected_annual_damage_ratio: z.number().nullable() });
+export const DamageSeries = z.object({
+  x: z.array(z.number()),
+  y: z.array(z.number()),
+  y_value: z.array(z.number()),
+  x_unit: z.enum(['m', 'years']),
+  expected_annual_damage_ratio: z.number().nullable(),
+});
 export type DamageSeries = z.infer<typeof DamageSeries>;
 const DamageByScenario = z.object({ '26': DamageSeries, '45': DamageSeries, '85': DamageSeries });
 
 /** `POST api/v2/building_damage/`: damage curves per explorer hazard and scenario, and the building they were read for. */
-export const BuildingDamageAnswer = z.object({ river_flood: DamageByScenario, storm_surge: DamageByScenario, rainfall_flood: DamageByScenario, hazus_occupancy: z.string(), first_floor_height_m: z.number(), source: z.string() });
+export const BuildingDamageAnswer = z.object({
+  river_flood: DamageByScenario,
+  storm_surge: DamageByScenario,
+  rainfall_flood: DamageByScenario,
+  hazus_occupancy: z.string(),
+  first_floor_height_m: z.number(),
+  source: z.string(),
+});
 export type BuildingDamageAnswer = z.infer<typeof BuildingDamageAnswer>;

@@ -5,7 +5,12 @@
  * (so never `.`, `..` or a hidden file).
  */
 export function safeFileName(filename: string): string {
-  return filename.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '').slice(0, 120) || 'download';
+  return (
+    filename
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^\.+/, '')
+      .slice(0, 120) || 'download'
+  );
 }
 
 /** Makes a spreadsheet cell safe against formula injection (OWASP CSV injection): text starting with = + - @ tab or CR gets a leading apostrophe. */

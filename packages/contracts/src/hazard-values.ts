@@ -11,21 +11,78 @@ import type { SeverityBand } from './scores.js';
  * `higherIsWorse` says in which direction the value grows more hazardous: only the aridity index
  * (drought) and the coldest-month temperature (extreme cold) are "lower is worse".
  */
-export const HAZARD_INDICATORS: Record<
-  HazardKey,
-  { indicator: string; unit: string; curve: boolean; higherIsWorse: boolean; description: string }
-> = {
-  river_flood: { indicator: 'flood_depth', unit: 'm', curve: true, higherIsWorse: true, description: 'Riverine inundation depth above ground at return periods' },
-  rainfall_flood: { indicator: 'flood_depth', unit: 'm', curve: true, higherIsWorse: true, description: 'Pluvial (rainfall) ponding depth above ground at return periods' },
-  storm_surge: { indicator: 'inundation_depth', unit: 'm', curve: true, higherIsWorse: true, description: 'Coastal inundation depth above ground at return periods' },
-  typhoon: { indicator: 'max_sustained_wind', unit: 'm/s', curve: true, higherIsWorse: true, description: '1-minute sustained wind speed at 10 m at return periods' },
-  wildfire: { indicator: 'annual_burn_probability', unit: '1/yr', curve: false, higherIsWorse: true, description: 'Annual probability that the site burns (burned-area fraction per year)' },
-  landslide: { indicator: 'annual_landslide_probability', unit: '1/yr', curve: false, higherIsWorse: true, description: 'Annual probability of at least one reported landslide within 1 km of the site' },
-  extreme_heat: { indicator: 'warmest_month_tas', unit: '°C', curve: false, higherIsWorse: true, description: 'Mean 2 m air temperature of the warmest month (baseline 1991-2020) shifted by the CMIP6 TXx change' },
-  extreme_cold: { indicator: 'coldest_month_tas', unit: '°C', curve: false, higherIsWorse: false, description: 'Mean 2 m air temperature of the coldest month (baseline 1991-2020) shifted by the CMIP6 TNn change' },
+export const HAZARD_INDICATORS: Record<HazardKey, { indicator: string; unit: string; curve: boolean; higherIsWorse: boolean; description: string }> = {
+  river_flood: {
+    indicator: 'flood_depth',
+    unit: 'm',
+    curve: true,
+    higherIsWorse: true,
+    description: 'Riverine inundation depth above ground at return periods',
+  },
+  rainfall_flood: {
+    indicator: 'flood_depth',
+    unit: 'm',
+    curve: true,
+    higherIsWorse: true,
+    description: 'Pluvial (rainfall) ponding depth above ground at return periods',
+  },
+  storm_surge: {
+    indicator: 'inundation_depth',
+    unit: 'm',
+    curve: true,
+    higherIsWorse: true,
+    description: 'Coastal inundation depth above ground at return periods',
+  },
+  typhoon: {
+    indicator: 'max_sustained_wind',
+    unit: 'm/s',
+    curve: true,
+    higherIsWorse: true,
+    description: '1-minute sustained wind speed at 10 m at return periods',
+  },
+  wildfire: {
+    indicator: 'annual_burn_probability',
+    unit: '1/yr',
+    curve: false,
+    higherIsWorse: true,
+    description: 'Annual probability that the site burns (burned-area fraction per year)',
+  },
+  landslide: {
+    indicator: 'annual_landslide_probability',
+    unit: '1/yr',
+    curve: false,
+    higherIsWorse: true,
+    description: 'Annual probability of at least one reported landslide within 1 km of the site',
+  },
+  extreme_heat: {
+    indicator: 'warmest_month_tas',
+    unit: '°C',
+    curve: false,
+    higherIsWorse: true,
+    description: 'Mean 2 m air temperature of the warmest month (baseline 1991-2020) shifted by the CMIP6 TXx change',
+  },
+  extreme_cold: {
+    indicator: 'coldest_month_tas',
+    unit: '°C',
+    curve: false,
+    higherIsWorse: false,
+    description: 'Mean 2 m air temperature of the coldest month (baseline 1991-2020) shifted by the CMIP6 TNn change',
+  },
   snowfall: { indicator: 'annual_snowfall_swe', unit: 'mm/yr', curve: false, higherIsWorse: true, description: 'Annual snowfall, water equivalent' },
-  sea_level_rise: { indicator: 'relative_sea_level_rise', unit: 'm', curve: false, higherIsWorse: true, description: 'Relative sea-level rise since 2020 at the nearest coast (AR6 GMSL + local vertical land motion); null inland' },
-  drought: { indicator: 'aridity_index', unit: 'P/PET', curve: false, higherIsWorse: false, description: 'UNEP aridity index, annual precipitation over Thornthwaite potential evapotranspiration (lower is drier)' },
+  sea_level_rise: {
+    indicator: 'relative_sea_level_rise',
+    unit: 'm',
+    curve: false,
+    higherIsWorse: true,
+    description: 'Relative sea-level rise since 2020 at the nearest coast (AR6 GMSL + local vertical land motion); null inland',
+  },
+  drought: {
+    indicator: 'aridity_index',
+    unit: 'P/PET',
+    curve: false,
+    higherIsWorse: false,
+    description: 'UNEP aridity index, annual precipitation over Thornthwaite potential evapotranspiration (lower is drier)',
+  },
 };
 
 /** Where a number comes from (issue 3 §2). */
@@ -107,7 +164,10 @@ export const HazardPointValueSchema = z.object({
   resolution_km: z.number(),
   tier: z.enum(DATA_TIERS),
   source: z.string(),
-  likely_range: z.object({ low: z.number(), high: z.number() }).nullable().optional()
+  likely_range: z
+    .object({ low: z.number(), high: z.number() })
+    .nullable()
+    .optional()
     .describe('sea_level_rise only: IPCC AR6 likely (17-83 %) range of the rise (m), including the local tide-gauge trend uncertainty'),
 });
 
@@ -160,18 +220,38 @@ export const TyphoonTrackAnswer = z.object({
   coverage: z.array(z.object({ basin: z.string(), from: z.number().int(), to: z.number().int() })),
   storms: z.array(
     z.object({
-      id: z.string(), name: z.string().nullable(), season: z.number().int(), year: z.number().int(), basin: z.string(), agency: z.string(), dataset: z.string(),
-      closest_km: z.number(), closest_time: z.string(), closest_point: z.object({ latitude: z.number(), longitude: z.number() }),
-      wind_at_closest_ms: z.number().nullable(), category_at_closest: SaffirSimpsonSchema,
-      max_wind_ms: z.number().nullable(), category: SaffirSimpsonSchema,
-      track: z.array(z.object({ time: z.string(), latitude: z.number(), longitude: z.number(), wind_ms: z.number().nullable(), category: SaffirSimpsonSchema })),
+      id: z.string(),
+      name: z.string().nullable(),
+      season: z.number().int(),
+      year: z.number().int(),
+      basin: z.string(),
+      agency: z.string(),
+      dataset: z.string(),
+      closest_km: z.number(),
+      closest_time: z.string(),
+      closest_point: z.object({ latitude: z.number(), longitude: z.number() }),
+      wind_at_closest_ms: z.number().nullable(),
+      category_at_closest: SaffirSimpsonSchema,
+      max_wind_ms: z.number().nullable(),
+      category: SaffirSimpsonSchema,
+      track: z.array(
+        z.object({ time: z.string(), latitude: z.number(), longitude: z.number(), wind_ms: z.number().nullable(), category: SaffirSimpsonSchema }),
+      ),
     }),
   ),
   wind: z.string(),
-  sources: z.array(z.object({
-    key: z.string(), name: z.string(), publisher: z.string(), license: z.string(), citation: z.string(),
-    basins: z.array(z.string()), agencies: z.array(z.string()), seasons: z.object({ from: z.number().int(), to: z.number().int() }),
-  })),
+  sources: z.array(
+    z.object({
+      key: z.string(),
+      name: z.string(),
+      publisher: z.string(),
+      license: z.string(),
+      citation: z.string(),
+      basins: z.array(z.string()),
+      agencies: z.array(z.string()),
+      seasons: z.object({ from: z.number().int(), to: z.number().int() }),
+    }),
+  ),
 });
 export type TyphoonTrackAnswer = z.infer<typeof TyphoonTrackAnswer>;
 /** One storm of a TyphoonTrackAnswer, and one point of its track. */

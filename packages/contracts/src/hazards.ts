@@ -47,7 +47,4 @@ export const SCENARIO_LABELS: Record<AnalysisType, Record<ScenarioCode, string>>
 export const BASELINE_YEAR = 2020;
 
 /** Years offered per analysis type (issue 4 §4): RCP 2020/2030/2050; SSP 2025-2100 every 5 years. */
-export const YEARS: Record<AnalysisType, readonly number[]> = {
-  rcp: [2020, 2030, 2050],
-  ssp: Array.from({ length: 16 }, (_, i) => 2025 + i * 5),
-};
+export const YEARS: Record<AnalysisType, readonly number[]> = { rcp: [2020, 2030, 2050], ssp: Array.from({ length: 16 }, (_, i) => 2025 + i * 5) };

@@ -137,23 +137,27 @@ export function legendClassIndex(legend: MapLegend, v: number): number {
 // ---------------------------------------------------------------- calls
 
 const num = (field: string, min: number, max: number) =>
-  z.coerce.number({ error: `${field} must be a number` }).refine(Number.isFinite, `${field} must be a number`).pipe(
-    z.number().min(min, `${field} must be between ${min} and ${max}`).max(max, `${field} must be between ${min} and ${max}`),
-  );
+  z.coerce
+    .number({ error: `${field} must be a number` })
+    .refine(Number.isFinite, `${field} must be a number`)
+    .pipe(z.number().min(min, `${field} must be between ${min} and ${max}`).max(max, `${field} must be between ${min} and ${max}`));
 const jsonList = (field: string) =>
-  z.preprocess((v) => {
-    if (Array.isArray(v)) return v;
-    if (typeof v !== 'string') return v;
-    const s = v.trim();
-    if (s.startsWith('[')) {
-      try {
-        return JSON.parse(s);
-      } catch {
-        return { __invalid: field };
+  z.preprocess(
+    (v) => {
+      if (Array.isArray(v)) return v;
+      if (typeof v !== 'string') return v;
+      const s = v.trim();
+      if (s.startsWith('[')) {
+        try {
+          return JSON.parse(s);
+        } catch {
+          return { __invalid: field };
+        }
       }
-    }
-    return s === '' ? [] : [s];
-  }, z.array(z.string({ error: `${field} items must be text` }), { error: `${field} must be a JSON list` }));
+      return s === '' ? [] : [s];
+    },
+    z.array(z.string({ error: `${field} items must be text` }), { error: `${field} must be a JSON list` }),
+  );
 
 export const MapVariableField = z.enum(MAP_VARIABLES, { error: `choose one of ${MAP_VARIABLES.join(', ')}` });
 
@@ -163,11 +167,13 @@ export const CreateMapBody = z.object({
   address: z.string().trim().max(300, 'address must be at most 300 characters').optional().default(''),
   latitude: num('latitude', -85, 85),
   longitude: num('longitude', -180, 180),
-  portfolio_variables: jsonList('portfolio_variables').pipe(
-    z.array(MapVariableField).length(1, 'portfolio_variables: choose exactly one variable'),
+  portfolio_variables: jsonList('portfolio_variables').pipe(z.array(MapVariableField).length(1, 'portfolio_variables: choose exactly one variable')),
+  distance: z.coerce
+    .number({ error: 'distance must be 1, 3 or 5' })
+    .refine((d) => (MAP_DISTANCES_KM as readonly number[]).includes(d), 'distance must be 1, 3 or 5'),
+  duration_data: jsonList('duration_data').pipe(
+    z.array(z.string()).min(1, 'duration_data: choose at least one dataset').max(20, 'duration_data: too many datasets'),
   ),
-  distance: z.coerce.number({ error: 'distance must be 1, 3 or 5' }).refine((d) => (MAP_DISTANCES_KM as readonly number[]).includes(d), 'distance must be 1, 3 or 5'),
-  duration_data: jsonList('duration_data').pipe(z.array(z.string()).min(1, 'duration_data: choose at least one dataset').max(20, 'duration_data: too many datasets')),
 });
 export type CreateMapBody = z.infer<typeof CreateMapBody>;
 
@@ -176,14 +182,14 @@ export const MapLocationBody = z.object({ latitude: num('latitude', -85, 85), lo
 export const DatasetItem = z.object({ key: z.string(), value: z.string() });
 export type DatasetItem = z.infer<typeof DatasetItem>;
 /** Dataset lookup response (spec 001 §3.9). */
-export const DatasetLookupResponse = z.object({
-  rainfall_flood: z.array(DatasetItem),
-  storm_surge: z.array(DatasetItem),
-  wildfire: z.array(DatasetItem),
-});
+export const DatasetLookupResponse = z.object({ rainfall_flood: z.array(DatasetItem), storm_surge: z.array(DatasetItem), wildfire: z.array(DatasetItem) });
 export type DatasetLookupResponse = z.infer<typeof DatasetLookupResponse>;
 
-const Stats = z.object({ average: z.record(z.string(), z.number().nullable()), max: z.record(z.string(), z.number().nullable()), min: z.record(z.string(), z.number().nullable()) });
+const Stats = z.object({
+  average: z.record(z.string(), z.number().nullable()),
+  max: z.record(z.string(), z.number().nullable()),
+  min: z.record(z.string(), z.number().nullable()),
+});
 /** Map response (spec 001 §3.10). Values are in the legend unit (m; wildfire % per year). */
 export const MapResponse = z.object({
   name: z.string(),

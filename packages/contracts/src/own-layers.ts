@@ -57,10 +57,15 @@ export const OWN_LAYERS_DEFAULT_PER_COMPANY = 50;
 export const ownLayerNeedsReturnPeriod = (h: HazardKey): boolean => HAZARD_INDICATORS[h].curve;
 
 const yearField = z
-  .union([z.literal('any'), z.literal(''), z.coerce.number({ error: `year must be a whole number from ${HAZARD_YEAR_MIN} to ${HAZARD_YEAR_MAX}, or any` })
-    .int(`year must be a whole number from ${HAZARD_YEAR_MIN} to ${HAZARD_YEAR_MAX}, or any`)
-    .min(HAZARD_YEAR_MIN, `year must be a whole number from ${HAZARD_YEAR_MIN} to ${HAZARD_YEAR_MAX}, or any`)
-    .max(HAZARD_YEAR_MAX, `year must be a whole number from ${HAZARD_YEAR_MIN} to ${HAZARD_YEAR_MAX}, or any`)])
+  .union([
+    z.literal('any'),
+    z.literal(''),
+    z.coerce
+      .number({ error: `year must be a whole number from ${HAZARD_YEAR_MIN} to ${HAZARD_YEAR_MAX}, or any` })
+      .int(`year must be a whole number from ${HAZARD_YEAR_MIN} to ${HAZARD_YEAR_MAX}, or any`)
+      .min(HAZARD_YEAR_MIN, `year must be a whole number from ${HAZARD_YEAR_MIN} to ${HAZARD_YEAR_MAX}, or any`)
+      .max(HAZARD_YEAR_MAX, `year must be a whole number from ${HAZARD_YEAR_MIN} to ${HAZARD_YEAR_MAX}, or any`),
+  ])
   .transform((v) => (v === 'any' || v === '' ? null : v));
 
 /** Longest label and source note of an own layer, characters (the upload form's inputs). */
@@ -70,18 +75,30 @@ export const OWN_LAYER_SOURCE_MAX_LENGTH = 300;
 /** The form fields of `POST /api/v2/own_layers/` (besides the `file` part). */
 export const OwnLayerUploadFields = z.object({
   hazard: z.enum(HAZARD_KEYS as [HazardKey, ...HazardKey[]], { error: `hazard must be one of ${HAZARD_KEYS.join(', ')}` }),
-  scenario: z.enum(['26', '45', '85', 'any'], { error: 'scenario must be 26, 45, 85 or any' }).default('any').transform((v) => (v === 'any' ? null : v)),
+  scenario: z
+    .enum(['26', '45', '85', 'any'], { error: 'scenario must be 26, 45, 85 or any' })
+    .default('any')
+    .transform((v) => (v === 'any' ? null : v)),
   year: yearField.default(null as never),
   return_period_years: z
-    .union([z.literal(''), z.coerce.number({ error: 'return_period_years must be a whole number of years from 1 to 10000' })
-      .int('return_period_years must be a whole number of years from 1 to 10000')
-      .min(1, 'return_period_years must be a whole number of years from 1 to 10000')
-      .max(10_000, 'return_period_years must be a whole number of years from 1 to 10000')])
+    .union([
+      z.literal(''),
+      z.coerce
+        .number({ error: 'return_period_years must be a whole number of years from 1 to 10000' })
+        .int('return_period_years must be a whole number of years from 1 to 10000')
+        .min(1, 'return_period_years must be a whole number of years from 1 to 10000')
+        .max(10_000, 'return_period_years must be a whole number of years from 1 to 10000'),
+    ])
     .optional()
     .transform((v) => (v === '' || v === undefined ? null : v)),
   unit: z.string().trim().max(20).optional().describe("unit of the raster's values; default the hazard's unit (see OWN_LAYER_UNITS)"),
   label: z.string().trim().max(OWN_LAYER_LABEL_MAX_LENGTH, `label must be at most ${OWN_LAYER_LABEL_MAX_LENGTH} characters`).optional(),
-  source: z.string().trim().max(OWN_LAYER_SOURCE_MAX_LENGTH, `source must be at most ${OWN_LAYER_SOURCE_MAX_LENGTH} characters`).optional().describe('publisher, licence or citation of the data'),
+  source: z
+    .string()
+    .trim()
+    .max(OWN_LAYER_SOURCE_MAX_LENGTH, `source must be at most ${OWN_LAYER_SOURCE_MAX_LENGTH} characters`)
+    .optional()
+    .describe('publisher, licence or citation of the data'),
 });
 export type OwnLayerUploadFields = z.infer<typeof OwnLayerUploadFields>;
 
@@ -114,7 +131,7 @@ export type OwnLayer = z.infer<typeof OwnLayer>;
 export const OwnLayerList = z.object({
   layers: z.array(OwnLayer),
   limits: z.object({ max_bytes: z.number().int(), max_pixels: z.number().int(), max_layers: z.number().int() }),
-  units: z.record(z.string(), z.array(z.string())).describe('units accepted per hazard (the first is the hazard\'s own)'),
+  units: z.record(z.string(), z.array(z.string())).describe("units accepted per hazard (the first is the hazard's own)"),
   ranges: z.record(z.string(), z.tuple([z.number(), z.number()])).describe("plausible values per hazard, in the hazard's unit"),
 });
 export type OwnLayerList = z.infer<typeof OwnLayerList>;

@@ -19,9 +19,11 @@ const HAZARD_LABELS = HAZARDS.map((h) => h.label) as [HazardLabel, ...HazardLabe
 
 /** Hazard labels of a portfolio; the three defaults are always added (spec 000 §5). */
 export const PortfolioVariables = jsonField(
-  z.array(z.enum(HAZARD_LABELS, { error: (i) => `portfolio_variables: '${String(i.input)}' is not a hazard; choose from ${HAZARD_LABELS.join(', ')}` }), {
-    error: 'portfolio_variables must be a JSON list of hazard names',
-  }).max(11),
+  z
+    .array(z.enum(HAZARD_LABELS, { error: (i) => `portfolio_variables: '${String(i.input)}' is not a hazard; choose from ${HAZARD_LABELS.join(', ')}` }), {
+      error: 'portfolio_variables must be a JSON list of hazard names',
+    })
+    .max(11),
   'portfolio_variables',
 ).transform((list) => {
   const set = new Set<string>([...DEFAULT_HAZARD_LABELS, ...(list ?? [])]);
@@ -33,10 +35,13 @@ export const AGRICULTURE_VARIABLES = ['wheat_production', 'vegetable_production'
 
 export const NonBuildingVariables = jsonField(
   z
-    .object({
-      energy: z.array(z.enum(ENERGY_VARIABLES, { error: 'non_building_variables.energy: unknown energy variable' })).default([]),
-      agriculture: z.array(z.enum(AGRICULTURE_VARIABLES, { error: 'non_building_variables.agriculture: unknown crop variable' })).default([]),
-    }, { error: 'non_building_variables must be a JSON object {energy: [...], agriculture: [...]}' })
+    .object(
+      {
+        energy: z.array(z.enum(ENERGY_VARIABLES, { error: 'non_building_variables.energy: unknown energy variable' })).default([]),
+        agriculture: z.array(z.enum(AGRICULTURE_VARIABLES, { error: 'non_building_variables.agriculture: unknown crop variable' })).default([]),
+      },
+      { error: 'non_building_variables must be a JSON object {energy: [...], agriculture: [...]}' },
+    )
     .strict(),
   'non_building_variables',
 );
@@ -100,7 +105,11 @@ export type ProjectRole = 'owner' | SharePermission;
 export const DefaultFilters = z.object({
   analysis_type: z.enum(['rcp', 'ssp'], { error: 'data.analysis_type must be rcp or ssp' }),
   scenario: z.coerce.string().pipe(z.enum(['26', '45', '85'], { error: 'data.scenario must be 26, 45 or 85' })),
-  year: z.coerce.number({ error: 'data.year must be a number' }).int('data.year must be a whole year').min(2020, 'data.year must be 2020 to 2100').max(2100, 'data.year must be 2020 to 2100'),
+  year: z.coerce
+    .number({ error: 'data.year must be a number' })
+    .int('data.year must be a whole year')
+    .min(2020, 'data.year must be 2020 to 2100')
+    .max(2100, 'data.year must be 2020 to 2100'),
 });
 export type DefaultFilters = z.infer<typeof DefaultFilters>;
 
@@ -146,10 +155,7 @@ export const ProjectListResponse = z.object({
   members: z.array(Member),
 });
 
-export const RenameProjectBody = z.object({
-  oldname: text('oldname', PROJECT_NAME_MAX_LENGTH),
-  name: text('name', PROJECT_NAME_MAX_LENGTH),
-});
+export const RenameProjectBody = z.object({ oldname: text('oldname', PROJECT_NAME_MAX_LENGTH), name: text('name', PROJECT_NAME_MAX_LENGTH) });
 
 export const DeleteProjectBody = z.object({ name: text('name', PROJECT_NAME_MAX_LENGTH) });
 
@@ -161,7 +167,10 @@ export const UpdateDefaultFilterBody = z.object({
 export const ShareProjectBody = z.object({
   project_id: z.coerce.number({ error: 'project_id must be a number' }).int('project_id must be an integer').positive('project_id must be positive'),
   share_with: jsonField(
-    z.array(z.union([z.number().int().positive(), z.string().trim().min(1).max(50)]), { error: 'share_with must be a JSON list of user ids or usernames' }).min(1, 'share_with needs at least one user').max(200, 'share_with has too many users'),
+    z
+      .array(z.union([z.number().int().positive(), z.string().trim().min(1).max(50)]), { error: 'share_with must be a JSON list of user ids or usernames' })
+      .min(1, 'share_with needs at least one user')
+      .max(200, 'share_with has too many users'),
     'share_with',
   ),
   permission: z.enum(SHARE_PERMISSIONS, { error: 'permission must be read or write' }),
@@ -175,9 +184,31 @@ const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transfo
 /** `POST api/v2/download_csv_report/` (spec 000 §7 Exports). */
 export const CsvReportBody = z.object({
   project_name: text('project_name', PROJECT_NAME_MAX_LENGTH),
-  climate_variables: jsonField(z.array(z.enum(HAZARD_LABELS, { error: (i) => `climate_variables: '${String(i.input)}' is not a hazard` }), { error: 'climate_variables must be a JSON list of hazard names' }).min(1, 'climate_variables needs at least one hazard'), 'climate_variables').optional(),
-  year_list: jsonField(z.array(z.coerce.number().int('year_list: years are whole numbers').min(2020, 'year_list: years run from 2020').max(2100, 'year_list: years run to 2100'), { error: 'year_list must be a JSON list of years' }).min(1, 'year_list needs at least one year'), 'year_list').optional(),
-  scenario_list: jsonField(z.array(z.coerce.string().pipe(z.enum(['26', '45', '85'], { error: 'scenario_list: scenarios are 26, 45 and 85' })), { error: 'scenario_list must be a JSON list of scenarios' }).min(1, 'scenario_list needs at least one scenario'), 'scenario_list').optional(),
+  climate_variables: jsonField(
+    z
+      .array(z.enum(HAZARD_LABELS, { error: (i) => `climate_variables: '${String(i.input)}' is not a hazard` }), {
+        error: 'climate_variables must be a JSON list of hazard names',
+      })
+      .min(1, 'climate_variables needs at least one hazard'),
+    'climate_variables',
+  ).optional(),
+  year_list: jsonField(
+    z
+      .array(
+        z.coerce.number().int('year_list: years are whole numbers').min(2020, 'year_list: years run from 2020').max(2100, 'year_list: years run to 2100'),
+        { error: 'year_list must be a JSON list of years' },
+      )
+      .min(1, 'year_list needs at least one year'),
+    'year_list',
+  ).optional(),
+  scenario_list: jsonField(
+    z
+      .array(z.coerce.string().pipe(z.enum(['26', '45', '85'], { error: 'scenario_list: scenarios are 26, 45 and 85' })), {
+        error: 'scenario_list must be a JSON list of scenarios',
+      })
+      .min(1, 'scenario_list needs at least one scenario'),
+    'scenario_list',
+  ).optional(),
   analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).default('ssp'),
   adjusted_gdp: flag.optional(),
   has_mitigation: flag.optional(),
@@ -204,26 +235,35 @@ export const SummaryReportBody = z.object({
 
 /** The dashboard's project and filter fields (spec 001 §7 Dashboard query), shared by the answer and its page endpoints. */
 export const DashboardFilterFields = z.object({
-    project_name: z.string().trim().max(PROJECT_NAME_MAX_LENGTH, 'project_name is too long').optional(),
-    project_id: z.coerce.number({ error: 'project_id must be a number' }).int('project_id must be an integer').positive('project_id must be positive').optional(),
-    analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).optional(),
-    scenario: z.coerce.string().pipe(z.enum(['26', '45', '85'], { error: 'scenario must be 26, 45 or 85' })).optional(),
-    year: z.coerce.number({ error: 'year must be a number' }).int('year must be a whole year').min(2020, 'year must be 2020 to 2100').max(2100, 'year must be 2020 to 2100').optional(),
-    /** A hazard label, or Total for every hazard of the project. */
-    variable: z.string().trim().max(40).default('Total'),
-    currency: z.enum(['USD'], { error: 'currency must be USD' }).default('USD'),
-    percentage_type: z.enum(['dollar', 'percentage'], { error: 'percentage_type must be dollar or percentage' }).default('dollar'),
-    mitigation: flag.default(true),
-    /** All, or the number of highest-risk assets to include. */
-    count: z.union([z.literal('All'), z.coerce.number().int().positive()], { error: 'count must be All or a positive whole number' }).default('All'),
-    parameter: z.enum(['loss'], { error: 'parameter must be loss' }).default('loss'),
-    with_content: flag.default(true),
-    adjusted_gdp: flag.default(false),
-    /** Property type to filter on, or All. */
-    property_type: z.string().trim().max(80).default('All'),
+  project_name: z.string().trim().max(PROJECT_NAME_MAX_LENGTH, 'project_name is too long').optional(),
+  project_id: z.coerce.number({ error: 'project_id must be a number' }).int('project_id must be an integer').positive('project_id must be positive').optional(),
+  analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).optional(),
+  scenario: z.coerce
+    .string()
+    .pipe(z.enum(['26', '45', '85'], { error: 'scenario must be 26, 45 or 85' }))
+    .optional(),
+  year: z.coerce
+    .number({ error: 'year must be a number' })
+    .int('year must be a whole year')
+    .min(2020, 'year must be 2020 to 2100')
+    .max(2100, 'year must be 2020 to 2100')
+    .optional(),
+  /** A hazard label, or Total for every hazard of the project. */
+  variable: z.string().trim().max(40).default('Total'),
+  currency: z.enum(['USD'], { error: 'currency must be USD' }).default('USD'),
+  percentage_type: z.enum(['dollar', 'percentage'], { error: 'percentage_type must be dollar or percentage' }).default('dollar'),
+  mitigation: flag.default(true),
+  /** All, or the number of highest-risk assets to include. */
+  count: z.union([z.literal('All'), z.coerce.number().int().positive()], { error: 'count must be All or a positive whole number' }).default('All'),
+  parameter: z.enum(['loss'], { error: 'parameter must be loss' }).default('loss'),
+  with_content: flag.default(true),
+  adjusted_gdp: flag.default(false),
+  /** Property type to filter on, or All. */
+  property_type: z.string().trim().max(80).default('All'),
 });
 /** Either project_id or project_name names the project. */
-export const namesProject = (b: { project_id?: number | undefined; project_name?: string | undefined }) => b.project_id !== undefined || (b.project_name ?? '') !== '';
+export const namesProject = (b: { project_id?: number | undefined; project_name?: string | undefined }) =>
+  b.project_id !== undefined || (b.project_name ?? '') !== '';
 
 /** `POST api/v2/dashboard/` form fields (spec 001 §7 Dashboard query). */
 export type DashboardFilterFields = z.infer<typeof DashboardFilterFields>;
@@ -260,7 +300,14 @@ export type EditableAssetColumn = keyof typeof EDITABLE_ASSET_COLUMNS;
 
 /** null, '' and NA mean "not known" (kept distinct from 0); anything else must pass `schema`. */
 const orNA = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null || v === '' || v === 'NA' ? null : v), schema.nullable());
-const nonNegative = (label: string) => orNA(z.coerce.number({ error: `${label} must be a number` }).refine(Number.isFinite, `${label} must be a finite number`).min(0, `${label} must not be negative`).max(1e15, `${label} is too large`));
+const nonNegative = (label: string) =>
+  orNA(
+    z.coerce
+      .number({ error: `${label} must be a number` })
+      .refine(Number.isFinite, `${label} must be a finite number`)
+      .min(0, `${label} must not be negative`)
+      .max(1e15, `${label} is too large`),
+  );
 
 export const AssetEdit = z
   .object({
@@ -270,16 +317,46 @@ export const AssetEdit = z
     revenue: nonNegative('revenue').optional(),
     construction_cost: nonNegative('construction_cost').optional(),
     area: nonNegative('area').optional(),
-    ownership: orNA(z.coerce.number({ error: 'ownership must be a number' }).min(0, 'ownership must be 0 to 100').max(100, 'ownership must be 0 to 100')).optional(),
-    floors: orNA(z.coerce.number({ error: 'floors must be a number' }).int('floors must be a whole number').min(0, 'floors must be 0 to 300').max(300, 'floors must be 0 to 300')).optional(),
+    ownership: orNA(
+      z.coerce.number({ error: 'ownership must be a number' }).min(0, 'ownership must be 0 to 100').max(100, 'ownership must be 0 to 100'),
+    ).optional(),
+    floors: orNA(
+      z.coerce
+        .number({ error: 'floors must be a number' })
+        .int('floors must be a whole number')
+        .min(0, 'floors must be 0 to 300')
+        .max(300, 'floors must be 0 to 300'),
+    ).optional(),
     valuation: nonNegative('valuation').optional(),
-    building_age: orNA(z.coerce.number({ error: 'building_age must be a number' }).int('building_age must be whole years').min(0, 'building_age must be 0 to 1000').max(1000, 'building_age must be 0 to 1000')).optional(),
-    mitigation_risk: z.coerce.number({ error: 'mitigation_risk must be 0, 1, 2 or 3' }).int('mitigation_risk must be 0, 1, 2 or 3').min(0, 'mitigation_risk must be 0, 1, 2 or 3').max(3, 'mitigation_risk must be 0, 1, 2 or 3').optional(),
+    building_age: orNA(
+      z.coerce
+        .number({ error: 'building_age must be a number' })
+        .int('building_age must be whole years')
+        .min(0, 'building_age must be 0 to 1000')
+        .max(1000, 'building_age must be 0 to 1000'),
+    ).optional(),
+    mitigation_risk: z.coerce
+      .number({ error: 'mitigation_risk must be 0, 1, 2 or 3' })
+      .int('mitigation_risk must be 0, 1, 2 or 3')
+      .min(0, 'mitigation_risk must be 0, 1, 2 or 3')
+      .max(3, 'mitigation_risk must be 0, 1, 2 or 3')
+      .optional(),
     content_value: nonNegative('content_value').optional(),
-    plinth_height: orNA(z.coerce.number({ error: 'plinth_height must be a number' }).min(0, 'plinth_height must be 0 to 20 m').max(20, 'plinth_height must be 0 to 20 m')).optional(),
-    basement: orNA(z.union([z.boolean(), z.enum(['yes', 'no', 'Yes', 'No', 'true', 'false']).transform((v) => v.toLowerCase() === 'yes' || v === 'true')], { error: 'basement must be yes or no' })).optional(),
+    plinth_height: orNA(
+      z.coerce.number({ error: 'plinth_height must be a number' }).min(0, 'plinth_height must be 0 to 20 m').max(20, 'plinth_height must be 0 to 20 m'),
+    ).optional(),
+    basement: orNA(
+      z.union([z.boolean(), z.enum(['yes', 'no', 'Yes', 'No', 'true', 'false']).transform((v) => v.toLowerCase() === 'yes' || v === 'true')], {
+        error: 'basement must be yes or no',
+      }),
+    ).optional(),
     yearly_inventory_value: nonNegative('yearly_inventory_value').optional(),
-    flood_protection: orNA(z.coerce.number({ error: 'flood_protection must be a number of years' }).min(1, 'flood_protection must be 1 to 100000 years').max(100000, 'flood_protection must be 1 to 100000 years')).optional(),
+    flood_protection: orNA(
+      z.coerce
+        .number({ error: 'flood_protection must be a number of years' })
+        .min(1, 'flood_protection must be 1 to 100000 years')
+        .max(100000, 'flood_protection must be 1 to 100000 years'),
+    ).optional(),
     latitude: z.unknown().optional(),
     longitude: z.unknown().optional(),
   })
@@ -291,7 +368,13 @@ export const UpdateAssetsBody = z
   .object({
     project_name: z.string().trim().max(PROJECT_NAME_MAX_LENGTH).optional(),
     project_id: z.coerce.number({ error: 'project_id must be a number' }).int().positive().optional(),
-    assets: jsonField(z.array(AssetEdit, { error: 'assets must be a JSON list of asset rows' }).min(1, 'assets needs at least one row').max(100_000, 'assets has too many rows'), 'assets'),
+    assets: jsonField(
+      z
+        .array(AssetEdit, { error: 'assets must be a JSON list of asset rows' })
+        .min(1, 'assets needs at least one row')
+        .max(100_000, 'assets has too many rows'),
+      'assets',
+    ),
     version: z.coerce.number({ error: 'version must be a number' }).int().positive().optional(),
   })
   .refine((b) => b.project_id !== undefined || (b.project_name ?? '') !== '', { message: 'project_name or project_id is required', path: ['project_name'] });
@@ -324,11 +407,26 @@ export const StoredAsset = z.object({
   place_name: z.string().nullable(),
   location_approximate: z.boolean(),
   property_type: z.string().nullable(),
-  revenue: n, construction_cost: n, area: n, valuation: n, stories: n,
-  solar_production: n, wind_production: n, hydro_production: n,
-  wheat_production: n, rice_production: n, maize_production: n, fruit_production: n, vegetable_production: n,
-  ownership: n, building_age: n, basement: z.boolean().nullable(), plinth_height: n, mitigation_risk: n,
-  content_value: n, yearly_inventory_value: n,
+  revenue: n,
+  construction_cost: n,
+  area: n,
+  valuation: n,
+  stories: n,
+  solar_production: n,
+  wind_production: n,
+  hydro_production: n,
+  wheat_production: n,
+  rice_production: n,
+  maize_production: n,
+  fruit_production: n,
+  vegetable_production: n,
+  ownership: n,
+  building_age: n,
+  basement: z.boolean().nullable(),
+  plinth_height: n,
+  mitigation_risk: n,
+  content_value: n,
+  yearly_inventory_value: n,
   flood_protection: n.describe('standard of flood protection, years (null: the default of the place)'),
   ticker: z.string().nullable(),
   created_at: z.string(),

@@ -12,45 +12,59 @@ export const PROPERTY_RING_DEFAULTS_KM = { min_distance: 1, max_distance: 10 } a
 export const PROPERTY_RING_MAX_KM = 50;
 
 const jsonList = (field: string) =>
-  z.preprocess((v) => {
-    if (typeof v !== 'string') return v;
-    const s = v.trim();
-    if (s === '') return undefined;
-    try {
-      return JSON.parse(s);
-    } catch {
-      return { __invalidJson: field };
-    }
-  }, z.array(z.unknown(), { error: `${field} must be a JSON list of locations` }).min(1, `${field} must list at least one location`).max(10_000, `${field} has too many locations`));
+  z.preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      const s = v.trim();
+      if (s === '') return undefined;
+      try {
+        return JSON.parse(s);
+      } catch {
+        return { __invalidJson: field };
+      }
+    },
+    z
+      .array(z.unknown(), { error: `${field} must be a JSON list of locations` })
+      .min(1, `${field} must list at least one location`)
+      .max(10_000, `${field} has too many locations`),
+  );
 
 const distance = (field: string) =>
-  z.coerce.number({ error: `${field} must be a number of km` }).min(0, `${field} must be 0 to ${PROPERTY_RING_MAX_KM} km`).max(PROPERTY_RING_MAX_KM, `${field} must be 0 to ${PROPERTY_RING_MAX_KM} km`);
+  z.coerce
+    .number({ error: `${field} must be a number of km` })
+    .min(0, `${field} must be 0 to ${PROPERTY_RING_MAX_KM} km`)
+    .max(PROPERTY_RING_MAX_KM, `${field} must be 0 to ${PROPERTY_RING_MAX_KM} km`);
 
 /** Compute call: `data` (JSON list of locations, spec 001 §3.6 fields plus optional min_distance / max_distance) and `project_name`. */
 export const PropertyRiskComputeBody = z.object({
   project_name: text('project_name', PROJECT_NAME_MAX_LENGTH),
   data: jsonList('data'),
   /** Replace an existing property-risk project of the same name (the Create Project dialog's overwrite toggle). */
-  overwrite: z.union([z.boolean(), z.enum(['true', 'false'])]).optional().transform((v) => v === true || v === 'true'),
+  overwrite: z
+    .union([z.boolean(), z.enum(['true', 'false'])])
+    .optional()
+    .transform((v) => v === true || v === 'true'),
   /** Ring used for locations that do not give their own (km). */
   min_distance: distance('min_distance').optional(),
   max_distance: distance('max_distance').optional(),
   analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).optional(),
-  scenario: z.coerce.string().pipe(z.enum(['26', '45', '85'], { error: 'scenario must be 26, 45 or 85' })).optional(),
-  year: z.coerce.number({ error: 'year must be a number' }).int('year must be a whole year').min(2020, 'year must be 2020 to 2100').max(2100, 'year must be 2020 to 2100').optional(),
+  scenario: z.coerce
+    .string()
+    .pipe(z.enum(['26', '45', '85'], { error: 'scenario must be 26, 45 or 85' }))
+    .optional(),
+  year: z.coerce
+    .number({ error: 'year must be a number' })
+    .int('year must be a whole year')
+    .min(2020, 'year must be 2020 to 2100')
+    .max(2100, 'year must be 2020 to 2100')
+    .optional(),
 });
 export type PropertyRiskComputeBody = z.infer<typeof PropertyRiskComputeBody>;
 
 export const PropertyRiskFetchQuery = z.object({ project_name: text('project_name', PROJECT_NAME_MAX_LENGTH) });
 
 /** Mean, min and max score in the ring min_distance..max_distance (km) around a property (spec 001 §3.7). */
-export const RingScore = z.object({
-  mean_score: z.number(),
-  min_value: z.number(),
-  max_value: z.number(),
-  min_distance: z.number(),
-  max_distance: z.number(),
-});
+export const RingScore = z.object({ mean_score: z.number(), min_value: z.number(), max_value: z.number(), min_distance: z.number(), max_distance: z.number() });
 export type RingScore = z.infer<typeof RingScore>;
 
 /** One property-risk row (spec 001 §3.7) plus the intensities behind the legends. */

@@ -16,95 +16,158 @@ export const RESULTS_MAX_ROWS = 100_000;
 export const RESULT_FORMATS = ['json', 'csv', 'geojson'] as const;
 export type ResultFormat = (typeof RESULT_FORMATS)[number];
 
-const money = (field: string) => z.number({ error: `${field} must be a number` }).min(0, `${field} must be 0 or more`).max(1e15, `${field} is too large`);
+const money = (field: string) =>
+  z
+    .number({ error: `${field} must be a number` })
+    .min(0, `${field} must be 0 or more`)
+    .max(1e15, `${field} is too large`);
 
 /** One posted asset: a location plus what the engine needs for money figures (all but name and location optional). */
-export const ResultsAsset = z.object({
-  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200, 'name is too long'),
-  latitude: z.number({ error: 'latitude must be a number' }).min(-90, 'latitude must be -90 to 90').max(90, 'latitude must be -90 to 90'),
-  longitude: z.number({ error: 'longitude must be a number' }).min(-180, 'longitude must be -180 to 180').max(180, 'longitude must be -180 to 180'),
-  property_type: z.string().trim().max(80, 'property_type is too long').optional().describe('Property type, e.g. Office, Warehouse, Residential (the upload template\'s types).'),
-  country_code: z.string().regex(/^[A-Za-z]{2,3}$/, 'country_code must be an ISO 3166 code').optional(),
-  valuation: money('valuation').optional().describe('Asset value, USD.'),
-  construction_cost: money('construction_cost').optional().describe('Replacement cost of the building, USD.'),
-  content_value: money('content_value').optional().describe('Contents, USD.'),
-  yearly_inventory_value: money('yearly_inventory_value').optional().describe('Inventory, USD.'),
-  revenue: money('revenue').optional().describe('Annual revenue, USD/yr (business interruption).'),
-  ownership: z.number({ error: 'ownership must be a number' }).min(0, 'ownership must be 0 to 100').max(100, 'ownership must be 0 to 100').optional().describe('Ownership share, percent.'),
-  floors: z.number({ error: 'floors must be a number' }).int('floors must be a whole number').min(1, 'floors must be 1 or more').max(300, 'floors must be 300 or fewer').optional(),
-  flood_protection: z.number({ error: 'flood_protection must be a number' }).min(1, 'flood_protection must be 1 to 100000 years').max(100000, 'flood_protection must be 1 to 100000 years').optional().describe('Standard of flood protection, years.'),
-}).meta({ id: 'ResultsAsset' });
+export const ResultsAsset = z
+  .object({
+    name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200, 'name is too long'),
+    latitude: z.number({ error: 'latitude must be a number' }).min(-90, 'latitude must be -90 to 90').max(90, 'latitude must be -90 to 90'),
+    longitude: z.number({ error: 'longitude must be a number' }).min(-180, 'longitude must be -180 to 180').max(180, 'longitude must be -180 to 180'),
+    property_type: z
+      .string()
+      .trim()
+      .max(80, 'property_type is too long')
+      .optional()
+      .describe("Property type, e.g. Office, Warehouse, Residential (the upload template's types)."),
+    country_code: z
+      .string()
+      .regex(/^[A-Za-z]{2,3}$/, 'country_code must be an ISO 3166 code')
+      .optional(),
+    valuation: money('valuation').optional().describe('Asset value, USD.'),
+    construction_cost: money('construction_cost').optional().describe('Replacement cost of the building, USD.'),
+    content_value: money('content_value').optional().describe('Contents, USD.'),
+    yearly_inventory_value: money('yearly_inventory_value').optional().describe('Inventory, USD.'),
+    revenue: money('revenue').optional().describe('Annual revenue, USD/yr (business interruption).'),
+    ownership: z
+      .number({ error: 'ownership must be a number' })
+      .min(0, 'ownership must be 0 to 100')
+      .max(100, 'ownership must be 0 to 100')
+      .optional()
+      .describe('Ownership share, percent.'),
+    floors: z
+      .number({ error: 'floors must be a number' })
+      .int('floors must be a whole number')
+      .min(1, 'floors must be 1 or more')
+      .max(300, 'floors must be 300 or fewer')
+      .optional(),
+    flood_protection: z
+      .number({ error: 'flood_protection must be a number' })
+      .min(1, 'flood_protection must be 1 to 100000 years')
+      .max(100000, 'flood_protection must be 1 to 100000 years')
+      .optional()
+      .describe('Standard of flood protection, years.'),
+  })
+  .meta({ id: 'ResultsAsset' });
 export type ResultsAsset = z.infer<typeof ResultsAsset>;
 
 /** `POST /api/v2/asset_results/`: either `project_id` (its stored analysis) or `assets` (analysed now), not both. */
 export const ResultsRequest = z
   .object({
     project_id: z.number({ error: 'project_id must be a number' }).int('project_id must be a whole number').positive('project_id must be positive').optional(),
-    assets: z.array(ResultsAsset, { error: 'assets must be a list of assets' }).min(1, 'assets needs at least one asset').max(RESULTS_MAX_ASSETS, `assets: at most ${RESULTS_MAX_ASSETS} assets per request; upload a larger portfolio as a project and ask by project_id`).optional(),
-    hazards: z.array(z.enum(HAZARD_KEY_LIST, { error: (i) => `hazards: '${String(i.input)}' is not a hazard key (${HAZARD_KEY_LIST.join(', ')})` })).min(1, 'hazards needs at least one hazard').optional()
-      .describe('Hazard keys; default: the project\'s hazards, or all eleven for posted assets.'),
+    assets: z
+      .array(ResultsAsset, { error: 'assets must be a list of assets' })
+      .min(1, 'assets needs at least one asset')
+      .max(RESULTS_MAX_ASSETS, `assets: at most ${RESULTS_MAX_ASSETS} assets per request; upload a larger portfolio as a project and ask by project_id`)
+      .optional(),
+    hazards: z
+      .array(z.enum(HAZARD_KEY_LIST, { error: (i) => `hazards: '${String(i.input)}' is not a hazard key (${HAZARD_KEY_LIST.join(', ')})` }))
+      .min(1, 'hazards needs at least one hazard')
+      .optional()
+      .describe("Hazard keys; default: the project's hazards, or all eleven for posted assets."),
     analysis_type: z.enum(ANALYSIS_TYPES, { error: 'analysis_type must be rcp or ssp' }).default('ssp'),
-    scenarios: z.array(z.enum(SCENARIOS, { error: 'scenarios: scenarios are "26", "45" and "85"' })).min(1, 'scenarios needs at least one scenario').optional().describe('Default all three.'),
-    years: z.array(z.number({ error: 'years: years are numbers' }).int('years: years are whole numbers').min(2020, 'years: years run from 2020').max(2100, 'years: years run to 2100')).min(1, 'years needs at least one year').optional()
+    scenarios: z
+      .array(z.enum(SCENARIOS, { error: 'scenarios: scenarios are "26", "45" and "85"' }))
+      .min(1, 'scenarios needs at least one scenario')
+      .optional()
+      .describe('Default all three.'),
+    years: z
+      .array(
+        z
+          .number({ error: 'years: years are numbers' })
+          .int('years: years are whole numbers')
+          .min(2020, 'years: years run from 2020')
+          .max(2100, 'years: years run to 2100'),
+      )
+      .min(1, 'years needs at least one year')
+      .optional()
       .describe('Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline.'),
-    with_mitigation: z.boolean({ error: 'with_mitigation must be true or false' }).default(true).describe('Scores after the assets\' mitigation level (residual), as the dashboard shows them by default.'),
-    gdp_adjusted: z.boolean({ error: 'gdp_adjusted must be true or false' }).default(false).describe('Scale business interruption by GDP growth under the scenario.'),
+    with_mitigation: z
+      .boolean({ error: 'with_mitigation must be true or false' })
+      .default(true)
+      .describe("Scores after the assets' mitigation level (residual), as the dashboard shows them by default."),
+    gdp_adjusted: z
+      .boolean({ error: 'gdp_adjusted must be true or false' })
+      .default(false)
+      .describe('Scale business interruption by GDP growth under the scenario.'),
   })
   .superRefine((b, ctx) => {
     if ((b.project_id === undefined) === (b.assets === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [b.project_id === undefined ? 'assets' : 'project_id'], message: 'Send either project_id or assets (one of them, not both).' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [b.project_id === undefined ? 'assets' : 'project_id'],
+        message: 'Send either project_id or assets (one of them, not both).',
+      });
     }
   });
 export type ResultsRequest = z.input<typeof ResultsRequest>;
 
-export const ResultsQuery = z.object({
-  format: z.enum(RESULT_FORMATS, { error: `format must be one of ${RESULT_FORMATS.join(', ')}` }).default('json'),
-});
+export const ResultsQuery = z.object({ format: z.enum(RESULT_FORMATS, { error: `format must be one of ${RESULT_FORMATS.join(', ')}` }).default('json') });
 
 const usd = (what: string) => z.number().nullable().describe(`${what}, USD, ownership-adjusted; null when the hazard has no data at the asset.`);
 
 /** One asset x hazard x scenario x year. Money in USD (rounded to cents), null = no data. Field names are stable. */
-export const AssetResult = z.object({
-  asset_index: z.number().int().describe('Position of the asset in the request or project, from 0.'),
-  asset_id: z.number().int().nullable().describe('The asset\'s id in the project; null for posted assets.'),
-  asset_name: z.string(),
-  latitude: z.number(),
-  longitude: z.number(),
-  property_type: z.string().nullable(),
-  hazard: z.enum(HAZARD_KEY_LIST),
-  hazard_label: z.string(),
-  analysis_type: z.enum(ANALYSIS_TYPES),
-  scenario: z.enum(SCENARIOS),
-  scenario_label: z.string().describe('e.g. SSP2-4.5; the baseline year 2020 is the same under every scenario.'),
-  year: z.number().int(),
-  intensity: z.number().nullable().describe('Headline hazard intensity (e.g. 100-year flood depth, 100-year gust), in intensity_unit; null = no data.'),
-  intensity_unit: z.string(),
-  score: z.number().nullable().describe('Hazard severity 0-100 (not a percentage); null = no data.'),
-  band: z.string().describe('No Risk, Low, Medium, Medium-High, High, Very High, or No data.'),
-  expected_annual_loss_usd: usd('Expected annual loss: damage to building, contents and inventory plus business interruption'),
-  residual_expected_annual_loss_usd: usd('Expected annual loss after the asset\'s mitigation level'),
-  expected_damage_usd: usd('Of the expected annual loss, the physical damage (building, contents, inventory)'),
-  expected_disruption_usd: usd('Of the expected annual loss, the business interruption (revenue lost to disruption)'),
-  max_exposure_usd: usd('Loss of the rarest modelled event'),
-  loss_1_in_100_usd: usd('Loss of the 1-in-100-year event after the site\'s flood protection'),
-  loss_1_in_250_usd: usd('Loss of the 1-in-250-year event'),
-  cvar_usd: usd('CVaR as the product defines it: expected annual loss summed over the 20-year window around the year, undiscounted'),
-  residual_cvar_usd: usd('CVaR after mitigation'),
-  cvar_percent: z.number().nullable().describe('CVaR as a percentage of the exposed value.'),
-  avoided_loss_usd: usd('CVaR minus residual CVaR'),
-  data_tier: z.string().describe('How far to trust the hazard: "placeholder" marks screening models, "own data" a value from your company\'s own hazard layer.'),
-  own_data_layer: z.string().nullable().describe('The own hazard layer that gave the value, or null.'),
-}).meta({ id: 'AssetResult' });
+export const AssetResult = z
+  .object({
+    asset_index: z.number().int().describe('Position of the asset in the request or project, from 0.'),
+    asset_id: z.number().int().nullable().describe("The asset's id in the project; null for posted assets."),
+    asset_name: z.string(),
+    latitude: z.number(),
+    longitude: z.number(),
+    property_type: z.string().nullable(),
+    hazard: z.enum(HAZARD_KEY_LIST),
+    hazard_label: z.string(),
+    analysis_type: z.enum(ANALYSIS_TYPES),
+    scenario: z.enum(SCENARIOS),
+    scenario_label: z.string().describe('e.g. SSP2-4.5; the baseline year 2020 is the same under every scenario.'),
+    year: z.number().int(),
+    intensity: z.number().nullable().describe('Headline hazard intensity (e.g. 100-year flood depth, 100-year gust), in intensity_unit; null = no data.'),
+    intensity_unit: z.string(),
+    score: z.number().nullable().describe('Hazard severity 0-100 (not a percentage); null = no data.'),
+    band: z.string().describe('No Risk, Low, Medium, Medium-High, High, Very High, or No data.'),
+    expected_annual_loss_usd: usd('Expected annual loss: damage to building, contents and inventory plus business interruption'),
+    residual_expected_annual_loss_usd: usd("Expected annual loss after the asset's mitigation level"),
+    expected_damage_usd: usd('Of the expected annual loss, the physical damage (building, contents, inventory)'),
+    expected_disruption_usd: usd('Of the expected annual loss, the business interruption (revenue lost to disruption)'),
+    max_exposure_usd: usd('Loss of the rarest modelled event'),
+    loss_1_in_100_usd: usd("Loss of the 1-in-100-year event after the site's flood protection"),
+    loss_1_in_250_usd: usd('Loss of the 1-in-250-year event'),
+    cvar_usd: usd('CVaR as the product defines it: expected annual loss summed over the 20-year window around the year, undiscounted'),
+    residual_cvar_usd: usd('CVaR after mitigation'),
+    cvar_percent: z.number().nullable().describe('CVaR as a percentage of the exposed value.'),
+    avoided_loss_usd: usd('CVaR minus residual CVaR'),
+    data_tier: z
+      .string()
+      .describe('How far to trust the hazard: "placeholder" marks screening models, "own data" a value from your company\'s own hazard layer.'),
+    own_data_layer: z.string().nullable().describe('The own hazard layer that gave the value, or null.'),
+  })
+  .meta({ id: 'AssetResult' });
 export type AssetResult = z.infer<typeof AssetResult>;
 
-export const ResultsResponse = z.object({
-  methodology_version: z.string(),
-  project_id: z.number().int().nullable(),
-  analysis_type: z.enum(ANALYSIS_TYPES),
-  assets: z.number().int().describe('Assets in the answer.'),
-  rows: z.number().int(),
-  results: z.array(AssetResult),
-}).meta({ id: 'ResultsResponse' });
+export const ResultsResponse = z
+  .object({
+    methodology_version: z.string(),
+    project_id: z.number().int().nullable(),
+    analysis_type: z.enum(ANALYSIS_TYPES),
+    assets: z.number().int().describe('Assets in the answer.'),
+    rows: z.number().int(),
+    results: z.array(AssetResult),
+  })
+  .meta({ id: 'ResultsResponse' });
 export type ResultsResponse = z.infer<typeof ResultsResponse>;
 
 /** The columns of the CSV answer, in order (the AssetResult fields). */
@@ -112,31 +175,33 @@ export const ASSET_RESULT_COLUMNS = Object.keys(AssetResult.shape) as (keyof Ass
 
 const n = z.number().nullable();
 /** One inline row of `download_csv_report` (`success`): the AssetResult fields under the spreadsheet's column names. */
-export const CsvReportRow = z.object({
-  Asset: z.string(),
-  Latitude: z.number(),
-  Longitude: z.number(),
-  'Property type': z.string().describe('NA when not given'),
-  Hazard: z.string(),
-  Analysis: z.enum(['RCP', 'SSP']),
-  Scenario: z.string(),
-  Year: z.number().int(),
-  Intensity: n,
-  Unit: z.string(),
-  Score: n,
-  Band: z.string(),
-  'Expected annual loss (USD)': n,
-  'Residual expected annual loss (USD)': n,
-  'Maximum exposure (USD)': n,
-  'Loss 1-in-100 yr (USD)': n,
-  'Loss 1-in-250 yr (USD)': n,
-  'Data tier': z.string(),
-  'Own data layer': z.string().describe('Empty unless an own hazard layer gave the value'),
-  'CVaR (USD)': n,
-  'Residual CVaR (USD)': n,
-  'CVaR (%)': n,
-  'Avoided loss (USD)': n,
-}).meta({ id: 'CsvReportRow' });
+export const CsvReportRow = z
+  .object({
+    Asset: z.string(),
+    Latitude: z.number(),
+    Longitude: z.number(),
+    'Property type': z.string().describe('NA when not given'),
+    Hazard: z.string(),
+    Analysis: z.enum(['RCP', 'SSP']),
+    Scenario: z.string(),
+    Year: z.number().int(),
+    Intensity: n,
+    Unit: z.string(),
+    Score: n,
+    Band: z.string(),
+    'Expected annual loss (USD)': n,
+    'Residual expected annual loss (USD)': n,
+    'Maximum exposure (USD)': n,
+    'Loss 1-in-100 yr (USD)': n,
+    'Loss 1-in-250 yr (USD)': n,
+    'Data tier': z.string(),
+    'Own data layer': z.string().describe('Empty unless an own hazard layer gave the value'),
+    'CVaR (USD)': n,
+    'Residual CVaR (USD)': n,
+    'CVaR (%)': n,
+    'Avoided loss (USD)': n,
+  })
+  .meta({ id: 'CsvReportRow' });
 export type CsvReportRow = z.infer<typeof CsvReportRow>;
 
 /** A file behind a time-limited link (the spreadsheet exports, the summary workbook, the map download). */
@@ -144,9 +209,22 @@ export const FileLinkAnswer = z.object({ url: z.string(), expires_at: z.string()
 export type FileLinkAnswer = z.infer<typeof FileLinkAnswer>;
 
 /** `POST api/v2/download_csv_report/`: the rows inline (for the pivot table) and the .xlsx behind a link. */
-export const CsvReportAnswer = z.object({ success: z.array(CsvReportRow), rows: z.number().int(), truncated: z.boolean(), ...FileLinkAnswer.shape, error: z.null() });
+export const CsvReportAnswer = z.object({
+  success: z.array(CsvReportRow),
+  rows: z.number().int(),
+  truncated: z.boolean(),
+  ...FileLinkAnswer.shape,
+  error: z.null(),
+});
 export type CsvReportAnswer = z.infer<typeof CsvReportAnswer>;
 
 /** `POST api/v2/generate_pdf_report/`: the slide report's PDF and PPTX links and its job's state. */
-export const SlideReportAnswer = z.object({ url: z.string(), pptx_url: z.string(), status: z.enum(['queued', 'running', 'done', 'failed']), slides: z.number().int().nullable(), variant: z.string(), error: z.string().nullable() });
+export const SlideReportAnswer = z.object({
+  url: z.string(),
+  pptx_url: z.string(),
+  status: z.enum(['queued', 'running', 'done', 'failed']),
+  slides: z.number().int().nullable(),
+  variant: z.string(),
+  error: z.string().nullable(),
+});
 export type SlideReportAnswer = z.infer<typeof SlideReportAnswer>;

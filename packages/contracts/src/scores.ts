@@ -9,11 +9,7 @@ export function climateScoreLevel(score: number): ClimateScoreLevel {
   return 'high';
 }
 
-export const CLIMATE_SCORE_COLOURS: Record<ClimateScoreLevel, string> = {
-  low: '#389e0d',
-  medium: '#d48806',
-  high: '#cf1322',
-};
+export const CLIMATE_SCORE_COLOURS: Record<ClimateScoreLevel, string> = { low: '#389e0d', medium: '#d48806', high: '#cf1322' };
 
 export type SeverityBand = 'No Risk' | 'Low' | 'Medium' | 'Medium-High' | 'High' | 'Very High';
 

@@ -9,7 +9,8 @@ export type TcfdNoteKey = (typeof TCFD_NOTE_KEYS)[number];
 /** Characters per note: a few pages of text, far more than a disclosure paragraph needs. */
 export const TCFD_NOTE_MAX = 10_000;
 
-const note = (key: TcfdNoteKey) => z.string({ error: `${key} must be text` }).max(TCFD_NOTE_MAX, `${key} is longer than ${TCFD_NOTE_MAX.toLocaleString('en-US')} characters`);
+const note = (key: TcfdNoteKey) =>
+  z.string({ error: `${key} must be text` }).max(TCFD_NOTE_MAX, `${key} is longer than ${TCFD_NOTE_MAX.toLocaleString('en-US')} characters`);
 
 /** A change: only the fields sent are replaced. */
 export const TcfdNarrativeBody = z.object({
@@ -17,7 +18,12 @@ export const TcfdNarrativeBody = z.object({
   governance_management: note('governance_management').optional(),
   risk_integration: note('risk_integration').optional(),
   targets: note('targets').optional(),
-  carbon_analysis: z.string({ error: 'carbon_analysis must be a carbon project name or null' }).trim().max(200, 'carbon_analysis is longer than 200 characters').nullable().optional()
+  carbon_analysis: z
+    .string({ error: 'carbon_analysis must be a carbon project name or null' })
+    .trim()
+    .max(200, 'carbon_analysis is longer than 200 characters')
+    .nullable()
+    .optional()
     .describe('Name of the carbon (transition) analysis whose financed emissions the report shows; null unlinks'),
 });
 export type TcfdNarrativeBody = z.infer<typeof TcfdNarrativeBody>;

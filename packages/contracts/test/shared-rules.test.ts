@@ -14,8 +14,19 @@ test('assetLimitMessage: the 400 of a portfolio over the tier limit, recognised 
 test('RegisterBody: the username pattern and the password confirmation message the register form shows', () => {
   assert.ok(USERNAME_PATTERN.test('jane.doe+risk@acme-1'));
   assert.ok(!USERNAME_PATTERN.test('jane doe'));
-  const body = { first_name: 'A', last_name: 'B', username: 'jane', email: 'jane@example.com', password: 'x'.repeat(12), confirm_password: 'y'.repeat(12), company_name: 'Acme' };
+  const body = {
+    first_name: 'A',
+    last_name: 'B',
+    username: 'jane',
+    email: 'jane@example.com',
+    password: 'x'.repeat(12),
+    confirm_password: 'y'.repeat(12),
+    company_name: 'Acme',
+  };
   const r = RegisterBody.safeParse(body);
   assert.ok(!r.success);
-  assert.deepEqual(r.error.issues.map((i) => [i.path.join('.'), i.message]), [['confirm_password', PASSWORDS_DO_NOT_MATCH]]);
+  assert.deepEqual(
+    r.error.issues.map((i) => [i.path.join('.'), i.message]),
+    [['confirm_password', PASSWORDS_DO_NOT_MATCH]],
+  );
 });

@@ -35,17 +35,27 @@ function readCsv(path) {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; }
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(cell); cell = ''; }
-    else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell); rows.push(row); row = []; cell = '';
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
     } else cell += c;
   }
-  if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
+  if (cell !== '' || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
   const [header, ...body] = rows.filter((r) => r.length > 1);
   return body.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
 }
@@ -112,11 +122,33 @@ function regionOf(c) {
   if (sub === 'Western Asia' || sub === 'Central Asia') return 'Western Asia';
   return null;
 }
-const REGIONS = ['North America', 'Japan', 'Europe', 'China', 'Southern Asia', 'East Asia', 'South East Asia', 'South America', 'Africa', 'Middle East', 'Australia/NZ', 'Western Asia'];
+const REGIONS = [
+  'North America',
+  'Japan',
+  'Europe',
+  'China',
+  'Southern Asia',
+  'East Asia',
+  'South East Asia',
+  'South America',
+  'Africa',
+  'Middle East',
+  'Australia/NZ',
+  'Western Asia',
+];
 
-const epa = new Map(readCsv(join(DATA, 'epa-supply-chain-ghg-factors/SupplyChainGHGEmissionFactors_v1.3.0_NAICS_CO2e_USD2022.csv')).map((r) => [r['2017 NAICS Code'], r]));
-const econ = new Map(readCsv(join(DATA, 'owid-co2-ghg-by-country/co2_per_usd_gdp_latest_derived.csv')).map((r) => [r.iso3, { co2: Number(r.co2_mt), gdp: Number(r.gdp_current_usd_bn_worldbank), year: Number(r.year) }]));
-const grid = new Map(readCsv(join(DATA, 'grid-carbon-intensity-by-country/ember_average_grid_intensity_by_country.csv')).map((r) => [r.code, Number(r.avg_gco2e_per_kwh)]));
+const epa = new Map(
+  readCsv(join(DATA, 'epa-supply-chain-ghg-factors/SupplyChainGHGEmissionFactors_v1.3.0_NAICS_CO2e_USD2022.csv')).map((r) => [r['2017 NAICS Code'], r]),
+);
+const econ = new Map(
+  readCsv(join(DATA, 'owid-co2-ghg-by-country/co2_per_usd_gdp_latest_derived.csv')).map((r) => [
+    r.iso3,
+    { co2: Number(r.co2_mt), gdp: Number(r.gdp_current_usd_bn_worldbank), year: Number(r.year) },
+  ]),
+);
+const grid = new Map(
+  readCsv(join(DATA, 'grid-carbon-intensity-by-country/ember_average_grid_intensity_by_country.csv')).map((r) => [r.code, Number(r.avg_gco2e_per_kwh)]),
+);
 const countries = readCsv(join(DATA, 'country_reference/country-codes.csv'));
 
 const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
@@ -127,13 +159,24 @@ for (const c of countries) {
 }
 
 function intensities(isos) {
-  let co2 = 0, gdp = 0, gridW = 0, gridSum = 0, n = 0, years = new Set();
+  let co2 = 0,
+    gdp = 0,
+    gridW = 0,
+    gridSum = 0,
+    n = 0,
+    years = new Set();
   for (const iso of isos) {
     const e = econ.get(iso);
     if (!e || !(e.gdp > 0) || !Number.isFinite(e.co2)) continue;
-    co2 += e.co2; gdp += e.gdp; n++; years.add(e.year);
+    co2 += e.co2;
+    gdp += e.gdp;
+    n++;
+    years.add(e.year);
     const g = grid.get(iso);
-    if (Number.isFinite(g)) { gridSum += g * e.gdp; gridW += e.gdp; }
+    if (Number.isFinite(g)) {
+      gridSum += g * e.gdp;
+      gridW += e.gdp;
+    }
   }
   return {
     countries_with_data: n,
@@ -165,7 +208,13 @@ for (const [name, naics, scale] of SECTORS) {
   const row = naics ? epa.get(naics) : undefined;
   if (naics && !row) throw new Error(`NAICS ${naics} (${name}) is not in the EPA file`);
   const us_kg = row ? Number(row['Supply Chain Emission Factors without Margins']) : null;
-  sectors[name] = { naics, naics_title: row?.['2017 NAICS Title'] ?? null, us_kg_co2e_per_usd: us_kg, regionalised_by: scale, note: SECTOR_NOTES[name] ?? null };
+  sectors[name] = {
+    naics,
+    naics_title: row?.['2017 NAICS Title'] ?? null,
+    us_kg_co2e_per_usd: us_kg,
+    regionalised_by: scale,
+    note: SECTOR_NOTES[name] ?? null,
+  };
   factors[name] = {};
   for (const r of REGIONS) {
     const ratio = scale === 'economy' ? regions[r].economy_ratio_to_us : scale === 'grid' ? regions[r].grid_ratio_to_us : null;
@@ -175,14 +224,39 @@ for (const [name, naics, scale] of SECTORS) {
 }
 
 const out = {
-  description: 'Revenue-based scope 1+2 emission factors, tCO2e per USD million of revenue, by sector and region. Built by packages/engine/scripts/build-carbon-factors.mjs; see docs/methodology.md (Carbon and transition).',
+  description:
+    'Revenue-based scope 1+2 emission factors, tCO2e per USD million of revenue, by sector and region. Built by packages/engine/scripts/build-carbon-factors.mjs; see docs/methodology.md (Carbon and transition).',
   unit: 'tCO2e per USD million revenue',
   us_reference: { economy_kg_co2_per_usd: round(us.economy_kg_co2_per_usd, 4), grid_g_co2e_per_kwh: us.grid_g_co2e_per_kwh },
   sources: [
-    { id: 'epa-useeio-v1.3', title: 'US EPA Supply Chain Greenhouse Gas Emission Factors v1.3.0 by NAICS-6 (2022 USD), "without margins"', publisher: 'US EPA Office of Research and Development (USEEIO)', reference: 'doi:10.23719/1531143', license: 'US Government work, public domain' },
-    { id: 'owid-co2', title: 'CO2 emissions by country (owid/co2-data, 2021-02-08) over World Bank GDP in current USD, latest common year (mostly 2018)', publisher: 'Our World in Data (Global Carbon Project); World Bank', reference: 'github.com/owid/co2-data', license: 'CC BY 4.0' },
-    { id: 'ember-grid', title: 'Average grid carbon intensity by country, gCO2e/kWh (latest year per country, mostly 2023-2024)', publisher: 'Ember, via The Green Web Foundation CO2.js 0.19.0', reference: 'npm @tgwf/co2', license: 'CC BY-SA 4.0' },
-    { id: 'un-m49', title: 'Country codes with UN M49 regions', publisher: 'datahub.io core/country-codes', reference: 'datahub.io/core/country-codes', license: 'ODbL 1.0' },
+    {
+      id: 'epa-useeio-v1.3',
+      title: 'US EPA Supply Chain Greenhouse Gas Emission Factors v1.3.0 by NAICS-6 (2022 USD), "without margins"',
+      publisher: 'US EPA Office of Research and Development (USEEIO)',
+      reference: 'doi:10.23719/1531143',
+      license: 'US Government work, public domain',
+    },
+    {
+      id: 'owid-co2',
+      title: 'CO2 emissions by country (owid/co2-data, 2021-02-08) over World Bank GDP in current USD, latest common year (mostly 2018)',
+      publisher: 'Our World in Data (Global Carbon Project); World Bank',
+      reference: 'github.com/owid/co2-data',
+      license: 'CC BY 4.0',
+    },
+    {
+      id: 'ember-grid',
+      title: 'Average grid carbon intensity by country, gCO2e/kWh (latest year per country, mostly 2023-2024)',
+      publisher: 'Ember, via The Green Web Foundation CO2.js 0.19.0',
+      reference: 'npm @tgwf/co2',
+      license: 'CC BY-SA 4.0',
+    },
+    {
+      id: 'un-m49',
+      title: 'Country codes with UN M49 regions',
+      publisher: 'datahub.io core/country-codes',
+      reference: 'datahub.io/core/country-codes',
+      license: 'ODbL 1.0',
+    },
   ],
   regions,
   sectors,

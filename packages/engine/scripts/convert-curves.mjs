@@ -17,14 +17,24 @@ function parseCsv(text) {
   const rows = [];
   for (const line of text.split(/\r?\n/)) {
     if (!line) continue;
-    const cells = []; let cur = ''; let q = false;
+    const cells = [];
+    let cur = '';
+    let q = false;
     for (let i = 0; i < line.length; i++) {
       const c = line[i];
-      if (c === '"') { q = !q; continue; }
-      if (c === ',' && !q) { cells.push(cur); cur = ''; continue; }
+      if (c === '"') {
+        q = !q;
+        continue;
+      }
+      if (c === ',' && !q) {
+        cells.push(cur);
+        cur = '';
+        continue;
+      }
       cur += c;
     }
-    cells.push(cur); rows.push(cells);
+    cells.push(cur);
+    rows.push(cells);
   }
   return rows;
 }
@@ -32,18 +42,37 @@ function parseCsv(text) {
 // ---- JRC ----
 const jrc = parseCsv(readFileSync(join(srcDir, 'jrc_inundation_raw.csv'), 'utf8'));
 const header = jrc[0];
-const typeKey = { 'Residential buildings': 'residential', 'Commercial buildings': 'commercial', 'Industrial buildings': 'industrial', Transport: 'transport', 'Infrastructure roads': 'roads', Agriculture: 'agriculture' };
+const typeKey = {
+  'Residential buildings': 'residential',
+  'Commercial buildings': 'commercial',
+  'Industrial buildings': 'industrial',
+  Transport: 'transport',
+  'Infrastructure roads': 'roads',
+  Agriculture: 'agriculture',
+};
 const regions = ['Europe', 'North America', 'Central & South America', 'Asia', 'Africa', 'Oceania', 'Global'];
-const regionKey = { Europe: 'europe', 'North America': 'north_america', 'Central & South America': 'south_america', Asia: 'asia', Africa: 'africa', Oceania: 'oceania', Global: 'global' };
+const regionKey = {
+  Europe: 'europe',
+  'North America': 'north_america',
+  'Central & South America': 'south_america',
+  Asia: 'asia',
+  Africa: 'africa',
+  Oceania: 'oceania',
+  Global: 'global',
+};
 const jrcOut = {};
 for (const row of jrc.slice(1)) {
-  const t = typeKey[row[0]]; const depth = Number(row[1]);
+  const t = typeKey[row[0]];
+  const depth = Number(row[1]);
   for (const r of regions) {
-    const mean = row[header.indexOf(`${r}_Mean`)]; const std = row[header.indexOf(`${r}_Std`)];
+    const mean = row[header.indexOf(`${r}_Mean`)];
+    const std = row[header.indexOf(`${r}_Std`)];
     if (mean === '' || mean === undefined) continue;
     const k = `${t}/${regionKey[r]}`;
     jrcOut[k] ??= { depthsM: [], mean: [], std: [] };
-    jrcOut[k].depthsM.push(depth); jrcOut[k].mean.push(Number(mean)); jrcOut[k].std.push(std === '' ? NaN : Number(std));
+    jrcOut[k].depthsM.push(depth);
+    jrcOut[k].mean.push(Number(mean));
+    jrcOut[k].std.push(std === '' ? NaN : Number(std));
   }
 }
 for (const v of Object.values(jrcOut)) if (v.std.some((s) => Number.isNaN(s))) v.std = null;
@@ -66,13 +95,42 @@ writeFileSync(join(outDir, 'jrc-flood-curves.ts'), ts);
 // Occupancy -> damage function ids (structure, contents, inventory) as assigned by the Hazus flood model default
 // mapping (hazus_occ_to_damage_fn, physrisk oed_hazus); key: OCC/stories/basement(0|1); stories 1,2,3 (3 = 3 or more).
 const MAP = {
-  'RES1/1/0': [129, 45, null], 'RES1/1/1': [704, 535, null], 'RES1/2/0': [107, 23, null], 'RES1/2/1': [108, 24, null],
-  'RES1/3/0': [109, 25, null], 'RES1/3/1': [110, 26, null], 'RES1/split/0': [111, 27, null], 'RES1/split/1': [112, 28, null],
-  RES2: [189, 74, null], 'RES3/0': [204, 81, null], 'RES3/1': [205, 82, null], RES4: [209, 85, null], RES5: [214, 88, null], RES6: [215, 89, null],
-  COM1: [217, 90, 1], COM2: [341, 195, 46], COM3: [375, 240, null], COM4: [431, 280, null], COM5: [467, 304, null], COM6: [474, 309, null],
-  COM7: [475, 312, null], COM8: [493, 322, null], COM9: [532, 352, null], COM10: [543, 357, null],
-  IND1: [545, 358, 70], IND2: [559, 384, 81], IND3: [575, 408, 93], IND4: [586, 433, 106], IND5: [591, 442, 111], IND6: [592, 443, 112],
-  AGR1: [616, 460, 116], REL1: [624, 467, null], GOV1: [631, 472, null], GOV2: [640, 477, null], EDU1: [643, 480, null], EDU2: [652, 485, null],
+  'RES1/1/0': [129, 45, null],
+  'RES1/1/1': [704, 535, null],
+  'RES1/2/0': [107, 23, null],
+  'RES1/2/1': [108, 24, null],
+  'RES1/3/0': [109, 25, null],
+  'RES1/3/1': [110, 26, null],
+  'RES1/split/0': [111, 27, null],
+  'RES1/split/1': [112, 28, null],
+  RES2: [189, 74, null],
+  'RES3/0': [204, 81, null],
+  'RES3/1': [205, 82, null],
+  RES4: [209, 85, null],
+  RES5: [214, 88, null],
+  RES6: [215, 89, null],
+  COM1: [217, 90, 1],
+  COM2: [341, 195, 46],
+  COM3: [375, 240, null],
+  COM4: [431, 280, null],
+  COM5: [467, 304, null],
+  COM6: [474, 309, null],
+  COM7: [475, 312, null],
+  COM8: [493, 322, null],
+  COM9: [532, 352, null],
+  COM10: [543, 357, null],
+  IND1: [545, 358, 70],
+  IND2: [559, 384, 81],
+  IND3: [575, 408, 93],
+  IND4: [586, 433, 106],
+  IND5: [591, 442, 111],
+  IND6: [592, 443, 112],
+  AGR1: [616, 460, 116],
+  REL1: [624, 467, null],
+  GOV1: [631, 472, null],
+  GOV2: [640, 477, null],
+  EDU1: [643, 480, null],
+  EDU2: [652, 485, null],
 };
 const cfg = parseCsv(gunzipSync(readFileSync(join(srcDir, 'vulnerability_config.csv.gz'))).toString('utf8'));
 const ch = cfg[0];

@@ -30,7 +30,8 @@ export function mitigationLevelOf(v: unknown): 0 | 1 | 2 | 3 {
   if (typeof v === 'string') {
     const i = MITIGATION_LEVELS.indexOf(v.trim().toLowerCase() as MitigationLevel);
     if (i >= 0) return i as 0 | 1 | 2 | 3;
-    const n = Number(v); if (Number.isFinite(n)) return mitigationLevelOf(n);
+    const n = Number(v);
+    if (Number.isFinite(n)) return mitigationLevelOf(n);
   }
   return 0;
 }
@@ -49,17 +50,30 @@ export function defaultMeasure(hazard: HazardKey, level: 0 | 1 | 2 | 3): Adaptat
   if (level === 0) return null;
   const i = level - 1;
   switch (hazard) {
-    case 'river_flood': case 'rainfall_flood': case 'storm_surge':
+    case 'river_flood':
+    case 'rainfall_flood':
+    case 'storm_surge':
       return { intensityReduction: [0.3, 0.6, 0.9][i] as number, ...(level >= 2 ? { protectionRpYears: level === 2 ? 10 : 25 } : {}) };
-    case 'typhoon': return { damageScale: [0.85, 0.7, 0.55][i] as number };
-    case 'wildfire': return { damageScale: [0.8, 0.6, 0.45][i] as number };
-    case 'extreme_heat': return { damageScale: [0.8, 0.6, 0.4][i] as number };
-    default: return { damageScale: [0.9, 0.8, 0.7][i] as number };
+    case 'typhoon':
+      return { damageScale: [0.85, 0.7, 0.55][i] as number };
+    case 'wildfire':
+      return { damageScale: [0.8, 0.6, 0.45][i] as number };
+    case 'extreme_heat':
+      return { damageScale: [0.8, 0.6, 0.4][i] as number };
+    default:
+      return { damageScale: [0.9, 0.8, 0.7][i] as number };
   }
 }
 
 /** Normalised, clamped measure parameters (never raise a loss). */
-export interface ResolvedMeasure { a: number; b: number; c: number; e: number; cutoffP: number; active: boolean }
+export interface ResolvedMeasure {
+  a: number;
+  b: number;
+  c: number;
+  e: number;
+  cutoffP: number;
+  active: boolean;
+}
 
 export const NO_MEASURE: ResolvedMeasure = { a: 1, b: 0, c: 1, e: 0, cutoffP: Infinity, active: false };
 
@@ -77,7 +91,14 @@ export function resolveMeasure(m: AdaptationMeasure | null | undefined): Resolve
 
 /** Combine two measures (e.g. the asset's mitigation level and a user measure): the stronger of each parameter. */
 export function combineMeasures(x: ResolvedMeasure, y: ResolvedMeasure): ResolvedMeasure {
-  const r = { a: Math.min(x.a, y.a), b: Math.max(x.b, y.b), c: Math.min(x.c, y.c), e: Math.min(x.e, y.e), cutoffP: Math.min(x.cutoffP, y.cutoffP), active: x.active || y.active };
+  const r = {
+    a: Math.min(x.a, y.a),
+    b: Math.max(x.b, y.b),
+    c: Math.min(x.c, y.c),
+    e: Math.min(x.e, y.e),
+    cutoffP: Math.min(x.cutoffP, y.cutoffP),
+    active: x.active || y.active,
+  };
   return r;
 }
 

@@ -45,21 +45,31 @@ export interface AssetInput {
   /** Ground elevation above mean sea level (m), if known (used by sea-level rise). */
   elevation_m?: Num;
   /** Annual production, GWh. */
-  solar_production?: Num; wind_production?: Num; hydro_production?: Num;
+  solar_production?: Num;
+  wind_production?: Num;
+  hydro_production?: Num;
   /** Annual production, kg. */
-  wheat_production?: Num; rice_production?: Num; maize_production?: Num; fruit_production?: Num; vegetable_production?: Num;
+  wheat_production?: Num;
+  rice_production?: Num;
+  maize_production?: Num;
+  fruit_production?: Num;
+  vegetable_production?: Num;
 }
 
 /** Per-hazard adaptation measures chosen by the user (added to the asset's mitigation level, strongest wins). */
 export type HazardMeasures = Partial<Record<HazardKey, AdaptationMeasure>>;
 
 export interface PreparedAsset {
-  latDeg: number; lonDeg: number;
-  continent: JrcContinent; tcRegion: TcRegion;
+  latDeg: number;
+  lonDeg: number;
+  continent: JrcContinent;
+  tcRegion: TcRegion;
   property: PropertyTypeInfo;
   /** Damageable building value: construction cost if given, else valuation. */
   buildingValue: number;
-  contentValue: number; inventoryValue: number; revenue: number;
+  contentValue: number;
+  inventoryValue: number;
+  revenue: number;
   /** Ownership fraction 0-1. */
   ownership: number;
   plinthHeightM: number;
@@ -86,7 +96,8 @@ export interface PreparedAsset {
   windTable: UniformTable | null;
   /** Resolved measure per hazard, in HAZARD_KEYS order. */
   measures: ResolvedMeasure[];
-  energyGwh: number; cropsKg: number;
+  energyGwh: number;
+  cropsKg: number;
 }
 
 /** Hazus default first-floor height (slab-on-grade, 1 ft), used with the JRC North America curves. */
@@ -103,8 +114,12 @@ function floodTableOf(occ: PropertyTypeInfo['jrc'], continent: JrcContinent, pli
   if (!t) {
     const curve = jrcCurve(occ, continent);
     const n = Math.round((plinthM + FLOOD_TABLE_MAX_DEPTH_M) / 0.01) + 1;
-    const x: number[] = new Array(n); const y: number[] = new Array(n);
-    for (let i = 0; i < n; i++) { x[i] = i * 0.01; y[i] = buildingFloodDamage(curve, occ, i * 0.01, { floors: f, basement, plinthM }); }
+    const x: number[] = new Array(n);
+    const y: number[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      x[i] = i * 0.01;
+      y[i] = buildingFloodDamage(curve, occ, i * 0.01, { floors: f, basement, plinthM });
+    }
     t = uniformTable(piecewiseLinear(x, y, `building flood damage ${k}`), 0.01);
     tables.set(k, t);
   }
@@ -123,7 +138,11 @@ const DEFAULT_RESOLVED = ([0, 1, 2, 3] as const).map((lvl) => HAZARD_KEYS.map((h
 function resolvedMeasures(level: 0 | 1 | 2 | 3, measures: HazardMeasures): ResolvedMeasure[] {
   const defaults = DEFAULT_RESOLVED[level] as ResolvedMeasure[];
   let any = false;
-  for (const k in measures) if (measures[k as HazardKey]) { any = true; break; }
+  for (const k in measures)
+    if (measures[k as HazardKey]) {
+      any = true;
+      break;
+    }
   if (!any) return defaults;
   return HAZARD_KEYS.map((h, i) => combineMeasures(defaults[i] as ResolvedMeasure, resolveMeasure(measures[h])));
 }
@@ -134,10 +153,14 @@ export function num(v: Num): number {
   const n = typeof v === 'number' ? v : Number(String(v).replace(/[,\s$]/g, ''));
   return Number.isFinite(n) ? n : Number.NaN;
 }
-const pos = (v: Num) => { const n = num(v); return n > 0 ? n : 0; };
+const pos = (v: Num) => {
+  const n = num(v);
+  return n > 0 ? n : 0;
+};
 
 export function prepareAsset(a: AssetInput, measures: HazardMeasures = {}): PreparedAsset {
-  const lat = num(a.latitude); const lon = num(a.longitude);
+  const lat = num(a.latitude);
+  const lon = num(a.longitude);
   const property = propertyTypeOf(a.type);
   const continent = jrcContinentOf(lat, lon, a.country_code);
   const tcRegion = tcRegionOf(lat, lon, a.country_code);
@@ -146,7 +169,11 @@ export function prepareAsset(a: AssetInput, measures: HazardMeasures = {}): Prep
   const cc = pos(a.construction_cost);
   // JRC's North American curves are relative to the first floor (they derive from USACE/FEMA curves): without a
   // plinth height we use the Hazus default first-floor height 1 ft (0.305 m) there; elsewhere 0 (curves vs ground).
-  const plinthHeightM = Number.isFinite(num(a.plinth_height)) ? Math.round(pos(a.plinth_height) * 100) / 100 : continent === 'north_america' ? NA_DEFAULT_FIRST_FLOOR_M : 0;
+  const plinthHeightM = Number.isFinite(num(a.plinth_height))
+    ? Math.round(pos(a.plinth_height) * 100) / 100
+    : continent === 'north_america'
+      ? NA_DEFAULT_FIRST_FLOOR_M
+      : 0;
   const floors = num(a.floors);
   const basement = basementOf(a.basement);
   const dflt = defaultFloodProtection(lat, lon, a.country_code);
@@ -154,13 +181,21 @@ export function prepareAsset(a: AssetInput, measures: HazardMeasures = {}): Prep
   const protection: FloodProtection = ownSop >= 1 ? { river: ownSop, coastal: ownSop, rainfall: ownSop, source: 'asset' } : dflt;
   const cut = (rp: number) => (rp > 1 ? 1 / rp : Infinity);
   return {
-    latDeg: lat, lonDeg: lon, continent, tcRegion, property,
+    latDeg: lat,
+    lonDeg: lon,
+    continent,
+    tcRegion,
+    property,
     buildingValue: cc > 0 ? cc : pos(a.valuation),
-    contentValue: pos(a.content_value), inventoryValue: pos(a.yearly_inventory_value), revenue: pos(a.revenue),
+    contentValue: pos(a.content_value),
+    inventoryValue: pos(a.yearly_inventory_value),
+    revenue: pos(a.revenue),
     ownership: Number.isFinite(own) ? Math.min(1, Math.max(0, own / 100)) : 1,
     plinthHeightM,
     floodOnsetM: Math.max(plinthHeightM, FLOOD_MIN_DEPTH_M),
-    floors, basement, protection,
+    floors,
+    basement,
+    protection,
     // CURVE_HAZARDS order: river_flood, typhoon, storm_surge, rainfall_flood
     protectionCutP: Float64Array.of(cut(protection.river), Infinity, cut(protection.coastal), cut(protection.rainfall)),
     elevationM: num(a.elevation_m),

@@ -5,8 +5,10 @@
  * Written here to keep the engine dependency-free.
  */
 
-const LANCZOS = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+const LANCZOS = [
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
+  9.9843695780195716e-6, 1.5056327351493116e-7,
+];
 
 /** ln Gamma(x) for x > 0. */
 export function lnGamma(x: number): number {
@@ -24,21 +26,30 @@ export function lnBeta(a: number, b: number): number {
 }
 
 function betaContinuedFraction(x: number, a: number, b: number): number {
-  const TINY = 1e-300; const EPS = 1e-12;
-  const qab = a + b; const qap = a + 1; const qam = a - 1;
-  let c = 1; let d = 1 - (qab * x) / qap;
+  const TINY = 1e-300;
+  const EPS = 1e-12;
+  const qab = a + b;
+  const qap = a + 1;
+  const qam = a - 1;
+  let c = 1;
+  let d = 1 - (qab * x) / qap;
   if (Math.abs(d) < TINY) d = TINY;
   d = 1 / d;
   let h = d;
   for (let m = 1; m <= 300; m++) {
     const m2 = 2 * m;
     let aa = (m * (b - m) * x) / ((qam + m2) * (a + m2));
-    d = 1 + aa * d; if (Math.abs(d) < TINY) d = TINY;
-    c = 1 + aa / c; if (Math.abs(c) < TINY) c = TINY;
-    d = 1 / d; h *= d * c;
+    d = 1 + aa * d;
+    if (Math.abs(d) < TINY) d = TINY;
+    c = 1 + aa / c;
+    if (Math.abs(c) < TINY) c = TINY;
+    d = 1 / d;
+    h *= d * c;
     aa = (-(a + m) * (qab + m) * x) / ((a + m2) * (qap + m2));
-    d = 1 + aa * d; if (Math.abs(d) < TINY) d = TINY;
-    c = 1 + aa / c; if (Math.abs(c) < TINY) c = TINY;
+    d = 1 + aa * d;
+    if (Math.abs(d) < TINY) d = TINY;
+    c = 1 + aa / c;
+    if (Math.abs(c) < TINY) c = TINY;
     d = 1 / d;
     const del = d * c;
     h *= del;

@@ -9,9 +9,18 @@ import { applyDamage, type ResolvedMeasure } from './adaptation.js';
 import { evalTable, uniformTable, type UniformTable } from './interp.js';
 import { EMANUEL_V_THRESH_MS } from './vulnerability/wind.js';
 import {
-  downtimeYears, COLD_DAMAGE_CURVE, COLD_DISRUPTION_CURVE, DROUGHT_DISRUPTION_CURVE, HEAT_DISRUPTION_CURVE, SNOW_DAMAGE_CURVE,
-  SNOW_DISRUPTION_FACTOR, LANDSLIDE_DAMAGE_GIVEN_HIT, LANDSLIDE_DISRUPTION_GIVEN_HIT_YEARS, LANDSLIDE_SITE_HIT_FRACTION,
-  WILDFIRE_DAMAGE_GIVEN_BURN, WILDFIRE_DISRUPTION_GIVEN_BURN_YEARS,
+  downtimeYears,
+  COLD_DAMAGE_CURVE,
+  COLD_DISRUPTION_CURVE,
+  DROUGHT_DISRUPTION_CURVE,
+  HEAT_DISRUPTION_CURVE,
+  SNOW_DAMAGE_CURVE,
+  SNOW_DISRUPTION_FACTOR,
+  LANDSLIDE_DAMAGE_GIVEN_HIT,
+  LANDSLIDE_DISRUPTION_GIVEN_HIT_YEARS,
+  LANDSLIDE_SITE_HIT_FRACTION,
+  WILDFIRE_DAMAGE_GIVEN_BURN,
+  WILDFIRE_DISRUPTION_GIVEN_BURN_YEARS,
 } from './vulnerability/other.js';
 import { hazardScoreFast } from './scores.js';
 import type { ScenarioYear } from './scenarios.js';
@@ -83,15 +92,30 @@ export function allocateChunk(start: number, count: number, scenarioYears: reado
   const cells = count * N_HAZARDS * scenarioYears.length;
   const f = () => new Float32Array(cells);
   return {
-    start, count, hazards: HAZARD_KEYS, scenarioYears: scenarioYears.map((s) => s.key),
-    ead: f(), eadResidual: f(), disruption: f(), disruptionResidual: f(), sd: f(), maxDamage: f(), tail100: f(), tail250: f(),
-    score: new Uint8Array(cells), scoreResidual: new Uint8Array(cells),
-    climateScore: new Uint8Array(count * scenarioYears.length), climateScoreResidual: new Uint8Array(count * scenarioYears.length),
+    start,
+    count,
+    hazards: HAZARD_KEYS,
+    scenarioYears: scenarioYears.map((s) => s.key),
+    ead: f(),
+    eadResidual: f(),
+    disruption: f(),
+    disruptionResidual: f(),
+    sd: f(),
+    maxDamage: f(),
+    tail100: f(),
+    tail250: f(),
+    score: new Uint8Array(cells),
+    scoreResidual: new Uint8Array(cells),
+    climateScore: new Uint8Array(count * scenarioYears.length),
+    climateScoreResidual: new Uint8Array(count * scenarioYears.length),
   };
 }
 
 // scratch buffers (max 64 return periods)
-const D = new Float64Array(64); const DR = new Float64Array(64); const B = new Float64Array(64); const BR = new Float64Array(64);
+const D = new Float64Array(64);
+const DR = new Float64Array(64);
+const B = new Float64Array(64);
+const BR = new Float64Array(64);
 
 /** Building flood damage at a depth above ground (the asset's table, assets.ts floodTableOf). */
 const floodDamage = (A: PreparedAsset, depthM: number): number => (depthM >= A.floodOnsetM ? evalTable(A.floodTable, depthM) : 0);
@@ -107,22 +131,54 @@ const W = new Float64Array(10);
 export const TAIL_RETURN_PERIODS = [100, 250] as const;
 
 function writeCell(chunk: ResultChunk, c: number): void {
-  const ead = W[0] as number; const eadRes = W[1] as number; const bi = W[2] as number; const biRes = W[3] as number;
-  const sd = W[4] as number; const pml = W[5] as number; const dmgValue = W[6] as number; const revenue = W[7] as number;
-  chunk.ead[c] = ead; chunk.eadResidual[c] = eadRes; chunk.disruption[c] = bi; chunk.disruptionResidual[c] = biRes;
-  chunk.sd[c] = sd; chunk.maxDamage[c] = pml; chunk.tail100[c] = W[8] as number; chunk.tail250[c] = W[9] as number;
-  if (ead !== ead) { chunk.score[c] = 255; chunk.scoreResidual[c] = 255; return; }
+  const ead = W[0] as number;
+  const eadRes = W[1] as number;
+  const bi = W[2] as number;
+  const biRes = W[3] as number;
+  const sd = W[4] as number;
+  const pml = W[5] as number;
+  const dmgValue = W[6] as number;
+  const revenue = W[7] as number;
+  chunk.ead[c] = ead;
+  chunk.eadResidual[c] = eadRes;
+  chunk.disruption[c] = bi;
+  chunk.disruptionResidual[c] = biRes;
+  chunk.sd[c] = sd;
+  chunk.maxDamage[c] = pml;
+  chunk.tail100[c] = W[8] as number;
+  chunk.tail250[c] = W[9] as number;
+  if (ead !== ead) {
+    chunk.score[c] = 255;
+    chunk.scoreResidual[c] = 255;
+    return;
+  }
   const lossV = dmgValue > 0 ? (ead * dmgValue + bi * revenue) / dmgValue : ead + bi;
   const lossVR = dmgValue > 0 ? (eadRes * dmgValue + biRes * revenue) / dmgValue : eadRes + biRes;
   chunk.score[c] = hazardScoreFast(lossV, bi);
   chunk.scoreResidual[c] = lossVR === lossV && biRes === bi ? (chunk.score[c] as number) : hazardScoreFast(lossVR, biRes);
-  ACC[0] = (ACC[0] as number) + lossV; ACC[1] = (ACC[1] as number) + lossVR; ACC[2] = (ACC[2] as number) + bi; ACC[3] = (ACC[3] as number) + biRes; ACC[4] = 1;
+  ACC[0] = (ACC[0] as number) + lossV;
+  ACC[1] = (ACC[1] as number) + lossVR;
+  ACC[2] = (ACC[2] as number) + bi;
+  ACC[3] = (ACC[3] as number) + biRes;
+  ACC[4] = 1;
 }
 
-interface CurveAxis { p: Float64Array; n: number; data: Float64Array | Float32Array }
+interface CurveAxis {
+  p: Float64Array;
+  n: number;
+  data: Float64Array | Float32Array;
+}
 
 function writeNaN(chunk: ResultChunk, c: number): void {
-  W[0] = NaN; W[1] = NaN; W[2] = NaN; W[3] = NaN; W[4] = NaN; W[5] = NaN; W[8] = NaN; W[9] = NaN; writeCell(chunk, c);
+  W[0] = NaN;
+  W[1] = NaN;
+  W[2] = NaN;
+  W[3] = NaN;
+  W[4] = NaN;
+  W[5] = NaN;
+  W[8] = NaN;
+  W[9] = NaN;
+  writeCell(chunk, c);
 }
 
 /**
@@ -133,9 +189,13 @@ function damageAtP(p: Float64Array, n: number, Dd: Float64Array, q: number, cut:
   if (q > cut) return 0;
   if (q >= (p[0] as number)) return Dd[0] as number;
   if (q <= (p[n - 1] as number)) return Dd[n - 1] as number;
-  let k = 0; while ((p[k + 1] as number) > q) k++;
-  const hi = p[k] as number; const lo = p[k + 1] as number; const d0 = Dd[k] as number; const d1 = Dd[k + 1] as number;
-  return d1 + (d0 - d1) * (q - lo) / (hi - lo);
+  let k = 0;
+  while ((p[k + 1] as number) > q) k++;
+  const hi = p[k] as number;
+  const lo = p[k + 1] as number;
+  const d0 = Dd[k] as number;
+  const d1 = Dd[k + 1] as number;
+  return d1 + ((d0 - d1) * (q - lo)) / (hi - lo);
 }
 
 // integration results: ead, E[D^2], bi
@@ -148,20 +208,36 @@ const INT = new Float64Array(3);
  * frequent end) contributes nothing (physrisk's convention). Writes INT.
  */
 function integrate(p: Float64Array, n: number, Dd: Float64Array, Bd: Float64Array, cut: number): void {
-  const pn = p[n - 1] as number; const w0 = pn < cut ? pn : cut;
+  const pn = p[n - 1] as number;
+  const w0 = pn < cut ? pn : cut;
   const dn = Dd[n - 1] as number;
-  let ead = w0 * dn; let m2 = ead * dn; let bi = w0 * (Bd[n - 1] as number);
+  let ead = w0 * dn;
+  let m2 = ead * dn;
+  let bi = w0 * (Bd[n - 1] as number);
   for (let k = n - 2; k >= 0; k--) {
-    const hiP = p[k] as number; const loP = p[k + 1] as number;
+    const hiP = p[k] as number;
+    const loP = p[k + 1] as number;
     if (loP >= cut) break;
     let d1 = Dd[k] as number;
     if (d1 === 0) break; // dry bin; damage is non-decreasing in RP, so every more frequent bin is dry too
-    const d0 = Dd[k + 1] as number; const b0 = Bd[k + 1] as number; let b1 = Bd[k] as number; let top = hiP;
-    if (hiP > cut) { const f = (cut - loP) / (hiP - loP); d1 = d0 + (d1 - d0) * f; b1 = b0 + (b1 - b0) * f; top = cut; }
+    const d0 = Dd[k + 1] as number;
+    const b0 = Bd[k + 1] as number;
+    let b1 = Bd[k] as number;
+    let top = hiP;
+    if (hiP > cut) {
+      const f = (cut - loP) / (hiP - loP);
+      d1 = d0 + (d1 - d0) * f;
+      b1 = b0 + (b1 - b0) * f;
+      top = cut;
+    }
     const w = top - loP;
-    ead += w * (d0 + d1) * 0.5; m2 += w * (d0 * d0 + d0 * d1 + d1 * d1) / 3; bi += w * (b0 + b1) * 0.5;
+    ead += w * (d0 + d1) * 0.5;
+    m2 += (w * (d0 * d0 + d0 * d1 + d1 * d1)) / 3;
+    bi += w * (b0 + b1) * 0.5;
   }
-  INT[0] = ead; INT[1] = m2; INT[2] = bi;
+  INT[0] = ead;
+  INT[1] = m2;
+  INT[2] = bi;
 }
 
 /**
@@ -169,18 +245,45 @@ function integrate(p: Float64Array, n: number, Dd: Float64Array, Bd: Float64Arra
  * (a single large kernel exhausts the inlining budget and then boxes every double passed to a helper).
  * ci is the hazard's index in CURVE_HAZARDS (1 = typhoon wind; the others are flood depths).
  */
+// eslint-disable-next-line max-lines-per-function -- the engine's per-cell hot loop over typed arrays (docs/performance.md); split into calls it loses throughput
 function curveCell(chunk: ResultChunk, A: PreparedAsset, ax: CurveAxis, j: number, h: number, ci: number, c: number): void {
   const wind = ci === 1;
-  const n = ax.n; const off = j * n; const data = ax.data;
+  const n = ax.n;
+  const off = j * n;
+  const data = ax.data;
   let top = -Infinity;
-  for (let k = 0; k < n; k++) { const v = data[off + k] as number; if (v !== v) { writeNaN(chunk, c); return; } if (v > top) top = v; }
+  for (let k = 0; k < n; k++) {
+    const v = data[off + k] as number;
+    if (v !== v) {
+      writeNaN(chunk, c);
+      return;
+    }
+    if (v > top) top = v;
+  }
   const onset = A.floodOnsetM;
   // Dry / calm site: the largest intensity causes no damage, so none does.
-  if (wind ? top <= EMANUEL_V_THRESH_MS : top < onset) { W[0] = 0; W[1] = 0; W[2] = 0; W[3] = 0; W[4] = 0; W[5] = 0; W[8] = 0; W[9] = 0; writeCell(chunk, c); return; }
+  if (wind ? top <= EMANUEL_V_THRESH_MS : top < onset) {
+    W[0] = 0;
+    W[1] = 0;
+    W[2] = 0;
+    W[3] = 0;
+    W[4] = 0;
+    W[5] = 0;
+    W[8] = 0;
+    W[9] = 0;
+    writeCell(chunk, c);
+    return;
+  }
   const m = A.measures[h] as ResolvedMeasure;
   const active = m.active;
-  const t = A.floodTable; const tinv = t.invStep; const ty = t.y; const tlast = t.last;
-  const vh = A.vHalfMs; const vthr = EMANUEL_V_THRESH_MS; const vscale = 1 / (vh - vthr); const wt = A.windTable;
+  const t = A.floodTable;
+  const tinv = t.invStep;
+  const ty = t.y;
+  const tlast = t.last;
+  const vh = A.vHalfMs;
+  const vthr = EMANUEL_V_THRESH_MS;
+  const vscale = 1 / (vh - vthr);
+  const wt = A.windTable;
   let run = -Infinity;
   for (let pass = 0; pass < (active ? 2 : 1); pass++) {
     run = -Infinity;
@@ -188,84 +291,168 @@ function curveCell(chunk: ResultChunk, A: PreparedAsset, ax: CurveAxis, j: numbe
       const x0 = data[off + k] as number;
       if (x0 > run) run = x0;
       let x = run;
-      if (pass === 1) { x = m.a * run - m.b; if (x < 0) x = 0; }
+      if (pass === 1) {
+        x = m.a * run - m.b;
+        if (x < 0) x = 0;
+      }
       let d = 0;
       if (wind) {
         if (wt !== null) d = evalTable(wt, x);
-        else if (x > vthr) { const vn = (x - vthr) * vscale; const v3 = vn * vn * vn; d = v3 / (1 + v3); }
+        else if (x > vthr) {
+          const vn = (x - vthr) * vscale;
+          const v3 = vn * vn * vn;
+          d = v3 / (1 + v3);
+        }
       } else if (x >= onset) {
         // building table over depth above ground, from 0 m (assets.ts floodTableOf)
         const u = x * tinv;
         if (u >= tlast) d = ty[tlast] as number;
-        else { const i = u | 0; const y0 = ty[i] as number; d = y0 + ((ty[i + 1] as number) - y0) * (u - i); }
+        else {
+          const i = u | 0;
+          const y0 = ty[i] as number;
+          d = y0 + ((ty[i + 1] as number) - y0) * (u - i);
+        }
       }
       // physrisk downtime: 0 below damage 0.1, 1 year at 0.5, linear between
-      if (pass === 0) { D[k] = d; B[k] = d > 0.1 ? (d >= 0.5 ? 1 : (d - 0.1) * 2.5) : 0; }
-      else {
-        let dr = m.c * d + m.e; if (dr < 0) dr = 0; const dk = D[k] as number; if (dr > dk) dr = dk;
-        DR[k] = dr; BR[k] = dr > 0.1 ? (dr >= 0.5 ? 1 : (dr - 0.1) * 2.5) : 0;
+      if (pass === 0) {
+        D[k] = d;
+        B[k] = d > 0.1 ? (d >= 0.5 ? 1 : (d - 0.1) * 2.5) : 0;
+      } else {
+        let dr = m.c * d + m.e;
+        if (dr < 0) dr = 0;
+        const dk = D[k] as number;
+        if (dr > dk) dr = dk;
+        DR[k] = dr;
+        BR[k] = dr > 0.1 ? (dr >= 0.5 ? 1 : (dr - 0.1) * 2.5) : 0;
       }
     }
   }
   const p = ax.p;
   const prot = A.protectionCutP[ci] as number;
   integrate(p, n, D, B, prot);
-  const ead = INT[0] as number; const m2 = INT[1] as number; const bi = INT[2] as number;
-  let eadR = ead; let biR = bi;
+  const ead = INT[0] as number;
+  const m2 = INT[1] as number;
+  const bi = INT[2] as number;
+  let eadR = ead;
+  let biR = bi;
   if (active) {
     const cut = m.cutoffP < prot ? m.cutoffP : prot;
     integrate(p, n, DR, BR, cut);
-    eadR = INT[0] as number; biR = INT[2] as number;
+    eadR = INT[0] as number;
+    biR = INT[2] as number;
     if (eadR > ead) eadR = ead;
     if (biR > bi) biR = bi;
   }
   const v = m2 - ead * ead;
-  W[0] = ead; W[1] = eadR; W[2] = bi; W[3] = biR; W[4] = v > 0 ? Math.sqrt(v) : 0; W[5] = D[n - 1] as number;
-  W[8] = damageAtP(p, n, D, 0.01, prot); W[9] = damageAtP(p, n, D, 0.004, prot);
+  W[0] = ead;
+  W[1] = eadR;
+  W[2] = bi;
+  W[3] = biR;
+  W[4] = v > 0 ? Math.sqrt(v) : 0;
+  W[5] = D[n - 1] as number;
+  W[8] = damageAtP(p, n, D, 0.01, prot);
+  W[9] = damageAtP(p, n, D, 0.004, prot);
   writeCell(chunk, c);
 }
 
 /** One scalar-hazard cell (same rules as the exported functions of vulnerability/other.ts, without allocation). */
-function scalarCell(chunk: ResultChunk, A: PreparedAsset, si: number, h: number, arr: Float64Array | Float32Array | null, j: number, surge: CurveAxis | null, c: number): void {
+// eslint-disable-next-line max-lines-per-function -- the engine's per-cell hot loop over typed arrays (docs/performance.md); split into calls it loses throughput
+function scalarCell(
+  chunk: ResultChunk,
+  A: PreparedAsset,
+  si: number,
+  h: number,
+  arr: Float64Array | Float32Array | null,
+  j: number,
+  surge: CurveAxis | null,
+  c: number,
+): void {
   const x = arr ? (arr[j] as number) : NaN;
-  if (x !== x) { writeNaN(chunk, c); return; }
-  let dmg = 0; let dis = 0; let sd = 0; let pml = 0; let occ = -1;
+  if (x !== x) {
+    writeNaN(chunk, c);
+    return;
+  }
+  let dmg = 0;
+  let dis = 0;
+  let sd = 0;
+  let pml = 0;
+  let occ = -1;
   switch (si) {
     case 0: /* wildfire */ {
       const p = x > 0 ? (x < 1 ? x : 1) : 0;
-      dmg = WILDFIRE_DAMAGE_GIVEN_BURN * p; dis = WILDFIRE_DISRUPTION_GIVEN_BURN_YEARS * p;
-      sd = WILDFIRE_DAMAGE_GIVEN_BURN * Math.sqrt(p * (1 - p)); pml = p > 0 ? WILDFIRE_DAMAGE_GIVEN_BURN : 0; occ = p; break;
+      dmg = WILDFIRE_DAMAGE_GIVEN_BURN * p;
+      dis = WILDFIRE_DISRUPTION_GIVEN_BURN_YEARS * p;
+      sd = WILDFIRE_DAMAGE_GIVEN_BURN * Math.sqrt(p * (1 - p));
+      pml = p > 0 ? WILDFIRE_DAMAGE_GIVEN_BURN : 0;
+      occ = p;
+      break;
     }
     case 1: /* landslide */ {
       const p = (x > 0 ? (x < 1 ? x : 1) : 0) * LANDSLIDE_SITE_HIT_FRACTION;
-      dmg = LANDSLIDE_DAMAGE_GIVEN_HIT * p; dis = LANDSLIDE_DISRUPTION_GIVEN_HIT_YEARS * p;
-      sd = LANDSLIDE_DAMAGE_GIVEN_HIT * Math.sqrt(p * (1 - p)); pml = p > 0 ? LANDSLIDE_DAMAGE_GIVEN_HIT : 0; occ = p; break;
+      dmg = LANDSLIDE_DAMAGE_GIVEN_HIT * p;
+      dis = LANDSLIDE_DISRUPTION_GIVEN_HIT_YEARS * p;
+      sd = LANDSLIDE_DAMAGE_GIVEN_HIT * Math.sqrt(p * (1 - p));
+      pml = p > 0 ? LANDSLIDE_DAMAGE_GIVEN_HIT : 0;
+      occ = p;
+      break;
     }
-    case 3: /* heat */ dis = Math.min(1, lookup(HEAT_T, x) * A.property.heatSensitivity); break;
-    case 2: /* cold */ dmg = lookup(COLD_DMG_T, x); dis = lookup(COLD_DIS_T, x); pml = dmg; break;
-    case 4: /* snow */ dmg = x > 0 ? lookup(SNOW_T, x) : 0; dis = SNOW_DISRUPTION_FACTOR * dmg; pml = dmg; break;
-    case 6: /* drought */ dis = x >= 0 ? Math.min(1, lookup(DROUGHT_T, x) * A.property.droughtSensitivity) : 0; break;
+    case 3:
+      /* heat */ dis = Math.min(1, lookup(HEAT_T, x) * A.property.heatSensitivity);
+      break;
+    case 2:
+      /* cold */ dmg = lookup(COLD_DMG_T, x);
+      dis = lookup(COLD_DIS_T, x);
+      pml = dmg;
+      break;
+    case 4:
+      /* snow */ dmg = x > 0 ? lookup(SNOW_T, x) : 0;
+      dis = SNOW_DISRUPTION_FACTOR * dmg;
+      pml = dmg;
+      break;
+    case 6:
+      /* drought */ dis = x >= 0 ? Math.min(1, lookup(DROUGHT_T, x) * A.property.droughtSensitivity) : 0;
+      break;
     case 5: /* slr */ {
       // Permanent inundation depth: SLR above ground if the elevation is known; otherwise the site counts as exposed
       // only if the storm-surge curve already floods it at its most frequent return period (RULE).
       let depth = 0;
       if (Number.isFinite(A.elevationM)) depth = Math.max(0, x - A.elevationM);
       else if (surge && (surge.data[j * surge.n] as number) > 0) depth = Math.max(0, x);
-      dmg = floodDamage(A, depth); dis = downtimeYears(dmg); pml = dmg; break;
+      dmg = floodDamage(A, depth);
+      dis = downtimeYears(dmg);
+      pml = dmg;
+      break;
     }
   }
   const m = A.measures[h] as ResolvedMeasure;
-  W[0] = dmg; W[2] = dis; W[4] = sd; W[5] = pml;
+  W[0] = dmg;
+  W[2] = dis;
+  W[4] = sd;
+  W[5] = pml;
   // tails: an occurrence hazard's N-year loss is the damage of an event if one happens at least once in N years on
   // average (annual probability >= 1/N), else 0; a chronic hazard's is its annual damage
-  if (occ >= 0) { W[8] = occ >= 0.01 ? pml : 0; W[9] = occ >= 0.004 ? pml : 0; } else { W[8] = dmg; W[9] = dmg; }
-  if (m.active) { W[1] = applyDamage(m, dmg); W[3] = applyDamage(m, dis); } else { W[1] = dmg; W[3] = dis; }
+  if (occ >= 0) {
+    W[8] = occ >= 0.01 ? pml : 0;
+    W[9] = occ >= 0.004 ? pml : 0;
+  } else {
+    W[8] = dmg;
+    W[9] = dmg;
+  }
+  if (m.active) {
+    W[1] = applyDamage(m, dmg);
+    W[3] = applyDamage(m, dis);
+  } else {
+    W[1] = dmg;
+    W[3] = dis;
+  }
   writeCell(chunk, c);
 }
 
 // The scalar rules tabulated on grids that contain every breakpoint (exact): heat 1 °C, cold 1 °C, snow 50 mm, drought 0.05.
-const HEAT_T = uniformTable(HEAT_DISRUPTION_CURVE, 1); const COLD_DMG_T = uniformTable(COLD_DAMAGE_CURVE, 1);
-const COLD_DIS_T = uniformTable(COLD_DISRUPTION_CURVE, 1); const SNOW_T = uniformTable(SNOW_DAMAGE_CURVE, 50);
+const HEAT_T = uniformTable(HEAT_DISRUPTION_CURVE, 1);
+const COLD_DMG_T = uniformTable(COLD_DAMAGE_CURVE, 1);
+const COLD_DIS_T = uniformTable(COLD_DISRUPTION_CURVE, 1);
+const SNOW_T = uniformTable(SNOW_DAMAGE_CURVE, 50);
 const DROUGHT_T = uniformTable(DROUGHT_DISRUPTION_CURVE, 0.05);
 const LX = new Float64Array(1);
 /** Table lookup with the argument passed through LX (no boxing when not inlined): set LX[0] then call. */
@@ -273,10 +460,14 @@ function lookupLx(t: UniformTable): number {
   const u = ((LX[0] as number) - t.x0) * t.invStep;
   if (!(u > 0)) return t.y[0] as number;
   if (u >= t.last) return t.y[t.last] as number;
-  const i = u | 0; const y0 = t.y[i] as number;
+  const i = u | 0;
+  const y0 = t.y[i] as number;
   return y0 + ((t.y[i + 1] as number) - y0) * (u - i);
 }
-const lookup = (t: UniformTable, x: number): number => { LX[0] = x; return lookupLx(t); };
+const lookup = (t: UniformTable, x: number): number => {
+  LX[0] = x;
+  return lookupLx(t);
+};
 
 // scalarCell switches on these literal positions (a jump table); checked here against SCALAR_HAZARDS.
 if (SCALAR_HAZARDS.join() !== 'wildfire,landslide,extreme_cold,extreme_heat,snowfall,sea_level_rise,drought') {
@@ -311,15 +502,25 @@ export function computeBatch(prepared: readonly PreparedAsset[], start: number, 
   for (let j = 0; j < batch.count; j++) {
     const A = prepared[start + j] as PreparedAsset;
     const a = start + j - chunk.start;
-    ACC[0] = 0; ACC[1] = 0; ACC[2] = 0; ACC[3] = 0; ACC[4] = 0;
+    ACC[0] = 0;
+    ACC[1] = 0;
+    ACC[2] = 0;
+    ACC[3] = 0;
+    ACC[4] = 0;
     const cellBase = a * N_HAZARDS * S + syIndex;
-    W[6] = A.buildingValue + A.contentValue + A.inventoryValue; W[7] = A.revenue;
+    W[6] = A.buildingValue + A.contentValue + A.inventoryValue;
+    W[7] = A.revenue;
     for (let ci = 0; ci < CURVE_H.length; ci++) {
-      const h = CURVE_H[ci] as number; const ax = curveAxes[ci];
-      if (ax) curveCell(chunk, A, ax, j, h, ci, cellBase + h * S); else writeNaN(chunk, cellBase + h * S);
+      const h = CURVE_H[ci] as number;
+      const ax = curveAxes[ci];
+      if (ax) curveCell(chunk, A, ax, j, h, ci, cellBase + h * S);
+      else writeNaN(chunk, cellBase + h * S);
     }
-    for (let si = 0; si < SCALAR_H.length; si++) { const h = SCALAR_H[si] as number; scalarCell(chunk, A, si, h, scal[si] ?? null, j, surge, cellBase + h * S); }
-    const cs = (a * S) + syIndex;
+    for (let si = 0; si < SCALAR_H.length; si++) {
+      const h = SCALAR_H[si] as number;
+      scalarCell(chunk, A, si, h, scal[si] ?? null, j, surge, cellBase + h * S);
+    }
+    const cs = a * S + syIndex;
     const any = (ACC[4] as number) > 0;
     chunk.climateScore[cs] = any ? hazardScoreFast(ACC[0] as number, ACC[2] as number) : 255;
     chunk.climateScoreResidual[cs] = any ? hazardScoreFast(ACC[1] as number, ACC[3] as number) : 255;
@@ -339,7 +540,8 @@ export function batchFromAssetInputs(inputs: readonly (AssetHazardInputs | null 
       const c = inp?.[h];
       if (c && typeof c === 'object' && c.returnPeriodsYears.length) {
         const order = c.returnPeriodsYears.map((_, i) => i).sort((x, y) => (c.returnPeriodsYears[x] as number) - (c.returnPeriodsYears[y] as number));
-        axis = order.map((i) => c.returnPeriodsYears[i] as number); break;
+        axis = order.map((i) => c.returnPeriodsYears[i] as number);
+        break;
       }
     }
     if (!axis) continue;
@@ -357,7 +559,10 @@ export function batchFromAssetInputs(inputs: readonly (AssetHazardInputs | null 
     let seen = false;
     for (let j = 0; j < count; j++) {
       const v = inputs[j]?.[h];
-      if (typeof v === 'number' && Number.isFinite(v)) { arr[j] = v; seen = true; }
+      if (typeof v === 'number' && Number.isFinite(v)) {
+        arr[j] = v;
+        seen = true;
+      }
     }
     if (seen) batch.scalars[h] = arr;
   }
@@ -370,10 +575,14 @@ export function sampleCurveAtRp(c: ReturnPeriodCurve, rp: number): number {
   if (n === 0) return Number.NaN;
   const idx = Array.from({ length: n }, (_, i) => i).sort((x, y) => (c.returnPeriodsYears[x] as number) - (c.returnPeriodsYears[y] as number));
   const r = (k: number) => c.returnPeriodsYears[idx[k] as number] as number;
-  const v = (k: number) => { const x = c.intensities[idx[k] as number]; return typeof x === 'number' ? x : Number.NaN; };
+  const v = (k: number) => {
+    const x = c.intensities[idx[k] as number];
+    return typeof x === 'number' ? x : Number.NaN;
+  };
   if (rp <= r(0)) return v(0);
   if (rp >= r(n - 1)) return v(n - 1);
-  let k = 1; while (r(k) < rp) k++;
+  let k = 1;
+  while (r(k) < rp) k++;
   if (r(k) === rp) return v(k);
   const t = (Math.log(rp) - Math.log(r(k - 1))) / (Math.log(r(k)) - Math.log(r(k - 1)));
   return v(k - 1) + (v(k) - v(k - 1)) * t;

@@ -29,28 +29,34 @@ export interface EadResult {
  * `hazard_freq_cutoff`); pass Infinity for none. Writes mean and E[D^2] into out[0], out[1].
  */
 export function integrateExceedance(p: ArrayLike<number>, d: ArrayLike<number>, n: number, tail: TailRule, cutoffP: number, out: Float64Array): void {
-  let m = 0; let m2 = 0;
-  const pn = p[n - 1] as number; const dn = d[n - 1] as number;
+  let m = 0;
+  let m2 = 0;
+  const pn = p[n - 1] as number;
+  const dn = d[n - 1] as number;
   if (tail === 'constant') {
     const w = pn < cutoffP ? pn : cutoffP;
-    m += w * dn; m2 += w * dn * dn;
+    m += w * dn;
+    m2 += w * dn * dn;
   }
   for (let i = n - 2; i >= 0; i--) {
-    const hiP = p[i] as number; const loP = p[i + 1] as number;
+    const hiP = p[i] as number;
+    const loP = p[i + 1] as number;
     if (loP >= cutoffP) break;
     const a = d[i + 1] as number; // damage at loP (rarer)
-    let b = d[i] as number;      // damage at hiP (more frequent)
-    if (b === 0) continue;       // a dry bin (no damage at its more frequent end) contributes nothing (physrisk)
+    let b = d[i] as number; // damage at hiP (more frequent)
+    if (b === 0) continue; // a dry bin (no damage at its more frequent end) contributes nothing (physrisk)
     let top = hiP;
-    if (hiP > cutoffP) { // partial segment: damage interpolated at the cutoff
-      b = a + (b - a) * (cutoffP - loP) / (hiP - loP);
+    if (hiP > cutoffP) {
+      // partial segment: damage interpolated at the cutoff
+      b = a + ((b - a) * (cutoffP - loP)) / (hiP - loP);
       top = cutoffP;
     }
     const w = top - loP;
     m += w * (a + b) * 0.5;
-    m2 += w * (a * a + a * b + b * b) / 3;
+    m2 += (w * (a * a + a * b + b * b)) / 3;
   }
-  out[0] = m; out[1] = m2;
+  out[0] = m;
+  out[1] = m2;
 }
 
 const scratchD = new Float64Array(64);
@@ -61,15 +67,20 @@ const scratchOut = new Float64Array(2);
  * EAD of a return-period curve through a vulnerability function. Returns NaN fields when the curve has no data
  * (empty, or any NaN intensity). RPs need not be sorted. Curves longer than 64 points are rejected.
  */
-export function eadFromCurve(returnPeriodsYears: ArrayLike<number>, intensities: ArrayLike<number>, vulnerability: (intensity: number) => number,
-  options: { tail?: TailRule; protectionRpYears?: number } = {}): EadResult {
+export function eadFromCurve(
+  returnPeriodsYears: ArrayLike<number>,
+  intensities: ArrayLike<number>,
+  vulnerability: (intensity: number) => number,
+  options: { tail?: TailRule; protectionRpYears?: number } = {},
+): EadResult {
   const n = Math.min(returnPeriodsYears.length, intensities.length);
   if (n === 0 || n > 64) return { mean: Number.NaN, sd: Number.NaN, max: Number.NaN };
   const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => (returnPeriodsYears[a] as number) - (returnPeriodsYears[b] as number));
   let runMax = -Infinity;
   for (let k = 0; k < n; k++) {
     const i = idx[k] as number;
-    const rp = returnPeriodsYears[i] as number; const x = intensities[i] as number;
+    const rp = returnPeriodsYears[i] as number;
+    const x = intensities[i] as number;
     if (!(rp >= 1) || Number.isNaN(x)) return { mean: Number.NaN, sd: Number.NaN, max: Number.NaN };
     if (x > runMax) runMax = x;
     const v = vulnerability(runMax);

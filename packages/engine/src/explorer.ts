@@ -33,7 +33,13 @@ export interface BuildingDamageParams {
  * 0.3, wood / light metal / mobile home / unknown 0 (conservative). Applied on top of the Hazus curves.
  */
 export const UNDAMAGEABLE_SHARE: Record<BuildingDamageParams['construction'], number> = {
-  wood: 0, concrete: 0.3, masonry: 0.2, 'mobile home': 0, 'light metal': 0, steel: 0.3, unknown: 0,
+  wood: 0,
+  concrete: 0.3,
+  masonry: 0.2,
+  'mobile home': 0,
+  'light metal': 0,
+  steel: 0.3,
+  unknown: 0,
 };
 
 /** Depth axis of the curves (m above ground): 0 to 6 m every 0.25 m. */
@@ -51,15 +57,17 @@ export interface ExplorerSeries {
   expected_annual_damage_ratio: number | null;
 }
 export type BuildingDamageResult = Record<(typeof EXPLORER_HAZARDS)[number], Record<ScenarioCode, ExplorerSeries>> & {
-  hazus_occupancy: string; first_floor_height_m: number; source: string;
+  hazus_occupancy: string;
+  first_floor_height_m: number;
+  source: string;
 };
 
 /** Hazus occupancy and stories/basement chosen for the explorer inputs (unknowns take the conservative choice). */
 export function explorerHazusSelection(p: BuildingDamageParams): { occ: HazusOccupancy; stories: 1 | 2 | 3; basement: boolean } {
   const stories = p.stories === 2 || p.stories === '2' ? 2 : p.stories === 3 || p.stories === '3 or more' ? 3 : 1; // unknown -> 1 storey (highest ratios)
   const basement = p.basement !== 'no'; // unknown -> with basement (higher damage at shallow depth)
-  const occ: HazusOccupancy = p.construction === 'mobile home' ? 'RES2'
-    : p.occupancy === 'commercial' ? 'COM4' : p.occupancy === 'industrial' ? 'IND2' : 'RES1';
+  const occ: HazusOccupancy =
+    p.construction === 'mobile home' ? 'RES2' : p.occupancy === 'commercial' ? 'COM4' : p.occupancy === 'industrial' ? 'IND2' : 'RES1';
   return { occ, stories, basement };
 }
 
@@ -68,12 +76,18 @@ export function explorerHazusSelection(p: BuildingDamageParams): { occ: HazusOcc
  * building's vulnerability does not depend on the scenario. With the site's return-period curves per hazard and
  * scenario, x = return period and y = damage at that return period, plus the expected annual damage ratio.
  */
-export function buildingDamageCurves(p: BuildingDamageParams,
-  hazardCurves?: Partial<Record<(typeof EXPLORER_HAZARDS)[number], Partial<Record<ScenarioCode, ReturnPeriodCurve>>>>): BuildingDamageResult {
+export function buildingDamageCurves(
+  p: BuildingDamageParams,
+  hazardCurves?: Partial<Record<(typeof EXPLORER_HAZARDS)[number], Partial<Record<ScenarioCode, ReturnPeriodCurve>>>>,
+): BuildingDamageResult {
   const sel = explorerHazusSelection(p);
   const curves = hazusCurves(sel.occ, sel.stories, sel.basement);
-  const ffh = Number.isFinite(p.first_floor_height_m) && (p.first_floor_height_m as number) >= 0
-    ? (p.first_floor_height_m as number) : sel.basement ? DEFAULT_FIRST_FLOOR_HEIGHT_M.basement : DEFAULT_FIRST_FLOOR_HEIGHT_M.noBasement;
+  const ffh =
+    Number.isFinite(p.first_floor_height_m) && (p.first_floor_height_m as number) >= 0
+      ? (p.first_floor_height_m as number)
+      : sel.basement
+        ? DEFAULT_FIRST_FLOOR_HEIGHT_M.basement
+        : DEFAULT_FIRST_FLOOR_HEIGHT_M.noBasement;
   const keep = 1 - (UNDAMAGEABLE_SHARE[p.construction] ?? 0);
   const value = Number.isFinite(p.per_sq_m_value) && p.per_sq_m_value > 0 ? p.per_sq_m_value : 0;
   const damageAt = (depthM: number) => keep * hazusDamage(curves.structure, depthM, ffh);
@@ -86,8 +100,13 @@ export function buildingDamageCurves(p: BuildingDamageParams,
       if (hc && hc.returnPeriodsYears.length) {
         const order = hc.returnPeriodsYears.map((_, i) => i).sort((a, b) => (hc.returnPeriodsYears[a] as number) - (hc.returnPeriodsYears[b] as number));
         let run = 0;
-        const x: number[] = []; const y: number[] = [];
-        for (const i of order) { run = Math.max(run, hc.intensities[i] ?? 0); x.push(hc.returnPeriodsYears[i] as number); y.push(round(damageAt(run))); }
+        const x: number[] = [];
+        const y: number[] = [];
+        for (const i of order) {
+          run = Math.max(run, hc.intensities[i] ?? 0);
+          x.push(hc.returnPeriodsYears[i] as number);
+          y.push(round(damageAt(run)));
+        }
         const ead = eadFromCurve(hc.returnPeriodsYears, hc.intensities, damageAt).mean;
         out[hz][sc] = { x, y, y_value: y.map((v) => round(v * value)), x_unit: 'years', expected_annual_damage_ratio: Number.isNaN(ead) ? null : round(ead) };
       } else {
@@ -96,5 +115,10 @@ export function buildingDamageCurves(p: BuildingDamageParams,
       }
     }
   }
-  return { ...(out as Record<(typeof EXPLORER_HAZARDS)[number], Record<ScenarioCode, ExplorerSeries>>), hazus_occupancy: curves.key, first_floor_height_m: ffh, source: curves.structure.source };
+  return {
+    ...(out as Record<(typeof EXPLORER_HAZARDS)[number], Record<ScenarioCode, ExplorerSeries>>),
+    hazus_occupancy: curves.key,
+    first_floor_height_m: ffh,
+    source: curves.structure.source,
+  };
 }

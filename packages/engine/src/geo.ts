@@ -19,8 +19,7 @@ export function normaliseLonDeg(lonDeg: number): number {
   return l;
 }
 
-const inBox = (lat: number, lon: number, lat0: number, lat1: number, lon0: number, lon1: number) =>
-  lat >= lat0 && lat <= lat1 && lon >= lon0 && lon <= lon1;
+const inBox = (lat: number, lon: number, lat0: number, lat1: number, lon0: number, lon1: number) => lat >= lat0 && lat <= lat1 && lon >= lon0 && lon <= lon1;
 
 // ISO-3166 alpha-3 lists by Eberenz et al. (2021) region (Table A1/A2; CLIMADA region_ids_cal).
 const TC_REGION_ISO3: Record<Exclude<TcRegion, 'ROW'>, string> = {
@@ -36,26 +35,137 @@ const TC_REGION_ISO3: Record<Exclude<TcRegion, 'ROW'>, string> = {
 };
 // Alpha-2 equivalents of the countries above that most portfolios use (others: give alpha-3 or rely on coordinates).
 const ISO2_TO_ISO3: Record<string, string> = {
-  US: 'USA', CA: 'CAN', MX: 'MEX', CU: 'CUB', DO: 'DOM', HT: 'HTI', JM: 'JAM', PR: 'PRI', BS: 'BHS', GT: 'GTM', HN: 'HND',
-  NI: 'NIC', CR: 'CRI', PA: 'PAN', SV: 'SLV', BZ: 'BLZ', CO: 'COL', VE: 'VEN', EC: 'ECU', PE: 'PER', BR: 'BRA', AR: 'ARG',
-  CL: 'CHL', BO: 'BOL', PY: 'PRY', UY: 'URY', IN: 'IND', BD: 'BGD', PK: 'PAK', MM: 'MMR', LK: 'LKA', NP: 'NPL', OM: 'OMN',
-  AE: 'ARE', SA: 'SAU', YE: 'YEM', IR: 'IRN', IQ: 'IRQ', QA: 'QAT', KW: 'KWT', BH: 'BHR', IL: 'ISR', JO: 'JOR', SO: 'SOM',
-  ET: 'ETH', AU: 'AUS', NZ: 'NZL', FJ: 'FJI', PG: 'PNG', NC: 'NCL', WS: 'WSM', TO: 'TON', VU: 'VUT', SB: 'SLB', TL: 'TLS',
-  MG: 'MDG', MZ: 'MOZ', ZA: 'ZAF', TZ: 'TZA', MU: 'MUS', MW: 'MWI', ZW: 'ZWE', KH: 'KHM', ID: 'IDN', LA: 'LAO', MY: 'MYS',
-  TH: 'THA', VN: 'VNM', PH: 'PHL', CN: 'CHN', HK: 'HKG', JP: 'JPN', KR: 'KOR', MO: 'MAC', TW: 'TWN', SG: 'SGP', GB: 'GBR',
-  DE: 'DEU', FR: 'FRA', IT: 'ITA', ES: 'ESP', PT: 'PRT', NL: 'NLD', BE: 'BEL', CH: 'CHE', AT: 'AUT', PL: 'POL', SE: 'SWE',
-  NO: 'NOR', DK: 'DNK', FI: 'FIN', IE: 'IRL', GR: 'GRC', TR: 'TUR', RU: 'RUS', UA: 'UKR', CZ: 'CZE', HU: 'HUN', RO: 'ROU',
-  EG: 'EGY', NG: 'NGA', KE: 'KEN', MA: 'MAR', DZ: 'DZA', TN: 'TUN', GH: 'GHA', CI: 'CIV', SN: 'SEN', CM: 'CMR', AO: 'AGO',
-  SD: 'SDN', UG: 'UGA', CD: 'COD', KZ: 'KAZ', UZ: 'UZB', MN: 'MNG', AF: 'AFG',
+  US: 'USA',
+  CA: 'CAN',
+  MX: 'MEX',
+  CU: 'CUB',
+  DO: 'DOM',
+  HT: 'HTI',
+  JM: 'JAM',
+  PR: 'PRI',
+  BS: 'BHS',
+  GT: 'GTM',
+  HN: 'HND',
+  NI: 'NIC',
+  CR: 'CRI',
+  PA: 'PAN',
+  SV: 'SLV',
+  BZ: 'BLZ',
+  CO: 'COL',
+  VE: 'VEN',
+  EC: 'ECU',
+  PE: 'PER',
+  BR: 'BRA',
+  AR: 'ARG',
+  CL: 'CHL',
+  BO: 'BOL',
+  PY: 'PRY',
+  UY: 'URY',
+  IN: 'IND',
+  BD: 'BGD',
+  PK: 'PAK',
+  MM: 'MMR',
+  LK: 'LKA',
+  NP: 'NPL',
+  OM: 'OMN',
+  AE: 'ARE',
+  SA: 'SAU',
+  YE: 'YEM',
+  IR: 'IRN',
+  IQ: 'IRQ',
+  QA: 'QAT',
+  KW: 'KWT',
+  BH: 'BHR',
+  IL: 'ISR',
+  JO: 'JOR',
+  SO: 'SOM',
+  ET: 'ETH',
+  AU: 'AUS',
+  NZ: 'NZL',
+  FJ: 'FJI',
+  PG: 'PNG',
+  NC: 'NCL',
+  WS: 'WSM',
+  TO: 'TON',
+  VU: 'VUT',
+  SB: 'SLB',
+  TL: 'TLS',
+  MG: 'MDG',
+  MZ: 'MOZ',
+  ZA: 'ZAF',
+  TZ: 'TZA',
+  MU: 'MUS',
+  MW: 'MWI',
+  ZW: 'ZWE',
+  KH: 'KHM',
+  ID: 'IDN',
+  LA: 'LAO',
+  MY: 'MYS',
+  TH: 'THA',
+  VN: 'VNM',
+  PH: 'PHL',
+  CN: 'CHN',
+  HK: 'HKG',
+  JP: 'JPN',
+  KR: 'KOR',
+  MO: 'MAC',
+  TW: 'TWN',
+  SG: 'SGP',
+  GB: 'GBR',
+  DE: 'DEU',
+  FR: 'FRA',
+  IT: 'ITA',
+  ES: 'ESP',
+  PT: 'PRT',
+  NL: 'NLD',
+  BE: 'BEL',
+  CH: 'CHE',
+  AT: 'AUT',
+  PL: 'POL',
+  SE: 'SWE',
+  NO: 'NOR',
+  DK: 'DNK',
+  FI: 'FIN',
+  IE: 'IRL',
+  GR: 'GRC',
+  TR: 'TUR',
+  RU: 'RUS',
+  UA: 'UKR',
+  CZ: 'CZE',
+  HU: 'HUN',
+  RO: 'ROU',
+  EG: 'EGY',
+  NG: 'NGA',
+  KE: 'KEN',
+  MA: 'MAR',
+  DZ: 'DZA',
+  TN: 'TUN',
+  GH: 'GHA',
+  CI: 'CIV',
+  SN: 'SEN',
+  CM: 'CMR',
+  AO: 'AGO',
+  SD: 'SDN',
+  UG: 'UGA',
+  CD: 'COD',
+  KZ: 'KAZ',
+  UZ: 'UZB',
+  MN: 'MNG',
+  AF: 'AFG',
 };
 const ISO3_CONTINENT: Record<string, JrcContinent> = {};
-function addContinent(c: JrcContinent, list: string) { for (const k of list.split(' ')) ISO3_CONTINENT[k] = c; }
+function addContinent(c: JrcContinent, list: string) {
+  for (const k of list.split(' ')) ISO3_CONTINENT[k] = c;
+}
 addContinent('north_america', 'USA CAN BMU GRL');
 addContinent('south_america', 'MEX CUB DOM HTI JAM PRI BHS GTM HND NIC CRI PAN SLV BLZ COL VEN ECU PER BRA ARG CHL BOL PRY URY GUY SUR GUF TTO BRB');
 addContinent('europe', 'GBR DEU FRA ITA ESP PRT NLD BEL CHE AUT POL SWE NOR DNK FIN IRL GRC RUS UKR CZE HUN ROU ISL LUX');
 addContinent('africa', 'EGY NGA KEN MAR DZA TUN GHA CIV SEN CMR AGO SDN UGA COD ZAF MOZ MDG TZA ETH SOM MWI ZWE MUS');
 addContinent('oceania', 'AUS NZL FJI PNG NCL WSM TON VUT SLB');
-addContinent('asia', 'CHN HKG MAC TWN JPN KOR IND BGD PAK MMR LKA NPL KHM IDN LAO MYS THA VNM PHL SGP TUR SAU ARE OMN YEM IRN IRQ QAT KWT BHR ISR JOR KAZ UZB MNG AFG TLS');
+addContinent(
+  'asia',
+  'CHN HKG MAC TWN JPN KOR IND BGD PAK MMR LKA NPL KHM IDN LAO MYS THA VNM PHL SGP TUR SAU ARE OMN YEM IRN IRQ QAT KWT BHR ISR JOR KAZ UZB MNG AFG TLS',
+);
 
 const ISO3_TC_REGION: Record<string, TcRegion> = {};
 for (const [r, list] of Object.entries(TC_REGION_ISO3)) for (const k of list.split(' ')) ISO3_TC_REGION[k] = r as TcRegion;
@@ -78,7 +188,8 @@ export function toIso3(countryCode: string | null | undefined): string | undefin
 export function jrcContinentOf(latDeg: number, lonDeg: number, countryCode?: string | null): JrcContinent {
   const iso3 = toIso3(countryCode);
   if (iso3 && ISO3_CONTINENT[iso3]) return ISO3_CONTINENT[iso3];
-  const lat = latDeg; const lon = normaliseLonDeg(lonDeg);
+  const lat = latDeg;
+  const lon = normaliseLonDeg(lonDeg);
   if (!Number.isFinite(lat) || !Number.isFinite(lon) || lat > 84 || lat < -60) return 'global';
   if (lon >= -170 && lon <= -50) {
     if (lat >= 28.5 || (lat >= 24.5 && lon > -98)) return 'north_america';
@@ -98,12 +209,18 @@ export function jrcContinentOf(latDeg: number, lonDeg: number, countryCode?: str
 export function tcRegionOf(latDeg: number, lonDeg: number, countryCode?: string | null): TcRegion {
   const iso3 = toIso3(countryCode);
   if (iso3) return ISO3_TC_REGION[iso3] ?? 'ROW';
-  const lat = latDeg; const lon = normaliseLonDeg(lonDeg);
+  const lat = latDeg;
+  const lon = normaliseLonDeg(lonDeg);
   if (!Number.isFinite(lat) || !Number.isFinite(lon)) return 'ROW';
   if (inBox(lat, lon, 24.5, 72, -170, -50) && !(lat < 28.5 && lon < -98)) return 'NA2';
   if (inBox(lat, lon, -56, 28.5, -120, -30)) return 'NA1';
-  if (inBox(lat, lon, 21.8, 25.5, 119.5, 122.5) || inBox(lat, lon, 33, 39, 124.5, 131) || inBox(lat, lon, 24, 46, 128, 146)
-    || inBox(lat, lon, 22.1, 22.6, 113.5, 114.5)) return 'WP4';
+  if (
+    inBox(lat, lon, 21.8, 25.5, 119.5, 122.5) ||
+    inBox(lat, lon, 33, 39, 124.5, 131) ||
+    inBox(lat, lon, 24, 46, 128, 146) ||
+    inBox(lat, lon, 22.1, 22.6, 113.5, 114.5)
+  )
+    return 'WP4';
   if (inBox(lat, lon, 4.5, 21.5, 116.5, 127)) return 'WP2';
   if (inBox(lat, lon, 18, 54, 97, 135)) return 'WP3';
   if (inBox(lat, lon, -11, 23.5, 92, 141)) return 'WP1';

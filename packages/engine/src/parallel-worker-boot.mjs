@@ -7,6 +7,5 @@ try {
     const { register } = await import('tsx/esm/api');
     register();
     await import('./parallel-worker.ts?tsx'); // new specifier: the failed import above stays cached
-
   } else throw e;
 }

@@ -10,7 +10,15 @@ import { computeChunk, prepareAssets, type HazardProvider } from './portfolio.js
 import { SCENARIO_YEARS } from './scenarios.js';
 import type { ChunkPostProcessor, WorkerTask } from './parallel.js';
 
-const data = workerData as { providerModule: string; providerExport: string; providerOptions: unknown; scenarioYearKeys: string[]; measures: object; postModule?: string; postExport?: string };
+const data = workerData as {
+  providerModule: string;
+  providerExport: string;
+  providerOptions: unknown;
+  scenarioYearKeys: string[];
+  measures: object;
+  postModule?: string;
+  postExport?: string;
+};
 const sys = SCENARIO_YEARS.filter((s) => data.scenarioYearKeys.includes(s.key));
 const specOf = (m: string) => (/^[a-z]+:/i.test(m) ? m : pathToFileURL(m).href);
 const mod = (await import(specOf(data.providerModule))) as Record<string, (o: unknown) => HazardProvider>;
@@ -37,11 +45,24 @@ port.on('message', async (task: WorkerTask) => {
       port.postMessage({ type: 'chunk', id: task.id, chunk: head, post: value }, transfer ?? []);
       return;
     }
-    const transfer = [out.ead, out.eadResidual, out.disruption, out.disruptionResidual, out.sd, out.maxDamage, out.tail100, out.tail250, out.score, out.scoreResidual, out.climateScore, out.climateScoreResidual,
-      ...(out.intensity ? [out.intensity] : [])].map((a) => a.buffer as ArrayBuffer);
+    const transfer = [
+      out.ead,
+      out.eadResidual,
+      out.disruption,
+      out.disruptionResidual,
+      out.sd,
+      out.maxDamage,
+      out.tail100,
+      out.tail250,
+      out.score,
+      out.scoreResidual,
+      out.climateScore,
+      out.climateScoreResidual,
+      ...(out.intensity ? [out.intensity] : []),
+    ].map((a) => a.buffer as ArrayBuffer);
     port.postMessage({ type: 'chunk', id: task.id, chunk: out }, transfer);
   } catch (e) {
-    port.postMessage({ type: 'error', id: task.id, message: e instanceof Error ? e.stack ?? e.message : String(e) });
+    port.postMessage({ type: 'error', id: task.id, message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   }
 });
 port.postMessage({ type: 'ready' });

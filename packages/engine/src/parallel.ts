@@ -42,16 +42,31 @@ export interface ParallelOptions {
   post?: unknown;
 }
 
-export interface ParallelResult { chunks: ResultChunk[]; assets: number; cells: number; wallMs: number; workers: number }
+export interface ParallelResult {
+  chunks: ResultChunk[];
+  assets: number;
+  cells: number;
+  wallMs: number;
+  workers: number;
+}
 
-export interface WorkerTask { id: number; start: number; assets: AssetInput[]; post?: unknown }
+export interface WorkerTask {
+  id: number;
+  start: number;
+  assets: AssetInput[];
+  post?: unknown;
+}
 
 /**
  * A function run in the worker on each computed chunk (exported by `postModule`): what it returns is sent to the
  * caller instead of the chunk's arrays (e.g. a compressed blob and a summary), with `transfer` listing buffers to move.
  * `prepared[i]` is the chunk's asset i; `options` is the run's `post` value.
  */
-export type ChunkPostProcessor = (chunk: ResultChunk, prepared: readonly PreparedAsset[], options: unknown) => { value: unknown; transfer?: ArrayBuffer[] } | Promise<{ value: unknown; transfer?: ArrayBuffer[] }>;
+export type ChunkPostProcessor = (
+  chunk: ResultChunk,
+  prepared: readonly PreparedAsset[],
+  options: unknown,
+) => { value: unknown; transfer?: ArrayBuffer[] } | Promise<{ value: unknown; transfer?: ArrayBuffer[] }>;
 
 /** The chunk's position and axes (what the caller gets with a post module instead of the arrays). */
 export type ChunkHead = Pick<ResultChunk, 'start' | 'count' | 'hazards' | 'scenarioYears'>;
@@ -71,7 +86,10 @@ export interface EnginePoolOptions {
   unref?: boolean;
 }
 
-interface PoolTask { task: WorkerTask; run: PoolRun }
+interface PoolTask {
+  task: WorkerTask;
+  run: PoolRun;
+}
 interface PoolRun {
   onChunk(chunk: ResultChunk | ChunkHead, post: unknown): void | Promise<void>;
   fail(e: unknown): void;
@@ -93,53 +111,99 @@ export class EnginePool {
 
   constructor(private readonly options: EnginePoolOptions) {}
 
-  get size(): number { return this.workers.length; }
+  get size(): number {
+    return this.workers.length;
+  }
 
   private workerData() {
     const sys = this.options.scenarioYearKeys ? SCENARIO_YEARS.filter((s) => this.options.scenarioYearKeys?.includes(s.key)) : SCENARIO_YEARS;
     const href = (m: string | URL) => (m instanceof URL ? m.href : m);
     return {
-      providerModule: href(this.options.providerModule), providerExport: this.options.providerExport ?? 'createHazardProvider', providerOptions: this.options.providerOptions,
-      scenarioYearKeys: sys.map((s) => s.key), measures: this.options.measures ?? {},
+      providerModule: href(this.options.providerModule),
+      providerExport: this.options.providerExport ?? 'createHazardProvider',
+      providerOptions: this.options.providerOptions,
+      scenarioYearKeys: sys.map((s) => s.key),
+      measures: this.options.measures ?? {},
       ...(this.options.postModule ? { postModule: href(this.options.postModule), postExport: this.options.postExport ?? 'postProcessChunk' } : {}),
     };
   }
 
+  // eslint-disable-next-line max-lines-per-function -- the worker pool's start-up: one sequence of worker events, read in order
   private start(): Promise<void> {
     if (this.workers.length > 0) return Promise.resolve();
     this.starting ??= (async () => {
       const n = Math.max(1, this.options.workers ?? availableParallelism());
       const data = this.workerData();
-      const started = Array.from({ length: n }, () => new Promise<{ w: Worker; busy: PoolTask | null }>((resolve, reject) => {
-        const w = new Worker(new URL('./parallel-worker-boot.mjs', import.meta.url), { workerData: data, execArgv: workerExecArgv() });
-        const slot = { w, busy: null as PoolTask | null };
-        if (this.options.unref) w.unref();
-        let ready = false;
-        w.on('message', (msg: { type: 'ready' } | { type: 'chunk'; id: number; chunk: ResultChunk | ChunkHead; post?: unknown } | { type: 'error'; id: number; message: string }) => {
-          if (msg.type === 'ready') { ready = true; resolve(slot); return; }
-          const t = slot.busy;
-          if (!t) return;
-          if (msg.type === 'error') { slot.busy = null; t.run.fail(new Error(msg.message)); this.pump(); return; }
-          Promise.resolve(t.run.failed ? undefined : t.run.onChunk(msg.chunk, msg.post)).then(
-            () => { slot.busy = null; this.pump(); },
-            (e: unknown) => { slot.busy = null; t.run.fail(e); this.pump(); },
-          );
-        });
-        const broken = (e: Error) => {
-          if (!ready) { reject(e); return; }
-          this.workers = this.workers.filter((x) => x !== slot);
-          slot.busy?.run.fail(e);
-          slot.busy = null;
-          // With no worker left, queued tasks would wait for ever: fail their runs (the next run starts new workers).
-          if (this.workers.length === 0) for (const q of this.queue.splice(0)) q.run.fail(e);
-        };
-        w.on('error', broken);
-        w.on('exit', (code) => { if (!this.closed) broken(new Error(`engine worker exited with code ${code}`)); });
-      }));
+      const started = Array.from(
+        { length: n },
+        () =>
+          new Promise<{ w: Worker; busy: PoolTask | null }>((resolve, reject) => {
+            const w = new Worker(new URL('./parallel-worker-boot.mjs', import.meta.url), { workerData: data, execArgv: workerExecArgv() });
+            const slot = { w, busy: null as PoolTask | null };
+            if (this.options.unref) w.unref();
+            let ready = false;
+            w.on(
+              'message',
+              (
+                msg:
+                  | { type: 'ready' }
+                  | { type: 'chunk'; id: number; chunk: ResultChunk | ChunkHead; post?: unknown }
+                  | { type: 'error'; id: number; message: string },
+              ) => {
+                if (msg.type === 'ready') {
+                  ready = true;
+                  resolve(slot);
+                  return;
+                }
+                const t = slot.busy;
+                if (!t) return;
+                if (msg.type === 'error') {
+                  slot.busy = null;
+                  t.run.fail(new Error(msg.message));
+                  this.pump();
+                  return;
+                }
+                Promise.resolve(t.run.failed ? undefined : t.run.onChunk(msg.chunk, msg.post)).then(
+                  () => {
+                    slot.busy = null;
+                    this.pump();
+                  },
+                  (e: unknown) => {
+                    slot.busy = null;
+                    t.run.fail(e);
+                    this.pump();
+                  },
+                );
+              },
+            );
+            const broken = (e: Error) => {
+              if (!ready) {
+                reject(e);
+                return;
+              }
+              this.workers = this.workers.filter((x) => x !== slot);
+              slot.busy?.run.fail(e);
+              slot.busy = null;
+              // With no worker left, queued tasks would wait for ever: fail their runs (the next run starts new workers).
+              if (this.workers.length === 0) for (const q of this.queue.splice(0)) q.run.fail(e);
+            };
+            w.on('error', broken);
+            w.on('exit', (code) => {
+              if (!this.closed) broken(new Error(`engine worker exited with code ${code}`));
+            });
+          }),
+      );
       try {
         this.workers = await Promise.all(started);
       } catch (e) {
-        await Promise.all(started.map((p) => p.then((s) => s.w.terminate(), () => undefined)));
+        await Promise.all(
+          started.map((p) =>
+            p.then(
+              (s) => s.w.terminate(),
+              () => undefined,
+            ),
+          ),
+        );
         throw e;
       } finally {
         this.starting = null;
@@ -165,7 +229,11 @@ export class EnginePool {
    * Computes `tasks` (start = the chunk's first asset's position, assets = its inputs) and hands each result to
    * `onChunk` (in completion order): the chunk, or with a post module its head and the post function's value.
    */
-  async run(tasks: readonly { start: number; assets: AssetInput[] }[], onChunk: (chunk: ResultChunk | ChunkHead, post: unknown) => void | Promise<void>, post?: unknown): Promise<void> {
+  async run(
+    tasks: readonly { start: number; assets: AssetInput[] }[],
+    onChunk: (chunk: ResultChunk | ChunkHead, post: unknown) => void | Promise<void>,
+    post?: unknown,
+  ): Promise<void> {
     if (this.closed) throw new Error('engine pool closed');
     await this.start();
     if (tasks.length === 0) return;
@@ -173,7 +241,12 @@ export class EnginePool {
       let left = tasks.length;
       const run: PoolRun = {
         failed: false,
-        fail: (e) => { if (!run.failed) { run.failed = true; reject(e); } },
+        fail: (e) => {
+          if (!run.failed) {
+            run.failed = true;
+            reject(e);
+          }
+        },
         onChunk: async (chunk, value) => {
           await onChunk(chunk, value);
           if (--left === 0) resolve();
@@ -208,8 +281,13 @@ export async function analysePortfolioParallel(assets: readonly AssetInput[], op
   const chunks: ResultChunk[] = [];
   let done = 0;
   const providerModule = options.providerModule instanceof URL ? options.providerModule.href : options.providerModule;
-  const workerData = { providerModule, providerExport: options.providerExport ?? 'createHazardProvider', providerOptions: options.providerOptions,
-    scenarioYearKeys: sys.map((s) => s.key), measures: options.measures ?? {} };
+  const workerData = {
+    providerModule,
+    providerExport: options.providerExport ?? 'createHazardProvider',
+    providerOptions: options.providerOptions,
+    scenarioYearKeys: sys.map((s) => s.key),
+    measures: options.measures ?? {},
+  };
   if (assets.length <= (options.inThreadBelow ?? 2000)) {
     const spec = /^[a-z]+:/i.test(providerModule) ? providerModule : pathToFileURL(providerModule).href;
     const mod = (await import(spec)) as Record<string, (o: unknown) => HazardProvider>;
@@ -219,7 +297,8 @@ export async function analysePortfolioParallel(assets: readonly AssetInput[], op
     const prepared = prepareAssets(assets, options.measures ?? {});
     for (const t of tasks) {
       const chunk = computeChunk(prepared, assets, t.start, t.start + t.assets.length, sys, provider);
-      if (options.onChunk) await options.onChunk(chunk); else chunks.push(chunk);
+      if (options.onChunk) await options.onChunk(chunk);
+      else chunks.push(chunk);
       done += chunk.count;
       options.onProgress?.(done, assets.length);
       await new Promise((r) => setImmediate(r));
@@ -229,13 +308,17 @@ export async function analysePortfolioParallel(assets: readonly AssetInput[], op
   // Back-pressure: a worker gets its next task only once the caller has taken this chunk (e.g. stored it).
   const pool = options.pool ?? new EnginePool({ ...options, workers: nWorkers });
   try {
-    await pool.run(tasks, async (chunk, post) => {
-      if (options.onChunkPost) await options.onChunkPost(chunk, post);
-      else if (options.onChunk) await options.onChunk(chunk as ResultChunk);
-      else chunks.push(chunk as ResultChunk);
-      done += chunk.count;
-      options.onProgress?.(done, assets.length);
-    }, options.post);
+    await pool.run(
+      tasks,
+      async (chunk, post) => {
+        if (options.onChunkPost) await options.onChunkPost(chunk, post);
+        else if (options.onChunk) await options.onChunk(chunk as ResultChunk);
+        else chunks.push(chunk as ResultChunk);
+        done += chunk.count;
+        options.onProgress?.(done, assets.length);
+      },
+      options.post,
+    );
   } finally {
     if (!options.pool) await pool.close();
   }

@@ -11,8 +11,12 @@ import { SCENARIO_YEARS, type ScenarioYear } from './scenarios.js';
  * Supplies hazard inputs for assets[start, end) at one scenario-year: a columnar HazardBatch (fast) or one
  * AssetHazardInputs per asset (convenient). Must be pure with respect to the engine (it may read preloaded layers).
  */
-export type HazardProvider = (sy: ScenarioYear, assets: readonly AssetInput[], start: number, end: number) =>
-  HazardBatch | readonly (AssetHazardInputs | null | undefined)[];
+export type HazardProvider = (
+  sy: ScenarioYear,
+  assets: readonly AssetInput[],
+  start: number,
+  end: number,
+) => HazardBatch | readonly (AssetHazardInputs | null | undefined)[];
 
 export interface AnalysisOptions {
   /** Scenario-years to compute (default: all 58 of SCENARIO_YEARS). */
@@ -52,8 +56,16 @@ export function prepareAssets(assets: readonly AssetInput[], measures: AnalysisO
 export const ASSET_BLOCK = 64;
 
 /** Computes assets[start, end) over the scenario-years into one new chunk (provider called per block of assets). */
-export function computeChunk(prepared: readonly PreparedAsset[], assets: readonly AssetInput[], start: number, end: number,
-  sys: readonly ScenarioYear[], provider: HazardProvider, chunkStart = start, blockSize = ASSET_BLOCK): ResultChunk {
+export function computeChunk(
+  prepared: readonly PreparedAsset[],
+  assets: readonly AssetInput[],
+  start: number,
+  end: number,
+  sys: readonly ScenarioYear[],
+  provider: HazardProvider,
+  chunkStart = start,
+  blockSize = ASSET_BLOCK,
+): ResultChunk {
   const chunk = allocateChunk(chunkStart, end - start, sys);
   const bs = Math.max(1, blockSize);
   for (let b = start; b < end; b += bs) {
@@ -85,7 +97,8 @@ export function analysePortfolio(assets: readonly AssetInput[], provider: Hazard
   for (let start = 0; start < assets.length; start += size) {
     const end = Math.min(assets.length, start + size);
     const chunk = computeChunk(prepared, assets, start, end, sys, provider, start, options.blockSize);
-    if (options.onChunk) options.onChunk(chunk, prepared); else chunks.push(chunk);
+    if (options.onChunk) options.onChunk(chunk, prepared);
+    else chunks.push(chunk);
     options.onProgress?.(end, assets.length);
   }
   return { chunks, prepared, scenarioYears: sys, cells: assets.length * 11 * sys.length };
@@ -96,11 +109,36 @@ export function analysePortfolio(assets: readonly AssetInput[], provider: Hazard
  * (FNV-1a 32-bit over the canonical JSON of those fields).
  */
 export function assetFingerprint(a: AssetInput, measures?: HazardMeasures): string {
-  const keys = ['latitude', 'longitude', 'country_code', 'type', 'valuation', 'construction_cost', 'content_value', 'yearly_inventory_value',
-    'revenue', 'ownership', 'floors', 'plinth_height', 'basement', 'mitigation_risk', 'elevation_m', 'solar_production', 'wind_production',
-    'hydro_production', 'wheat_production', 'rice_production', 'maize_production', 'fruit_production', 'vegetable_production'] as const;
+  const keys = [
+    'latitude',
+    'longitude',
+    'country_code',
+    'type',
+    'valuation',
+    'construction_cost',
+    'content_value',
+    'yearly_inventory_value',
+    'revenue',
+    'ownership',
+    'floors',
+    'plinth_height',
+    'basement',
+    'mitigation_risk',
+    'elevation_m',
+    'solar_production',
+    'wind_production',
+    'hydro_production',
+    'wheat_production',
+    'rice_production',
+    'maize_production',
+    'fruit_production',
+    'vegetable_production',
+  ] as const;
   const s = JSON.stringify([keys.map((k) => a[k] ?? null), measures ?? null]);
   let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193); }
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
   return (h >>> 0).toString(16).padStart(8, '0');
 }

@@ -21,8 +21,15 @@ export interface PropertyTypeInfo {
   droughtSensitivity: number;
 }
 
-const T = (key: string, label: string, jrc: JrcOccupancy, hazus: HazusOccupancy, production: ProductionKind = 'none', heatSensitivity = 1, droughtSensitivity = 1): PropertyTypeInfo =>
-  ({ key, label, jrc, hazus, production, heatSensitivity, droughtSensitivity });
+const T = (
+  key: string,
+  label: string,
+  jrc: JrcOccupancy,
+  hazus: HazusOccupancy,
+  production: ProductionKind = 'none',
+  heatSensitivity = 1,
+  droughtSensitivity = 1,
+): PropertyTypeInfo => ({ key, label, jrc, hazus, production, heatSensitivity, droughtSensitivity });
 
 export const PROPERTY_TYPES = [
   T('apartments', 'Apartments', 'residential', 'RES3', 'none', 0.5),
@@ -68,17 +75,55 @@ export type PropertyTypeKey = (typeof PROPERTY_TYPES)[number]['key'];
 export const PROPERTY_TYPE_KEYS = PROPERTY_TYPES.map((p) => p.key) as readonly PropertyTypeKey[];
 
 const byNorm = new Map<string, PropertyTypeInfo>();
-const norm = (s: string) => s.trim().toLowerCase().replace(/[^a-z0-9]+/g, '');
-for (const p of PROPERTY_TYPES) { byNorm.set(norm(p.key), p); byNorm.set(norm(p.label), p); }
+const norm = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '');
+for (const p of PROPERTY_TYPES) {
+  byNorm.set(norm(p.key), p);
+  byNorm.set(norm(p.label), p);
+}
 // Common synonyms found in uploads.
 const SYN: Record<string, PropertyTypeKey> = {
-  house: 'home', housing: 'residential', apartment: 'apartments', flat: 'apartments', commercialbuilding: 'commercial',
-  store: 'retail', shop: 'retail', mall: 'shopping_mall', hospital: 'healthcare', clinic: 'healthcare', factory: 'manufacture',
-  manufacturing: 'manufacture', plant: 'manufacture', logistics: 'warehouse', datacenter: 'data_centre', road: 'roads',
-  highway: 'roads', rail: 'railway', railways: 'railway', energy: 'energy_grid', power: 'energy_thermal', powerplant: 'energy_thermal',
-  solar: 'energy_solar', wind: 'energy_wind', hydro: 'energy_hydro', water: 'water', watersupply: 'water',
-  wastewater: 'wastewater', sewage: 'wastewater', waterandwastewater: 'water', farm: 'agriculture', church: 'religious', bank: 'commercial', hightechnology: 'industrial', emergencyservices: 'government',
-  carpark: 'parking', garage: 'parking', telecom: 'telecommunication',
+  house: 'home',
+  housing: 'residential',
+  apartment: 'apartments',
+  flat: 'apartments',
+  commercialbuilding: 'commercial',
+  store: 'retail',
+  shop: 'retail',
+  mall: 'shopping_mall',
+  hospital: 'healthcare',
+  clinic: 'healthcare',
+  factory: 'manufacture',
+  manufacturing: 'manufacture',
+  plant: 'manufacture',
+  logistics: 'warehouse',
+  datacenter: 'data_centre',
+  road: 'roads',
+  highway: 'roads',
+  rail: 'railway',
+  railways: 'railway',
+  energy: 'energy_grid',
+  power: 'energy_thermal',
+  powerplant: 'energy_thermal',
+  solar: 'energy_solar',
+  wind: 'energy_wind',
+  hydro: 'energy_hydro',
+  water: 'water',
+  watersupply: 'water',
+  wastewater: 'wastewater',
+  sewage: 'wastewater',
+  waterandwastewater: 'water',
+  farm: 'agriculture',
+  church: 'religious',
+  bank: 'commercial',
+  hightechnology: 'industrial',
+  emergencyservices: 'government',
+  carpark: 'parking',
+  garage: 'parking',
+  telecom: 'telecommunication',
 };
 
 /** Property type info for a user-entered type (key, label or common synonym); unknown or empty -> "commercial". */

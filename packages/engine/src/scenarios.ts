@@ -30,9 +30,16 @@ export const SCENARIO_YEAR_INDEX: ReadonlyMap<string, number> = new Map(SCENARIO
  * RCP has its own 2020; SSP starts at the 2020 baseline, then 2025..2100.
  */
 export function seriesIndices(analysisType: AnalysisType, scenario: ScenarioCode): { years: number[]; indices: number[] } {
-  const years: number[] = []; const indices: number[] = [];
-  if (!YEARS[analysisType].includes(BASELINE_YEAR)) { years.push(BASELINE_YEAR); indices.push(0); }
-  for (const y of YEARS[analysisType]) { years.push(y); indices.push(SCENARIO_YEAR_INDEX.get(scenarioYearKey(analysisType, scenario, y)) as number); }
+  const years: number[] = [];
+  const indices: number[] = [];
+  if (!YEARS[analysisType].includes(BASELINE_YEAR)) {
+    years.push(BASELINE_YEAR);
+    indices.push(0);
+  }
+  for (const y of YEARS[analysisType]) {
+    years.push(y);
+    indices.push(SCENARIO_YEAR_INDEX.get(scenarioYearKey(analysisType, scenario, y)) as number);
+  }
   return { years, indices };
 }
 

@@ -28,9 +28,13 @@ function bandScore(r: number, bp: readonly number[], lnbp: readonly number[]): n
 }
 
 /** Score of an expected annual loss expressed as a fraction of value (acute scale). */
-export function acuteScore(lossFractionOfValue: number): number { return bandScore(lossFractionOfValue, ACUTE, LN_ACUTE); }
+export function acuteScore(lossFractionOfValue: number): number {
+  return bandScore(lossFractionOfValue, ACUTE, LN_ACUTE);
+}
 /** Score of an expected annual loss expressed as a fraction of revenue (chronic scale). */
-export function chronicScore(lossFractionOfRevenue: number): number { return bandScore(lossFractionOfRevenue, CHRONIC, LN_CHRONIC); }
+export function chronicScore(lossFractionOfRevenue: number): number {
+  return bandScore(lossFractionOfRevenue, CHRONIC, LN_CHRONIC);
+}
 
 /**
  * Hazard score of one asset: the larger of the acute score of (physical + interruption loss) / value and the chronic
@@ -64,7 +68,14 @@ const CHRONIC_LUT = buildLut(chronicScore);
 export function hazardScoreFast(lossFractionOfValue: number, disruptionFractionOfRevenue: number): number {
   if (lossFractionOfValue !== lossFractionOfValue) return 255;
   let s = 0;
-  if (lossFractionOfValue > 0) { F32[0] = lossFractionOfValue; s = ACUTE_LUT[(U32[0] as number) >>> 15] as number; }
-  if (disruptionFractionOfRevenue > 0) { F32[0] = disruptionFractionOfRevenue; const c = CHRONIC_LUT[(U32[0] as number) >>> 15] as number; if (c > s) s = c; }
+  if (lossFractionOfValue > 0) {
+    F32[0] = lossFractionOfValue;
+    s = ACUTE_LUT[(U32[0] as number) >>> 15] as number;
+  }
+  if (disruptionFractionOfRevenue > 0) {
+    F32[0] = disruptionFractionOfRevenue;
+    const c = CHRONIC_LUT[(U32[0] as number) >>> 15] as number;
+    if (c > s) s = c;
+  }
   return s;
 }

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CARBON_REGIONS, CARBON_SECTORS, computeCarbon, EMISSION_FACTOR_DATA, EMISSION_FACTORS, projectScope12, type EmissionFactorTable } from '../src/carbon/index.js';
+import {
+  CARBON_REGIONS,
+  CARBON_SECTORS,
+  computeCarbon,
+  EMISSION_FACTOR_DATA,
+  EMISSION_FACTORS,
+  projectScope12,
+  type EmissionFactorTable,
+} from '../src/carbon/index.js';
 
 const close = (actual: number | null, expected: number, eps = 1e-9) => {
   assert.ok(actual !== null, `expected ${expected}, got null`);
@@ -28,23 +36,61 @@ const TEST_FACTORS: EmissionFactorTable = {
  * own scope 1+2 = 10,000 + 10,000 + 2,000 = 22,000; PCAF quality = (2x2M + 4x3M + 2x5M) / 10M = 2.6
  */
 const PORTFOLIO = [
-  { company_name: 'A', investment_in_usd: 2_000_000, market_cap_in_usd: 100_000_000, revenue_in_usd: 50_000_000, scope_1_and_2_GHG_emission: 10_000, region: 'Europe', sector: 'Chemicals' },
-  { company_name: 'B', investment_in_usd: 3_000_000, market_cap_in_usd: 30_000_000, revenue_in_usd: 20_000_000, scope_1_and_2_GHG_emission: null, region: 'China', sector: 'Coal' },
-  { company_name: 'C', investment_in_usd: 5_000_000, market_cap_in_usd: 250_000_000, revenue_in_usd: 100_000_000, scope_1_and_2_GHG_emission: 2_000, region: 'Japan', sector: 'Software & IT Services' },
+  {
+    company_name: 'A',
+    investment_in_usd: 2_000_000,
+    market_cap_in_usd: 100_000_000,
+    revenue_in_usd: 50_000_000,
+    scope_1_and_2_GHG_emission: 10_000,
+    region: 'Europe',
+    sector: 'Chemicals',
+  },
+  {
+    company_name: 'B',
+    investment_in_usd: 3_000_000,
+    market_cap_in_usd: 30_000_000,
+    revenue_in_usd: 20_000_000,
+    scope_1_and_2_GHG_emission: null,
+    region: 'China',
+    sector: 'Coal',
+  },
+  {
+    company_name: 'C',
+    investment_in_usd: 5_000_000,
+    market_cap_in_usd: 250_000_000,
+    revenue_in_usd: 100_000_000,
+    scope_1_and_2_GHG_emission: 2_000,
+    region: 'Japan',
+    sector: 'Software & IT Services',
+  },
 ];
 
 test('per-company metrics match the hand-worked portfolio', () => {
-  const { table_data: [a, b, c] } = computeCarbon(10_000_000, PORTFOLIO, TEST_FACTORS);
-  close(a!.nav_in_perc, 20); close(b!.nav_in_perc, 30); close(c!.nav_in_perc, 50);
-  close(a!.attribution_factor, 0.02); close(b!.attribution_factor, 0.1); close(c!.attribution_factor, 0.02);
+  const {
+    table_data: [a, b, c],
+  } = computeCarbon(10_000_000, PORTFOLIO, TEST_FACTORS);
+  close(a!.nav_in_perc, 20);
+  close(b!.nav_in_perc, 30);
+  close(c!.nav_in_perc, 50);
+  close(a!.attribution_factor, 0.02);
+  close(b!.attribution_factor, 0.1);
+  close(c!.attribution_factor, 0.02);
   assert.equal(a!.emission_source, 'reported');
   assert.equal(b!.emission_source, 'projected');
   close(b!.emission_factor, 500);
   close(b!.projected_scope_1_and_2_GHG_emission, 10_000);
-  close(a!.total_carbon_emission, 200); close(b!.total_carbon_emission, 1_000); close(c!.total_carbon_emission, 40);
-  close(a!.carbon_footprint, 100); close(b!.carbon_footprint, 1000 / 3); close(c!.carbon_footprint, 8);
-  close(a!.carbon_intensity, 200); close(b!.carbon_intensity, 500); close(c!.carbon_intensity, 20);
-  close(a!.weighted_average_carbon_intensity, 40); close(b!.weighted_average_carbon_intensity, 150); close(c!.weighted_average_carbon_intensity, 10);
+  close(a!.total_carbon_emission, 200);
+  close(b!.total_carbon_emission, 1_000);
+  close(c!.total_carbon_emission, 40);
+  close(a!.carbon_footprint, 100);
+  close(b!.carbon_footprint, 1000 / 3);
+  close(c!.carbon_footprint, 8);
+  close(a!.carbon_intensity, 200);
+  close(b!.carbon_intensity, 500);
+  close(c!.carbon_intensity, 20);
+  close(a!.weighted_average_carbon_intensity, 40);
+  close(b!.weighted_average_carbon_intensity, 150);
+  close(c!.weighted_average_carbon_intensity, 10);
   assert.equal(a!.data_quality_score, 2);
   assert.equal(b!.data_quality_score, 4);
 });
@@ -60,12 +106,33 @@ test('portfolio totals match the hand-worked portfolio', () => {
   close(p.data_quality_score, 2.6);
   assert.deepEqual([p.reported_companies, p.projected_companies, p.unavailable_companies], [2, 1, 0]);
   // Sector and region totals, largest emitter first.
-  assert.deepEqual(by_sector.map((g) => [g.key, g.total_carbon_emission]), [['Coal', 1000], ['Chemicals', 200], ['Software & IT Services', 40]]);
-  assert.deepEqual(by_region.map((g) => g.key), ['China', 'Europe', 'Japan']);
+  assert.deepEqual(
+    by_sector.map((g) => [g.key, g.total_carbon_emission]),
+    [
+      ['Coal', 1000],
+      ['Chemicals', 200],
+      ['Software & IT Services', 40],
+    ],
+  );
+  assert.deepEqual(
+    by_region.map((g) => g.key),
+    ['China', 'Europe', 'Japan'],
+  );
 });
 
 test('a holding without reported emissions and without a factor is unavailable, named, and left out of the totals', () => {
-  const rows = [...PORTFOLIO, { company_name: 'D', investment_in_usd: 1_000_000, market_cap_in_usd: 10_000_000, revenue_in_usd: 5_000_000, scope_1_and_2_GHG_emission: null, region: 'Africa', sector: 'Electric Utilities' }];
+  const rows = [
+    ...PORTFOLIO,
+    {
+      company_name: 'D',
+      investment_in_usd: 1_000_000,
+      market_cap_in_usd: 10_000_000,
+      revenue_in_usd: 5_000_000,
+      scope_1_and_2_GHG_emission: null,
+      region: 'Africa',
+      sector: 'Electric Utilities',
+    },
+  ];
   const { table_data, portfolio: p } = computeCarbon(11_000_000, rows, TEST_FACTORS);
   const d = table_data[3]!;
   assert.equal(d.emission_source, 'unavailable');
@@ -81,7 +148,16 @@ test('a holding without reported emissions and without a factor is unavailable, 
 test('the committed factor table covers the 29 sectors and 12 regions, with only documented gaps', () => {
   assert.equal(CARBON_SECTORS.length, 29);
   assert.equal(CARBON_REGIONS.length, 12);
-  for (const s of ['Automobiles & Auto Parts', 'Banking Services', 'Coal', 'Insurance', 'Oil & Gas', 'Renewable Energy', 'Software & IT Services', 'Water Utilities']) {
+  for (const s of [
+    'Automobiles & Auto Parts',
+    'Banking Services',
+    'Coal',
+    'Insurance',
+    'Oil & Gas',
+    'Renewable Energy',
+    'Software & IT Services',
+    'Water Utilities',
+  ]) {
     assert.ok((CARBON_SECTORS as readonly string[]).includes(s), s);
   }
   const gaps: string[] = [];
@@ -102,8 +178,9 @@ test('a committed factor is the EPA US factor x the regional intensity ratio (un
   const p = projectScope12(20_000_000, 'Construction Materials', 'China');
   close(p.emission, 20 * EMISSION_FACTORS.factor('Construction Materials', 'China')!);
   // Every factor is positive and finite where present.
-  for (const s of CARBON_SECTORS) for (const r of CARBON_REGIONS) {
-    const f = EMISSION_FACTORS.factor(s, r);
-    if (f !== null) assert.ok(Number.isFinite(f) && f > 0, `${s} ${r}`);
-  }
+  for (const s of CARBON_SECTORS)
+    for (const r of CARBON_REGIONS) {
+      const f = EMISSION_FACTORS.factor(s, r);
+      if (f !== null) assert.ok(Number.isFinite(f) && f > 0, `${s} ${r}`);
+    }
 });

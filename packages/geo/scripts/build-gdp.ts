@@ -33,9 +33,14 @@ for (const r of parseCsvObjects(csv)) {
   if (!iso3.has(code) || !(usd > 0) || !Number.isInteger(year)) continue;
   if (!latest[code] || latest[code]!.year < year) latest[code] = { year, usd: Math.round(usd * 100) / 100, name: r['country_name']! };
 }
-const countries = Object.fromEntries(Object.keys(latest).sort().map((k) => [k, latest[k]!]));
+const countries = Object.fromEntries(
+  Object.keys(latest)
+    .sort()
+    .map((k) => [k, latest[k]!]),
+);
 const out = {
-  source: 'World Bank WDI NY.GDP.MKTP.CD / SP.POP.TOTL (CC BY 4.0) via datasets/gdp and datasets/population (ODC-PDDL-1.0): GDP per capita, current US$, latest year per country',
+  source:
+    'World Bank WDI NY.GDP.MKTP.CD / SP.POP.TOTL (CC BY 4.0) via datasets/gdp and datasets/population (ODC-PDDL-1.0): GDP per capita, current US$, latest year per country',
   build: 'npm run build:gdp -w @crp/geo (GEO_RAW_DIR = shared/data)',
   countries,
 };

@@ -18,7 +18,12 @@ export const DEFAULT_INDEX = 'HSI';
 /** Company names need more than this many characters; shorter terms match tickers/codes only. */
 export const MIN_NAME_CHARS = 4;
 
-export interface CompanyAddress { address: string; lat: number; lon: number; domain: string | null }
+export interface CompanyAddress {
+  address: string;
+  lat: number;
+  lon: number;
+  domain: string | null;
+}
 
 /** One company search hit (the spec's "company search hit": ticker, company_name, index, address_data, latitude, longitude). */
 export interface CompanyHit {
@@ -42,7 +47,13 @@ export interface CompanyHit {
   score: number;
 }
 
-export interface IndexInfo { index_name: string; members: number; default: boolean; source: string; as_of: string | null }
+export interface IndexInfo {
+  index_name: string;
+  members: number;
+  default: boolean;
+  source: string;
+  as_of: string | null;
+}
 
 interface CompanyIndex {
   list: CompanyRecord[];
@@ -86,11 +97,19 @@ function resolveIndex(name: string): string {
 
 function toHit(c: CompanyRecord, index: string | null, score: number): CompanyHit {
   return {
-    ticker: c.ticker, company_name: c.company_name, index: index ?? c.indices[0] ?? '', indices: c.indices,
-    sector: c.sector, country_code: c.country_code, latitude: c.latitude, longitude: c.longitude,
-    approximate: c.approximate, location_basis: c.location_basis,
+    ticker: c.ticker,
+    company_name: c.company_name,
+    index: index ?? c.indices[0] ?? '',
+    indices: c.indices,
+    sector: c.sector,
+    country_code: c.country_code,
+    latitude: c.latitude,
+    longitude: c.longitude,
+    approximate: c.approximate,
+    location_basis: c.location_basis,
     address_data: [{ address: c.address, lat: c.latitude, lon: c.longitude, domain: null }],
-    name_from_data: c.name_from_data, score: Math.round(score * 1000) / 1000,
+    name_from_data: c.name_from_data,
+    score: Math.round(score * 1000) / 1000,
   };
 }
 
@@ -107,7 +126,7 @@ export function searchCompanies(term: string, options: { limit?: number; index?:
   const limit = Math.max(1, Math.min(500, Math.floor(options.limit ?? 50)));
   const ix = companyIndex();
   const only = options.index ? resolveIndex(options.index) : null;
-  const pool = only ? ix.byIndex.get(only) ?? [] : ix.list.map((_, i) => i);
+  const pool = only ? (ix.byIndex.get(only) ?? []) : ix.list.map((_, i) => i);
   const T = raw.toUpperCase();
   const q = normalizeText(raw);
   const nameSearch = q.length >= MIN_NAME_CHARS;
@@ -117,7 +136,10 @@ export function searchCompanies(term: string, options: { limit?: number; index?:
   for (const i of pool) {
     let s = 0;
     for (const t of ix.tickers[i]!) {
-      if (t === T) { s = Math.max(s, 1); break; }
+      if (t === T) {
+        s = Math.max(s, 1);
+        break;
+      }
       if (T.length >= 2 && t.startsWith(T)) s = Math.max(s, 0.8 + 0.1 * (T.length / t.length));
     }
     if (nameSearch) {
@@ -132,11 +154,12 @@ export function searchCompanies(term: string, options: { limit?: number; index?:
         let d = maxD + 1;
         if (popcount32(charMask(name, q.length) ^ qm) <= lim) d = boundedEditDistance(q, name, maxD, q.length);
         if (d > maxD && Math.abs(name.length - q.length) <= maxD && popcount32(charMask(name) ^ qm) <= lim) d = boundedEditDistance(q, name, maxD);
-        if (d > maxD) for (const w of ix.words[i]!) {
-          if (w.length + maxD < q.length || popcount32(charMask(w, q.length) ^ qm) > lim) continue;
-          d = Math.min(d, boundedEditDistance(q, w, maxD, q.length));
-          if (d <= 1) break;
-        }
+        if (d > maxD)
+          for (const w of ix.words[i]!) {
+            if (w.length + maxD < q.length || popcount32(charMask(w, q.length) ^ qm) > lim) continue;
+            d = Math.min(d, boundedEditDistance(q, w, maxD, q.length));
+            if (d <= 1) break;
+          }
         if (d <= maxD) s = Math.max(s, d === 1 ? 0.55 : 0.4);
       }
     }

@@ -22,12 +22,19 @@ export interface CountryInfo {
 
 interface CountryShape {
   info: CountryInfo;
-  minX: number; minY: number; maxX: number; maxY: number;
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
   /** Edges: x1, y1, x2, y2 (degrees). */
   edges: Float64Array;
-  slabMinY: number; slabH: number; nSlabs: number;
-  slabStart: Int32Array; slabEdges: Int32Array;
-  repLat: number; repLng: number;
+  slabMinY: number;
+  slabH: number;
+  nSlabs: number;
+  slabStart: Int32Array;
+  slabEdges: Int32Array;
+  repLat: number;
+  repLng: number;
 }
 
 const CELL = 1; // degrees
@@ -43,16 +50,20 @@ interface CountryIndex {
   cellAnswer: Int16Array;
 }
 
+// eslint-disable-next-line max-lines-per-function -- start-up build of the country index, not on the request path
 function buildShapes(): CountryIndex {
   const f = countriesFile();
   const [sx, sy] = f.transform.scale;
   const [tx, ty] = f.transform.translate;
   const arcs: Float64Array[] = f.arcs.map((a) => {
     const out = new Float64Array(a.length);
-    let x = 0; let y = 0;
+    let x = 0;
+    let y = 0;
     for (let i = 0; i < a.length; i += 2) {
-      x += a[i]!; y += a[i + 1]!;
-      out[i] = x * sx + tx; out[i + 1] = y * sy + ty;
+      x += a[i]!;
+      y += a[i + 1]!;
+      out[i] = x * sx + tx;
+      out[i + 1] = y * sy + ty;
     }
     return out;
   });
@@ -76,10 +87,17 @@ function buildShapes(): CountryIndex {
       }
     }
     const edges = Float64Array.from(xs);
-    let minX = Infinity; let minY = Infinity; let maxX = -Infinity; let maxY = -Infinity;
+    let minX = Infinity;
+    let minY = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
     for (let i = 0; i < edges.length; i += 2) {
-      const x = edges[i]!; const y = edges[i + 1]!;
-      if (x < minX) minX = x; if (x > maxX) maxX = x; if (y < minY) minY = y; if (y > maxY) maxY = y;
+      const x = edges[i]!;
+      const y = edges[i + 1]!;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
     }
     const nEdges = edges.length / 4;
     const nSlabs = Math.max(1, Math.min(4096, Math.ceil(nEdges / 6)));
@@ -87,32 +105,52 @@ function buildShapes(): CountryIndex {
     const counts = new Int32Array(nSlabs + 1);
     const slabOf = (y: number) => Math.min(nSlabs - 1, Math.max(0, Math.floor((y - minY) / slabH)));
     for (let e = 0; e < nEdges; e++) {
-      const y1 = edges[e * 4 + 1]!; const y2 = edges[e * 4 + 3]!;
-      const a = slabOf(Math.min(y1, y2)); const b = slabOf(Math.max(y1, y2));
+      const y1 = edges[e * 4 + 1]!;
+      const y2 = edges[e * 4 + 3]!;
+      const a = slabOf(Math.min(y1, y2));
+      const b = slabOf(Math.max(y1, y2));
       for (let s = a; s <= b; s++) counts[s + 1]!++;
     }
     for (let s = 0; s < nSlabs; s++) counts[s + 1]! += counts[s]!;
     const slabEdges = new Int32Array(counts[nSlabs]!);
     const fill = counts.slice(0, nSlabs);
     for (let e = 0; e < nEdges; e++) {
-      const y1 = edges[e * 4 + 1]!; const y2 = edges[e * 4 + 3]!;
-      const a = slabOf(Math.min(y1, y2)); const b = slabOf(Math.max(y1, y2));
+      const y1 = edges[e * 4 + 1]!;
+      const y2 = edges[e * 4 + 3]!;
+      const a = slabOf(Math.min(y1, y2));
+      const b = slabOf(Math.max(y1, y2));
       for (let s = a; s <= b; s++) slabEdges[fill[s]!++] = e;
     }
     const si = shapes.length;
     for (let e = 0; e < nEdges; e++) {
-      const x1 = edges[e * 4]!; const y1 = edges[e * 4 + 1]!; const x2 = edges[e * 4 + 2]!; const y2 = edges[e * 4 + 3]!;
-      const cx0 = cellX(Math.min(x1, x2)); const cx1 = cellX(Math.max(x1, x2));
-      const cy0 = cellY(Math.min(y1, y2)); const cy1 = cellY(Math.max(y1, y2));
-      for (let cy = cy0; cy <= cy1; cy++) for (let cx = cx0; cx <= cx1; cx++) {
-        const l = cellLists[cy * NX + cx]!;
-        if (l[l.length - 1] !== si) l.push(si);
-      }
+      const x1 = edges[e * 4]!;
+      const y1 = edges[e * 4 + 1]!;
+      const x2 = edges[e * 4 + 2]!;
+      const y2 = edges[e * 4 + 3]!;
+      const cx0 = cellX(Math.min(x1, x2));
+      const cx1 = cellX(Math.max(x1, x2));
+      const cy0 = cellY(Math.min(y1, y2));
+      const cy1 = cellY(Math.max(y1, y2));
+      for (let cy = cy0; cy <= cy1; cy++)
+        for (let cx = cx0; cx <= cx1; cx++) {
+          const l = cellLists[cy * NX + cx]!;
+          if (l[l.length - 1] !== si) l.push(si);
+        }
     }
     shapes.push({
       info: { country_code: c.a2, country_code3: c.a3, country: c.name },
-      minX, minY, maxX, maxY, edges, slabMinY: minY, slabH, nSlabs, slabStart: counts, slabEdges,
-      repLat: c.lat, repLng: c.lng,
+      minX,
+      minY,
+      maxX,
+      maxY,
+      edges,
+      slabMinY: minY,
+      slabH,
+      nSlabs,
+      slabStart: counts,
+      slabEdges,
+      repLat: c.lat,
+      repLng: c.lng,
     });
   }
   const cellStart = new Int32Array(NX * NY + 1);
@@ -122,8 +160,12 @@ function buildShapes(): CountryIndex {
   return { shapes, cellStart, cellCountries, cellAnswer: new Int16Array(NX * NY).fill(-2) };
 }
 
-function cellX(x: number): number { return Math.min(NX - 1, Math.max(0, Math.floor((x + 180) / CELL))); }
-function cellY(y: number): number { return Math.min(NY - 1, Math.max(0, Math.floor((y + 90) / CELL))); }
+function cellX(x: number): number {
+  return Math.min(NX - 1, Math.max(0, Math.floor((x + 180) / CELL)));
+}
+function cellY(y: number): number {
+  return Math.min(NY - 1, Math.max(0, Math.floor((y + 90) / CELL)));
+}
 
 const index = lazy(buildShapes);
 
@@ -138,8 +180,9 @@ function inShape(s: CountryShape, x: number, y: number): boolean {
   let inside = false;
   for (let k = s.slabStart[slab]!, end = s.slabStart[slab + 1]!; k < end; k++) {
     const o = list[k]! * 4;
-    const y1 = e[o + 1]!; const y2 = e[o + 3]!;
-    if ((y1 > y) !== (y2 > y)) {
+    const y1 = e[o + 1]!;
+    const y2 = e[o + 3]!;
+    if (y1 > y !== y2 > y) {
       const x1 = e[o]!;
       if (x < x1 + ((y - y1) * (e[o + 2]! - x1)) / (y2 - y1)) inside = !inside;
     }
@@ -152,14 +195,19 @@ export function shapeIndexAt(lat: number, lng: number): number {
   const ix = index();
   // Natural Earth's 1:10m Antarctica (as in world-atlas) stops at 85.2°S; everything south of it is Antarctica.
   const cell = cellY(lat) * NX + cellX(lng);
-  const a = ix.cellStart[cell]!; const b = ix.cellStart[cell + 1]!;
+  const a = ix.cellStart[cell]!;
+  const b = ix.cellStart[cell + 1]!;
   if (a === b) {
     let ans = ix.cellAnswer[cell]!;
     if (ans === -2) {
       ans = -1;
       const cy = (Math.floor((lat + 90) / CELL) + 0.5) * CELL - 90;
       const cx = (Math.floor((lng + 180) / CELL) + 0.5) * CELL - 180;
-      for (let i = 0; i < ix.shapes.length; i++) if (inShape(ix.shapes[i]!, cx, cy)) { ans = i; break; }
+      for (let i = 0; i < ix.shapes.length; i++)
+        if (inShape(ix.shapes[i]!, cx, cy)) {
+          ans = i;
+          break;
+        }
       ix.cellAnswer[cell] = ans;
     }
     if (ans === -1 && lat < -85) return antarcticaIndex();
@@ -209,7 +257,8 @@ export function nearestShape(lat: number, lng: number, maxKm: number): { index: 
   let bestD = maxKm;
   // candidate countries: those with edges in the 1° cells around the point (none at all in open ocean)
   const cands = new Set<number>();
-  const cy0 = cellY(lat - dLat); const cy1 = cellY(lat + dLat);
+  const cy0 = cellY(lat - dLat);
+  const cy1 = cellY(lat + dLat);
   const span = Math.min(NX, Math.floor(dLng / CELL) + 2);
   const cx = Math.floor((lng + 180) / CELL);
   for (let cy = cy0; cy <= cy1; cy++) {
@@ -230,18 +279,28 @@ export function nearestShape(lat: number, lng: number, maxKm: number): { index: 
     for (let slab = s0; slab <= s1; slab++) {
       for (let k = s.slabStart[slab]!, end = s.slabStart[slab + 1]!; k < end; k++) {
         const o = s.slabEdges[k]! * 4;
-        let ax = e[o]! - lng; let bx = e[o + 2]! - lng;
-        if (ax > 180) ax -= 360; else if (ax < -180) ax += 360;
-        if (bx > 180) bx -= 360; else if (bx < -180) bx += 360;
+        let ax = e[o]! - lng;
+        let bx = e[o + 2]! - lng;
+        if (ax > 180) ax -= 360;
+        else if (ax < -180) ax += 360;
+        if (bx > 180) bx -= 360;
+        else if (bx < -180) bx += 360;
         if ((ax > dLng && bx > dLng) || (ax < -dLng && bx < -dLng)) continue;
-        const px = ax * kx; const py = (e[o + 1]! - lat) * KM_PER_DEG_LAT;
-        const qx = bx * kx; const qy = (e[o + 3]! - lat) * KM_PER_DEG_LAT;
-        const dx = qx - px; const dy = qy - py;
+        const px = ax * kx;
+        const py = (e[o + 1]! - lat) * KM_PER_DEG_LAT;
+        const qx = bx * kx;
+        const qy = (e[o + 3]! - lat) * KM_PER_DEG_LAT;
+        const dx = qx - px;
+        const dy = qy - py;
         const len2 = dx * dx + dy * dy;
         let t = len2 > 0 ? -(px * dx + py * dy) / len2 : 0;
-        if (t < 0) t = 0; else if (t > 1) t = 1;
+        if (t < 0) t = 0;
+        else if (t > 1) t = 1;
         const d = Math.hypot(px + t * dx, py + t * dy);
-        if (d < bestD) { bestD = d; best = si; }
+        if (d < bestD) {
+          bestD = d;
+          best = si;
+        }
       }
     }
   }

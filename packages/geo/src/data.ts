@@ -19,7 +19,10 @@ export function lazy<T>(load: () => T): () => T {
   let v: T | undefined;
   let done = false;
   return () => {
-    if (!done) { v = load(); done = true; }
+    if (!done) {
+      v = load();
+      done = true;
+    }
     return v as T;
   };
 }

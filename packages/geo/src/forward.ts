@@ -92,7 +92,9 @@ const searchIndex = lazy((): SearchIndex => {
   const cf = countriesFile();
   const rawKeys: [string, number][] = [];
   const b: IndexBuilder = {
-    entities: [], rawKeys, countryName: new Map(cf.names.map((n) => [n.a2, n.name])),
+    entities: [],
+    rawKeys,
+    countryName: new Map(cf.names.map((n) => [n.a2, n.name])),
     addKey: (name, e) => {
       const k = normalizeText(name);
       if (k.length >= 1) rawKeys.push([k, e]);
@@ -114,12 +116,20 @@ function addPlaces({ entities, addKey, countryName }: IndexBuilder): void {
     const pop = p.population[i]!;
     const seat = fc === 'PPLC' || fc === 'PPLA' || fc === 'PPLA2';
     let imp = importanceOfPopulation(pop);
-    if (fc === 'PPLC') imp = Math.min(1, imp + 0.15); else if (fc === 'PPLA') imp = Math.min(1, imp + 0.05);
+    if (fc === 'PPLC') imp = Math.min(1, imp + 0.15);
+    else if (fc === 'PPLA') imp = Math.min(1, imp + 0.05);
     const e = entities.length;
     entities.push({
-      kind: KIND_PLACE, name: p.names[i]!, lat: p.lat[i]!, lng: p.lng[i]!, cc: p.country[i]!, region: regionName(i),
-      countryName: countryName.get(p.country[i]!) ?? p.country[i]!, type: pop >= 10000 || seat ? 'place' : 'locality',
-      population: pop, importance: imp,
+      kind: KIND_PLACE,
+      name: p.names[i]!,
+      lat: p.lat[i]!,
+      lng: p.lng[i]!,
+      cc: p.country[i]!,
+      region: regionName(i),
+      countryName: countryName.get(p.country[i]!) ?? p.country[i]!,
+      type: pop >= 10000 || seat ? 'place' : 'locality',
+      population: pop,
+      importance: imp,
     });
     addKey(p.names[i]!, e);
     if (p.ascii[i] !== p.names[i]) addKey(p.ascii[i]!, e);
@@ -136,7 +146,10 @@ function addRegions({ entities, addKey, countryName }: IndexBuilder): Map<string
     if (!(key in p.admin1Names)) continue;
     const r = regionBest.get(key);
     if (!r) regionBest.set(key, { i, total: p.population[i]! });
-    else { r.total += p.population[i]!; if (p.population[i]! > p.population[r.i]!) r.i = i; }
+    else {
+      r.total += p.population[i]!;
+      if (p.population[i]! > p.population[r.i]!) r.i = i;
+    }
   }
   const regionByName = new Map<string, Set<string>>();
   for (const [key, r] of [...regionBest.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -145,8 +158,15 @@ function addRegions({ entities, addKey, countryName }: IndexBuilder): Map<string
     if (cc === 'HK') continue; // Hong Kong's admin1 are its districts, added by addHongKong
     const e = entities.length;
     entities.push({
-      kind: KIND_REGION, name, lat: p.lat[r.i]!, lng: p.lng[r.i]!, cc, region: null,
-      countryName: countryName.get(cc) ?? cc, type: 'region', population: null,
+      kind: KIND_REGION,
+      name,
+      lat: p.lat[r.i]!,
+      lng: p.lng[r.i]!,
+      cc,
+      region: null,
+      countryName: countryName.get(cc) ?? cc,
+      type: 'region',
+      population: null,
       importance: Math.min(0.9, Math.log10(r.total + 10) / 7.5),
     });
     addKey(name, e);
@@ -178,8 +198,16 @@ function addHongKong({ entities, addKey, countryName }: IndexBuilder): void {
     if (lat === undefined || lng === undefined) continue;
     const e = entities.length;
     entities.push({
-      kind: KIND_DISTRICT, name, lat, lng, cc: 'HK', region: null, countryName: countryName.get('HK') ?? 'Hong Kong',
-      type: 'district', population: null, importance: 0.75,
+      kind: KIND_DISTRICT,
+      name,
+      lat,
+      lng,
+      cc: 'HK',
+      region: null,
+      countryName: countryName.get('HK') ?? 'Hong Kong',
+      type: 'district',
+      population: null,
+      importance: 0.75,
     });
     addKey(name, e);
     if (/ District$/.test(name)) addKey(name.replace(/ District$/, ''), e);
@@ -188,8 +216,16 @@ function addHongKong({ entities, addKey, countryName }: IndexBuilder): void {
     if (hkNames.has(normalizeText(name))) continue;
     const e = entities.length;
     entities.push({
-      kind: KIND_HK, name, lat, lng, cc: 'HK', region: hk.districts[code] ?? null,
-      countryName: countryName.get('HK') ?? 'Hong Kong', type: 'locality', population: null, importance: 0.45,
+      kind: KIND_HK,
+      name,
+      lat,
+      lng,
+      cc: 'HK',
+      region: hk.districts[code] ?? null,
+      countryName: countryName.get('HK') ?? 'Hong Kong',
+      type: 'locality',
+      population: null,
+      importance: 0.45,
     });
     addKey(name, e);
   }
@@ -205,12 +241,23 @@ function addCountries({ entities, addKey }: IndexBuilder): Map<string, number> {
   for (const c of cf.names) {
     const e = entities.length;
     entities.push({
-      kind: KIND_COUNTRY, name: c.name, lat: c.lat, lng: c.lng, cc: c.a2, region: null, countryName: c.name,
-      type: 'country', population: null, importance: 1,
+      kind: KIND_COUNTRY,
+      name: c.name,
+      lat: c.lat,
+      lng: c.lng,
+      cc: c.a2,
+      region: null,
+      countryName: c.name,
+      type: 'country',
+      population: null,
+      importance: 1,
     });
     for (const n of [c.name, c.official, c.a3, ...c.aliases]) {
       const k = normalizeText(n);
-      if (n === c.a3 && !cf.names.some((o) => o.aliases.includes(n))) { countryByName.set(k, e); continue; }
+      if (n === c.a3 && !cf.names.some((o) => o.aliases.includes(n))) {
+        countryByName.set(k, e);
+        continue;
+      }
       addKey(n, e);
       if (!countryByName.has(k)) countryByName.set(k, e);
     }
@@ -226,7 +273,8 @@ function sortedKeys(rawKeys: [string, number][]): { keys: string[]; keyEntity: I
   for (let i = 0; i < rawKeys.length; i++) {
     const [k, e] = rawKeys[i]!;
     if (i > 0 && rawKeys[i - 1]![0] === k && rawKeys[i - 1]![1] === e) continue;
-    keys.push(k); ke.push(e);
+    keys.push(k);
+    ke.push(e);
   }
   return { keys, keyEntity: Int32Array.from(ke) };
 }
@@ -249,12 +297,21 @@ function lengthBuckets(keys: string[]): Pick<SearchIndex, 'lenStart' | 'lenOrder
 }
 
 function lowerBound(keys: string[], q: string): number {
-  let lo = 0; let hi = keys.length;
-  while (lo < hi) { const mid = (lo + hi) >>> 1; if (keys[mid]! < q) lo = mid + 1; else hi = mid; }
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < q) lo = mid + 1;
+    else hi = mid;
+  }
   return lo;
 }
 
-interface Candidate { entity: number; quality: number; match: ForwardGeocodeResult['match'] }
+interface Candidate {
+  entity: number;
+  quality: number;
+  match: ForwardGeocodeResult['match'];
+}
 
 /** Match quality of a key against a query: exact 1, prefix 0.7-0.9, fuzzy 0.45-0.7. */
 function collect(ix: SearchIndex, q: string, into: Map<number, Candidate>): void {
@@ -309,6 +366,7 @@ function collect(ix: SearchIndex, q: string, into: Map<number, Candidate>): void
  *   point), "Central and Western" (a Hong Kong district).
  * - Throws {@link GeoQueryError} (`query_too_short`) for fewer than 2 characters.
  */
+// eslint-disable-next-line max-lines-per-function -- one ranking pass in the order the scores apply; 80 lines before Prettier wrapped it
 export function forwardGeocode(query: string, options: ForwardGeocodeOptions = {}): ForwardGeocodeResult[] {
   const text = typeof query === 'string' ? query.trim() : '';
   if (normalizeText(text).length < 2) {
@@ -316,19 +374,26 @@ export function forwardGeocode(query: string, options: ForwardGeocodeOptions = {
   }
   const limit = Math.max(1, Math.min(50, Math.floor(options.limit ?? 5)));
   const types = options.types?.length ? new Set(options.types) : null;
-  if (options.types) for (const t of options.types) {
-    if (!GEO_TYPES.includes(t)) throw new GeoQueryError('invalid_option', `Unknown type "${String(t)}"; use one of ${GEO_TYPES.join(', ')}`);
-  }
+  if (options.types)
+    for (const t of options.types) {
+      if (!GEO_TYPES.includes(t)) throw new GeoQueryError('invalid_option', `Unknown type "${String(t)}"; use one of ${GEO_TYPES.join(', ')}`);
+    }
   const ix = searchIndex();
 
   // "place, region/country" parts narrow the main part down
-  const parts = text.split(',').map((s) => normalizeText(s)).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((s) => normalizeText(s))
+    .filter(Boolean);
   let main = parts[0] ?? normalizeText(text);
   let ccFilter = options.countryCode?.toUpperCase() ?? null;
   let regionFilter: Set<string> | null = null;
   for (const part of parts.slice(1)) {
     const ce = ix.countryByName.get(part);
-    if (ce !== undefined) { ccFilter = ix.entities[ce]!.cc; continue; }
+    if (ce !== undefined) {
+      ccFilter = ix.entities[ce]!.cc;
+      continue;
+    }
     const regions = ix.regionByName.get(part) ?? [...ix.regionByName.entries()].find(([k]) => k.startsWith(part))?.[1];
     if (regions) regionFilter = regions;
   }
@@ -380,8 +445,15 @@ export function forwardGeocode(query: string, options: ForwardGeocodeOptions = {
     if (seen.has(dedupe)) continue;
     seen.add(dedupe);
     out.push({
-      label, name: e.name, lat: round5(e.lat), lng: round5(e.lng), country_code: e.cc, type: e.type,
-      score: Math.round(Math.min(1, s.score) * 1000) / 1000, population: e.population, match: s.match,
+      label,
+      name: e.name,
+      lat: round5(e.lat),
+      lng: round5(e.lng),
+      country_code: e.cc,
+      type: e.type,
+      score: Math.round(Math.min(1, s.score) * 1000) / 1000,
+      population: e.population,
+      match: s.match,
       approximate: e.kind === KIND_COUNTRY || e.kind === KIND_REGION || e.kind === KIND_DISTRICT,
     });
     if (out.length >= limit) break;

@@ -12,8 +12,14 @@ export { reverseGeocode, PLACE_RADIUS_KM, REGION_RADIUS_KM, COAST_RADIUS_KM, typ
 export { forwardGeocode, detectCountry, warmForward, GEO_TYPES, type GeoType, type ForwardGeocodeResult, type ForwardGeocodeOptions } from './forward.js';
 export { countryOf, warmCountries, type CountryInfo } from './countries.js';
 export {
-  searchCompanies, listIndices, indexMembers, DEFAULT_INDEX, MIN_NAME_CHARS,
-  type CompanyHit, type CompanyAddress, type IndexInfo,
+  searchCompanies,
+  listIndices,
+  indexMembers,
+  DEFAULT_INDEX,
+  MIN_NAME_CHARS,
+  type CompanyHit,
+  type CompanyAddress,
+  type IndexInfo,
 } from './companies.js';
 export { GeoQueryError } from './errors.js';
 export { normalizeText } from './normalize.js';

@@ -4,8 +4,24 @@
  */
 
 const SPECIAL: Record<string, string> = {
-  ß: 'ss', ø: 'o', Ø: 'o', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', đ: 'd', Đ: 'd', ł: 'l', Ł: 'l', ı: 'i',
-  þ: 'th', Þ: 'th', ð: 'd', Ð: 'd', ħ: 'h', ŧ: 't',
+  ß: 'ss',
+  ø: 'o',
+  Ø: 'o',
+  æ: 'ae',
+  Æ: 'ae',
+  œ: 'oe',
+  Œ: 'oe',
+  đ: 'd',
+  Đ: 'd',
+  ł: 'l',
+  Ł: 'l',
+  ı: 'i',
+  þ: 'th',
+  Þ: 'th',
+  ð: 'd',
+  Ð: 'd',
+  ħ: 'h',
+  ŧ: 't',
 };
 const SPECIAL_RE = /[ßøØæÆœŒđĐłŁıþÞðÐħŧ]/g;
 const ASCII_RE = /^[\x20-\x7e]*$/;
@@ -29,7 +45,10 @@ export function normalizeText(s: string): string {
 
 /** ASCII transliteration for display (`"Zürich"` → `"Zurich"`): diacritics removed, case kept. */
 export function asciiFold(s: string): string {
-  return s.replace(SPECIAL_RE, (c) => SPECIAL[c] ?? c).normalize('NFKD').replace(/\p{M}+/gu, '');
+  return s
+    .replace(SPECIAL_RE, (c) => SPECIAL[c] ?? c)
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '');
 }
 
 /** Bit mask of the letters a-z and digits (folded into 26 + 5 bits) in a normalised key: a cheap edit-distance filter. */

@@ -32,17 +32,29 @@ export const places = lazy((): Places => {
   const lat = new Float64Array(n);
   const lng = new Float64Array(n);
   const population = new Float64Array(n);
-  let la = 0; let ln = 0;
+  let la = 0;
+  let ln = 0;
   for (let i = 0; i < n; i++) {
-    la += f.lat[i]!; ln += f.lng[i]!;
-    lat[i] = la / 1e5; lng[i] = ln / 1e5;
+    la += f.lat[i]!;
+    ln += f.lng[i]!;
+    lat[i] = la / 1e5;
+    lng[i] = ln / 1e5;
     country[i] = f.country.slice(i * 2, i * 2 + 2);
     feature[i] = f.featureCodes[f.feature[i]!]!;
     population[i] = f.population[i]!;
   }
   return {
-    count: n, names, ascii: asciiRaw.map((a, i) => a || names[i]!), alt: altRaw.map((a) => (a ? a.split('|') : [])),
-    country, admin1, feature, population, lat, lng, admin1Names: f.admin1Names,
+    count: n,
+    names,
+    ascii: asciiRaw.map((a, i) => a || names[i]!),
+    alt: altRaw.map((a) => (a ? a.split('|') : [])),
+    country,
+    admin1,
+    feature,
+    population,
+    lat,
+    lng,
+    admin1Names: f.admin1Names,
   };
 });
 
@@ -99,8 +111,12 @@ export function nearestPlace(lat: number, lng: number, maxKm: number, countryCod
     const y1 = Math.min(NY - 1, Math.floor((lat + dLat + 90) / CELL));
     const cosLat = Math.cos((Math.min(89.9, Math.abs(lat) + dLat) * Math.PI) / 180);
     const dLng = R / (111.32 * Math.max(cosLat, 1e-6));
-    let x0: number; let x1: number;
-    if (dLng >= 180) { x0 = 0; x1 = NX - 1; } else {
+    let x0: number;
+    let x1: number;
+    if (dLng >= 180) {
+      x0 = 0;
+      x1 = NX - 1;
+    } else {
       x0 = Math.floor((lng - dLng + 180) / CELL);
       x1 = Math.floor((lng + dLng + 180) / CELL);
     }
@@ -111,7 +127,10 @@ export function nearestPlace(lat: number, lng: number, maxKm: number, countryCod
           const i = g.items[k]!;
           if (countryCode && p.country[i] !== countryCode) continue;
           const d = haversineKm(lat, lng, p.lat[i]!, p.lng[i]!);
-          if (d < bestD) { bestD = d; best = i; }
+          if (d < bestD) {
+            bestD = d;
+            best = i;
+          }
         }
       }
     }
@@ -129,7 +148,10 @@ export function nearestPlaceAnywhere(lat: number, lng: number): { index: number;
   let bestD = Infinity;
   for (let i = 0; i < p.count; i++) {
     const d = haversineKm(lat, lng, p.lat[i]!, p.lng[i]!);
-    if (d < bestD) { bestD = d; best = i; }
+    if (d < bestD) {
+      bestD = d;
+      best = i;
+    }
   }
   return { index: best, distanceKm: bestD };
 }
@@ -141,13 +163,19 @@ export const hkDistricts = lazy(() => {
 });
 
 /** Nearest Hong Kong reference place (and so its district), at any distance. */
-export function nearestHkPlace(lat: number, lng: number): { name: string; lat: number; lng: number; districtCode: string; district: string; distanceKm: number } | null {
+export function nearestHkPlace(
+  lat: number,
+  lng: number,
+): { name: string; lat: number; lng: number; districtCode: string; district: string; distanceKm: number } | null {
   const { districts, places: rows } = hkDistricts();
   let best: (typeof rows)[number] | undefined;
   let bestD = Infinity;
   for (const r of rows) {
     const d = haversineKm(lat, lng, r[1], r[2]);
-    if (d < bestD) { bestD = d; best = r; }
+    if (d < bestD) {
+      bestD = d;
+      best = r;
+    }
   }
   if (!best) return null;
   return { name: best[0], lat: best[1], lng: best[2], districtCode: best[3], district: districts[best[3]] ?? best[3], distanceKm: bestD };

@@ -54,23 +54,30 @@ export function reverseGeocode(lat: number, lng: number): ReverseGeocodeResult {
   let match: ReverseGeocodeResult['country_match'] = 'inside';
   if (si < 0) {
     const near = nearestShape(lat, x, COAST_RADIUS_KM);
-    if (near) { si = near.index; match = 'near_coast'; } else match = 'none';
+    if (near) {
+      si = near.index;
+      match = 'near_coast';
+    } else match = 'none';
   }
   if (si < 0) {
     const label = `Ocean (near ${nearestCountryNameForOcean(lat, x)})`;
-    return {
-      name: label, place: null, region: null, country: null, country_code: null, country_code3: null, label,
-      distance_km: null, country_match: 'none',
-    };
+    return { name: label, place: null, region: null, country: null, country_code: null, country_code3: null, label, distance_km: null, country_match: 'none' };
   }
   const info = shapeInfo(si);
   if (info.country_code === 'HK') {
     const hk = nearestHkPlace(lat, x);
     if (hk) {
       return {
-        name: hk.name, place: hk.name, region: hk.district, country: info.country, country_code: 'HK',
-        country_code3: info.country_code3, district: hk.district, label: joinLabel([hk.name, hk.district, info.country]),
-        distance_km: round2(hk.distanceKm), country_match: match,
+        name: hk.name,
+        place: hk.name,
+        region: hk.district,
+        country: info.country,
+        country_code: 'HK',
+        country_code3: info.country_code3,
+        district: hk.district,
+        label: joinLabel([hk.name, hk.district, info.country]),
+        distance_km: round2(hk.distanceKm),
+        country_match: match,
       };
     }
   }
@@ -88,8 +95,15 @@ export function reverseGeocode(lat: number, lng: number): ReverseGeocodeResult {
   }
   const label = joinLabel([place, region, info.country]);
   return {
-    name: place ?? region ?? info.country, place, region, country: info.country, country_code: info.country_code,
-    country_code3: info.country_code3, label, distance_km: distance, country_match: match,
+    name: place ?? region ?? info.country,
+    place,
+    region,
+    country: info.country,
+    country_code: info.country_code,
+    country_code3: info.country_code3,
+    label,
+    distance_km: distance,
+    country_match: match,
   };
 }
 

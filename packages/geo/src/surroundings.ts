@@ -45,12 +45,16 @@ export function populationWithin(lat: number, lng: number, radiusKm: number): Po
     if (d > radiusKm) continue;
     population += p.population[i]!;
     count += 1;
-    if (!largest || p.population[i]! > largest.population) largest = { name: p.names[i]!, population: p.population[i]!, distance_km: Math.round(d * 100) / 100 };
+    if (!largest || p.population[i]! > largest.population)
+      largest = { name: p.names[i]!, population: p.population[i]!, distance_km: Math.round(d * 100) / 100 };
   }
   return { population, places: count, largest };
 }
 
-interface GdpFile { source: string; countries: Record<string, { year: number; usd: number; name: string }> }
+interface GdpFile {
+  source: string;
+  countries: Record<string, { year: number; usd: number; name: string }>;
+}
 const gdpFile = lazy((): GdpFile => JSON.parse(readFileSync(new URL('../data/gdp-per-capita.json', import.meta.url), 'utf8')) as GdpFile);
 
 /** Latest World Bank GDP per capita (current US$) of a country by ISO 3166-1 alpha-3 code, or null. */

@@ -29,14 +29,23 @@ test('company search: Apple is AAPL in the S&P 500 at its headquarters city (Cup
 });
 
 test('company search: names need more than 3 characters, tickers may be shorter; limit and index filter', () => {
-  assert.deepEqual(searchCompanies('app').filter((h) => h.company_name.toLowerCase().startsWith('app') && !h.ticker.startsWith('APP')), []);
+  assert.deepEqual(
+    searchCompanies('app').filter((h) => h.company_name.toLowerCase().startsWith('app') && !h.ticker.startsWith('APP')),
+    [],
+  );
   assert.equal(searchCompanies('V')[0]!.ticker, 'V');
-  assert.throws(() => searchCompanies('  '), (e: unknown) => e instanceof GeoQueryError && e.code === 'query_too_short');
+  assert.throws(
+    () => searchCompanies('  '),
+    (e: unknown) => e instanceof GeoQueryError && e.code === 'query_too_short',
+  );
   assert.ok(searchCompanies('bank').length > 5);
   assert.equal(searchCompanies('bank', { limit: 3 }).length, 3);
   const hk = searchCompanies('bank', { index: 'hsi' });
   assert.ok(hk.length >= 1 && hk.every((h) => h.index === 'HSI' && h.indices.includes('HSI')));
-  assert.throws(() => searchCompanies('bank', { index: 'NOPE 42' }), (e: unknown) => e instanceof GeoQueryError && e.code === 'unknown_index');
+  assert.throws(
+    () => searchCompanies('bank', { index: 'NOPE 42' }),
+    (e: unknown) => e instanceof GeoQueryError && e.code === 'unknown_index',
+  );
 });
 
 test('indices: HSI is listed first as the default, with every staged index', () => {

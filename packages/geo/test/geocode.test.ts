@@ -65,20 +65,31 @@ test('reverse: the poles', () => {
 });
 
 test('reverse: invalid coordinates throw a typed error', () => {
-  assert.throws(() => reverseGeocode(95.2, 0), (e: unknown) => e instanceof GeoQueryError && e.code === 'invalid_coordinates' && /95\.2/.test(e.message));
+  assert.throws(
+    () => reverseGeocode(95.2, 0),
+    (e: unknown) => e instanceof GeoQueryError && e.code === 'invalid_coordinates' && /95\.2/.test(e.message),
+  );
   assert.throws(() => reverseGeocode(Number.NaN, 0), GeoQueryError);
   assert.throws(() => countryOf(0, Number.POSITIVE_INFINITY), GeoQueryError);
 });
 
 test('countryOf: both sides of borders and coasts', () => {
   const cases: [number, number, string | null][] = [
-    [48.5734, 7.7521, 'FR'], [48.5727, 7.815, 'DE'], // Strasbourg / Kehl across the Rhine
-    [46.2044, 6.1432, 'CH'], [46.1934, 6.2342, 'FR'], // Geneva / Annemasse
-    [31.7619, -106.485, 'US'], [31.69, -106.42, 'MX'], // El Paso / Ciudad Juárez
-    [42.3314, -83.0458, 'US'], [42.3149, -83.0364, 'CA'], // Detroit / Windsor
-    [22.543, 114.058, 'CN'], [22.5, 114.13, 'HK'], [22.19, 113.54, 'MO'], // Shenzhen / Sheung Shui / Macau
-    [43.7, 7.27, 'FR'], [43.6, 7.3, null], // Nice / 10 km out to sea
-    [1.29, 103.85, 'SG'], [0, 0, null],
+    [48.5734, 7.7521, 'FR'],
+    [48.5727, 7.815, 'DE'], // Strasbourg / Kehl across the Rhine
+    [46.2044, 6.1432, 'CH'],
+    [46.1934, 6.2342, 'FR'], // Geneva / Annemasse
+    [31.7619, -106.485, 'US'],
+    [31.69, -106.42, 'MX'], // El Paso / Ciudad Juárez
+    [42.3314, -83.0458, 'US'],
+    [42.3149, -83.0364, 'CA'], // Detroit / Windsor
+    [22.543, 114.058, 'CN'],
+    [22.5, 114.13, 'HK'],
+    [22.19, 113.54, 'MO'], // Shenzhen / Sheung Shui / Macau
+    [43.7, 7.27, 'FR'],
+    [43.6, 7.3, null], // Nice / 10 km out to sea
+    [1.29, 103.85, 'SG'],
+    [0, 0, null],
   ];
   for (const [lat, lng, cc] of cases) assert.equal(countryOf(lat, lng)?.country_code ?? null, cc, `${lat},${lng}`);
   assert.deepEqual(countryOf(48.8566, 2.3522), { country_code: 'FR', country_code3: 'FRA', country: 'France' });
@@ -134,7 +145,10 @@ test('forward: Hong Kong districts and neighbourhoods, type filter, limit', () =
 
 test('forward: fewer than 2 characters is a typed error', () => {
   for (const q of ['', ' ', 'a', ' b ', '!']) {
-    assert.throws(() => forwardGeocode(q), (e: unknown) => e instanceof GeoQueryError && e.code === 'query_too_short' && e.status === 400);
+    assert.throws(
+      () => forwardGeocode(q),
+      (e: unknown) => e instanceof GeoQueryError && e.code === 'query_too_short' && e.status === 400,
+    );
   }
   assert.throws(() => forwardGeocode('Paris', { types: ['planet' as never] }), GeoQueryError);
 });

@@ -11,7 +11,10 @@ const pkgDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const dataDir = join(pkgDir, 'data');
 const rawDir = resolve(process.env.GEO_RAW_DIR ?? join(pkgDir, '../../../shared/data'));
 const sha256 = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
-interface Manifest { outputs: { file: string; sha256: string; bytes: number }[]; sources: { licence: string }[] }
+interface Manifest {
+  outputs: { file: string; sha256: string; bytes: number }[];
+  sources: { licence: string }[];
+}
 const manifest = JSON.parse(readFileSync(join(dataDir, 'manifest.json'), 'utf8')) as Manifest;
 
 test('committed data files match their manifest checksums and stay small', () => {
@@ -31,7 +34,9 @@ test('rebuilding from the raw data reproduces the committed files', { skip: rawM
   const out = mkdtempSync(join(tmpdir(), 'crp-geo-'));
   try {
     const r = spawnSync(process.execPath, ['--import', 'tsx', join(pkgDir, 'scripts/build-data.ts')], {
-      cwd: pkgDir, env: { ...process.env, GEO_RAW_DIR: rawDir, GEO_OUT_DIR: out }, encoding: 'utf8',
+      cwd: pkgDir,
+      env: { ...process.env, GEO_RAW_DIR: rawDir, GEO_OUT_DIR: out },
+      encoding: 'utf8',
     });
     assert.equal(r.status, 0, r.stderr);
     const rebuilt = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;

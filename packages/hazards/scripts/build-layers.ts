@@ -9,8 +9,19 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { HAZARD_RETURN_PERIODS_YEARS } from '@crp/contracts';
 import {
-  GRID_025, GRID_05, GRID_01, GRID_1, GRID_1M, GRID_5M, TILE_CELLS, makeArray, sha256, toBytes,
-  type DType, type LayerEntry, type TypedArray,
+  GRID_025,
+  GRID_05,
+  GRID_01,
+  GRID_1,
+  GRID_1M,
+  GRID_5M,
+  TILE_CELLS,
+  makeArray,
+  sha256,
+  toBytes,
+  type DType,
+  type LayerEntry,
+  type TypedArray,
 } from '../src/layer-format.js';
 import { DATASETS } from '../src/datasets.js';
 import { HAZARD_META } from '../src/sampler.js';
@@ -32,7 +43,9 @@ export const KNUTSON_INTENSITY_PCT: Record<string, number> = { WP: 5.3, NA: 2.9,
 export const TYPHOON_BASINS = ['', 'WP', 'NA', 'EP', 'NI', 'SI', 'SP'];
 /** AR6 WGI SPM A.1.7: GMSL rise rates (mm/yr) 1901-1971, 1971-2006, 2006-2018. */
 const GMSL_RATES = [
-  { from: 1901, to: 1971, mmYr: 1.3 }, { from: 1971, to: 2006, mmYr: 1.9 }, { from: 2006, to: 2023, mmYr: 3.7 },
+  { from: 1901, to: 1971, mmYr: 1.3 },
+  { from: 1971, to: 2006, mmYr: 1.9 },
+  { from: 2006, to: 2023, mmYr: 3.7 },
 ];
 /** Chuvieco et al. (2018) ESSD 10, 2015: FireCCI51 mean annual global burned area 2001-2016, km². */
 export const GLOBAL_BURNED_AREA_KM2 = 3.81e6;
@@ -58,7 +71,10 @@ export const HK_GEO_YEARS = 37; // 1984-2020
 /** Hong Kong box for the GEO catalogue: 5' rows south of the Shenzhen River border (about 22.5°N). */
 export const HK_BBOX: Bbox = { west: 113.82, south: 22.15, east: 114.45, north: 22.5 };
 
-interface Out { entries: LayerEntry[]; dir: string }
+interface Out {
+  entries: LayerEntry[];
+  dir: string;
+}
 
 function writeLayer(out: Out, e: Omit<LayerEntry, 'file' | 'sha256' | 'bytesRaw' | 'bytesGz'>, data: TypedArray) {
   const raw = toBytes(data);
@@ -76,7 +92,10 @@ export function quantise(dtype: DType, values: ArrayLike<number>, scale: number,
   const minValid = nodata === lo ? lo + 1 : lo;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    if (!Number.isFinite(v)) { a[i] = nodata ?? 0; continue; }
+    if (!Number.isFinite(v)) {
+      a[i] = nodata ?? 0;
+      continue;
+    }
     a[i] = Math.min(maxValid, Math.max(minValid, Math.round((v - offset) / scale)));
   }
   return a;
@@ -86,17 +105,22 @@ export function quantise(dtype: DType, values: ArrayLike<number>, scale: number,
 export function buildParams(dir: string) {
   const gs = readCsv(dir, 'cmip6_regional_extremes_ar6/gsat_by_ssp_period/cmip6_mmm_gsat_anomaly_by_ssp_period.csv');
   const col = (prefix: string) => gs.header.findIndex((h) => h.startsWith(prefix));
-  const decades = gs.rows.filter((r) => /^\d{4}-\d{4}$/.test(r[0]!) && +r[0]!.slice(5) - +r[0]!.slice(0, 4) === 9)
+  const decades = gs.rows
+    .filter((r) => /^\d{4}-\d{4}$/.test(r[0]!) && +r[0]!.slice(5) - +r[0]!.slice(0, 4) === 9)
     .sort((a, b) => +a[0]!.slice(0, 4) - +b[0]!.slice(0, 4));
   const gsat = {
     centreYears: decades.map((r) => +r[0]!.slice(0, 4) + 4.5),
-    ssp126: decades.map((r) => +r[col('SSP1-2.6')]!), ssp245: decades.map((r) => +r[col('SSP2-4.5')]!), ssp585: decades.map((r) => +r[col('SSP5-8.5')]!),
+    ssp126: decades.map((r) => +r[col('SSP1-2.6')]!),
+    ssp245: decades.map((r) => +r[col('SSP2-4.5')]!),
+    ssp585: decades.map((r) => +r[col('SSP5-8.5')]!),
   };
   const gm = readCsv(dir, 'ipcc-ar6-gmsl-projections/ar6_gmsl_central_rel1995-2014.csv');
   const gcol = (n: string) => gm.header.indexOf(n);
   const gmsl = {
     years: gm.rows.map((r) => +r[0]!),
-    ssp126: gm.rows.map((r) => +r[gcol('ssp126_m')]!), ssp245: gm.rows.map((r) => +r[gcol('ssp245_m')]!), ssp585: gm.rows.map((r) => +r[gcol('ssp585_m')]!),
+    ssp126: gm.rows.map((r) => +r[gcol('ssp126_m')]!),
+    ssp245: gm.rows.map((r) => +r[gcol('ssp245_m')]!),
+    ssp585: gm.rows.map((r) => +r[gcol('ssp585_m')]!),
   };
   const reg = loadRegions(dir);
   const { deltas, globals } = loadRegionalDeltas(dir, reg);
@@ -107,7 +131,11 @@ export function buildParams(dir: string) {
 export function gmslLikelyTable(dir: string) {
   const t = readCsv(dir, 'ipcc-ar6-gmsl-projections/ar6_table9.9_gmsl_likely_ranges_rel1995-2014.csv');
   const out: Record<string, { years: number[]; median: number[]; low: number[]; high: number[] }> = {};
-  for (const [key, label] of [['ssp126', 'SSP1-2.6'], ['ssp245', 'SSP2-4.5'], ['ssp585', 'SSP5-8.5']] as const) {
+  for (const [key, label] of [
+    ['ssp126', 'SSP1-2.6'],
+    ['ssp245', 'SSP2-4.5'],
+    ['ssp585', 'SSP5-8.5'],
+  ] as const) {
     const rs = t.rows.filter((r) => r[0] === label && r[5] === 'medium confidence' && +r[1]! <= 2100).sort((a, b) => +a[1]! - +b[1]!);
     out[key] = { years: rs.map((r) => +r[1]!), median: rs.map((r) => +r[2]!), low: rs.map((r) => +r[3]!), high: rs.map((r) => +r[4]!) };
   }
@@ -129,7 +157,8 @@ export interface TyphoonBuild {
 }
 
 export function buildTyphoonArrays(dir: string, bbox?: Bbox, sources?: TrackSource[]): TyphoonBuild {
-  const W = GRID_025.width, H = GRID_025.height;
+  const W = GRID_025.width,
+    H = GRID_025.height;
   const srcs = sources ?? allSources(dir);
   const groups = ['WP', 'NA', 'EP', 'NI', 'SH'] as const;
   const nRows = ROW1 - ROW0;
@@ -167,8 +196,15 @@ export function buildTyphoonArrays(dir: string, bbox?: Bbox, sources?: TrackSour
     if (row >= ROW0 && row < ROW1) {
       const hc = histAll.subarray(((row - ROW0) * W + (c % W)) * NB, ((row - ROW0) * W + (c % W) + 1) * NB);
       levels = gpdReturnLevels(hc, RPS, cap);
-      let best = -1, bestRate = 0;
-      groups.forEach((_, gi) => { const v = groupRate[gi]![c]!; if (v > bestRate) { bestRate = v; best = gi; } });
+      let best = -1,
+        bestRate = 0;
+      groups.forEach((_, gi) => {
+        const v = groupRate[gi]![c]!;
+        if (v > bestRate) {
+          bestRate = v;
+          best = gi;
+        }
+      });
       if (best >= 0) {
         const g = groups[best]!;
         const lon = -180 + ((c % W) + 0.5) * 0.25;
@@ -181,14 +217,22 @@ export function buildTyphoonArrays(dir: string, bbox?: Bbox, sources?: TrackSour
 }
 
 function dilate(m: Uint8Array, W: number, H: number, rad: number): Uint8Array {
-  const a = new Uint8Array(W * H), b = new Uint8Array(W * H);
+  const a = new Uint8Array(W * H),
+    b = new Uint8Array(W * H);
   for (let r = 0; r < H; r++) {
     let last = -1e9;
-    for (let c = -rad; c < W + rad; c++) { const cc = ((c % W) + W) % W; if (m[r * W + cc]) last = c; if (c - rad >= 0 && c - rad < W && c - last <= 2 * rad) a[r * W + c - rad] = 1; }
+    for (let c = -rad; c < W + rad; c++) {
+      const cc = ((c % W) + W) % W;
+      if (m[r * W + cc]) last = c;
+      if (c - rad >= 0 && c - rad < W && c - last <= 2 * rad) a[r * W + c - rad] = 1;
+    }
   }
   for (let c = 0; c < W; c++) {
     let last = -1e9;
-    for (let r = 0; r < H + rad; r++) { if (r < H && a[r * W + c]) last = r; if (r - rad >= 0 && r - last <= 2 * rad) b[(r - rad) * W + c] = 1; }
+    for (let r = 0; r < H + rad; r++) {
+      if (r < H && a[r * W + c]) last = r;
+      if (r - rad >= 0 && r - last <= 2 * rad) b[(r - rad) * W + c] = 1;
+    }
   }
   return b;
 }
@@ -197,7 +241,8 @@ function dilate(m: Uint8Array, W: number, H: number, rad: number): Uint8Array {
 function gmslMeanRate(y0: number, y1: number): number {
   let sum = 0;
   for (const p of GMSL_RATES) {
-    const a = Math.max(y0, p.from), b = Math.min(y1, p.to);
+    const a = Math.max(y0, p.from),
+      b = Math.min(y1, p.to);
     if (b > a) sum += (b - a) * p.mmYr;
   }
   return sum / Math.max(1, y1 - y0);
@@ -220,26 +265,53 @@ export const SLR_GAUGE_RULES = { fromYear: 1960, minValues: 40, minSpanYears: 40
 /** OLS trend and its autocorrelation-adjusted standard error (mm/yr). */
 export function trendWithSe(xs: number[], ys: number[]): { slope: number; se: number } {
   const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n, my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxx = 0, sxy = 0;
-  for (let i = 0; i < n; i++) { sxx += (xs[i]! - mx) ** 2; sxy += (xs[i]! - mx) * (ys[i]! - my); }
+  const mx = xs.reduce((a, b) => a + b, 0) / n,
+    my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxx = 0,
+    sxy = 0;
+  for (let i = 0; i < n; i++) {
+    sxx += (xs[i]! - mx) ** 2;
+    sxy += (xs[i]! - mx) * (ys[i]! - my);
+  }
   const slope = sxy / sxx;
   const res = xs.map((x, i) => ys[i]! - my - slope * (x - mx));
-  let ssr = 0, c1 = 0;
-  for (let i = 0; i < n; i++) { ssr += res[i]! ** 2; if (i > 0) c1 += res[i]! * res[i - 1]!; }
+  let ssr = 0,
+    c1 = 0;
+  for (let i = 0; i < n; i++) {
+    ssr += res[i]! ** 2;
+    if (i > 0) c1 += res[i]! * res[i - 1]!;
+  }
   const r1 = Math.max(0, Math.min(0.95, ssr > 0 ? c1 / ssr : 0));
   const nEff = Math.max(3, (n * (1 - r1)) / (1 + r1));
   const se = Math.sqrt(ssr / (nEff - 2) / sxx);
   return { slope, se };
 }
 
-export interface SlrGauge { id: string; name: string; lat: number; lon: number; values: number; firstYear: number; lastYear: number; trend: number; se: number; local: number; capped: boolean }
+export interface SlrGauge {
+  id: string;
+  name: string;
+  lat: number;
+  lon: number;
+  values: number;
+  firstYear: number;
+  lastYear: number;
+  trend: number;
+  se: number;
+  local: number;
+  capped: boolean;
+}
 
 export function selectSlrGauges(dir: string): { used: SlrGauge[]; rejected: Record<string, number> } {
   const R = SLR_GAUGE_RULES;
   const { header, rows } = readCsv(dir, 'psmsl-rlr-annual/psmsl_rlr_annual.csv.gz');
   const ix = (n: string) => header.indexOf(n);
-  const flagged = new Set(readText(dir, 'psmsl-rlr-annual/filelist.txt').split(/\r?\n/).map((l) => l.split(';')).filter((f) => f.length >= 7 && f[6]!.trim() === 'Y').map((f) => f[0]!.trim()));
+  const flagged = new Set(
+    readText(dir, 'psmsl-rlr-annual/filelist.txt')
+      .split(/\r?\n/)
+      .map((l) => l.split(';'))
+      .filter((f) => f.length >= 7 && f[6]!.trim() === 'Y')
+      .map((f) => f[0]!.trim()),
+  );
   const by = new Map<string, { name: string; lat: number; lon: number; ys: number[]; vs: number[] }>();
   const rejected = { stationFlagged: 0, short: 0, poorFit: 0 };
   for (const r of rows) {
@@ -248,15 +320,26 @@ export function selectSlrGauges(dir: string): { used: SlrGauge[]; rejected: Reco
     if ((parseInt(r[ix('quality_flag')]!, 8) & 1) === 1) continue; // PSMSL flag for attention
     const id = r[ix('station_id')]!;
     const s = by.get(id) ?? by.set(id, { name: r[ix('name')]!.trim(), lat: +r[ix('lat')]!, lon: +r[ix('lon')]!, ys: [], vs: [] }).get(id)!;
-    s.ys.push(y); s.vs.push(+r[ix('msl_mm_rlr')]!);
+    s.ys.push(y);
+    s.vs.push(+r[ix('msl_mm_rlr')]!);
   }
   const used: SlrGauge[] = [];
   for (const [id, s] of by) {
-    if (flagged.has(id)) { rejected.stationFlagged++; continue; }
-    const y0 = Math.min(...s.ys), y1 = Math.max(...s.ys);
-    if (s.ys.length < R.minValues || y1 - y0 + 1 < R.minSpanYears) { rejected.short++; continue; }
+    if (flagged.has(id)) {
+      rejected.stationFlagged++;
+      continue;
+    }
+    const y0 = Math.min(...s.ys),
+      y1 = Math.max(...s.ys);
+    if (s.ys.length < R.minValues || y1 - y0 + 1 < R.minSpanYears) {
+      rejected.short++;
+      continue;
+    }
     const { slope, se } = trendWithSe(s.ys, s.vs);
-    if (!(se <= R.maxSeMmYr)) { rejected.poorFit++; continue; }
+    if (!(se <= R.maxSeMmYr)) {
+      rejected.poorFit++;
+      continue;
+    }
     const raw = slope - gmslMeanRate(y0, y1);
     const local = Math.max(-R.capMmYr, Math.min(R.capMmYr, raw));
     used.push({ id, name: s.name, lat: s.lat, lon: s.lon, values: s.ys.length, firstYear: y0, lastYear: y1, trend: slope, se, local, capped: local !== raw });
@@ -264,22 +347,38 @@ export function selectSlrGauges(dir: string): { used: SlrGauge[]; rejected: Reco
   return { used, rejected };
 }
 
-export function buildLocalSlrRate(dir: string): { grid: Float32Array; seGrid: Float32Array; stations: number; capped: number; rejected: Record<string, number>; gauges: SlrGauge[] } {
+export function buildLocalSlrRate(dir: string): {
+  grid: Float32Array;
+  seGrid: Float32Array;
+  stations: number;
+  capped: number;
+  rejected: Record<string, number>;
+  gauges: SlrGauge[];
+} {
   const { used: st, rejected } = selectSlrGauges(dir);
-  const grid = new Float32Array(W05 * H05).fill(NaN), seGrid = new Float32Array(W05 * H05).fill(NaN);
+  const grid = new Float32Array(W05 * H05).fill(NaN),
+    seGrid = new Float32Array(W05 * H05).fill(NaN);
   const maxKm = SLR_GAUGE_RULES.maxDistanceKm;
   for (let r = 0; r < H05; r++) {
     const lat = 90 - (r + 0.5) * 0.5;
     for (let c = 0; c < W05; c++) {
       const lon = -180 + (c + 0.5) * 0.5;
-      let best = Infinity, g: SlrGauge | null = null;
+      let best = Infinity,
+        g: SlrGauge | null = null;
       for (const s of st) {
         if (Math.abs(s.lat - lat) > 1.5) continue;
-        let dl = Math.abs(s.lon - lon); if (dl > 180) dl = 360 - dl;
+        let dl = Math.abs(s.lon - lon);
+        if (dl > 180) dl = 360 - dl;
         const d = Math.hypot((s.lat - lat) * 110.57, dl * 111.32 * Math.cos((lat * Math.PI) / 180));
-        if (d < best) { best = d; g = s; }
+        if (d < best) {
+          best = d;
+          g = s;
+        }
       }
-      if (g && best <= maxKm) { grid[r * W05 + c] = g.local; seGrid[r * W05 + c] = g.se; }
+      if (g && best <= maxKm) {
+        grid[r * W05 + c] = g.local;
+        seGrid[r * W05 + c] = g.se;
+      }
     }
   }
   return { grid, seGrid, stations: st.length, capped: st.filter((s) => s.capped).length, rejected, gauges: st };
@@ -296,45 +395,73 @@ export function hkoRainfallStats(dir: string) {
     const v = f[3]!.trim() === 'Trace' ? 0 : f[3]!.trim() === '***' ? null : Number(f[3]);
     (byYear.get(y) ?? byYear.set(y, []).get(y)!).push(v === null || !Number.isFinite(v) ? null : v);
   }
-  const max1: number[] = [], max5: number[] = [];
+  const max1: number[] = [],
+    max5: number[] = [];
   for (const [y, vals] of byYear) {
     if (y > 2021 || vals.length < 365) continue;
     const valid = vals.filter((v) => v !== null).length;
     if (valid < 360) continue;
-    let m1 = 0, m5 = 0;
+    let m1 = 0,
+      m5 = 0;
     for (let i = 0; i < vals.length; i++) {
       m1 = Math.max(m1, vals[i] ?? 0);
-      if (i >= 4) { let s = 0; for (let k = i - 4; k <= i; k++) s += vals[k] ?? 0; m5 = Math.max(m5, s); }
+      if (i >= 4) {
+        let s = 0;
+        for (let k = i - 4; k <= i; k++) s += vals[k] ?? 0;
+        m5 = Math.max(m5, s);
+      }
     }
-    max1.push(m1); max5.push(m5);
+    max1.push(m1);
+    max5.push(m5);
   }
-  const g1 = fitGevLmoments(max1), g5 = fitGevLmoments(max5);
-  return { years: max1.length, gev1: g1, gev5: g5, rx1: RPS.map((T) => gevReturnLevel(g1, T)), rx5: RPS.map((T) => gevReturnLevel(g5, T)), maxObserved1: Math.max(...max1) };
+  const g1 = fitGevLmoments(max1),
+    g5 = fitGevLmoments(max5);
+  return {
+    years: max1.length,
+    gev1: g1,
+    gev5: g5,
+    rx1: RPS.map((T) => gevReturnLevel(g1, T)),
+    rx5: RPS.map((T) => gevReturnLevel(g5, T)),
+    maxObserved1: Math.max(...max1),
+  };
 }
 
 // ---------------------------------------------------------------- landslide
 export function buildLandslide(dir: string, t: Terrain, slope: Float32Array): Float32Array {
-  const glcRate = new Float64Array(W5 * H5), geoRate = new Float64Array(W5 * H5);
+  const glcRate = new Float64Array(W5 * H5),
+    geoRate = new Float64Array(W5 * H5);
   const inHk = (lat: number, lon: number) => lat >= HK_BBOX.south && lat <= HK_BBOX.north && lon >= HK_BBOX.west && lon <= HK_BBOX.east;
   const add = (a: Float64Array, lat: number, lon: number, w: number) => {
-    const r = Math.floor((90 - lat) * 12), c = ((Math.floor((lon + 180) * 12) % W5) + W5) % W5;
+    const r = Math.floor((90 - lat) * 12),
+      c = ((Math.floor((lon + 180) * 12) % W5) + W5) % W5;
     if (r >= 0 && r < H5) a[r * W5 + c]! += w;
   };
   const glc = readCsv(dir, 'nasa-global-landslide-catalog-points/glc_coolr_points.csv.gz');
   for (const r of glc.rows) add(glcRate, +r[2]!, +r[1]!, 1 / GLC_YEARS);
   const hk = readCsvRecords(dir, 'hk-geo-landslide-incidents-1984-2020/hk_landslide_incidents_1984_2020.csv.gz');
-  const iLat = hk.header.indexOf('LAT_WGS84'), iLon = hk.header.indexOf('LON_WGS84');
-  for (const r of hk.rows) { const lat = +r[iLat]!, lon = +r[iLon]!; if (Number.isFinite(lat) && inHk(lat, lon)) add(geoRate, lat, lon, 1 / HK_GEO_YEARS); }
+  const iLat = hk.header.indexOf('LAT_WGS84'),
+    iLon = hk.header.indexOf('LON_WGS84');
+  for (const r of hk.rows) {
+    const lat = +r[iLat]!,
+      lon = +r[iLon]!;
+    if (Number.isFinite(lat) && inHk(lat, lon)) add(geoRate, lat, lon, 1 / HK_GEO_YEARS);
+  }
   // window sums (11 x 11 cells ≈ 100 km) of events/yr, land area and slope
   const R = 5;
   const areaKm2 = (row: number) => KM_PER_5MIN * KM_PER_5MIN * Math.cos(((90 - (row + 0.5) / 12) * Math.PI) / 180);
-  const ar = new Float64Array(W5 * H5), sl = new Float64Array(W5 * H5);
-  for (let r = 0; r < H5; r++) for (let c = 0; c < W5; c++) {
-    const i = r * W5 + c;
-    if (t.land[i]) { ar[i] = areaKm2(r); sl[i] = slope[i]! * areaKm2(r); }
-  }
+  const ar = new Float64Array(W5 * H5),
+    sl = new Float64Array(W5 * H5);
+  for (let r = 0; r < H5; r++)
+    for (let c = 0; c < W5; c++) {
+      const i = r * W5 + c;
+      if (t.land[i]) {
+        ar[i] = areaKm2(r);
+        sl[i] = slope[i]! * areaKm2(r);
+      }
+    }
   const box = (a: Float64Array) => {
-    const tmp = new Float64Array(W5 * H5), outA = new Float64Array(W5 * H5);
+    const tmp = new Float64Array(W5 * H5),
+      outA = new Float64Array(W5 * H5);
     for (let r = 0; r < H5; r++) {
       let s = 0;
       for (let c = -R; c <= R; c++) s += a[r * W5 + ((c + W5) % W5)]!;
@@ -354,7 +481,9 @@ export function buildLandslide(dir: string, t: Terrain, slope: Float32Array): Fl
     }
     return outA;
   };
-  const evW = box(glcRate), arW = box(ar), slW = box(sl);
+  const evW = box(glcRate),
+    arW = box(ar),
+    slW = box(sl);
   const p = new Float32Array(W5 * H5);
   const prob = (i: number, events: number, area: number, slopeArea: number) => {
     if (!t.land[i] || area <= 0 || events <= 0) return 0;
@@ -366,16 +495,24 @@ export function buildLandslide(dir: string, t: Terrain, slope: Float32Array): Fl
   for (let i = 0; i < p.length; i++) p[i] = prob(i, evW[i]!, arW[i]!, slW[i]!);
   // Inside Hong Kong the GEO catalogue replaces GLC, over the catalogue's own coverage only (window ∩ Hong Kong box),
   // so Hong Kong's incidents are not spread over Shenzhen and the sea.
-  const r0 = Math.floor((90 - HK_BBOX.north) * 12), r1 = Math.floor((90 - HK_BBOX.south) * 12);
-  const c0 = Math.floor((HK_BBOX.west + 180) * 12), c1 = Math.floor((HK_BBOX.east + 180) * 12);
-  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) {
-    let ev = 0, a = 0, sa = 0;
-    for (let rr = Math.max(r0, r - R); rr <= Math.min(r1, r + R); rr++) for (let cc = Math.max(c0, c - R); cc <= Math.min(c1, c + R); cc++) {
-      const k = rr * W5 + cc;
-      ev += geoRate[k]!; a += ar[k]!; sa += sl[k]!;
+  const r0 = Math.floor((90 - HK_BBOX.north) * 12),
+    r1 = Math.floor((90 - HK_BBOX.south) * 12);
+  const c0 = Math.floor((HK_BBOX.west + 180) * 12),
+    c1 = Math.floor((HK_BBOX.east + 180) * 12);
+  for (let r = r0; r <= r1; r++)
+    for (let c = c0; c <= c1; c++) {
+      let ev = 0,
+        a = 0,
+        sa = 0;
+      for (let rr = Math.max(r0, r - R); rr <= Math.min(r1, r + R); rr++)
+        for (let cc = Math.max(c0, c - R); cc <= Math.min(c1, c + R); cc++) {
+          const k = rr * W5 + cc;
+          ev += geoRate[k]!;
+          a += ar[k]!;
+          sa += sl[k]!;
+        }
+      p[r * W5 + c] = prob(r * W5 + c, ev, a, sa);
     }
-    p[r * W5 + c] = prob(r * W5 + c, ev, a, sa);
-  }
   fillCoastalSeaCells(p, t.land);
   return p;
 }
@@ -387,23 +524,30 @@ export function buildLandslide(dir: string, t: Terrain, slope: Float32Array): Fl
  */
 export function fillCoastalSeaCells(p: Float32Array, land: Uint8Array): void {
   const src = Float32Array.from(p);
-  for (let r = 1; r < H5 - 1; r++) for (let c = 0; c < W5; c++) {
-    const i = r * W5 + c;
-    if (land[i]) continue;
-    let s = 0, n = 0;
-    for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) {
-      const k = (r + dr) * W5 + ((c + dc + W5) % W5);
-      if (land[k]) { s += src[k]!; n++; }
+  for (let r = 1; r < H5 - 1; r++)
+    for (let c = 0; c < W5; c++) {
+      const i = r * W5 + c;
+      if (land[i]) continue;
+      let s = 0,
+        n = 0;
+      for (let dr = -1; dr <= 1; dr++)
+        for (let dc = -1; dc <= 1; dc++) {
+          const k = (r + dr) * W5 + ((c + dc + W5) % W5);
+          if (land[k]) {
+            s += src[k]!;
+            n++;
+          }
+        }
+      if (n > 0) p[i] = s / n;
     }
-    if (n > 0) p[i] = s / n;
-  }
 }
 
 /** Buildings Department: 43,163 private buildings (excluding New Territories Exempted Houses) at 31 Dec 2014. */
 export const HK_PRIVATE_BUILDINGS = 43163;
 const HK_SQUATTER = /squat|hut|shed|structure|licen[cs]ed/i;
 const HK_VILLAGE = /village|NTEH|small house/i;
-const HK_BUILDING = /\b(buildings?|houses?|flats?|storey|floors?|school|temple|monastery|premises|court|residential|residents|mansion|tower|church|hospital|shop|factory|kitchen|estate|families|persons)\b/i;
+const HK_BUILDING =
+  /\b(buildings?|houses?|flats?|storey|floors?|school|temple|monastery|premises|court|residential|residents|mansion|tower|church|hospital|shop|factory|kitchen|estate|families|persons)\b/i;
 const HK_EVACUATED = /evacuat/i;
 const HK_DAMAGED = /damag|collaps|buried|destroy|crack|undermin|demolish/i;
 
@@ -416,23 +560,41 @@ const HK_DAMAGED = /damag|collaps|buried|destroy|crack|undermin|demolish/i;
  */
 export function hkBuildingIncidents(dir: string) {
   const hk = readCsvRecords(dir, 'hk-geo-landslide-incidents-1984-2020/hk_landslide_incidents_1984_2020.csv.gz');
-  const iC = hk.header.indexOf('CONSEC'), iF = hk.header.indexOf('FACAFF');
-  let affected = 0, damaged = 0, village = 0, villageDamaged = 0;
+  const iC = hk.header.indexOf('CONSEC'),
+    iF = hk.header.indexOf('FACAFF');
+  let affected = 0,
+    damaged = 0,
+    village = 0,
+    villageDamaged = 0;
   for (const r of hk.rows) {
     const cons = (r[iC] ?? '').trim();
     if (cons === '' || cons === '-' || /^nil$/i.test(cons)) continue;
-    let isB = false, isD = false;
+    let isB = false,
+      isD = false;
     for (const clause of cons.split(/[;,\n.]| and /)) {
       if (!HK_BUILDING.test(clause) || HK_SQUATTER.test(clause)) continue;
-      if (HK_EVACUATED.test(clause) || HK_DAMAGED.test(clause)) { isB = true; if (HK_DAMAGED.test(clause)) isD = true; }
+      if (HK_EVACUATED.test(clause) || HK_DAMAGED.test(clause)) {
+        isB = true;
+        if (HK_DAMAGED.test(clause)) isD = true;
+      }
     }
     if (!isB) continue;
-    if (HK_VILLAGE.test(cons) || HK_VILLAGE.test(r[iF] ?? '')) { village++; if (isD) villageDamaged++; continue; }
-    affected++; if (isD) damaged++;
+    if (HK_VILLAGE.test(cons) || HK_VILLAGE.test(r[iF] ?? '')) {
+      village++;
+      if (isD) villageDamaged++;
+      continue;
+    }
+    affected++;
+    if (isD) damaged++;
   }
   return {
-    incidents: hk.rows.length, years: HK_GEO_YEARS, buildingsExposed: HK_PRIVATE_BUILDINGS,
-    affectedBuildings: affected, damagedBuildings: damaged, affectedVillageHouses: village, damagedVillageHouses: villageDamaged,
+    incidents: hk.rows.length,
+    years: HK_GEO_YEARS,
+    buildingsExposed: HK_PRIVATE_BUILDINGS,
+    affectedBuildings: affected,
+    damagedBuildings: damaged,
+    affectedVillageHouses: village,
+    damagedVillageHouses: villageDamaged,
     affectedPerBuildingYear: affected / HK_GEO_YEARS / HK_PRIVATE_BUILDINGS,
   };
 }
@@ -442,10 +604,20 @@ export function hkBuildingIncidents(dir: string) {
  * filled from their land neighbours): the catalogue's coverage. `scale` converts quantised values.
  */
 export function hkMeanLandslideP(p: ArrayLike<number>, scale = 1): { mean: number; cells: number } {
-  const r0 = Math.floor((90 - HK_BBOX.north) * 12), r1 = Math.floor((90 - HK_BBOX.south) * 12);
-  const c0 = Math.floor((HK_BBOX.west + 180) * 12), c1 = Math.floor((HK_BBOX.east + 180) * 12);
-  let s = 0, n = 0;
-  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) { const v = p[r * W5 + c]! * scale; if (v > 0) { s += v; n++; } }
+  const r0 = Math.floor((90 - HK_BBOX.north) * 12),
+    r1 = Math.floor((90 - HK_BBOX.south) * 12);
+  const c0 = Math.floor((HK_BBOX.west + 180) * 12),
+    c1 = Math.floor((HK_BBOX.east + 180) * 12);
+  let s = 0,
+    n = 0;
+  for (let r = r0; r <= r1; r++)
+    for (let c = c0; c <= c1; c++) {
+      const v = p[r * W5 + c]! * scale;
+      if (v > 0) {
+        s += v;
+        n++;
+      }
+    }
   return { mean: s / n, cells: n };
 }
 
@@ -463,26 +635,210 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
   const regGrid = regionGrid(P.reg);
   const nO = CHRONIC_OFFSETS_C.length;
   const chronicSrc = ['ncep-reanalysis1-ltm', 'cmap-precip-ltm'];
-  writeLayer(out, { name: 'tas_warm', dtype: 'int16', grid: GRID_05, bands: 1, scale: 0.01, offset: 0, nodata: -32768, unit: '°C', description: 'Warmest-month mean 2 m temperature 1991-2020', resolutionKm: 210, datasets: ['ncep-reanalysis1-ltm'] }, quantise('int16', ch.warmC, 0.01, 0, -32768));
-  writeLayer(out, { name: 'tas_cold', dtype: 'int16', grid: GRID_05, bands: 1, scale: 0.01, offset: 0, nodata: -32768, unit: '°C', description: 'Coldest-month mean 2 m temperature 1991-2020', resolutionKm: 210, datasets: ['ncep-reanalysis1-ltm'] }, quantise('int16', ch.coldC, 0.01, 0, -32768));
-  writeLayer(out, { name: 'precip_wet_month', dtype: 'uint16', grid: GRID_05, bands: 1, scale: 0.01, offset: 0, nodata: null, unit: 'mm/day', description: 'Mean daily precipitation of the wettest month 1981-2010', resolutionKm: 280, datasets: ['cmap-precip-ltm'] }, quantise('uint16', ch.wetMonthMmDay, 0.01, 0, null));
-  writeLayer(out, { name: 'snowfall', dtype: 'uint16', grid: GRID_05, bands: nO, bandLabels: CHRONIC_OFFSETS_C, scale: 0.2, offset: 0, nodata: null, unit: 'mm/yr', description: 'Annual snowfall water equivalent at warming offsets (°C) of the monthly temperatures', resolutionKm: 280, datasets: chronicSrc }, quantise('uint16', ch.snowMm, 0.2, 0, null));
-  writeLayer(out, { name: 'aridity', dtype: 'uint16', grid: GRID_05, bands: nO, bandLabels: CHRONIC_OFFSETS_C, scale: 0.001, offset: 0, nodata: null, unit: 'P/PET', description: 'UNEP aridity index P/PET (Thornthwaite) at warming offsets (°C)', resolutionKm: 280, datasets: chronicSrc }, quantise('uint16', ch.aridity, 0.001, 0, null));
-  writeLayer(out, { name: 'fire_climate', dtype: 'uint16', grid: GRID_05, bands: nO, bandLabels: CHRONIC_OFFSETS_C, scale: 1e-4, offset: 0, nodata: null, unit: '-', description: 'Fire-climate factor: dry-season shape × Thornthwaite PET ratio at warming offsets (°C)', resolutionKm: 280, datasets: chronicSrc }, quantise('uint16', ch.fireClim, 1e-4, 0, null));
-  writeLayer(out, { name: 'ar6_region', dtype: 'uint8', grid: GRID_05, bands: 1, scale: 1, offset: 0, nodata: 255, unit: 'index', description: 'IPCC AR6 WGI reference region index (params.regions)', resolutionKm: 55, datasets: ['cmip6_regional_extremes_ar6'] }, regGrid);
+  writeLayer(
+    out,
+    {
+      name: 'tas_warm',
+      dtype: 'int16',
+      grid: GRID_05,
+      bands: 1,
+      scale: 0.01,
+      offset: 0,
+      nodata: -32768,
+      unit: '°C',
+      description: 'Warmest-month mean 2 m temperature 1991-2020',
+      resolutionKm: 210,
+      datasets: ['ncep-reanalysis1-ltm'],
+    },
+    quantise('int16', ch.warmC, 0.01, 0, -32768),
+  );
+  writeLayer(
+    out,
+    {
+      name: 'tas_cold',
+      dtype: 'int16',
+      grid: GRID_05,
+      bands: 1,
+      scale: 0.01,
+      offset: 0,
+      nodata: -32768,
+      unit: '°C',
+      description: 'Coldest-month mean 2 m temperature 1991-2020',
+      resolutionKm: 210,
+      datasets: ['ncep-reanalysis1-ltm'],
+    },
+    quantise('int16', ch.coldC, 0.01, 0, -32768),
+  );
+  writeLayer(
+    out,
+    {
+      name: 'precip_wet_month',
+      dtype: 'uint16',
+      grid: GRID_05,
+      bands: 1,
+      scale: 0.01,
+      offset: 0,
+      nodata: null,
+      unit: 'mm/day',
+      description: 'Mean daily precipitation of the wettest month 1981-2010',
+      resolutionKm: 280,
+      datasets: ['cmap-precip-ltm'],
+    },
+    quantise('uint16', ch.wetMonthMmDay, 0.01, 0, null),
+  );
+  writeLayer(
+    out,
+    {
+      name: 'snowfall',
+      dtype: 'uint16',
+      grid: GRID_05,
+      bands: nO,
+      bandLabels: CHRONIC_OFFSETS_C,
+      scale: 0.2,
+      offset: 0,
+      nodata: null,
+      unit: 'mm/yr',
+      description: 'Annual snowfall water equivalent at warming offsets (°C) of the monthly temperatures',
+      resolutionKm: 280,
+      datasets: chronicSrc,
+    },
+    quantise('uint16', ch.snowMm, 0.2, 0, null),
+  );
+  writeLayer(
+    out,
+    {
+      name: 'aridity',
+      dtype: 'uint16',
+      grid: GRID_05,
+      bands: nO,
+      bandLabels: CHRONIC_OFFSETS_C,
+      scale: 0.001,
+      offset: 0,
+      nodata: null,
+      unit: 'P/PET',
+      description: 'UNEP aridity index P/PET (Thornthwaite) at warming offsets (°C)',
+      resolutionKm: 280,
+      datasets: chronicSrc,
+    },
+    quantise('uint16', ch.aridity, 0.001, 0, null),
+  );
+  writeLayer(
+    out,
+    {
+      name: 'fire_climate',
+      dtype: 'uint16',
+      grid: GRID_05,
+      bands: nO,
+      bandLabels: CHRONIC_OFFSETS_C,
+      scale: 1e-4,
+      offset: 0,
+      nodata: null,
+      unit: '-',
+      description: 'Fire-climate factor: dry-season shape × Thornthwaite PET ratio at warming offsets (°C)',
+      resolutionKm: 280,
+      datasets: chronicSrc,
+    },
+    quantise('uint16', ch.fireClim, 1e-4, 0, null),
+  );
+  writeLayer(
+    out,
+    {
+      name: 'ar6_region',
+      dtype: 'uint8',
+      grid: GRID_05,
+      bands: 1,
+      scale: 1,
+      offset: 0,
+      nodata: 255,
+      unit: 'index',
+      description: 'IPCC AR6 WGI reference region index (params.regions)',
+      resolutionKm: 55,
+      datasets: ['cmip6_regional_extremes_ar6'],
+    },
+    regGrid,
+  );
 
   console.log('  sea level (PSMSL)…');
   const slr = buildLocalSlrRate(dir);
   console.log(`  sea level: ${slr.stations} gauges kept (${slr.capped} capped at ±${SLR_GAUGE_RULES.capMmYr} mm/yr), rejected ${JSON.stringify(slr.rejected)}`);
-  writeLayer(out, { name: 'slr_local_rate', dtype: 'int16', grid: GRID_05, bands: 1, scale: 0.01, offset: 0, nodata: -32768, unit: 'mm/yr', description: `Local relative sea-level rate minus the AR6 GMSL rate over each gauge record (nearest of ${slr.stations} long, well-fitted PSMSL gauges within ${SLR_GAUGE_RULES.maxDistanceKm} km; capped at ±${SLR_GAUGE_RULES.capMmYr} mm/yr)`, resolutionKm: 55, datasets: ['psmsl-rlr-annual'] }, quantise('int16', slr.grid, 0.01, 0, -32768));
-  writeLayer(out, { name: 'slr_local_se', dtype: 'int16', grid: GRID_05, bands: 1, scale: 0.01, offset: 0, nodata: -32768, unit: 'mm/yr', description: 'Standard error of the local tide-gauge trend (autocorrelation-adjusted OLS) of slr_local_rate', resolutionKm: 55, datasets: ['psmsl-rlr-annual'] }, quantise('int16', slr.seGrid, 0.01, 0, -32768));
+  writeLayer(
+    out,
+    {
+      name: 'slr_local_rate',
+      dtype: 'int16',
+      grid: GRID_05,
+      bands: 1,
+      scale: 0.01,
+      offset: 0,
+      nodata: -32768,
+      unit: 'mm/yr',
+      description: `Local relative sea-level rate minus the AR6 GMSL rate over each gauge record (nearest of ${slr.stations} long, well-fitted PSMSL gauges within ${SLR_GAUGE_RULES.maxDistanceKm} km; capped at ±${SLR_GAUGE_RULES.capMmYr} mm/yr)`,
+      resolutionKm: 55,
+      datasets: ['psmsl-rlr-annual'],
+    },
+    quantise('int16', slr.grid, 0.01, 0, -32768),
+  );
+  writeLayer(
+    out,
+    {
+      name: 'slr_local_se',
+      dtype: 'int16',
+      grid: GRID_05,
+      bands: 1,
+      scale: 0.01,
+      offset: 0,
+      nodata: -32768,
+      unit: 'mm/yr',
+      description: 'Standard error of the local tide-gauge trend (autocorrelation-adjusted OLS) of slr_local_rate',
+      resolutionKm: 55,
+      datasets: ['psmsl-rlr-annual'],
+    },
+    quantise('int16', slr.seGrid, 0.01, 0, -32768),
+  );
 
   console.log('  land cover (MODIS)…');
   const igbp = new Uint8Array(readRaw(dir, 'modis-landcover-igbp-0.1deg/mcd12c1_igbp_2011_uint8_3600x1800.bin.gz'));
-  const cn = new Uint8Array(igbp.length), fuel = new Uint8Array(igbp.length);
-  for (let i = 0; i < igbp.length; i++) { const k = igbp[i]!; cn[i] = IGBP_CURVE_NUMBER[k] ?? 0; fuel[i] = IGBP_FUEL[k] ?? 0; }
-  writeLayer(out, { name: 'curve_number', dtype: 'uint8', grid: GRID_01, bands: 1, scale: 1, offset: 0, nodata: 0, unit: 'CN', description: 'SCS curve number (TR-55, soil group C) from MODIS IGBP class', resolutionKm: 11, datasets: ['modis-landcover-igbp-0.1deg'] }, cn);
-  writeLayer(out, { name: 'fuel', dtype: 'uint8', grid: GRID_01, bands: 1, scale: 1, offset: 0, nodata: null, unit: 'flag', description: 'Burnable vegetation (IGBP 1-10) flag', resolutionKm: 11, datasets: ['modis-landcover-igbp-0.1deg'] }, fuel);
+  const cn = new Uint8Array(igbp.length),
+    fuel = new Uint8Array(igbp.length);
+  for (let i = 0; i < igbp.length; i++) {
+    const k = igbp[i]!;
+    cn[i] = IGBP_CURVE_NUMBER[k] ?? 0;
+    fuel[i] = IGBP_FUEL[k] ?? 0;
+  }
+  writeLayer(
+    out,
+    {
+      name: 'curve_number',
+      dtype: 'uint8',
+      grid: GRID_01,
+      bands: 1,
+      scale: 1,
+      offset: 0,
+      nodata: 0,
+      unit: 'CN',
+      description: 'SCS curve number (TR-55, soil group C) from MODIS IGBP class',
+      resolutionKm: 11,
+      datasets: ['modis-landcover-igbp-0.1deg'],
+    },
+    cn,
+  );
+  writeLayer(
+    out,
+    {
+      name: 'fuel',
+      dtype: 'uint8',
+      grid: GRID_01,
+      bands: 1,
+      scale: 1,
+      offset: 0,
+      nodata: null,
+      unit: 'flag',
+      description: 'Burnable vegetation (IGBP 1-10) flag',
+      resolutionKm: 11,
+      datasets: ['modis-landcover-igbp-0.1deg'],
+    },
+    fuel,
+  );
   // wildfire calibration: Σ area × fuel × fireClim(0) × k = global burned area
   let s = 0;
   for (let r = 0; r < 1800; r++) {
@@ -502,36 +858,143 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
   // coastal tiles: 1° tiles with land within 60 km of the sea or sea next to land
   const tileIndex = new Int32Array(360 * 180).fill(-1);
   const tiles: number[] = [];
-  for (let tr = 0; tr < 180; tr++) for (let tc = 0; tc < 360; tc++) {
-    let keep = false;
-    for (let r = tr * 12; r < tr * 12 + 12 && !keep; r++) for (let c = tc * 12; c < tc * 12 + 12; c++) {
-      const i = r * W5 + c;
-      if (t.land[i] && t.distKm[i]! <= 60) { keep = true; break; }
+  for (let tr = 0; tr < 180; tr++)
+    for (let tc = 0; tc < 360; tc++) {
+      let keep = false;
+      for (let r = tr * 12; r < tr * 12 + 12 && !keep; r++)
+        for (let c = tc * 12; c < tc * 12 + 12; c++) {
+          const i = r * W5 + c;
+          if (t.land[i] && t.distKm[i]! <= 60) {
+            keep = true;
+            break;
+          }
+        }
+      if (keep) {
+        tileIndex[tr * 360 + tc] = tiles.length;
+        tiles.push(tr * 360 + tc);
+      }
     }
-    if (keep) { tileIndex[tr * 360 + tc] = tiles.length; tiles.push(tr * 360 + tc); }
-  }
   const n144 = TILE_CELLS * TILE_CELLS;
-  const tElev = new Int16Array(tiles.length * n144), tDist = new Uint8Array(tiles.length * n144);
+  const tElev = new Int16Array(tiles.length * n144),
+    tDist = new Uint8Array(tiles.length * n144);
   tiles.forEach((tile, ti) => {
-    const tr = Math.floor(tile / 360), tc = tile % 360;
-    for (let a = 0; a < 12; a++) for (let b = 0; b < 12; b++) {
-      const i = (tr * 12 + a) * W5 + tc * 12 + b;
-      tElev[ti * n144 + a * 12 + b] = Math.max(-32767, Math.min(32767, Math.round(t.elev[i]!)));
-      tDist[ti * n144 + a * 12 + b] = t.land[i] ? Math.max(1, Math.min(255, Math.round(t.distKm[i]!))) : 0;
-    }
+    const tr = Math.floor(tile / 360),
+      tc = tile % 360;
+    for (let a = 0; a < 12; a++)
+      for (let b = 0; b < 12; b++) {
+        const i = (tr * 12 + a) * W5 + tc * 12 + b;
+        tElev[ti * n144 + a * 12 + b] = Math.max(-32767, Math.min(32767, Math.round(t.elev[i]!)));
+        tDist[ti * n144 + a * 12 + b] = t.land[i] ? Math.max(1, Math.min(255, Math.round(t.distKm[i]!))) : 0;
+      }
   });
-  writeLayer(out, { name: 'coast_tile_index', dtype: 'int32', grid: GRID_1, bands: 1, scale: 1, offset: 0, nodata: -1, unit: 'index', description: 'Index of the 12x12 5-minute coastal tile per 1° cell (-1: no coast within 60 km)', resolutionKm: 111, datasets: ['etopo5-global-dem'] }, tileIndex);
-  writeLayer(out, { name: 'coast_elevation', dtype: 'int16', grid: GRID_5M, bands: 1, scale: 1, offset: 0, nodata: null, unit: 'm', description: 'ETOPO5 elevation in coastal tiles (tile-major, 144 cells per tile)', resolutionKm: 9.3, datasets: ['etopo5-global-dem'] }, tElev);
-  writeLayer(out, { name: 'coast_distance', dtype: 'uint8', grid: GRID_5M, bands: 1, scale: 1, offset: 0, nodata: null, unit: 'km', description: 'Distance from land to the nearest ETOPO5 sea cell in coastal tiles (0 = sea)', resolutionKm: 9.3, datasets: ['etopo5-global-dem'] }, tDist);
+  writeLayer(
+    out,
+    {
+      name: 'coast_tile_index',
+      dtype: 'int32',
+      grid: GRID_1,
+      bands: 1,
+      scale: 1,
+      offset: 0,
+      nodata: -1,
+      unit: 'index',
+      description: 'Index of the 12x12 5-minute coastal tile per 1° cell (-1: no coast within 60 km)',
+      resolutionKm: 111,
+      datasets: ['etopo5-global-dem'],
+    },
+    tileIndex,
+  );
+  writeLayer(
+    out,
+    {
+      name: 'coast_elevation',
+      dtype: 'int16',
+      grid: GRID_5M,
+      bands: 1,
+      scale: 1,
+      offset: 0,
+      nodata: null,
+      unit: 'm',
+      description: 'ETOPO5 elevation in coastal tiles (tile-major, 144 cells per tile)',
+      resolutionKm: 9.3,
+      datasets: ['etopo5-global-dem'],
+    },
+    tElev,
+  );
+  writeLayer(
+    out,
+    {
+      name: 'coast_distance',
+      dtype: 'uint8',
+      grid: GRID_5M,
+      bands: 1,
+      scale: 1,
+      offset: 0,
+      nodata: null,
+      unit: 'km',
+      description: 'Distance from land to the nearest ETOPO5 sea cell in coastal tiles (0 = sea)',
+      resolutionKm: 9.3,
+      datasets: ['etopo5-global-dem'],
+    },
+    tDist,
+  );
 
-  console.log('  coastline distance (Natural Earth 1:10m, 1\')…');
+  console.log("  coastline distance (Natural Earth 1:10m, 1')…");
   const fc = buildFineCoast(dir, tiles);
-  writeLayer(out, { name: 'coast_fine_tile_index', dtype: 'int32', grid: GRID_1, bands: 1, scale: 1, offset: 0, nodata: -1, unit: 'index', description: 'Index of the 60x60 1-minute coastline-distance tile per 1° cell (-1: no land within 20 km of the Natural Earth coastline)', resolutionKm: 111, datasets: ['natural-earth-10m-land'] }, fc.tileIndex);
-  writeLayer(out, { name: 'coast_fine_distance', dtype: 'uint8', grid: GRID_1M, bands: 1, scale: FINE_SCALE_KM, offset: FINE_OFFSET_KM, nodata: FINE_NODATA, unit: 'km', description: `Signed distance to the Natural Earth 1:10m coastline (land +, sea −; tile-major, 3600 cells per tile; ${FINE_NODATA} = more than 20 km inland)`, resolutionKm: 1.9, datasets: ['natural-earth-10m-land'] }, fc.codes);
+  writeLayer(
+    out,
+    {
+      name: 'coast_fine_tile_index',
+      dtype: 'int32',
+      grid: GRID_1,
+      bands: 1,
+      scale: 1,
+      offset: 0,
+      nodata: -1,
+      unit: 'index',
+      description: 'Index of the 60x60 1-minute coastline-distance tile per 1° cell (-1: no land within 20 km of the Natural Earth coastline)',
+      resolutionKm: 111,
+      datasets: ['natural-earth-10m-land'],
+    },
+    fc.tileIndex,
+  );
+  writeLayer(
+    out,
+    {
+      name: 'coast_fine_distance',
+      dtype: 'uint8',
+      grid: GRID_1M,
+      bands: 1,
+      scale: FINE_SCALE_KM,
+      offset: FINE_OFFSET_KM,
+      nodata: FINE_NODATA,
+      unit: 'km',
+      description: `Signed distance to the Natural Earth 1:10m coastline (land +, sea −; tile-major, 3600 cells per tile; ${FINE_NODATA} = more than 20 km inland)`,
+      resolutionKm: 1.9,
+      datasets: ['natural-earth-10m-land'],
+    },
+    fc.codes,
+  );
 
   console.log('  rivers (HAND proxy)…');
   const hand = handProxy(t, riverMask(dir));
-  writeLayer(out, { name: 'river_hand', dtype: 'uint8', grid: GRID_5M, bands: 1, scale: 1, offset: 0, nodata: 255, unit: 'm', description: 'Height above the lowest Natural Earth 1:50m river cell within ~28 km (ETOPO5); 255 where no mapped river', resolutionKm: 9.3, datasets: ['etopo5-global-dem', 'natural-earth'] }, quantise('uint8', hand, 1, 0, 255));
+  writeLayer(
+    out,
+    {
+      name: 'river_hand',
+      dtype: 'uint8',
+      grid: GRID_5M,
+      bands: 1,
+      scale: 1,
+      offset: 0,
+      nodata: 255,
+      unit: 'm',
+      description: 'Height above the lowest Natural Earth 1:50m river cell within ~28 km (ETOPO5); 255 where no mapped river',
+      resolutionKm: 9.3,
+      datasets: ['etopo5-global-dem', 'natural-earth'],
+    },
+    quantise('uint8', hand, 1, 0, 255),
+  );
 
   console.log('  landslides…');
   const ls = buildLandslide(dir, t, slope);
@@ -539,12 +1002,61 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
   const hkP = hkMeanLandslideP(quantise('uint16', ls, 1e-5, 0, null), 1e-5);
   const lsCal = { ...hkB, meanPHongKong: hkP.mean, hongKongCells: hkP.cells, siteHitFraction: hkB.affectedPerBuildingYear / hkP.mean };
   console.log(`  landslide calibration: ${JSON.stringify(lsCal)}`);
-  writeLayer(out, { name: 'landslide_probability', dtype: 'uint16', grid: GRID_5M, bands: 1, scale: 1e-5, offset: 0, nodata: null, unit: '1/yr', description: 'Annual probability of a reported landslide within 1 km (catalogue density × relative ETOPO5 slope)', resolutionKm: 9.3, datasets: ['nasa-global-landslide-catalog-points', 'hk-geo-landslide-incidents-1984-2020', 'etopo5-global-dem'] }, quantise('uint16', ls, 1e-5, 0, null));
+  writeLayer(
+    out,
+    {
+      name: 'landslide_probability',
+      dtype: 'uint16',
+      grid: GRID_5M,
+      bands: 1,
+      scale: 1e-5,
+      offset: 0,
+      nodata: null,
+      unit: '1/yr',
+      description: 'Annual probability of a reported landslide within 1 km (catalogue density × relative ETOPO5 slope)',
+      resolutionKm: 9.3,
+      datasets: ['nasa-global-landslide-catalog-points', 'hk-geo-landslide-incidents-1984-2020', 'etopo5-global-dem'],
+    },
+    quantise('uint16', ls, 1e-5, 0, null),
+  );
 
   console.log('  typhoon wind field over all best tracks…');
   const ty = buildTyphoonArrays(dir);
-  writeLayer(out, { name: 'typhoon_rp', dtype: 'uint8', grid: GRID_025, bands: RPS.length, bandLabels: RPS, scale: 0.5, offset: 0, nodata: 255, unit: 'm/s', description: '1-min sustained 10 m wind at return periods (Holland wind field over best tracks, GPD tail); 255 = outside the basins with tracks', resolutionKm: 28, datasets: [...new Set(ty.sources.map((x) => x.dataset))] }, quantise('uint8', ty.rp, 0.5, 0, 255));
-  writeLayer(out, { name: 'typhoon_basin', dtype: 'uint8', grid: GRID_025, bands: 1, scale: 1, offset: 0, nodata: 0, unit: 'index', description: 'Dominant TC basin (params.typhoonBasins)', resolutionKm: 28, datasets: [...new Set(ty.sources.map((x) => x.dataset))] }, ty.basin);
+  writeLayer(
+    out,
+    {
+      name: 'typhoon_rp',
+      dtype: 'uint8',
+      grid: GRID_025,
+      bands: RPS.length,
+      bandLabels: RPS,
+      scale: 0.5,
+      offset: 0,
+      nodata: 255,
+      unit: 'm/s',
+      description: '1-min sustained 10 m wind at return periods (Holland wind field over best tracks, GPD tail); 255 = outside the basins with tracks',
+      resolutionKm: 28,
+      datasets: [...new Set(ty.sources.map((x) => x.dataset))],
+    },
+    quantise('uint8', ty.rp, 0.5, 0, 255),
+  );
+  writeLayer(
+    out,
+    {
+      name: 'typhoon_basin',
+      dtype: 'uint8',
+      grid: GRID_025,
+      bands: 1,
+      scale: 1,
+      offset: 0,
+      nodata: 0,
+      unit: 'index',
+      description: 'Dominant TC basin (params.typhoonBasins)',
+      resolutionKm: 28,
+      datasets: [...new Set(ty.sources.map((x) => x.dataset))],
+    },
+    ty.basin,
+  );
 
   const hko = hkoRainfallStats(dir);
   // HK wettest-month daily rate from the CMAP layer (0.5° cell containing HKO headquarters, 22.30N 114.17E)
@@ -603,12 +1115,17 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
     datasets: DATASETS,
     totalBytesGz: out.entries.reduce((a, e) => a + (e.bytesGz ?? 0), 0),
     // the historical track archive is written by build-tracks.ts (run next by hazards:build); keep its entry meanwhile
-    ...(existsSync(join(outDir, 'manifest.json')) ? { tracks: (JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as { tracks?: unknown }).tracks } : {}),
+    ...(existsSync(join(outDir, 'manifest.json'))
+      ? { tracks: (JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as { tracks?: unknown }).tracks }
+      : {}),
   };
   writeFileSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 1));
   console.log(`[hazards] ${out.entries.length} layers, ${(manifest.totalBytesGz / 1e6).toFixed(2)} MB gz, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  buildAll().catch((e) => { console.error(e); process.exit(1); });
+  buildAll().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
 }

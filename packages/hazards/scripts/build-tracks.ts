@@ -32,13 +32,52 @@ export const FIRST_SEASON = 1949;
 const TS_MS = 17.5;
 const MATCH_KM = 250;
 
-interface RFix { tH: number; lat: number; lon: number; v: number }
-interface RStorm { id: string; name: string | null; season: number; basin: string; agency: string; dataset: string; fixes: RFix[] }
+interface RFix {
+  tH: number;
+  lat: number;
+  lon: number;
+  v: number;
+}
+interface RStorm {
+  id: string;
+  name: string | null;
+  season: number;
+  basin: string;
+  agency: string;
+  dataset: string;
+  fixes: RFix[];
+}
 
 /** The committed file: one record per storm; `dt` hours since the previous fix (first = 0), `la`/`lo` in 0.1°, `w` m/s (null = not reported). */
-export interface TrackFileStorm { id: string; n: string | null; s: number; b: string; a: string; d: string; t0: number; dt: number[]; la: number[]; lo: number[]; w: (number | null)[] }
-export interface TrackFileSource { basin: string; agency: string; dataset: string; from: number; to: number; storms: number; wind: string }
-export interface TrackFile { format: 'crp-tc-tracks/1'; generator: string; firstSeason: number; sources: TrackFileSource[]; storms: TrackFileStorm[] }
+export interface TrackFileStorm {
+  id: string;
+  n: string | null;
+  s: number;
+  b: string;
+  a: string;
+  d: string;
+  t0: number;
+  dt: number[];
+  la: number[];
+  lo: number[];
+  w: (number | null)[];
+}
+export interface TrackFileSource {
+  basin: string;
+  agency: string;
+  dataset: string;
+  from: number;
+  to: number;
+  storms: number;
+  wind: string;
+}
+export interface TrackFile {
+  format: 'crp-tc-tracks/1';
+  generator: string;
+  firstSeason: number;
+  sources: TrackFileSource[];
+  storms: TrackFileStorm[];
+}
 
 const hours = (y: number, mo: number, d: number, h: number) => Date.UTC(y, mo - 1, d, h) / 3.6e6;
 const isoH = (s: string) => Date.parse(/Z$|[+-]\d\d:?\d\d$/.test(s) ? s : s + 'Z') / 3.6e6;
@@ -51,11 +90,20 @@ const num = (s: string | undefined) => {
 const wrapLon = (l: number) => (l > 180 ? l - 360 : l < -180 ? l + 360 : l);
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
-const NUMBER_WORDS = /^(ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN|ELEVEN|TWELVE|THIRTEEN|FOURTEEN|FIFTEEN|SIXTEEN|SEVENTEEN|EIGHTEEN|NINETEEN|TWENTY|THIRTY|FORTY|FIFTY|[-\s])+$/i;
+const NUMBER_WORDS =
+  /^(ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN|ELEVEN|TWELVE|THIRTEEN|FOURTEEN|FIFTEEN|SIXTEEN|SEVENTEEN|EIGHTEEN|NINETEEN|TWENTY|THIRTY|FORTY|FIFTY|[-\s])+$/i;
 /** A real storm name in title case, or null for placeholders (numbers, INVEST, UNNAMED, NONAME). */
 export function cleanName(raw: string | undefined): string | null {
   const s = (raw ?? '').trim();
-  if (!s || /^\(.*\)$/.test(s) || /^\d+[A-Z]?$/.test(s) || NUMBER_WORDS.test(s) || /^(INVEST|UNNAMED|NONAME|NAMELESS|TD|TS|NN|-+)$/i.test(s) || /^[A-Z]{2}\d{6}$/.test(s)) return null;
+  if (
+    !s ||
+    /^\(.*\)$/.test(s) ||
+    /^\d+[A-Z]?$/.test(s) ||
+    NUMBER_WORDS.test(s) ||
+    /^(INVEST|UNNAMED|NONAME|NAMELESS|TD|TS|NN|-+)$/i.test(s) ||
+    /^[A-Z]{2}\d{6}$/.test(s)
+  )
+    return null;
   return s.toLowerCase().replace(/(^|[\s-])([a-z])/g, (_m, p: string, c: string) => p + c.toUpperCase());
 }
 
@@ -76,9 +124,17 @@ function finishStorm(s: RStorm): RStorm | null {
 /** Most frequent real name among the rows (JTWC b-decks carry a number word until the storm is named). */
 function bestName(names: (string | undefined)[]): string | null {
   const c = new Map<string, number>();
-  for (const n of names) { const k = cleanName(n); if (k) c.set(k, (c.get(k) ?? 0) + 1); }
-  let best: string | null = null, bn = 0;
-  for (const [k, v] of c) if (v > bn) { best = k; bn = v; }
+  for (const n of names) {
+    const k = cleanName(n);
+    if (k) c.set(k, (c.get(k) ?? 0) + 1);
+  }
+  let best: string | null = null,
+    bn = 0;
+  for (const [k, v] of c)
+    if (v > bn) {
+      best = k;
+      bn = v;
+    }
   return best;
 }
 
@@ -88,7 +144,12 @@ function ibtracsWp(dir: string): RStorm[] {
   const ix = (n: string) => header.indexOf(n);
   const [iS, iT, iLa, iLo, iW] = ['SID', 'ISO_TIME', 'LAT', 'LON', 'WMO_WIND_KT'].map(ix) as number[];
   return [...grouped(rows, (r) => r[iS!]!)].map(([id, rs]) => ({
-    id, name: null, season: +id.slice(0, 4), basin: 'WP', agency: 'IBTrACS (RSMC Tokyo wind)', dataset: 'ibtracs-wp-v04r01',
+    id,
+    name: null,
+    season: +id.slice(0, 4),
+    basin: 'WP',
+    agency: 'IBTrACS (RSMC Tokyo wind)',
+    dataset: 'ibtracs-wp-v04r01',
     fixes: rs.map((r) => ({ tH: isoH(r[iT!]!), lat: num(r[iLa!]), lon: wrapLon(num(r[iLo!])), v: (num(r[iW!]) * KT) / ONE_TO_TEN_MIN })),
   }));
 }
@@ -100,7 +161,12 @@ function jtwcWp(dir: string): RStorm[] {
   // storms are interleaved: a storm is (season, CY); late-season numbers seen in January belong to the previous season
   const season = (r: string[]) => (+r[iM!]! === 1 && +r[iCY!]! >= 20 ? +r[iY!]! - 1 : +r[iY!]!);
   return [...grouped(rows, (r) => `${season(r)}-${+r[iCY!]!}`)].map(([id, rs]) => ({
-    id: `JTWC-WP-${id}`, name: bestName(rs.map((r) => r[iN!])), season: season(rs[0]!), basin: 'WP', agency: 'JTWC', dataset: 'jtwc-besttrack-wp',
+    id: `JTWC-WP-${id}`,
+    name: bestName(rs.map((r) => r[iN!])),
+    season: season(rs[0]!),
+    basin: 'WP',
+    agency: 'JTWC',
+    dataset: 'jtwc-besttrack-wp',
     fixes: rs.map((r) => ({ tH: hours(+r[iY!]!, +r[iM!]!, +r[iD!]!, +r[iH!]!), lat: num(r[iLa!]), lon: wrapLon(num(r[iLo!])), v: num(r[iV!]) * KT })),
   }));
 }
@@ -109,8 +175,18 @@ function cmaWnp(dir: string): RStorm[] {
   const { header, rows } = readCsv(dir, 'cma-besttrack-wnp/cma_bst_1949_2024.csv.gz');
   const ix = (n: string) => header.indexOf(n);
   const [iS, iN, iT, iG, iLa, iLo, iW] = ['storm_id', 'name', 'time_utc', 'grade', 'lat', 'lon', 'wind_ms'].map(ix) as number[];
-  return [...grouped(rows.filter((r) => r[iG!] !== '9'), (r) => r[iS!]!)].map(([id, rs]) => ({
-    id: `CMA-${id}`, name: bestName(rs.map((r) => r[iN!])), season: +id.slice(0, 4), basin: 'WP', agency: 'CMA', dataset: 'cma-besttrack-wnp',
+  return [
+    ...grouped(
+      rows.filter((r) => r[iG!] !== '9'),
+      (r) => r[iS!]!,
+    ),
+  ].map(([id, rs]) => ({
+    id: `CMA-${id}`,
+    name: bestName(rs.map((r) => r[iN!])),
+    season: +id.slice(0, 4),
+    basin: 'WP',
+    agency: 'CMA',
+    dataset: 'cma-besttrack-wnp',
     fixes: rs.map((r) => ({ tH: isoH(r[iT!]!), lat: num(r[iLa!]), lon: wrapLon(num(r[iLo!])), v: num(r[iW!]) > 0 ? num(r[iW!]) : NaN })),
   }));
 }
@@ -124,16 +200,27 @@ function hurdat2(dir: string, rel: string, dataset: string, defaultBasin: 'NA' |
     const f = line.split(',').map((s) => s.trim());
     if (/^[A-Z]{2}\d{6}$/.test(f[0]!)) {
       const id = f[0]!;
-      cur = { id, name: cleanName(f[1]), season: +id.slice(4), basin: id.startsWith('CP') ? 'CP' : defaultBasin, agency: id.startsWith('CP') ? 'NHC/CPHC (HURDAT2)' : 'NHC (HURDAT2)', dataset, fixes: [] };
+      cur = {
+        id,
+        name: cleanName(f[1]),
+        season: +id.slice(4),
+        basin: id.startsWith('CP') ? 'CP' : defaultBasin,
+        agency: id.startsWith('CP') ? 'NHC/CPHC (HURDAT2)' : 'NHC (HURDAT2)',
+        dataset,
+        fixes: [],
+      };
       out.push(cur);
       continue;
     }
     if (!cur || !keep.has(f[3]!)) continue;
-    const d = f[0]!, hm = f[1]!.padStart(4, '0');
+    const d = f[0]!,
+      hm = f[1]!.padStart(4, '0');
     const v = num(f[6]);
     cur.fixes.push({
       tH: hours(+d.slice(0, 4), +d.slice(4, 6), +d.slice(6, 8), +hm.slice(0, 2) + +hm.slice(2) / 60),
-      lat: parseFloat(f[4]!) * (f[4]!.endsWith('S') ? -1 : 1), lon: wrapLon(parseFloat(f[5]!) * (f[5]!.endsWith('W') ? -1 : 1)), v: v > 0 ? v * KT : NaN,
+      lat: parseFloat(f[4]!) * (f[4]!.endsWith('S') ? -1 : 1),
+      lon: wrapLon(parseFloat(f[5]!) * (f[5]!.endsWith('W') ? -1 : 1)),
+      v: v > 0 ? v * KT : NaN,
     });
   }
   return out;
@@ -144,30 +231,45 @@ function niCsv(dir: string, rel: string, agency: string, prefix: string): RStorm
   const ix = (n: string) => header.indexOf(n);
   const [iT, iS, iLa, iLo, iW] = ['DATETIME', 'CS_ID', 'LAT', 'LON', 'MSWS'].map(ix) as number[];
   return [...grouped(rows, (r) => r[iS!]!)].map(([id, rs]) => ({
-    id: `${prefix}${id}`, name: null, season: +id.slice(0, 4), basin: 'NI', agency, dataset: 'tc-besttrack-north-indian',
+    id: `${prefix}${id}`,
+    name: null,
+    season: +id.slice(0, 4),
+    basin: 'NI',
+    agency,
+    dataset: 'tc-besttrack-north-indian',
     fixes: rs.map((r) => ({ tH: isoH(r[iT!]!.replace(' ', 'T')), lat: num(r[iLa!]), lon: wrapLon(num(r[iLo!])), v: num(r[iW!]) * KT })),
   }));
 }
 
 function jtwcIo(dir: string): RStorm[] {
   const map = new Map<string, { rows: string[][] }>();
-  let key = '', prevCy = '', prevT = -Infinity;
+  let key = '',
+    prevCy = '',
+    prevT = -Infinity;
   for (const line of readText(dir, 'tc-besttrack-north-indian/jtwc_io_bdeck_1982-2023.txt.gz').split(/\r?\n/)) {
     const f = line.split(',').map((s) => s.trim());
     if (f.length < 9) continue;
     const dt = f[2]!;
     const t = hours(+dt.slice(0, 4), +dt.slice(4, 6), +dt.slice(6, 8), +dt.slice(8, 10));
     if (f[1] !== prevCy || t - prevT > 72) key = `${dt.slice(0, 4)}-${f[1]}-${t}`;
-    prevCy = f[1]!; prevT = t;
+    prevCy = f[1]!;
+    prevT = t;
     (map.get(key) ?? map.set(key, { rows: [] }).get(key)!).rows.push(f);
   }
   return [...map].map(([k, { rows }]) => ({
-    id: `JTWC-IO-${k.split('-').slice(0, 2).join('-')}`, name: bestName(rows.map((f) => f[27])), season: +k.slice(0, 4), basin: 'NI', agency: 'JTWC', dataset: 'tc-besttrack-north-indian',
+    id: `JTWC-IO-${k.split('-').slice(0, 2).join('-')}`,
+    name: bestName(rows.map((f) => f[27])),
+    season: +k.slice(0, 4),
+    basin: 'NI',
+    agency: 'JTWC',
+    dataset: 'tc-besttrack-north-indian',
     fixes: rows.map((f) => {
       const dt = f[2]!;
       return {
         tH: hours(+dt.slice(0, 4), +dt.slice(4, 6), +dt.slice(6, 8), +dt.slice(8, 10)),
-        lat: (parseFloat(f[6]!) / 10) * (f[6]!.endsWith('S') ? -1 : 1), lon: wrapLon((parseFloat(f[7]!) / 10) * (f[7]!.endsWith('W') ? -1 : 1)), v: num(f[8]) * KT,
+        lat: (parseFloat(f[6]!) / 10) * (f[6]!.endsWith('S') ? -1 : 1),
+        lon: wrapLon((parseFloat(f[7]!) / 10) * (f[7]!.endsWith('W') ? -1 : 1)),
+        v: num(f[8]) * KT,
       };
     }),
   }));
@@ -178,7 +280,12 @@ function jtwcSh(dir: string): RStorm[] {
   const ix = (n: string) => header.indexOf(n);
   const [iS, iSe, iT, iLa, iLo, iV, iB] = ['storm_id', 'season', 'time_utc', 'lat', 'lon', 'vmax_kt', 'basin_genesis'].map(ix) as number[];
   return [...grouped(rows, (r) => r[iS!]!)].map(([id, rs]) => ({
-    id, name: null, season: +rs[0]![iSe!]!, basin: rs[0]![iB!] === 'SP' ? 'SP' : 'SI', agency: 'JTWC', dataset: 'jtwc-besttrack-southern-hemisphere',
+    id,
+    name: null,
+    season: +rs[0]![iSe!]!,
+    basin: rs[0]![iB!] === 'SP' ? 'SP' : 'SI',
+    agency: 'JTWC',
+    dataset: 'jtwc-besttrack-southern-hemisphere',
     fixes: rs.map((r) => ({ tH: isoH(r[iT!]!), lat: num(r[iLa!]), lon: wrapLon(num(r[iLo!])), v: num(r[iV!]) * KT })),
   }));
 }
@@ -186,7 +293,8 @@ function jtwcSh(dir: string): RStorm[] {
 // ------------------------------------------------------------------------------------------------- de-duplication
 function km(aLat: number, aLon: number, bLat: number, bLon: number): number {
   const rad = Math.PI / 180;
-  const dLat = (bLat - aLat) * rad, dLon = (bLon - aLon) * rad;
+  const dLat = (bLat - aLat) * rad,
+    dLon = (bLon - aLon) * rad;
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(aLat * rad) * Math.cos(bLat * rad) * Math.sin(dLon / 2) ** 2;
   return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
@@ -202,9 +310,15 @@ class KeptIndex {
   /** Index of the kept storm sharing ≥ 2 synoptic times within 250 km (≥ 1 for two-fix records), or -1. */
   match(s: RStorm): number {
     const count = new Map<number, number>();
-    for (const f of s.fixes) for (const k of this.byHour.get(f.tH) ?? []) if (km(f.lat, f.lon, k.lat, k.lon) <= MATCH_KM) count.set(k.i, (count.get(k.i) ?? 0) + 1);
-    let best = -1, bn = 0;
-    for (const [i, n] of count) if (n > bn) { best = i; bn = n; }
+    for (const f of s.fixes)
+      for (const k of this.byHour.get(f.tH) ?? []) if (km(f.lat, f.lon, k.lat, k.lon) <= MATCH_KM) count.set(k.i, (count.get(k.i) ?? 0) + 1);
+    let best = -1,
+      bn = 0;
+    for (const [i, n] of count)
+      if (n > bn) {
+        best = i;
+        bn = n;
+      }
     return bn >= Math.min(2, s.fixes.length) ? best : -1;
   }
 }
@@ -220,7 +334,10 @@ function merge(ordered: RStorm[][], idx = new KeptIndex()): RStorm[] {
       const s = finishStorm(s0);
       if (!s) continue;
       const m = idx.match(s);
-      if (m < 0) { idx.add(s); continue; }
+      if (m < 0) {
+        idx.add(s);
+        continue;
+      }
       // same storm in a lower-priority record: lend its name, and its wind where the kept record has none at that time
       const k = idx.kept[m]!;
       if (!k.name && s.name) k.name = s.name;
@@ -232,39 +349,61 @@ function merge(ordered: RStorm[][], idx = new KeptIndex()): RStorm[] {
 }
 
 export function buildTrackFile(dir: string): TrackFile {
-  const ib = ibtracsWp(dir), jt = jtwcWp(dir), cma = cmaWnp(dir);
+  const ib = ibtracsWp(dir),
+    jt = jtwcWp(dir),
+    cma = cmaWnp(dir);
   // IBTrACS is preferred where it reports a wind for the storm (RSMC Tokyo, mostly from 1977); earlier storms come from JTWC, then CMA
   const ibWithWind = ib.filter((s) => s.fixes.some((f) => Number.isFinite(f.v)));
   const wpIdx = new KeptIndex();
   const wp = merge([ibWithWind, jt, cma], wpIdx);
   // storms that crossed from the WP into the North Indian Ocean are already kept whole from the WP records
-  const ni = merge([
-    niCsv(dir, 'tc-besttrack-north-indian/ibtracs_ni_as_bob_1982-2022_subset.csv.gz', 'IBTrACS (IMD wind)', ''),
-    niCsv(dir, 'tc-besttrack-north-indian/imd_besttrack_as_bob_1982-2023.csv.gz', 'IMD', 'IMD-'),
-    jtwcIo(dir),
-  ], wpIdx);
+  const ni = merge(
+    [
+      niCsv(dir, 'tc-besttrack-north-indian/ibtracs_ni_as_bob_1982-2022_subset.csv.gz', 'IBTrACS (IMD wind)', ''),
+      niCsv(dir, 'tc-besttrack-north-indian/imd_besttrack_as_bob_1982-2023.csv.gz', 'IMD', 'IMD-'),
+      jtwcIo(dir),
+    ],
+    wpIdx,
+  );
   const na = merge([hurdat2(dir, 'hurdat2-atlantic-1970-2016/hurdat2_atlantic_1970_2016.txt.gz', 'hurdat2-atlantic-1970-2016', 'NA')]);
   const ep = merge([hurdat2(dir, 'hurdat2-nepac-1949-2019/hurdat2-nepac-1949-2019-042320.txt.gz', 'hurdat2-nepac-1949-2019', 'EP')]);
   const sh = merge([jtwcSh(dir)]);
   const all = [...wp, ...ni, ...na, ...ep, ...sh].sort((a, b) => a.fixes[0]!.tH - b.fixes[0]!.tH || a.id.localeCompare(b.id));
 
   const WIND: Record<string, string> = {
-    'ibtracs-wp-v04r01': 'RSMC Tokyo 10-min ÷ 0.93', 'jtwc-besttrack-wp': 'JTWC 1-min', 'cma-besttrack-wnp': 'CMA 2-min as reported',
-    'hurdat2-atlantic-1970-2016': 'NHC 1-min', 'hurdat2-nepac-1949-2019': 'NHC/CPHC 1-min', 'jtwc-besttrack-southern-hemisphere': 'JTWC 1-min',
+    'ibtracs-wp-v04r01': 'RSMC Tokyo 10-min ÷ 0.93',
+    'jtwc-besttrack-wp': 'JTWC 1-min',
+    'cma-besttrack-wnp': 'CMA 2-min as reported',
+    'hurdat2-atlantic-1970-2016': 'NHC 1-min',
+    'hurdat2-nepac-1949-2019': 'NHC/CPHC 1-min',
+    'jtwc-besttrack-southern-hemisphere': 'JTWC 1-min',
   };
   const srcKey = (s: RStorm) => `${s.basin}|${s.agency}|${s.dataset}`;
-  const sources: TrackFileSource[] = [...grouped(all, srcKey)].map(([, ss]) => ({
-    basin: ss[0]!.basin, agency: ss[0]!.agency, dataset: ss[0]!.dataset,
-    from: Math.min(...ss.map((s) => s.season)), to: Math.max(...ss.map((s) => s.season)), storms: ss.length,
-    wind: WIND[ss[0]!.dataset] ?? (ss[0]!.agency.startsWith('IMD') || ss[0]!.agency.includes('IMD wind') ? 'IMD 3-min as reported' : 'JTWC 1-min'),
-  })).sort((a, b) => a.basin.localeCompare(b.basin) || b.storms - a.storms);
+  const sources: TrackFileSource[] = [...grouped(all, srcKey)]
+    .map(([, ss]) => ({
+      basin: ss[0]!.basin,
+      agency: ss[0]!.agency,
+      dataset: ss[0]!.dataset,
+      from: Math.min(...ss.map((s) => s.season)),
+      to: Math.max(...ss.map((s) => s.season)),
+      storms: ss.length,
+      wind: WIND[ss[0]!.dataset] ?? (ss[0]!.agency.startsWith('IMD') || ss[0]!.agency.includes('IMD wind') ? 'IMD 3-min as reported' : 'JTWC 1-min'),
+    }))
+    .sort((a, b) => a.basin.localeCompare(b.basin) || b.storms - a.storms);
 
   const storms: TrackFileStorm[] = all.map((s) => {
     const t0 = Math.round(s.fixes[0]!.tH * 100) / 100;
     return {
-      id: s.id, n: s.name, s: s.season, b: s.basin, a: s.agency, d: s.dataset, t0,
+      id: s.id,
+      n: s.name,
+      s: s.season,
+      b: s.basin,
+      a: s.agency,
+      d: s.dataset,
+      t0,
       dt: s.fixes.map((f, i) => (i === 0 ? 0 : Math.round((f.tH - s.fixes[i - 1]!.tH) * 100) / 100)),
-      la: s.fixes.map((f) => Math.round(f.lat * 10)), lo: s.fixes.map((f) => Math.round(f.lon * 10)),
+      la: s.fixes.map((f) => Math.round(f.lat * 10)),
+      lo: s.fixes.map((f) => Math.round(f.lon * 10)),
       w: s.fixes.map((f) => (Number.isFinite(f.v) ? r1(f.v) : null)),
     };
   });
@@ -280,10 +419,19 @@ export function writeTrackFile(file: TrackFile, outDir = TRACKS_LAYERS_DIR) {
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
   const datasets = [...new Set(file.sources.map((s) => s.dataset))];
   manifest.tracks = {
-    file: TRACKS_FILE, generator: file.generator, description: 'Historical tropical-cyclone best tracks, one record per storm de-duplicated across agencies; 1-min sustained wind (m/s)',
-    storms: file.storms.length, fixes: file.storms.reduce((a, s) => a + s.dt.length, 0), firstSeason: file.firstSeason,
-    sources: file.sources, datasets, licenses: [...new Set(datasets.map((d) => DATASETS[d]!.license))], citations: [...new Set(datasets.map((d) => DATASETS[d]!.citation))],
-    sha256: createHash('sha256').update(raw).digest('hex'), bytesRaw: raw.byteLength, bytesGz: gz.byteLength,
+    file: TRACKS_FILE,
+    generator: file.generator,
+    description: 'Historical tropical-cyclone best tracks, one record per storm de-duplicated across agencies; 1-min sustained wind (m/s)',
+    storms: file.storms.length,
+    fixes: file.storms.reduce((a, s) => a + s.dt.length, 0),
+    firstSeason: file.firstSeason,
+    sources: file.sources,
+    datasets,
+    licenses: [...new Set(datasets.map((d) => DATASETS[d]!.license))],
+    citations: [...new Set(datasets.map((d) => DATASETS[d]!.citation))],
+    sha256: createHash('sha256').update(raw).digest('hex'),
+    bytesRaw: raw.byteLength,
+    bytesGz: gz.byteLength,
   };
   writeFileSync(manifestPath, JSON.stringify(manifest, null, 1));
   return { bytesRaw: raw.byteLength, bytesGz: gz.byteLength };
@@ -294,5 +442,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const f = buildTrackFile(rawDir());
   const { bytesRaw, bytesGz } = writeTrackFile(f);
   for (const s of f.sources) console.log(`  ${s.basin} ${s.agency}: ${s.storms} storms ${s.from}-${s.to}`);
-  console.log(`[tracks] ${f.storms.length} storms, ${(bytesRaw / 1e6).toFixed(2)} MB raw, ${(bytesGz / 1e6).toFixed(2)} MB gz, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `[tracks] ${f.storms.length} storms, ${(bytesRaw / 1e6).toFixed(2)} MB raw, ${(bytesGz / 1e6).toFixed(2)} MB gz, ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
 }

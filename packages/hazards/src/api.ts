@@ -47,7 +47,9 @@ export function defaultHazardLayers(): Promise<HazardLayers> {
     for (const s of skipped) console.warn(JSON.stringify({ level: 'warn', msg: 'own hazard layer skipped', layer: s.id, reason: s.reason }));
     return l;
   })();
-  shared.catch(() => { shared = null; });
+  shared.catch(() => {
+    shared = null;
+  });
   return shared;
 }
 
@@ -64,8 +66,13 @@ export async function hazardPoint(query: unknown, layers?: HazardLayers, own?: B
   const opts = { analysisType: q.analysis_type, scenario: q.scenario, year: q.year };
   const ctx = l.resolveScenario(opts);
   return {
-    latitude: q.latitude, longitude: q.longitude, analysis_type: q.analysis_type, scenario: q.scenario,
-    scenario_label: SCENARIO_LABELS[q.analysis_type][q.scenario], year: q.year, warming_level_c: Math.round(ctx.gwlC * 100) / 100,
+    latitude: q.latitude,
+    longitude: q.longitude,
+    analysis_type: q.analysis_type,
+    scenario: q.scenario,
+    scenario_label: SCENARIO_LABELS[q.analysis_type][q.scenario],
+    year: q.year,
+    warming_level_c: Math.round(ctx.gwlC * 100) / 100,
     hazards: l.samplePoint(q.latitude, q.longitude, opts, own),
   };
 }

@@ -22,8 +22,14 @@ import { createHash } from 'node:crypto';
 import { fromArrayBuffer, type GeoTIFFImage } from 'geotiff';
 import proj4 from 'proj4';
 import {
-  HAZARD_KEYS, OWN_LAYER_DEFAULT_MAX_BYTES, OWN_LAYER_DEFAULT_MAX_PIXELS, OWN_LAYER_RANGES, OWN_LAYER_UNITS, HAZARD_INDICATORS,
-  type HazardKey, type ScenarioCode,
+  HAZARD_KEYS,
+  OWN_LAYER_DEFAULT_MAX_BYTES,
+  OWN_LAYER_DEFAULT_MAX_PIXELS,
+  OWN_LAYER_RANGES,
+  OWN_LAYER_UNITS,
+  HAZARD_INDICATORS,
+  type HazardKey,
+  type ScenarioCode,
 } from '@crp/contracts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -58,7 +64,10 @@ export interface ByoEntry {
 
 /** A layer refused: `field` names what is wrong (the upload form's field, or `file` for the raster itself). */
 export class OwnLayerError extends Error {
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'OwnLayerError';
   }
@@ -67,7 +76,12 @@ export class OwnLayerError extends Error {
 export interface ByoRaster {
   entry: ByoEntry;
   /** Grid in the file's own CRS: top-left corner (x0, y0) and positive pixel sizes, in CRS units. */
-  x0: number; y0: number; resX: number; resY: number; width: number; height: number;
+  x0: number;
+  y0: number;
+  resX: number;
+  resY: number;
+  width: number;
+  height: number;
   data: Float32Array;
   nodata: number | null;
   /** (lng, lat) in degrees → (x, y) in the file's CRS; null for geographic files. */
@@ -79,10 +93,15 @@ export interface ByoRaster {
   sha256: string;
   validPixels: number;
   /** Smallest and largest valid value after scale and offset (the hazard's unit). */
-  min: number; max: number;
+  min: number;
+  max: number;
 }
 
-export interface ByoHit { entry: ByoEntry; value: number; resolutionKm: number }
+export interface ByoHit {
+  entry: ByoEntry;
+  value: number;
+  resolutionKm: number;
+}
 
 export function validateByoEntry(e: ByoEntry): void {
   if (!e || typeof e.id !== 'string' || !e.id) throw new OwnLayerError('id', 'An own layer needs an id');
@@ -109,7 +128,10 @@ function projDef(code: number): string | null {
 
 const SUPPORTED_CRS_TEXT = 'EPSG:4326 (or 4258, 4269, 4283), EPSG:3857, EPSG:3395 or a UTM zone (EPSG:326xx, 327xx, 258xx, 269xx)';
 
-export interface ReadLimits { maxBytes?: number; maxPixels?: number }
+export interface ReadLimits {
+  maxBytes?: number;
+  maxPixels?: number;
+}
 
 /**
  * Reads and checks one GeoTIFF for an own layer: readable, single band, a supported CRS, north-up, inside the world,
@@ -118,7 +140,8 @@ export interface ReadLimits { maxBytes?: number; maxPixels?: number }
  */
 export async function readGeoTiffLayer(bytes: Uint8Array, entry: ByoEntry, limits: ReadLimits = {}): Promise<ByoRaster> {
   validateByoEntry(entry);
-  const maxBytes = limits.maxBytes ?? OWN_LAYER_DEFAULT_MAX_BYTES, maxPixels = limits.maxPixels ?? OWN_LAYER_DEFAULT_MAX_PIXELS;
+  const maxBytes = limits.maxBytes ?? OWN_LAYER_DEFAULT_MAX_BYTES,
+    maxPixels = limits.maxPixels ?? OWN_LAYER_DEFAULT_MAX_PIXELS;
   checkFileBytes(bytes, maxBytes);
   const img = await openImage(bytes);
   const { width, height } = checkPixels(img, maxPixels);
@@ -130,9 +153,24 @@ export async function readGeoTiffLayer(bytes: Uint8Array, entry: ByoEntry, limit
   const { unitKey, scale, offset } = unitConversion(entry);
   const { data, nodata, valid, min, max } = await readValues(img, entry, unitKey, scale, offset);
   return {
-    entry: { ...entry, unit: unitKey }, x0, y0, resX, resY, width, height, data, nodata, project, crs, bounds, resolutionKm,
+    entry: { ...entry, unit: unitKey },
+    x0,
+    y0,
+    resX,
+    resY,
+    width,
+    height,
+    data,
+    nodata,
+    project,
+    crs,
+    bounds,
+    resolutionKm,
     grid: { lon0: bounds.west, lat0: bounds.north, resDeg: unproject ? resY / 111_200 : resX, width, height },
-    sha256: createHash('sha256').update(bytes).digest('hex'), validPixels: valid, min, max,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    validPixels: valid,
+    min,
+    max,
   };
 }
 
@@ -142,9 +180,14 @@ type Unproject = (x: number, y: number) => [number, number];
 /** Not empty, within the byte limit, and a TIFF header. */
 function checkFileBytes(bytes: Uint8Array, maxBytes: number): void {
   if (bytes.byteLength === 0) throw new OwnLayerError('file', 'The file is empty.');
-  if (bytes.byteLength > maxBytes) throw new OwnLayerError('file', `The file is ${mb(bytes.byteLength)} MB; the limit is ${mb(maxBytes)} MB. Crop it to your sites or coarsen it.`);
+  if (bytes.byteLength > maxBytes)
+    throw new OwnLayerError('file', `The file is ${mb(bytes.byteLength)} MB; the limit is ${mb(maxBytes)} MB. Crop it to your sites or coarsen it.`);
   const magic = String.fromCharCode(bytes[0]!, bytes[1]!);
-  if (magic !== 'II' && magic !== 'MM') throw new OwnLayerError('file', 'The file is not a GeoTIFF (it does not start with a TIFF header). Export the layer as GeoTIFF or Cloud-Optimized GeoTIFF.');
+  if (magic !== 'II' && magic !== 'MM')
+    throw new OwnLayerError(
+      'file',
+      'The file is not a GeoTIFF (it does not start with a TIFF header). Export the layer as GeoTIFF or Cloud-Optimized GeoTIFF.',
+    );
 }
 
 async function openImage(bytes: Uint8Array): Promise<GeoTIFFImage> {
@@ -158,21 +201,32 @@ async function openImage(bytes: Uint8Array): Promise<GeoTIFFImage> {
 
 /** Some pixels, within the pixel limit, in one band. */
 function checkPixels(img: GeoTIFFImage, maxPixels: number): { width: number; height: number } {
-  const width = img.getWidth(), height = img.getHeight();
+  const width = img.getWidth(),
+    height = img.getHeight();
   if (!(width > 0 && height > 0)) throw new OwnLayerError('file', 'The raster has no pixels.');
-  if (width * height > maxPixels) throw new OwnLayerError('file', `The raster has ${width} × ${height} = ${(width * height).toLocaleString('en-US')} pixels; the limit is ${maxPixels.toLocaleString('en-US')}. Crop it to your sites or coarsen it.`);
+  if (width * height > maxPixels)
+    throw new OwnLayerError(
+      'file',
+      `The raster has ${width} × ${height} = ${(width * height).toLocaleString('en-US')} pixels; the limit is ${maxPixels.toLocaleString('en-US')}. Crop it to your sites or coarsen it.`,
+    );
   const bands = img.getSamplesPerPixel();
-  if (bands !== 1) throw new OwnLayerError('file', `The raster has ${bands} bands; upload a single-band raster (one layer per hazard, scenario, year and return period).`);
+  if (bands !== 1)
+    throw new OwnLayerError('file', `The raster has ${bands} bands; upload a single-band raster (one layer per hazard, scenario, year and return period).`);
   return { width, height };
 }
 
 /** The coordinate reference system from the GeoKeys: a supported projection (with proj4 both ways) or geographic. */
 function readCrs(geo: GeoKeys): { project: ByoRaster['project']; unproject: Unproject | null; crs: string } {
-  const projected = Number(geo.ProjectedCSTypeGeoKey ?? 0), geographic = Number(geo.GeographicTypeGeoKey ?? 0), model = Number(geo.GTModelTypeGeoKey ?? 0);
+  const projected = Number(geo.ProjectedCSTypeGeoKey ?? 0),
+    geographic = Number(geo.GeographicTypeGeoKey ?? 0),
+    model = Number(geo.GTModelTypeGeoKey ?? 0);
   if (projected || model === 1) {
     const def = projected ? projDef(projected) : null;
     if (!def) {
-      throw new OwnLayerError('file', `The raster's coordinate reference system (${projected && projected !== 32767 ? `EPSG:${projected}` : 'a user-defined projection'}) is not supported; use ${SUPPORTED_CRS_TEXT} (gdalwarp -t_srs EPSG:4326 converts any).`);
+      throw new OwnLayerError(
+        'file',
+        `The raster's coordinate reference system (${projected && projected !== 32767 ? `EPSG:${projected}` : 'a user-defined projection'}) is not supported; use ${SUPPORTED_CRS_TEXT} (gdalwarp -t_srs EPSG:4326 converts any).`,
+      );
     }
     const conv = proj4('EPSG:4326', def);
     return {
@@ -205,10 +259,16 @@ function readNorthUpGrid(img: GeoTIFFImage, geo: GeoKeys): { x0: number; y0: num
   } catch (err) {
     throw new OwnLayerError('file', `The raster has no georeferencing (tie point and pixel size): ${short(err)}.`);
   }
-  const resX = Math.abs(res[0]!), resY = Math.abs(res[1]!);
-  if (!(resX > 0 && resY > 0) || !Number.isFinite(origin[0]!) || !Number.isFinite(origin[1]!)) throw new OwnLayerError('file', 'The raster has no valid pixel size or origin.');
-  let x0 = origin[0]!, y0 = origin[1]!;
-  if (Number(geo.GTRasterTypeGeoKey) === 2) { x0 -= resX / 2; y0 += resY / 2; } // PixelIsPoint: the tie point is a pixel centre
+  const resX = Math.abs(res[0]!),
+    resY = Math.abs(res[1]!);
+  if (!(resX > 0 && resY > 0) || !Number.isFinite(origin[0]!) || !Number.isFinite(origin[1]!))
+    throw new OwnLayerError('file', 'The raster has no valid pixel size or origin.');
+  let x0 = origin[0]!,
+    y0 = origin[1]!;
+  if (Number(geo.GTRasterTypeGeoKey) === 2) {
+    x0 -= resX / 2;
+    y0 += resY / 2;
+  } // PixelIsPoint: the tie point is a pixel centre
   return { x0, y0, resX, resY };
 }
 
@@ -216,15 +276,28 @@ function readNorthUpGrid(img: GeoTIFFImage, geo: GeoKeys): { x0: number; y0: num
 function extentDegrees(x0: number, y0: number, x1: number, y1: number, unproject: Unproject | null, crs: string): ByoRaster['bounds'] {
   if (!unproject) {
     if (x0 < -180.0001 || x1 > 180.0001 || y1 < -90.0001 || y0 > 90.0001) {
-      throw new OwnLayerError('file', `The raster's extent (${fmt(x0)}..${fmt(x1)} E, ${fmt(y1)}..${fmt(y0)} N) is outside the world (longitude −180..180, latitude −90..90); is it really in ${crs}?`);
+      throw new OwnLayerError(
+        'file',
+        `The raster's extent (${fmt(x0)}..${fmt(x1)} E, ${fmt(y1)}..${fmt(y0)} N) is outside the world (longitude −180..180, latitude −90..90); is it really in ${crs}?`,
+      );
     }
     return { west: x0, south: y1, east: x1, north: y0 };
   }
   const pts: [number, number][] = [];
   for (const fx of [0, 0.5, 1]) for (const fy of [0, 0.5, 1]) pts.push(unproject(x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)));
-  const lngs = pts.map((p) => p[0]), lats = pts.map((p) => p[1]);
-  if (pts.some((p) => !Number.isFinite(p[0]) || !Number.isFinite(p[1])) || Math.min(...lats) < -90.0001 || Math.max(...lats) > 90.0001 || Math.min(...lngs) < -180.0001 || Math.max(...lngs) > 180.0001) {
-    throw new OwnLayerError('file', `The raster's extent (${fmt(x0)}..${fmt(x1)}, ${fmt(y1)}..${fmt(y0)} in ${crs}) is outside the world; is it really in ${crs}?`);
+  const lngs = pts.map((p) => p[0]),
+    lats = pts.map((p) => p[1]);
+  if (
+    pts.some((p) => !Number.isFinite(p[0]) || !Number.isFinite(p[1])) ||
+    Math.min(...lats) < -90.0001 ||
+    Math.max(...lats) > 90.0001 ||
+    Math.min(...lngs) < -180.0001 ||
+    Math.max(...lngs) > 180.0001
+  ) {
+    throw new OwnLayerError(
+      'file',
+      `The raster's extent (${fmt(x0)}..${fmt(x1)}, ${fmt(y1)}..${fmt(y0)} in ${crs}) is outside the world; is it really in ${crs}?`,
+    );
   }
   return { west: Math.min(...lngs), south: Math.min(...lats), east: Math.max(...lngs), north: Math.max(...lats) };
 }
@@ -241,7 +314,8 @@ function unitConversion(entry: ByoEntry): { unitKey: string; scale: number; offs
 
 /** The pixels in the hazard's unit (NaN for nodata); throws when any is outside the plausible range or none is valid. */
 async function readValues(img: GeoTIFFImage, entry: ByoEntry, unitKey: string, scale: number, offset: number) {
-  const width = img.getWidth(), height = img.getHeight();
+  const width = img.getWidth(),
+    height = img.getHeight();
   let raw: ArrayLike<number>;
   try {
     raw = ((await img.readRasters({ samples: [0] })) as unknown as ArrayLike<number>[])[0]!;
@@ -252,11 +326,18 @@ async function readValues(img: GeoTIFFImage, entry: ByoEntry, unitKey: string, s
   const nodata = ndRaw === null || ndRaw === undefined || !Number.isFinite(Number(ndRaw)) ? null : Number(ndRaw);
   const data = new Float32Array(width * height);
   const [lo, hi] = OWN_LAYER_RANGES[entry.hazard];
-  let valid = 0, min = Infinity, max = -Infinity, bad = 0, firstBad: { v: number; col: number; row: number } | null = null;
+  let valid = 0,
+    min = Infinity,
+    max = -Infinity,
+    bad = 0,
+    firstBad: { v: number; col: number; row: number } | null = null;
   for (let i = 0; i < data.length; i++) {
     const r = raw[i]!;
     // the nodata value compared as float32, as GDAL writes it into float rasters
-    if (!Number.isFinite(r) || (nodata !== null && (r === nodata || Math.fround(r) === Math.fround(nodata)))) { data[i] = NaN; continue; }
+    if (!Number.isFinite(r) || (nodata !== null && (r === nodata || Math.fround(r) === Math.fround(nodata)))) {
+      data[i] = NaN;
+      continue;
+    }
     const v = r * scale + offset;
     if (v < lo || v > hi) {
       bad++;
@@ -271,7 +352,10 @@ async function readValues(img: GeoTIFFImage, entry: ByoEntry, unitKey: string, s
   }
   if (bad > 0) {
     const u = HAZARD_INDICATORS[entry.hazard].unit;
-    throw new OwnLayerError('file', `${bad.toLocaleString('en-US')} pixel(s) are outside the plausible range of ${entry.hazard} (${lo} to ${hi} ${u}), e.g. ${fmt(firstBad!.v)} ${u} at column ${firstBad!.col}, row ${firstBad!.row}. Check the unit (sent as ${unitKey}) and the nodata value${nodata === null ? ' (the file declares none)' : ` (${nodata})`}.`);
+    throw new OwnLayerError(
+      'file',
+      `${bad.toLocaleString('en-US')} pixel(s) are outside the plausible range of ${entry.hazard} (${lo} to ${hi} ${u}), e.g. ${fmt(firstBad!.v)} ${u} at column ${firstBad!.col}, row ${firstBad!.row}. Check the unit (sent as ${unitKey}) and the nodata value${nodata === null ? ' (the file declares none)' : ` (${nodata})`}.`,
+    );
   }
   if (valid === 0) throw new OwnLayerError('file', `Every pixel is nodata${nodata === null ? '' : ` (${nodata})`} or not a number: the layer has no values.`);
   return { data, nodata, valid, min, max };
@@ -280,15 +364,21 @@ async function readValues(img: GeoTIFFImage, entry: ByoEntry, unitKey: string, s
 export class ByoRegistry {
   private rasters: ByoRaster[] = [];
 
-  get size(): number { return this.rasters.length; }
+  get size(): number {
+    return this.rasters.length;
+  }
 
-  entries(): ByoRaster[] { return [...this.rasters]; }
+  entries(): ByoRaster[] {
+    return [...this.rasters];
+  }
 
   memoryBytes(): number {
     return this.rasters.reduce((a, r) => a + r.data.byteLength, 0);
   }
 
-  clear(): void { this.rasters = []; }
+  clear(): void {
+    this.rasters = [];
+  }
 
   /** Adds (or replaces by id) a raster read with readGeoTiffLayer. */
   add(raster: ByoRaster): void {
@@ -340,7 +430,8 @@ export class ByoRegistry {
       if (e.scenario != null && e.scenario !== scenario) continue;
       if (lat < r.bounds.south || lat > r.bounds.north || lng < r.bounds.west || lng > r.bounds.east) continue;
       const [x, y] = r.project ? r.project(lng, lat) : [lng, lat];
-      const col = Math.floor((x - r.x0) / r.resX), row = Math.floor((r.y0 - y) / r.resY);
+      const col = Math.floor((x - r.x0) / r.resX),
+        row = Math.floor((r.y0 - y) / r.resY);
       if (!(col >= 0 && row >= 0 && col < r.width && row < r.height)) continue; // also NaN (a point the projection cannot map)
       const v = r.data[row * r.width + col]!;
       if (v !== v) continue; // nodata

@@ -44,11 +44,16 @@ export interface LayerEntry {
 
 export function makeArray(dtype: DType, n: number): TypedArray {
   switch (dtype) {
-    case 'uint8': return new Uint8Array(n);
-    case 'uint16': return new Uint16Array(n);
-    case 'int16': return new Int16Array(n);
-    case 'int32': return new Int32Array(n);
-    case 'float32': return new Float32Array(n);
+    case 'uint8':
+      return new Uint8Array(n);
+    case 'uint16':
+      return new Uint16Array(n);
+    case 'int16':
+      return new Int16Array(n);
+    case 'int32':
+      return new Int32Array(n);
+    case 'float32':
+      return new Float32Array(n);
   }
 }
 
@@ -57,11 +62,16 @@ export function fromBytes(dtype: DType, buf: Uint8Array): TypedArray {
   const ab = new ArrayBuffer(buf.byteLength);
   new Uint8Array(ab).set(buf);
   switch (dtype) {
-    case 'uint8': return new Uint8Array(ab);
-    case 'uint16': return new Uint16Array(ab);
-    case 'int16': return new Int16Array(ab);
-    case 'int32': return new Int32Array(ab);
-    case 'float32': return new Float32Array(ab);
+    case 'uint8':
+      return new Uint8Array(ab);
+    case 'uint16':
+      return new Uint16Array(ab);
+    case 'int16':
+      return new Int16Array(ab);
+    case 'int32':
+      return new Int32Array(ab);
+    case 'float32':
+      return new Float32Array(ab);
   }
 }
 

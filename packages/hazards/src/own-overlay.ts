@@ -26,7 +26,11 @@ export function interpLogRp(rps: number[], vals: number[], T: number): number {
 /** A hazard's hits split into return-period entries (sorted by RP) and the plain value, if any. */
 function splitByo(hs: ByoHit[]): { rpYears: number[]; rpValues: number[]; plain: number | undefined } {
   const rp = hs.filter((h) => h.entry.returnPeriodYears != null).sort((a, b) => a.entry.returnPeriodYears! - b.entry.returnPeriodYears!);
-  return { rpYears: rp.map((h) => h.entry.returnPeriodYears!), rpValues: rp.map((h) => h.value), plain: hs.find((h) => h.entry.returnPeriodYears == null)?.value };
+  return {
+    rpYears: rp.map((h) => h.entry.returnPeriodYears!),
+    rpValues: rp.map((h) => h.value),
+    plain: hs.find((h) => h.entry.returnPeriodYears == null)?.value,
+  };
 }
 
 export interface OwnOverlay {
@@ -70,8 +74,15 @@ export function createOwnOverlay(models: Record<HazardKey, HazardModel>): OwnOve
         // named by label (or id) only: never a server path
         const names = [...new Set(hs.map((h) => h.entry.label ?? h.entry.id))].join('; ');
         out[key] = {
-          ...cur, value: round4(value), unit: cur.unit, indicator: hs[0]!.entry.indicator ?? cur.indicator,
-          return_periods: curve, score, band: severityBand(score), resolution_km: hs[0]!.resolutionKm, tier: OWN_DATA_TIER,
+          ...cur,
+          value: round4(value),
+          unit: cur.unit,
+          indicator: hs[0]!.entry.indicator ?? cur.indicator,
+          return_periods: curve,
+          score,
+          band: severityBand(score),
+          resolution_km: hs[0]!.resolutionKm,
+          tier: OWN_DATA_TIER,
           source: `own data: ${names}; replaces built-in layer at this point`,
         };
       }

@@ -11,7 +11,18 @@ import { HAZARD_INDICATORS, HAZARD_KEYS, severityBand, type HazardKey, type Haza
 import { fromBytes, sha256, type LayerEntry, type TypedArray } from './layer-format.js';
 import type { HazardParams } from './scenario.js';
 import { ByoRegistry, type ByoEntry } from './byo.js';
-import { N_RP, RPS, newCurveSample, type CatalogEntry, type CurveSample, type Layer, type LayerSet, type Manifest, type ScenarioContext, type ScenarioYearOpts } from './types.js';
+import {
+  N_RP,
+  RPS,
+  newCurveSample,
+  type CatalogEntry,
+  type CurveSample,
+  type Layer,
+  type LayerSet,
+  type Manifest,
+  type ScenarioContext,
+  type ScenarioYearOpts,
+} from './types.js';
 import { CURVE_INDEX, locate, newSite, round4 } from './models/common.js';
 import { createCoast } from './models/coast.js';
 import { createHazardModels, HAZARD_META, SCENARIO_DATASETS, type HazardModels } from './models/index.js';
@@ -72,7 +83,11 @@ function readLayers(dir: string, verify: boolean): { manifest: Manifest; L: Map<
   for (const e of manifest.layers) L.set(e.name, { e, data: readLayer(dir, e, verify) });
   const src: LayerSet = {
     params,
-    get: (n) => { const l = L.get(n); if (!l) throw new Error(`layer ${n} missing`); return l; },
+    get: (n) => {
+      const l = L.get(n);
+      if (!l) throw new Error(`layer ${n} missing`);
+      return l;
+    },
     optional: (n) => L.get(n),
   };
   return { manifest, L, src };
@@ -101,9 +116,18 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
   }
 
   return {
-    dir, manifest, params, byo, resolveScenario, samplePoint, sampleCurves,
+    dir,
+    manifest,
+    params,
+    byo,
+    resolveScenario,
+    samplePoint,
+    sampleCurves,
     catalog: () => layerCatalog(manifest, L.values(), byo),
-    layer: (name) => { const l = L.get(name); return l ? { entry: l.e, data: l.data } : undefined; },
+    layer: (name) => {
+      const l = L.get(name);
+      return l ? { entry: l.e, data: l.data } : undefined;
+    },
     memoryBytes: () => [...L.values()].reduce((a, l) => a + l.data.byteLength, 0) + byo.memoryBytes(),
     registerGeoTiff: (entry) => byo.register(entry),
     overlayOwn: (reg, lat, lng, sy, out) => (reg.size > 0 ? own.overCurves(reg, lat, lng, resolveScenario(sy), out) : 0),
@@ -115,8 +139,13 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
  * The fast path (sampleCurves): locates the point once on every grid, finds its coast and sea-level rise, then runs
  * each hazard model (typhoon before storm surge, which reads the typhoon curve) and the installation's own layers.
  */
-function curveSampler(src: LayerSet, models: HazardModels, resolveScenario: (sy: ScenarioYearOpts | ScenarioContext) => ScenarioContext,
-  byo: ByoRegistry, overCurves: (reg: ByoRegistry, lat: number, lng: number, ctx: ScenarioContext, out: CurveSample) => number) {
+function curveSampler(
+  src: LayerSet,
+  models: HazardModels,
+  resolveScenario: (sy: ScenarioYearOpts | ScenarioContext) => ScenarioContext,
+  byo: ByoRegistry,
+  overCurves: (reg: ByoRegistry, lat: number, lng: number, ctx: ScenarioContext, out: CurveSample) => number,
+) {
   const region = src.get('ar6_region').data as Uint8Array;
   const nReg = src.params.regions.length;
   const coast = createCoast(src);
@@ -160,8 +189,15 @@ function pointAnswer(s: CurveSample, sourceText: (key: HazardKey) => string): Re
     }
     const score = Number.isNaN(v) ? 0 : Math.round(s.scores[h]! * 10) / 10;
     out[key] = {
-      hazard: key, indicator: ind.indicator, value: Number.isNaN(v) ? null : round4(v), unit: ind.unit,
-      score, band: severityBand(score), return_periods: curve, resolution_km: meta.resolutionKm, tier: meta.tier,
+      hazard: key,
+      indicator: ind.indicator,
+      value: Number.isNaN(v) ? null : round4(v),
+      unit: ind.unit,
+      score,
+      band: severityBand(score),
+      return_periods: curve,
+      resolution_km: meta.resolutionKm,
+      tier: meta.tier,
       source: sourceText(key),
     };
   }

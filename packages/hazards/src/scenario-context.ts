@@ -29,10 +29,20 @@ export function createScenarioResolver(params: HazardParams): (o: ScenarioYearOp
       return a;
     };
     const tf = new Float32Array(basinCodes.length);
-    basinCodes.forEach((b, i) => { tf[i] = b ? knutsonFactor(params.knutsonIntensityPct[b] ?? 0, gwl, base) : 1; });
+    basinCodes.forEach((b, i) => {
+      tf[i] = b ? knutsonFactor(params.knutsonIntensityPct[b] ?? 0, gwl, base) : 1;
+    });
     const ctx: ScenarioContext = {
-      key, scenario: o.scenario, year: o.year, gwlC: gwl, gmslRiseM: gmslRiseSince2020M(params, o.scenario, o.year),
-      dTXx: mk('TXx', false), dTNn: mk('TNn', false), dRx1: mk('Rx1day', true), dRx5: mk('Rx5day', true), typhoonFactor: tf,
+      key,
+      scenario: o.scenario,
+      year: o.year,
+      gwlC: gwl,
+      gmslRiseM: gmslRiseSince2020M(params, o.scenario, o.year),
+      dTXx: mk('TXx', false),
+      dTNn: mk('TNn', false),
+      dRx1: mk('Rx1day', true),
+      dRx5: mk('Rx5day', true),
+      typhoonFactor: tf,
     };
     if (ctxCache.size > 2000) ctxCache.clear();
     ctxCache.set(key, ctx);

@@ -59,14 +59,19 @@ export function pchip(xs: number[], ys: number[], x: number): number {
   const slope = (k: number): number => {
     if (k === 0) return d(0);
     if (k === n - 1) return d(n - 2);
-    const a = d(k - 1), b = d(k);
+    const a = d(k - 1),
+      b = d(k);
     if (a * b <= 0) return 0;
-    const w1 = 2 * h(k) + h(k - 1), w2 = h(k) + 2 * h(k - 1);
+    const w1 = 2 * h(k) + h(k - 1),
+      w2 = h(k) + 2 * h(k - 1);
     return (w1 + w2) / (w1 / a + w2 / b);
   };
-  const hi = h(i), t = (x - xs[i]!) / hi;
-  const m0 = slope(i), m1 = slope(i + 1);
-  const t2 = t * t, t3 = t2 * t;
+  const hi = h(i),
+    t = (x - xs[i]!) / hi;
+  const m0 = slope(i),
+    m1 = slope(i + 1);
+  const t2 = t * t,
+    t3 = t2 * t;
   return (2 * t3 - 3 * t2 + 1) * ys[i]! + (t3 - 2 * t2 + t) * hi * m0 + (-2 * t3 + 3 * t2) * ys[i + 1]! + (t3 - t2) * hi * m1;
 }
 

@@ -75,8 +75,14 @@ export function percentileScore(x: number, table: Float64Array | number[]): numb
   const n = table.length - 1;
   if (x <= table[0]!) return 0;
   if (x >= table[n]!) return 100;
-  let lo = 0, hi = n;
-  while (hi - lo > 1) { const m = (lo + hi) >> 1; if (table[m]! <= x) lo = m; else hi = m; }
-  const a = table[lo]!, b = table[hi]!;
+  let lo = 0,
+    hi = n;
+  while (hi - lo > 1) {
+    const m = (lo + hi) >> 1;
+    if (table[m]! <= x) lo = m;
+    else hi = m;
+  }
+  const a = table[lo]!,
+    b = table[hi]!;
   return clampScore(((lo + (b > a ? (x - a) / (b - a) : 0)) / n) * 100);
 }

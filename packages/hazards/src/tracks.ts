@@ -14,28 +14,80 @@ export const EARTH_RADIUS_KM = 6371.0088;
 export const TRACKS_FILE_NAME = 'typhoon_tracks.json.gz';
 const KT = 0.514444;
 
-export interface TrackSourceInfo { basin: string; agency: string; dataset: string; from: number; to: number; storms: number; wind: string }
-interface FileStorm { id: string; n: string | null; s: number; b: string; a: string; d: string; t0: number; dt: number[]; la: number[]; lo: number[]; w: (number | null)[] }
+export interface TrackSourceInfo {
+  basin: string;
+  agency: string;
+  dataset: string;
+  from: number;
+  to: number;
+  storms: number;
+  wind: string;
+}
+interface FileStorm {
+  id: string;
+  n: string | null;
+  s: number;
+  b: string;
+  a: string;
+  d: string;
+  t0: number;
+  dt: number[];
+  la: number[];
+  lo: number[];
+  w: (number | null)[];
+}
 
 /** One storm of the archive, decoded. `wind` is the 1-min sustained wind (m/s), NaN where the agency reported none. */
 export interface TrackStorm {
-  id: string; name: string | null; season: number; basin: string; agency: string; dataset: string;
-  timeH: Float64Array; lat: Float64Array; lon: Float64Array; wind: Float64Array; maxWindMs: number | null;
+  id: string;
+  name: string | null;
+  season: number;
+  basin: string;
+  agency: string;
+  dataset: string;
+  timeH: Float64Array;
+  lat: Float64Array;
+  lon: Float64Array;
+  wind: Float64Array;
+  maxWindMs: number | null;
 }
 
-export interface TrackPoint { time: string; latitude: number; longitude: number; wind_ms: number | null; category: SaffirSimpson | null }
+export interface TrackPoint {
+  time: string;
+  latitude: number;
+  longitude: number;
+  wind_ms: number | null;
+  category: SaffirSimpson | null;
+}
 /** Saffir-Simpson category from the 1-min wind: -1 tropical depression (< 34 kt), 0 tropical storm, 1-5 hurricane/typhoon. */
 export type SaffirSimpson = -1 | 0 | 1 | 2 | 3 | 4 | 5;
 
 export interface NearbyStorm {
-  id: string; name: string | null; season: number; year: number; basin: string; agency: string; dataset: string;
-  closest_km: number; closest_time: string; closest_point: { latitude: number; longitude: number };
-  wind_at_closest_ms: number | null; category_at_closest: SaffirSimpson | null;
-  max_wind_ms: number | null; category: SaffirSimpson | null;
+  id: string;
+  name: string | null;
+  season: number;
+  year: number;
+  basin: string;
+  agency: string;
+  dataset: string;
+  closest_km: number;
+  closest_time: string;
+  closest_point: { latitude: number; longitude: number };
+  wind_at_closest_ms: number | null;
+  category_at_closest: SaffirSimpson | null;
+  max_wind_ms: number | null;
+  category: SaffirSimpson | null;
   track: TrackPoint[];
 }
 
-export interface NearbyQuery { latitude: number; longitude: number; radiusKm: number; sinceYear?: number; limit?: number; windowKm?: number }
+export interface NearbyQuery {
+  latitude: number;
+  longitude: number;
+  radiusKm: number;
+  sinceYear?: number;
+  limit?: number;
+  windowKm?: number;
+}
 export interface NearbyResult {
   storms: NearbyStorm[];
   /** Number of storms within the radius before the limit. */
@@ -69,13 +121,24 @@ export function greatCircleKm(lat1: number, lon1: number, lat2: number, lon2: nu
  * Shortest great-circle distance (km) from point P to the minor arc A-B, and the fraction (0-1) along A→B of the closest
  * point. Works across the antimeridian and near the poles (3-D vectors, no longitude arithmetic).
  */
-export function segmentDistanceKm(pLat: number, pLon: number, aLat: number, aLon: number, bLat: number, bLon: number): { distanceKm: number; fraction: number } {
-  const P = vec(pLat, pLon), A = vec(aLat, aLon), B = vec(bLat, bLon);
+export function segmentDistanceKm(
+  pLat: number,
+  pLon: number,
+  aLat: number,
+  aLon: number,
+  bLat: number,
+  bLon: number,
+): { distanceKm: number; fraction: number } {
+  const P = vec(pLat, pLon),
+    A = vec(aLat, aLon),
+    B = vec(bLat, bLon);
   const ab = angle(A, B);
-  const dA = angle(P, A), dB = angle(P, B);
+  const dA = angle(P, A),
+    dB = angle(P, B);
   const endpoint = () => (dA <= dB ? { distanceKm: dA * EARTH_RADIUS_KM, fraction: 0 } : { distanceKm: dB * EARTH_RADIUS_KM, fraction: 1 });
   if (ab < 1e-12) return { distanceKm: dA * EARTH_RADIUS_KM, fraction: 0 };
-  const n0 = cross(A, B), nn = norm(n0);
+  const n0 = cross(A, B),
+    nn = norm(n0);
   const n: V3 = [n0[0] / nn, n0[1] / nn, n0[2] / nn];
   const s = dot(P, n);
   // projection of P on the great circle through A and B
@@ -84,7 +147,8 @@ export function segmentDistanceKm(pLat: number, pLon: number, aLat: number, aLon
   if (cn < 1e-12) return endpoint(); // P is a pole of the great circle: every point is 90° away
   const C: V3 = [c0[0] / cn, c0[1] / cn, c0[2] / cn];
   // C lies on the minor arc when it is on the same side of A towards B and of B towards A
-  if (dot(cross(A, C), n) >= 0 && dot(cross(C, B), n) >= 0) return { distanceKm: Math.asin(Math.min(1, Math.abs(s))) * EARTH_RADIUS_KM, fraction: Math.min(1, angle(A, C) / ab) };
+  if (dot(cross(A, C), n) >= 0 && dot(cross(C, B), n) >= 0)
+    return { distanceKm: Math.asin(Math.min(1, Math.abs(s))) * EARTH_RADIUS_KM, fraction: Math.min(1, angle(A, C) / ab) };
   return endpoint();
 }
 
@@ -138,7 +202,8 @@ export function trackArchiveFrom(file: TrackFile): TrackArchive {
     }
     const order = hits.map((_h, n) => n);
     order.sort((x, y) => {
-      const a = hits[x]!, b = hits[y]!;
+      const a = hits[x]!,
+        b = hits[y]!;
       return a.closest_km - b.closest_km || (b.wind_at_closest_ms ?? -1) - (a.wind_at_closest_ms ?? -1) || a.id.localeCompare(b.id);
     });
     const kept = order.slice(0, q.limit ?? order.length);
@@ -152,11 +217,17 @@ export function trackArchiveFrom(file: TrackFile): TrackArchive {
 
 function decodeStorm(s: FileStorm): TrackStorm {
   const k = s.dt.length;
-  const timeH = new Float64Array(k), lat = new Float64Array(k), lon = new Float64Array(k), wind = new Float64Array(k);
-  let t = s.t0, max = -Infinity;
+  const timeH = new Float64Array(k),
+    lat = new Float64Array(k),
+    lon = new Float64Array(k),
+    wind = new Float64Array(k);
+  let t = s.t0,
+    max = -Infinity;
   for (let i = 0; i < k; i++) {
     t += s.dt[i]!;
-    timeH[i] = t; lat[i] = s.la[i]! / 10; lon[i] = s.lo[i]! / 10;
+    timeH[i] = t;
+    lat[i] = s.la[i]! / 10;
+    lon[i] = s.lo[i]! / 10;
     const w = s.w[i];
     wind[i] = w === null || w === undefined ? NaN : w;
     if (wind[i]! > max) max = wind[i]!;
@@ -166,7 +237,12 @@ function decodeStorm(s: FileStorm): TrackStorm {
 
 function fixVectors(s: TrackStorm): Float64Array {
   const a = new Float64Array(s.lat.length * 3);
-  for (let j = 0; j < s.lat.length; j++) { const v = vec(s.lat[j]!, s.lon[j]!); a[3 * j] = v[0]; a[3 * j + 1] = v[1]; a[3 * j + 2] = v[2]; }
+  for (let j = 0; j < s.lat.length; j++) {
+    const v = vec(s.lat[j]!, s.lon[j]!);
+    a[3 * j] = v[0];
+    a[3 * j + 1] = v[1];
+    a[3 * j + 2] = v[2];
+  }
   return a;
 }
 
@@ -180,11 +256,18 @@ function cellIndex(storms: TrackStorm[]): Map<number, number[]> {
   };
   storms.forEach((s, i) => {
     for (let j = 0; j < s.lat.length; j++) {
-      const a = j, b = Math.min(j + 1, s.lat.length - 1);
-      const r0 = Math.floor(90 - Math.max(s.lat[a]!, s.lat[b]!)), r1 = Math.floor(90 - Math.min(s.lat[a]!, s.lat[b]!));
-      let l0 = s.lon[a]!, l1 = s.lon[b]!;
-      if (Math.abs(l1 - l0) > 180) { if (l0 < 0) l0 += 360; else l1 += 360; } // crosses the antimeridian: unwrap
-      const c0 = Math.floor(Math.min(l0, l1) + 180), c1 = Math.floor(Math.max(l0, l1) + 180);
+      const a = j,
+        b = Math.min(j + 1, s.lat.length - 1);
+      const r0 = Math.floor(90 - Math.max(s.lat[a]!, s.lat[b]!)),
+        r1 = Math.floor(90 - Math.min(s.lat[a]!, s.lat[b]!));
+      let l0 = s.lon[a]!,
+        l1 = s.lon[b]!;
+      if (Math.abs(l1 - l0) > 180) {
+        if (l0 < 0) l0 += 360;
+        else l1 += 360;
+      } // crosses the antimeridian: unwrap
+      const c0 = Math.floor(Math.min(l0, l1) + 180),
+        c1 = Math.floor(Math.max(l0, l1) + 180);
       for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) put(r, c, i);
     }
   });
@@ -196,12 +279,13 @@ function basinCoverage(storms: TrackStorm[]): Map<string, Set<number>> {
   const coverage = new Map<string, Set<number>>();
   for (const s of storms) {
     const cov = coverage.get(s.basin) ?? coverage.set(s.basin, new Set()).get(s.basin)!;
-    for (let j = 0; j < s.lat.length; j++) cov.add(Math.floor((90 - s.lat[j]!) / 5) * 72 + Math.floor((s.lon[j]! + 180) / 5) % 72);
+    for (let j = 0; j < s.lat.length; j++) cov.add(Math.floor((90 - s.lat[j]!) / 5) * 72 + (Math.floor((s.lon[j]! + 180) / 5) % 72));
   }
   for (const [basin, set] of coverage) {
     const dil = new Set<number>();
     for (const k of set) {
-      const r = Math.floor(k / 72), c = k % 72;
+      const r = Math.floor(k / 72),
+        c = k % 72;
       for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) if (r + dr >= 0 && r + dr < 36) dil.add((r + dr) * 72 + ((c + dc + 72) % 72));
     }
     coverage.set(basin, dil);
@@ -212,22 +296,32 @@ function basinCoverage(storms: TrackStorm[]): Map<string, Set<number>> {
 /** Storms entered in the 1° cells of the radius's lat/lon box around the point (every longitude near the poles). */
 function candidateStorms(cells: Map<number, number[]>, pLat: number, pLon: number, radiusKm: number): Set<number> {
   const dLat = radiusKm / 111.19 + 1;
-  const rowA = Math.max(0, Math.floor(90 - (pLat + dLat))), rowB = Math.min(179, Math.floor(90 - (pLat - dLat)));
+  const rowA = Math.max(0, Math.floor(90 - (pLat + dLat))),
+    rowB = Math.min(179, Math.floor(90 - (pLat - dLat)));
   const cosMin = Math.cos(Math.min(89.9, Math.abs(pLat) + dLat) * RAD);
   const dLon = radiusKm / (111.19 * cosMin) + 1;
   const allLon = dLon >= 180;
-  const colA = allLon ? 0 : Math.floor(pLon - dLon + 180), colB = allLon ? 359 : Math.floor(pLon + dLon + 180);
+  const colA = allLon ? 0 : Math.floor(pLon - dLon + 180),
+    colB = allLon ? 359 : Math.floor(pLon + dLon + 180);
   const cand = new Set<number>();
   for (let r = rowA; r <= rowB; r++) for (let c = colA; c <= colB; c++) for (const i of cells.get(cellKey(r, c)) ?? []) cand.add(i);
   return cand;
 }
 
 /** A storm's closest approach: distance (km), segment bj and fraction bf along it, and every fix's angle from the point. */
-interface Closest { s: TrackStorm; best: number; bj: number; bf: number; ang: Float64Array }
+interface Closest {
+  s: TrackStorm;
+  best: number;
+  bj: number;
+  bf: number;
+  ang: Float64Array;
+}
 
 /** The closest approach of a storm's track to the point P, or null when it stays beyond the radius. */
 function closestApproach(s: TrackStorm, xyz: Float64Array, P: V3, pLat: number, pLon: number, radiusKm: number): Closest | null {
-  let best = Infinity, bj = 0, bf = 0;
+  let best = Infinity,
+    bj = 0,
+    bf = 0;
   // angular distance of each fix (chord → angle), to skip segments that cannot come within the radius
   const k = s.lat.length;
   const ang = new Float64Array(k);
@@ -241,7 +335,11 @@ function closestApproach(s: TrackStorm, xyz: Float64Array, P: V3, pLat: number, 
     // every point C of the arc has d(P, C) ≥ d(P, A) - d(A, C) ≥ min(dA, dB) - ab (triangle inequality)
     if ((Math.min(ang[j]!, ang[j + 1]!) - ab) * EARTH_RADIUS_KM > Math.min(radiusKm, best)) continue;
     const d = segmentDistanceKm(pLat, pLon, s.lat[j]!, s.lon[j]!, s.lat[j + 1]!, s.lon[j + 1]!);
-    if (d.distanceKm < best) { best = d.distanceKm; bj = j; bf = d.fraction; }
+    if (d.distanceKm < best) {
+      best = d.distanceKm;
+      bj = j;
+      bf = d.fraction;
+    }
   }
   return best > radiusKm ? null : { s, best, bj, bf, ang };
 }
@@ -249,29 +347,54 @@ function closestApproach(s: TrackStorm, xyz: Float64Array, P: V3, pLat: number, 
 /** The answer for one storm (its track filled later, for the storms returned): wind, time and point of closest approach. */
 function nearbyStorm({ s, best, bj, bf }: Closest): NearbyStorm {
   const j2 = bj + 1;
-  const wA = s.wind[bj]!, wB = s.wind[j2]!;
+  const wA = s.wind[bj]!,
+    wB = s.wind[j2]!;
   const w = Number.isFinite(wA) && Number.isFinite(wB) ? wA + (wB - wA) * bf : bf < 0.5 ? (Number.isFinite(wA) ? wA : wB) : Number.isFinite(wB) ? wB : wA;
   const tH = s.timeH[bj]! + (s.timeH[j2]! - s.timeH[bj]!) * bf;
   // closest point along the arc (for the map): interpolate on the sphere
-  const A = vec(s.lat[bj]!, s.lon[bj]!), B = vec(s.lat[j2]!, s.lon[j2]!);
+  const A = vec(s.lat[bj]!, s.lon[bj]!),
+    B = vec(s.lat[j2]!, s.lon[j2]!);
   const m: V3 = [A[0] + (B[0] - A[0]) * bf, A[1] + (B[1] - A[1]) * bf, A[2] + (B[2] - A[2]) * bf];
   const mn = norm(m);
-  const cLat = Math.asin(m[2] / mn) / RAD, cLon = Math.atan2(m[1], m[0]) / RAD;
+  const cLat = Math.asin(m[2] / mn) / RAD,
+    cLon = Math.atan2(m[1], m[0]) / RAD;
   const wc = Number.isFinite(w) ? round1(w) : null;
   return {
-    id: s.id, name: s.name, season: s.season, year: new Date(tH * 3.6e6).getUTCFullYear(), basin: s.basin, agency: s.agency, dataset: s.dataset,
-    closest_km: round1(best), closest_time: iso(Math.round(tH)), closest_point: { latitude: Math.round(cLat * 100) / 100, longitude: Math.round(cLon * 100) / 100 },
-    wind_at_closest_ms: wc, category_at_closest: saffirSimpson(wc), max_wind_ms: s.maxWindMs, category: saffirSimpson(s.maxWindMs), track: [],
+    id: s.id,
+    name: s.name,
+    season: s.season,
+    year: new Date(tH * 3.6e6).getUTCFullYear(),
+    basin: s.basin,
+    agency: s.agency,
+    dataset: s.dataset,
+    closest_km: round1(best),
+    closest_time: iso(Math.round(tH)),
+    closest_point: { latitude: Math.round(cLat * 100) / 100, longitude: Math.round(cLon * 100) / 100 },
+    wind_at_closest_ms: wc,
+    category_at_closest: saffirSimpson(wc),
+    max_wind_ms: s.maxWindMs,
+    category: saffirSimpson(s.maxWindMs),
+    track: [],
   };
 }
 
 /** The track clipped to the window: fixes within windowKm, plus one fix either side so the line reaches the edge. */
 function clippedTrack({ s, bj, ang }: Closest, windowKm: number): TrackPoint[] {
-  const k = s.lat.length, j2 = bj + 1;
-  let lo = -1, hi = -1;
-  for (let j = 0; j < k; j++) if (ang[j]! * EARTH_RADIUS_KM <= windowKm) { if (lo < 0) lo = j; hi = j; }
-  if (lo < 0) { lo = bj; hi = j2; }
-  lo = Math.max(0, Math.min(lo, bj) - 1); hi = Math.min(k - 1, Math.max(hi, j2) + 1);
+  const k = s.lat.length,
+    j2 = bj + 1;
+  let lo = -1,
+    hi = -1;
+  for (let j = 0; j < k; j++)
+    if (ang[j]! * EARTH_RADIUS_KM <= windowKm) {
+      if (lo < 0) lo = j;
+      hi = j;
+    }
+  if (lo < 0) {
+    lo = bj;
+    hi = j2;
+  }
+  lo = Math.max(0, Math.min(lo, bj) - 1);
+  hi = Math.min(k - 1, Math.max(hi, j2) + 1);
   const track: TrackPoint[] = [];
   for (let j = lo; j <= hi; j++) {
     const wj = s.wind[j]!;
@@ -296,6 +419,15 @@ export function trackDataSources(archive: TrackArchive) {
   return [...new Set(archive.sources.map((s) => s.dataset))].map((key) => {
     const d = DATASETS[key]!;
     const src = archive.sources.filter((s) => s.dataset === key);
-    return { key, name: d.name, publisher: d.publisher, license: d.license, citation: d.citation, basins: [...new Set(src.map((s) => s.basin))], agencies: [...new Set(src.map((s) => s.agency))], seasons: { from: Math.min(...src.map((s) => s.from)), to: Math.max(...src.map((s) => s.to)) } };
+    return {
+      key,
+      name: d.name,
+      publisher: d.publisher,
+      license: d.license,
+      citation: d.citation,
+      basins: [...new Set(src.map((s) => s.basin))],
+      agencies: [...new Set(src.map((s) => s.agency))],
+      seasons: { from: Math.min(...src.map((s) => s.from)), to: Math.max(...src.map((s) => s.to)) },
+    };
   });
 }

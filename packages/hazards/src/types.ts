@@ -70,10 +70,18 @@ export interface CatalogEntry {
 }
 
 /** Which layers a hazard uses, its data tier, the resolution reported and the model in one line (with its sources). */
-export interface HazardMeta { layers: string[]; tier: DataTier; resolutionKm: number; model: string }
+export interface HazardMeta {
+  layers: string[];
+  tier: DataTier;
+  resolutionKm: number;
+  model: string;
+}
 
 /** A loaded layer: its manifest entry and raw quantised values. */
-export interface Layer { e: LayerEntry; data: TypedArray }
+export interface Layer {
+  e: LayerEntry;
+  data: TypedArray;
+}
 
 /** The loaded layers and build parameters every hazard model is made from. */
 export interface LayerSet {

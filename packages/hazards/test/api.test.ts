@@ -4,7 +4,14 @@ import { hazardPoint, parseHazardPointQuery, HazardQueryError } from '../src/ind
 import { layers } from './helpers.js';
 
 const fieldsOf = (q: Record<string, string>) => {
-  try { parseHazardPointQuery(q); return []; } catch (e) { assert.ok(e instanceof HazardQueryError); assert.equal(e.status, 400); return e.errors.map((x) => x.field); }
+  try {
+    parseHazardPointQuery(q);
+    return [];
+  } catch (e) {
+    assert.ok(e instanceof HazardQueryError);
+    assert.equal(e.status, 400);
+    return e.errors.map((x) => x.field);
+  }
 };
 
 test('point query errors name the field', () => {

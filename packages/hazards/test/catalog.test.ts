@@ -16,7 +16,11 @@ test('catalogue lists every layer with provenance and every hazard is covered', 
     assert.ok(e.resolutionKm > 0);
   }
   for (const k of HAZARD_KEYS) {
-    for (const ln of HAZARD_META[k].layers) assert.ok(cat.some((e) => e.layer === ln), `${k} uses ${ln}`);
+    for (const ln of HAZARD_META[k].layers)
+      assert.ok(
+        cat.some((e) => e.layer === ln),
+        `${k} uses ${ln}`,
+      );
   }
   const manifest = layers().manifest;
   for (const key of Object.keys(manifest.datasets)) assert.ok(DATASETS[key], key);

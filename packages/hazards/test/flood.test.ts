@@ -15,12 +15,15 @@ function nonDecreasing(name: string, c: number[]) {
 }
 
 test('rainfall flood: every wet monsoon lowland above every desert plateau, at every return period from 10 years', () => {
-  for (const [w, p] of Object.entries(MONSOON_LOWLANDS)) for (const [d, q] of Object.entries(DESERT_PLATEAU)) {
-    const a = at(p).rainfall_flood.return_periods!.intensities, b = at(q).rainfall_flood.return_periods!.intensities;
-    for (let k = 2; k < a.length; k++) assert.ok(a[k]! > b[k]!, `${w} ${a[k]} > ${d} ${b[k]} at RP index ${k}`);
-  }
+  for (const [w, p] of Object.entries(MONSOON_LOWLANDS))
+    for (const [d, q] of Object.entries(DESERT_PLATEAU)) {
+      const a = at(p).rainfall_flood.return_periods!.intensities,
+        b = at(q).rainfall_flood.return_periods!.intensities;
+      for (let k = 2; k < a.length; k++) assert.ok(a[k]! > b[k]!, `${w} ${a[k]} > ${d} ${b[k]} at RP index ${k}`);
+    }
   // order of magnitude: 100-yr ponding of tens of centimetres in the monsoon belt, centimetres in the desert
-  const dhaka = at(MONSOON_LOWLANDS.dhaka).rainfall_flood.value!, riyadh = at(DESERT_PLATEAU.riyadh).rainfall_flood.value!;
+  const dhaka = at(MONSOON_LOWLANDS.dhaka).rainfall_flood.value!,
+    riyadh = at(DESERT_PLATEAU.riyadh).rainfall_flood.value!;
   assert.ok(dhaka >= 0.05 && dhaka <= 2, `Dhaka ${dhaka} m`);
   assert.ok(riyadh < 0.05, `Riyadh ${riyadh} m`);
 });
@@ -36,7 +39,8 @@ test('river flood: a floodplain city on a large mapped river above a desert plat
 test('river and rainfall flood depths increase with the return period and with warming (SSP5-8.5 ≥ SSP1-2.6)', () => {
   for (const [name, p] of Object.entries({ ...MONSOON_LOWLANDS, ...DESERT_PLATEAU })) {
     for (const h of ['river_flood', 'rainfall_flood'] as const) {
-      const lo = at(p, SSP26_2050)[h].return_periods!.intensities, hi = at(p, SSP85_2050)[h].return_periods!.intensities;
+      const lo = at(p, SSP26_2050)[h].return_periods!.intensities,
+        hi = at(p, SSP85_2050)[h].return_periods!.intensities;
       nonDecreasing(`${name} ${h} SSP1-2.6`, lo);
       nonDecreasing(`${name} ${h} SSP5-8.5`, hi);
       lo.forEach((v, k) => assert.ok(hi[k]! >= v - 1e-9, `${name} ${h} RP index ${k}: ${hi[k]} ≥ ${v}`));
@@ -44,6 +48,7 @@ test('river and rainfall flood depths increase with the return period and with w
     const r = at(p, SSP85_2050).rainfall_flood.return_periods!.intensities;
     if (name in MONSOON_LOWLANDS) assert.ok(r[8]! > r[5]! && r[5]! > r[3]!, `${name} rainfall 1000 > 100 > 25 yr`);
   }
-  const g = at(MONSOON_LOWLANDS.guangzhou, SSP85_2050).river_flood, g26 = at(MONSOON_LOWLANDS.guangzhou, SSP26_2050).river_flood;
+  const g = at(MONSOON_LOWLANDS.guangzhou, SSP85_2050).river_flood,
+    g26 = at(MONSOON_LOWLANDS.guangzhou, SSP26_2050).river_flood;
   assert.ok(g.value! > g26.value!, 'Rx5day increase raises the river stage');
 });

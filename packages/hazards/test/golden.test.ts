@@ -25,7 +25,10 @@ const UPDATE = process.env.UPDATE_GOLDEN === '1';
 function points(): [number, number][] {
   const out: [number, number][] = Object.values(PLACES).map(([la, ln]) => [la, ln]);
   let s = 20261126;
-  const next = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
+  const next = () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
   let sea = 0;
   while (out.length < 50) {
     const p: [number, number] = [Math.round((-56 + next() * 128) * 1000) / 1000, Math.round((-180 + next() * 360) * 1000) / 1000];
@@ -48,17 +51,33 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex').slice(0,
 /** Exact text of float32 values: NaN and -0 spelt out (JSON would turn them into null and 0). */
 const exact = (a: ArrayLike<number>) => Array.from(a, (v) => (Number.isNaN(v) ? 'NaN' : Object.is(v, -0) ? '-0' : v));
 
-interface Case { p: [number, number]; sy: string; curves: string; point: string; values: (number | null)[] }
+interface Case {
+  p: [number, number];
+  sy: string;
+  curves: string;
+  point: string;
+  values: (number | null)[];
+}
 
 /** A float32 EPSG:4326 GeoTIFF over Hong Kong (113.8-114.5E, 22.1-22.6N, 0.1°) with a nodata pixel. */
 function tiff(value: number): Uint8Array {
-  const width = 7, height = 5;
+  const width = 7,
+    height = 5;
   const data = new Float32Array(width * height).fill(value);
   data[0] = -9999;
-  return new Uint8Array(writeArrayBuffer(data, {
-    width, height, BitsPerSample: [32], SampleFormat: [3], SamplesPerPixel: 1,
-    ModelPixelScale: [0.1, 0.1, 0], ModelTiepoint: [0, 0, 0, 113.8, 22.6, 0], GeographicTypeGeoKey: 4326, GDAL_NODATA: '-9999',
-  }));
+  return new Uint8Array(
+    writeArrayBuffer(data, {
+      width,
+      height,
+      BitsPerSample: [32],
+      SampleFormat: [3],
+      SamplesPerPixel: 1,
+      ModelPixelScale: [0.1, 0.1, 0],
+      ModelTiepoint: [0, 0, 0, 113.8, 22.6, 0],
+      GeographicTypeGeoKey: 4326,
+      GDAL_NODATA: '-9999',
+    }),
+  );
 }
 const NO_LIMITS = { maxBytes: Number.MAX_SAFE_INTEGER, maxPixels: Number.MAX_SAFE_INTEGER };
 async function registry(entries: [ByoEntry, number][]): Promise<ByoRegistry> {
@@ -78,7 +97,8 @@ function sampleAll(own: ByoRegistry | null): { cases: Case[]; masks: number[] } 
       if (own) masks.push(L.overlayOwn(own, p[0], p[1], sy, s));
       const pt = L.samplePoint(p[0], p[1], sy, own);
       cases.push({
-        p, sy: `${sy.analysisType}${sy.scenario}:${sy.year}`,
+        p,
+        sy: `${sy.analysisType}${sy.scenario}:${sy.year}`,
         curves: sha(JSON.stringify([exact(s.curves), exact(s.values), exact(s.scores)])),
         point: sha(JSON.stringify(pt)),
         values: HAZARD_KEYS.map((k) => pt[k].value),
@@ -103,7 +123,9 @@ test('sampler golden values: 50 points x 11 hazards x 5 scenario-years, built-in
   await L.registerGeoTiff({ id: 'g-surge-100', hazard: 'storm_surge', returnPeriodYears: 100, file: writeTmp(tiff(2.5)), label: 'Golden surge 100-yr' });
   await L.registerGeoTiff({ id: 'g-snow', hazard: 'snowfall', file: writeTmp(tiff(120)), label: 'Golden snow' });
   const installation = sampleAll(null);
-  const catalog = sha(JSON.stringify(L.catalog().map((c) => (c.kind === 'byo' ? { ...c, sources: c.sources.map((s) => ({ ...s, origin: 'tmp' })), description: '' } : c))));
+  const catalog = sha(
+    JSON.stringify(L.catalog().map((c) => (c.kind === 'byo' ? { ...c, sources: c.sources.map((s) => ({ ...s, origin: 'tmp' })), description: '' } : c))),
+  );
   const got = { builtIn: builtIn.cases, withOwn: withOwn.cases, ownMasks: withOwn.masks, installation: installation.cases, catalog };
   if (UPDATE) {
     writeFileSync(FIXTURE, `${JSON.stringify(got)}\n`);
@@ -114,7 +136,10 @@ test('sampler golden values: 50 points x 11 hazards x 5 scenario-years, built-in
     assert.equal(got[part].length, want[part].length);
     got[part].forEach((c, i) => assert.deepEqual(c, want[part][i], `${part} ${c.p.join(',')} ${c.sy}`));
   }
-  assert.ok(withOwn.masks.some((m) => m !== 0), 'the own layers cover some points');
+  assert.ok(
+    withOwn.masks.some((m) => m !== 0),
+    'the own layers cover some points',
+  );
   assert.deepEqual(got.ownMasks, want.ownMasks);
   assert.equal(got.catalog, want.catalog);
 });

@@ -37,7 +37,9 @@ test('typhoon: Hong Kong return-period winds are credible against HKO observatio
 });
 
 test('typhoon: a typhoon-prone coast ranks above an inland capital; no tracks means null, not zero', () => {
-  const manila = at(PLACES.manila).typhoon, hk = at(PLACES.hongKong).typhoon, beijing = at(PLACES.beijing).typhoon;
+  const manila = at(PLACES.manila).typhoon,
+    hk = at(PLACES.hongKong).typhoon,
+    beijing = at(PLACES.beijing).typhoon;
   assert.ok(manila.value! > beijing.value!);
   assert.ok(hk.score > beijing.score + 40);
   assert.ok(at(PLACES.miami).typhoon.score >= 75, 'Miami high');
@@ -49,7 +51,10 @@ test('typhoon: a typhoon-prone coast ranks above an inland capital; no tracks me
 });
 
 test('heat and drought: desert above rainforest; cold: Siberia above the tropics; snow: Moscow above Singapore', () => {
-  const riyadh = at(PLACES.riyadh), manaus = at(PLACES.manaus), sahara = at(PLACES.sahara), congo = at(PLACES.congo);
+  const riyadh = at(PLACES.riyadh),
+    manaus = at(PLACES.manaus),
+    sahara = at(PLACES.sahara),
+    congo = at(PLACES.congo);
   assert.ok(riyadh.extreme_heat.value! > manaus.extreme_heat.value! && riyadh.extreme_heat.score > manaus.extreme_heat.score);
   assert.ok(riyadh.drought.score > manaus.drought.score + 40 && sahara.drought.score > congo.drought.score + 40);
   assert.ok(riyadh.drought.value! < 0.2, 'Riyadh arid (UNEP AI < 0.2)');
@@ -63,7 +68,9 @@ test('heat and drought: desert above rainforest; cold: Siberia above the tropics
 });
 
 test('wildfire: savanna burns, rainforest, desert, city and ice do not', () => {
-  const sav = at(PLACES.zambiaSavanna).wildfire, congo = at(PLACES.congo).wildfire, sahara = at(PLACES.sahara).wildfire;
+  const sav = at(PLACES.zambiaSavanna).wildfire,
+    congo = at(PLACES.congo).wildfire,
+    sahara = at(PLACES.sahara).wildfire;
   assert.ok(sav.value! > 0.01 && sav.score > congo.score && sav.score > sahara.score);
   assert.equal(sahara.value, 0);
   assert.equal(at(PLACES.hongKong).wildfire.value, 0, 'urban pixel');
@@ -86,7 +93,17 @@ test('rainfall flood: monsoon/typhoon coasts above deserts; river flood positive
 });
 
 test('warming-driven hazards never decrease from SSP1-2.6 to SSP5-8.5 at the same year (grid of points and years)', () => {
-  const warmingDriven = ['river_flood', 'typhoon', 'storm_surge', 'wildfire', 'landslide', 'rainfall_flood', 'extreme_heat', 'sea_level_rise', 'drought'] as const;
+  const warmingDriven = [
+    'river_flood',
+    'typhoon',
+    'storm_surge',
+    'wildfire',
+    'landslide',
+    'rainfall_flood',
+    'extreme_heat',
+    'sea_level_rise',
+    'drought',
+  ] as const;
   const l = layers();
   let checked = 0;
   for (let lat = -50; lat <= 65; lat += 5) {
@@ -96,7 +113,10 @@ test('warming-driven hazards never decrease from SSP1-2.6 to SSP5-8.5 at the sam
         const b = l.samplePoint(lat, lng, { analysisType: 'ssp', scenario: '45', year });
         const c = l.samplePoint(lat, lng, { analysisType: 'ssp', scenario: '85', year });
         for (const k of warmingDriven) {
-          assert.ok(a[k].score <= b[k].score + 1e-9 && b[k].score <= c[k].score + 1e-9, `${k} ${lat},${lng} ${year}: ${a[k].score} ${b[k].score} ${c[k].score}`);
+          assert.ok(
+            a[k].score <= b[k].score + 1e-9 && b[k].score <= c[k].score + 1e-9,
+            `${k} ${lat},${lng} ${year}: ${a[k].score} ${b[k].score} ${c[k].score}`,
+          );
           checked++;
         }
         // cold and snow hazards do not increase with warming

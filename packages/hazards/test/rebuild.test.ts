@@ -43,9 +43,11 @@ test('rebuilding the chronic layers reproduces the committed ones (South China)'
 test('rebuilding the Natural Earth coastline-distance tiles of Hong Kong and Manila reproduces the committed ones', { skip }, () => {
   const tiles = [Math.floor(90 - 22.3) * 360 + Math.floor(114.17 + 180), Math.floor(90 - 14.6) * 360 + Math.floor(120.98 + 180)];
   const fc = buildFineCoast(dir, tiles);
-  const idx = layers().layer('coast_fine_tile_index')!.data, codes = layers().layer('coast_fine_distance')!.data;
+  const idx = layers().layer('coast_fine_tile_index')!.data,
+    codes = layers().layer('coast_fine_distance')!.data;
   for (const t of tiles) {
-    const a = fc.tileIndex[t]!, b = idx[t]!;
+    const a = fc.tileIndex[t]!,
+      b = idx[t]!;
     assert.ok(a >= 0 && b >= 0, `tile ${t} stored`);
     for (let i = 0; i < 3600; i++) assert.equal(fc.codes[a * 3600 + i], codes[b * 3600 + i], `tile ${t} cell ${i}`);
   }

@@ -8,8 +8,12 @@ const p = () => layers().params;
 test('GWL by SSP lies within the AR6 SPM Table SPM.1 very likely ranges (mid- and long-term)', () => {
   // AR6 WGI SPM Table SPM.1, °C vs 1850-1900: best estimate (very likely range)
   const ar6: [string, '26' | '45' | '85', number, number, number][] = [
-    ['2041-2060', '26', 1.7, 1.3, 2.2], ['2041-2060', '45', 2.0, 1.6, 2.5], ['2041-2060', '85', 2.4, 1.9, 3.0],
-    ['2081-2100', '26', 1.8, 1.3, 2.4], ['2081-2100', '45', 2.7, 2.1, 3.5], ['2081-2100', '85', 4.4, 3.3, 5.7],
+    ['2041-2060', '26', 1.7, 1.3, 2.2],
+    ['2041-2060', '45', 2.0, 1.6, 2.5],
+    ['2041-2060', '85', 2.4, 1.9, 3.0],
+    ['2081-2100', '26', 1.8, 1.3, 2.4],
+    ['2081-2100', '45', 2.7, 2.1, 3.5],
+    ['2081-2100', '85', 4.4, 3.3, 5.7],
   ];
   for (const [period, s, , lo, hi] of ar6) {
     const y0 = +period.slice(0, 4);
@@ -21,7 +25,9 @@ test('GWL by SSP lies within the AR6 SPM Table SPM.1 very likely ranges (mid- an
 
 test('GWL never decreases from SSP1-2.6 to SSP5-8.5 at the same year and is smooth', () => {
   for (let y = 2020; y <= 2100; y++) {
-    const a = warmingLevelC(p(), '26', y), b = warmingLevelC(p(), '45', y), c = warmingLevelC(p(), '85', y);
+    const a = warmingLevelC(p(), '26', y),
+      b = warmingLevelC(p(), '45', y),
+      c = warmingLevelC(p(), '85', y);
     assert.ok(a <= b && b <= c, `${y}: ${a} ${b} ${c}`);
     // smooth: year-to-year change of the GWL is small
     assert.ok(Math.abs(warmingLevelC(p(), '85', y + 1) - c) < 0.1);
@@ -32,7 +38,14 @@ test('GWL never decreases from SSP1-2.6 to SSP5-8.5 at the same year and is smoo
 test('AR6 GMSL (relative to 1995-2014) is reproduced: 2050 and 2100 medians of Table 9.9', () => {
   // AR6 WGI Table 9.9 medians (m): 2050 SSP1-2.6 0.19, SSP2-4.5 0.20, SSP5-8.5 0.23; 2100 0.44, 0.56, 0.77.
   // Our values are rises since 2020 (AR6 central 2020 = 0.05 m above the 1995-2014 baseline).
-  const cases: ['26' | '45' | '85', number, number][] = [['26', 2050, 0.19], ['45', 2050, 0.2], ['85', 2050, 0.23], ['26', 2100, 0.44], ['45', 2100, 0.56], ['85', 2100, 0.77]];
+  const cases: ['26' | '45' | '85', number, number][] = [
+    ['26', 2050, 0.19],
+    ['45', 2050, 0.2],
+    ['85', 2050, 0.23],
+    ['26', 2100, 0.44],
+    ['45', 2100, 0.56],
+    ['85', 2100, 0.77],
+  ];
   for (const [s, y, v] of cases) assert.ok(Math.abs(gmslRiseSince2020M(p(), s, y) + 0.05 - v) <= 0.011, `${s} ${y}`);
   assert.equal(gmslRiseSince2020M(p(), '85', 2020), 0);
 });
@@ -44,9 +57,14 @@ test('Jewson (2021) scaling reproduces the Knutson et al. (2020) +2 °C change e
 });
 
 test('pchip interpolates monotone data monotonically', () => {
-  const xs = [0, 1, 2, 3], ys = [0, 1, 1, 5];
+  const xs = [0, 1, 2, 3],
+    ys = [0, 1, 1, 5];
   let prev = -Infinity;
-  for (let x = 0; x <= 3; x += 0.05) { const v = pchip(xs, ys, x); assert.ok(v >= prev - 1e-12); prev = v; }
+  for (let x = 0; x <= 3; x += 0.05) {
+    const v = pchip(xs, ys, x);
+    assert.ok(v >= prev - 1e-12);
+    prev = v;
+  }
   assert.equal(pchip(xs, ys, 2), 1);
 });
 
@@ -60,8 +78,10 @@ test('winter hazards: cold and snow futures warm by the AR6 regional ΔTNn at th
     ['Yakutsk', 62.03, 129.73, 'ESB', [3.42, 4.55, 6.7, 8.62]],
   ] as const;
   const atGwl = (v: readonly number[], g: number) => {
-    const xs = [0, 1.5, 2, 3, 4], ys = [0, ...v];
-    let i = 0; while (i < 3 && g > xs[i + 1]!) i++;
+    const xs = [0, 1.5, 2, 3, 4],
+      ys = [0, ...v];
+    let i = 0;
+    while (i < 3 && g > xs[i + 1]!) i++;
     return ys[i]! + ((ys[i + 1]! - ys[i]!) * (g - xs[i]!)) / (xs[i + 1]! - xs[i]!);
   };
   const base = { analysisType: 'ssp', scenario: '45', year: 2020 } as const;
@@ -70,7 +90,11 @@ test('winter hazards: cold and snow futures warm by the AR6 regional ΔTNn at th
     const reg = l.layer('ar6_region')!.data[Math.floor((90 - lat) / 0.5) * 720 + Math.floor((lng + 180) / 0.5)]!;
     assert.equal(l.params.regions[reg]!.abbrev, region, name);
     const cold0 = l.samplePoint(lat, lng, base).extreme_cold.value!;
-    for (const [scenario, year] of [['85', 2050], ['45', 2100], ['85', 2100]] as const) {
+    for (const [scenario, year] of [
+      ['85', 2050],
+      ['45', 2100],
+      ['85', 2100],
+    ] as const) {
       const sy = { analysisType: 'ssp', scenario, year } as const;
       const g = l.resolveScenario(sy).gwlC;
       const expected = atGwl(tnn, g) - atGwl(tnn, g0);

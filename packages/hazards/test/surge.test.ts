@@ -55,7 +55,9 @@ test('storm surge: depth falls with distance inland from the same shore', () => 
 
 test('storm surge: sea-level rise and stronger storms raise the depth; SSP5-8.5 ≥ SSP1-2.6 in 2050', () => {
   for (const [name, [lat, lng]] of Object.entries(WATERFRONT)) {
-    const lo = surge(lat, lng, SSP26_2050).value!, hi = surge(lat, lng, SSP85_2050).value!, now = surge(lat, lng).value!;
+    const lo = surge(lat, lng, SSP26_2050).value!,
+      hi = surge(lat, lng, SSP85_2050).value!,
+      now = surge(lat, lng).value!;
     assert.ok(hi >= lo - 1e-9, `${name}: SSP5-8.5 ${hi} ≥ SSP1-2.6 ${lo}`);
     assert.ok(hi >= now, `${name}: 2050 ${hi} ≥ 2020 ${now}`);
   }
@@ -65,7 +67,9 @@ test('sea-level rise score measures the rise and the exposure to it (sub-cell co
   const l = layers();
   const at = (lat: number, lng: number, year: number, scenario: '26' | '45' | '85' = '85') =>
     l.samplePoint(lat, lng, { analysisType: 'ssp', scenario, year }).sea_level_rise;
-  const qb2050 = at(22.288, 114.212, 2050), qb2100 = at(22.288, 114.212, 2100), qb2020 = at(22.288, 114.212, 2020);
+  const qb2050 = at(22.288, 114.212, 2050),
+    qb2100 = at(22.288, 114.212, 2100),
+    qb2020 = at(22.288, 114.212, 2020);
   // no rise yet in 2020: no score whatever the elevation; then the score follows the rise on a waterfront in the LECZ
   assert.equal(qb2020.score, 0);
   assert.ok(qb2050.value! > 0.1 && qb2050.score > 10 && qb2050.score < 40, `Quarry Bay 2050 SLR ${qb2050.value} m, score ${qb2050.score}`);
@@ -78,7 +82,11 @@ test('sea-level rise score measures the rise and the exposure to it (sub-cell co
 
 test('sea-level rise: the AR6 likely (17-83 %) range is reported beside the median', () => {
   const l = layers();
-  for (const [sc, year, lo, hi] of [['45', 2100, 0.44, 0.76], ['85', 2100, 0.63, 1.01], ['26', 2050, 0.16, 0.25]] as const) {
+  for (const [sc, year, lo, hi] of [
+    ['45', 2100, 0.44, 0.76],
+    ['85', 2100, 0.63, 1.01],
+    ['26', 2050, 0.16, 0.25],
+  ] as const) {
     // a coast without a qualifying gauge within 100 km carries GMSL only: the range is Table 9.9's, less the 2020 level
     const s = l.samplePoint(31.23, 121.47, { analysisType: 'ssp', scenario: sc, year }).sea_level_rise;
     const r = s.likely_range!;
@@ -96,7 +104,7 @@ function medianOf(sc: '26' | '45' | '85', year: number): number {
   return ({ '26': { 2050: 0.19, 2100: 0.44 }, '45': { 2050: 0.2, 2100: 0.56 }, '85': { 2050: 0.23, 2100: 0.77 } } as const)[sc][year as 2050 | 2100];
 }
 
-test('storm surge: the built shore holds today\'s 10-year storm tide (no flooding at 2-10 years in 2020; sea-level rise erodes it)', () => {
+test("storm surge: the built shore holds today's 10-year storm tide (no flooding at 2-10 years in 2020; sea-level rise erodes it)", () => {
   for (const [name, [lat, lng]] of Object.entries(WATERFRONT)) {
     const c = surge(lat, lng).return_periods!.intensities; // RPS 2, 5, 10, 25, …
     assert.equal(c[0], 0, `${name} 2-yr`);

@@ -22,14 +22,22 @@ export const DEFAULT_LINK_HOURS = 24;
 export class FileStore {
   readonly dir: string;
 
-  constructor(private readonly db: DB, config: Pick<Config, 'DATA_DIR'>) {
+  constructor(
+    private readonly db: DB,
+    config: Pick<Config, 'DATA_DIR'>,
+  ) {
     this.dir = resolve(config.DATA_DIR.startsWith('memory://') ? join(tmpdir(), `crp-files-${process.pid}`) : join(config.DATA_DIR, FILE_STORE_SUBDIR));
     mkdirSync(this.dir, { recursive: true });
   }
 
   /** Link lifetime of the owner's company (companies.download_link_hours, set by its administrator), hours. */
   private async linkHours(ownerId: number): Promise<number> {
-    const row = await this.db.selectFrom('users').innerJoin('companies', 'companies.id', 'users.company_id').select('companies.download_link_hours').where('users.id', '=', ownerId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('users')
+      .innerJoin('companies', 'companies.id', 'users.company_id')
+      .select('companies.download_link_hours')
+      .where('users.id', '=', ownerId)
+      .executeTakeFirst();
     const h = row?.download_link_hours ?? DEFAULT_LINK_HOURS;
     return h >= 1 && h <= DEFAULT_LINK_HOURS ? h : DEFAULT_LINK_HOURS;
   }
@@ -49,7 +57,15 @@ export class FileStore {
     const expires = new Date(Date.now() + (await this.linkHours(ownerId)) * 3_600_000);
     const row = await this.db
       .insertInto('files')
-      .values({ token_hash: sha256(token), owner_id: ownerId, stored_as: storedAs, filename: safeName, content_type: contentType, bytes: data.length, expires_at: expires })
+      .values({
+        token_hash: sha256(token),
+        owner_id: ownerId,
+        stored_as: storedAs,
+        filename: safeName,
+        content_type: contentType,
+        bytes: data.length,
+        expires_at: expires,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { id: row.id, url: `/api/v2/files/${token}/${encodeURIComponent(safeName)}`, expires_at: expires.toISOString() };
@@ -62,7 +78,8 @@ export class FileStore {
   async openById(id: number): Promise<{ filename: string; contentType: string; data: Buffer }> {
     const row = await this.db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('No such file.');
-    if (new Date(row.expires_at).getTime() < Date.now()) throw new AppError(410, 'This report link has expired (links last 24 hours). Generate the report again.');
+    if (new Date(row.expires_at).getTime() < Date.now())
+      throw new AppError(410, 'This report link has expired (links last 24 hours). Generate the report again.');
     return this.read(row);
   }
 
@@ -92,7 +109,11 @@ export class FileStore {
     if (!path.startsWith(this.dir + sep) || !existsSync(path)) throw new AppError(410, 'The file is no longer stored. Generate it again.');
     const fresh = newToken();
     const expires = new Date(Date.now() + (await this.linkHours(ownerId)) * 3_600_000);
-    await this.db.updateTable('files').set({ token_hash: sha256(fresh), expires_at: expires }).where('id', '=', row.id).execute();
+    await this.db
+      .updateTable('files')
+      .set({ token_hash: sha256(fresh), expires_at: expires })
+      .where('id', '=', row.id)
+      .execute();
     return { url: `/api/v2/files/${fresh}/${encodeURIComponent(row.filename)}`, expires_at: expires.toISOString() };
   }
 
@@ -100,7 +121,15 @@ export class FileStore {
   async sweep(): Promise<number> {
     const rows = await this.db.selectFrom('files').select(['id', 'stored_as']).where('expires_at', '<', new Date()).execute();
     for (const r of rows) rmSync(resolve(this.dir, r.stored_as), { force: true });
-    if (rows.length) await this.db.deleteFrom('files').where('id', 'in', rows.map((r) => r.id)).execute();
+    if (rows.length)
+      await this.db
+        .deleteFrom('files')
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
     return rows.length;
   }
 }

@@ -69,7 +69,15 @@ export class JobQueue {
     const def = this.handlers.get(type);
     const row = await db
       .insertInto('jobs')
-      .values({ type, payload: JSON.stringify(payload), status: 'queued', attempts: 0, max_attempts: maxAttempts ?? def?.maxAttempts ?? 3, progress: 0, run_after: new Date() })
+      .values({
+        type,
+        payload: JSON.stringify(payload),
+        status: 'queued',
+        attempts: 0,
+        max_attempts: maxAttempts ?? def?.maxAttempts ?? 3,
+        progress: 0,
+        run_after: new Date(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     this.wake?.();
@@ -164,7 +172,13 @@ export class JobQueue {
     const def = this.handlers.get(job.type)!;
     const payload = job.payload as Record<string, unknown>;
     const heartbeat = setInterval(() => {
-      void this.db.updateTable('jobs').set({ heartbeat_at: new Date() }).where('id', '=', job.id).where('locked_by', '=', this.workerId).execute().catch(() => undefined);
+      void this.db
+        .updateTable('jobs')
+        .set({ heartbeat_at: new Date() })
+        .where('id', '=', job.id)
+        .where('locked_by', '=', this.workerId)
+        .execute()
+        .catch(() => undefined);
     }, this.heartbeatMs);
     const ctx: JobContext = {
       jobId: job.id,
@@ -180,7 +194,11 @@ export class JobQueue {
     };
     try {
       await def.run(payload, ctx);
-      await this.db.updateTable('jobs').set({ status: 'done', progress: 1, finished_at: new Date(), locked_by: null, error: null }).where('id', '=', job.id).execute();
+      await this.db
+        .updateTable('jobs')
+        .set({ status: 'done', progress: 1, finished_at: new Date(), locked_by: null, error: null })
+        .where('id', '=', job.id)
+        .execute();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const last = job.attempts >= job.max_attempts;

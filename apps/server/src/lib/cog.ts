@@ -27,19 +27,32 @@ export interface CogInput {
   tileSize?: number;
 }
 
-const SHORT = 3, LONG = 4, DOUBLE = 12, ASCII = 2;
+const SHORT = 3,
+  LONG = 4,
+  DOUBLE = 12,
+  ASCII = 2;
 const SIZE: Record<number, number> = { [SHORT]: 2, [LONG]: 4, [DOUBLE]: 8, [ASCII]: 1 };
-interface Entry { tag: number; type: number; values: number[] | string }
+interface Entry {
+  tag: number;
+  type: number;
+  values: number[] | string;
+}
 
-interface Level { width: number; height: number; data: Float32Array }
+interface Level {
+  width: number;
+  height: number;
+  data: Float32Array;
+}
 
 /** Halves a grid: each cell the mean of the valid cells of its 2 x 2 block (NaN when none is valid). */
 export function halve(l: Level): Level {
-  const w = Math.ceil(l.width / 2), h = Math.ceil(l.height / 2);
+  const w = Math.ceil(l.width / 2),
+    h = Math.ceil(l.height / 2);
   const out = new Float32Array(w * h);
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
-      let sum = 0, n = 0;
+      let sum = 0,
+        n = 0;
       for (let dr = 0; dr < 2; dr++) {
         const rr = 2 * r + dr;
         if (rr >= l.height) continue;
@@ -47,7 +60,10 @@ export function halve(l: Level): Level {
           const cc = 2 * c + dc;
           if (cc >= l.width) continue;
           const v = l.data[rr * l.width + cc]!;
-          if (!Number.isNaN(v)) { sum += v; n++; }
+          if (!Number.isNaN(v)) {
+            sum += v;
+            n++;
+          }
         }
       }
       out[r * w + c] = n ? sum / n : NaN;
@@ -57,7 +73,8 @@ export function halve(l: Level): Level {
 }
 
 function tilesOf(l: Level, ts: number, nodata: number): Buffer[] {
-  const across = Math.ceil(l.width / ts), down = Math.ceil(l.height / ts);
+  const across = Math.ceil(l.width / ts),
+    down = Math.ceil(l.height / ts);
   const out: Buffer[] = [];
   const tile = new Float32Array(ts * ts);
   for (let tr = 0; tr < down; tr++) {
@@ -86,7 +103,10 @@ function entrySize(e: Entry): number {
 }
 function ifdSize(entries: Entry[]): number {
   let extra = 0;
-  for (const e of entries) { const s = entrySize(e); if (s > 4) extra += s + (s % 2); }
+  for (const e of entries) {
+    const s = entrySize(e);
+    if (s > 4) extra += s + (s % 2);
+  }
   return 2 + entries.length * 12 + 4 + extra;
 }
 
@@ -102,8 +122,15 @@ function writeIfd(buf: Buffer, at: number, entries: Entry[], next: number) {
     buf.writeUInt32LE(count, p + 4);
     const size = entrySize(e);
     const target = size > 4 ? extra : p + 8;
-    if (size > 4) { buf.writeUInt32LE(extra, p + 8); extra += size + (size % 2); }
-    if (typeof e.values === 'string') { buf.write(e.values, target, 'latin1'); buf[target + e.values.length] = 0; return; }
+    if (size > 4) {
+      buf.writeUInt32LE(extra, p + 8);
+      extra += size + (size % 2);
+    }
+    if (typeof e.values === 'string') {
+      buf.write(e.values, target, 'latin1');
+      buf[target + e.values.length] = 0;
+      return;
+    }
     e.values.forEach((v, k) => {
       if (e.type === SHORT) buf.writeUInt16LE(v, target + 2 * k);
       else if (e.type === LONG) buf.writeUInt32LE(v, target + 4 * k);
@@ -151,13 +178,27 @@ export function writeCog(input: CogInput): Buffer {
     return e;
   };
   // Pass 1: sizes (offsets are placeholders of the right count).
-  const sizes = levels.map((_, i) => ifdSize(entriesOf(i, tiles[i]!.map(() => 0))));
+  const sizes = levels.map((_, i) =>
+    ifdSize(
+      entriesOf(
+        i,
+        tiles[i]!.map(() => 0),
+      ),
+    ),
+  );
   const ifdAt: number[] = [];
   let pos = 8;
-  for (const s of sizes) { ifdAt.push(pos); pos += s + (s % 2); }
+  for (const s of sizes) {
+    ifdAt.push(pos);
+    pos += s + (s % 2);
+  }
   // Tile data: smallest overview first, full resolution last.
   const offsets: number[][] = levels.map(() => []);
-  for (let i = levels.length - 1; i >= 0; i--) for (const t of tiles[i]!) { offsets[i]!.push(pos); pos += t.length; }
+  for (let i = levels.length - 1; i >= 0; i--)
+    for (const t of tiles[i]!) {
+      offsets[i]!.push(pos);
+      pos += t.length;
+    }
   const buf = Buffer.alloc(pos);
   buf.write('II', 0, 'latin1');
   buf.writeUInt16LE(42, 2);

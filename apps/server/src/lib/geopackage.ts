@@ -8,8 +8,15 @@ import { createRequire } from 'node:module';
 import initSqlJs from 'sql.js';
 
 export type GpkgColumnType = 'TEXT' | 'REAL' | 'INTEGER';
-export interface GpkgColumn { name: string; type: GpkgColumnType }
-export interface GpkgPointFeature { longitude: number; latitude: number; properties: Record<string, string | number | null> }
+export interface GpkgColumn {
+  name: string;
+  type: GpkgColumnType;
+}
+export interface GpkgPointFeature {
+  longitude: number;
+  latitude: number;
+  properties: Record<string, string | number | null>;
+}
 
 const require = createRequire(import.meta.url);
 let sqlJs: ReturnType<typeof initSqlJs> | undefined;
@@ -33,7 +40,10 @@ export function gpkgPoint(lng: number, lat: number, srsId = 4326): Uint8Array {
   b[2] = 0;
   b[3] = 0b0000_0011; // envelope type 1, little-endian
   b.writeInt32LE(srsId, 4);
-  b.writeDoubleLE(lng, 8); b.writeDoubleLE(lng, 16); b.writeDoubleLE(lat, 24); b.writeDoubleLE(lat, 32);
+  b.writeDoubleLE(lng, 8);
+  b.writeDoubleLE(lng, 16);
+  b.writeDoubleLE(lat, 24);
+  b.writeDoubleLE(lat, 32);
   b[40] = 1;
   b.writeUInt32LE(1, 41);
   b.writeDoubleLE(lng, 45);
@@ -61,11 +71,17 @@ export async function writeGeoPackage(table: string, description: string, column
     srs.free();
     const cols = columns.map((c) => `${ident(c.name)} ${c.type}`).join(', ');
     db.run(`CREATE TABLE ${ident(table)} (fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, geom POINT${cols ? ', ' + cols : ''})`);
-    const xs = features.map((f) => f.longitude), ys = features.map((f) => f.latitude);
+    const xs = features.map((f) => f.longitude),
+      ys = features.map((f) => f.latitude);
     const bbox = features.length ? [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] : [null, null, null, null];
-    db.run('INSERT INTO gpkg_contents (table_name, data_type, identifier, description, min_x, min_y, max_x, max_y, srs_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [table, 'features', table, description, ...bbox, 4326]);
+    db.run(
+      'INSERT INTO gpkg_contents (table_name, data_type, identifier, description, min_x, min_y, max_x, max_y, srs_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [table, 'features', table, description, ...bbox, 4326],
+    );
     db.run('INSERT INTO gpkg_geometry_columns VALUES (?, ?, ?, ?, ?, ?)', [table, 'geom', 'POINT', 4326, 0, 0]);
-    const ins = db.prepare(`INSERT INTO ${ident(table)} (geom${columns.map((c) => ', ' + ident(c.name)).join('')}) VALUES (?${columns.map(() => ', ?').join('')})`);
+    const ins = db.prepare(
+      `INSERT INTO ${ident(table)} (geom${columns.map((c) => ', ' + ident(c.name)).join('')}) VALUES (?${columns.map(() => ', ?').join('')})`,
+    );
     db.run('BEGIN');
     for (const f of features) ins.run([gpkgPoint(f.longitude, f.latitude), ...columns.map((c) => f.properties[c.name] ?? null)]);
     db.run('COMMIT');

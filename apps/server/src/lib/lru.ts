@@ -2,7 +2,10 @@
 export class Lru<V> {
   private readonly map = new Map<string, { v: V; bytes: number }>();
   private total = 0;
-  constructor(private readonly maxEntries: number, private readonly maxBytes = Infinity) {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes = Infinity,
+  ) {}
   get(key: string): V | undefined {
     const hit = this.map.get(key);
     if (!hit) return undefined;
@@ -12,7 +15,10 @@ export class Lru<V> {
   }
   set(key: string, v: V, bytes = 0): void {
     const old = this.map.get(key);
-    if (old) { this.total -= old.bytes; this.map.delete(key); }
+    if (old) {
+      this.total -= old.bytes;
+      this.map.delete(key);
+    }
     this.map.set(key, { v, bytes });
     this.total += bytes;
     while (this.map.size > 1 && (this.map.size > this.maxEntries || this.total > this.maxBytes)) {
@@ -32,6 +38,9 @@ export class Lru<V> {
   }
   delete(key: string): void {
     const old = this.map.get(key);
-    if (old) { this.total -= old.bytes; this.map.delete(key); }
+    if (old) {
+      this.total -= old.bytes;
+      this.map.delete(key);
+    }
   }
 }

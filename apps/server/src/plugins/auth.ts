@@ -26,14 +26,16 @@ export const TOKEN_OR_QUERY_SECURITY: Record<string, string[]>[] = [{ TokenAuth:
 
 export function registerAuth(app: FastifyInstance) {
   app.decorateRequest('authUser', null);
-  const check = (activity: boolean, fromQuery = false) => async (request: FastifyRequest) => {
-    const q = fromQuery ? (request.query as { token?: unknown } | undefined)?.token : undefined;
-    const header = request.headers.authorization ?? (typeof q === 'string' && q ? `Token ${q}` : undefined);
-    const r = await app.services.auth.resolveSession(header, { activity });
-    if (r && 'ended' in r) throw unauthorized(`Your session ended after ${app.config.SESSION_IDLE_MINUTES} minutes without activity. Log in again.`);
-    if (!r) throw unauthorized('Authentication credentials were not provided or are invalid. Send Authorization: Token <token>.');
-    request.authUser = r.user;
-  };
+  const check =
+    (activity: boolean, fromQuery = false) =>
+    async (request: FastifyRequest) => {
+      const q = fromQuery ? (request.query as { token?: unknown } | undefined)?.token : undefined;
+      const header = request.headers.authorization ?? (typeof q === 'string' && q ? `Token ${q}` : undefined);
+      const r = await app.services.auth.resolveSession(header, { activity });
+      if (r && 'ended' in r) throw unauthorized(`Your session ended after ${app.config.SESSION_IDLE_MINUTES} minutes without activity. Log in again.`);
+      if (!r) throw unauthorized('Authentication credentials were not provided or are invalid. Send Authorization: Token <token>.');
+      request.authUser = r.user;
+    };
   app.decorate('authenticate', check(true));
   app.decorate('authenticateBackground', check(false));
   app.decorate('authenticateHeaderOrQuery', check(true, true));

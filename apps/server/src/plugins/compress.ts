@@ -40,11 +40,20 @@ export function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
   if (!entry) compressedOf.set(body, (entry = {}));
   let out = entry[encoding];
   if (!out) {
-    out = encoding === 'br'
-      ? br(body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } })
-      : gz(body, { level: GZIP_LEVEL });
+    out =
+      encoding === 'br'
+        ? br(body, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+              [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+              [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+            },
+          })
+        : gz(body, { level: GZIP_LEVEL });
     entry[encoding] = out;
-    out.catch(() => { if (entry[encoding] === out) delete entry[encoding]; });
+    out.catch(() => {
+      if (entry[encoding] === out) delete entry[encoding];
+    });
   }
   return out;
 }

@@ -34,9 +34,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       if (error.statusCode === 429 && typeof error.extra?.retry_after_seconds === 'number') {
         void reply.header('retry-after', String(error.extra.retry_after_seconds));
       }
-      return reply
-        .status(error.statusCode)
-        .send({ detail: error.message, ...(error.errors ? { errors: error.errors } : {}), ...(error.extra ?? {}) });
+      return reply.status(error.statusCode).send({ detail: error.message, ...(error.errors ? { errors: error.errors } : {}), ...(error.extra ?? {}) });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -44,24 +42,29 @@ export function registerErrorHandler(app: FastifyInstance) {
         error.code === 'FST_REQ_FILE_TOO_LARGE'
           ? `upload_file is larger than the ${Math.round(app.config.UPLOAD_LIMIT_BYTES / 1_048_576)} MB upload limit.`
           : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-          ? `Request body is too large (limit ${(request.routeOptions.config as { bodyLimit?: number } | undefined)?.bodyLimit ?? request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0} bytes).`
-          : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-            ? `Unsupported content type: ${request.headers['content-type'] ?? 'none'}. Send JSON, a form or multipart form data.`
-            : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-              ? 'Request body is empty but content-type is application/json.'
-              : error.message;
+            ? `Request body is too large (limit ${(request.routeOptions.config as { bodyLimit?: number } | undefined)?.bodyLimit ?? request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0} bytes).`
+            : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+              ? `Unsupported content type: ${request.headers['content-type'] ?? 'none'}. Send JSON, a form or multipart form data.`
+              : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+                ? 'Request body is empty but content-type is application/json.'
+                : error.message;
       return reply.status(status).send({ detail });
     }
     // The multipart parser (busboy) throws plain errors on a broken body: the client's fault, not ours.
-    if (String(request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/') && MULTIPART_ERROR.test(error.message)) {
-      return reply.status(400).send({ detail: `Malformed multipart/form-data body: ${error.message.replace(/\.$/, '')}.`, errors: [{ field: 'body', message: error.message }] });
+    if (
+      String(request.headers['content-type'] ?? '')
+        .toLowerCase()
+        .startsWith('multipart/') &&
+      MULTIPART_ERROR.test(error.message)
+    ) {
+      return reply
+        .status(400)
+        .send({ detail: `Malformed multipart/form-data body: ${error.message.replace(/\.$/, '')}.`, errors: [{ field: 'body', message: error.message }] });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ detail: 'Server Error: something went wrong on our side. The error was logged.' });
   });
-
 }
-
 
 /** What busboy says about a broken multipart body (a missing boundary, a truncated part). */
 const MULTIPART_ERROR = /multipart|boundary|Unsupported Content-Type|terminated early/i;
@@ -93,6 +96,9 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
         ? [431, 'Request Header Fields Too Large', 'The request headers (with the URL and query string) are larger than the 16 KiB limit.']
         : [400, 'Bad Request', 'The request is not valid HTTP.'];
   const body = JSON.stringify({ detail });
-  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${label}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${label}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+    );
   socket.destroy(err);
 }

@@ -33,7 +33,8 @@ export function findNul(value: unknown, root = ''): string | null {
     }
     if (!v || typeof v !== 'object' || Buffer.isBuffer(v) || ArrayBuffer.isView(v)) continue;
     if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) if (typeof v[i] === 'string' || (v[i] && typeof v[i] === 'object')) stack.push({ value: v[i], key: String(i), parent: f });
+      for (let i = v.length - 1; i >= 0; i--)
+        if (typeof v[i] === 'string' || (v[i] && typeof v[i] === 'object')) stack.push({ value: v[i], key: String(i), parent: f });
       continue;
     }
     if (Buffer.isBuffer((v as { data?: unknown }).data) && typeof (v as { filename?: unknown }).filename === 'string') continue;

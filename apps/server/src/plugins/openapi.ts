@@ -38,7 +38,13 @@ export async function registerOpenApi(app: FastifyInstance) {
       components: {
         securitySchemes: {
           TokenAuth: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <token> from rest_login' },
-          TokenQuery: { type: 'apiKey', in: 'query', name: 'token', description: 'The rest_login token as ?token=, only on the XYZ tile route for desktop GIS (QGIS, GDAL). The URL then carries the secret: see docs/maps.md.' },
+          TokenQuery: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'token',
+            description:
+              'The rest_login token as ?token=, only on the XYZ tile route for desktop GIS (QGIS, GDAL). The URL then carries the secret: see docs/maps.md.',
+          },
         },
       },
     },

@@ -24,7 +24,22 @@ import {
   type ScenarioCode,
   type TierSection,
 } from '@crp/contracts';
-import { assetCvar, cellMoney, defaultMeasure, hazardScore, HAZARD_INDEX, N_HAZARDS, keyFindings, portfolioCvarSeries, scenarioYearKey, seriesIndices, technicalPremium, type LossOptions, type PreparedAsset, type ResultChunk } from '@crp/engine';
+import {
+  assetCvar,
+  cellMoney,
+  defaultMeasure,
+  hazardScore,
+  HAZARD_INDEX,
+  N_HAZARDS,
+  keyFindings,
+  portfolioCvarSeries,
+  scenarioYearKey,
+  seriesIndices,
+  technicalPremium,
+  type LossOptions,
+  type PreparedAsset,
+  type ResultChunk,
+} from '@crp/engine';
 import { DATASETS } from '@crp/hazards';
 import { HAZARD_KEYS } from '@crp/contracts';
 import { INSURABLE_HAZARDS, prepareAssets, SCENARIO_YEAR_INDEX } from '@crp/engine';
@@ -61,7 +76,12 @@ async function loadProjectResults(db: DB, projectId: number): Promise<ProjectRes
   const project = await db.selectFrom('projects').select(['status', 'status_message']).where('id', '=', projectId).executeTakeFirstOrThrow();
   const blobs = await db.selectFrom('analysis_results').select(['chunk_start', 'data']).where('project_id', '=', projectId).orderBy('chunk_start').execute();
   if (blobs.length === 0) {
-    throw new AppError(409, project.status === 'failed' ? `The analysis of this project failed: ${project.status_message ?? ''}` : 'The analysis of this project is not finished yet. Try again when it is done.');
+    throw new AppError(
+      409,
+      project.status === 'failed'
+        ? `The analysis of this project failed: ${project.status_message ?? ''}`
+        : 'The analysis of this project is not finished yet. Try again when it is done.',
+    );
   }
   const assets = await db.selectFrom('assets').selectAll().where('project_id', '=', projectId).orderBy('position').execute();
   const chunks = blobs.map((b) => decodeChunk(Buffer.from(b.data)));
@@ -70,7 +90,8 @@ async function loadProjectResults(db: DB, projectId: number): Promise<ProjectRes
   const H = HAZARD_KEYS.length;
   const owner: { chunk: StoredChunk; a: number }[] = [];
   for (const c of chunks) for (let a = 0; a < c.count; a++) owner[c.start + a] = { chunk: c, a };
-  if (owner.length !== assets.length) throw new AppError(409, 'The stored analysis does not match the assets (they changed since). A new analysis is queued or running.');
+  if (owner.length !== assets.length)
+    throw new AppError(409, 'The stored analysis does not match the assets (they changed since). A new analysis is queued or running.');
   const syIndex = (key: string) => {
     const i = SCENARIO_YEAR_INDEX.get(key);
     if (i === undefined) throw new AppError(400, `No scenario-year ${key}.`);
@@ -175,8 +196,12 @@ export class ReferenceDashboardService {
     private readonly users: UsersRepository,
   ) {}
 
-  private async resolveProject(caller: AuthUser, body: { project_id?: number | undefined; project_name?: string | undefined }): Promise<{ project: ProjectRow; role: ProjectRole }> {
-    const access = body.project_id !== undefined ? await this.projects.access(caller, body.project_id) : await this.projects.findVisibleByName(caller, body.project_name!);
+  private async resolveProject(
+    caller: AuthUser,
+    body: { project_id?: number | undefined; project_name?: string | undefined },
+  ): Promise<{ project: ProjectRow; role: ProjectRole }> {
+    const access =
+      body.project_id !== undefined ? await this.projects.access(caller, body.project_id) : await this.projects.findVisibleByName(caller, body.project_name!);
     assertCan(access.role, 'view', access.project.name);
     return access;
   }
@@ -184,10 +209,14 @@ export class ReferenceDashboardService {
   async query(caller: AuthUser, body: DashboardBody) {
     const { project, role } = await this.resolveProject(caller, body);
     if (project.status !== 'done') {
-      throw new AppError(409, project.status === 'failed' ? `The analysis failed: ${project.status_message ?? ''}` : `The analysis is ${project.status} (${Math.round(project.progress * 100)} %). The dashboard opens when it is done.`, undefined, {
-        status: project.status,
-        progress: project.progress,
-      });
+      throw new AppError(
+        409,
+        project.status === 'failed'
+          ? `The analysis failed: ${project.status_message ?? ''}`
+          : `The analysis is ${project.status} (${Math.round(project.progress * 100)} %). The dashboard opens when it is done.`,
+        undefined,
+        { status: project.status, progress: project.progress },
+      );
     }
     const filters = project.default_filters as { analysis_type: AnalysisType; scenario: ScenarioCode; year: number };
     const at: AnalysisType = body.analysis_type ?? filters.analysis_type;
@@ -201,7 +230,11 @@ export class ReferenceDashboardService {
     let hazards = projectHazards;
     if (body.variable !== 'Total') {
       const h = hazardByLabel(body.variable)?.key;
-      if (!h) throw badRequest(`variable: '${body.variable}' is not a hazard; send Total or one of ${(project.portfolio_variables as string[]).join(', ')}.`, 'variable');
+      if (!h)
+        throw badRequest(
+          `variable: '${body.variable}' is not a hazard; send Total or one of ${(project.portfolio_variables as string[]).join(', ')}.`,
+          'variable',
+        );
       hazards = [h];
     }
 
@@ -211,7 +244,9 @@ export class ReferenceDashboardService {
     const allowed = (s: TierSection) => tier.tier_permissions[s] === true;
     const edits = (me?.data_edit_permissions ?? {}) as Record<string, boolean>;
 
-    const R = await this.cache.get(`${project.id}:${project.analysed_at ? new Date(project.analysed_at).getTime() : 0}`, () => loadProjectResults(this.db, project.id));
+    const R = await this.cache.get(`${project.id}:${project.analysed_at ? new Date(project.analysed_at).getTime() : 0}`, () =>
+      loadProjectResults(this.db, project.id),
+    );
     const key = at === 'ssp' && year === BASELINE_YEAR ? scenarioYearKey('baseline', null, year) : scenarioYearKey(at, sc, year);
     const baseKey = at === 'rcp' ? scenarioYearKey('rcp', sc, BASELINE_YEAR) : scenarioYearKey('baseline', null, BASELINE_YEAR);
     const syIdx = R.syIndex(key);
@@ -236,7 +271,10 @@ export class ReferenceDashboardService {
     // Money of every selected asset x hazard at the year and at 2020, computed once: [n * H + k].
     const H = hazards.length;
     const M = (s: number) => {
-      const eal = new Float64Array(idx.length * H), ealR = new Float64Array(idx.length * H), op = new Float64Array(idx.length * H), sd = new Float64Array(idx.length * H);
+      const eal = new Float64Array(idx.length * H),
+        ealR = new Float64Array(idx.length * H),
+        op = new Float64Array(idx.length * H),
+        sd = new Float64Array(idx.length * H);
       const exposedValue = new Float64Array(idx.length);
       idx.forEach((i, n) => {
         hazards.forEach((h, k) => {
@@ -257,7 +295,9 @@ export class ReferenceDashboardService {
 
     /** Climate score of selected asset n over the chosen hazards: the engine's score of the summed loss ratios. */
     const climateScore = (n: number, mm: typeof atYear, residual: boolean): number | null => {
-      let loss = 0, bi = 0, seen = false;
+      let loss = 0,
+        bi = 0,
+        seen = false;
       for (let k = 0; k < H; k++) {
         const l = (residual ? mm.ealR : mm.eal)[n * H + k]!;
         if (!Number.isFinite(l)) continue;
@@ -310,9 +350,16 @@ export class ReferenceDashboardService {
     const maxExposure = sum(idx.map((i) => perAsset.get(i)!.maxExposure));
     // All-hazard EAL per asset: the engine's multi-hazard rule (1 − Π(1 − d) per year and loss type, as the CVaR cards).
     let eal = 0;
-    for (const i of idx) { const x = perAsset.get(i)!; const v = mitigation ? x.ealResidual : x.eal; if (Number.isFinite(v)) eal += v; }
+    for (const i of idx) {
+      const x = perAsset.get(i)!;
+      const v = mitigation ? x.ealResidual : x.eal;
+      if (Number.isFinite(v)) eal += v;
+    }
     // premium from cellMoney (insurable hazards); tail losses: the assets' own (assetCvar), added
-    let loss100 = 0, loss250 = 0, premium = 0, tailsKnown = true;
+    let loss100 = 0,
+      loss250 = 0,
+      premium = 0,
+      tailsKnown = true;
     for (const i of idx) {
       let insEal = 0;
       for (const h of hazards) {
@@ -323,7 +370,10 @@ export class ReferenceDashboardService {
       const x = perAsset.get(i)!;
       if (!Number.isFinite(x.eal)) continue;
       if (!Number.isFinite(x.loss100) || !Number.isFinite(x.loss250)) tailsKnown = false;
-      else { loss100 += x.loss100; loss250 += x.loss250; }
+      else {
+        loss100 += x.loss100;
+        loss250 += x.loss250;
+      }
     }
     const scores = assetScores.filter((v): v is number => v !== null);
     const overallRisk = scores.length ? Math.round((10 * sum(scores)) / scores.length) / 10 : null;
@@ -342,7 +392,10 @@ export class ReferenceDashboardService {
     const perHazardLoss = (mm: typeof atYear, residual: boolean) =>
       hazards.map((h, k) => {
         let l = 0;
-        for (let n = 0; n < idx.length; n++) { const v = (residual ? mm.ealR : mm.eal)[n * H + k]!; if (Number.isFinite(v)) l += v; }
+        for (let n = 0; n < idx.length; n++) {
+          const v = (residual ? mm.ealR : mm.eal)[n * H + k]!;
+          if (Number.isFinite(v)) l += v;
+        }
         return { hazard: labelOf(h), loss: r2(l), percentage: r2(pct(l)) };
       });
     const inventoryLoss = (s: number) =>
@@ -367,10 +420,12 @@ export class ReferenceDashboardService {
 
     const series = seriesIndices(at, sc);
     const yearChart = (unit: 'dollar' | 'percentage', which: 'cvar' | 'rcvar', s: ScenarioCode) =>
-      series.years.filter((y) => y >= BASELINE_YEAR).map((y) => {
-        const v = portfolioCvar(s, Math.min(y, at === 'rcp' ? 2050 : 2100))[which];
-        return { year: y, value: r2(unit === 'dollar' ? v : pct(v)) };
-      });
+      series.years
+        .filter((y) => y >= BASELINE_YEAR)
+        .map((y) => {
+          const v = portfolioCvar(s, Math.min(y, at === 'rcp' ? 2050 : 2100))[which];
+          return { year: y, value: r2(unit === 'dollar' ? v : pct(v)) };
+        });
     const scenarioChart = (unit: 'dollar' | 'percentage', which: 'cvar' | 'rcvar', y: number) =>
       SCENARIOS.map((s) => {
         const v = portfolioCvar(s, y)[which];
@@ -381,7 +436,12 @@ export class ReferenceDashboardService {
       Object.fromEntries(
         (['dollar', 'percentage'] as const).map((u) => [
           u,
-          { year_constant: yearChart(u, which, sc), year_max: yearChart(u, which, '85'), rcp_constant: scenarioChart(u, which, year), rcp_max: scenarioChart(u, which, lastYear) },
+          {
+            year_constant: yearChart(u, which, sc),
+            year_max: yearChart(u, which, '85'),
+            rcp_constant: scenarioChart(u, which, year),
+            rcp_max: scenarioChart(u, which, lastYear),
+          },
         ]),
       );
 
@@ -449,7 +509,10 @@ export class ReferenceDashboardService {
 
     const sectionOrNull = <T>(s: TierSection, v: () => T): T | null => (allowed(s) ? v() : null);
     const measures = Object.fromEntries(
-      hazards.map((h) => [labelOf(h), [1, 2, 3].map((lvl) => ({ level: lvl, label: ['Low', 'Medium', 'High'][lvl - 1], measure: defaultMeasure(h, lvl as 1 | 2 | 3) }))]),
+      hazards.map((h) => [
+        labelOf(h),
+        [1, 2, 3].map((lvl) => ({ level: lvl, label: ['Low', 'Medium', 'High'][lvl - 1], measure: defaultMeasure(h, lvl as 1 | 2 | 3) })),
+      ]),
     );
     const lossYears = series.years;
     const lossBars = () => ({
@@ -472,15 +535,32 @@ export class ReferenceDashboardService {
         /** The open datasets the hazard layers are built from, for reports that must name their sources. */
         data_sources: DATA_SOURCES,
         placeholder_hazards: placeholderHazards(project.portfolio_variables as string[]),
-        hazards: (project.portfolio_variables as string[]),
+        hazards: project.portfolio_variables as string[],
         // own hazard layers (issue 23 item 3) came after this reference; the compared portfolios' companies have none
         own_data: null,
       },
-      filters: { analysis_type: at, scenario: sc, scenario_label: SCENARIO_LABELS[at][sc], year, variable: body.variable, percentage_type: body.percentage_type, mitigation, with_content: body.with_content, adjusted_gdp: body.adjusted_gdp, property_type: body.property_type, count: body.count, currency: body.currency },
+      filters: {
+        analysis_type: at,
+        scenario: sc,
+        scenario_label: SCENARIO_LABELS[at][sc],
+        year,
+        variable: body.variable,
+        percentage_type: body.percentage_type,
+        mitigation,
+        with_content: body.with_content,
+        adjusted_gdp: body.adjusted_gdp,
+        property_type: body.property_type,
+        count: body.count,
+        currency: body.currency,
+      },
       asset_count: idx.length,
       hazard_count: hazards.length,
       property_types: [...new Set(R.assets.map((a) => a.property_type ?? 'NA'))].sort(),
-      overall: { overall_risk: overallRisk, label: overallRisk === null ? null : climateScoreLevel(overallRisk), Max_exposure: allowed('portfolio_losses') ? r2(maxExposure) : null },
+      overall: {
+        overall_risk: overallRisk,
+        label: overallRisk === null ? null : climateScoreLevel(overallRisk),
+        Max_exposure: allowed('portfolio_losses') ? r2(maxExposure) : null,
+      },
       climate_risk_card_data: sectionOrNull('portfolio_losses', () => ({
         climate_value_at_risk: r2(cvar.cvar),
         climate_value_at_risk_percentage: r2(pct(cvar.cvar)),
@@ -497,7 +577,8 @@ export class ReferenceDashboardService {
       })),
       overall_bar_chart: sectionOrNull('portfolio_losses', () =>
         hazards.map((h, k) => {
-          let c = 0, rc = 0;
+          let c = 0,
+            rc = 0;
           for (let n = 0; n < idx.length; n++) {
             const x = hazardCvar[n * H + k]!;
             const y = hazardRcvar[n * H + k]!;
@@ -515,7 +596,12 @@ export class ReferenceDashboardService {
       heatmap: sectionOrNull('climate_heatmap', () => heat(true)),
       heatmap_without_adaptation: sectionOrNull('climate_heatmap', () => heat(false)),
       heatmap_average: sectionOrNull('climate_heatmap', () =>
-        Object.fromEntries(hazards.map((h) => { const v = idx.map((i) => R.score(i, h, key, mitigation)).filter((x): x is number => x !== null); return [labelOf(h), v.length ? Math.round(sum(v) / v.length) : null]; })),
+        Object.fromEntries(
+          hazards.map((h) => {
+            const v = idx.map((i) => R.score(i, h, key, mitigation)).filter((x): x is number => x !== null);
+            return [labelOf(h), v.length ? Math.round(sum(v) / v.length) : null];
+          }),
+        ),
       ),
       loss_bars_data: sectionOrNull('rcp_year_loss_bars', lossBars),
       loss_bars_data_historic: sectionOrNull('rcp_year_loss_bars', () => perHazardLoss(at2020, mitigation)),
@@ -525,36 +611,63 @@ export class ReferenceDashboardService {
       inventory_loss_data_historic: sectionOrNull('portfolio_losses', () => inventoryLoss(baseIdx)),
       metigation_measures: measures,
       typhoon_map_data: sectionOrNull('asset_level_risk_map', () =>
-        idx.map((i) => ({ name: R.assets[i]!.name, latitude: R.assets[i]!.latitude, longitude: R.assets[i]!.longitude, wind_ms: r2(R.intensity(i, 'typhoon', key)), score: R.score(i, 'typhoon', key, mitigation) })),
+        idx.map((i) => ({
+          name: R.assets[i]!.name,
+          latitude: R.assets[i]!.latitude,
+          longitude: R.assets[i]!.longitude,
+          wind_ms: r2(R.intensity(i, 'typhoon', key)),
+          score: R.score(i, 'typhoon', key, mitigation),
+        })),
       ),
       // Gated with climate variable intensity since the audit of issue 7 (hazard scores leaked to tiers without it);
       // the figures are unchanged.
-      combined_data: sectionOrNull('climate_variable_intensity', () => hazards.map((h) => {
-        const s0 = idx.map((i) => R.score(i, h, baseKey, mitigation)).filter((x): x is number => x !== null);
-        const s1 = idx.map((i) => R.score(i, h, key, mitigation)).filter((x): x is number => x !== null);
-        const avg = (v: number[]) => (v.length ? Math.round(sum(v) / v.length) : null);
-        return { hazard: labelOf(h), score_2020: avg(s0), score: avg(s1), band_2020: avg(s0) === null ? 'No data' : severityBand(avg(s0)!), band: avg(s1) === null ? 'No data' : severityBand(avg(s1)!) };
+      combined_data: sectionOrNull('climate_variable_intensity', () =>
+        hazards.map((h) => {
+          const s0 = idx.map((i) => R.score(i, h, baseKey, mitigation)).filter((x): x is number => x !== null);
+          const s1 = idx.map((i) => R.score(i, h, key, mitigation)).filter((x): x is number => x !== null);
+          const avg = (v: number[]) => (v.length ? Math.round(sum(v) / v.length) : null);
+          return {
+            hazard: labelOf(h),
+            score_2020: avg(s0),
+            score: avg(s1),
+            band_2020: avg(s0) === null ? 'No data' : severityBand(avg(s0)!),
+            band: avg(s1) === null ? 'No data' : severityBand(avg(s1)!),
+          };
+        }),
+      ),
+      year_chart_data: sectionOrNull('rcp_year_loss_bars', () => ({
+        percentage: yearChart('percentage', mitigation ? 'rcvar' : 'cvar', sc),
+        dollar: yearChart('dollar', mitigation ? 'rcvar' : 'cvar', sc),
       })),
-      year_chart_data: sectionOrNull('rcp_year_loss_bars', () => ({ percentage: yearChart('percentage', mitigation ? 'rcvar' : 'cvar', sc), dollar: yearChart('dollar', mitigation ? 'rcvar' : 'cvar', sc) })),
       bar_chart_data: sectionOrNull('portfolio_losses', () =>
-        [...idx].sort((x, y) => (perAsset.get(y)!.rcvar || 0) - (perAsset.get(x)!.rcvar || 0)).slice(0, 10).map((i) => ({ name: R.assets[i]!.name, cvar: r2(perAsset.get(i)!.cvar), rcvar: r2(perAsset.get(i)!.rcvar) })),
+        [...idx]
+          .sort((x, y) => (perAsset.get(y)!.rcvar || 0) - (perAsset.get(x)!.rcvar || 0))
+          .slice(0, 10)
+          .map((i) => ({ name: R.assets[i]!.name, cvar: r2(perAsset.get(i)!.cvar), rcvar: r2(perAsset.get(i)!.rcvar) })),
       ),
       cone_chart: sectionOrNull('rcp_year_loss_bars', () =>
-        series.years.map((y) => ({ year: y, low: r2(portfolioCvar('26', y).cvar), mid: r2(portfolioCvar('45', y).cvar), high: r2(portfolioCvar('85', y).cvar) })),
+        series.years.map((y) => ({
+          year: y,
+          low: r2(portfolioCvar('26', y).cvar),
+          mid: r2(portfolioCvar('45', y).cvar),
+          high: r2(portfolioCvar('85', y).cvar),
+        })),
       ),
-      country_wise_loss_data: sectionOrNull('portfolio_losses', () => [...byCountry.entries()].map(([country_code, v]) => ({ country_code, cvar: r2(v.cvar), rcvar: r2(v.rcvar), assets: v.assets }))),
+      country_wise_loss_data: sectionOrNull('portfolio_losses', () =>
+        [...byCountry.entries()].map(([country_code, v]) => ({ country_code, cvar: r2(v.cvar), rcvar: r2(v.rcvar), assets: v.assets })),
+      ),
       hazard_map_continents: sectionOrNull('asset_level_risk_map', () => Object.keys(byContinent).sort()),
       hazard_map_data: sectionOrNull('asset_level_risk_map', () => mapData),
       hazard_map_data_with_continent: sectionOrNull('asset_level_risk_map', () => byContinent),
       key_finding_data: sectionOrNull('portfolio_losses', () => {
         const findings = keyFindings((s, y) => portfolioCvar(s, y).cvar, at, sc, year);
         return {
-        cvar_85: r2(findings.cvar_85),
-        cvar_26: r2(findings.cvar_26),
-        value_of_transition_policies: r2(findings.value_of_transition_policies),
-        increased_by_2030: findings.increased_by_2030 === null ? null : r2(findings.increased_by_2030),
-        increased_by_2050: findings.increased_by_2050 === null ? null : r2(findings.increased_by_2050),
-        increased_by_2100: findings.increased_by_2100 === null ? null : r2(findings.increased_by_2100),
+          cvar_85: r2(findings.cvar_85),
+          cvar_26: r2(findings.cvar_26),
+          value_of_transition_policies: r2(findings.value_of_transition_policies),
+          increased_by_2030: findings.increased_by_2030 === null ? null : r2(findings.increased_by_2030),
+          increased_by_2050: findings.increased_by_2050 === null ? null : r2(findings.increased_by_2050),
+          increased_by_2100: findings.increased_by_2100 === null ? null : r2(findings.increased_by_2100),
         };
       }),
       /** The one selected asset's row (amounts): part of the asset table, so gated with it. */

@@ -11,17 +11,87 @@ export const LONG = 'x'.repeat(100_000);
 
 /** Strings that have broken parsers, spreadsheets, paths and databases before. */
 export const HOSTILE_STRINGS: string[] = [
-  '', ' ', '\t', 'NaN', 'Infinity', '-Infinity', '-0', '0x10', '1e308', '1e309', '-1e309', '9007199254740993', '2147483648', '-2147483649', '1,000.5', '1_000',
-  'null', 'undefined', 'true', '[]', '{}', '[object Object]',
-  '=CMD|\' /C calc\'!A0', '=HYPERLINK("http://evil.example","x")', '+SUM(1,2)', '@SUM(A1:A2)', '-2+3', '\t=1+1', '\r=1+1',
-  '../../../../etc/passwd', '..%2f..%2fetc%2fpasswd', '%2e%2e%2f%2e%2e%2f', '/etc/passwd', 'C:\\Windows\\win.ini', 'a\u0000b', '\u0000',
-  '\u202Eevil\u202C.csv', 'مرحبا بالعالم', '😀👨‍👩‍👧‍👦🏳️‍🌈', 'e\u0301\u0301\u0301', '\uD800', '\uDFFF', 'a\uD83Db', '\uFEFF', '\uFFFF',
-  "'; drop table users; --", "' or '1'='1", '<script>alert(1)</script>', '${7*7}', '{{7*7}}', '%s%s%s%n', '%', '%ff', '\\',
-  '__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString',
-  LONG, `=${LONG}`, 'ü'.repeat(50_000), '😀'.repeat(30_000),
+  '',
+  ' ',
+  '\t',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  '0x10',
+  '1e308',
+  '1e309',
+  '-1e309',
+  '9007199254740993',
+  '2147483648',
+  '-2147483649',
+  '1,000.5',
+  '1_000',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '[object Object]',
+  "=CMD|' /C calc'!A0",
+  '=HYPERLINK("http://evil.example","x")',
+  '+SUM(1,2)',
+  '@SUM(A1:A2)',
+  '-2+3',
+  '\t=1+1',
+  '\r=1+1',
+  '../../../../etc/passwd',
+  '..%2f..%2fetc%2fpasswd',
+  '%2e%2e%2f%2e%2e%2f',
+  '/etc/passwd',
+  'C:\\Windows\\win.ini',
+  'a\u0000b',
+  '\u0000',
+  '\u202Eevil\u202C.csv',
+  'مرحبا بالعالم',
+  '😀👨‍👩‍👧‍👦🏳️‍🌈',
+  'e\u0301\u0301\u0301',
+  '\uD800',
+  '\uDFFF',
+  'a\uD83Db',
+  '\uFEFF',
+  '\uFFFF',
+  "'; drop table users; --",
+  "' or '1'='1",
+  '<script>alert(1)</script>',
+  '${7*7}',
+  '{{7*7}}',
+  '%s%s%s%n',
+  '%',
+  '%ff',
+  '\\',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'toString',
+  LONG,
+  `=${LONG}`,
+  'ü'.repeat(50_000),
+  '😀'.repeat(30_000),
 ];
 
-export const HOSTILE_NUMBERS: number[] = [0, -0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, Number.MIN_SAFE_INTEGER - 2, 2 ** 31, 2 ** 53, 5e-324, 2147483647, 2147483648, -2147483649];
+export const HOSTILE_NUMBERS: number[] = [
+  0,
+  -0,
+  -1,
+  1.5,
+  1e308,
+  -1e308,
+  Number.MAX_SAFE_INTEGER + 2,
+  Number.MIN_SAFE_INTEGER - 2,
+  2 ** 31,
+  2 ** 53,
+  5e-324,
+  2147483647,
+  2147483648,
+  -2147483649,
+];
 
 /** Nesting `depth` levels of arrays or objects. */
 export function nested(depth: number, kind: 'array' | 'object'): unknown {
@@ -101,7 +171,12 @@ export function objectFor(s: JsonSchema, known: Known, hostileWeight = 1): fc.Ar
   );
   const extra = fc.oneof(
     { weight: 6, arbitrary: fc.constant([] as (readonly [string, unknown])[]) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', '', 'x'.repeat(1000), 'a.b', '$where'), hostileValue).map((e) => [e]) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', '', 'x'.repeat(1000), 'a.b', '$where'), hostileValue)
+        .map((e) => [e]),
+    },
   );
   return fc.tuple(fc.tuple(...entries), extra).map(([es, ex]) => {
     const o: Record<string, unknown> = {};
@@ -121,28 +196,66 @@ export interface FuzzRequest {
 }
 
 /** Path segments that try to leave the route or break URL decoding (sent as they are, not encoded again). */
-export const RAW_SEGMENTS = ['..', '%2e%2e', '%2e%2e%2f', '..%2f..%2f..%2fetc%2fpasswd', '%00', 'a%00b', '%ff%fe', '%', '%zz', '-1', '0', '1e3', '0x10', '99999999999999999999', '%20', '%F0%9F%98%80', '%E2%80%AE', '%ED%A0%80'];
+export const RAW_SEGMENTS = [
+  '..',
+  '%2e%2e',
+  '%2e%2e%2f',
+  '..%2f..%2f..%2fetc%2fpasswd',
+  '%00',
+  'a%00b',
+  '%ff%fe',
+  '%',
+  '%zz',
+  '-1',
+  '0',
+  '1e3',
+  '0x10',
+  '99999999999999999999',
+  '%20',
+  '%F0%9F%98%80',
+  '%E2%80%AE',
+  '%ED%A0%80',
+];
 
 const segment = (schema: JsonSchema | undefined, name: string, known: Known): fc.Arbitrary<string> =>
   fc.oneof(
     { weight: 4, arbitrary: validFor(schema, name, known).map((v) => encodeURIComponent(typeof v === 'string' ? v : String(v))) },
     { weight: 3, arbitrary: fc.constantFrom(...RAW_SEGMENTS) },
-    { weight: 2, arbitrary: hostileValue.map((v) => encodeURIComponent(typeof v === 'string' ? v.slice(0, 300) : JSON.stringify(v)?.slice(0, 300) ?? 'undefined')) },
+    {
+      weight: 2,
+      arbitrary: hostileValue.map((v) => encodeURIComponent(typeof v === 'string' ? v.slice(0, 300) : (JSON.stringify(v)?.slice(0, 300) ?? 'undefined'))),
+    },
   );
 
 /** Query strings: generated from the parameters, or raw ones that break parsers. */
 function queryFor(route: OpenApiRoute, known: Known): fc.Arbitrary<string> {
   const params = route.parameters.filter((p) => p.in === 'query');
-  const generated = objectFor({ type: 'object', properties: Object.fromEntries(params.map((p) => [p.name, p.schema ?? {}])), required: params.filter((p) => p.required).map((p) => p.name) }, known).map((o) => {
+  const generated = objectFor(
+    {
+      type: 'object',
+      properties: Object.fromEntries(params.map((p) => [p.name, p.schema ?? {}])),
+      required: params.filter((p) => p.required).map((p) => p.name),
+    },
+    known,
+  ).map((o) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(o)) {
-      if (Array.isArray(v) && v.length < 100) for (const x of v) q.append(k, typeof x === 'string' ? x : JSON.stringify(x) ?? '');
-      else q.append(k, typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+      if (Array.isArray(v) && v.length < 100) for (const x of v) q.append(k, typeof x === 'string' ? x : (JSON.stringify(x) ?? ''));
+      else q.append(k, typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
     }
     const s = q.toString();
     return s ? `?${s}` : '';
   });
-  const raw = fc.constantFrom('?%', '?a=%zz', '?__proto__[polluted]=yes', '?constructor[prototype][polluted]=yes', '?x=1&x=2&x=3', `?q=${'a'.repeat(10_000)}`, '?=&=&&', '?%00=%00');
+  const raw = fc.constantFrom(
+    '?%',
+    '?a=%zz',
+    '?__proto__[polluted]=yes',
+    '?constructor[prototype][polluted]=yes',
+    '?x=1&x=2&x=3',
+    `?q=${'a'.repeat(10_000)}`,
+    '?=&=&&',
+    '?%00=%00',
+  );
   return fc.oneof({ weight: 5, arbitrary: generated }, { weight: 1, arbitrary: raw });
 }
 
@@ -156,7 +269,9 @@ export function requestFor(route: OpenApiRoute, known: Known): fc.Arbitrary<Fuzz
   });
   const schema = route.body['application/json'] ?? Object.values(route.body)[0];
   const hasBody = route.method !== 'GET';
-  const body: fc.Arbitrary<unknown> = schema?.properties ? fc.oneof({ weight: 6, arbitrary: objectFor(schema, known) }, { weight: 1, arbitrary: hostileValue }) : hostileValue;
+  const body: fc.Arbitrary<unknown> = schema?.properties
+    ? fc.oneof({ weight: 6, arbitrary: objectFor(schema, known) }, { weight: 1, arbitrary: hostileValue })
+    : hostileValue;
   const encodings: Encoding[] = hasBody ? ['json', 'json', 'json', 'form', 'form', 'multipart', 'invalid-json', 'wrong-type', 'none', 'json-scalar'] : ['none'];
   return fc.record({
     method: fc.constant(route.method),
@@ -243,8 +358,23 @@ export function checkAnswer(res: Sent): string | null {
 
 /** Tables whose row counts must not move when a request is refused (sessions, throttling and the audit log may). */
 export const DATA_TABLES = [
-  'companies', 'users', 'email_codes', 'notifications', 'outbox_emails', 'demo_requests', 'projects', 'assets', 'project_shares', 'jobs', 'analysis_results',
-  'files', 'reports', 'carbon_portfolios', 'carbon_companies', 'property_risk_sites', 'map_projects',
+  'companies',
+  'users',
+  'email_codes',
+  'notifications',
+  'outbox_emails',
+  'demo_requests',
+  'projects',
+  'assets',
+  'project_shares',
+  'jobs',
+  'analysis_results',
+  'files',
+  'reports',
+  'carbon_portfolios',
+  'carbon_companies',
+  'property_risk_sites',
+  'map_projects',
 ] as const;
 
 export async function tableCounts(db: DB): Promise<Record<string, number>> {

@@ -132,7 +132,10 @@ export async function startServer(overrides: Partial<Config> = {}, options: { jo
   }
   const config = loadConfig({}, { LOG_LEVEL: 'silent', SEED_DEMO: false, DATA_DIR: 'memory://', ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1, ...overrides });
   // In-memory PGlite starts from the migrated template rather than running initdb (migrateToLatest then applies nothing).
-  const handle = await openDatabase(config, config.DATABASE_URL || !config.DATA_DIR.startsWith('memory://') ? {} : { pgliteLoadDataDir: await pgliteTemplateDump() });
+  const handle = await openDatabase(
+    config,
+    config.DATABASE_URL || !config.DATA_DIR.startsWith('memory://') ? {} : { pgliteLoadDataDir: await pgliteTemplateDump() },
+  );
   await migrateToLatest(handle.db);
   const app = await buildApp(config, handle, options.logStream ? { logStream: options.logStream as never } : {});
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -183,7 +186,9 @@ export async function registerAndLogin(api: Api, overrides: Record<string, strin
 /** The SMTP sink run as its own process; messages land in a temp folder. */
 export async function startSmtpSink(): Promise<{ url: string; messages(): { to: string[]; subject: string; raw: string }[]; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'crp-mail-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'apps/server/src/dev/smtp-sink.ts'), '0', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'apps/server/src/dev/smtp-sink.ts'), '0', dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('SMTP sink did not start')), 20_000);
     child.stdout!.on('data', (d: Buffer) => {
@@ -197,7 +202,10 @@ export async function startSmtpSink(): Promise<{ url: string; messages(): { to: 
   });
   return {
     url: `smtp://127.0.0.1:${port}`,
-    messages: () => readdirSync(dir).sort().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8'))),
+    messages: () =>
+      readdirSync(dir)
+        .sort()
+        .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8'))),
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -218,7 +226,12 @@ export async function eventually<T>(fn: () => T | undefined | null, timeoutMs = 
 }
 
 /** Polls a project's status until its analysis is done or failed; returns the last status. */
-export async function waitForAnalysis(s: { api: Api }, token: string, projectId: number, timeoutMs = 120_000): Promise<{ status: string; progress: number; message: string | null }> {
+export async function waitForAnalysis(
+  s: { api: Api },
+  token: string,
+  projectId: number,
+  timeoutMs = 120_000,
+): Promise<{ status: string; progress: number; message: string | null }> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const st = await s.api.get(`/api/v2/projects/${projectId}/status/`, { token });

@@ -48,7 +48,8 @@ function inlineRefs<T>(v: T, schemas: Record<string, JsonSchema>, depth = 0): T 
   if (depth > 20 || v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map((x) => inlineRefs(x, schemas, depth + 1)) as T;
   const ref = (v as { $ref?: unknown }).$ref;
-  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) return inlineRefs(schemas[ref.slice('#/components/schemas/'.length)] as T, schemas, depth + 1);
+  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/'))
+    return inlineRefs(schemas[ref.slice('#/components/schemas/'.length)] as T, schemas, depth + 1);
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inlineRefs(x, schemas, depth + 1)])) as T;
 }
 

@@ -18,9 +18,7 @@ export type RegisterResult = ReturnType<typeof RegisterResponse.parse>;
 export type ConfigureMfaResult = ReturnType<typeof ConfigureMfaResponse.parse>;
 export type RegisterInput = Omit<RegisterBody, 'company_code'> & { company_code?: string };
 
-export type LoginResult =
-  | { kind: 'signed-in'; data: LoginResponse }
-  | { kind: '2fa-required'; method: TwoFaMethod };
+export type LoginResult = { kind: 'signed-in'; data: LoginResponse } | { kind: '2fa-required'; method: TwoFaMethod };
 
 export async function login(body: LoginBody): Promise<LoginResult> {
   const res = await request<LoginResponse | { detail: string; method?: TwoFaMethod }>('POST', '/api/user/rest_login/', {

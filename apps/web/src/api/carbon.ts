@@ -13,18 +13,26 @@ export interface CarbonSaveInput {
 }
 
 export async function createCarbonAnalysis(userId: number, input: CarbonSaveInput): Promise<{ detail: string; project: CarbonProject; created: boolean }> {
-  return (await request<{ detail: string; project: CarbonProject; created: boolean }>('POST', `/api/report/create_carbon_analysis/${userId}/`, { json: input })).data;
+  return (await request<{ detail: string; project: CarbonProject; created: boolean }>('POST', `/api/report/create_carbon_analysis/${userId}/`, { json: input }))
+    .data;
 }
 
 /** Create from a CSV file (multipart: portfolio_name, portfolio_value, uploaded_file, overwrite). */
-export async function uploadCarbonCsv(userId: number, input: { portfolio_name: string; portfolio_value: number; file: File; overwrite?: boolean }): Promise<{ detail: string; project: CarbonProject; created: boolean }> {
+export async function uploadCarbonCsv(
+  userId: number,
+  input: { portfolio_name: string; portfolio_value: number; file: File; overwrite?: boolean },
+): Promise<{ detail: string; project: CarbonProject; created: boolean }> {
   const fd = new FormData();
   fd.set('portfolio_name', input.portfolio_name);
   fd.set('portfolio_value', String(input.portfolio_value));
   fd.set('overwrite', input.overwrite ? 'true' : 'false');
   fd.set('uploaded_file', input.file, input.file.name);
   const token = readToken();
-  const res = await fetch(`/api/report/create_carbon_analysis/${userId}/`, { method: 'POST', body: fd, headers: { Accept: 'application/json', ...(token ? { Authorization: `Token ${token}` } : {}) } });
+  const res = await fetch(`/api/report/create_carbon_analysis/${userId}/`, {
+    method: 'POST',
+    body: fd,
+    headers: { Accept: 'application/json', ...(token ? { Authorization: `Token ${token}` } : {}) },
+  });
   const text = await res.text();
   let data: unknown = null;
   try {
@@ -58,7 +66,10 @@ export async function deleteCarbonAnalysis(userId: number, portfolioName: string
 
 /** Download as a file: csv or xlsx (the server names it). */
 export function downloadCarbonFile(userId: number, portfolioName: string, format: 'csv' | 'xlsx'): Promise<{ blob: Blob; fileName: string }> {
-  return requestFile('POST', `/api/report/get_carbon_analysis/${userId}/download/`, { json: { portfolio_name: portfolioName, format }, fallbackName: `carbon.${format}` });
+  return requestFile('POST', `/api/report/get_carbon_analysis/${userId}/download/`, {
+    json: { portfolio_name: portfolioName, format },
+    fallbackName: `carbon.${format}`,
+  });
 }
 
 export function fetchCarbonTemplate(): Promise<{ blob: Blob; fileName: string }> {

@@ -1,4 +1,18 @@
-import { dashboardView, type AnalysisType, type BuildingDamageAnswer, type DashboardAnswer, type DashboardAssetPage, type DashboardAssetRow, type DashboardHeatmapPage, type DashboardHeatmapView, type DashboardMapAnswer, type DashboardView, type DefaultFilters, type ScenarioCode, type UpdateAssetsResponse } from '@crp/contracts';
+import {
+  dashboardView,
+  type AnalysisType,
+  type BuildingDamageAnswer,
+  type DashboardAnswer,
+  type DashboardAssetPage,
+  type DashboardAssetRow,
+  type DashboardHeatmapPage,
+  type DashboardHeatmapView,
+  type DashboardMapAnswer,
+  type DashboardView,
+  type DefaultFilters,
+  type ScenarioCode,
+  type UpdateAssetsResponse,
+} from '@crp/contracts';
 import { request } from './http';
 
 /** `[amount, unit, score]`: mean headline intensity and mean severity score (0-100) of the assets with data. */
@@ -60,19 +74,37 @@ export async function fetchDashboard(f: DashboardFiltersSent, signal?: AbortSign
   return dashboardView((await request<DashboardAnswer>('POST', '/api/v2/dashboard/', { json: { ...filterBody(f), per_asset: perAsset }, signal })).data);
 }
 
-export interface AssetPageParams { sort: string; order: 'asc' | 'desc'; search: string; offset: number; limit: number; ids?: number[] }
+export interface AssetPageParams {
+  sort: string;
+  order: 'asc' | 'desc';
+  search: string;
+  offset: number;
+  limit: number;
+  ids?: number[];
+}
 /** `POST api/v2/dashboard/assets/`: one page of the asset table, sorted and searched on the server. */
 export async function fetchAssetPage(f: DashboardFiltersSent, p: AssetPageParams, signal?: AbortSignal): Promise<DashboardAssetPage> {
   return (await request<DashboardAssetPage>('POST', '/api/v2/dashboard/assets/', { json: { ...filterBody(f), ...p }, signal })).data;
 }
 
-export interface HeatmapPageParams { adaptation: boolean; sort: string; order: 'asc' | 'desc'; search: string; offset: number; limit: number }
+export interface HeatmapPageParams {
+  adaptation: boolean;
+  sort: string;
+  order: 'asc' | 'desc';
+  search: string;
+  offset: number;
+  limit: number;
+}
 /** `POST api/v2/dashboard/heatmap/`: one page of the heat map. */
 export async function fetchHeatmapPage(f: DashboardFiltersSent, p: HeatmapPageParams, signal?: AbortSignal): Promise<DashboardHeatmapPage> {
   return (await request<DashboardHeatmapPage>('POST', '/api/v2/dashboard/heatmap/', { json: { ...filterBody(f), ...p }, signal })).data;
 }
 
-export interface MapParams { colour_by: string; bbox?: [number, number, number, number]; zoom?: number }
+export interface MapParams {
+  colour_by: string;
+  bbox?: [number, number, number, number];
+  zoom?: number;
+}
 /** `POST api/v2/dashboard/map/`: every point up to 5,000 selected assets, else clusters of the viewport. */
 export async function fetchAssetMap(f: DashboardFiltersSent, p: MapParams, signal?: AbortSignal): Promise<DashboardMapAnswer> {
   return (await request<DashboardMapAnswer>('POST', '/api/v2/dashboard/map/', { json: { ...filterBody(f), ...p }, signal })).data;
@@ -97,7 +129,8 @@ export async function updateAssets(projectId: number, version: number, assets: A
 
 /** `POST api/project/update_default_filter/`: the caller's Advanced Filter defaults. */
 export async function saveDefaultFilter(data: DefaultFilters): Promise<{ detail: string; data: DefaultFilters }> {
-  return (await request<{ detail: string; data: DefaultFilters }>('POST', '/api/project/update_default_filter/', { form: { data: JSON.stringify(data) } })).data;
+  return (await request<{ detail: string; data: DefaultFilters }>('POST', '/api/project/update_default_filter/', { form: { data: JSON.stringify(data) } }))
+    .data;
 }
 
 export type { DamageSeries, ExplorerHazard } from '@crp/contracts';

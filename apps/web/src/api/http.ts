@@ -33,9 +33,7 @@ function pickErrors(body: unknown): FieldError[] {
   if (body && typeof body === 'object' && 'errors' in body) {
     const e = (body as { errors: unknown }).errors;
     if (Array.isArray(e)) {
-      return e.filter(
-        (x): x is FieldError => !!x && typeof x === 'object' && typeof (x as FieldError).message === 'string',
-      );
+      return e.filter((x): x is FieldError => !!x && typeof x === 'object' && typeof (x as FieldError).message === 'string');
     }
   }
   return [];
@@ -117,7 +115,11 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
  * A file answer (the token header is required, so not a plain link): the bytes and the name the server gives in
  * Content-Disposition, else `fallbackName`. A failed call throws ApiError with the JSON body when there is one.
  */
-export async function requestFile(method: 'GET' | 'POST', path: string, opts: { json?: unknown; fallbackName: string }): Promise<{ blob: Blob; fileName: string }> {
+export async function requestFile(
+  method: 'GET' | 'POST',
+  path: string,
+  opts: { json?: unknown; fallbackName: string },
+): Promise<{ blob: Blob; fileName: string }> {
   const token = readToken();
   const headers: Record<string, string> = token ? { Authorization: `Token ${token}` } : {};
   if (opts.json !== undefined) headers['Content-Type'] = 'application/json';

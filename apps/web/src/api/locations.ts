@@ -21,11 +21,7 @@ export type CreatePortfolioInput = Pick<CreateProjectBody, 'portfolio_name' | 'm
 export type CreatePortfolioResult = CreateProjectResponse;
 
 export async function createPortfolio(input: CreatePortfolioInput): Promise<CreatePortfolioResult> {
-  return (
-    await request<CreatePortfolioResult>('POST', '/api/v2/create_project/', {
-      json: { base_unit: 'meter', base_currency: 'USD', ...input },
-    })
-  ).data;
+  return (await request<CreatePortfolioResult>('POST', '/api/v2/create_project/', { json: { base_unit: 'meter', base_currency: 'USD', ...input } })).data;
 }
 
 /** The upload template as a blob (token header required, so not a plain link). */

@@ -17,8 +17,13 @@ export interface CreateMapInput {
 }
 export async function createMap(i: CreateMapInput): Promise<{ detail: string; name: string; project_id: number }> {
   const form = {
-    name: i.name.trim(), address: i.address, latitude: i.latitude, longitude: i.longitude,
-    portfolio_variables: JSON.stringify([i.variable]), distance: i.distance, duration_data: JSON.stringify(i.duration_data),
+    name: i.name.trim(),
+    address: i.address,
+    latitude: i.latitude,
+    longitude: i.longitude,
+    portfolio_variables: JSON.stringify([i.variable]),
+    distance: i.distance,
+    duration_data: JSON.stringify(i.duration_data),
   };
   return (await request<{ detail: string; name: string; project_id: number }>('POST', '/api/v2/create_map_project/', { form })).data;
 }
@@ -27,8 +32,22 @@ export async function generateMap(name: string): Promise<MapResponse> {
   return (await request<MapResponse>('POST', '/api/v2/generate_map/', { form: { name } })).data;
 }
 
-export async function fetchMapValue(q: { latitude: number; longitude: number; country_code?: string | null; duration_data: string; variable: MapVariable; subregion?: string | null }): Promise<MapValueResponse> {
-  const form = { latitude: q.latitude, longitude: q.longitude, country_code: q.country_code ?? undefined, duration_data: q.duration_data, variable: q.variable, subregion: q.subregion ?? undefined };
+export async function fetchMapValue(q: {
+  latitude: number;
+  longitude: number;
+  country_code?: string | null;
+  duration_data: string;
+  variable: MapVariable;
+  subregion?: string | null;
+}): Promise<MapValueResponse> {
+  const form = {
+    latitude: q.latitude,
+    longitude: q.longitude,
+    country_code: q.country_code ?? undefined,
+    duration_data: q.duration_data,
+    variable: q.variable,
+    subregion: q.subregion ?? undefined,
+  };
   return (await request<MapValueResponse>('POST', '/api/v2/map_value/', { form })).data;
 }
 
@@ -50,5 +69,6 @@ export async function searchPlaces(q: string, signal?: AbortSignal): Promise<Pla
 /** Country detection (spec 001 §5): the country a query names, or null. */
 export async function detectCountry(q: string): Promise<{ country_code: string; name: string; latitude: number; longitude: number } | null> {
   const p = new URLSearchParams({ q });
-  return (await request<{ country: { country_code: string; name: string; latitude: number; longitude: number } | null }>('GET', `/api/v2/map_country/?${p}`)).data.country;
+  return (await request<{ country: { country_code: string; name: string; latitude: number; longitude: number } | null }>('GET', `/api/v2/map_country/?${p}`))
+    .data.country;
 }

@@ -27,7 +27,11 @@ export async function uploadOwnLayer(input: OwnLayerUploadInput): Promise<{ deta
   for (const k of ['hazard', 'scenario', 'year', 'return_period_years', 'unit', 'label', 'source'] as const) if (input[k]) fd.set(k, input[k]);
   fd.set('file', input.file, input.file.name);
   const token = readToken();
-  const res = await fetch('/api/v2/own_layers/', { method: 'POST', body: fd, headers: { Accept: 'application/json', ...(token ? { Authorization: `Token ${token}` } : {}) } });
+  const res = await fetch('/api/v2/own_layers/', {
+    method: 'POST',
+    body: fd,
+    headers: { Accept: 'application/json', ...(token ? { Authorization: `Token ${token}` } : {}) },
+  });
   const text = await res.text();
   let data: unknown = null;
   try {

@@ -1,4 +1,15 @@
-import type { AnalysisType, CsvReportAnswer, DefaultFilters, FileLinkAnswer, PhysicalProject, ProjectNameItem, ProjectStatus, ScenarioCode, SharePermission, SlideReportAnswer } from '@crp/contracts';
+import type {
+  AnalysisType,
+  CsvReportAnswer,
+  DefaultFilters,
+  FileLinkAnswer,
+  PhysicalProject,
+  ProjectNameItem,
+  ProjectStatus,
+  ScenarioCode,
+  SharePermission,
+  SlideReportAnswer,
+} from '@crp/contracts';
 import { ProjectListResponse } from '@crp/contracts';
 import { ApiError, request, requestFile } from './http';
 import { readToken } from '../lib/storage';
@@ -28,9 +39,7 @@ export async function deleteProject(userId: number, name: string): Promise<{ det
 
 export async function shareProject(projectId: number, userIds: number[], permission: SharePermission): Promise<{ detail: string }> {
   return (
-    await request<{ detail: string }>('POST', '/api/v2/share_project/', {
-      form: { project_id: projectId, share_with: JSON.stringify(userIds), permission },
-    })
+    await request<{ detail: string }>('POST', '/api/v2/share_project/', { form: { project_id: projectId, share_with: JSON.stringify(userIds), permission } })
   ).data;
 }
 
@@ -88,11 +97,7 @@ export async function fetchProjectStatus(projectId: number): Promise<ProjectStat
  * Follows the server-sent progress events of a project's analysis with fetch and a stream reader (EventSource cannot
  * send the Authorization header). Calls `onEvent` for every `data:` line; resolves with the last status.
  */
-export async function followProjectProgress(
-  projectId: number,
-  onEvent: (s: ProjectStatus) => void,
-  signal?: AbortSignal,
-): Promise<ProjectStatus | null> {
+export async function followProjectProgress(projectId: number, onEvent: (s: ProjectStatus) => void, signal?: AbortSignal): Promise<ProjectStatus | null> {
   const token = readToken();
   const res = await fetch(`/api/v2/projects/${projectId}/progress/`, {
     headers: { Accept: 'text/event-stream', ...(token ? { Authorization: `Token ${token}` } : {}) },

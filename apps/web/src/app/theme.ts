@@ -10,8 +10,7 @@ export const theme: ThemeConfig = {
     colorText: palette.ink,
     colorTextSecondary: palette.muted,
     borderRadius: 8,
-    fontFamily:
-      "Inter, 'Segoe UI', system-ui, -apple-system, 'Helvetica Neue', Arial, 'Noto Sans', 'Liberation Sans', sans-serif",
+    fontFamily: "Inter, 'Segoe UI', system-ui, -apple-system, 'Helvetica Neue', Arial, 'Noto Sans', 'Liberation Sans', sans-serif",
     colorBgLayout: palette.surface,
   },
   components: {

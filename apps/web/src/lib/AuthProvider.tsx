@@ -53,11 +53,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('storage', onStorage);
   }, []);
 
-  const userQuery = useQuery({
-    queryKey: queryKeys.currentUser,
-    queryFn: fetchCurrentUser,
-    enabled: token !== null,
-  });
+  const userQuery = useQuery({ queryKey: queryKeys.currentUser, queryFn: fetchCurrentUser, enabled: token !== null });
 
   // Keep the stored tier data in step with the server (an admin may change the tier).
   useEffect(() => {

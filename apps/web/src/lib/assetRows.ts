@@ -1,4 +1,14 @@
-import { ASSET_FIELDS, assetFieldForHeader, decodeText, isNA, NA, OPTIONAL_ASSET_FIELDS, parseAmount, unknownAssetColumns, type AssetFieldKey } from '@crp/contracts';
+import {
+  ASSET_FIELDS,
+  assetFieldForHeader,
+  decodeText,
+  isNA,
+  NA,
+  OPTIONAL_ASSET_FIELDS,
+  parseAmount,
+  unknownAssetColumns,
+  type AssetFieldKey,
+} from '@crp/contracts';
 import * as XLSX from '@e965/xlsx';
 
 /** One asset row of the preview, keyed by asset field, values as the user sees them. */
@@ -78,7 +88,10 @@ export function recordsFromTable(table: unknown[][]): ParsedUpload {
 export function rowProblems(row: AssetRow): string[] {
   const out: string[] = [];
   if (isNA(row.name)) out.push('name is missing');
-  for (const [key, lo, hi] of [['latitude', -90, 90], ['longitude', -180, 180]] as const) {
+  for (const [key, lo, hi] of [
+    ['latitude', -90, 90],
+    ['longitude', -180, 180],
+  ] as const) {
     const p = parseAmount(row[key]);
     if ('error' in p) out.push(`${key} ${p.error}`);
     else if (p.value === null) out.push(`${key} is missing`);

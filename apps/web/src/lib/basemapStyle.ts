@@ -55,9 +55,23 @@ export const OSM_COLOURS = { landuse: '#e6e9d8', water: '#a9cfe0', building: '#d
 function osmLayers(): LayerSpecification[] {
   const width = (base: number): unknown => ['interpolate', ['exponential', 1.6], ['zoom'], 10, base * 0.3, 14, base * 1.5, 18, base * 10];
   const line = (id: string, sourceLayer: string, colour: string, base: number): LayerSpecification =>
-    ({ id, type: 'line', source: 'osm', 'source-layer': sourceLayer, layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': colour, 'line-width': width(base) } }) as LayerSpecification;
+    ({
+      id,
+      type: 'line',
+      source: 'osm',
+      'source-layer': sourceLayer,
+      layout: { 'line-cap': 'round', 'line-join': 'round' },
+      paint: { 'line-color': colour, 'line-width': width(base) },
+    }) as LayerSpecification;
   const fill = (id: string, sourceLayer: string, colour: string, outline?: string, minzoom = 0): LayerSpecification =>
-    ({ id, type: 'fill', source: 'osm', 'source-layer': sourceLayer, minzoom, paint: { 'fill-color': colour, ...(outline ? { 'fill-outline-color': outline } : {}) } }) as LayerSpecification;
+    ({
+      id,
+      type: 'fill',
+      source: 'osm',
+      'source-layer': sourceLayer,
+      minzoom,
+      paint: { 'fill-color': colour, ...(outline ? { 'fill-outline-color': outline } : {}) },
+    }) as LayerSpecification;
   return [
     fill('osm-landuse', 'landuse', OSM_COLOURS.landuse),
     fill('osm-landcover', 'landcover', OSM_COLOURS.landuse),
@@ -104,12 +118,7 @@ export function offlineStreetStyle(): StyleSpecification {
       { id: 'water', type: 'background', paint: { 'background-color': '#a9cfe0' } },
       { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#f3f1ea', 'fill-outline-color': '#c9c4b5' } },
       { id: 'lakes', type: 'fill', source: 'lakes', paint: { 'fill-color': '#a9cfe0' } },
-      {
-        id: 'rivers',
-        type: 'line',
-        source: 'rivers',
-        paint: { 'line-color': '#7fb5d0', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.5, 8, 1.6] },
-      },
+      { id: 'rivers', type: 'line', source: 'rivers', paint: { 'line-color': '#7fb5d0', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.5, 8, 1.6] } },
       {
         id: 'borders',
         type: 'line',
@@ -140,13 +149,22 @@ export function satelliteStyle(): StyleSpecification {
     sources: {
       ...base,
       land: { type: 'geojson', data: asset('land.geojson') },
-      borders: { type: 'geojson', data: asset('borders.geojson'), attribution: satelliteTilesUrl ? NE_ATTRIBUTION : `${RELIEF_ATTRIBUTION} · ${NE_ATTRIBUTION}` },
+      borders: {
+        type: 'geojson',
+        data: asset('borders.geojson'),
+        attribution: satelliteTilesUrl ? NE_ATTRIBUTION : `${RELIEF_ATTRIBUTION} · ${NE_ATTRIBUTION}`,
+      },
     },
     layers: [
       { id: 'background', type: 'background', paint: { 'background-color': '#0d2a45' } },
       { id: 'imagery', type: 'raster', source: 'imagery', paint: { 'raster-fade-duration': 0 } },
       // The relief is coarse (about 20 km per pixel): a coastline keeps the shore readable when zoomed in.
-      { id: 'coast', type: 'line', source: 'land', paint: { 'line-color': 'rgba(255,255,255,0.55)', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.4, 8, 1.2] } },
+      {
+        id: 'coast',
+        type: 'line',
+        source: 'land',
+        paint: { 'line-color': 'rgba(255,255,255,0.55)', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.4, 8, 1.2] },
+      },
       { id: 'borders', type: 'line', source: 'borders', paint: { 'line-color': 'rgba(255,255,255,0.7)', 'line-width': 0.8, 'line-dasharray': [3, 2] } },
     ],
   };

@@ -8,9 +8,7 @@ type ToastType = 'success' | 'warning' | 'error' | 'info';
 
 /** success, warning and error keep their type; anything else shows as info (spec 000 §3). */
 export function toastType(notificationType: string): ToastType {
-  return notificationType === 'success' || notificationType === 'warning' || notificationType === 'error'
-    ? notificationType
-    : 'info';
+  return notificationType === 'success' || notificationType === 'warning' || notificationType === 'error' ? notificationType : 'info';
 }
 
 /**

@@ -9,10 +9,13 @@ import { entryFromSearch, parseEntryState } from '../features/dashboard/dashboar
 export function CompanyDashboardPage() {
   const location = useLocation();
   const [search] = useSearchParams();
-  const linkedId = search.get('project_id'), linkedName = search.get('project');
+  const linkedId = search.get('project_id'),
+    linkedName = search.get('project');
   // The navigation state of a project card, else the project of the URL (a bookmark or a shared link, issue 23 item 6).
   const entry = useMemo(
-    () => parseEntryState(location.state) ?? entryFromSearch(new URLSearchParams({ ...(linkedId ? { project_id: linkedId } : {}), ...(linkedName ? { project: linkedName } : {}) })),
+    () =>
+      parseEntryState(location.state) ??
+      entryFromSearch(new URLSearchParams({ ...(linkedId ? { project_id: linkedId } : {}), ...(linkedName ? { project: linkedName } : {}) })),
     [location.state, linkedId, linkedName],
   );
   useDocumentTitle(entry?.project_name ? `Company dashboard · ${entry.project_name}` : 'Company dashboard');

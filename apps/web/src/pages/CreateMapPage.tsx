@@ -7,7 +7,10 @@ export function CreateMapPage() {
   useDocumentTitle('Create a map');
   return (
     <div className="crp-page crp-page-wide">
-      <PageHeader title="Map Module" subtitle="Mark one location by clicking the map or searching an address, choose the distance, then PROCEED to create a hazard map." />
+      <PageHeader
+        title="Map Module"
+        subtitle="Mark one location by clicking the map or searching an address, choose the distance, then PROCEED to create a hazard map."
+      />
       <CreateMapView />
     </div>
   );

@@ -8,10 +8,13 @@ import { entryFromSearch, parseEntryState } from '../features/dashboard/dashboar
 export function DashboardPage() {
   const location = useLocation();
   const [search] = useSearchParams();
-  const linkedId = search.get('project_id'), linkedName = search.get('project');
+  const linkedId = search.get('project_id'),
+    linkedName = search.get('project');
   // The navigation state of a project card, else the project of the URL (a bookmark or a shared link, issue 23 item 6).
   const entry = useMemo(
-    () => parseEntryState(location.state) ?? entryFromSearch(new URLSearchParams({ ...(linkedId ? { project_id: linkedId } : {}), ...(linkedName ? { project: linkedName } : {}) })),
+    () =>
+      parseEntryState(location.state) ??
+      entryFromSearch(new URLSearchParams({ ...(linkedId ? { project_id: linkedId } : {}), ...(linkedName ? { project: linkedName } : {}) })),
     [location.state, linkedId, linkedName],
   );
   useDocumentTitle(entry?.project_name ? `Dashboard · ${entry.project_name}` : 'Dashboard');

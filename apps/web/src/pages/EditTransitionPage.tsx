@@ -11,7 +11,10 @@ export function EditTransitionPage() {
   useDocumentTitle(name ? `Edit transition · ${name}` : 'Edit transition project');
   return (
     <div className="crp-page">
-      <PageHeader title={name ?? 'Edit transition project'} subtitle="Edit the company inputs in place; the outputs and portfolio totals are re-computed on save." />
+      <PageHeader
+        title={name ?? 'Edit transition project'}
+        subtitle="Edit the company inputs in place; the outputs and portfolio totals are re-computed on save."
+      />
       {name ? <EditTransitionView name={name} /> : <NeedsStateCard description="Open a transition project from the project list." />}
     </div>
   );

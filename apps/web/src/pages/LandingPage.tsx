@@ -1,12 +1,4 @@
-import {
-  BankOutlined,
-  BuildOutlined,
-  CheckOutlined,
-  DatabaseOutlined,
-  FundOutlined,
-  HomeOutlined,
-  TeamOutlined,
-} from '@ant-design/icons';
+import { BankOutlined, BuildOutlined, CheckOutlined, DatabaseOutlined, FundOutlined, HomeOutlined, TeamOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
 import { BrandMark } from '../ui/BrandMark';
 import { ButtonLink } from '../ui/ButtonLink';
@@ -55,8 +47,7 @@ export function LandingPage() {
             <div className="crp-eyebrow">Physical and transition climate risk analytics</div>
             <h1>Know what climate change will cost every asset you own, finance or insure.</h1>
             <p className="crp-hero-lead">
-              Map a portfolio, assess eleven hazards under RCP and SSP pathways, and see Climate Value at Risk from today to
-              2100, asset by asset.
+              Map a portfolio, assess eleven hazards under RCP and SSP pathways, and see Climate Value at Risk from today to 2100, asset by asset.
             </p>
             <div className="crp-hero-ctas">
               <ButtonLink to="/register" type="primary" size="large">
@@ -129,8 +120,7 @@ export function LandingPage() {
             <div className="crp-eyebrow crp-eyebrow-dark">Hazards</div>
             <h2>Eleven perils, acute and chronic</h2>
             <p className="crp-section-lead">
-              River flood, typhoon and storm surge are assessed for every portfolio. Add the others that matter to your
-              assets.
+              River flood, typhoon and storm surge are assessed for every portfolio. Add the others that matter to your assets.
             </p>
             <ul className="crp-hazard-chips">
               {HAZARD_LIST.map((h) => (
@@ -162,9 +152,7 @@ export function LandingPage() {
           <div className="crp-section-head">
             <div className="crp-eyebrow">Data sources</div>
             <h2>Built on open, peer-reviewed science</h2>
-            <p className="crp-section-lead">
-              Every score traces back to public data you can cite in a disclosure.
-            </p>
+            <p className="crp-section-lead">Every score traces back to public data you can cite in a disclosure.</p>
           </div>
           <div className="crp-sources">
             {DATA_SOURCES.map((g) => (

@@ -15,7 +15,10 @@ export function LocationPage() {
   const [assets, setAssets] = useState(() => (Array.isArray(handed) && handed.length > 0 ? (handed as Record<string, unknown>[]) : null));
   return (
     <div className="crp-page crp-page-wide">
-      <PageHeader title="Create a portfolio" subtitle="Mark asset locations on the map, upload them from a spreadsheet, or pick listed companies or a benchmark index; then choose the hazards to assess." />
+      <PageHeader
+        title="Create a portfolio"
+        subtitle="Mark asset locations on the map, upload them from a spreadsheet, or pick listed companies or a benchmark index; then choose the hazards to assess."
+      />
       {assets && <ExistingAssetsPanel assets={assets} onDismiss={() => setAssets(null)} />}
       <Tabs
         destroyOnHidden={false}

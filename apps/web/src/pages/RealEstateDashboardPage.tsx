@@ -16,13 +16,19 @@ export function RealEstateDashboardPage() {
   const initial = ((location.state ?? {}) as { data?: PropertyRiskResponse }).data ?? null;
   return (
     <div className="crp-page crp-page-wide">
-      <PageHeader title="Property Risk Analysis" subtitle={name ? `Project: ${name}` : undefined} extra={<Button onClick={() => navigate('/realestate')}>New property-risk project</Button>} />
+      <PageHeader
+        title="Property Risk Analysis"
+        subtitle={name ? `Project: ${name}` : undefined}
+        extra={<Button onClick={() => navigate('/realestate')}>New property-risk project</Button>}
+      />
       {name ? (
         <PropertyRiskView projectName={name} initial={initial} />
       ) : (
         <Card className="crp-card">
           <Empty description="Open this dashboard by creating a property-risk project on the Real Estate page.">
-            <Button type="primary" onClick={() => navigate('/realestate')}>Go to Real Estate</Button>
+            <Button type="primary" onClick={() => navigate('/realestate')}>
+              Go to Real Estate
+            </Button>
           </Empty>
         </Card>
       )}

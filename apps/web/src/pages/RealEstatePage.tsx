@@ -23,7 +23,6 @@ import { useCreatePropertyProject } from '../features/realestate/useCreateProper
 import { toLocations, useSelectedProperties } from '../features/realestate/useSelectedProperties';
 import '../features/realestate/realestate.css';
 
-
 /** Real Estate (/realestate, spec 001 §2.5): choose properties on the map or from a CSV, then create a property-risk project. */
 export function RealEstatePage() {
   useDocumentTitle('Real Estate');
@@ -32,7 +31,12 @@ export function RealEstatePage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const userId = readUserId();
-  const perms = useQuery({ queryKey: queryKeys.permissions(userId ?? 0), queryFn: () => fetchPermissions(userId!), enabled: userId !== null, staleTime: 60_000 });
+  const perms = useQuery({
+    queryKey: queryKeys.permissions(userId ?? 0),
+    queryFn: () => fetchPermissions(userId!),
+    enabled: userId !== null,
+    staleTime: 60_000,
+  });
   const limit = perms.data?.assets_allowed ?? null;
   const [restriction, setRestriction] = useState<string | null>(null);
   const onLimit = useCallback((n: number) => setRestriction(assetLimitMessage(n)), []);
@@ -50,7 +54,16 @@ export function RealEstatePage() {
   );
 
   const addSaved = (assets: SavedAsset[]) => {
-    const n = sel.addMany(assets.map((a) => ({ name: a.name, latitude: a.latitude, longitude: a.longitude, property_type: a.property_type ?? 'Residential', extra: {}, source: 'saved' as const })));
+    const n = sel.addMany(
+      assets.map((a) => ({
+        name: a.name,
+        latitude: a.latitude,
+        longitude: a.longitude,
+        property_type: a.property_type ?? 'Residential',
+        extra: {},
+        source: 'saved' as const,
+      })),
+    );
     if (n > 0) void message.success(`${n} asset${n === 1 ? '' : 's'} added`);
   };
 
@@ -111,7 +124,11 @@ export function RealEstatePage() {
       <PageHeader
         title="Real Estate"
         subtitle="Choose properties on the map or from a CSV file, then create a property-risk project with flood and typhoon scores for each property and its surroundings."
-        extra={<Button icon={<QuestionCircleOutlined />} onClick={() => setHowTo(true)}>How to</Button>}
+        extra={
+          <Button icon={<QuestionCircleOutlined />} onClick={() => setHowTo(true)}>
+            How to
+          </Button>
+        }
       />
       {saved.length > 0 && <MyAssetsCards assets={saved} onAdd={addSaved} />}
       <Card className="crp-card">
@@ -127,7 +144,9 @@ export function RealEstatePage() {
                 <Row gutter={16}>
                   <Col xs={24} xxl={12}>
                     <PropertyPickMap items={sel.items} onPick={sel.addPoint} />
-                    <Typography.Paragraph className="crp-muted crp-gap-top">Click the map to add a property; the map zooms to street level (zoom 16) at each point.</Typography.Paragraph>
+                    <Typography.Paragraph className="crp-muted crp-gap-top">
+                      Click the map to add a property; the map zooms to street level (zoom 16) at each point.
+                    </Typography.Paragraph>
                   </Col>
                   <Col xs={24} xxl={12}>
                     <Typography.Title level={5}>Selected Asset ({sel.items.length})</Typography.Title>
@@ -152,11 +171,28 @@ export function RealEstatePage() {
         progress={create.progress}
         error={problem?.kind === 'error' ? problem.lines : null}
         onCancel={() => setProjectOpen(false)}
-        onSubmit={(v) => void create.submit({ project_name: v.name, overwrite: v.overwrite, min_distance: v.minKm, max_distance: v.maxKm, data: toLocations(sel.items) })}
+        onSubmit={(v) =>
+          void create.submit({ project_name: v.name, overwrite: v.overwrite, min_distance: v.minKm, max_distance: v.maxKm, data: toLocations(sel.items) })
+        }
       />
-      <CreatePortfolioModal open={portfolioOpen} count={sel.items.length} submitting={portfolioBusy} error={portfolioError} onCancel={() => setPortfolioOpen(false)} onSubmit={(n) => void submitPortfolio(n)} />
+      <CreatePortfolioModal
+        open={portfolioOpen}
+        count={sel.items.length}
+        submitting={portfolioBusy}
+        error={portfolioError}
+        onCancel={() => setPortfolioOpen(false)}
+        onSubmit={(n) => void submitPortfolio(n)}
+      />
       <HowToGuideModal open={howTo} onClose={() => setHowTo(false)} />
-      <Modal open={restriction !== null} title="Error" onOk={() => setRestriction(null)} onCancel={() => setRestriction(null)} okText="OK" cancelButtonProps={{ style: { display: 'none' } }} data-testid="restriction-error">
+      <Modal
+        open={restriction !== null}
+        title="Error"
+        onOk={() => setRestriction(null)}
+        onCancel={() => setRestriction(null)}
+        okText="OK"
+        cancelButtonProps={{ style: { display: 'none' } }}
+        data-testid="restriction-error"
+      >
         <Typography.Paragraph>{restriction}</Typography.Paragraph>
       </Modal>
     </div>

@@ -13,10 +13,7 @@ export function SetupPage() {
   const { user } = useAuth();
   return (
     <div className="crp-page">
-      <PageHeader
-        title="Two-Factor Authentication Setup"
-        subtitle="Add a second step to your login, and manage your account and company."
-      />
+      <PageHeader title="Two-Factor Authentication Setup" subtitle="Add a second step to your login, and manage your account and company." />
       <Row gutter={[24, 24]}>
         <Col xs={24} xl={14}>
           <TwoFactorSetupCard />

@@ -15,8 +15,9 @@ export function FloodMitigationGuide() {
   return (
     <div data-testid="flood-mitigation">
       <Typography.Paragraph>
-        Flood barriers, flood walls, retention ponds and similar measures protect a property only when they are close to it. <strong>Measures farther than {FLOOD_MITIGATION_MAX_M} m from the building have no effect.</strong> The
-        Flood Risk Reduction Level counts the measures by distance band:
+        Flood barriers, flood walls, retention ponds and similar measures protect a property only when they are close to it.{' '}
+        <strong>Measures farther than {FLOOD_MITIGATION_MAX_M} m from the building have no effect.</strong> The Flood Risk Reduction Level counts the measures
+        by distance band:
       </Typography.Paragraph>
       <Table
         size="small"
@@ -28,11 +29,16 @@ export function FloodMitigationGuide() {
           {
             title: 'Rule',
             key: 'rule',
-            render: (_v, r) => (r.level === 'None' ? `No measure within ${FLOOD_MITIGATION_MAX_M} m` : `At least ${r.minCount} measure${r.minCount > 1 ? 's' : ''} within ${r.withinM} m${r.withinM === 10 ? ' (band <=10 m)' : r.withinM === 15 ? ' (bands <=10 and 10-15 m)' : ' (bands <=10, 10-15 and 15-20 m)'}`),
+            render: (_v, r) =>
+              r.level === 'None'
+                ? `No measure within ${FLOOD_MITIGATION_MAX_M} m`
+                : `At least ${r.minCount} measure${r.minCount > 1 ? 's' : ''} within ${r.withinM} m${r.withinM === 10 ? ' (band <=10 m)' : r.withinM === 15 ? ' (bands <=10 and 10-15 m)' : ' (bands <=10, 10-15 and 15-20 m)'}`,
           },
         ]}
       />
-      <Typography.Paragraph className="crp-mt-md" strong>Check a property</Typography.Paragraph>
+      <Typography.Paragraph className="crp-mt-md" strong>
+        Check a property
+      </Typography.Paragraph>
       <Select
         mode="tags"
         style={{ width: '100%' }}

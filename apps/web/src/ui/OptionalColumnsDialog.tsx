@@ -8,7 +8,15 @@ const label = (k: AssetFieldKey) => {
 };
 
 /** The optional-input confirmation dialog: optional columns are kept only when chosen (spec 000 §5). */
-export function OptionalColumnsDialog({ columns, onConfirm, onCancel }: { columns: AssetFieldKey[] | null; onConfirm: (keep: AssetFieldKey[]) => void; onCancel: () => void }) {
+export function OptionalColumnsDialog({
+  columns,
+  onConfirm,
+  onCancel,
+}: {
+  columns: AssetFieldKey[] | null;
+  onConfirm: (keep: AssetFieldKey[]) => void;
+  onCancel: () => void;
+}) {
   const [keep, setKeep] = useState<AssetFieldKey[]>([]);
   useEffect(() => setKeep(columns ?? []), [columns]);
   return (
@@ -22,7 +30,12 @@ export function OptionalColumnsDialog({ columns, onConfirm, onCancel }: { column
       data-testid="optional-columns-dialog"
     >
       <p>Your file has these optional columns. Keep the ones to use in the analysis; the others are treated as not available (NA).</p>
-      <Checkbox.Group className="crp-column-choice" value={keep} onChange={(v) => setKeep(v as AssetFieldKey[])} options={(columns ?? []).map((k) => ({ value: k, label: label(k) }))} />
+      <Checkbox.Group
+        className="crp-column-choice"
+        value={keep}
+        onChange={(v) => setKeep(v as AssetFieldKey[])}
+        options={(columns ?? []).map((k) => ({ value: k, label: label(k) }))}
+      />
     </Modal>
   );
 }

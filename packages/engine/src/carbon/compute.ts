@@ -79,11 +79,20 @@ export interface CarbonAnalysis {
 const MILLION = 1_000_000;
 
 /** Scope 1+2 projected from revenue: revenue (USD million) x factor (tCO2e per USD million), or null with the reason. */
-export function projectScope12(revenueUsd: number, sector: string, region: string, factors: EmissionFactorTable = EMISSION_FACTORS): { emission: number | null; factor: number | null; note: string | null } {
+export function projectScope12(
+  revenueUsd: number,
+  sector: string,
+  region: string,
+  factors: EmissionFactorTable = EMISSION_FACTORS,
+): { emission: number | null; factor: number | null; note: string | null } {
   const factor = factors.factor(sector, region);
   if (factor === null) {
     const why = factors.note(sector);
-    return { emission: null, factor: null, note: `No published emission factor for ${sector} in ${region}${why ? `: ${why}` : '.'} Enter the reported scope 1+2.` };
+    return {
+      emission: null,
+      factor: null,
+      note: `No published emission factor for ${sector} in ${region}${why ? `: ${why}` : '.'} Enter the reported scope 1+2.`,
+    };
   }
   return { emission: (revenueUsd / MILLION) * factor, factor, note: null };
 }

@@ -28,37 +28,62 @@ export interface Climate {
 }
 
 function bilinear(
-  data: Float64Array, nLat: number, nLon: number, lats: Float64Array, lon0: number, dLon: number,
-  month: number, lat: number, lng: number,
+  data: Float64Array,
+  nLat: number,
+  nLon: number,
+  lats: Float64Array,
+  lon0: number,
+  dLon: number,
+  month: number,
+  lat: number,
+  lng: number,
 ): number {
   // lats descending (N->S): binary search
-  let lo = 0, hi = nLat - 2;
-  while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (lats[mid]! > lat) lo = mid; else hi = mid - 1; }
+  let lo = 0,
+    hi = nLat - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lats[mid]! > lat) lo = mid;
+    else hi = mid - 1;
+  }
   const i = lo;
-  const la0 = lats[i]!, la1 = lats[i + 1]!;
+  const la0 = lats[i]!,
+    la1 = lats[i + 1]!;
   let ty = (la0 - lat) / (la0 - la1);
   ty = Math.min(1, Math.max(0, ty));
   const x = ((((lng - lon0) / dLon) % nLon) + nLon) % nLon;
-  const j0 = Math.floor(x), j1 = (j0 + 1) % nLon, tx = x - j0;
+  const j0 = Math.floor(x),
+    j1 = (j0 + 1) % nLon,
+    tx = x - j0;
   const off = month * nLat * nLon;
   const v = (ii: number, jj: number) => data[off + ii * nLon + jj]!;
   return (1 - ty) * ((1 - tx) * v(i, j0) + tx * v(i, j1)) + ty * ((1 - tx) * v(i + 1, j0) + tx * v(i + 1, j1));
 }
 
 /** Optional region (degrees) to limit the work to, for regional rebuild checks; cells outside stay 0. */
-export interface Region { west: number; south: number; east: number; north: number }
+export interface Region {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
 const inRegion = (r: number, c: number, reg?: Region) => {
   if (!reg) return true;
-  const lat = 90 - (r + 0.5) * 0.5, lng = -180 + (c + 0.5) * 0.5;
+  const lat = 90 - (r + 0.5) * 0.5,
+    lng = -180 + (c + 0.5) * 0.5;
   return lat >= reg.south - 1 && lat <= reg.north + 1 && lng >= reg.west - 1 && lng <= reg.east + 1;
 };
 
 export function loadClimate(dir: string, reg?: Region): Climate {
   const t = readNetcdf(dir, 'ncep-reanalysis1-ltm/air.2m.mon.ltm.1991-2020.nc3.nc', ['air', 'lat', 'lon']);
   const p = readNetcdf(dir, 'cmap-precip-ltm/precip.mon.ltm.1981-2010.nc', ['precip', 'lat', 'lon']);
-  const tLat = t.lat!.data, tLon = t.lon!.data, pLat = p.lat!.data, pLon = p.lon!.data;
+  const tLat = t.lat!.data,
+    tLon = t.lon!.data,
+    pLat = p.lat!.data,
+    pLon = p.lon!.data;
   const n = W05 * H05;
-  const tasC = new Float32Array(n * 12), prMmDay = new Float32Array(n * 12);
+  const tasC = new Float32Array(n * 12),
+    prMmDay = new Float32Array(n * 12);
   const pr = p.precip!.data;
   for (let i = 0; i < pr.length; i++) if (!(pr[i]! > -1e30)) pr[i] = 0;
   for (let r = 0; r < H05; r++) {
@@ -110,7 +135,10 @@ export function monthCorrections(latDeg: number): Float64Array {
 /** Annual Thornthwaite PET (mm) of monthly temperatures shifted by `offsetC`; fills `months` when given. */
 export function annualPet(tMonthC: ArrayLike<number>, offsetC: number, corr: Float64Array, months?: number[]): number {
   let I = 0;
-  for (let m = 0; m < 12; m++) { const t = tMonthC[m]! + offsetC; if (t > 0) I += Math.pow(t / 5, 1.514); }
+  for (let m = 0; m < 12; m++) {
+    const t = tMonthC[m]! + offsetC;
+    if (t > 0) I += Math.pow(t / 5, 1.514);
+  }
   const a = 6.75e-7 * I ** 3 - 7.71e-5 * I ** 2 + 1.792e-2 * I + 0.49239;
   let sum = 0;
   for (let m = 0; m < 12; m++) {
@@ -153,18 +181,24 @@ export const MDC_EXTREME = 360;
 export function monthlyDroughtCode(tC: ArrayLike<number>, pMm: ArrayLike<number>, latDeg: number): number[] {
   const out = new Array<number>(12).fill(15);
   let dc0 = 15;
-  for (let it = 0; it < 4; it++) for (let m = 0; m < 12; m++) {
-    const t = tC[m]!, p = pMm[m]!;
-    if (t <= 0) { dc0 = 15; out[m] = 15; continue; }
-    const lf = latDeg > 20 ? DC_LF_NORTH[m]! : latDeg < -20 ? DC_LF_NORTH[(m + 6) % 12]! : 1.4;
-    const em = Math.max(0, DAYS_IN_MONTH[m]! * (0.36 * t + lf));
-    const half = dc0 + 0.25 * em;
-    const q = (3.937 * 0.83 * p) / (800 * Math.exp(-dc0 / 400));
-    const mr = p <= 2.8 ? half : Math.max(0, half - 400 * Math.log(1 + q));
-    const end = mr + 0.25 * em;
-    out[m] = (dc0 + end) / 2;
-    dc0 = end;
-  }
+  for (let it = 0; it < 4; it++)
+    for (let m = 0; m < 12; m++) {
+      const t = tC[m]!,
+        p = pMm[m]!;
+      if (t <= 0) {
+        dc0 = 15;
+        out[m] = 15;
+        continue;
+      }
+      const lf = latDeg > 20 ? DC_LF_NORTH[m]! : latDeg < -20 ? DC_LF_NORTH[(m + 6) % 12]! : 1.4;
+      const em = Math.max(0, DAYS_IN_MONTH[m]! * (0.36 * t + lf));
+      const half = dc0 + 0.25 * em;
+      const q = (3.937 * 0.83 * p) / (800 * Math.exp(-dc0 / 400));
+      const mr = p <= 2.8 ? half : Math.max(0, half - 400 * Math.log(1 + q));
+      const end = mr + 0.25 * em;
+      out[m] = (dc0 + end) / 2;
+      dc0 = end;
+    }
   return out;
 }
 
@@ -194,10 +228,17 @@ export interface ChronicLayers {
 }
 
 export function computeChronic(cl: Climate, reg?: Region): ChronicLayers {
-  const n = W05 * H05, nO = CHRONIC_OFFSETS_C.length;
+  const n = W05 * H05,
+    nO = CHRONIC_OFFSETS_C.length;
   const out: ChronicLayers = {
-    warmC: new Float32Array(n), coldC: new Float32Array(n), wetMonthMmDay: new Float32Array(n), annualPrMm: new Float32Array(n),
-    snowMm: new Float32Array(n * nO), aridity: new Float32Array(n * nO), fireClim: new Float32Array(n * nO), dryMonths: new Uint8Array(n),
+    warmC: new Float32Array(n),
+    coldC: new Float32Array(n),
+    wetMonthMmDay: new Float32Array(n),
+    annualPrMm: new Float32Array(n),
+    snowMm: new Float32Array(n * nO),
+    aridity: new Float32Array(n * nO),
+    fireClim: new Float32Array(n * nO),
+    dryMonths: new Uint8Array(n),
   };
   for (let k = 0; k < n; k++) {
     if (!inRegion(Math.floor(k / W05), k % W05, reg)) continue;
@@ -240,8 +281,13 @@ export interface Ar6Regions {
 export function loadRegions(dir: string): Ar6Regions {
   const { rows } = readCsv(dir, 'cmip6_regional_extremes_ar6/regions/IPCC-WGI-reference-regions-v4_coordinates.csv');
   const regions = rows.map((r) => ({
-    abbrev: r[3]!.trim(), name: r[2]!.trim(), surface: r[1]!.trim(),
-    poly: r.slice(4).filter((v) => v.includes('|')).map((v) => v.split('|').map(Number) as [number, number]),
+    abbrev: r[3]!.trim(),
+    name: r[2]!.trim(),
+    surface: r[1]!.trim(),
+    poly: r
+      .slice(4)
+      .filter((v) => v.includes('|'))
+      .map((v) => v.split('|').map(Number) as [number, number]),
   }));
   return { regions };
 }
@@ -249,7 +295,8 @@ export function loadRegions(dir: string): Ar6Regions {
 function pointInPoly(x: number, y: number, poly: [number, number][]): boolean {
   let inside = false;
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const [xi, yi] = poly[i]!, [xj, yj] = poly[j]!;
+    const [xi, yi] = poly[i]!,
+      [xj, yj] = poly[j]!;
     if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;
@@ -260,7 +307,8 @@ export function regionGrid(reg: Ar6Regions): Uint8Array {
   const g = new Uint8Array(W05 * H05).fill(255);
   const order = reg.regions.map((r, i) => ({ r, i })).sort((a, b) => (a.r.surface === b.r.surface ? 0 : a.r.surface === 'Land' ? -1 : 1));
   const bbox = reg.regions.map((r) => {
-    const xs = r.poly.map((p) => p[0]), ys = r.poly.map((p) => p[1]);
+    const xs = r.poly.map((p) => p[0]),
+      ys = r.poly.map((p) => p[1]);
     return [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)] as const;
   });
   for (let row = 0; row < H05; row++) {
@@ -272,7 +320,10 @@ export function regionGrid(reg: Ar6Regions): Uint8Array {
         // polygons crossing the dateline are given with longitudes beyond ±180 in some rows: test both
         for (const x of [lng, lng + 360, lng - 360]) {
           if (x < b[0] || x > b[1] || lat < b[2] || lat > b[3]) continue;
-          if (pointInPoly(x, lat, r.poly)) { g[row * W05 + c] = i; break; }
+          if (pointInPoly(x, lat, r.poly)) {
+            g[row * W05 + c] = i;
+            break;
+          }
         }
         if (g[row * W05 + c] !== 255) break;
       }

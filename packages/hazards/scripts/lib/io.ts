@@ -33,21 +33,34 @@ export function readText(dir: string, rel: string): string {
 export function readCsvRecords(dir: string, rel: string): { header: string[]; rows: string[][] } {
   const text = readText(dir, rel);
   const rows: string[][] = [];
-  let row: string[] = [], cur = '', q = false;
+  let row: string[] = [],
+    cur = '',
+    q = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (q) {
-      if (c === '"') { if (text[i + 1] === '"') { cur += '"'; i++; } else q = false; } else cur += c;
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          cur += '"';
+          i++;
+        } else q = false;
+      } else cur += c;
     } else if (c === '"') q = true;
-    else if (c === ',') { row.push(cur); cur = ''; }
-    else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      row.push(cur);
+      cur = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(cur); cur = '';
+      row.push(cur);
+      cur = '';
       if (row.length > 1 || row[0] !== '') rows.push(row);
       row = [];
     } else cur += c;
   }
-  if (cur !== '' || row.length) { row.push(cur); rows.push(row); }
+  if (cur !== '' || row.length) {
+    row.push(cur);
+    rows.push(row);
+  }
   return { header: rows[0]!, rows: rows.slice(1) };
 }
 
@@ -60,23 +73,34 @@ export function parseCsvLine(line: string): string[] {
     const c = line[i]!;
     if (q) {
       if (c === '"') {
-        if (line[i + 1] === '"') { cur += '"'; i++; } else q = false;
+        if (line[i + 1] === '"') {
+          cur += '"';
+          i++;
+        } else q = false;
       } else cur += c;
     } else if (c === '"') q = true;
-    else if (c === ',') { out.push(cur); cur = ''; }
-    else cur += c;
+    else if (c === ',') {
+      out.push(cur);
+      cur = '';
+    } else cur += c;
   }
   out.push(cur);
   return out;
 }
 
 export function readCsv(dir: string, rel: string): { header: string[]; rows: string[][] } {
-  const lines = readText(dir, rel).split(/\r?\n/).filter((l) => l.length > 0 && !l.startsWith('#'));
+  const lines = readText(dir, rel)
+    .split(/\r?\n/)
+    .filter((l) => l.length > 0 && !l.startsWith('#'));
   const header = parseCsvLine(lines[0]!);
   return { header, rows: lines.slice(1).map(parseCsvLine) };
 }
 
-export interface NcVar { data: Float64Array; dims: string[]; shape: number[] }
+export interface NcVar {
+  data: Float64Array;
+  dims: string[];
+  shape: number[];
+}
 
 export function readNetcdf(dir: string, rel: string, names: string[]): Record<string, NcVar> {
   const r = new NetCDFReader(readRaw(dir, rel));

@@ -40,13 +40,15 @@ export function loadTerrain(dir: string, landMask01?: Uint8Array): Terrain {
     }
   }
   const land = new Uint8Array(W5 * H5);
-  for (let r = 0; r < H5; r++) for (let c = 0; c < W5; c++) {
-    const i = r * W5 + c;
-    if (landMask01) {
-      const r01 = Math.floor(((r + 0.5) / 12) * 10), c01 = Math.floor(((c + 0.5) / 12) * 10);
-      land[i] = landMask01[r01 * 3600 + c01] || elev[i]! > 0 ? 1 : 0; // sea = MODIS water at or below sea level
-    } else land[i] = elev[i]! > 0 ? 1 : 0;
-  }
+  for (let r = 0; r < H5; r++)
+    for (let c = 0; c < W5; c++) {
+      const i = r * W5 + c;
+      if (landMask01) {
+        const r01 = Math.floor(((r + 0.5) / 12) * 10),
+          c01 = Math.floor(((c + 0.5) / 12) * 10);
+        land[i] = landMask01[r01 * 3600 + c01] || elev[i]! > 0 ? 1 : 0; // sea = MODIS water at or below sea level
+      } else land[i] = elev[i]! > 0 ? 1 : 0;
+    }
   const distKm = chamferDistance(land);
   return { elev, land, distKm };
 }
@@ -69,12 +71,20 @@ export function chamferDistance(land: Uint8Array): Float32Array {
       for (let c = 0; c < W5; c++) {
         const i = r * W5 + c;
         if (!land[i]) continue;
-        const cl = (c - 1 + W5) % W5, cr = (c + 1) % W5;
+        const cl = (c - 1 + W5) % W5,
+          cr = (c + 1) % W5;
         relax(i, r * W5 + cl, dx);
-        if (r > 0) { relax(i, (r - 1) * W5 + c, dy); relax(i, (r - 1) * W5 + cl, dg); relax(i, (r - 1) * W5 + cr, dg); }
+        if (r > 0) {
+          relax(i, (r - 1) * W5 + c, dy);
+          relax(i, (r - 1) * W5 + cl, dg);
+          relax(i, (r - 1) * W5 + cr, dg);
+        }
       }
       // wrap-around fix along the row
-      for (let c = W5 - 1; c >= 0; c--) { const i = r * W5 + c; if (land[i]) relax(i, r * W5 + ((c + 1) % W5), dx); }
+      for (let c = W5 - 1; c >= 0; c--) {
+        const i = r * W5 + c;
+        if (land[i]) relax(i, r * W5 + ((c + 1) % W5), dx);
+      }
     }
     for (let r = H5 - 1; r >= 0; r--) {
       const dx = dxRow[r]!;
@@ -82,11 +92,19 @@ export function chamferDistance(land: Uint8Array): Float32Array {
       for (let c = W5 - 1; c >= 0; c--) {
         const i = r * W5 + c;
         if (!land[i]) continue;
-        const cl = (c - 1 + W5) % W5, cr = (c + 1) % W5;
+        const cl = (c - 1 + W5) % W5,
+          cr = (c + 1) % W5;
         relax(i, r * W5 + cr, dx);
-        if (r < H5 - 1) { relax(i, (r + 1) * W5 + c, dy); relax(i, (r + 1) * W5 + cl, dg); relax(i, (r + 1) * W5 + cr, dg); }
+        if (r < H5 - 1) {
+          relax(i, (r + 1) * W5 + c, dy);
+          relax(i, (r + 1) * W5 + cl, dg);
+          relax(i, (r + 1) * W5 + cr, dg);
+        }
       }
-      for (let c = 0; c < W5; c++) { const i = r * W5 + c; if (land[i]) relax(i, r * W5 + ((c - 1 + W5) % W5), dx); }
+      for (let c = 0; c < W5; c++) {
+        const i = r * W5 + c;
+        if (land[i]) relax(i, r * W5 + ((c - 1 + W5) % W5), dx);
+      }
     }
   }
   return d;
@@ -117,7 +135,8 @@ export function riverMask(dir: string): Uint8Array {
   };
   const m = new Uint8Array(W5 * H5);
   const mark = (lng: number, lat: number) => {
-    const r = Math.floor((90 - lat) * 12), c = ((Math.floor((lng + 180) * 12) % W5) + W5) % W5;
+    const r = Math.floor((90 - lat) * 12),
+      c = ((Math.floor((lng + 180) * 12) % W5) + W5) % W5;
     if (r >= 0 && r < H5) m[r * W5 + c] = 1;
   };
   const line = (coords: number[][]) => {

@@ -11,11 +11,21 @@ export const NM_KM = 1.852;
 export const ONE_TO_TEN_MIN = 0.93;
 
 export interface Fix {
-  tH: number; lat: number; lon: number; vMs: number; pHpa: number; rmwKm: number;
+  tH: number;
+  lat: number;
+  lon: number;
+  vMs: number;
+  pHpa: number;
+  rmwKm: number;
   /** Mean radius (km) of 34, 50 and 64 kt winds over the reported quadrants (JTWC b-decks, HURDAT2 from 2004); NaN if absent. */
-  r34Km?: number; r50Km?: number; r64Km?: number;
+  r34Km?: number;
+  r50Km?: number;
+  r64Km?: number;
 }
-export interface Storm { id: string; fixes: Fix[] }
+export interface Storm {
+  id: string;
+  fixes: Fix[];
+}
 export interface TrackSource {
   key: string;
   label: string;
@@ -64,10 +74,15 @@ function finish(map: Map<string, Fix[]>): Storm[] {
   return out;
 }
 
-function yearOfStorm(s: Storm) { return new Date(s.fixes[0]!.tH * 3.6e6).getUTCFullYear(); }
+function yearOfStorm(s: Storm) {
+  return new Date(s.fixes[0]!.tH * 3.6e6).getUTCFullYear();
+}
 
 function clip(src: TrackSource): TrackSource {
-  src.storms = src.storms.filter((s) => { const y = yearOfStorm(s); return y >= src.startYear && y <= src.endYear; });
+  src.storms = src.storms.filter((s) => {
+    const y = yearOfStorm(s);
+    return y >= src.startYear && y <= src.endYear;
+  });
   return src;
 }
 
@@ -79,18 +94,30 @@ export function jtwcWp(dir: string): TrackSource {
   const map = new Map<string, Fix[]>();
   for (const r of rows) {
     const cy = +r[iCY!]!;
-    const yy = num(r[iY!]), mm = num(r[iM!]);
+    const yy = num(r[iY!]),
+      mm = num(r[iM!]);
     const t = hours(yy, mm, num(r[iD!]), num(r[iH!]));
     // rows are in time order with storms interleaved: a storm is (season year, CY); late-season numbers seen in
     // January belong to the previous year's season
     const key = `${mm === 1 && cy >= 20 ? yy - 1 : yy}-${cy}`;
     const mrd = num(r[iMRD!]);
     const p = num(r[iP!]);
-    const iRad = header.indexOf('RAD'), iR1 = header.indexOf('RAD1');
-    pushFix(map, key, {
-      tH: t, lat: num(r[iLat!]), lon: wrapLon(num(r[iLon!])), vMs: num(r[iV!]) * KT,
-      pHpa: p > 850 && p < 1020 ? p : NaN, rmwKm: mrd > 0 ? mrd * NM_KM : NaN,
-    }, num(r[iRad]), meanRadiusKm(r.slice(iR1, iR1 + 4)));
+    const iRad = header.indexOf('RAD'),
+      iR1 = header.indexOf('RAD1');
+    pushFix(
+      map,
+      key,
+      {
+        tH: t,
+        lat: num(r[iLat!]),
+        lon: wrapLon(num(r[iLon!])),
+        vMs: num(r[iV!]) * KT,
+        pHpa: p > 850 && p < 1020 ? p : NaN,
+        rmwKm: mrd > 0 ? mrd * NM_KM : NaN,
+      },
+      num(r[iRad]),
+      meanRadiusKm(r.slice(iR1, iR1 + 4)),
+    );
   }
   return clip({ key: 'jtwc_wp', label: 'JTWC WP best track', group: 'WP', startYear: 1977, endYear: 2021, storms: finish(map), dataset: 'jtwc-besttrack-wp' });
 }
@@ -105,8 +132,12 @@ export function cmaWnp(dir: string): TrackSource {
     const id = r[ix('storm_id')]!;
     const p = num(r[ix('pres_hpa')]);
     (map.get(id) ?? map.set(id, []).get(id)!).push({
-      tH: isoH(r[ix('time_utc')]!), lat: num(r[ix('lat')]), lon: wrapLon(num(r[ix('lon')])), vMs: num(r[ix('wind_ms')]),
-      pHpa: p > 850 && p < 1020 ? p : NaN, rmwKm: NaN,
+      tH: isoH(r[ix('time_utc')]!),
+      lat: num(r[ix('lat')]),
+      lon: wrapLon(num(r[ix('lon')])),
+      vMs: num(r[ix('wind_ms')]),
+      pHpa: p > 850 && p < 1020 ? p : NaN,
+      rmwKm: NaN,
     });
   }
   return clip({ key: 'cma_wnp', label: 'CMA WNP best track', group: 'WP', startYear: 1977, endYear: 2024, storms: finish(map), dataset: 'cma-besttrack-wnp' });
@@ -122,11 +153,23 @@ export function ibtracsWp(dir: string): TrackSource {
     const p = num(r[ix('WMO_PRES_HPA')]);
     const id = r[ix('SID')]!;
     (map.get(id) ?? map.set(id, []).get(id)!).push({
-      tH: isoH(r[ix('ISO_TIME')]!), lat: num(r[ix('LAT')]), lon: wrapLon(num(r[ix('LON')])),
-      vMs: Number.isFinite(v) ? (v * KT) / ONE_TO_TEN_MIN : NaN, pHpa: p > 850 && p < 1020 ? p : NaN, rmwKm: NaN,
+      tH: isoH(r[ix('ISO_TIME')]!),
+      lat: num(r[ix('LAT')]),
+      lon: wrapLon(num(r[ix('LON')])),
+      vMs: Number.isFinite(v) ? (v * KT) / ONE_TO_TEN_MIN : NaN,
+      pHpa: p > 850 && p < 1020 ? p : NaN,
+      rmwKm: NaN,
     });
   }
-  return clip({ key: 'ibtracs_wp', label: 'IBTrACS WP (RSMC Tokyo wind)', group: 'WP', startYear: 1977, endYear: 2024, storms: finish(map), dataset: 'ibtracs-wp-v04r01' });
+  return clip({
+    key: 'ibtracs_wp',
+    label: 'IBTrACS WP (RSMC Tokyo wind)',
+    group: 'WP',
+    startYear: 1977,
+    endYear: 2024,
+    storms: finish(map),
+    dataset: 'ibtracs-wp-v04r01',
+  });
 }
 
 /** HURDAT2 (Atlantic or NE/Central Pacific), 1-min wind; only tropical/subtropical statuses. */
@@ -138,16 +181,27 @@ export function hurdat2(dir: string, rel: string, key: string, group: 'NA' | 'EP
   for (const line of lines) {
     if (!line.trim()) continue;
     const f = line.split(',').map((s) => s.trim());
-    if (/^[A-Z]{2}\d{6}$/.test(f[0]!)) { id = f[0]!; continue; }
+    if (/^[A-Z]{2}\d{6}$/.test(f[0]!)) {
+      id = f[0]!;
+      continue;
+    }
     if (!keep.has(f[3]!)) continue;
-    const d = f[0]!, hm = f[1]!.padStart(4, '0');
+    const d = f[0]!,
+      hm = f[1]!.padStart(4, '0');
     const lat = parseFloat(f[4]!) * (f[4]!.endsWith('S') ? -1 : 1);
     const lon = parseFloat(f[5]!) * (f[5]!.endsWith('W') ? -1 : 1);
-    const v = num(f[6]), p = num(f[7]);
+    const v = num(f[6]),
+      p = num(f[7]);
     (map.get(id) ?? map.set(id, []).get(id)!).push({
-      tH: hours(+d.slice(0, 4), +d.slice(4, 6), +d.slice(6, 8), +hm.slice(0, 2) + +hm.slice(2) / 60), lat, lon: wrapLon(lon),
-      vMs: v > 0 ? v * KT : NaN, pHpa: p > 850 && p < 1020 ? p : NaN, rmwKm: NaN,
-      r34Km: meanRadiusKm(f.slice(8, 12)), r50Km: meanRadiusKm(f.slice(12, 16)), r64Km: meanRadiusKm(f.slice(16, 20)),
+      tH: hours(+d.slice(0, 4), +d.slice(4, 6), +d.slice(6, 8), +hm.slice(0, 2) + +hm.slice(2) / 60),
+      lat,
+      lon: wrapLon(lon),
+      vMs: v > 0 ? v * KT : NaN,
+      pHpa: p > 850 && p < 1020 ? p : NaN,
+      rmwKm: NaN,
+      r34Km: meanRadiusKm(f.slice(8, 12)),
+      r50Km: meanRadiusKm(f.slice(12, 16)),
+      r64Km: meanRadiusKm(f.slice(16, 20)),
     });
   }
   return clip({ key, label: `HURDAT2 ${group}`, group, startYear, endYear, storms: finish(map), dataset });
@@ -157,22 +211,38 @@ export function hurdat2(dir: string, rel: string, key: string, group: 'NA' | 'EP
 export function jtwcIo(dir: string): TrackSource {
   const lines = readText(dir, 'tc-besttrack-north-indian/jtwc_io_bdeck_1982-2023.txt.gz').split(/\r?\n/);
   const map = new Map<string, Fix[]>();
-  let key = '', prevCy = '', prevT = -Infinity;
+  let key = '',
+    prevCy = '',
+    prevT = -Infinity;
   for (const line of lines) {
     const f = line.split(',').map((s) => s.trim());
     if (f.length < 9) continue;
     const dt = f[2]!;
     const t = hours(+dt.slice(0, 4), +dt.slice(4, 6), +dt.slice(6, 8), +dt.slice(8, 10));
     if (f[1] !== prevCy || t - prevT > 72) key = `${dt.slice(0, 4)}-${f[1]}-${t}`;
-    prevCy = f[1]!; prevT = t;
-    const lat = parseFloat(f[6]!) / 10 * (f[6]!.endsWith('S') ? -1 : 1);
-    const lon = parseFloat(f[7]!) / 10 * (f[7]!.endsWith('W') ? -1 : 1);
-    const p = num(f[9]), mrd = num(f[19]);
-    pushFix(map, key, {
-      tH: t, lat, lon: wrapLon(lon), vMs: num(f[8]) * KT, pHpa: p > 850 && p < 1020 ? p : NaN, rmwKm: mrd > 0 ? mrd * NM_KM : NaN,
-    }, num(f[11]), meanRadiusKm(f.slice(13, 17)));
+    prevCy = f[1]!;
+    prevT = t;
+    const lat = (parseFloat(f[6]!) / 10) * (f[6]!.endsWith('S') ? -1 : 1);
+    const lon = (parseFloat(f[7]!) / 10) * (f[7]!.endsWith('W') ? -1 : 1);
+    const p = num(f[9]),
+      mrd = num(f[19]);
+    pushFix(
+      map,
+      key,
+      { tH: t, lat, lon: wrapLon(lon), vMs: num(f[8]) * KT, pHpa: p > 850 && p < 1020 ? p : NaN, rmwKm: mrd > 0 ? mrd * NM_KM : NaN },
+      num(f[11]),
+      meanRadiusKm(f.slice(13, 17)),
+    );
   }
-  return clip({ key: 'jtwc_io', label: 'JTWC North Indian best track', group: 'NI', startYear: 1982, endYear: 2023, storms: finish(map), dataset: 'tc-besttrack-north-indian' });
+  return clip({
+    key: 'jtwc_io',
+    label: 'JTWC North Indian best track',
+    group: 'NI',
+    startYear: 1982,
+    endYear: 2023,
+    storms: finish(map),
+    dataset: 'tc-besttrack-north-indian',
+  });
 }
 
 /** IMD RSMC New Delhi best track (3-min wind kt, no pressure). */
@@ -183,11 +253,23 @@ export function imdNi(dir: string): TrackSource {
   for (const r of rows) {
     const id = r[ix('CS_ID')]!;
     (map.get(id) ?? map.set(id, []).get(id)!).push({
-      tH: isoH(r[ix('DATETIME')]!.replace(' ', 'T')), lat: num(r[ix('LAT')]), lon: wrapLon(num(r[ix('LON')])),
-      vMs: num(r[ix('MSWS')]) * KT, pHpa: NaN, rmwKm: NaN,
+      tH: isoH(r[ix('DATETIME')]!.replace(' ', 'T')),
+      lat: num(r[ix('LAT')]),
+      lon: wrapLon(num(r[ix('LON')])),
+      vMs: num(r[ix('MSWS')]) * KT,
+      pHpa: NaN,
+      rmwKm: NaN,
     });
   }
-  return clip({ key: 'imd_ni', label: 'IMD North Indian best track', group: 'NI', startYear: 1982, endYear: 2023, storms: finish(map), dataset: 'tc-besttrack-north-indian' });
+  return clip({
+    key: 'imd_ni',
+    label: 'IMD North Indian best track',
+    group: 'NI',
+    startYear: 1982,
+    endYear: 2023,
+    storms: finish(map),
+    dataset: 'tc-besttrack-north-indian',
+  });
 }
 
 /** JTWC Southern Hemisphere (1-min, no pressure). Seasons 1982-2019 (38 seasons). */
@@ -198,18 +280,35 @@ export function jtwcSh(dir: string): TrackSource {
   for (const r of rows) {
     const id = r[ix('storm_id')]!;
     (map.get(id) ?? map.set(id, []).get(id)!).push({
-      tH: isoH(r[ix('time_utc')]!), lat: num(r[ix('lat')]), lon: wrapLon(num(r[ix('lon')])), vMs: num(r[ix('vmax_kt')]) * KT, pHpa: NaN, rmwKm: NaN,
+      tH: isoH(r[ix('time_utc')]!),
+      lat: num(r[ix('lat')]),
+      lon: wrapLon(num(r[ix('lon')])),
+      vMs: num(r[ix('vmax_kt')]) * KT,
+      pHpa: NaN,
+      rmwKm: NaN,
     });
   }
   // seasons: Jul 1981 .. Jun 2019
-  return { key: 'jtwc_sh', label: 'JTWC Southern Hemisphere best track', group: 'SH', startYear: 1982, endYear: 2019, storms: finish(map), dataset: 'jtwc-besttrack-southern-hemisphere' };
+  return {
+    key: 'jtwc_sh',
+    label: 'JTWC Southern Hemisphere best track',
+    group: 'SH',
+    startYear: 1982,
+    endYear: 2019,
+    storms: finish(map),
+    dataset: 'jtwc-besttrack-southern-hemisphere',
+  };
 }
 
 export function allSources(dir: string): TrackSource[] {
   return [
-    jtwcWp(dir), cmaWnp(dir), ibtracsWp(dir),
+    jtwcWp(dir),
+    cmaWnp(dir),
+    ibtracsWp(dir),
     hurdat2(dir, 'hurdat2-atlantic-1970-2016/hurdat2_atlantic_1970_2016.txt.gz', 'hurdat2_al', 'NA', 1970, 2016, 'hurdat2-atlantic-1970-2016'),
     hurdat2(dir, 'hurdat2-nepac-1949-2019/hurdat2-nepac-1949-2019-042320.txt.gz', 'hurdat2_ep', 'EP', 1970, 2019, 'hurdat2-nepac-1949-2019'),
-    jtwcIo(dir), imdNi(dir), jtwcSh(dir),
+    jtwcIo(dir),
+    imdNi(dir),
+    jtwcSh(dir),
   ];
 }

@@ -24,10 +24,14 @@ export const P_ENV_HPA = 1010;
 export const WIND_THRESHOLD_MS = 17.5;
 export const MAX_DIST_KM = 300;
 export const NB = 80; // 1 m/s bins from 17.5 m/s
-const W = GRID_025.width, H = GRID_025.height, RES = GRID_025.resDeg;
+const W = GRID_025.width,
+  H = GRID_025.height,
+  RES = GRID_025.resDeg;
 /** Rows of the 0.25° grid kept in the wind computation: 62°N to 62°S. */
-export const ROW0 = Math.floor((90 - 62) / RES), ROW1 = Math.ceil((90 + 62) / RES);
-const KM_LAT = 110.57, KM_LON_EQ = 111.32;
+export const ROW0 = Math.floor((90 - 62) / RES),
+  ROW1 = Math.ceil((90 + 62) / RES);
+const KM_LAT = 110.57,
+  KM_LON_EQ = 111.32;
 
 export function dpFromWindHpa(vMs: number): number {
   return Math.pow(vMs / KT / 6.7, 1 / 0.644);
@@ -41,9 +45,24 @@ export function hollandBs(dpHpa: number, dpdtHpaH: number, latDeg: number, vtMs:
   return Math.min(2.5, Math.max(1.0, b));
 }
 
-export interface Bbox { west: number; south: number; east: number; north: number }
+export interface Bbox {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
 
-export interface StepParams { lat: number; lon: number; vms: number; rmax: number; b: number; vtx: number; vty: number; vmax: number; xOut: number }
+export interface StepParams {
+  lat: number;
+  lon: number;
+  vms: number;
+  rmax: number;
+  b: number;
+  vtx: number;
+  vty: number;
+  vmax: number;
+  xOut: number;
+}
 
 /** Symmetric + translational wind (m/s) at (dxKm east, dyKm north) from the eye. */
 export function windAt(s: StepParams, dxKm: number, dyKm: number): number {
@@ -52,7 +71,8 @@ export function windAt(s: StepParams, dxKm: number, dyKm: number): number {
   const f = q * Math.exp(1 - q);
   const vsym = s.vms * (r <= s.rmax ? Math.sqrt(f) : Math.pow(f, s.xOut));
   const sgn = s.lat >= 0 ? 1 : -1; // counter-clockwise in the NH
-  const ex = (-dyKm / r) * sgn, ey = (dxKm / r) * sgn;
+  const ex = (-dyKm / r) * sgn,
+    ey = (dxKm / r) * sgn;
   const dec = Math.min(1, s.rmax / r);
   return Math.hypot(vsym * ex + dec * s.vtx, vsym * ey + dec * s.vty);
 }
@@ -66,7 +86,8 @@ const RADII_MS = [34 * KT, 50 * KT, 64 * KT];
  * q = (R_max/R)^b. Clipped to [0.15, 0.9]; 0.5 (Holland 1980 shape) without radii.
  */
 export function fitOuterExponent(vms: number, rmax: number, b: number, radiiKm: number[]): number {
-  let num = 0, den = 0;
+  let num = 0,
+    den = 0;
   radiiKm.forEach((R, k) => {
     const V = RADII_MS[k]!;
     if (!(R > rmax * 1.2) || !(V < vms)) return;
@@ -95,10 +116,18 @@ function interpFixes(a: Fix, b: Fix, k: number, n: number): { lat: number; lon: 
  * Run the wind field over every storm of a source and add each storm's per-cell maximum wind to the rate histogram
  * with weight `weight` (events per year). `onlyCells` limits the cells evaluated (for regional rebuilds).
  */
-export function accumulateSource(src: TrackSource, hist: Float32Array, groupRate: Float32Array, weight: number, touched: Uint8Array, bbox?: Bbox): { stormsUsed: number; maxWindMs: number } {
+export function accumulateSource(
+  src: TrackSource,
+  hist: Float32Array,
+  groupRate: Float32Array,
+  weight: number,
+  touched: Uint8Array,
+  bbox?: Bbox,
+): { stormsUsed: number; maxWindMs: number } {
   const stormMax = new Float32Array(W * H);
   const list: number[] = [];
-  let maxWind = 0, used = 0;
+  let maxWind = 0,
+    used = 0;
   for (const storm of src.storms) {
     if (runStorm(storm, stormMax, list, bbox)) used++;
     for (const c of list) {
@@ -121,7 +150,8 @@ function runStorm(storm: Storm, stormMax: Float32Array, list: number[], bbox?: B
   const fx = storm.fixes.filter((f) => Number.isFinite(f.vMs) && Number.isFinite(f.lat) && Number.isFinite(f.lon));
   let any = false;
   for (let i = 0; i + 1 < fx.length; i++) {
-    const a = fx[i]!, b = fx[i + 1]!;
+    const a = fx[i]!,
+      b = fx[i + 1]!;
     const dtH = b.tH - a.tH;
     if (dtH <= 0 || dtH > 24) continue;
     if (a.vMs < WIND_THRESHOLD_MS && b.vMs < WIND_THRESHOLD_MS) continue;
@@ -129,9 +159,11 @@ function runStorm(storm: Storm, stormMax: Float32Array, list: number[], bbox?: B
     let dlon = b.lon - a.lon;
     if (dlon > 180) dlon -= 360;
     if (dlon < -180) dlon += 360;
-    const dxKm = dlon * KM_LON_EQ * Math.cos((latM * Math.PI) / 180), dyKm = (b.lat - a.lat) * KM_LAT;
+    const dxKm = dlon * KM_LON_EQ * Math.cos((latM * Math.PI) / 180),
+      dyKm = (b.lat - a.lat) * KM_LAT;
     const distKm = Math.hypot(dxKm, dyKm);
-    const vtx = (dxKm * 1000) / (dtH * 3600), vty = (dyKm * 1000) / (dtH * 3600);
+    const vtx = (dxKm * 1000) / (dtH * 3600),
+      vty = (dyKm * 1000) / (dtH * 3600);
     const vt = Math.hypot(vtx, vty);
     if (vt > 40) continue; // bad fix
     const dpdt = Number.isFinite(a.pHpa) && Number.isFinite(b.pHpa) ? (b.pHpa - a.pHpa) / dtH : 0;
@@ -142,7 +174,8 @@ function runStorm(storm: Storm, stormMax: Float32Array, list: number[], bbox?: B
       if (f.v < WIND_THRESHOLD_MS) continue;
       const dp = Number.isFinite(f.p) && f.p < P_ENV_HPA - 1 ? P_ENV_HPA - f.p : dpFromWindHpa(f.v);
       const rmax = Number.isFinite(f.rmw) && f.rmw > 3 ? f.rmw : rmaxWilloughbyKm(f.v, f.lat);
-      const vms = Math.max(0, f.v - vt), bs = hollandBs(dp, dpdt, f.lat, vt);
+      const vms = Math.max(0, f.v - vt),
+        bs = hollandBs(dp, dpdt, f.lat, vt);
       const s: StepParams = { lat: f.lat, lon: f.lon, vms, rmax, b: bs, vtx, vty, vmax: f.v, xOut: fitOuterExponent(vms, rmax, bs, f.radii) };
       if (paintStep(s, stormMax, list, bbox)) any = true;
     }
@@ -153,9 +186,11 @@ function runStorm(storm: Storm, stormMax: Float32Array, list: number[], bbox?: B
 function paintStep(s: StepParams, stormMax: Float32Array, list: number[], bbox?: Bbox): boolean {
   if (bbox) {
     // quick reject: the step's 300 km disc does not reach the box
-    const dLatMax = MAX_DIST_KM / KM_LAT, dLonMax = MAX_DIST_KM / (KM_LON_EQ * Math.max(0.2, Math.cos((s.lat * Math.PI) / 180)));
+    const dLatMax = MAX_DIST_KM / KM_LAT,
+      dLonMax = MAX_DIST_KM / (KM_LON_EQ * Math.max(0.2, Math.cos((s.lat * Math.PI) / 180)));
     if (s.lat - dLatMax > bbox.north || s.lat + dLatMax < bbox.south) return false;
-    let dlw = bbox.west - s.lon, dle = s.lon - bbox.east;
+    let dlw = bbox.west - s.lon,
+      dle = s.lon - bbox.east;
     if (dlw > 180) dlw -= 360;
     if (dle > 180) dle -= 360;
     if (dlw > dLonMax || dle > dLonMax) return false;
@@ -165,20 +200,28 @@ function paintStep(s: StepParams, stormMax: Float32Array, list: number[], bbox?:
   for (let r = s.rmax; r <= MAX_DIST_KM; r += 10) {
     const q = Math.pow(s.rmax / r, s.b);
     const vmaxAtR = s.vms * Math.pow(q * Math.exp(1 - q), s.xOut) + Math.min(1, s.rmax / r) * Math.hypot(s.vtx, s.vty);
-    if (vmaxAtR < WIND_THRESHOLD_MS) { rOut = r; break; }
+    if (vmaxAtR < WIND_THRESHOLD_MS) {
+      rOut = r;
+      break;
+    }
   }
   const cosLat = Math.cos((s.lat * Math.PI) / 180);
-  const dLat = rOut / KM_LAT, dLon = rOut / (KM_LON_EQ * Math.max(0.2, cosLat));
-  let r0 = Math.max(ROW0, Math.floor((90 - (s.lat + dLat)) / RES)), r1 = Math.min(ROW1 - 1, Math.floor((90 - (s.lat - dLat)) / RES));
+  const dLat = rOut / KM_LAT,
+    dLon = rOut / (KM_LON_EQ * Math.max(0.2, cosLat));
+  let r0 = Math.max(ROW0, Math.floor((90 - (s.lat + dLat)) / RES)),
+    r1 = Math.min(ROW1 - 1, Math.floor((90 - (s.lat - dLat)) / RES));
   if (bbox) {
     r0 = Math.max(r0, Math.floor((90 - bbox.north) / RES));
     r1 = Math.min(r1, Math.floor((90 - bbox.south) / RES));
     if (r0 > r1) return false;
-    let dlw = bbox.west - s.lon, dle = s.lon - bbox.east;
-    if (dlw > 180) dlw -= 360; if (dle > 180) dle -= 360;
+    let dlw = bbox.west - s.lon,
+      dle = s.lon - bbox.east;
+    if (dlw > 180) dlw -= 360;
+    if (dle > 180) dle -= 360;
     if (dlw > dLon || dle > dLon) return false;
   }
-  const c0 = Math.floor((s.lon - dLon + 180) / RES), c1 = Math.floor((s.lon + dLon + 180) / RES);
+  const c0 = Math.floor((s.lon - dLon + 180) / RES),
+    c1 = Math.floor((s.lon + dLon + 180) / RES);
   let any = false;
   for (let row = r0; row <= r1; row++) {
     const latC = 90 - (row + 0.5) * RES;
@@ -212,12 +255,21 @@ function paintStep(s: StepParams, stormMax: Float32Array, list: number[], bbox?:
  *   v_T = u + σ/ξ·((λ_u·T)^ξ − 1)   (ξ ≠ 0),   u + σ·ln(λ_u·T)   (ξ = 0),   0 when λ_u·T ≤ 1.
  */
 export function gpdReturnLevels(histCell: Float32Array, rps: readonly number[], capMs: number): number[] {
-  let lam = 0, s1 = 0;
-  for (let i = 0; i < NB; i++) { const w = histCell[i]!; lam += w; s1 += w * (i + 0.5); }
+  let lam = 0,
+    s1 = 0;
+  for (let i = 0; i < NB; i++) {
+    const w = histCell[i]!;
+    lam += w;
+    s1 += w * (i + 0.5);
+  }
   if (lam <= 0) return rps.map(() => 0);
   const m = s1 / lam;
   let s2 = 0;
-  for (let i = 0; i < NB; i++) { const w = histCell[i]!; const d = i + 0.5 - m; s2 += w * d * d; }
+  for (let i = 0; i < NB; i++) {
+    const w = histCell[i]!;
+    const d = i + 0.5 - m;
+    s2 += w * d * d;
+  }
   const v = s2 / lam;
   let xi = v > 0 ? 0.5 * (1 - (m * m) / v) : -0.5;
   xi = Math.min(0.1, Math.max(-0.5, xi));
@@ -255,7 +307,8 @@ export function smoothHistogram(hist: Float32Array, sigmaKm: number, bbox?: Bbox
   // rows needed (a regional rebuild only needs the box, plus the kernel half-width for the input)
   const outR0 = bbox ? Math.max(0, Math.floor((90 - bbox.north) / RES) - ROW0) : 0;
   const outR1 = bbox ? Math.min(nRows - 1, Math.floor((90 - bbox.south) / RES) - ROW0) : nRows - 1;
-  const inR0 = Math.max(0, outR0 - halfLat), inR1 = Math.min(nRows - 1, outR1 + halfLat);
+  const inR0 = Math.max(0, outR0 - halfLat),
+    inR1 = Math.min(nRows - 1, outR1 + halfLat);
   // along longitude (per row, kernel width depends on latitude)
   for (let r = inR0; r <= inR1; r++) {
     const lat = 90 - (r + ROW0 + 0.5) * RES;
@@ -266,7 +319,7 @@ export function smoothHistogram(hist: Float32Array, sigmaKm: number, bbox?: Bbox
       const o = (r * W + c) * NB;
       for (let j = -half; j <= half; j++) {
         const w = k[j + half]!;
-        const src = (r * W + (((c + j) % W) + W) % W) * NB;
+        const src = (r * W + ((((c + j) % W) + W) % W)) * NB;
         for (let b = 0; b < NB; b++) tmp[o + b]! += w * hist[src + b]!;
       }
     }
@@ -277,7 +330,8 @@ export function smoothHistogram(hist: Float32Array, sigmaKm: number, bbox?: Bbox
       const rr = r + j;
       if (rr < 0 || rr >= nRows) continue;
       const w = kLat[j + halfLat]!;
-      const dst = r * W * NB, src = rr * W * NB;
+      const dst = r * W * NB,
+        src = rr * W * NB;
       for (let i = 0; i < W * NB; i++) hist[dst + i]! += w * tmp[src + i]!;
     }
   }
@@ -287,7 +341,11 @@ function gaussKernel(sigmaCells: number): Float64Array {
   const half = Math.max(0, Math.ceil(3 * sigmaCells));
   const k = new Float64Array(2 * half + 1);
   let sum = 0;
-  for (let j = -half; j <= half; j++) { const v = sigmaCells > 0 ? Math.exp((-0.5 * j * j) / (sigmaCells * sigmaCells)) : j === 0 ? 1 : 0; k[j + half] = v; sum += v; }
+  for (let j = -half; j <= half; j++) {
+    const v = sigmaCells > 0 ? Math.exp((-0.5 * j * j) / (sigmaCells * sigmaCells)) : j === 0 ? 1 : 0;
+    k[j + half] = v;
+    sum += v;
+  }
   for (let j = 0; j < k.length; j++) k[j]! /= sum;
   return k;
 }

@@ -11,7 +11,10 @@ import type { LayerSet } from '../types.js';
 /** Half of a 5-arc-minute cell, km (40,008 km / 4320 / 2). */
 const HALF_CELL_5M_KM = 40008 / 4320 / 2;
 
-export interface CoastSite { elev: number; dist: number }
+export interface CoastSite {
+  elev: number;
+  dist: number;
+}
 
 /** Coastal look-ups over the loaded layers: `near(lat, lng)` is the site when a coast is within 50 km, else null. */
 export function createCoast(src: LayerSet): { near(lat: number, lng: number): CoastSite | null } {
@@ -43,7 +46,9 @@ function coastlineDistance(src: LayerSet): (lat: number, lng: number) => number 
   const fineIdx = src.optional('coast_fine_tile_index')?.data as Int32Array | undefined;
   const fineL = src.optional('coast_fine_distance');
   const fineD = fineL?.data as Uint8Array | undefined;
-  const fineScale = fineL?.e.scale ?? 0.1, fineOffset = fineL?.e.offset ?? 0, fineNodata = fineL?.e.nodata ?? 255;
+  const fineScale = fineL?.e.scale ?? 0.1,
+    fineOffset = fineL?.e.offset ?? 0,
+    fineNodata = fineL?.e.nodata ?? 255;
   /** Signed km at a 1' cell (global row, col) of the coastline-distance layer; NaN where not stored. */
   const fineAt = (row: number, col: number): number => {
     if (!fineIdx || !fineD || row < 0 || row >= 10800) return NaN;
@@ -54,9 +59,16 @@ function coastlineDistance(src: LayerSet): (lat: number, lng: number) => number 
     return v === fineNodata ? NaN : v * fineScale + fineOffset;
   };
   return (lat, lng) => {
-    const y = (90 - lat) * 60 - 0.5, x = (lng + 180) * 60 - 0.5;
-    const r0 = Math.floor(y), c0 = Math.floor(x), fy = y - r0, fx = x - c0;
-    const a = fineAt(r0, c0), b = fineAt(r0, c0 + 1), c = fineAt(r0 + 1, c0), d = fineAt(r0 + 1, c0 + 1);
+    const y = (90 - lat) * 60 - 0.5,
+      x = (lng + 180) * 60 - 0.5;
+    const r0 = Math.floor(y),
+      c0 = Math.floor(x),
+      fy = y - r0,
+      fx = x - c0;
+    const a = fineAt(r0, c0),
+      b = fineAt(r0, c0 + 1),
+      c = fineAt(r0 + 1, c0),
+      d = fineAt(r0 + 1, c0 + 1);
     if (a === a && b === b && c === c && d === d) return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy;
     // at the edge of the stored band (about 20 km inland): the nearest stored cell, if any
     const n = fineAt(Math.round(y), Math.round(x));
@@ -71,13 +83,15 @@ function coastCell5(src: LayerSet): (lat: number, lng: number) => { elev: number
   const cDist = src.get('coast_distance').data as Uint8Array;
   return (lat, lng) => {
     const tr = Math.min(179, Math.max(0, Math.floor(90 - lat)));
-    let tc = Math.floor(lng + 180) % 360; if (tc < 0) tc += 360;
+    let tc = Math.floor(lng + 180) % 360;
+    if (tc < 0) tc += 360;
     const ti = tileIdx[tr * 360 + tc]!;
     if (ti < 0) return null;
     const a = Math.min(11, Math.max(0, Math.floor((90 - lat - tr) * 12)));
     const b = Math.min(11, Math.max(0, Math.floor((lng + 180 - tc) * 12)));
     const base = ti * TILE_CELLS * TILE_CELLS;
-    const e = cElev[base + a * 12 + b]!, d = cDist[base + a * 12 + b]!;
+    const e = cElev[base + a * 12 + b]!,
+      d = cDist[base + a * 12 + b]!;
     // land (distance ≥ 1 km). Negative ETOPO5 values on MODIS land are coastline mismatches of the 9 km grid (or
     // polders that dikes protect): clamp to sea level.
     // The stored distance is between cell centres; the coastline lies between the last land and first sea centres, so
@@ -85,13 +99,15 @@ function coastCell5(src: LayerSet): (lat: number, lng: number) => { elev: number
     if (d > 0) return { elev: Math.max(0, e), dist: Math.max(0, d - HALF_CELL_5M_KM), sea: false };
     // a sea cell: the site is on the shore; take the lowest land neighbour in the tile, else sea level
     let best = Infinity;
-    for (let da = -1; da <= 1; da++) for (let db = -1; db <= 1; db++) {
-      const aa = a + da, bb = b + db;
-      if (aa < 0 || aa > 11 || bb < 0 || bb > 11) continue;
-      if (cDist[base + aa * 12 + bb]! === 0) continue;
-      const v = cElev[base + aa * 12 + bb]!;
-      if (v < best) best = v;
-    }
+    for (let da = -1; da <= 1; da++)
+      for (let db = -1; db <= 1; db++) {
+        const aa = a + da,
+          bb = b + db;
+        if (aa < 0 || aa > 11 || bb < 0 || bb > 11) continue;
+        if (cDist[base + aa * 12 + bb]! === 0) continue;
+        const v = cElev[base + aa * 12 + bb]!;
+        if (v < best) best = v;
+      }
     return { elev: best < Infinity ? Math.max(0, best) : 0, dist: 0, sea: true };
   };
 }

@@ -24,11 +24,18 @@ export const idx05 = (lat: number, lng: number): number => cellOf(GRID_05.resDeg
 
 /** A point located once on every grid, with its region's scenario changes (filled by locate; reused, no allocation). */
 export interface Site {
-  lat: number; lng: number;
+  lat: number;
+  lng: number;
   /** Cell on the 0.5°, 0.25°, 0.1° and 5' grids. */
-  c05: number; c025: number; c01: number; c5: number;
+  c05: number;
+  c025: number;
+  c01: number;
+  c5: number;
   /** The AR6 region's ΔTXx, ΔTNn (°C), ΔRx1day, ΔRx5day (%) at the scenario-year. */
-  dTXx: number; dTNn: number; dRx1: number; dRx5: number;
+  dTXx: number;
+  dTNn: number;
+  dRx1: number;
+  dRx5: number;
   /** The coastal site (elevation m, distance inland km) when a coast is within 50 km, else null (coast.ts). */
   coast: { elev: number; dist: number } | null;
   /** Relative sea-level rise since 2020 at the point, m (sea-level-rise.ts). */
@@ -41,12 +48,16 @@ export function newSite(): Site {
 
 /** Fills `s` for a point: grid cells and the scenario changes of its AR6 region (`nReg`: the global row); not the coast. */
 export function locate(s: Site, region: Uint8Array, nReg: number, lat: number, lng: number, ctx: ScenarioContext): Site {
-  s.lat = lat; s.lng = lng;
+  s.lat = lat;
+  s.lng = lng;
   const c05 = idx05(lat, lng);
   const reg = region[c05]!;
   const r = reg === 255 ? nReg : reg;
   s.c05 = c05;
-  s.dTXx = ctx.dTXx[r]!; s.dTNn = ctx.dTNn[r]!; s.dRx1 = ctx.dRx1[r]!; s.dRx5 = ctx.dRx5[r]!;
+  s.dTXx = ctx.dTXx[r]!;
+  s.dTNn = ctx.dTNn[r]!;
+  s.dRx1 = ctx.dRx1[r]!;
+  s.dRx5 = ctx.dRx5[r]!;
   s.c025 = cellOf(0.25, GRID_025.width, GRID_025.height, lat, lng);
   s.c01 = cellOf(0.1, GRID_01.width, GRID_01.height, lat, lng);
   s.c5 = cellOf(GRID_5M.resDeg, GRID_5M.width, GRID_5M.height, lat, lng);

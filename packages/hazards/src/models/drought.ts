@@ -8,7 +8,10 @@ import type { HazardMeta, LayerSet } from '../types.js';
 import { chronicInterp, hazardIndex, type HazardModel } from './common.js';
 
 export const DROUGHT_META: HazardMeta = {
-  layers: ['aridity', 'ar6_region'], tier: 'model on real inputs', resolutionKm: 280, model: 'UNEP aridity index P/PET (Thornthwaite) with temperatures warmed by CMIP6 ΔTXx',
+  layers: ['aridity', 'ar6_region'],
+  tier: 'model on real inputs',
+  resolutionKm: 280,
+  model: 'UNEP aridity index P/PET (Thornthwaite) with temperatures warmed by CMIP6 ΔTXx',
 };
 
 const H = hazardIndex('drought');

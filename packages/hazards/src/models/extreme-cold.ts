@@ -8,7 +8,10 @@ import type { HazardMeta, LayerSet } from '../types.js';
 import { hazardIndex, type HazardModel } from './common.js';
 
 export const EXTREME_COLD_META: HazardMeta = {
-  layers: ['tas_cold', 'ar6_region'], tier: 'observed/modelled from real data', resolutionKm: 210, model: 'NCEP coldest-month mean + CMIP6 ΔTNn at the GWL',
+  layers: ['tas_cold', 'ar6_region'],
+  tier: 'observed/modelled from real data',
+  resolutionKm: 210,
+  model: 'NCEP coldest-month mean + CMIP6 ΔTNn at the GWL',
 };
 
 const H = hazardIndex('extreme_cold');

@@ -9,7 +9,10 @@ import { hazardIndex, type HazardModel } from './common.js';
 import { landPercentiles } from './percentiles.js';
 
 export const EXTREME_HEAT_META: HazardMeta = {
-  layers: ['tas_warm', 'ar6_region'], tier: 'observed/modelled from real data', resolutionKm: 210, model: 'NCEP warmest-month mean + CMIP6 ΔTXx at the GWL',
+  layers: ['tas_warm', 'ar6_region'],
+  tier: 'observed/modelled from real data',
+  resolutionKm: 210,
+  model: 'NCEP warmest-month mean + CMIP6 ΔTXx at the GWL',
 };
 
 const H = hazardIndex('extreme_heat');

@@ -9,7 +9,9 @@ import type { HazardMeta, LayerSet } from '../types.js';
 import { hazardIndex, type HazardModel } from './common.js';
 
 export const LANDSLIDE_META: HazardMeta = {
-  layers: ['landslide_probability', 'ar6_region'], tier: 'model on real inputs', resolutionKm: 9.3,
+  layers: ['landslide_probability', 'ar6_region'],
+  tier: 'model on real inputs',
+  resolutionKm: 9.3,
   model: 'Catalogue density (NASA GLC, HK GEO) redistributed by ETOPO5 slope; scaled by CMIP6 Rx1day',
 };
 

@@ -5,7 +5,8 @@
  * 0.1° pixel, curve number > 0), each weighted by its area (cos latitude); `valueAt` returns NaN to leave a cell out.
  */
 export function landPercentiles(cn: Uint8Array, valueAt: (k: number) => number): Float64Array {
-  const W = 720, Hh = 360;
+  const W = 720,
+    Hh = 360;
   const v: [number, number][] = [];
   for (let r = 0; r < Hh; r++) {
     const lat = 90 - (r + 0.5) * 0.5;
@@ -27,10 +28,14 @@ function quantiles(v: [number, number][]): Float64Array {
   v.sort((a, b) => a[0] - b[0]);
   const total = v.reduce((s, x) => s + x[1], 0);
   const out = new Float64Array(101);
-  let acc = 0, j = 0;
+  let acc = 0,
+    j = 0;
   for (let q = 0; q <= 100; q++) {
     const target = (q / 100) * total;
-    while (j < v.length - 1 && acc + v[j]![1] < target) { acc += v[j]![1]; j++; }
+    while (j < v.length - 1 && acc + v[j]![1] < target) {
+      acc += v[j]![1];
+      j++;
+    }
     out[q] = v[j]![0];
   }
   out[0] = v[0]![0];

@@ -10,7 +10,9 @@ import { N_RP, RPS, type HazardMeta, type LayerSet } from '../types.js';
 import { hazardIndex, I100, type HazardModel } from './common.js';
 
 export const RAINFALL_FLOOD_META: HazardMeta = {
-  layers: ['precip_wet_month', 'curve_number', 'ar6_region'], tier: 'placeholder', resolutionKm: 11,
+  layers: ['precip_wet_month', 'curve_number', 'ar6_region'],
+  tier: 'placeholder',
+  resolutionKm: 11,
   model: 'SCS-CN runoff of T-year daily rain (CMAP × HKO ratio, CMIP6 Rx1day) in excess of a 10-yr drainage design storm',
 };
 
@@ -25,15 +27,18 @@ const scsRunoffMm = (pMm: number, cn: number) => {
 
 /** The largest curve number within 2 cells of a 0.1° cell without one (a coastal point on a water pixel); 0 if none. */
 function neighbourCn(cn: Uint8Array, c: number): number {
-  const W = 3600, r = Math.floor(c / W), col = c % W;
+  const W = 3600,
+    r = Math.floor(c / W),
+    col = c % W;
   let best = 0;
   for (let d = 1; d <= 2 && best === 0; d++) {
-    for (let dr = -d; dr <= d; dr++) for (let dc = -d; dc <= d; dc++) {
-      const rr = r + dr;
-      if (rr < 0 || rr >= 1800) continue;
-      const v = cn[rr * W + ((col + dc + W) % W)]!;
-      if (v > best) best = v;
-    }
+    for (let dr = -d; dr <= d; dr++)
+      for (let dc = -d; dc <= d; dc++) {
+        const rr = r + dr;
+        if (rr < 0 || rr >= 1800) continue;
+        const v = cn[rr * W + ((col + dc + W) % W)]!;
+        if (v > best) best = v;
+      }
   }
   return best;
 }
@@ -52,7 +57,8 @@ export function createRainfallFlood(src: LayerSet): HazardModel {
       const wetMmDay = wet[site.c05]! * 0.01;
       if (cn === 0) {
         for (let k = 0; k < N_RP; k++) curves[3 * N_RP + k] = NaN;
-        values[H] = NaN; scores[H] = 0;
+        values[H] = NaN;
+        scores[H] = 0;
       } else {
         const mul = wetMmDay * (1 + site.dRx1 / 100);
         const qDesign = scsRunoffMm(rainRatio[i10]! * wetMmDay, cn); // drainage sized for today's 10-yr storm

@@ -11,7 +11,9 @@ import { N_RP, type HazardMeta, type LayerSet } from '../types.js';
 import { hazardIndex, I100, type HazardModel } from './common.js';
 
 export const RIVER_FLOOD_META: HazardMeta = {
-  layers: ['river_hand', 'ar6_region'], tier: 'placeholder', resolutionKm: 9.3,
+  layers: ['river_hand', 'ar6_region'],
+  tier: 'placeholder',
+  resolutionKm: 9.3,
   model: 'HAND proxy (ETOPO5 vs Natural Earth rivers) against a 5 m 100-yr floodplain stage scaled by the HKO 5-day rainfall growth curve and CMIP6 Rx5day',
 };
 

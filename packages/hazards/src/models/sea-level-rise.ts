@@ -12,7 +12,9 @@ import { hazardIndex, idx05, round4, type HazardModel, type Site } from './commo
 
 export const SEA_LEVEL_RISE_META: HazardMeta = {
   layers: ['coast_tile_index', 'coast_elevation', 'coast_distance', 'coast_fine_tile_index', 'coast_fine_distance', 'slr_local_rate', 'slr_local_se'],
-  tier: 'observed/modelled from real data', resolutionKm: 9.3, model: 'AR6 GMSL central projection + local PSMSL residual rate',
+  tier: 'observed/modelled from real data',
+  resolutionKm: 9.3,
+  model: 'AR6 GMSL central projection + local PSMSL residual rate',
 };
 
 const H = hazardIndex('sea_level_rise');
@@ -63,7 +65,8 @@ export function createSeaLevelRise(src: LayerSet): SeaLevelRiseModel {
       const g = ctx.gmslRiseM;
       const seRaw = slrSe ? slrSe[idx05(lat, lng)]! : -32768;
       const localSe = seRaw === -32768 ? 0 : (seRaw * 0.01 * (ctx.year - 2020)) / 1000;
-      const dLow = Math.hypot(g * (1 - ratio(t.low)), localSe), dHigh = Math.hypot(g * (ratio(t.high) - 1), localSe);
+      const dLow = Math.hypot(g * (1 - ratio(t.low)), localSe),
+        dHigh = Math.hypot(g * (ratio(t.high) - 1), localSe);
       return { low: round4(median - dLow), high: round4(median + dHigh) };
     },
   };

@@ -10,7 +10,10 @@ import { chronicInterp, hazardIndex, type HazardModel } from './common.js';
 import { landPercentiles } from './percentiles.js';
 
 export const SNOWFALL_META: HazardMeta = {
-  layers: ['snowfall', 'ar6_region'], tier: 'model on real inputs', resolutionKm: 280, model: 'CMAP precipitation × snow fraction of NCEP monthly temperature warmed by CMIP6 ΔTNn',
+  layers: ['snowfall', 'ar6_region'],
+  tier: 'model on real inputs',
+  resolutionKm: 280,
+  model: 'CMAP precipitation × snow fraction of NCEP monthly temperature warmed by CMIP6 ΔTNn',
 };
 
 const H = hazardIndex('snowfall');

@@ -10,8 +10,10 @@ import { hazardIndex, I10, I100, type HazardModel } from './common.js';
 
 export const STORM_SURGE_META: HazardMeta = {
   layers: ['typhoon_rp', 'coast_tile_index', 'coast_elevation', 'coast_distance', 'coast_fine_tile_index', 'coast_fine_distance', 'slr_local_rate'],
-  tier: 'model on real inputs', resolutionKm: 9.3,
-  model: 'Bathtub: Xu (2010) surge from return-period wind plus sea-level rise, minus ETOPO5 elevation (sub-cell coastal ramp, shore holding the 10-yr storm tide) and 0.2 m/km decay inland of the Natural Earth 1:10m coastline',
+  tier: 'model on real inputs',
+  resolutionKm: 9.3,
+  model:
+    'Bathtub: Xu (2010) surge from return-period wind plus sea-level rise, minus ETOPO5 elevation (sub-cell coastal ramp, shore holding the 10-yr storm tide) and 0.2 m/km decay inland of the Natural Earth 1:10m coastline',
 };
 
 const H = hazardIndex('storm_surge');
@@ -38,7 +40,10 @@ export function createStormSurge(src: LayerSet): HazardModel {
         const zEff = coast.elev > shore ? coast.elev : shore;
         for (let k = 0; k < N_RP; k++) {
           const v = curves[k]!;
-          if (Number.isNaN(v)) { curves[N_RP + k] = NaN; continue; }
+          if (Number.isNaN(v)) {
+            curves[N_RP + k] = NaN;
+            continue;
+          }
           const surge = xuSurgeM(v);
           curves[N_RP + k] = surge > 0 ? Math.max(0, surge + slrM - zEff - 0.2 * coast.dist) : 0;
         }

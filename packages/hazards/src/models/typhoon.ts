@@ -9,7 +9,9 @@ import { N_RP, type HazardMeta, type LayerSet } from '../types.js';
 import { hazardIndex, I100, type HazardModel } from './common.js';
 
 export const TYPHOON_META: HazardMeta = {
-  layers: ['typhoon_rp', 'typhoon_basin'], tier: 'observed/modelled from real data', resolutionKm: 28,
+  layers: ['typhoon_rp', 'typhoon_basin'],
+  tier: 'observed/modelled from real data',
+  resolutionKm: 28,
   model: 'Holland (2008/2010) wind field over all staged best tracks, GPD tail; Knutson et al. (2020) intensity change via Jewson (2021)',
 };
 

@@ -9,8 +9,11 @@ import type { HazardMeta, LayerSet } from '../types.js';
 import { chronicInterp, hazardIndex, type HazardModel } from './common.js';
 
 export const WILDFIRE_META: HazardMeta = {
-  layers: ['fuel', 'fire_climate', 'ar6_region'], tier: 'model on real inputs', resolutionKm: 11,
-  model: 'MODIS fuel (built-up land 0, as FireCCI51) × fire-season shape (Bagnouls-Gaussen dry months and Monthly Drought Code) × Thornthwaite PET ratio, calibrated to the FireCCI51 global burned area',
+  layers: ['fuel', 'fire_climate', 'ar6_region'],
+  tier: 'model on real inputs',
+  resolutionKm: 11,
+  model:
+    'MODIS fuel (built-up land 0, as FireCCI51) × fire-season shape (Bagnouls-Gaussen dry months and Monthly Drought Code) × Thornthwaite PET ratio, calibrated to the FireCCI51 global burned area',
 };
 
 const H = hazardIndex('wildfire');

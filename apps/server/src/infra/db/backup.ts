@@ -78,7 +78,9 @@ async function readSchema(db: AnyDb): Promise<Schema> {
     where co.contype = 'f' and n.nspname = 'public'`.execute(db);
 
   const names = tables.rows.map((t) => t.name);
-  const info = new Map(names.map((n) => [n, { name: n, columns: [] as ColumnInfo[], pk: [] as string[], selfRef: null as Schema['tables'][number]['selfRef'] }]));
+  const info = new Map(
+    names.map((n) => [n, { name: n, columns: [] as ColumnInfo[], pk: [] as string[], selfRef: null as Schema['tables'][number]['selfRef'] }]),
+  );
   const serials: Schema['serials'] = [];
   for (const c of cols.rows) {
     const t = info.get(c.table_name);
@@ -188,60 +190,71 @@ export async function backupDatabase(db: AnyDb, opts: { file: string; fileDir: s
   let files = 0;
   let tables: TableInfo[] = [];
   try {
-    await db.transaction().setIsolationLevel('repeatable read').execute(async (tx) => {
-      await sql`set transaction read only`.execute(tx);
-      const schema = await readSchema(tx);
-      const migrations = await appliedMigrations(tx);
-      if (!migrations.length) throw new BackupError('the database has no migrations applied: nothing to back up');
-      tables = [];
-      for (const t of schema.tables) {
-        const n = await sql<{ n: number }>`select count(*)::int as n from ${sql.raw(q(t.name))}`.execute(tx);
-        tables.push({ name: t.name, columns: t.columns, rows: Number(n.rows[0]!.n) });
-      }
-      const storedFiles = schema.tables.some((t) => t.name === 'files')
-        ? (await sql<{ stored_as: string }>`select stored_as from files order by id`.execute(tx)).rows.map((r) => r.stored_as)
-        : [];
-      const dir = resolve(opts.fileDir);
-      const onDisk = storedFiles.filter((s) => {
-        const p = resolve(dir, s);
-        return p.startsWith(dir + sep) && existsSync(p);
-      });
-      const header: BackupHeader = { format: BACKUP_FORMAT, version: BACKUP_VERSION, created_at: new Date().toISOString(), source: opts.source, migrations, tables, files: onDisk.length };
-      await writer.write(header);
-
-      for (const t of schema.tables) {
-        const bytea = t.columns.filter((c) => c.type === 'bytea').map((c) => c.name);
-        const colList = sql.raw(t.columns.map((c) => q(c.name)).join(', '));
-        const order = t.pk.length ? sql.raw(` order by ${t.pk.map(q).join(', ')}`) : sql.raw('');
-        const select = sql`select to_jsonb(x) as r from (select ${colList} from ${sql.raw(q(t.name))}${order}) x`;
-        const emit = async (r: Record<string, unknown>) => {
-          for (const b of bytea) r[b] = hexToBase64(r[b]);
-          await writer.write({ t: t.name, r });
-          rows += 1;
+    await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (tx) => {
+        await sql`set transaction read only`.execute(tx);
+        const schema = await readSchema(tx);
+        const migrations = await appliedMigrations(tx);
+        if (!migrations.length) throw new BackupError('the database has no migrations applied: nothing to back up');
+        tables = [];
+        for (const t of schema.tables) {
+          const n = await sql<{ n: number }>`select count(*)::int as n from ${sql.raw(q(t.name))}`.execute(tx);
+          tables.push({ name: t.name, columns: t.columns, rows: Number(n.rows[0]!.n) });
+        }
+        const storedFiles = schema.tables.some((t) => t.name === 'files')
+          ? (await sql<{ stored_as: string }>`select stored_as from files order by id`.execute(tx)).rows.map((r) => r.stored_as)
+          : [];
+        const dir = resolve(opts.fileDir);
+        const onDisk = storedFiles.filter((s) => {
+          const p = resolve(dir, s);
+          return p.startsWith(dir + sep) && existsSync(p);
+        });
+        const header: BackupHeader = {
+          format: BACKUP_FORMAT,
+          version: BACKUP_VERSION,
+          created_at: new Date().toISOString(),
+          source: opts.source,
+          migrations,
+          tables,
+          files: onDisk.length,
         };
-        if (t.selfRef) {
-          // Small reference tables (help keywords): sorted in memory so parents are restored first.
-          const all = (await select.execute(tx)).rows.map((x) => parseJson((x as { r: unknown }).r));
-          for (const r of parentsFirst(all, t.selfRef.column, t.selfRef.references)) await emit(r);
-          continue;
+        await writer.write(header);
+
+        for (const t of schema.tables) {
+          const bytea = t.columns.filter((c) => c.type === 'bytea').map((c) => c.name);
+          const colList = sql.raw(t.columns.map((c) => q(c.name)).join(', '));
+          const order = t.pk.length ? sql.raw(` order by ${t.pk.map(q).join(', ')}`) : sql.raw('');
+          const select = sql`select to_jsonb(x) as r from (select ${colList} from ${sql.raw(q(t.name))}${order}) x`;
+          const emit = async (r: Record<string, unknown>) => {
+            for (const b of bytea) r[b] = hexToBase64(r[b]);
+            await writer.write({ t: t.name, r });
+            rows += 1;
+          };
+          if (t.selfRef) {
+            // Small reference tables (help keywords): sorted in memory so parents are restored first.
+            const all = (await select.execute(tx)).rows.map((x) => parseJson((x as { r: unknown }).r));
+            for (const r of parentsFirst(all, t.selfRef.column, t.selfRef.references)) await emit(r);
+            continue;
+          }
+          // A cursor keeps memory flat for big tables (stored analysis results).
+          const cursor = `crp_backup_${t.name.replace(/\W/g, '_')}`;
+          await sql`declare ${sql.raw(cursor)} no scroll cursor for ${select}`.execute(tx);
+          const batch = bytea.length ? 20 : 1000;
+          for (;;) {
+            const got = await sql<{ r: unknown }>`fetch ${sql.raw(String(batch))} from ${sql.raw(cursor)}`.execute(tx);
+            for (const x of got.rows) await emit(parseJson(x.r));
+            if (got.rows.length < batch) break;
+          }
+          await sql`close ${sql.raw(cursor)}`.execute(tx);
         }
-        // A cursor keeps memory flat for big tables (stored analysis results).
-        const cursor = `crp_backup_${t.name.replace(/\W/g, '_')}`;
-        await sql`declare ${sql.raw(cursor)} no scroll cursor for ${select}`.execute(tx);
-        const batch = bytea.length ? 20 : 1000;
-        for (;;) {
-          const got = await sql<{ r: unknown }>`fetch ${sql.raw(String(batch))} from ${sql.raw(cursor)}`.execute(tx);
-          for (const x of got.rows) await emit(parseJson(x.r));
-          if (got.rows.length < batch) break;
+        for (const s of onDisk) {
+          await writer.write({ f: s, b64: readFileSync(resolve(dir, s)).toString('base64') });
+          files += 1;
         }
-        await sql`close ${sql.raw(cursor)}`.execute(tx);
-      }
-      for (const s of onDisk) {
-        await writer.write({ f: s, b64: readFileSync(resolve(dir, s)).toString('base64') });
-        files += 1;
-      }
-      await writer.write({ end: true, rows, files });
-    });
+        await writer.write({ end: true, rows, files });
+      });
     await writer.close();
   } catch (err) {
     await writer.close().catch(() => undefined);
@@ -327,8 +340,10 @@ export async function restoreDatabase(db: AnyDb, opts: { file: string; fileDir: 
   const header = await readBackupHeader(file);
   const known = migrationNames();
   const unknown = header.migrations.filter((m) => !known.includes(m));
-  if (unknown.length) throw new BackupError(`the backup was made by a newer version (migrations ${unknown.join(', ')} are unknown here): update the code first`);
-  if (header.migrations.some((m, i) => m !== known[i])) throw new BackupError(`the backup's migrations (${header.migrations.join(', ')}) are not a prefix of this code's`);
+  if (unknown.length)
+    throw new BackupError(`the backup was made by a newer version (migrations ${unknown.join(', ')} are unknown here): update the code first`);
+  if (header.migrations.some((m, i) => m !== known[i]))
+    throw new BackupError(`the backup's migrations (${header.migrations.join(', ')}) are not a prefix of this code's`);
   const level = header.migrations[header.migrations.length - 1]!;
 
   const applied = await appliedMigrations(db);
@@ -356,7 +371,9 @@ export async function restoreDatabase(db: AnyDb, opts: { file: string; fileDir: 
     if (r.rows[0]?.any) nonEmpty.push(t.name);
   }
   if (nonEmpty.length && !opts.force) {
-    throw new BackupError(`the target database is not empty (${nonEmpty.slice(0, 6).join(', ')}${nonEmpty.length > 6 ? ', ...' : ''} hold rows): use --force to replace its data`);
+    throw new BackupError(
+      `the target database is not empty (${nonEmpty.slice(0, 6).join(', ')}${nonEmpty.length > 6 ? ', ...' : ''} hold rows): use --force to replace its data`,
+    );
   }
 
   const dir = resolve(opts.fileDir);
@@ -373,8 +390,15 @@ export async function restoreDatabase(db: AnyDb, opts: { file: string; fileDir: 
       let batchTable: string | null = null;
       const flush = async () => {
         if (!batchTable || !batch.length) return;
-        const cols = sql.raw(headerTables.get(batchTable)!.columns.map((c) => q(c.name)).join(', '));
-        await sql`insert into ${sql.raw(q(batchTable))} (${cols}) select ${cols} from jsonb_populate_recordset(null::${sql.raw(q(batchTable))}, ${JSON.stringify(batch)}::jsonb)`.execute(tx);
+        const cols = sql.raw(
+          headerTables
+            .get(batchTable)!
+            .columns.map((c) => q(c.name))
+            .join(', '),
+        );
+        await sql`insert into ${sql.raw(q(batchTable))} (${cols}) select ${cols} from jsonb_populate_recordset(null::${sql.raw(q(batchTable))}, ${JSON.stringify(batch)}::jsonb)`.execute(
+          tx,
+        );
         batch = [];
         batchBytes = 0;
       };
@@ -417,13 +441,17 @@ export async function restoreDatabase(db: AnyDb, opts: { file: string; fileDir: 
         }
       }
       if (!ended) throw new BackupError('the backup ends early (no end marker): it is truncated');
-      if (ended.rows !== rows || ended.files !== files) throw new BackupError(`the backup is inconsistent: ${rows} rows and ${files} files read, ${ended.rows} and ${ended.files} announced`);
+      if (ended.rows !== rows || ended.files !== files)
+        throw new BackupError(`the backup is inconsistent: ${rows} rows and ${files} files read, ${ended.rows} and ${ended.files} announced`);
       for (const t of header.tables) {
-        if ((counts.get(t.name) ?? 0) !== t.rows) throw new BackupError(`table ${t.name}: ${counts.get(t.name) ?? 0} rows read, the header announces ${t.rows}`);
+        if ((counts.get(t.name) ?? 0) !== t.rows)
+          throw new BackupError(`table ${t.name}: ${counts.get(t.name) ?? 0} rows read, the header announces ${t.rows}`);
       }
       // Sequences continue after the restored ids: the next new row gets a new id.
       for (const s of schema.serials) {
-        await sql`select setval(pg_get_serial_sequence(${q(s.table)}, ${s.column}), coalesce((select max(${sql.raw(q(s.column))}) from ${sql.raw(q(s.table))}), 0) + 1, false)`.execute(tx);
+        await sql`select setval(pg_get_serial_sequence(${q(s.table)}, ${s.column}), coalesce((select max(${sql.raw(q(s.column))}) from ${sql.raw(q(s.table))}), 0) + 1, false)`.execute(
+          tx,
+        );
       }
     });
   } catch (err) {

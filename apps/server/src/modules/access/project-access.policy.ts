@@ -34,7 +34,15 @@ export interface ProjectAccess {
 /** 403 unless `role` may do `action` (the message names the role, the project and who may). */
 export function assertCan(role: ProjectRole, action: ProjectAction, projectName: string) {
   if (!(ROLE_CAN[action] as readonly string[]).includes(role)) {
-    const verb = { view: 'view', download: 'download', editAssets: 'edit the assets of', rename: 'rename', editReport: 'edit the report text of', delete: 'delete', share: 'share' }[action];
+    const verb = {
+      view: 'view',
+      download: 'download',
+      editAssets: 'edit the assets of',
+      rename: 'rename',
+      editReport: 'edit the report text of',
+      delete: 'delete',
+      share: 'share',
+    }[action];
     throw forbidden(`You have ${role} access to '${projectName}': only ${ROLE_CAN[action].join(' or ')} can ${verb} it.`);
   }
 }
@@ -81,14 +89,26 @@ export class ProjectAccessPolicy {
   }
 
   /** `findVisibleByName`, then 403 unless the caller's role allows `action`. */
-  async requireByName(caller: AuthUser, name: string, action: ProjectAction, kind: ProjectRow['kind'] = 'physical', field = 'project_name'): Promise<ProjectAccess> {
+  async requireByName(
+    caller: AuthUser,
+    name: string,
+    action: ProjectAction,
+    kind: ProjectRow['kind'] = 'physical',
+    field = 'project_name',
+  ): Promise<ProjectAccess> {
     const found = await this.findVisibleByName(caller, name, kind, field);
     assertCan(found.role, action, found.project.name);
     return found;
   }
 
   /** A project by id or, without one, by name (the spec's older calls accept either). */
-  byIdOrName(caller: AuthUser, projectId: number | undefined, name: string | undefined, kind: ProjectRow['kind'] = 'physical', field = 'project_name'): Promise<ProjectAccess> {
+  byIdOrName(
+    caller: AuthUser,
+    projectId: number | undefined,
+    name: string | undefined,
+    kind: ProjectRow['kind'] = 'physical',
+    field = 'project_name',
+  ): Promise<ProjectAccess> {
     return projectId !== undefined ? this.access(caller, projectId) : this.findVisibleByName(caller, name!, kind, field);
   }
 

@@ -55,6 +55,11 @@ export class ProjectAccessRepository {
   }
 
   asset(projectId: number, assetId: number) {
-    return this.db.selectFrom('assets').select(['id', 'name', 'project_id', 'latitude', 'longitude']).where('id', '=', assetId).where('project_id', '=', projectId).executeTakeFirst();
+    return this.db
+      .selectFrom('assets')
+      .select(['id', 'name', 'project_id', 'latitude', 'longitude'])
+      .where('id', '=', assetId)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
   }
 }

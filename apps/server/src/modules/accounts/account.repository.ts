@@ -69,7 +69,14 @@ export class AccountRepository {
     return recent.n;
   }
 
-  async insertDemoRequest(values: { name: string; email: string; company: string; role: string | null; message: string | null; client: string }): Promise<void> {
+  async insertDemoRequest(values: {
+    name: string;
+    email: string;
+    company: string;
+    role: string | null;
+    message: string | null;
+    client: string;
+  }): Promise<void> {
     await this.db.insertInto('demo_requests').values(values).execute();
   }
 }

@@ -71,8 +71,11 @@ export class AccountService {
         time: new Date(r.created_at).toISOString(),
         action: r.action,
         action_label: auditActionLabel(r.action),
-        user: r.user_id === null ? null : { id: r.user_id, username: r.username ?? '', name: `${r.first_name ?? ''} ${r.last_name ?? ''}`.trim() || (r.username ?? '') },
-        detail: (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail ?? {}) as Record<string, unknown>,
+        user:
+          r.user_id === null
+            ? null
+            : { id: r.user_id, username: r.username ?? '', name: `${r.first_name ?? ''} ${r.last_name ?? ''}`.trim() || (r.username ?? '') },
+        detail: (typeof r.detail === 'string' ? JSON.parse(r.detail) : (r.detail ?? {})) as Record<string, unknown>,
         client: r.client,
       })),
     };
@@ -87,7 +90,12 @@ export class AccountService {
     await this.repo.setUserStatus(user.id, status);
     if (status === 'rejected') await this.repo.revokeTokens(user.id);
     if (status === 'active') {
-      await this.notifications.notify([user.id], { title: 'Welcome', message: 'An administrator approved your account.', notification_type: 'success', link: null });
+      await this.notifications.notify([user.id], {
+        title: 'Welcome',
+        message: 'An administrator approved your account.',
+        notification_type: 'success',
+        link: null,
+      });
     }
     await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: `member.${decision}d`, detail: { member_id: user.id }, client });
     const updated = await this.users.userById(user.id);
@@ -102,6 +110,13 @@ export class AccountService {
   async demoRequest(body: { name: string; email: string; company: string; role?: string | undefined; message?: string | undefined }, client: string) {
     const recent = await this.repo.demoRequestsSince(client, new Date(Date.now() - 3_600_000));
     if (recent >= 5) throw tooManyRequests('Too many demo requests from this address. Try again in an hour.', 3600);
-    await this.repo.insertDemoRequest({ name: body.name, email: body.email, company: body.company, role: body.role ?? null, message: body.message ?? null, client });
+    await this.repo.insertDemoRequest({
+      name: body.name,
+      email: body.email,
+      company: body.company,
+      role: body.role ?? null,
+      message: body.message ?? null,
+      client,
+    });
   }
 }

@@ -59,7 +59,10 @@ export class MfaService {
   async verify(user: UserRow, method: TwoFaMethod, code: string, client: string, confirm: () => Promise<void> = async () => {}) {
     const previous = user.twofa_method;
     if (method === 'app') {
-      if (!user.totp_pending_secret) throw new AppError(400, 'Start the authenticator app setup first (GET user/configure_multifactor/app).', [{ field: 'method', message: 'no app setup in progress' }]);
+      if (!user.totp_pending_secret)
+        throw new AppError(400, 'Start the authenticator app setup first (GET user/configure_multifactor/app).', [
+          { field: 'method', message: 'no app setup in progress' },
+        ]);
       const step = this.matchTotp(user.totp_pending_secret, user.username, code, null);
       if (step === null) throw new AppError(400, INVALID_CODE, [{ field: 'code', message: INVALID_CODE }]);
       await confirm();
@@ -74,7 +77,13 @@ export class MfaService {
       if (!(await this.checkEmailCode(user.id, 'mfa_setup', code, true))) throw new AppError(400, INVALID_CODE, [{ field: 'code', message: INVALID_CODE }]);
       await this.db.updateTable('users').set({ twofa_method: 'email', totp_secret: null, totp_pending_secret: null }).where('id', '=', user.id).execute();
     }
-    await this.users.audit({ company_id: user.company_id, user_id: user.id, action: previous ? '2fa.changed' : '2fa.enabled', detail: previous ? { method, from: previous } : { method }, client });
+    await this.users.audit({
+      company_id: user.company_id,
+      user_id: user.id,
+      action: previous ? '2fa.changed' : '2fa.enabled',
+      detail: previous ? { method, from: previous } : { method },
+      client,
+    });
     await this.tell(user, previous ? `changed from ${METHOD_LABEL[previous]} to ${METHOD_LABEL[method]}` : `turned on (${METHOD_LABEL[method]})`, client);
     return { detail: '2FA verification successful', is_2fa_enabled: true, method };
   }
@@ -83,7 +92,11 @@ export class MfaService {
   async disable(user: UserRow, client: string, confirm: () => Promise<void>) {
     if (!user.twofa_method) throw new AppError(400, 'Two-factor authentication is not on for this account.', [{ field: 'method', message: '2FA is off' }]);
     await confirm();
-    await this.db.updateTable('users').set({ twofa_method: null, totp_secret: null, totp_pending_secret: null, totp_last_step: null }).where('id', '=', user.id).execute();
+    await this.db
+      .updateTable('users')
+      .set({ twofa_method: null, totp_secret: null, totp_pending_secret: null, totp_last_step: null })
+      .where('id', '=', user.id)
+      .execute();
     await this.users.audit({ company_id: user.company_id, user_id: user.id, action: '2fa.disabled', detail: { method: user.twofa_method }, client });
     await this.tell(user, `turned off (it was ${METHOD_LABEL[user.twofa_method]})`, client);
     return { detail: 'Two-factor authentication is off.', is_2fa_enabled: false };
@@ -92,7 +105,10 @@ export class MfaService {
   /** E-mails a code of the e-mail method in force, to confirm a change or a turn-off (an app user reads the app). */
   async sendCurrentCode(user: UserRow) {
     if (user.twofa_method !== 'email') {
-      const why = user.twofa_method === 'app' ? 'Your current method is the authenticator app: use the code it shows.' : 'Two-factor authentication is not on for this account.';
+      const why =
+        user.twofa_method === 'app'
+          ? 'Your current method is the authenticator app: use the code it shows.'
+          : 'Two-factor authentication is not on for this account.';
       throw new AppError(400, why, [{ field: 'method', message: why }]);
     }
     const code = await this.newEmailCode(user.id, 'login');
@@ -155,7 +171,13 @@ export class MfaService {
   private async newEmailCode(userId: number, purpose: 'mfa_setup' | 'login'): Promise<string> {
     const code = sixDigitCode();
     await this.db.transaction().execute(async (tx) => {
-      await tx.updateTable('email_codes').set({ used_at: new Date() }).where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+      await tx
+        .updateTable('email_codes')
+        .set({ used_at: new Date() })
+        .where('user_id', '=', userId)
+        .where('purpose', '=', purpose)
+        .where('used_at', 'is', null)
+        .execute();
       await tx
         .insertInto('email_codes')
         .values({ user_id: userId, purpose, code_hash: sha256(`${userId}:${purpose}:${code}`), expires_at: new Date(Date.now() + EMAIL_CODE_TTL_MS) })
@@ -180,7 +202,11 @@ export class MfaService {
       .executeTakeFirst();
     if (!row || row.attempts >= EMAIL_CODE_MAX_ATTEMPTS) return false;
     if (!safeEqual(row.code_hash, sha256(`${userId}:${purpose}:${code.trim()}`))) {
-      await this.db.updateTable('email_codes').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
+      await this.db
+        .updateTable('email_codes')
+        .set({ attempts: row.attempts + 1 })
+        .where('id', '=', row.id)
+        .execute();
       return false;
     }
     if (!consume) return true;

@@ -14,7 +14,15 @@ export class NotificationRepository {
 
   /** The user's unread notifications, oldest first, at most `limit`. */
   unread(userId: number, limit: number) {
-    return this.db.selectFrom('notifications').selectAll().where('user_id', '=', userId).where('read_at', 'is', null).orderBy('created_at').orderBy('id').limit(limit).execute();
+    return this.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('read_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   }
 
   async insertFor(userIds: number[], n: NotificationInsert, db: DB = this.db): Promise<void> {
@@ -32,7 +40,13 @@ export class NotificationRepository {
       .expression((eb) =>
         eb
           .selectFrom('users')
-          .select((s) => ['users.id', s.val(n.title).as('title'), s.val(n.message).as('message'), s.val(n.notification_type).as('notification_type'), s.val(n.link).as('link')])
+          .select((s) => [
+            'users.id',
+            s.val(n.title).as('title'),
+            s.val(n.message).as('message'),
+            s.val(n.notification_type).as('notification_type'),
+            s.val(n.link).as('link'),
+          ])
           .where('users.status', '=', 'active'),
       )
       .executeTakeFirst();
@@ -41,7 +55,12 @@ export class NotificationRepository {
 
   /** Marks the user's notification read; answers whether there was one. */
   async markRead(userId: number, notificationId: number): Promise<boolean> {
-    const res = await this.db.updateTable('notifications').set({ read_at: new Date() }).where('id', '=', notificationId).where('user_id', '=', userId).executeTakeFirst();
+    const res = await this.db
+      .updateTable('notifications')
+      .set({ read_at: new Date() })
+      .where('id', '=', notificationId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }
 }

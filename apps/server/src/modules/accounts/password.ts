@@ -7,12 +7,7 @@ export class PasswordHasher {
   constructor(private readonly config: Pick<Config, 'ARGON2_MEMORY_KIB' | 'ARGON2_TIME_COST'>) {}
 
   hash(password: string): Promise<string> {
-    return argon2.hash(password, {
-      type: argon2.argon2id,
-      memoryCost: this.config.ARGON2_MEMORY_KIB,
-      timeCost: this.config.ARGON2_TIME_COST,
-      parallelism: 1,
-    });
+    return argon2.hash(password, { type: argon2.argon2id, memoryCost: this.config.ARGON2_MEMORY_KIB, timeCost: this.config.ARGON2_TIME_COST, parallelism: 1 });
   }
 
   async verify(hash: string, password: string): Promise<boolean> {

@@ -10,8 +10,7 @@ import {
 } from '@crp/contracts';
 import type { CompanyRow } from '../../infra/db/schema.js';
 
-const all = <K extends string>(keys: readonly K[], on: boolean) =>
-  Object.fromEntries(keys.map((k) => [k, on])) as Record<K, boolean>;
+const all = <K extends string>(keys: readonly K[], on: boolean) => Object.fromEntries(keys.map((k) => [k, on])) as Record<K, boolean>;
 
 /**
  * What each subscription tier unlocks (decision recorded in docs/decisions.md).
@@ -19,11 +18,7 @@ const all = <K extends string>(keys: readonly K[], on: boolean) =>
  * enterprise: everything, 100,000 assets.
  */
 export const TIER_DEFAULTS: Record<Tier, { modules: ModuleKey[]; assets: number; sections: Record<TierSection, boolean> }> = {
-  free: {
-    modules: ['physical_risk', 'map'],
-    assets: 100,
-    sections: { ...all(TIER_SECTIONS, true), portfolio_losses: false, rcp_year_loss_bars: false },
-  },
+  free: { modules: ['physical_risk', 'map'], assets: 100, sections: { ...all(TIER_SECTIONS, true), portfolio_losses: false, rcp_year_loss_bars: false } },
   professional: { modules: [...MODULES], assets: 2_000, sections: all(TIER_SECTIONS, true) },
   enterprise: { modules: [...MODULES], assets: 100_000, sections: all(TIER_SECTIONS, true) },
 };

@@ -19,14 +19,7 @@ export function presentUser(user: UserRow, company: CompanyRow): UserSummary {
 }
 
 export function presentNotification(n: NotificationRow): Notification {
-  return {
-    id: n.id,
-    title: n.title,
-    message: n.message,
-    notification_type: n.notification_type,
-    link: n.link,
-    created_at: iso(n.created_at),
-  };
+  return { id: n.id, title: n.title, message: n.message, notification_type: n.notification_type, link: n.link, created_at: iso(n.created_at) };
 }
 
 export function presentMember(u: UserRow): CompanyMember {

@@ -14,12 +14,7 @@ export class UsersRepository {
   }
 
   userInCompany(companyId: number, usernameLower: string): Promise<UserRow | undefined> {
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('company_id', '=', companyId)
-      .where('username_lower', '=', usernameLower)
-      .executeTakeFirst();
+    return this.db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('username_lower', '=', usernameLower).executeTakeFirst();
   }
 
   userById(id: number): Promise<UserRow | undefined> {
@@ -40,7 +35,10 @@ export class UsersRepository {
       .execute();
   }
 
-  async audit(entry: { company_id: number | null; user_id: number | null; action: string; detail?: Record<string, unknown>; client?: string | null }, db: DB = this.db): Promise<void> {
+  async audit(
+    entry: { company_id: number | null; user_id: number | null; action: string; detail?: Record<string, unknown>; client?: string | null },
+    db: DB = this.db,
+  ): Promise<void> {
     await db
       .insertInto('audit_log')
       .values({ ...entry, detail: JSON.stringify(entry.detail ?? {}), client: entry.client ?? null })

@@ -13,7 +13,10 @@ let idle: NodeJS.Timeout | null = null;
 
 /** Runs `fn` with the process's engine pool (started on first use). */
 export async function withAnalysisPool<T>(fn: (pool: EnginePool) => Promise<T>): Promise<T> {
-  if (idle) { clearTimeout(idle); idle = null; }
+  if (idle) {
+    clearTimeout(idle);
+    idle = null;
+  }
   pool ??= new EnginePool({
     providerModule: new URL('./hazard-provider.ts', import.meta.url),
     postModule: new URL('./chunk-encoder.ts', import.meta.url),
@@ -31,7 +34,12 @@ export async function withAnalysisPool<T>(fn: (pool: EnginePool) => Promise<T>):
   } finally {
     users -= 1;
     if (users === 0 && pool === p) {
-      idle = setTimeout(() => { if (users === 0 && pool === p) { pool = null; void p.close(); } }, IDLE_CLOSE_MS);
+      idle = setTimeout(() => {
+        if (users === 0 && pool === p) {
+          pool = null;
+          void p.close();
+        }
+      }, IDLE_CLOSE_MS);
       idle.unref();
     }
   }
@@ -39,7 +47,10 @@ export async function withAnalysisPool<T>(fn: (pool: EnginePool) => Promise<T>):
 
 /** Closes the pool now (server shutdown, tests). */
 export async function closeAnalysisPool(): Promise<void> {
-  if (idle) { clearTimeout(idle); idle = null; }
+  if (idle) {
+    clearTimeout(idle);
+    idle = null;
+  }
   const p = pool;
   pool = null;
   await p?.close();

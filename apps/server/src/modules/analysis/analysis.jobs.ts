@@ -115,13 +115,27 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
     retryDelaySeconds: 5,
     run: (payload, ctx) => analysePortfolio(db, log, options, payload, ctx),
     async onFailed({ projectId }, error) {
-      await db.updateTable('projects').set({ status: 'failed', status_message: `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.` }).where('id', '=', projectId).execute();
+      await db
+        .updateTable('projects')
+        .set({ status: 'failed', status_message: `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.` })
+        .where('id', '=', projectId)
+        .execute();
     },
   };
 }
 
-async function analysePortfolio(db: DB, log: FastifyBaseLogger, options: AnalysisJobOptions, { projectId, version, changedAssetIds }: AnalysePayload, ctx: JobContext) {
-  const project = await db.selectFrom('projects').select(['id', 'version', 'portfolio_variables', 'default_filters', 'results_version']).where('id', '=', projectId).executeTakeFirst();
+async function analysePortfolio(
+  db: DB,
+  log: FastifyBaseLogger,
+  options: AnalysisJobOptions,
+  { projectId, version, changedAssetIds }: AnalysePayload,
+  ctx: JobContext,
+) {
+  const project = await db
+    .selectFrom('projects')
+    .select(['id', 'version', 'portfolio_variables', 'default_filters', 'results_version'])
+    .where('id', '=', projectId)
+    .executeTakeFirst();
   if (!project) return; // deleted meanwhile
   if (project.version !== version) return; // superseded: a newer job analyses the newer assets
   if (project.results_version === version) return; // stored by an earlier attempt that died before marking the job done
@@ -141,7 +155,8 @@ async function analysePortfolio(db: DB, log: FastifyBaseLogger, options: Analysi
   // After an edit, chunks without a changed asset keep their stored results (same assets, same boundaries).
   const reusable = changedAssetIds?.length ? await reusableChunks(db, projectId, project.results_version, rows, changedAssetIds) : new Map<number, Kept>();
   const toCompute = chunkStarts(inputs.length).filter((s) => !reusable.has(s));
-  if (options.fanOut && toCompute.length > options.partChunks) return planParts(db, log, options, ctx, { ...run, total: inputs.length, prepared, reusable, toCompute });
+  if (options.fanOut && toCompute.length > options.partChunks)
+    return planParts(db, log, options, ctx, { ...run, total: inputs.length, prepared, reusable, toCompute });
   const t0 = performance.now();
   const report = progressReporter(db, ctx, projectId, inputs.length);
   const own = (await options.ownLayers?.(projectId)) ?? null;
@@ -154,7 +169,19 @@ async function analysePortfolio(db: DB, log: FastifyBaseLogger, options: Analysi
     ? await streamRun(db, ctx, { ...run, total: inputs.length, tasks: tasksOf(inputs, 0, inputs.length), part: null, onProgress: (done) => void report(done) })
     : await computeInProcess(db, ctx, run, { inputs, prepared, reusable, provider: createHazardProvider({ own }, await defaultHazardLayers()), report });
   const outcome = await finishRun(db, run, inputs.length);
-  log.info({ projectId, assets: inputs.length, recomputed: stats.recomputed, computeMs: Math.round(performance.now() - t0), bytes: stats.bytes, encodeMsInWorkers: Math.round(stats.encodeMs), encodedInWorkers: stats.inWorker, outcome }, 'portfolio analysed');
+  log.info(
+    {
+      projectId,
+      assets: inputs.length,
+      recomputed: stats.recomputed,
+      computeMs: Math.round(performance.now() - t0),
+      bytes: stats.bytes,
+      encodeMsInWorkers: Math.round(stats.encodeMs),
+      encodedInWorkers: stats.inWorker,
+      outcome,
+    },
+    'portfolio analysed',
+  );
   await afterRun(db, log, projectId, outcome, options.onStored);
 }
 
@@ -163,14 +190,25 @@ async function analysePortfolio(db: DB, log: FastifyBaseLogger, options: Analysi
  * on). A run without parts is a streamed run of an attempt that died: it starts again (its chunks are overwritten).
  */
 async function restartRun(db: DB, projectId: number, version: number): Promise<boolean> {
-  const earlier = await db.selectFrom('analysis_runs').select(['version', 'parts']).where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst();
+  const earlier = await db
+    .selectFrom('analysis_runs')
+    .select(['version', 'parts'])
+    .where('project_id', '=', projectId)
+    .where('version', '=', version)
+    .executeTakeFirst();
   if (earlier && earlier.parts > 0) return false;
   if (earlier) await db.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '=', version).execute();
   return true;
 }
 
 async function countAssets(db: DB, projectId: number): Promise<number> {
-  return (await db.selectFrom('assets').select(sql<number>`count(*)::int`.as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow()).n;
+  return (
+    await db
+      .selectFrom('assets')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow()
+  ).n;
 }
 
 /**
@@ -197,11 +235,24 @@ function chunkStarts(total: number): number[] {
 }
 
 /** The current results' chunks none of whose assets changed, when the stored chunks still line up with the assets. */
-async function reusableChunks(db: DB, projectId: number, resultsVersion: number | null, rows: AssetRow[], changedAssetIds: number[]): Promise<Map<number, Kept>> {
+async function reusableChunks(
+  db: DB,
+  projectId: number,
+  resultsVersion: number | null,
+  rows: AssetRow[],
+  changedAssetIds: number[],
+): Promise<Map<number, Kept>> {
   const reusable = new Map<number, Kept>();
   if (resultsVersion === null) return reusable;
-  const old = await db.selectFrom('analysis_chunks').select(['chunk_start', 'chunk_count', blobColumn('data').as('data'), 'worker_id', 'part']).where('project_id', '=', projectId).where('version', '=', resultsVersion).execute();
-  const aligned = old.reduce((n, b) => n + b.chunk_count, 0) === rows.length && old.every((b) => b.chunk_start % CHUNK_ASSETS === 0 && b.chunk_count === Math.min(CHUNK_ASSETS, rows.length - b.chunk_start));
+  const old = await db
+    .selectFrom('analysis_chunks')
+    .select(['chunk_start', 'chunk_count', blobColumn('data').as('data'), 'worker_id', 'part'])
+    .where('project_id', '=', projectId)
+    .where('version', '=', resultsVersion)
+    .execute();
+  const aligned =
+    old.reduce((n, b) => n + b.chunk_count, 0) === rows.length &&
+    old.every((b) => b.chunk_start % CHUNK_ASSETS === 0 && b.chunk_count === Math.min(CHUNK_ASSETS, rows.length - b.chunk_start));
   if (!aligned) return reusable;
   const changed = new Set(changedAssetIds);
   for (const b of old) {
@@ -218,7 +269,11 @@ function progressReporter(db: DB, ctx: JobContext, projectId: number, total: num
     if (performance.now() - lastReport < 250 && done < total) return;
     lastReport = performance.now();
     const message = `Analysed ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} assets`;
-    await db.updateTable('projects').set({ progress: 0.95 * (done / total), status_message: message }).where('id', '=', projectId).execute();
+    await db
+      .updateTable('projects')
+      .set({ progress: 0.95 * (done / total), status_message: message })
+      .where('id', '=', projectId)
+      .execute();
     await ctx.progress(0.95 * (done / total), message);
   };
 }
@@ -241,14 +296,30 @@ async function computeInProcess(
     const kept = c.reusable.get(start);
     if (kept) {
       const share = summaryShare(c.prepared(), 0, decodeChunk(kept.data), run.filters, run.hazards);
-      await writeChunk(db, run.projectId, run.version, { start, count: end - start, data: kept.data, share, part: kept.part, worker_id: kept.worker_id, attempt: null });
+      await writeChunk(db, run.projectId, run.version, {
+        start,
+        count: end - start,
+        data: kept.data,
+        share,
+        part: kept.part,
+        worker_id: kept.worker_id,
+        attempt: null,
+      });
       stats.bytes += kept.data.length;
       await new Promise((r) => setImmediate(r)); // a decode is tens of ms: let requests through
       continue;
     }
     const chunk = computeChunk(c.prepared(), c.inputs, start, end, SCENARIO_YEARS, c.provider) as StoredChunk;
     const data = encodeChunk(chunk);
-    await writeChunk(db, run.projectId, run.version, { start, count: end - start, data, share: summaryShare(c.prepared(), 0, chunk, run.filters, run.hazards), part: null, worker_id: ctx.workerId, attempt: ctx.attempt });
+    await writeChunk(db, run.projectId, run.version, {
+      start,
+      count: end - start,
+      data,
+      share: summaryShare(c.prepared(), 0, chunk, run.filters, run.hazards),
+      part: null,
+      worker_id: ctx.workerId,
+      attempt: ctx.attempt,
+    });
     stats.recomputed += end - start;
     stats.bytes += data.length;
     await c.report(end);
@@ -273,7 +344,10 @@ async function finishRun(db: DB, run: AnalysisRun, total: number): Promise<'stor
 async function afterRun(db: DB, log: FastifyBaseLogger, projectId: number, outcome: string, onStored: ((projectId: number) => Promise<void>) | undefined) {
   if (outcome === 'stored' && onStored) onStored(projectId).catch((err: unknown) => log.warn({ projectId, err }, 'after-analysis hook failed'));
   if (outcome !== 'stored' && outcome !== 'superseded') return;
-  const pruned = await pruneRuns(db, projectId).catch((err: unknown) => { log.warn({ projectId, err }, 'pruning old analysis runs failed'); return 0; });
+  const pruned = await pruneRuns(db, projectId).catch((err: unknown) => {
+    log.warn({ projectId, err }, 'pruning old analysis runs failed');
+    return 0;
+  });
   if (pruned) log.info({ projectId, chunks: pruned }, 'old analysis runs deleted');
 }
 
@@ -301,12 +375,25 @@ async function planParts(
   const outcome = await db.transaction().execute(async (tx) => {
     const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
     if (!current || current.version !== version) return 'superseded';
-    const existing = await tx.selectFrom('analysis_runs').select('version').where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst();
+    const existing = await tx
+      .selectFrom('analysis_runs')
+      .select('version')
+      .where('project_id', '=', projectId)
+      .where('version', '=', version)
+      .executeTakeFirst();
     if (existing) return 'planned before';
     await tx.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '<>', version).execute();
     await tx
       .insertInto('analysis_runs')
-      .values({ project_id: projectId, version, total_assets: total, chunks: Math.ceil(total / CHUNK_ASSETS), parts: groups.length, reused_assets: reusedAssets, planned_by: ctx.workerId })
+      .values({
+        project_id: projectId,
+        version,
+        total_assets: total,
+        chunks: Math.ceil(total / CHUNK_ASSETS),
+        parts: groups.length,
+        reused_assets: reusedAssets,
+        planned_by: ctx.workerId,
+      })
       .execute();
     for (const r of reused) await writeChunk(tx, projectId, version, r);
     for (const [part, chunks] of groups.entries()) {
@@ -315,7 +402,16 @@ async function planParts(
       const last = chunks[chunks.length - 1]!;
       await tx
         .insertInto('analysis_parts')
-        .values({ project_id: projectId, version, part, chunk_from: chunks[0]!, chunk_to: last + countOf(last), chunks: chunks.length, assets: chunks.reduce((n, c) => n + countOf(c), 0), job_id: jobId })
+        .values({
+          project_id: projectId,
+          version,
+          part,
+          chunk_from: chunks[0]!,
+          chunk_to: last + countOf(last),
+          chunks: chunks.length,
+          assets: chunks.reduce((n, c) => n + countOf(c), 0),
+          job_id: jobId,
+        })
         .execute();
     }
     await tx
@@ -334,7 +430,12 @@ async function planParts(
  * project's row lock marks the part done and, when it is the last, makes the run the project's results (storeRun).
  * A part of a superseded version (the project changed since) stores nothing.
  */
-export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored?: (projectId: number) => Promise<void>, ownLayers?: OwnLayersOf): JobDefinition<PartPayload> {
+export function analysePortfolioPartJob(
+  db: DB,
+  log: FastifyBaseLogger,
+  onStored?: (projectId: number) => Promise<void>,
+  ownLayers?: OwnLayersOf,
+): JobDefinition<PartPayload> {
   return {
     type: ANALYSE_PORTFOLIO_PART_JOB,
     maxAttempts: 3,
@@ -351,13 +452,28 @@ export function analysePortfolioPartJob(db: DB, log: FastifyBaseLogger, onStored
   };
 }
 
-async function analysePart(db: DB, log: FastifyBaseLogger, p: PartPayload, ctx: JobContext, onStored?: (projectId: number) => Promise<void>, ownLayers?: OwnLayersOf) {
+async function analysePart(
+  db: DB,
+  log: FastifyBaseLogger,
+  p: PartPayload,
+  ctx: JobContext,
+  onStored?: (projectId: number) => Promise<void>,
+  ownLayers?: OwnLayersOf,
+) {
   const { projectId, version, part, chunks } = p;
   const project = await db.selectFrom('projects').select(['version']).where('id', '=', projectId).executeTakeFirst();
   if (!project || project.version !== version) return; // superseded
-  const run = await db.selectFrom('analysis_runs').select(['finished_at']).where('project_id', '=', projectId).where('version', '=', version).executeTakeFirst();
+  const run = await db
+    .selectFrom('analysis_runs')
+    .select(['finished_at'])
+    .where('project_id', '=', projectId)
+    .where('version', '=', version)
+    .executeTakeFirst();
   if (!run || run.finished_at) return; // superseded, or stored already by an earlier attempt
-  await partQuery(db.updateTable('analysis_parts').set({ status: 'running', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: 0, started_at: new Date() }), p).execute();
+  await partQuery(
+    db.updateTable('analysis_parts').set({ status: 'running', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: 0, started_at: new Date() }),
+    p,
+  ).execute();
   const tasks = await partTasks(db, p);
   if (!tasks) return; // the assets changed meanwhile: superseded
   const partAssets = tasks.reduce((n, t) => n + t.assets.length, 0);
@@ -366,7 +482,15 @@ async function analysePart(db: DB, log: FastifyBaseLogger, p: PartPayload, ctx: 
   const take = async (head: { start: number; count: number }, e: EncodedChunk) => {
     stats.encodeMs += e.encodeMs;
     stats.inWorker &&= e.inWorker;
-    await writeChunk(db, projectId, version, { start: head.start, count: head.count, data: e.data, share: e.share, part, worker_id: ctx.workerId, attempt: ctx.attempt });
+    await writeChunk(db, projectId, version, {
+      start: head.start,
+      count: head.count,
+      data: e.data,
+      share: e.share,
+      part,
+      worker_id: ctx.workerId,
+      attempt: ctx.attempt,
+    });
     stats.done += head.count;
     if (performance.now() - stats.lastReport > 250 || stats.done === partAssets) {
       stats.lastReport = performance.now();
@@ -377,10 +501,27 @@ async function analysePart(db: DB, log: FastifyBaseLogger, p: PartPayload, ctx: 
   const own = (await ownLayers?.(projectId)) ?? null;
   if (own) await computeWithOwnLayers(tasks, own, p, take);
   // The engine's worker threads compute, compress and summarise the chunks (this thread stays free for requests).
-  else await withAnalysisPool((pool) => pool.run(tasks, (head, value) => take(head, value as EncodedChunk), { filters: p.filters, hazards: p.hazards } satisfies EncodeOptions));
+  else
+    await withAnalysisPool((pool) =>
+      pool.run(tasks, (head, value) => take(head, value as EncodedChunk), { filters: p.filters, hazards: p.hazards } satisfies EncodeOptions),
+    );
   const computeMs = Math.round(performance.now() - t0);
   const outcome = await finishPart(db, p, ctx, { done: stats.done, computeMs });
-  log.info({ projectId, version, part, chunks: chunks.length, assets: partAssets, computeMs, encodeMsInWorkers: Math.round(stats.encodeMs), encodedInWorkers: stats.inWorker, attempt: ctx.attempt, outcome }, 'analysis part done');
+  log.info(
+    {
+      projectId,
+      version,
+      part,
+      chunks: chunks.length,
+      assets: partAssets,
+      computeMs,
+      encodeMsInWorkers: Math.round(stats.encodeMs),
+      encodedInWorkers: stats.inWorker,
+      attempt: ctx.attempt,
+      outcome,
+    },
+    'analysis part done',
+  );
   await afterRun(db, log, projectId, outcome, onStored);
 }
 
@@ -394,7 +535,7 @@ function partQuery<Q extends { where: (...a: any[]) => Q }>(q: Q, p: PartPayload
 async function partTasks(db: DB, p: PartPayload): Promise<{ start: number; assets: AssetInput[] }[] | null> {
   const countOf = (start: number) => Math.min(CHUNK_ASSETS, p.total - start);
   const tasks: { start: number; assets: AssetInput[] }[] = [];
-  for (let i = 0; i < p.chunks.length; ) {
+  for (let i = 0; i < p.chunks.length;) {
     let j = i;
     while (j + 1 < p.chunks.length && p.chunks[j + 1] === p.chunks[j]! + CHUNK_ASSETS) j++;
     const from = p.chunks[i]!;
@@ -413,7 +554,12 @@ async function partTasks(db: DB, p: PartPayload): Promise<{ start: number; asset
 }
 
 /** The company's own rasters are loaded in this thread only: computes here, a turn of the event loop per chunk. */
-async function computeWithOwnLayers(tasks: { start: number; assets: AssetInput[] }[], own: ByoRegistry, p: PartPayload, take: (head: { start: number; count: number }, e: EncodedChunk) => Promise<void>) {
+async function computeWithOwnLayers(
+  tasks: { start: number; assets: AssetInput[] }[],
+  own: ByoRegistry,
+  p: PartPayload,
+  take: (head: { start: number; count: number }, e: EncodedChunk) => Promise<void>,
+) {
   const provider = createHazardProvider({ own }, await defaultHazardLayers());
   for (const t of tasks) {
     const prepared = prepareAssets(t.assets, undefined);
@@ -427,14 +573,30 @@ async function computeWithOwnLayers(tasks: { start: number; assets: AssetInput[]
 }
 
 /** Marks a part done and, when it is the last of its run, stores the run: one short transaction under the row lock. */
-async function finishPart(db: DB, p: PartPayload, ctx: JobContext, r: { done: number; computeMs: number }): Promise<'superseded' | 'stored before' | 'staged' | 'stored'> {
+async function finishPart(
+  db: DB,
+  p: PartPayload,
+  ctx: JobContext,
+  r: { done: number; computeMs: number },
+): Promise<'superseded' | 'stored before' | 'staged' | 'stored'> {
   const { projectId, version } = p;
   return db.transaction().execute(async (tx) => {
     const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
     if (!current || current.version !== version) return 'superseded';
-    const run = await tx.selectFrom('analysis_runs').select(['finished_at', 'total_assets']).where('project_id', '=', projectId).where('version', '=', version).forUpdate().executeTakeFirst();
+    const run = await tx
+      .selectFrom('analysis_runs')
+      .select(['finished_at', 'total_assets'])
+      .where('project_id', '=', projectId)
+      .where('version', '=', version)
+      .forUpdate()
+      .executeTakeFirst();
     if (!run || run.finished_at) return 'stored before';
-    await partQuery(tx.updateTable('analysis_parts').set({ status: 'done', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: r.done, compute_ms: r.computeMs, finished_at: new Date() }), p).execute();
+    await partQuery(
+      tx
+        .updateTable('analysis_parts')
+        .set({ status: 'done', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: r.done, compute_ms: r.computeMs, finished_at: new Date() }),
+      p,
+    ).execute();
     const left = await tx
       .selectFrom('analysis_parts')
       .select(sql<number>`count(*)::int`.as('n'))
@@ -456,7 +618,14 @@ export async function readAssets(db: DB, projectId: number): Promise<AssetRow[]>
   const out: AssetRow[] = [];
   let after = -1;
   for (;;) {
-    const page = await db.selectFrom('assets').selectAll().where('project_id', '=', projectId).where('position', '>', after).orderBy('position').limit(READ_PAGE).execute();
+    const page = await db
+      .selectFrom('assets')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('position', '>', after)
+      .orderBy('position')
+      .limit(READ_PAGE)
+      .execute();
     for (const r of page) out.push(r);
     if (page.length < READ_PAGE) return out;
     after = page[page.length - 1]!.position;
@@ -476,26 +645,61 @@ function tasksOf(inputs: readonly AssetInput[], from: number, to: number): { sta
  * as it arrives, under an analysis_runs row with no parts (a streamed run; a retried job finds it and starts again).
  * The pool gives a worker its next chunk only once this one is written, so memory stays bounded.
  */
-async function streamRun(db: DB, ctx: JobContext, r: AnalysisRun & { total: number; tasks: { start: number; assets: AssetInput[] }[]; part: number | null; onProgress: (done: number) => void }): Promise<RunStats> {
-  await db.insertInto('analysis_runs').values({ project_id: r.projectId, version: r.version, total_assets: r.total, chunks: Math.ceil(r.total / CHUNK_ASSETS), parts: 0, reused_assets: 0, planned_by: ctx.workerId }).execute();
+async function streamRun(
+  db: DB,
+  ctx: JobContext,
+  r: AnalysisRun & { total: number; tasks: { start: number; assets: AssetInput[] }[]; part: number | null; onProgress: (done: number) => void },
+): Promise<RunStats> {
+  await db
+    .insertInto('analysis_runs')
+    .values({
+      project_id: r.projectId,
+      version: r.version,
+      total_assets: r.total,
+      chunks: Math.ceil(r.total / CHUNK_ASSETS),
+      parts: 0,
+      reused_assets: 0,
+      planned_by: ctx.workerId,
+    })
+    .execute();
   const stats: RunStats = { recomputed: r.total, bytes: 0, encodeMs: 0, inWorker: true };
   let done = 0;
   const encode: EncodeOptions = { filters: r.filters, hazards: r.hazards };
-  await withAnalysisPool((pool) => pool.run(r.tasks, async (head, value) => {
-    const e = value as EncodedChunk;
-    stats.bytes += e.data.byteLength;
-    stats.encodeMs += e.encodeMs;
-    stats.inWorker &&= e.inWorker;
-    await writeChunk(db, r.projectId, r.version, { start: head.start, count: head.count, data: e.data, share: e.share, part: r.part, worker_id: ctx.workerId, attempt: ctx.attempt });
-    done += head.count;
-    r.onProgress(done);
-  }, encode));
+  await withAnalysisPool((pool) =>
+    pool.run(
+      r.tasks,
+      async (head, value) => {
+        const e = value as EncodedChunk;
+        stats.bytes += e.data.byteLength;
+        stats.encodeMs += e.encodeMs;
+        stats.inWorker &&= e.inWorker;
+        await writeChunk(db, r.projectId, r.version, {
+          start: head.start,
+          count: head.count,
+          data: e.data,
+          share: e.share,
+          part: r.part,
+          worker_id: ctx.workerId,
+          attempt: ctx.attempt,
+        });
+        done += head.count;
+        r.onProgress(done);
+      },
+      encode,
+    ),
+  );
   return stats;
 }
 
 /** Progress over all parts of a run: kept chunks plus every part's analysed assets, out of the project's assets. */
 async function reportRunProgress(db: DB, projectId: number, version: number, part: number, done: number) {
-  await db.updateTable('analysis_parts').set({ assets_done: done }).where('project_id', '=', projectId).where('version', '=', version).where('part', '=', part).execute();
+  await db
+    .updateTable('analysis_parts')
+    .set({ assets_done: done })
+    .where('project_id', '=', projectId)
+    .where('version', '=', version)
+    .where('part', '=', part)
+    .execute();
   const row = await sql<{ done: number; total: number }>`
     select (r.reused_assets + coalesce((select sum(p.assets_done) from analysis_parts p where p.project_id = r.project_id and p.version = r.version), 0))::int as done,
       r.total_assets as total
@@ -505,7 +709,10 @@ async function reportRunProgress(db: DB, projectId: number, version: number, par
   await db
     .updateTable('projects')
     // greatest(): parts report concurrently and a retried part starts again from 0; progress only goes forward.
-    .set({ progress: sql<number>`greatest(progress, ${0.95 * (r.done / r.total)})`, status_message: `Analysed ${r.done.toLocaleString('en-US')} of ${r.total.toLocaleString('en-US')} assets` })
+    .set({
+      progress: sql<number>`greatest(progress, ${0.95 * (r.done / r.total)})`,
+      status_message: `Analysed ${r.done.toLocaleString('en-US')} of ${r.total.toLocaleString('en-US')} assets`,
+    })
     .where('id', '=', projectId)
     .where('version', '=', version)
     .where('status', '=', 'running')

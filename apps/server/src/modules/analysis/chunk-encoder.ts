@@ -25,7 +25,11 @@ export interface EncodedChunk {
   inWorker: boolean;
 }
 
-export async function postProcessChunk(chunk: ResultChunk, prepared: readonly PreparedAsset[], options: unknown): Promise<{ value: EncodedChunk; transfer: ArrayBuffer[] }> {
+export async function postProcessChunk(
+  chunk: ResultChunk,
+  prepared: readonly PreparedAsset[],
+  options: unknown,
+): Promise<{ value: EncodedChunk; transfer: ArrayBuffer[] }> {
   const { filters, hazards } = options as EncodeOptions;
   const t0 = performance.now();
   const stored = chunk as StoredChunk;

@@ -26,7 +26,13 @@ export function summaryIndex(filters: DefaultFilters): number {
  * data, maximum exposure, exposed value, CVaR and residual CVaR over the portfolio's hazards.
  * `prepared[i]` is the asset at position `base + i`.
  */
-export function summaryShare(prepared: readonly PreparedAsset[], base: number, chunk: StoredChunk, filters: DefaultFilters, hazards: HazardKey[]): SummaryShare {
+export function summaryShare(
+  prepared: readonly PreparedAsset[],
+  base: number,
+  chunk: StoredChunk,
+  filters: DefaultFilters,
+  hazards: HazardKey[],
+): SummaryShare {
   const out: SummaryShare = { scoreSum: 0, scored: 0, maxExposure: 0, totalValue: 0, cvar: 0, rcvar: 0 };
   const S = chunk.scenarioYears.length;
   const syIndex = summaryIndex(filters);
@@ -45,4 +51,3 @@ export function summaryShare(prepared: readonly PreparedAsset[], base: number, c
   }
   return out;
 }
-

@@ -5,7 +5,15 @@
  */
 import { HAZARD_KEYS, type HazardKey } from '@crp/contracts';
 import { CURVE_HAZARDS as ENGINE_CURVES, SCALAR_HAZARDS, type AssetInput, type HazardBatch, type ScenarioYear } from '@crp/engine';
-import { CURVE_HAZARDS as LAYER_CURVES, RETURN_PERIODS_YEARS, loadHazardLayers, newCurveSample, type ByoRegistry, type HazardLayers, type ScenarioContext } from '@crp/hazards';
+import {
+  CURVE_HAZARDS as LAYER_CURVES,
+  RETURN_PERIODS_YEARS,
+  loadHazardLayers,
+  newCurveSample,
+  type ByoRegistry,
+  type HazardLayers,
+  type ScenarioContext,
+} from '@crp/hazards';
 
 const N_RP = RETURN_PERIODS_YEARS.length;
 let shared: HazardLayers | null = null;
@@ -29,7 +37,10 @@ export interface SampledBatch extends HazardBatch {
 }
 
 /** `options.own`: the company's own hazard layers, applied over the built-in values where they cover an asset. */
-export function createHazardProvider(options?: { own?: ByoRegistry | null } | null, layers: HazardLayers = sharedHazardLayers()): (sy: ScenarioYear, assets: readonly AssetInput[], start: number, end: number) => SampledBatch {
+export function createHazardProvider(
+  options?: { own?: ByoRegistry | null } | null,
+  layers: HazardLayers = sharedHazardLayers(),
+): (sy: ScenarioYear, assets: readonly AssetInput[], start: number, end: number) => SampledBatch {
   const own = options?.own && options.own.size > 0 ? options.own : null;
   const contexts = new Map<string, ScenarioContext>();
   const sample = newCurveSample();

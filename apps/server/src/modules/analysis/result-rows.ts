@@ -4,8 +4,15 @@
  * spreadsheet export (export.service.ts) renames their columns; the GIS exports take one scenario-year per asset.
  */
 import {
-  BASELINE_YEAR, HAZARDS, OWN_DATA_TIER, SCENARIO_LABELS, severityBand,
-  type AnalysisType, type AssetResult, type HazardKey, type ScenarioCode,
+  BASELINE_YEAR,
+  HAZARDS,
+  OWN_DATA_TIER,
+  SCENARIO_LABELS,
+  severityBand,
+  type AnalysisType,
+  type AssetResult,
+  type HazardKey,
+  type ScenarioCode,
 } from '@crp/contracts';
 import { assetCvar, cellMoney, scenarioYearKey } from '@crp/engine';
 import { HAZARD_META } from '@crp/hazards';
@@ -36,7 +43,11 @@ export interface OwnLayerMarker {
 }
 
 /** Rows in asset, hazard, scenario, year order (callers check the count first: see countRows). */
-export function* assetResultRows(results: ProjectResults<AssetRow | ResultsAssetRow>, sel: ResultSelection, own?: OwnLayerMarker | null): Generator<AssetResult> {
+export function* assetResultRows(
+  results: ProjectResults<AssetRow | ResultsAssetRow>,
+  sel: ResultSelection,
+  own?: OwnLayerMarker | null,
+): Generator<AssetResult> {
   const at = sel.analysisType;
   const opt = { gdpAdjusted: sel.gdpAdjusted, withContent: true };
   for (let i = 0; i < results.assets.length; i++) {
@@ -88,7 +99,8 @@ export function* assetResultRows(results: ProjectResults<AssetRow | ResultsAsset
   }
 }
 
-export const countRows = (assets: number, sel: Pick<ResultSelection, 'hazards' | 'scenarios' | 'years'>) => assets * sel.hazards.length * sel.scenarios.length * sel.years.length;
+export const countRows = (assets: number, sel: Pick<ResultSelection, 'hazards' | 'scenarios' | 'years'>) =>
+  assets * sel.hazards.length * sel.scenarios.length * sel.years.length;
 
 /** One asset's figures at one scenario-year over the chosen hazards (the GIS exports' attribute table). */
 export interface AssetFeatureProperties {
@@ -113,7 +125,15 @@ export interface AssetFeatureProperties {
   [score: `score_${string}`]: number | null;
 }
 
-export function assetFeatureProperties(results: ProjectResults<AssetRow | ResultsAssetRow>, i: number, at: AnalysisType, sc: ScenarioCode, year: number, hazards: readonly HazardKey[], withMitigation: boolean): AssetFeatureProperties {
+export function assetFeatureProperties(
+  results: ProjectResults<AssetRow | ResultsAssetRow>,
+  i: number,
+  at: AnalysisType,
+  sc: ScenarioCode,
+  year: number,
+  hazards: readonly HazardKey[],
+  withMitigation: boolean,
+): AssetFeatureProperties {
   const asset = results.assets[i]!;
   const { chunk, a } = results.locate(i);
   const p = results.prepared[i]!;

@@ -44,14 +44,27 @@ export async function loadProjectResults(db: DB, projectId: number): Promise<Pro
   const project = await db.selectFrom('projects').select(['status', 'status_message', 'results_version']).where('id', '=', projectId).executeTakeFirstOrThrow();
   const version = project.results_version;
   if (version === null) {
-    throw new AppError(409, project.status === 'failed' ? `The analysis of this project failed: ${project.status_message ?? ''}` : 'The analysis of this project is not finished yet. Try again when it is done.');
+    throw new AppError(
+      409,
+      project.status === 'failed'
+        ? `The analysis of this project failed: ${project.status_message ?? ''}`
+        : 'The analysis of this project is not finished yet. Try again when it is done.',
+    );
   }
   const assets = await readAssets(db, projectId);
   // Page by page, each page's blobs inflated on the thread pool (off the event loop), so a large analysis does not
   // stall other requests while it is read (issue 22). Every page from the same run (the current one when read began).
   const chunks: StoredChunk[] = [];
   for (let after = -1; ;) {
-    const page = await db.selectFrom('analysis_chunks').select(['chunk_start', blobColumn('data').as('data')]).where('project_id', '=', projectId).where('version', '=', version).where('chunk_start', '>', after).orderBy('chunk_start').limit(READ_CHUNKS).execute();
+    const page = await db
+      .selectFrom('analysis_chunks')
+      .select(['chunk_start', blobColumn('data').as('data')])
+      .where('project_id', '=', projectId)
+      .where('version', '=', version)
+      .where('chunk_start', '>', after)
+      .orderBy('chunk_start')
+      .limit(READ_CHUNKS)
+      .execute();
     for (const c of await Promise.all(page.map((b) => decodeChunkAsync(blobOf(b.data))))) chunks.push(c);
     if (page.length < READ_CHUNKS) break;
     after = page[page.length - 1]!.chunk_start;
@@ -62,7 +75,10 @@ export async function loadProjectResults(db: DB, projectId: number): Promise<Pro
 
 /** The reader over decoded chunks of `assets` (stored, or computed just now for posted assets). */
 export function resultsOf<A extends AssetRow | ResultsAssetRow>(assets: A[], chunks: StoredChunk[]): ProjectResults<A> {
-  const prepared = prepareAssets(assets.map((a: AssetRow | ResultsAssetRow) => ('input' in a ? a.input : assetInputOf(a))), undefined);
+  const prepared = prepareAssets(
+    assets.map((a: AssetRow | ResultsAssetRow) => ('input' in a ? a.input : assetInputOf(a))),
+    undefined,
+  );
   const S = chunks[0]!.scenarioYears.length;
   const H = HAZARD_KEYS.length;
   const owner: { chunk: StoredChunk; a: number }[] = [];
@@ -72,11 +88,15 @@ export function resultsOf<A extends AssetRow | ResultsAssetRow>(assets: A[], chu
   chunks.forEach((c, ci) => {
     for (let a = 0; a < c.count; a++) {
       owner[c.start + a] = { chunk: c, a };
-      if (c.start + a < assets.length) { chunkOf[c.start + a] = ci; localOf[c.start + a] = a; }
+      if (c.start + a < assets.length) {
+        chunkOf[c.start + a] = ci;
+        localOf[c.start + a] = a;
+      }
     }
     for (const v of Object.values(c)) if (ArrayBuffer.isView(v)) bytes += v.byteLength;
   });
-  if (owner.length !== assets.length) throw new AppError(409, 'The stored analysis does not match the assets (they changed since). A new analysis is queued or running.');
+  if (owner.length !== assets.length)
+    throw new AppError(409, 'The stored analysis does not match the assets (they changed since). A new analysis is queued or running.');
   const syIndex = (key: string) => {
     const i = SCENARIO_YEAR_INDEX.get(key);
     if (i === undefined) throw new AppError(400, `No scenario-year ${key}.`);

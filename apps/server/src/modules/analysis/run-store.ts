@@ -29,12 +29,30 @@ const PRUNE_BATCH = 8;
 export async function writeChunk(db: DB, projectId: number, version: number, c: RunChunk): Promise<void> {
   await db
     .insertInto('analysis_chunks')
-    .values({ project_id: projectId, version, chunk_start: c.start, chunk_count: c.count, data: blobValue(c.data), summary: JSON.stringify(c.share), part: c.part, worker_id: c.worker_id, attempt: c.attempt })
+    .values({
+      project_id: projectId,
+      version,
+      chunk_start: c.start,
+      chunk_count: c.count,
+      data: blobValue(c.data),
+      summary: JSON.stringify(c.share),
+      part: c.part,
+      worker_id: c.worker_id,
+      attempt: c.attempt,
+    })
     // The blob is sent once: the update takes the row that was to be inserted.
-    .onConflict((oc) => oc.columns(['project_id', 'version', 'chunk_start']).doUpdateSet((eb) => ({
-      chunk_count: eb.ref('excluded.chunk_count'), data: eb.ref('excluded.data'), summary: eb.ref('excluded.summary'),
-      part: eb.ref('excluded.part'), worker_id: eb.ref('excluded.worker_id'), attempt: eb.ref('excluded.attempt'),
-    })))
+    .onConflict((oc) =>
+      oc
+        .columns(['project_id', 'version', 'chunk_start'])
+        .doUpdateSet((eb) => ({
+          chunk_count: eb.ref('excluded.chunk_count'),
+          data: eb.ref('excluded.data'),
+          summary: eb.ref('excluded.summary'),
+          part: eb.ref('excluded.part'),
+          worker_id: eb.ref('excluded.worker_id'),
+          attempt: eb.ref('excluded.attempt'),
+        })),
+    )
     .execute();
 }
 
@@ -44,7 +62,13 @@ export async function writeChunk(db: DB, projectId: number, version: number, c: 
  * projects.results_version. Readers see the old analysis or the new one; no blob is copied.
  */
 export async function storeRun(tx: DB, projectId: number, version: number, total: number, filters: DefaultFilters): Promise<void> {
-  const chunks = await tx.selectFrom('analysis_chunks').select(['chunk_start', 'chunk_count', 'summary']).where('project_id', '=', projectId).where('version', '=', version).orderBy('chunk_start').execute();
+  const chunks = await tx
+    .selectFrom('analysis_chunks')
+    .select(['chunk_start', 'chunk_count', 'summary'])
+    .where('project_id', '=', projectId)
+    .where('version', '=', version)
+    .orderBy('chunk_start')
+    .execute();
   let next = 0;
   for (const c of chunks) {
     if (c.chunk_start !== next) throw new Error(`chunks of project ${projectId} v${version} are not contiguous at ${next} (found ${c.chunk_start})`);
@@ -52,10 +76,24 @@ export async function storeRun(tx: DB, projectId: number, version: number, total
   }
   if (next !== total) throw new Error(`chunks of project ${projectId} v${version} cover ${next} of ${total} assets`);
   const types = await tx.selectFrom('assets').select('property_type').distinct().where('project_id', '=', projectId).execute();
-  const summary = projectSummary(filters, chunks.map((c) => c.summary as unknown as SummaryShare), types.map((t) => t.property_type).filter((t): t is string => !!t).sort());
+  const summary = projectSummary(
+    filters,
+    chunks.map((c) => c.summary as unknown as SummaryShare),
+    types
+      .map((t) => t.property_type)
+      .filter((t): t is string => !!t)
+      .sort(),
+  );
   await tx
     .updateTable('projects')
-    .set({ status: 'done', progress: 1, status_message: `Analysed ${total.toLocaleString('en-US')} assets`, analysed_at: new Date(), summary: JSON.stringify(summary), results_version: version })
+    .set({
+      status: 'done',
+      progress: 1,
+      status_message: `Analysed ${total.toLocaleString('en-US')} assets`,
+      analysed_at: new Date(),
+      summary: JSON.stringify(summary),
+      results_version: version,
+    })
     .where('id', '=', projectId)
     .execute();
   await tx.updateTable('analysis_runs').set({ finished_at: new Date() }).where('project_id', '=', projectId).where('version', '=', version).execute();

@@ -13,14 +13,27 @@ export class CarbonRepository {
     return visibleProjects(this.db, { id: userId, companyId }, 'transition')
       .innerJoin('users as o', 'o.id', 'p.owner_id')
       .select(['p.id', 'p.name', 'p.owner_id', 'p.created_at', 'p.updated_at', 'o.username as owner_username', 's.permission as share_permission'])
-      .select((eb) => eb.selectFrom('carbon_companies as c').select((e) => e.fn.countAll<number>().as('n')).whereRef('c.project_id', '=', 'p.id').as('companies'))
+      .select((eb) =>
+        eb
+          .selectFrom('carbon_companies as c')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('c.project_id', '=', 'p.id')
+          .as('companies'),
+      )
       .orderBy('p.created_at', 'desc')
       .orderBy('p.id', 'desc')
       .execute();
   }
 
   ownByName(db: DB, ownerId: number, name: string) {
-    return db.selectFrom('projects').selectAll().where('owner_id', '=', ownerId).where('kind', '=', 'transition').where('name_lower', '=', name.toLowerCase()).forUpdate().executeTakeFirst();
+    return db
+      .selectFrom('projects')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where('kind', '=', 'transition')
+      .where('name_lower', '=', name.toLowerCase())
+      .forUpdate()
+      .executeTakeFirst();
   }
 
   insertProject(db: DB, values: { company_id: number; owner_id: number; name: string }) {
@@ -61,7 +74,10 @@ export class CarbonRepository {
       .execute();
     await db.deleteFrom('carbon_companies').where('project_id', '=', projectId).execute();
     for (let i = 0; i < rows.length; i += 500) {
-      await db.insertInto('carbon_companies').values(rows.slice(i, i + 500).map((r, j) => ({ ...r, project_id: projectId, position: i + j }))).execute();
+      await db
+        .insertInto('carbon_companies')
+        .values(rows.slice(i, i + 500).map((r, j) => ({ ...r, project_id: projectId, position: i + j })))
+        .execute();
     }
   }
 

@@ -1,6 +1,16 @@
 import {
-  CARBON_INPUT_COLUMNS, CARBON_REGIONS, CARBON_SECTORS, CARBON_UNITS, isNA, parseAmount, safeCell,
-  type CarbonAnalysisBody, type CarbonAnalysisResponse, type CarbonCompanyRow, type CarbonDataResponse, type CarbonProject,
+  CARBON_INPUT_COLUMNS,
+  CARBON_REGIONS,
+  CARBON_SECTORS,
+  CARBON_UNITS,
+  isNA,
+  parseAmount,
+  safeCell,
+  type CarbonAnalysisBody,
+  type CarbonAnalysisResponse,
+  type CarbonCompanyRow,
+  type CarbonDataResponse,
+  type CarbonProject,
 } from '@crp/contracts';
 import { computeCarbon, EMISSION_FACTOR_DATA } from '@crp/engine/carbon';
 import * as XLSX from '@e965/xlsx';
@@ -21,15 +31,37 @@ const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Dat
 
 /** Header spellings accepted in a CSV, normalised (lower case, non-alphanumerics to _). */
 const HEADER_ALIASES: Record<string, (typeof CARBON_INPUT_COLUMNS)[number]> = {
-  company_name: 'company_name', company: 'company_name', name: 'company_name',
-  investment_in_usd: 'investment_in_usd', investment: 'investment_in_usd', investment_usd: 'investment_in_usd',
-  nav_in_perc: 'nav_in_perc', nav: 'nav_in_perc', nav_perc: 'nav_in_perc',
-  market_cap_in_usd: 'market_cap_in_usd', market_cap: 'market_cap_in_usd', market_cap_usd: 'market_cap_in_usd', market_capitalisation: 'market_cap_in_usd', evic: 'market_cap_in_usd',
-  revenue_in_usd: 'revenue_in_usd', revenue: 'revenue_in_usd', revenue_usd: 'revenue_in_usd',
-  scope_1_and_2_ghg_emission: 'scope_1_and_2_GHG_emission', scope_1_and_2: 'scope_1_and_2_GHG_emission', scope_1_2: 'scope_1_and_2_GHG_emission', scope_1_and_2_ghg_emissions: 'scope_1_and_2_GHG_emission',
-  region: 'region', sector: 'sector',
+  company_name: 'company_name',
+  company: 'company_name',
+  name: 'company_name',
+  investment_in_usd: 'investment_in_usd',
+  investment: 'investment_in_usd',
+  investment_usd: 'investment_in_usd',
+  nav_in_perc: 'nav_in_perc',
+  nav: 'nav_in_perc',
+  nav_perc: 'nav_in_perc',
+  market_cap_in_usd: 'market_cap_in_usd',
+  market_cap: 'market_cap_in_usd',
+  market_cap_usd: 'market_cap_in_usd',
+  market_capitalisation: 'market_cap_in_usd',
+  evic: 'market_cap_in_usd',
+  revenue_in_usd: 'revenue_in_usd',
+  revenue: 'revenue_in_usd',
+  revenue_usd: 'revenue_in_usd',
+  scope_1_and_2_ghg_emission: 'scope_1_and_2_GHG_emission',
+  scope_1_and_2: 'scope_1_and_2_GHG_emission',
+  scope_1_2: 'scope_1_and_2_GHG_emission',
+  scope_1_and_2_ghg_emissions: 'scope_1_and_2_GHG_emission',
+  region: 'region',
+  sector: 'sector',
 };
-const normHeader = (h: unknown) => String(h ?? '').trim().toLowerCase().replace(/\(.*?\)/g, '').replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+const normHeader = (h: unknown) =>
+  String(h ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/\(.*?\)/g, '')
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 
 type RawRecord = { row: number; values: Record<string, unknown> };
 
@@ -45,19 +77,32 @@ const SECTORS = byLower(CARBON_SECTORS);
  * Validates company records: every problem names the row and the column; nothing is stored when one fails.
  * Scope 1+2 left blank, NA or 0 means "not reported" and is stored as null (then projected, spec 001 §5 note 2).
  */
-export function validateCompanies(records: RawRecord[], source: 'companies_data' | 'uploaded_file'): { rows: CarbonCompanyInsert[]; errors: { field: string; message: string }[] } {
+export function validateCompanies(
+  records: RawRecord[],
+  source: 'companies_data' | 'uploaded_file',
+): { rows: CarbonCompanyInsert[]; errors: { field: string; message: string }[] } {
   const errors: { field: string; message: string }[] = [];
   const rows: CarbonCompanyInsert[] = [];
   for (const { row, values } of records) {
-    const fail = (col: string, msg: string) => errors.push({ field: source === 'companies_data' ? `companies_data[${row - 1}].${col}` : `uploaded_file.row${row}.${col}`, message: `Row ${row}, ${col}: ${msg}` });
+    const fail = (col: string, msg: string) =>
+      errors.push({
+        field: source === 'companies_data' ? `companies_data[${row - 1}].${col}` : `uploaded_file.row${row}.${col}`,
+        message: `Row ${row}, ${col}: ${msg}`,
+      });
     const before = errors.length;
     const name = isNA(values.company_name) ? '' : String(values.company_name).trim();
     if (!name) fail('company_name', 'is required.');
     else if (name.length > 150) fail('company_name', 'must be at most 150 characters.');
     const amount = (col: string, required: boolean): number | null => {
       const p = parseAmount(values[col]);
-      if ('error' in p) { fail(col, `${p.error}.`); return null; }
-      if (p.value === null) { if (required) fail(col, 'is required.'); return null; }
+      if ('error' in p) {
+        fail(col, `${p.error}.`);
+        return null;
+      }
+      if (p.value === null) {
+        if (required) fail(col, 'is required.');
+        return null;
+      }
       return p.value;
     };
     const investment = amount('investment_in_usd', true);
@@ -68,13 +113,32 @@ export function validateCompanies(records: RawRecord[], source: 'companies_data'
     if (mcap !== null && mcap <= 0) fail('market_cap_in_usd', 'must be greater than 0 (USD); the attribution factor is investment / market capitalisation.');
     if (revenue !== null && revenue <= 0) fail('revenue_in_usd', 'must be greater than 0 (USD); carbon intensity is per USD million of revenue.');
     if (scope !== null && scope < 0) fail('scope_1_and_2_GHG_emission', 'cannot be negative (tCO2e); leave it blank or 0 to have it projected.');
-    if (investment !== null && mcap !== null && investment > 0 && mcap > 0 && investment > mcap) fail('investment_in_usd', `${investment} is more than the market capitalisation ${mcap}: an investor cannot own more than 100% of a company.`);
+    if (investment !== null && mcap !== null && investment > 0 && mcap > 0 && investment > mcap)
+      fail('investment_in_usd', `${investment} is more than the market capitalisation ${mcap}: an investor cannot own more than 100% of a company.`);
     const region = isNA(values.region) ? undefined : REGIONS.get(String(values.region).trim().toLowerCase());
-    if (!region) fail('region', isNA(values.region) ? 'is required.' : `'${String(values.region).slice(0, 40)}' is not a region; choose one of ${CARBON_REGIONS.join(', ')}.`);
+    if (!region)
+      fail(
+        'region',
+        isNA(values.region) ? 'is required.' : `'${String(values.region).slice(0, 40)}' is not a region; choose one of ${CARBON_REGIONS.join(', ')}.`,
+      );
     const sector = isNA(values.sector) ? undefined : SECTORS.get(String(values.sector).trim().toLowerCase());
-    if (!sector) fail('sector', isNA(values.sector) ? 'is required.' : `'${String(values.sector).slice(0, 60)}' is not a sector; choose one of the 29 sectors (${CARBON_SECTORS[0]} ... ${CARBON_SECTORS[CARBON_SECTORS.length - 1]}).`);
+    if (!sector)
+      fail(
+        'sector',
+        isNA(values.sector)
+          ? 'is required.'
+          : `'${String(values.sector).slice(0, 60)}' is not a sector; choose one of the 29 sectors (${CARBON_SECTORS[0]} ... ${CARBON_SECTORS[CARBON_SECTORS.length - 1]}).`,
+      );
     if (errors.length === before) {
-      rows.push({ company_name: name, investment_in_usd: investment!, market_cap_in_usd: mcap!, revenue_in_usd: revenue!, scope_1_and_2_ghg_emission: scope === null || scope === 0 ? null : scope, region: region!, sector: sector! });
+      rows.push({
+        company_name: name,
+        investment_in_usd: investment!,
+        market_cap_in_usd: mcap!,
+        revenue_in_usd: revenue!,
+        scope_1_and_2_ghg_emission: scope === null || scope === 0 ? null : scope,
+        region: region!,
+        sector: sector!,
+      });
     }
     if (errors.length > MAX_LISTED_ERRORS) break;
   }
@@ -115,7 +179,9 @@ export function recordsFromCarbonTable(table: unknown[][]): RawRecord[] {
   body.forEach((cells, i) => {
     if (!cells || cells.every((c) => isNA(c))) return;
     const values: Record<string, unknown> = {};
-    columns.forEach((col, j) => { if (col) values[col] = cells[j]; });
+    columns.forEach((col, j) => {
+      if (col) values[col] = cells[j];
+    });
     // Spec 001 §5: an empty scope 1 and 2 in a carbon CSV becomes 0 (= not reported, then projected).
     if (isNA(values.scope_1_and_2_GHG_emission)) values.scope_1_and_2_GHG_emission = 0;
     out.push({ row: i + offset, values });
@@ -150,15 +216,27 @@ export class CarbonService {
     let source: 'companies_data' | 'uploaded_file';
     if (allowFile && body.uploaded_file !== undefined && body.uploaded_file !== '') {
       if (!isUploadedFile(body.uploaded_file)) throw badRequest('uploaded_file must be a CSV file sent as multipart/form-data.', 'uploaded_file');
-      records = recordsFromCarbonTable(readUploadTable({ ...body.uploaded_file, filename: body.uploaded_file.filename }, Math.min(this.config.UPLOAD_MAX_ROWS, CARBON_MAX_COMPANIES)).map((r) => r ?? []));
+      records = recordsFromCarbonTable(
+        readUploadTable({ ...body.uploaded_file, filename: body.uploaded_file.filename }, Math.min(this.config.UPLOAD_MAX_ROWS, CARBON_MAX_COMPANIES)).map(
+          (r) => r ?? [],
+        ),
+      );
       source = 'uploaded_file';
     } else if (body.companies_data !== undefined && body.companies_data !== '') {
       records = recordsFromJsonList(body.companies_data);
       source = 'companies_data';
     } else {
-      throw badRequest(allowFile ? 'companies_data or uploaded_file is required: send the company rows as a JSON list, or a CSV file.' : 'companies_data is required: send the company rows as a JSON list.', 'companies_data');
+      throw badRequest(
+        allowFile
+          ? 'companies_data or uploaded_file is required: send the company rows as a JSON list, or a CSV file.'
+          : 'companies_data is required: send the company rows as a JSON list.',
+        'companies_data',
+      );
     }
-    if (records.length === 0) throw new AppError(400, `${source}: there are no company rows.`, [{ field: source, message: 'no rows' }], { error: [`${source}: there are no company rows.`] });
+    if (records.length === 0)
+      throw new AppError(400, `${source}: there are no company rows.`, [{ field: source, message: 'no rows' }], {
+        error: [`${source}: there are no company rows.`],
+      });
     if (records.length > CARBON_MAX_COMPANIES) {
       const msg = `${source}: more than ${CARBON_MAX_COMPANIES.toLocaleString('en-US')} companies, the limit per carbon portfolio.`;
       throw new AppError(400, msg, [{ field: source, message: msg }], { error: [msg] });
@@ -166,7 +244,12 @@ export class CarbonService {
     const { rows, errors } = validateCompanies(records, source);
     if (errors.length) {
       const n = errors.length > MAX_LISTED_ERRORS ? `More than ${MAX_LISTED_ERRORS}` : String(errors.length);
-      throw new AppError(400, errors.length === 1 ? errors[0]!.message : `${n} problems in the company rows. ${errors[0]!.message}`, errors.slice(0, MAX_LISTED_ERRORS), { error: errors.slice(0, MAX_LISTED_ERRORS).map((e) => e.message) });
+      throw new AppError(
+        400,
+        errors.length === 1 ? errors[0]!.message : `${n} problems in the company rows. ${errors[0]!.message}`,
+        errors.slice(0, MAX_LISTED_ERRORS),
+        { error: errors.slice(0, MAX_LISTED_ERRORS).map((e) => e.message) },
+      );
     }
     const total = rows.reduce((s, r) => s + r.investment_in_usd, 0);
     if (total > body.portfolio_value * (1 + 1e-9)) {
@@ -189,7 +272,16 @@ export class CarbonService {
       const project = existing ?? (await this.repo.insertProject(tx, { company_id: caller.companyId, owner_id: caller.id, name }));
       if (existing) await this.repo.touchProject(tx, existing.id, existing.version + 1);
       await this.repo.saveInputs(tx, project.id, body.portfolio_value, rows);
-      await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: existing ? 'carbon.overwritten' : 'carbon.created', detail: { project_id: project.id, name, companies: rows.length }, client }, tx);
+      await this.users.audit(
+        {
+          company_id: caller.companyId,
+          user_id: caller.id,
+          action: existing ? 'carbon.overwritten' : 'carbon.created',
+          detail: { project_id: project.id, name, companies: rows.length },
+          client,
+        },
+        tx,
+      );
       return { id: project.id, created: !existing };
     });
     return { project: await this.card(caller, id.id), created: id.created };
@@ -202,7 +294,10 @@ export class CarbonService {
     await this.db.transaction().execute(async (tx) => {
       await this.repo.touchProject(tx, project.id, project.version + 1);
       await this.repo.saveInputs(tx, project.id, body.portfolio_value, rows);
-      await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'carbon.modified', detail: { project_id: project.id, companies: rows.length }, client }, tx);
+      await this.users.audit(
+        { company_id: caller.companyId, user_id: caller.id, action: 'carbon.modified', detail: { project_id: project.id, companies: rows.length }, client },
+        tx,
+      );
     });
     return this.card(caller, project.id);
   }
@@ -231,7 +326,10 @@ export class CarbonService {
     return found;
   }
 
-  private async load(caller: AuthUser, name: string): Promise<{ project: ProjectRow; role: ProjectRole; value: number; rows: CarbonCompanyRow[]; card: CarbonProject }> {
+  private async load(
+    caller: AuthUser,
+    name: string,
+  ): Promise<{ project: ProjectRow; role: ProjectRole; value: number; rows: CarbonCompanyRow[]; card: CarbonProject }> {
     const { project, role } = await this.byName(caller, name);
     const [portfolio, companies, card] = await Promise.all([this.repo.portfolio(project.id), this.repo.companies(project.id), this.card(caller, project.id)]);
     const value = portfolio?.portfolio_value ?? 0;
@@ -257,7 +355,10 @@ export class CarbonService {
   /** Project fetch: the outputs, computed from the stored inputs with the committed factor table. */
   async analysis(caller: AuthUser, name: string): Promise<CarbonAnalysisResponse> {
     const l = await this.load(caller, name);
-    const out = computeCarbon(l.value, l.rows.map((r) => ({ ...r, scope_1_and_2_GHG_emission: r.scope_1_and_2_GHG_emission })));
+    const out = computeCarbon(
+      l.value,
+      l.rows.map((r) => ({ ...r, scope_1_and_2_GHG_emission: r.scope_1_and_2_GHG_emission })),
+    );
     return { project: l.card, portfolio_name: l.project.name, portfolio_value: l.value, ...out, units: { ...CARBON_UNITS } };
   }
 
@@ -265,7 +366,10 @@ export class CarbonService {
     const { project } = await this.policy.requireByName(caller, name, 'delete', 'transition', 'portfolio_name');
     await this.db.transaction().execute(async (tx) => {
       await this.repo.deleteProject(tx, project.id);
-      await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'carbon.deleted', detail: { project_id: project.id, name: project.name }, client }, tx);
+      await this.users.audit(
+        { company_id: caller.companyId, user_id: caller.id, action: 'carbon.deleted', detail: { project_id: project.id, name: project.name }, client },
+        tx,
+      );
     });
     return project.name;
   }
@@ -297,14 +401,26 @@ export class CarbonService {
     }));
     const p = a.portfolio;
     rows.push({
-      company_name: 'Portfolio total', region: null, sector: null,
-      investment_in_usd: a.table_data.reduce((s, r) => s + r.investment_in_usd, 0), nav_in_perc: round(a.table_data.reduce((s, r) => s + r.nav_in_perc, 0), 4),
-      market_cap_in_usd: null, revenue_in_usd: null, reported_scope_1_and_2_GHG_emission: null, emission_source: null,
+      company_name: 'Portfolio total',
+      region: null,
+      sector: null,
+      investment_in_usd: a.table_data.reduce((s, r) => s + r.investment_in_usd, 0),
+      nav_in_perc: round(
+        a.table_data.reduce((s, r) => s + r.nav_in_perc, 0),
+        4,
+      ),
+      market_cap_in_usd: null,
+      revenue_in_usd: null,
+      reported_scope_1_and_2_GHG_emission: null,
+      emission_source: null,
       // Investment-weighted over the covered holdings, as the Other Environment Metric tab shows it.
       pcaf_data_quality_score: p.data_quality_score === null ? null : round(p.data_quality_score, 2),
       emission_factor_tco2e_per_usd_m_revenue: null,
-      projected_scope_1_and_2_GHG_emission: round(p.projected_scope_1_and_2_portfolio), attribution_factor: null,
-      total_carbon_emission: round(p.total_carbon_emission_portfolio), carbon_footprint: round(p.carbon_footprint), carbon_intensity: round(p.carbon_intensity),
+      projected_scope_1_and_2_GHG_emission: round(p.projected_scope_1_and_2_portfolio),
+      attribution_factor: null,
+      total_carbon_emission: round(p.total_carbon_emission_portfolio),
+      carbon_footprint: round(p.carbon_footprint),
+      carbon_intensity: round(p.carbon_intensity),
       weighted_average_carbon_intensity: round(p.weighted_average_carbon_intensity_portfolio),
       note: `Portfolio value USD ${p.portfolio_value.toLocaleString('en-US')}; coverage ${(p.coverage * 100).toFixed(1)}%`,
     });
@@ -321,15 +437,24 @@ export class CarbonService {
 
   static toXlsx(name: string, columns: string[], rows: Record<string, unknown>[]): Buffer {
     const wb = XLSX.utils.book_new();
-    const ws = XLSX.utils.json_to_sheet(rows.map((r) => Object.fromEntries(columns.map((c) => [c, safeCell(r[c])]))), { header: columns });
+    const ws = XLSX.utils.json_to_sheet(
+      rows.map((r) => Object.fromEntries(columns.map((c) => [c, safeCell(r[c])]))),
+      { header: columns },
+    );
     ws['!cols'] = columns.map((h) => ({ wch: Math.min(40, Math.max(10, h.length + 2)) }));
     XLSX.utils.book_append_sheet(wb, ws, 'Carbon');
     const about = [
       ['Carbon and transition analysis', name],
       ['Units', 'emissions tCO2e/yr; footprint tCO2e per USD million invested; intensity and WACI tCO2e per USD million revenue'],
       ['Method', 'PCAF (2022) listed equity attribution (investment / market capitalisation) and TCFD (2021) portfolio metrics; see the Methodology document'],
-      ['PCAF data-quality score', 'pcaf_data_quality_score: 1 (best) to 5 (PCAF 2022 Table 5.3); 2 = reported scope 1+2 (not known to be verified), 4 = projected from revenue and a sector emission factor (option 3a); the total row is the investment-weighted score of the covered holdings'],
-      ['Projected scope 1+2', 'revenue x sector/region factor (US EPA USEEIO v1.3 supply-chain factors regionalised with OWID CO2/GDP or Ember grid intensity)'],
+      [
+        'PCAF data-quality score',
+        'pcaf_data_quality_score: 1 (best) to 5 (PCAF 2022 Table 5.3); 2 = reported scope 1+2 (not known to be verified), 4 = projected from revenue and a sector emission factor (option 3a); the total row is the investment-weighted score of the covered holdings',
+      ],
+      [
+        'Projected scope 1+2',
+        'revenue x sector/region factor (US EPA USEEIO v1.3 supply-chain factors regionalised with OWID CO2/GDP or Ember grid intensity)',
+      ],
       ...EMISSION_FACTOR_DATA.sources.map((s) => ['Source', `${s.title}. ${s.publisher}. ${s.reference}. ${s.license}.`]),
     ];
     XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(about.map((r) => r.map((v) => safeCell(v)))), 'About');
@@ -339,8 +464,26 @@ export class CarbonService {
   /** The CSV template: header in the input order and two example rows (one reported, one to be projected). */
   static template(): string {
     const rows = [
-      { company_name: 'Example Cement Co', investment_in_usd: 2000000, nav_in_perc: '', market_cap_in_usd: 500000000, revenue_in_usd: 300000000, scope_1_and_2_GHG_emission: 850000, region: 'China', sector: 'Construction Materials' },
-      { company_name: 'Example Software Ltd', investment_in_usd: 3000000, nav_in_perc: '', market_cap_in_usd: 900000000, revenue_in_usd: 120000000, scope_1_and_2_GHG_emission: '', region: 'Europe', sector: 'Software & IT Services' },
+      {
+        company_name: 'Example Cement Co',
+        investment_in_usd: 2000000,
+        nav_in_perc: '',
+        market_cap_in_usd: 500000000,
+        revenue_in_usd: 300000000,
+        scope_1_and_2_GHG_emission: 850000,
+        region: 'China',
+        sector: 'Construction Materials',
+      },
+      {
+        company_name: 'Example Software Ltd',
+        investment_in_usd: 3000000,
+        nav_in_perc: '',
+        market_cap_in_usd: 900000000,
+        revenue_in_usd: 120000000,
+        scope_1_and_2_GHG_emission: '',
+        region: 'Europe',
+        sector: 'Software & IT Services',
+      },
     ];
     return CarbonService.toCsv([...CARBON_INPUT_COLUMNS], rows);
   }

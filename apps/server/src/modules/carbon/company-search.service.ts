@@ -40,7 +40,11 @@ export class CompanySearchService {
       }));
       await this.db.transaction().execute(async (tx) => {
         await tx.deleteFrom('listed_companies').execute();
-        for (let i = 0; i < rows.length; i += 500) await tx.insertInto('listed_companies').values(rows.slice(i, i + 500)).execute();
+        for (let i = 0; i < rows.length; i += 500)
+          await tx
+            .insertInto('listed_companies')
+            .values(rows.slice(i, i + 500))
+            .execute();
         await tx.deleteFrom('listed_companies_source').execute();
         await tx.insertInto('listed_companies_source').values({ id: 1, source_version: version }).execute();
       });
@@ -55,14 +59,22 @@ export class CompanySearchService {
   private resolveIndex(name: string): string {
     const byNorm = new Map(companiesFile().indices.map((r) => [normalizeText(r.index_name), r.index_name]));
     const hit = byNorm.get(normalizeText(name));
-    if (!hit) throw new AppError(400, `index: unknown index "${name.slice(0, 80)}". Known: ${[...byNorm.values()].join(', ')}`, [{ field: 'index', message: 'unknown index' }]);
+    if (!hit)
+      throw new AppError(400, `index: unknown index "${name.slice(0, 80)}". Known: ${[...byNorm.values()].join(', ')}`, [
+        { field: 'index', message: 'unknown index' },
+      ]);
     return hit;
   }
 
   /** The deep search call (spec: search/deepsearch): hits by name or ticker, also grouped by index; website lookups need an external service. */
   async deepSearch(b: { search_term?: string | undefined; website?: string | undefined; index?: string | undefined; limit: number }) {
     if (!b.search_term) {
-      if (b.website) throw new AppError(400, 'website: looking up addresses from a website needs an external company-data service, which is not configured. Search by company name or ticker instead.', [{ field: 'website', message: 'not available offline' }]);
+      if (b.website)
+        throw new AppError(
+          400,
+          'website: looking up addresses from a website needs an external company-data service, which is not configured. Search by company name or ticker instead.',
+          [{ field: 'website', message: 'not available offline' }],
+        );
       throw new AppError(400, 'search_term is required', [{ field: 'search_term', message: 'required' }]);
     }
     const hits = await this.search(b.search_term, { limit: b.limit, ...(b.index ? { index: b.index } : {}) });
@@ -81,7 +93,10 @@ export class CompanySearchService {
     const q = normalizeText(raw);
     const nameSearch = q.length >= MIN_NAME_CHARS;
     // Prefix terms of the words typed (letters and digits only, so nothing reaches tsquery syntax).
-    const words = q.split(' ').map((w) => w.replace(/[^\p{L}\p{N}]/gu, '')).filter(Boolean);
+    const words = q
+      .split(' ')
+      .map((w) => w.replace(/[^\p{L}\p{N}]/gu, ''))
+      .filter(Boolean);
     const tsq = nameSearch && words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
 
     const tickerScore = sql<number>`case

@@ -41,40 +41,64 @@ export class ResultsCache {
   get(key: string, load: () => Promise<ProjectResults>): Promise<CachedResults> {
     let hit = this.lru.get(key);
     if (hit) return hit;
-    hit = load().then((R) => ({ R, series: new Lru(SERIES_PER_ANALYSIS), hazardSeries: new Lru(SERIES_PER_ANALYSIS), scores: new Lru<Uint8Array>(Infinity, 32 * MIB), batches: new Lru(Infinity, 64 * MIB), json: new Map(), means: new Map() }));
-    hit.then((c) => { if (this.lru.get(key) === hit) this.lru.set(key, hit!, c.R.bytes); }, () => this.lru.delete(key));
+    hit = load().then((R) => ({
+      R,
+      series: new Lru(SERIES_PER_ANALYSIS),
+      hazardSeries: new Lru(SERIES_PER_ANALYSIS),
+      scores: new Lru<Uint8Array>(Infinity, 32 * MIB),
+      batches: new Lru(Infinity, 64 * MIB),
+      json: new Map(),
+      means: new Map(),
+    }));
+    hit.then(
+      (c) => {
+        if (this.lru.get(key) === hit) this.lru.set(key, hit!, c.R.bytes);
+      },
+      () => this.lru.delete(key),
+    );
     this.lru.set(key, hit, 0);
     return hit;
   }
 }
 
 /** Key of a portfolio series in an analysis's caches: what the series depends on besides the analysis. */
-export const seriesKeyOf = (at: AnalysisType, s: ScenarioCode, hazards: readonly HazardKey[], withContent: boolean, gdpAdjusted: boolean, propertyType: string) =>
-  `${at}|${s}|${hazards.join(',')}|${withContent}|${gdpAdjusted}|${propertyType.toLowerCase()}`;
+export const seriesKeyOf = (
+  at: AnalysisType,
+  s: ScenarioCode,
+  hazards: readonly HazardKey[],
+  withContent: boolean,
+  gdpAdjusted: boolean,
+  propertyType: string,
+) => `${at}|${s}|${hazards.join(',')}|${withContent}|${gdpAdjusted}|${propertyType.toLowerCase()}`;
 export const hazardKeysOf = (labels: readonly string[]) => labels.map((l) => hazardByLabel(l)?.key).filter((k): k is HazardKey => !!k);
 
 /** The decoded-analysis cache's key: a project's analysis is identified by its version and analysis time. */
-export const resultsKeyOf = (p: Pick<ProjectRow, 'id' | 'version' | 'analysed_at'>) => `${p.id}:${p.version}:${p.analysed_at ? new Date(p.analysed_at).getTime() : 0}`;
+export const resultsKeyOf = (p: Pick<ProjectRow, 'id' | 'version' | 'analysed_at'>) =>
+  `${p.id}:${p.version}:${p.analysed_at ? new Date(p.analysed_at).getTime() : 0}`;
 
 /**
  * Severity scores of every asset x stored hazard at scenario-year s, `[i * N_HAZARDS + h]`, 255 = no data: gathered
  * from the chunks once per analysis, scenario-year and adaptation (the score loops read them directly).
  */
 export function scoreMatrixOf(c: CachedResults, s: number, residual: boolean): Uint8Array {
-  return c.scores.getOrMake(`${s}|${residual}`, () => {
-    const { R } = c;
-    const { chunks, chunkOf, localOf } = R;
-    const S = chunks[0]!.scenarioYears.length;
-    const A = R.assets.length;
-    const m = new Uint8Array(A * N_HAZARDS);
-    for (let i = 0; i < A; i++) {
-      const ch = chunks[chunkOf[i]!]!;
-      const src = residual ? ch.scoreResidual : ch.score;
-      const b = localOf[i]! * N_HAZARDS;
-      for (let h = 0; h < N_HAZARDS; h++) m[i * N_HAZARDS + h] = src[(b + h) * S + s]!;
-    }
-    return m;
-  }, (m) => m.byteLength);
+  return c.scores.getOrMake(
+    `${s}|${residual}`,
+    () => {
+      const { R } = c;
+      const { chunks, chunkOf, localOf } = R;
+      const S = chunks[0]!.scenarioYears.length;
+      const A = R.assets.length;
+      const m = new Uint8Array(A * N_HAZARDS);
+      for (let i = 0; i < A; i++) {
+        const ch = chunks[chunkOf[i]!]!;
+        const src = residual ? ch.scoreResidual : ch.score;
+        const b = localOf[i]! * N_HAZARDS;
+        for (let h = 0; h < N_HAZARDS; h++) m[i * N_HAZARDS + h] = src[(b + h) * S + s]!;
+      }
+      return m;
+    },
+    (m) => m.byteLength,
+  );
 }
 
 /** Index of each hazard in the stored [asset][hazard][scenario-year] layout (the reader's HAZARD_KEYS order). */
@@ -100,7 +124,8 @@ export function precomputeSeries(c: CachedResults, hazards: HazardKey[]): void {
           const key = seriesKeyOf(at, s, hazards, withContent, gdp, 'All');
           const opt = { withContent, gdpAdjusted: gdp };
           jobs.push(() => c.series.getOrMake(key, () => portfolioCvarSeriesOf(R.prepared, R.chunks, R.chunkOf, R.localOf, all, hazards, at, s, opt)));
-          if (hazards.length > 1) jobs.push(() => c.hazardSeries.getOrMake(key, () => portfolioHazardSeriesOf(R.prepared, R.chunks, R.chunkOf, R.localOf, all, hazards, at, s, opt)));
+          if (hazards.length > 1)
+            jobs.push(() => c.hazardSeries.getOrMake(key, () => portfolioHazardSeriesOf(R.prepared, R.chunks, R.chunkOf, R.localOf, all, hazards, at, s, opt)));
         }
       }
     }
@@ -112,7 +137,11 @@ export function precomputeSeries(c: CachedResults, hazards: HazardKey[]): void {
       for (const at of ['ssp', 'rcp'] as const) {
         for (const s of SCENARIOS) {
           const key = seriesKeyOf(at, s, [h], true, false, 'All');
-          jobs.push(() => c.series.getOrMake(key, () => portfolioCvarSeriesOf(R.prepared, R.chunks, R.chunkOf, R.localOf, all, [h], at, s, { withContent: true, gdpAdjusted: false })));
+          jobs.push(() =>
+            c.series.getOrMake(key, () =>
+              portfolioCvarSeriesOf(R.prepared, R.chunks, R.chunkOf, R.localOf, all, [h], at, s, { withContent: true, gdpAdjusted: false }),
+            ),
+          );
         }
       }
     }

@@ -31,10 +31,19 @@ export function portfolioTotals(sel: Selected, atYear: Money, assetScores: reado
   const { N, H, hk } = sel;
   const mitigation = sel.f.mitigation;
   let totalValue = 0;
-  for (let n = 0; n < N; n++) { const v = atYear.exposedValue[n]!; totalValue += Number.isFinite(v) ? v : 0; }
-  let cvarTot = 0, rcvarTot = 0, maxExposure = 0, eal = 0;
   for (let n = 0; n < N; n++) {
-    const c = px(sel, n, 0), r = px(sel, n, 1), m = px(sel, n, 3), e = mitigation ? px(sel, n, 5) : px(sel, n, 4);
+    const v = atYear.exposedValue[n]!;
+    totalValue += Number.isFinite(v) ? v : 0;
+  }
+  let cvarTot = 0,
+    rcvarTot = 0,
+    maxExposure = 0,
+    eal = 0;
+  for (let n = 0; n < N; n++) {
+    const c = px(sel, n, 0),
+      r = px(sel, n, 1),
+      m = px(sel, n, 3),
+      e = mitigation ? px(sel, n, 5) : px(sel, n, 4);
     if (Number.isFinite(c)) cvarTot += c;
     if (Number.isFinite(r)) rcvarTot += r;
     maxExposure += Number.isFinite(m) ? m : 0;
@@ -42,7 +51,10 @@ export function portfolioTotals(sel: Selected, atYear: Money, assetScores: reado
   }
   // tail losses (each asset's hazards summed, capped at value plus a year's revenue; assets summed) and the premium
   // (engine technicalPremium of the insurable hazards' expected loss)
-  let loss100 = 0, loss250 = 0, premium = 0, tailsKnown = true;
+  let loss100 = 0,
+    loss250 = 0,
+    premium = 0,
+    tailsKnown = true;
   for (let n = 0; n < N; n++) {
     let insEal = 0;
     for (let k = 0; k < H; k++) {
@@ -51,12 +63,21 @@ export function portfolioTotals(sel: Selected, atYear: Money, assetScores: reado
     }
     premium += technicalPremium(insEal);
     if (!Number.isFinite(px(sel, n, 4))) continue; // no hazard with data
-    const t100 = px(sel, n, 6), t250 = px(sel, n, 7);
+    const t100 = px(sel, n, 6),
+      t250 = px(sel, n, 7);
     if (!Number.isFinite(t100) || !Number.isFinite(t250)) tailsKnown = false;
-    else { loss100 += t100; loss250 += t250; }
+    else {
+      loss100 += t100;
+      loss250 += t250;
+    }
   }
-  let scoreSum = 0, scoreCount = 0;
-  for (const v of assetScores) if (v !== null) { scoreSum += v; scoreCount++; }
+  let scoreSum = 0,
+    scoreCount = 0;
+  for (const v of assetScores)
+    if (v !== null) {
+      scoreSum += v;
+      scoreCount++;
+    }
   const overallRisk = scoreCount ? Math.round((10 * scoreSum) / scoreCount) / 10 : null;
   return { totalValue, cvarTot, rcvarTot, maxExposure, eal, loss100, loss250, premium, tailsKnown, overallRisk };
 }
@@ -82,10 +103,16 @@ export function portfolioSeries(sel: Selected, body: { count: number | 'All'; pr
   const seriesOrder = (() => {
     if (N === R.assets.length) return idx;
     const groups = new Map<number, number[]>();
-    for (const i of idx) { const ch = chunkOf[i]!; let g = groups.get(ch); if (!g) groups.set(ch, (g = [])); g.push(i); }
+    for (const i of idx) {
+      const ch = chunkOf[i]!;
+      let g = groups.get(ch);
+      if (!g) groups.set(ch, (g = []));
+      g.push(i);
+    }
     return [...groups.values()].flat();
   })();
-  const seriesKey = (hs: readonly HazardKey[], s: ScenarioCode) => (body.count === 'All' ? seriesKeyOf(f.at, s, hs, f.withContent, !!f.opt.gdpAdjusted, body.property_type) : null);
+  const seriesKey = (hs: readonly HazardKey[], s: ScenarioCode) =>
+    body.count === 'All' ? seriesKeyOf(f.at, s, hs, f.withContent, !!f.opt.gdpAdjusted, body.property_type) : null;
   const seriesOf = (hs: readonly HazardKey[], s: ScenarioCode) =>
     c.series.getOrMake(seriesKey(hs, s), () => portfolioCvarSeriesOf(prepared, chunks, chunkOf, localOf, seriesOrder, hs, f.at, s, f.opt));
   const byScenario = new Map<ScenarioCode, ReturnType<typeof portfolioCvarSeriesOf>>();
@@ -97,8 +124,13 @@ export function portfolioSeries(sel: Selected, body: { count: number | 'All'; pr
       return ser.at(y);
     },
     hazardSeries() {
-      if (sel.H === 1) { const ser = seriesOf(f.hazards, f.sc); return { loss: [ser.loss], lossResidual: [ser.lossResidual] }; }
-      return c.hazardSeries.getOrMake(seriesKey(f.hazards, f.sc), () => portfolioHazardSeriesOf(prepared, chunks, chunkOf, localOf, seriesOrder, f.hazards, f.at, f.sc, f.opt));
+      if (sel.H === 1) {
+        const ser = seriesOf(f.hazards, f.sc);
+        return { loss: [ser.loss], lossResidual: [ser.lossResidual] };
+      }
+      return c.hazardSeries.getOrMake(seriesKey(f.hazards, f.sc), () =>
+        portfolioHazardSeriesOf(prepared, chunks, chunkOf, localOf, seriesOrder, f.hazards, f.at, f.sc, f.opt),
+      );
     },
   };
 }
@@ -116,8 +148,15 @@ export function meanScore(sel: Selected, k: number, s: number, residual: boolean
   return memoMean(sel, `score|${sel.hk[k]}|${s}|${residual}`, () => {
     const m = scoreMatrixOf(sel.c, s, residual);
     const h = sel.hk[k]!;
-    let t = 0, c = 0;
-    for (let n = 0; n < sel.N; n++) { const v = m[sel.idx[n]! * N_HAZARDS + h]!; if (v !== 255) { t += v; c++; } }
+    let t = 0,
+      c = 0;
+    for (let n = 0; n < sel.N; n++) {
+      const v = m[sel.idx[n]! * N_HAZARDS + h]!;
+      if (v !== 255) {
+        t += v;
+        c++;
+      }
+    }
     return c ? Math.round(t / c) : null;
   });
 }
@@ -127,8 +166,16 @@ export function meanIntensity(sel: Selected, k: number, s: number): number | nul
   return memoMean(sel, `intensity|${sel.hk[k]}|${s}`, () => {
     const { chunks, chunkOf, localOf } = sel.R;
     const h = sel.hk[k]!;
-    let t = 0, c = 0;
-    for (let n = 0; n < sel.N; n++) { const i = sel.idx[n]!; const v = chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + h) * sel.S + s]!; if (Number.isFinite(v)) { t += v; c++; } }
+    let t = 0,
+      c = 0;
+    for (let n = 0; n < sel.N; n++) {
+      const i = sel.idx[n]!;
+      const v = chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + h) * sel.S + s]!;
+      if (Number.isFinite(v)) {
+        t += v;
+        c++;
+      }
+    }
     return c ? Math.round((1000 * t) / c) / 1000 : null;
   });
 }
@@ -136,7 +183,8 @@ export function meanIntensity(sel: Selected, k: number, s: number): number | nul
 /** Per hazard: [mean intensity, unit, mean score] at stored scenario-year s. */
 export function hazardSummary(sel: Selected, s: number, residual: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (let k = 0; k < sel.H; k++) out[labelOf(sel.f.hazards[k]!)] = [meanIntensity(sel, k, s), HAZARD_INDICATORS[sel.f.hazards[k]!].unit, meanScore(sel, k, s, residual)];
+  for (let k = 0; k < sel.H; k++)
+    out[labelOf(sel.f.hazards[k]!)] = [meanIntensity(sel, k, s), HAZARD_INDICATORS[sel.f.hazards[k]!].unit, meanScore(sel, k, s, residual)];
   return out;
 }
 
@@ -146,7 +194,10 @@ export function perHazardLoss(sel: Selected, t: Totals, mm: Money, residual: boo
   return sel.f.hazards.map((h, k) => {
     let l = 0;
     const L = residual ? mm.ealR : mm.eal;
-    for (let n = 0; n < N; n++) { const v = L[n * H + k]!; if (Number.isFinite(v)) l += v; }
+    for (let n = 0; n < N; n++) {
+      const v = L[n * H + k]!;
+      if (Number.isFinite(v)) l += v;
+    }
     return { hazard: labelOf(h), loss: r2(l), percentage: r2(pctOf(t, l)) };
   });
 }
@@ -172,7 +223,8 @@ export function inventoryLoss(sel: Selected, s: number) {
 export function overallBars(sel: Selected, t: Totals) {
   const { N, H, ph, idx } = sel;
   return sel.f.hazards.map((h, k) => {
-    let c = 0, rc = 0;
+    let c = 0,
+      rc = 0;
     for (let n = 0; n < N; n++) {
       const x = ph[(idx[n]! * H + k) * 2]!;
       const y = ph[(idx[n]! * H + k) * 2 + 1]!;
@@ -197,7 +249,8 @@ export function byCountry(sel: Selected): Map<string, { cvar: number; rcvar: num
     const c = sel.R.assets[sel.idx[n]!]!.country_code ?? 'Unknown';
     let v = out.get(c);
     if (!v) out.set(c, (v = { cvar: 0, rcvar: 0, assets: 0 }));
-    const x = px(sel, n, 0), y = px(sel, n, 1);
+    const x = px(sel, n, 0),
+      y = px(sel, n, 1);
     v.cvar += Number.isFinite(x) ? x : 0;
     v.rcvar += Number.isFinite(y) ? y : 0;
     v.assets += 1;

@@ -45,7 +45,11 @@ export function resolveFilters(project: Pick<ProjectRow, 'default_filters' | 'po
   let hazards = projectHazards;
   if (body.variable !== 'Total') {
     const h = hazardByLabel(body.variable)?.key;
-    if (!h) throw badRequest(`variable: '${body.variable}' is not a hazard; send Total or one of ${(project.portfolio_variables as string[]).join(', ')}.`, 'variable');
+    if (!h)
+      throw badRequest(
+        `variable: '${body.variable}' is not a hazard; send Total or one of ${(project.portfolio_variables as string[]).join(', ')}.`,
+        'variable',
+      );
     hazards = [h];
   }
   return {
@@ -63,6 +67,21 @@ export function resolveFilters(project: Pick<ProjectRow, 'default_filters' | 'po
 }
 
 /** Key of the page endpoints' selection: the analysis and the filters that choose the assets and their losses. */
-export function selectionKeyOf(resultsKey: string, f: ResolvedFilters, body: Pick<DashboardBody, 'mitigation' | 'with_content' | 'adjusted_gdp' | 'property_type' | 'count'>): string {
-  return JSON.stringify([resultsKey, f.at, f.sc, f.year, f.hazards, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type.toLowerCase(), body.count]);
+export function selectionKeyOf(
+  resultsKey: string,
+  f: ResolvedFilters,
+  body: Pick<DashboardBody, 'mitigation' | 'with_content' | 'adjusted_gdp' | 'property_type' | 'count'>,
+): string {
+  return JSON.stringify([
+    resultsKey,
+    f.at,
+    f.sc,
+    f.year,
+    f.hazards,
+    body.mitigation,
+    body.with_content,
+    body.adjusted_gdp,
+    body.property_type.toLowerCase(),
+    body.count,
+  ]);
 }

@@ -15,16 +15,32 @@ import type { Selection } from './dashboard-selection.js';
  */
 export function radixSort(pos: Int32Array, hi: Uint32Array, lo: Uint32Array | null): Int32Array {
   const n = pos.length;
-  let src: Int32Array = pos, dst: Int32Array = new Int32Array(n);
+  let src: Int32Array = pos,
+    dst: Int32Array = new Int32Array(n);
   const count = new Uint32Array(65537);
-  const passes: [Uint32Array, number][] = lo ? [[lo, 0], [lo, 16], [hi, 0], [hi, 16]] : [[hi, 0], [hi, 16]];
+  const passes: [Uint32Array, number][] = lo
+    ? [
+        [lo, 0],
+        [lo, 16],
+        [hi, 0],
+        [hi, 16],
+      ]
+    : [
+        [hi, 0],
+        [hi, 16],
+      ];
   for (const [k, shift] of passes) {
     count.fill(0);
     for (let j = 0; j < n; j++) count[((k[src[j]!]! >>> shift) & 0xffff) + 1]!++;
     if (count.some((c) => c === n)) continue; // every key has this digit: the pass would not move anything
     for (let b = 0; b < 65536; b++) count[b + 1]! += count[b]!;
-    for (let j = 0; j < n; j++) { const p = src[j]!; dst[count[(k[p]! >>> shift) & 0xffff]!++] = p; }
-    const t = src; src = dst; dst = t;
+    for (let j = 0; j < n; j++) {
+      const p = src[j]!;
+      dst[count[(k[p]! >>> shift) & 0xffff]!++] = p;
+    }
+    const t = src;
+    src = dst;
+    dst = t;
   }
   return src;
 }
@@ -37,15 +53,30 @@ export function sortValues(sel: Selection, key: string, residual: boolean): { nu
   const { R, idx, pa, assetScores } = sel;
   const N = idx.length;
   const num = new Float64Array(N);
-  if (key === 'position') { for (let n = 0; n < N; n++) num[n] = n; return { num }; }
-  if (key === 'climatic_score' || key === 'climate_score') { for (let n = 0; n < N; n++) num[n] = assetScores[n] ?? NaN; return { num }; }
+  if (key === 'position') {
+    for (let n = 0; n < N; n++) num[n] = n;
+    return { num };
+  }
+  if (key === 'climatic_score' || key === 'climate_score') {
+    for (let n = 0; n < N; n++) num[n] = assetScores[n] ?? NaN;
+    return { num };
+  }
   const f = LOSS_FIELDS[key as keyof typeof LOSS_FIELDS];
-  if (f !== undefined) { for (let n = 0; n < N; n++) { const v = r2(pa[idx[n]! * ASSET_BATCH_FIELDS + f]!); num[n] = v ?? NaN; } return { num }; }
+  if (f !== undefined) {
+    for (let n = 0; n < N; n++) {
+      const v = r2(pa[idx[n]! * ASSET_BATCH_FIELDS + f]!);
+      num[n] = v ?? NaN;
+    }
+    return { num };
+  }
   const h = hazardByLabel(key)?.key;
   if (h && sel.hazards.includes(h)) {
     const m = scoreMatrixOf(sel.cachedResults, sel.syIdx, residual);
     const hh = HAZARD_KEYS.indexOf(h);
-    for (let n = 0; n < N; n++) { const v = m[idx[n]! * N_HAZARDS + hh]!; num[n] = v === 255 ? NaN : v; }
+    for (let n = 0; n < N; n++) {
+      const v = m[idx[n]! * N_HAZARDS + hh]!;
+      num[n] = v === 255 ? NaN : v;
+    }
     return { num };
   }
   const read = key in IDENTITY_COLUMNS ? IDENTITY_COLUMNS[key as keyof typeof IDENTITY_COLUMNS] : STORED_COLUMNS[key as keyof typeof STORED_COLUMNS];
@@ -53,27 +84,47 @@ export function sortValues(sel: Selection, key: string, residual: boolean): { nu
   const first = N ? read(R.assets[idx[0]!]!) : null;
   if (typeof first === 'string' || key === 'name' || key === 'type' || key === 'country_code') {
     const str: string[] = new Array(N);
-    for (let n = 0; n < N; n++) { const v = read(R.assets[idx[n]!]!); str[n] = v === null || v === undefined ? '' : String(v).toLowerCase(); }
+    for (let n = 0; n < N; n++) {
+      const v = read(R.assets[idx[n]!]!);
+      str[n] = v === null || v === undefined ? '' : String(v).toLowerCase();
+    }
     return { str };
   }
-  for (let n = 0; n < N; n++) { const v = read(R.assets[idx[n]!]!) as number | boolean | null; num[n] = v === null || v === undefined ? NaN : Number(v); }
+  for (let n = 0; n < N; n++) {
+    const v = read(R.assets[idx[n]!]!) as number | boolean | null;
+    num[n] = v === null || v === undefined ? NaN : Number(v);
+  }
   return { num };
 }
 
 /** Positions sorted by numbers (NaN last in either order): their order-preserving 64-bit patterns, radix sorted. */
 function numberOrder(num: Float64Array, desc: boolean): Int32Array {
   const N = num.length;
-  const hi = new Uint32Array(N), lo = new Uint32Array(N);
-  const filled: number[] = [], empty: number[] = [];
-  const f = new Float64Array(1), u = new Uint32Array(f.buffer);
+  const hi = new Uint32Array(N),
+    lo = new Uint32Array(N);
+  const filled: number[] = [],
+    empty: number[] = [];
+  const f = new Float64Array(1),
+    u = new Uint32Array(f.buffer);
   for (let n = 0; n < N; n++) {
     const x = num[n]!;
-    if (x !== x) { empty.push(n); continue; }
+    if (x !== x) {
+      empty.push(n);
+      continue;
+    }
     f[0] = x + 0; // -0 sorts with 0
-    let h = u[1]!, l = u[0]!;
-    if (h & 0x80000000) { h = ~h >>> 0; l = ~l >>> 0; } else h = (h | 0x80000000) >>> 0;
-    if (desc) { h = ~h >>> 0; l = ~l >>> 0; }
-    hi[n] = h; lo[n] = l;
+    let h = u[1]!,
+      l = u[0]!;
+    if (h & 0x80000000) {
+      h = ~h >>> 0;
+      l = ~l >>> 0;
+    } else h = (h | 0x80000000) >>> 0;
+    if (desc) {
+      h = ~h >>> 0;
+      l = ~l >>> 0;
+    }
+    hi[n] = h;
+    lo[n] = l;
     filled.push(n);
   }
   return Int32Array.from([...radixSort(Int32Array.from(filled), hi, lo), ...empty]);
@@ -83,12 +134,16 @@ function numberOrder(num: Float64Array, desc: boolean): Int32Array {
 function textOrder(str: string[], desc: boolean): Int32Array {
   const N = str.length;
   const hi = new Uint32Array(N);
-  const filled: number[] = [], empty: number[] = [];
+  const filled: number[] = [],
+    empty: number[] = [];
   const distinct = [...new Set(str)].filter((x) => x !== '').sort();
   const rank = new Map(distinct.map((x, r) => [x, desc ? distinct.length - 1 - r : r]));
   for (let n = 0; n < N; n++) {
     const x = str[n]!;
-    if (x === '') { empty.push(n); continue; }
+    if (x === '') {
+      empty.push(n);
+      continue;
+    }
     hi[n] = rank.get(x)!;
     filled.push(n);
   }
@@ -101,28 +156,42 @@ function textOrder(str: string[], desc: boolean): Int32Array {
  * values): a comparison sort of a million positions with a comparator function takes seconds, this about 0.1 s.
  */
 export function orderOf(sel: Selection, key: string, order: 'asc' | 'desc', residual: boolean): Int32Array {
-  return sel.orders.getOrMake(`${key}|${order}|${residual}`, () => {
-    const N = sel.idx.length;
-    if (key === 'position') {
-      const out = new Int32Array(N);
-      for (let n = 0; n < N; n++) out[n] = order === 'asc' ? n : N - 1 - n;
-      return out;
-    }
-    const v = sortValues(sel, key, residual);
-    return 'num' in v ? numberOrder(v.num, order === 'desc') : textOrder(v.str, order === 'desc');
-  }, (o) => o.byteLength);
+  return sel.orders.getOrMake(
+    `${key}|${order}|${residual}`,
+    () => {
+      const N = sel.idx.length;
+      if (key === 'position') {
+        const out = new Int32Array(N);
+        for (let n = 0; n < N; n++) out[n] = order === 'asc' ? n : N - 1 - n;
+        return out;
+      }
+      const v = sortValues(sel, key, residual);
+      return 'num' in v ? numberOrder(v.num, order === 'desc') : textOrder(v.str, order === 'desc');
+    },
+    (o) => o.byteLength,
+  );
 }
 
 /** Positions of a sorted order whose name or property type contains the search (lower case). */
 export function searchOf(sel: Selection, order: Int32Array, orderKey: string, search: string): Int32Array {
   const q = search.toLowerCase();
   if (!q) return order;
-  return sel.searches.getOrMake(`${orderKey}|${q}`, () => {
-    const hay = (sel.haystack ??= Array.from(sel.idx, (i) => { const a = sel.R.assets[i]!; return `${a.name.toLowerCase()}\u0000${(a.property_type ?? '').toLowerCase()}`; }));
-    const out: number[] = [];
-    for (let j = 0; j < order.length; j++) { const n = order[j]!; if (hay[n]!.includes(q)) out.push(n); }
-    return Int32Array.from(out);
-  }, (o) => o.byteLength);
+  return sel.searches.getOrMake(
+    `${orderKey}|${q}`,
+    () => {
+      const hay = (sel.haystack ??= Array.from(sel.idx, (i) => {
+        const a = sel.R.assets[i]!;
+        return `${a.name.toLowerCase()}\u0000${(a.property_type ?? '').toLowerCase()}`;
+      }));
+      const out: number[] = [];
+      for (let j = 0; j < order.length; j++) {
+        const n = order[j]!;
+        if (hay[n]!.includes(q)) out.push(n);
+      }
+      return Int32Array.from(out);
+    },
+    (o) => o.byteLength,
+  );
 }
 
 /** One selected asset's asset-table row (the same values as the answer's asset_table and assets columns). */
@@ -141,47 +210,82 @@ export function pageRowOf(sel: Selection, n: number): DashboardAssetPageRow {
   // The per-hazard scores are the heat map's and the risk map's: sent when the tier shows either.
   if (sel.allowed.climate_heatmap !== true && sel.allowed.asset_level_risk_map !== true) return { ...(row as DashboardAssetRow), position: n, hazards };
   const m = scoreMatrixOf(sel.cachedResults, sel.syIdx, sel.mitigation);
-  for (let k = 0; k < sel.hazards.length; k++) { const v = m[idx[n]! * N_HAZARDS + sel.hk[k]!]!; hazards[labelOf(sel.hazards[k]!)] = v === 255 ? null : v; }
+  for (let k = 0; k < sel.hazards.length; k++) {
+    const v = m[idx[n]! * N_HAZARDS + sel.hk[k]!]!;
+    hazards[labelOf(sel.hazards[k]!)] = v === 255 ? null : v;
+  }
   return { ...(row as DashboardAssetRow), position: n, hazards };
 }
 
 /** [west, south, east, north] of the selected assets with a position (null: none), kept on the selection. */
 export function boundsOf(sel: Selection): [number, number, number, number] | null {
   if (sel.bounds !== undefined) return sel.bounds;
-  let w = Infinity, so = Infinity, e = -Infinity, no = -Infinity;
+  let w = Infinity,
+    so = Infinity,
+    e = -Infinity,
+    no = -Infinity;
   for (let n = 0; n < sel.idx.length; n++) {
     const a = sel.R.assets[sel.idx[n]!]!;
     if (!Number.isFinite(a.latitude) || !Number.isFinite(a.longitude)) continue;
-    w = Math.min(w, a.longitude); e = Math.max(e, a.longitude); so = Math.min(so, a.latitude); no = Math.max(no, a.latitude);
+    w = Math.min(w, a.longitude);
+    e = Math.max(e, a.longitude);
+    so = Math.min(so, a.latitude);
+    no = Math.max(no, a.latitude);
   }
   return (sel.bounds = w <= e ? [w, so, e, no] : null);
 }
 
 /** A grid cell of the map: its assets' mean position, their number, the highest and the mean of their scores. */
-export interface MapCluster { latitude: number; longitude: number; count: number; score: number | null; mean: number | null; name: string | null }
+export interface MapCluster {
+  latitude: number;
+  longitude: number;
+  count: number;
+  score: number | null;
+  mean: number | null;
+  name: string | null;
+}
 
 /**
  * Grid clusters of the selected assets in a viewport (cells of about 48 px at the zoom, 512-pixel tiles as MapLibre
  * draws), each at its assets' mean position, with the highest score in it and the mean of its scores (what the map
  * colours it by: coloured by the highest, nearly every cluster of a world view is red).
  */
-export function mapClusters(sel: Selection, score: (n: number) => number | null, bbox: readonly [number, number, number, number] | undefined, zoom: number): MapCluster[] {
+export function mapClusters(
+  sel: Selection,
+  score: (n: number) => number | null,
+  bbox: readonly [number, number, number, number] | undefined,
+  zoom: number,
+): MapCluster[] {
   const { R, idx } = sel;
   const [w, s, e, no] = bbox ?? [-180, -90, 180, 90];
   const cell = (360 / (512 * 2 ** Math.floor(zoom))) * 48; // degrees per ~48 screen pixels
   const cells = new Map<string, { lat: number; lon: number; count: number; score: number | null; sum: number; scored: number; first: number }>();
   for (let n = 0; n < idx.length; n++) {
     const a = R.assets[idx[n]!]!;
-    const x = a.longitude, y = a.latitude;
+    const x = a.longitude,
+      y = a.latitude;
     if (!(x >= w && x <= e && y >= s && y <= no)) continue;
     const key = `${Math.floor(x / cell)}:${Math.floor(y / cell)}`;
     const sc = score(n);
     const c = cells.get(key);
     if (!c) cells.set(key, { lat: y, lon: x, count: 1, score: sc, sum: sc ?? 0, scored: sc === null ? 0 : 1, first: n });
     else {
-      c.lat += y; c.lon += x; c.count++;
-      if (sc !== null) { c.sum += sc; c.scored++; if (c.score === null || sc > c.score) c.score = sc; }
+      c.lat += y;
+      c.lon += x;
+      c.count++;
+      if (sc !== null) {
+        c.sum += sc;
+        c.scored++;
+        if (c.score === null || sc > c.score) c.score = sc;
+      }
     }
   }
-  return [...cells.values()].map((c) => ({ latitude: c.lat / c.count, longitude: c.lon / c.count, count: c.count, score: c.score, mean: c.scored ? Math.round(c.sum / c.scored) : null, name: c.count === 1 ? R.assets[idx[c.first]!]!.name : null }));
+  return [...cells.values()].map((c) => ({
+    latitude: c.lat / c.count,
+    longitude: c.lon / c.count,
+    count: c.count,
+    score: c.score,
+    mean: c.scored ? Math.round(c.sum / c.scored) : null,
+    name: c.count === 1 ? R.assets[idx[c.first]!]!.name : null,
+  }));
 }

@@ -4,8 +4,22 @@
  * (queryJson) the large per-asset sections are returned as placeholders and their JSON text kept in `fragments`.
  */
 import {
-  BASELINE_YEAR, DATA_EDIT_PERMISSIONS, METHODOLOGY_VERSION, SCENARIO_LABELS, SCENARIOS, ASSET_TABLE_COLUMNS, climateScoreLevel, hazardByLabel, severityBand,
-  type DashboardAssetRow, type DashboardAssets, type DashboardAssetTable, type DashboardBody, type HazardKey, type ScenarioCode, type TierSection,
+  BASELINE_YEAR,
+  DATA_EDIT_PERMISSIONS,
+  METHODOLOGY_VERSION,
+  SCENARIO_LABELS,
+  SCENARIOS,
+  ASSET_TABLE_COLUMNS,
+  climateScoreLevel,
+  hazardByLabel,
+  severityBand,
+  type DashboardAssetRow,
+  type DashboardAssets,
+  type DashboardAssetTable,
+  type DashboardBody,
+  type HazardKey,
+  type ScenarioCode,
+  type TierSection,
 } from '@crp/contracts';
 import { defaultMeasure, keyFindings, N_HAZARDS, seriesIndices } from '@crp/engine';
 import { DATASETS, HAZARD_META } from '@crp/hazards';
@@ -13,14 +27,40 @@ import type { ProjectRow } from '../../infra/db/schema.js';
 import type { ProjectRole } from '@crp/contracts';
 import type { OwnDataMarker } from '../own-layers/own-layer.service.js';
 import { scoreMatrixOf } from './dashboard-cache.js';
-import { ASSET_IDENTITY_KEYS, COMPUTED_KEYS, IDENTITY_COLUMNS, LOSS_FIELDS, ROW_KEYS, STORED_COLUMNS, STORED_KEYS, TYPHOON, labelOf, r2, type AssetTableColumn } from './dashboard-columns.js';
-import { byContinent, byCountry, hazardSummary, inventoryLoss, meanScore, overallBars, pctOf, perHazardLoss, type PortfolioSeries, type Totals } from './dashboard-figures.js';
+import {
+  ASSET_IDENTITY_KEYS,
+  COMPUTED_KEYS,
+  IDENTITY_COLUMNS,
+  LOSS_FIELDS,
+  ROW_KEYS,
+  STORED_COLUMNS,
+  STORED_KEYS,
+  TYPHOON,
+  labelOf,
+  r2,
+  type AssetTableColumn,
+} from './dashboard-columns.js';
+import {
+  byContinent,
+  byCountry,
+  hazardSummary,
+  inventoryLoss,
+  meanScore,
+  overallBars,
+  pctOf,
+  perHazardLoss,
+  type PortfolioSeries,
+  type Totals,
+} from './dashboard-figures.js';
 import { px, type Money, type Selected } from './dashboard-selection.js';
 
 const DATA_SOURCES = Object.values(DATASETS).map((d) => ({ name: d.name, publisher: d.publisher, license: d.license }));
 /** Labels of the project's hazards whose data tier is 'placeholder' (HAZARD_META of @crp/hazards). */
 export function placeholderHazards(labels: readonly string[]): string[] {
-  return labels.filter((l) => { const h = hazardByLabel(l)?.key; return h !== undefined && HAZARD_META[h].tier === 'placeholder'; });
+  return labels.filter((l) => {
+    const h = hazardByLabel(l)?.key;
+    return h !== undefined && HAZARD_META[h].tier === 'placeholder';
+  });
 }
 
 /**
@@ -28,27 +68,42 @@ export function placeholderHazards(labels: readonly string[]): string[] {
  * followed by slice(0, k) gives, in one pass.
  */
 export function topN(n: number, k: number, value: (i: number) => number): number[] {
-  const top: number[] = [], vals: number[] = [];
+  const top: number[] = [],
+    vals: number[] = [];
   for (let i = 0; i < n; i++) {
     const v = value(i);
     if (top.length === k && !(v > vals[k - 1]!)) continue;
     let at = top.length;
     while (at > 0 && v > vals[at - 1]!) at--;
-    top.splice(at, 0, i); vals.splice(at, 0, v);
-    if (top.length > k) { top.pop(); vals.pop(); }
+    top.splice(at, 0, i);
+    vals.splice(at, 0, v);
+    if (top.length > k) {
+      top.pop();
+      vals.pop();
+    }
   }
   return top;
 }
 
 /** Which of the project's hazards took values from own layers at the scenario (null: baseline) and year, over all assets. */
-export async function ownDataOf(marker: OwnDataMarker | null | undefined, assets: readonly { latitude: number; longitude: number }[], hazards: readonly HazardKey[], sc: ScenarioCode | null, year: number) {
+export async function ownDataOf(
+  marker: OwnDataMarker | null | undefined,
+  assets: readonly { latitude: number; longitude: number }[],
+  hazards: readonly HazardKey[],
+  sc: ScenarioCode | null,
+  year: number,
+) {
   if (!marker) return null;
   const used = new Set<HazardKey>();
   let n = 0;
   for (let i = 0; i < assets.length; i++) {
     const a = assets[i]!;
     let any = false;
-    for (const h of marker.hazardsAt(Number(a.latitude), Number(a.longitude), sc, year)) if (hazards.includes(h)) { used.add(h); any = true; }
+    for (const h of marker.hazardsAt(Number(a.latitude), Number(a.longitude), sc, year))
+      if (hazards.includes(h)) {
+        used.add(h);
+        any = true;
+      }
     if (any) n++;
     if ((i & 8191) === 8191) await new Promise((r) => setImmediate(r));
   }
@@ -77,7 +132,10 @@ export interface SectionInput {
 export function scoreColumn(sel: Selected, h: number, s: number, residual: boolean): (number | null)[] {
   const m = scoreMatrixOf(sel.c, s, residual);
   const col: (number | null)[] = new Array(sel.N);
-  for (let n = 0; n < sel.N; n++) { const v = m[sel.idx[n]! * N_HAZARDS + h]!; col[n] = v === 255 ? null : v; }
+  for (let n = 0; n < sel.N; n++) {
+    const v = m[sel.idx[n]! * N_HAZARDS + h]!;
+    col[n] = v === 255 ? null : v;
+  }
   return col;
 }
 
@@ -102,7 +160,8 @@ class AssetColumns {
     const stored = STORED_COLUMNS[k as keyof typeof STORED_COLUMNS];
     if (stored) col = sel.idx.map((i) => stored(sel.R.assets[i]!));
     else if (k === 'climatic_score') col = this.x.assetScores;
-    else if (this.x.tierPermissions.portfolio_losses !== true) col = new Array(sel.N).fill(null); // the assets' losses add up to the portfolio's
+    else if (this.x.tierPermissions.portfolio_losses !== true)
+      col = new Array(sel.N).fill(null); // the assets' losses add up to the portfolio's
     else {
       const f = LOSS_FIELDS[k as keyof typeof LOSS_FIELDS];
       col = new Array(sel.N);
@@ -115,7 +174,8 @@ class AssetColumns {
   assetRow(n: number): DashboardAssetRow {
     const row = {} as Record<string, unknown>;
     const a = this.x.sel.R.assets[this.x.sel.idx[n]!]!;
-    for (const k of ROW_KEYS) row[k] = k in IDENTITY_COLUMNS ? IDENTITY_COLUMNS[k as keyof typeof IDENTITY_COLUMNS](a) : this.tableColumn(k as AssetTableColumn)[n];
+    for (const k of ROW_KEYS)
+      row[k] = k in IDENTITY_COLUMNS ? IDENTITY_COLUMNS[k as keyof typeof IDENTITY_COLUMNS](a) : this.tableColumn(k as AssetTableColumn)[n];
     return row as DashboardAssetRow;
   }
   assetTable(): DashboardAssetTable {
@@ -123,7 +183,10 @@ class AssetColumns {
   }
   assetsBlock(): DashboardAssets {
     const { sel } = this.x;
-    const out = Object.fromEntries(ASSET_IDENTITY_KEYS.map((k) => [k, sel.idx.map((i) => IDENTITY_COLUMNS[k](sel.R.assets[i]!))])) as Omit<DashboardAssets, 'continent'>;
+    const out = Object.fromEntries(ASSET_IDENTITY_KEYS.map((k) => [k, sel.idx.map((i) => IDENTITY_COLUMNS[k](sel.R.assets[i]!))])) as Omit<
+      DashboardAssets,
+      'continent'
+    >;
     return { ...out, continent: sel.idx.map((i) => sel.R.prepared[i]!.continent) };
   }
   /** JSON mode: a placeholder whose JSON text is kept in `fragments` (spliced in after stringification); else the objects. */
@@ -148,10 +211,12 @@ function charts(x: SectionInput) {
   const { at, sc, year } = x.sel.f;
   const series = seriesIndices(at, sc);
   const yearChart = (unit: 'dollar' | 'percentage', which: 'cvar' | 'rcvar', s: ScenarioCode) =>
-    series.years.filter((y) => y >= BASELINE_YEAR).map((y) => {
-      const v = x.series.portfolioCvar(s, Math.min(y, at === 'rcp' ? 2050 : 2100))[which];
-      return { year: y, value: r2(unit === 'dollar' ? v : pctOf(x.totals, v)) };
-    });
+    series.years
+      .filter((y) => y >= BASELINE_YEAR)
+      .map((y) => {
+        const v = x.series.portfolioCvar(s, Math.min(y, at === 'rcp' ? 2050 : 2100))[which];
+        return { year: y, value: r2(unit === 'dollar' ? v : pctOf(x.totals, v)) };
+      });
   const scenarioChart = (unit: 'dollar' | 'percentage', which: 'cvar' | 'rcvar', y: number) =>
     SCENARIOS.map((s) => {
       const v = x.series.portfolioCvar(s, y)[which];
@@ -162,14 +227,31 @@ function charts(x: SectionInput) {
     Object.fromEntries(
       (['dollar', 'percentage'] as const).map((u) => [
         u,
-        { year_constant: yearChart(u, which, sc), year_max: yearChart(u, which, '85'), rcp_constant: scenarioChart(u, which, year), rcp_max: scenarioChart(u, which, lastYear) },
+        {
+          year_constant: yearChart(u, which, sc),
+          year_max: yearChart(u, which, '85'),
+          rcp_constant: scenarioChart(u, which, year),
+          rcp_max: scenarioChart(u, which, lastYear),
+        },
       ]),
     );
   const lossBars = () => {
     const per = x.series.hazardSeries();
-    return { years: series.years, series: x.sel.f.hazards.map((h, q) => ({ hazard: labelOf(h), values: Array.from(x.sel.f.mitigation ? per.lossResidual[q]! : per.loss[q]!, (v) => r2(v)) })) };
+    return {
+      years: series.years,
+      series: x.sel.f.hazards.map((h, q) => ({
+        hazard: labelOf(h),
+        values: Array.from(x.sel.f.mitigation ? per.lossResidual[q]! : per.loss[q]!, (v) => r2(v)),
+      })),
+    };
   };
-  const cone = () => series.years.map((y) => ({ year: y, low: r2(x.series.portfolioCvar('26', y).cvar), mid: r2(x.series.portfolioCvar('45', y).cvar), high: r2(x.series.portfolioCvar('85', y).cvar) }));
+  const cone = () =>
+    series.years.map((y) => ({
+      year: y,
+      low: r2(x.series.portfolioCvar('26', y).cvar),
+      mid: r2(x.series.portfolioCvar('45', y).cvar),
+      high: r2(x.series.portfolioCvar('85', y).cvar),
+    }));
   return { yearChart, chart, lossBars, cone };
 }
 
@@ -190,14 +272,31 @@ function headSections(x: SectionInput) {
       /** The open datasets the hazard layers are built from, for reports that must name their sources. */
       data_sources: DATA_SOURCES,
       placeholder_hazards: placeholderHazards(project.portfolio_variables as string[]),
-      hazards: (project.portfolio_variables as string[]),
+      hazards: project.portfolio_variables as string[],
       own_data: x.ownData,
     },
-    filters: { analysis_type: at, scenario: sc, scenario_label: SCENARIO_LABELS[at][sc], year, variable: body.variable, percentage_type: body.percentage_type, mitigation, with_content: body.with_content, adjusted_gdp: body.adjusted_gdp, property_type: body.property_type, count: body.count, currency: body.currency },
+    filters: {
+      analysis_type: at,
+      scenario: sc,
+      scenario_label: SCENARIO_LABELS[at][sc],
+      year,
+      variable: body.variable,
+      percentage_type: body.percentage_type,
+      mitigation,
+      with_content: body.with_content,
+      adjusted_gdp: body.adjusted_gdp,
+      property_type: body.property_type,
+      count: body.count,
+      currency: body.currency,
+    },
     asset_count: sel.N,
     hazard_count: hazards.length,
     property_types: [...new Set(sel.R.assets.map((a) => a.property_type ?? 'NA'))].sort(),
-    overall: { overall_risk: t.overallRisk, label: t.overallRisk === null ? null : climateScoreLevel(t.overallRisk), Max_exposure: cardsAllowed ? r2(t.maxExposure) : null },
+    overall: {
+      overall_risk: t.overallRisk,
+      label: t.overallRisk === null ? null : climateScoreLevel(t.overallRisk),
+      Max_exposure: cardsAllowed ? r2(t.maxExposure) : null,
+    },
     climate_risk_card_data: gate(x, 'portfolio_losses', () => ({
       climate_value_at_risk: r2(t.cvarTot),
       climate_value_at_risk_percentage: r2(pctOf(t, t.cvarTot)),
@@ -243,12 +342,17 @@ function figureSections(x: SectionInput, cols: AssetColumns) {
     inventory_loss_data: gate(x, 'portfolio_losses', () => inventoryLoss(sel, syIdx)),
     inventory_loss_data_historic: gate(x, 'portfolio_losses', () => inventoryLoss(sel, baseIdx)),
     metigation_measures: Object.fromEntries(
-      hazards.map((h) => [labelOf(h), [1, 2, 3].map((lvl) => ({ level: lvl, label: ['Low', 'Medium', 'High'][lvl - 1], measure: defaultMeasure(h, lvl as 1 | 2 | 3) }))]),
+      hazards.map((h) => [
+        labelOf(h),
+        [1, 2, 3].map((lvl) => ({ level: lvl, label: ['Low', 'Medium', 'High'][lvl - 1], measure: defaultMeasure(h, lvl as 1 | 2 | 3) })),
+      ]),
     ),
-    typhoon_map_data: perAsset(x, () => gate(x, 'asset_level_risk_map', () => ({
-      wind_ms: sel.idx.map((i) => r2(sel.R.chunks[sel.R.chunkOf[i]!]!.intensity[(sel.R.localOf[i]! * N_HAZARDS + TYPHOON) * sel.S + syIdx]!)),
-      score: scoreColumn(sel, TYPHOON, syIdx, mitigation),
-    }))),
+    typhoon_map_data: perAsset(x, () =>
+      gate(x, 'asset_level_risk_map', () => ({
+        wind_ms: sel.idx.map((i) => r2(sel.R.chunks[sel.R.chunkOf[i]!]!.intensity[(sel.R.localOf[i]! * N_HAZARDS + TYPHOON) * sel.S + syIdx]!)),
+        score: scoreColumn(sel, TYPHOON, syIdx, mitigation),
+      })),
+    ),
     /** The severity table's per-hazard scores and bands: climate variable intensity, so gated with it. */
     combined_data: gate(x, 'climate_variable_intensity', () => hazards.map((h, k) => severityRow(sel, h, k))),
   };
@@ -258,7 +362,13 @@ function figureSections(x: SectionInput, cols: AssetColumns) {
 function severityRow(sel: Selected, h: HazardKey, k: number) {
   const a0 = meanScore(sel, k, sel.baseIdx, sel.f.mitigation);
   const a1 = meanScore(sel, k, sel.syIdx, sel.f.mitigation);
-  return { hazard: labelOf(h), score_2020: a0, score: a1, band_2020: a0 === null ? 'No data' : severityBand(a0), band: a1 === null ? 'No data' : severityBand(a1) };
+  return {
+    hazard: labelOf(h),
+    score_2020: a0,
+    score: a1,
+    band_2020: a0 === null ? 'No data' : severityBand(a0),
+    band: a1 === null ? 'No data' : severityBand(a1),
+  };
 }
 
 /** The key findings: CVaR under the low and high scenarios and its increase by 2030, 2050 and 2100. */
@@ -281,12 +391,17 @@ function chartAndMapSections(x: SectionInput, cols: AssetColumns) {
   const { sc, mitigation } = sel.f;
   const ch = charts(x);
   return {
-    year_chart_data: gate(x, 'rcp_year_loss_bars', () => ({ percentage: ch.yearChart('percentage', mitigation ? 'rcvar' : 'cvar', sc), dollar: ch.yearChart('dollar', mitigation ? 'rcvar' : 'cvar', sc) })),
+    year_chart_data: gate(x, 'rcp_year_loss_bars', () => ({
+      percentage: ch.yearChart('percentage', mitigation ? 'rcvar' : 'cvar', sc),
+      dollar: ch.yearChart('dollar', mitigation ? 'rcvar' : 'cvar', sc),
+    })),
     bar_chart_data: gate(x, 'portfolio_losses', () =>
       topN(sel.N, 10, (n) => px(sel, n, 1) || 0).map((n) => ({ name: sel.R.assets[sel.idx[n]!]!.name, cvar: r2(px(sel, n, 0)), rcvar: r2(px(sel, n, 1)) })),
     ),
     cone_chart: gate(x, 'rcp_year_loss_bars', ch.cone),
-    country_wise_loss_data: gate(x, 'portfolio_losses', () => [...byCountry(sel).entries()].map(([country_code, v]) => ({ country_code, cvar: r2(v.cvar), rcvar: r2(v.rcvar), assets: v.assets }))),
+    country_wise_loss_data: gate(x, 'portfolio_losses', () =>
+      [...byCountry(sel).entries()].map(([country_code, v]) => ({ country_code, cvar: r2(v.cvar), rcvar: r2(v.rcvar), assets: v.assets })),
+    ),
     hazard_map_continents: gate(x, 'asset_level_risk_map', () => Object.keys(byContinent(sel)).sort()),
     hazard_map_data: perAsset(x, () => gate(x, 'asset_level_risk_map', () => ({ climate_score: assetScores, ...cols.heat(mitigation) }))),
     hazard_map_data_with_continent: perAsset(x, () => gate(x, 'asset_level_risk_map', () => byContinent(sel))),
@@ -302,18 +417,37 @@ function assetSections(x: SectionInput, cols: AssetColumns) {
   const { everyAsset } = sel;
   return {
     /** The one selected asset's row (amounts): part of the asset table, so gated with it. */
-    single_asset: allowed('asset_table') && sel.N === 1 ? [{ ...cols.assetRow(0), hazards: Object.fromEntries(sel.f.hazards.map((h, k) => [labelOf(h), cols.scoreColumns(sel.f.mitigation)[k]![0]!])) }] : [],
+    single_asset:
+      allowed('asset_table') && sel.N === 1
+        ? [{ ...cols.assetRow(0), hazards: Object.fromEntries(sel.f.hazards.map((h, k) => [labelOf(h), cols.scoreColumns(sel.f.mitigation)[k]![0]!])) }]
+        : [],
     // With every asset selected, the stored fields are the same for every filter: their JSON text is kept per analysis.
-    assets: perAsset(x, () => allowed('asset_table') || allowed('climate_heatmap') || allowed('asset_level_risk_map') ? (everyAsset ? cols.asJson(() => cols.staticJson('assets', () => JSON.stringify(cols.assetsBlock())), () => cols.assetsBlock()) : cols.assetsBlock()) : null),
+    assets: perAsset(x, () =>
+      allowed('asset_table') || allowed('climate_heatmap') || allowed('asset_level_risk_map')
+        ? everyAsset
+          ? cols.asJson(
+              () => cols.staticJson('assets', () => JSON.stringify(cols.assetsBlock())),
+              () => cols.assetsBlock(),
+            )
+          : cols.assetsBlock()
+        : null,
+    ),
     ...(pages ? { per_asset_total: sel.N } : {}),
-    asset_table: perAsset(x, () => gate(x, 'asset_table', () =>
-      everyAsset
-        ? cols.asJson(() => {
-            const stored = cols.staticJson('asset_table', () => JSON.stringify(Object.fromEntries(STORED_KEYS.map((k) => [k, cols.tableColumn(k)]))).slice(1, -1));
-            return `{${stored},${JSON.stringify(Object.fromEntries(COMPUTED_KEYS.map((k) => [k, cols.tableColumn(k)]))).slice(1)}`;
-          }, () => cols.assetTable())
-        : cols.assetTable(),
-    )),
+    asset_table: perAsset(x, () =>
+      gate(x, 'asset_table', () =>
+        everyAsset
+          ? cols.asJson(
+              () => {
+                const stored = cols.staticJson('asset_table', () =>
+                  JSON.stringify(Object.fromEntries(STORED_KEYS.map((k) => [k, cols.tableColumn(k)]))).slice(1, -1),
+                );
+                return `{${stored},${JSON.stringify(Object.fromEntries(COMPUTED_KEYS.map((k) => [k, cols.tableColumn(k)]))).slice(1)}`;
+              },
+              () => cols.assetTable(),
+            )
+          : cols.assetTable(),
+      ),
+    ),
     tier_permissions: x.tierPermissions,
     data_edit_permissions: Object.fromEntries(DATA_EDIT_PERMISSIONS.map((k) => [k, x.edits[k] !== false])),
   };

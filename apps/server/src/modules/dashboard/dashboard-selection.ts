@@ -4,7 +4,16 @@
  * scenario-year and their climate scores. The page endpoints keep a selection as plain data (SelectionData).
  */
 import type { DashboardBody, HazardKey, TierSection } from '@crp/contracts';
-import { ASSET_BATCH_FIELDS, assetCvarBatch, exposedValue as exposedValueOf, gdpGrowthFactor, hazardScore, N_HAZARDS, SCENARIO_YEAR_INDEX, SCENARIO_YEARS } from '@crp/engine';
+import {
+  ASSET_BATCH_FIELDS,
+  assetCvarBatch,
+  exposedValue as exposedValueOf,
+  gdpGrowthFactor,
+  hazardScore,
+  N_HAZARDS,
+  SCENARIO_YEAR_INDEX,
+  SCENARIO_YEARS,
+} from '@crp/engine';
 import type { ProjectResults } from '../analysis/results-reader.js';
 import { Lru } from '../../lib/lru.js';
 import { storedHazardIndex, type CachedResults } from './dashboard-cache.js';
@@ -51,12 +60,16 @@ export const px = (sel: Selected, n: number, f: number) => sel.pa[sel.idx[n]! * 
 function batchOf(c: CachedResults, f: ResolvedFilters): { pa: Float64Array; ph: Float64Array } {
   const { R } = c;
   const batchKey = `${f.at}|${f.sc}|${f.year}|${f.hazards.join(',')}|${f.withContent}|${!!f.opt.gdpAdjusted}`;
-  return c.batches.getOrMake(batchKey, () => {
-    const all = R.assets.map((_, i) => i);
-    const b = { pa: new Float64Array(all.length * ASSET_BATCH_FIELDS), ph: new Float64Array(all.length * f.hazards.length * 2) };
-    assetCvarBatch(R.prepared, R.chunks, R.chunkOf, R.localOf, all, f.hazards, f.at, f.sc, f.year, f.opt, b.pa, b.ph);
-    return b;
-  }, (b) => b.pa.byteLength + b.ph.byteLength);
+  return c.batches.getOrMake(
+    batchKey,
+    () => {
+      const all = R.assets.map((_, i) => i);
+      const b = { pa: new Float64Array(all.length * ASSET_BATCH_FIELDS), ph: new Float64Array(all.length * f.hazards.length * 2) };
+      assetCvarBatch(R.prepared, R.chunks, R.chunkOf, R.localOf, all, f.hazards, f.at, f.sc, f.year, f.opt, b.pa, b.ph);
+      return b;
+    },
+    (b) => b.pa.byteLength + b.ph.byteLength,
+  );
 }
 
 /** The query's selection: property type filter, then the `count` highest residual CVaRs. */
@@ -66,10 +79,25 @@ export function selectAssets(c: CachedResults, f: ResolvedFilters, body: Pick<Da
   const baseIdx = R.syIndex(f.baseKey);
   const { pa, ph } = batchOf(c, f);
   let idx: number[] = R.assets.map((_, i) => i);
-  if (body.property_type !== 'All') { const pt = body.property_type.toLowerCase(); idx = idx.filter((i) => (R.assets[i]!.property_type ?? 'NA').toLowerCase() === pt); }
-  if (body.count !== 'All') idx = idx.slice().sort((x, y) => (pa[y * ASSET_BATCH_FIELDS + 1]! || 0) - (pa[x * ASSET_BATCH_FIELDS + 1]! || 0)).slice(0, body.count);
+  if (body.property_type !== 'All') {
+    const pt = body.property_type.toLowerCase();
+    idx = idx.filter((i) => (R.assets[i]!.property_type ?? 'NA').toLowerCase() === pt);
+  }
+  if (body.count !== 'All')
+    idx = idx
+      .slice()
+      .sort((x, y) => (pa[y * ASSET_BATCH_FIELDS + 1]! || 0) - (pa[x * ASSET_BATCH_FIELDS + 1]! || 0))
+      .slice(0, body.count);
   return {
-    c, R, f, idx, N: idx.length, pa, ph, syIdx, baseIdx,
+    c,
+    R,
+    f,
+    idx,
+    N: idx.length,
+    pa,
+    ph,
+    syIdx,
+    baseIdx,
     everyAsset: idx.length === R.assets.length && body.count === 'All',
     hk: storedHazardIndex(f.hazards),
     H: f.hazards.length,
@@ -81,7 +109,9 @@ export function selectAssets(c: CachedResults, f: ResolvedFilters, body: Pick<Da
 export function moneyAt(sel: Selected, s: number): Money {
   const { N, H, S, hk, idx, f } = sel;
   const { chunks, chunkOf, localOf, prepared } = sel.R;
-  const eal = new Float64Array(N * H), ealR = new Float64Array(N * H), op = new Float64Array(N * H);
+  const eal = new Float64Array(N * H),
+    ealR = new Float64Array(N * H),
+    op = new Float64Array(N * H);
   const exposedValue = new Float64Array(N);
   const sy = SCENARIO_YEARS[SCENARIO_YEAR_INDEX.get(chunks[0]!.scenarioYears[s] as string) ?? -1];
   const g = f.opt.gdpAdjusted && sy ? gdpGrowthFactor(sy.scenario, sy.year) : 1;
@@ -110,7 +140,9 @@ export function climateScoresOf(sel: Selected, mm: Money, residual: boolean): (n
   const out: (number | null)[] = new Array(N);
   const L = residual ? mm.ealR : mm.eal;
   for (let n = 0; n < N; n++) {
-    let loss = 0, bi = 0, seen = false;
+    let loss = 0,
+      bi = 0,
+      seen = false;
     for (let k = 0; k < H; k++) {
       const l = L[n * H + k]!;
       if (!Number.isFinite(l)) continue;
@@ -118,7 +150,10 @@ export function climateScoresOf(sel: Selected, mm: Money, residual: boolean): (n
       loss += l;
       bi += mm.op[n * H + k]!;
     }
-    if (!seen) { out[n] = null; continue; }
+    if (!seen) {
+      out[n] = null;
+      continue;
+    }
     const p = sel.R.prepared[sel.idx[n]!]!;
     const value = mm.exposedValue[n]!;
     const revenue = p.revenue * p.ownership;
@@ -159,7 +194,20 @@ export type Selection = SelectionData & { allowed: Partial<Record<TierSection, b
 
 /** The page endpoints' selection data of a selection (plain data only, so that nothing of the query's arrays is kept). */
 export function selectionDataOf(sel: Selected, assetScores: (number | null)[]): SelectionData {
-  return { kind: 'rows', R: sel.R, cachedResults: sel.c, idx: Int32Array.from(sel.idx), pa: sel.pa, assetScores, hazards: sel.f.hazards, hk: sel.hk, syIdx: sel.syIdx, mitigation: sel.f.mitigation, orders: new Lru(16, 64 * MIB), searches: new Lru(8, 32 * MIB) };
+  return {
+    kind: 'rows',
+    R: sel.R,
+    cachedResults: sel.c,
+    idx: Int32Array.from(sel.idx),
+    pa: sel.pa,
+    assetScores,
+    hazards: sel.f.hazards,
+    hk: sel.hk,
+    syIdx: sel.syIdx,
+    mitigation: sel.f.mitigation,
+    orders: new Lru(16, 64 * MIB),
+    searches: new Lru(8, 32 * MIB),
+  };
 }
 /** Bytes a selection holds: positions and scores, plus the per-asset CVaRs (shared with the batch cache while there). */
 export const selectionBytes = (d: SelectionData) => d.idx.length * 16 + d.pa.byteLength;

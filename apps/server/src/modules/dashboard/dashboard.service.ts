@@ -83,8 +83,12 @@ export class DashboardService {
     this.answers = new Lru<Buffer>(Infinity, limits.answerCacheMb * MIB);
   }
 
-  private async resolveProject(caller: AuthUser, body: { project_id?: number | undefined; project_name?: string | undefined }): Promise<{ project: ProjectRow; role: ProjectRole }> {
-    const access = body.project_id !== undefined ? await this.projects.access(caller, body.project_id) : await this.projects.findVisibleByName(caller, body.project_name!);
+  private async resolveProject(
+    caller: AuthUser,
+    body: { project_id?: number | undefined; project_name?: string | undefined },
+  ): Promise<{ project: ProjectRow; role: ProjectRole }> {
+    const access =
+      body.project_id !== undefined ? await this.projects.access(caller, body.project_id) : await this.projects.findVisibleByName(caller, body.project_name!);
     assertCan(access.role, 'view', access.project.name);
     return access;
   }
@@ -94,7 +98,11 @@ export class DashboardService {
    * dashboard query after an analysis does not pay for reading and decoding it.
    */
   async warm(projectId: number): Promise<void> {
-    const project = await this.db.selectFrom('projects').select(['id', 'version', 'analysed_at', 'status', 'portfolio_variables']).where('id', '=', projectId).executeTakeFirst();
+    const project = await this.db
+      .selectFrom('projects')
+      .select(['id', 'version', 'analysed_at', 'status', 'portfolio_variables'])
+      .where('id', '=', projectId)
+      .executeTakeFirst();
     if (!project || project.status !== 'done') return;
     const cached = await this.cache.get(resultsKeyOf(project), () => loadProjectResults(this.db, project.id));
     precomputeSeries(cached, hazardKeysOf(project.portfolio_variables as string[]));
@@ -106,15 +114,22 @@ export class DashboardService {
     let flight: { resolve: (b: Buffer) => void; reject: (e: unknown) => void } | null = null;
     const fragments = new Map<string, string>();
     try {
-      const answer = await this.build(caller, body, (k) => {
-        key = k;
-        const hit = this.answers.get(k) ?? this.building.get(k);
-        if (hit) return hit;
-        const p = new Promise<Buffer>((resolve, reject) => { flight = { resolve, reject }; });
-        p.catch(() => {}); // the waiters, if any, handle it
-        this.building.set(k, p);
-        return undefined;
-      }, fragments);
+      const answer = await this.build(
+        caller,
+        body,
+        (k) => {
+          key = k;
+          const hit = this.answers.get(k) ?? this.building.get(k);
+          if (hit) return hit;
+          const p = new Promise<Buffer>((resolve, reject) => {
+            flight = { resolve, reject };
+          });
+          p.catch(() => {}); // the waiters, if any, handle it
+          this.building.set(k, p);
+          return undefined;
+        },
+        fragments,
+      );
       if (Buffer.isBuffer(answer)) return answer;
       const buf = spliceFragments(JSON.stringify(answer), fragments);
       if (buf.byteLength <= 32 * 2 ** 20) this.answers.set(key, buf, buf.byteLength);
@@ -137,10 +152,14 @@ export class DashboardService {
   private async context(caller: AuthUser, body: DashboardBody): Promise<QueryContext> {
     const { project, role } = await this.resolveProject(caller, body);
     if (project.status !== 'done') {
-      throw new AppError(409, project.status === 'failed' ? `The analysis failed: ${project.status_message ?? ''}` : `The analysis is ${project.status} (${Math.round(project.progress * 100)} %). The dashboard opens when it is done.`, undefined, {
-        status: project.status,
-        progress: project.progress,
-      });
+      throw new AppError(
+        409,
+        project.status === 'failed'
+          ? `The analysis failed: ${project.status_message ?? ''}`
+          : `The analysis is ${project.status} (${Math.round(project.progress * 100)} %). The dashboard opens when it is done.`,
+        undefined,
+        { status: project.status, progress: project.progress },
+      );
     }
     const me = await this.users.userById(caller.id);
     // Filters not sent: the caller's own saved defaults (update_default_filter without a project), else the project's.
@@ -154,7 +173,27 @@ export class DashboardService {
   /** Everything an answer depends on: the analysis, the project fields it echoes, the caller's role, tier and edit permissions, and the resolved filters. */
   private async answerKey(x: QueryContext, body: DashboardBody): Promise<string> {
     const { project, f } = x;
-    return JSON.stringify([x.resultsKey, await this.own?.signatureOf(project.company_id), project.name, project.portfolio_variables, x.role, x.tierPermissions, x.edits, f.at, f.sc, f.year, body.variable, body.percentage_type, body.mitigation, body.with_content, body.adjusted_gdp, body.property_type, body.count, body.currency, body.per_asset]);
+    return JSON.stringify([
+      x.resultsKey,
+      await this.own?.signatureOf(project.company_id),
+      project.name,
+      project.portfolio_variables,
+      x.role,
+      x.tierPermissions,
+      x.edits,
+      f.at,
+      f.sc,
+      f.year,
+      body.variable,
+      body.percentage_type,
+      body.mitigation,
+      body.with_content,
+      body.adjusted_gdp,
+      body.property_type,
+      body.count,
+      body.currency,
+      body.per_asset,
+    ]);
   }
 
   /**
@@ -164,7 +203,13 @@ export class DashboardService {
    * dashboard) wait for that build. An answer with per_asset 'pages' builds the same selection on its way and leaves
    * it for the page requests that follow.
    */
-  private async build(caller: AuthUser, body: DashboardBody, cached?: (key: string) => Buffer | Promise<Buffer> | undefined, fragments?: Map<string, string>, rowsMode = false) {
+  private async build(
+    caller: AuthUser,
+    body: DashboardBody,
+    cached?: (key: string) => Buffer | Promise<Buffer> | undefined,
+    fragments?: Map<string, string>,
+    rowsMode = false,
+  ) {
     const x = await this.context(caller, body);
     const { f } = x;
     if (cached) {
@@ -180,7 +225,12 @@ export class DashboardService {
       if (hit) return withCaller(hit);
     }
     if (sharesSelection && !this.selecting.has(selKey) && !this.selections.get(selKey)) {
-      this.selecting.set(selKey, new Promise<SelectionData | null>((resolve) => { done.resolve = resolve; }));
+      this.selecting.set(
+        selKey,
+        new Promise<SelectionData | null>((resolve) => {
+          done.resolve = resolve;
+        }),
+      );
     }
     try {
       const c = await this.cache.get(x.resultsKey, () => loadProjectResults(this.db, x.project.id));
@@ -199,8 +249,28 @@ export class DashboardService {
       const totals = portfolioTotals(sel, atYear, assetScores);
       const at2020 = sel.syIdx === sel.baseIdx ? atYear : moneyAt(sel, sel.baseIdx);
       const series = portfolioSeries(sel, body);
-      const ownData = await ownDataOf(await this.own?.markerFor(x.project), sel.R.assets, f.projectHazards, f.at === 'ssp' && f.year === BASELINE_YEAR ? null : f.sc, f.year);
-      return answerOf({ project: x.project, role: x.role, tierPermissions: x.tierPermissions, edits: x.edits, body, sel, atYear, at2020, assetScores, totals, series, ownData, fragments });
+      const ownData = await ownDataOf(
+        await this.own?.markerFor(x.project),
+        sel.R.assets,
+        f.projectHazards,
+        f.at === 'ssp' && f.year === BASELINE_YEAR ? null : f.sc,
+        f.year,
+      );
+      return answerOf({
+        project: x.project,
+        role: x.role,
+        tierPermissions: x.tierPermissions,
+        edits: x.edits,
+        body,
+        sel,
+        atYear,
+        at2020,
+        assetScores,
+        totals,
+        series,
+        ownData,
+        fragments,
+      });
     } finally {
       if (done.resolve) {
         done.resolve(null);
@@ -210,7 +280,11 @@ export class DashboardService {
   }
 
   /** The selection of the page endpoints for a caller and filters (tier section checked: 403 when not allowed). */
-  private async selection(caller: AuthUser, body: DashboardFilterFields & { project_id?: number | undefined; project_name?: string | undefined }, section: TierSection): Promise<Selection> {
+  private async selection(
+    caller: AuthUser,
+    body: DashboardFilterFields & { project_id?: number | undefined; project_name?: string | undefined },
+    section: TierSection,
+  ): Promise<Selection> {
     const sel = (await this.build(caller, { ...body, per_asset: 'pages' } as DashboardBody, undefined, undefined, true)) as Selection;
     if (sel.allowed[section] !== true) throw new AppError(403, `Your subscription tier does not include the ${section.replace(/_/g, ' ')}.`);
     return sel;
@@ -219,7 +293,10 @@ export class DashboardService {
   /** `POST api/v2/dashboard/assets/`: one page of the asset table, sorted and searched on the server. */
   async assetPage(caller: AuthUser, body: DashboardAssetPageBody): Promise<DashboardAssetPage> {
     const sel = await this.selection(caller, body, 'asset_table');
-    if (body.sort in LOSS_FIELDS && sel.allowed.portfolio_losses !== true) throw new AppError(403, `sort: your subscription tier does not include the asset losses ('${body.sort}').`, [{ field: 'sort', message: 'not part of your tier' }]);
+    if (body.sort in LOSS_FIELDS && sel.allowed.portfolio_losses !== true)
+      throw new AppError(403, `sort: your subscription tier does not include the asset losses ('${body.sort}').`, [
+        { field: 'sort', message: 'not part of your tier' },
+      ]);
     let positions: ArrayLike<number>;
     if (body.ids) {
       const byId = (sel.positionOfId ??= new Map(Array.from(sel.idx, (i, n) => [sel.R.assets[i]!.id, n] as const)));
@@ -239,18 +316,30 @@ export class DashboardService {
     const sel = await this.selection(caller, body, 'climate_heatmap');
     const residual = body.adaptation ?? sel.mitigation;
     const labels = sel.hazards.map(labelOf);
-    const sortKey = body.sort === 'climate_score' || body.sort === 'name' || body.sort === 'position' ? body.sort : hazardByLabel(body.sort)?.key && sel.hazards.includes(hazardByLabel(body.sort)!.key) ? hazardByLabel(body.sort)!.label : null;
+    const sortKey =
+      body.sort === 'climate_score' || body.sort === 'name' || body.sort === 'position'
+        ? body.sort
+        : hazardByLabel(body.sort)?.key && sel.hazards.includes(hazardByLabel(body.sort)!.key)
+          ? hazardByLabel(body.sort)!.label
+          : null;
     if (!sortKey) throw badRequest(`sort: '${body.sort}' is not position, name, climate_score or one of the hazards ${labels.join(', ')}.`, 'sort');
     const order = orderOf(sel, sortKey, body.order, residual);
     const positions = searchOf(sel, order, `${sortKey}|${body.order}|${residual}`, body.search);
     const end = Math.min(positions.length, body.offset + body.limit);
     const m = scoreMatrixOf(sel.cachedResults, sel.syIdx, residual);
-    const ids: number[] = [], names: string[] = [];
+    const ids: number[] = [],
+      names: string[] = [];
     const scores: (number | null)[][] = sel.hazards.map(() => []);
     for (let j = body.offset; j < end; j++) {
-      const n = positions[j]!, i = sel.idx[n]!, a = sel.R.assets[i]!;
-      ids.push(a.id); names.push(a.name);
-      for (let k = 0; k < sel.hazards.length; k++) { const v = m[i * N_HAZARDS + sel.hk[k]!]!; scores[k]!.push(v === 255 ? null : v); }
+      const n = positions[j]!,
+        i = sel.idx[n]!,
+        a = sel.R.assets[i]!;
+      ids.push(a.id);
+      names.push(a.name);
+      for (let k = 0; k < sel.hazards.length; k++) {
+        const v = m[i * N_HAZARDS + sel.hk[k]!]!;
+        scores[k]!.push(v === 255 ? null : v);
+      }
     }
     return { total: positions.length, offset: body.offset, limit: body.limit, hazards: labels, ids, names, scores };
   }
@@ -268,14 +357,26 @@ export class DashboardService {
     if (body.colour_by === 'Climate score' || body.colour_by === 'climate_score') score = (n) => sel.assetScores[n]!;
     else {
       const h = hazardByLabel(body.colour_by)?.key;
-      if (!h || !sel.hazards.includes(h)) throw badRequest(`colour_by: '${body.colour_by}' is not Climate score or one of the hazards ${labels.join(', ')}.`, 'colour_by');
-      const m = scoreMatrixOf(sel.cachedResults, sel.syIdx, sel.mitigation), hh = HAZARD_KEYS.indexOf(h);
-      score = (n) => { const v = m[idx[n]! * N_HAZARDS + hh]!; return v === 255 ? null : v; };
+      if (!h || !sel.hazards.includes(h))
+        throw badRequest(`colour_by: '${body.colour_by}' is not Climate score or one of the hazards ${labels.join(', ')}.`, 'colour_by');
+      const m = scoreMatrixOf(sel.cachedResults, sel.syIdx, sel.mitigation),
+        hh = HAZARD_KEYS.indexOf(h);
+      score = (n) => {
+        const v = m[idx[n]! * N_HAZARDS + hh]!;
+        return v === 255 ? null : v;
+      };
     }
     const base = { total: N, colour_by: body.colour_by, hazards: labels, bounds: boundsOf(sel) };
     if (N <= this.mapPointsMax) {
       const p = { id: [] as number[], name: [] as string[], latitude: [] as number[], longitude: [] as number[], score: [] as (number | null)[] };
-      for (let n = 0; n < N; n++) { const a = R.assets[idx[n]!]!; p.id.push(a.id); p.name.push(a.name); p.latitude.push(a.latitude); p.longitude.push(a.longitude); p.score.push(score(n)); }
+      for (let n = 0; n < N; n++) {
+        const a = R.assets[idx[n]!]!;
+        p.id.push(a.id);
+        p.name.push(a.name);
+        p.latitude.push(a.latitude);
+        p.longitude.push(a.longitude);
+        p.score.push(score(n));
+      }
       return { ...base, clustered: false, points: p, clusters: null };
     }
     const clusters = mapClusters(sel, score, body.bbox, body.zoom);

@@ -43,6 +43,10 @@ export class GeoService {
         seen.add(name.toLowerCase());
         return { name, latitude: m.latitude, longitude: m.longitude, country_code: m.country_code ?? 'NA', property_type: 'Commercial' };
       });
-    return this.projects.createPhysical(caller, { portfolio_name: portfolioName, data, is_benchmark: true, index_name: indexName, portfolio_variables: undefined }, 'index');
+    return this.projects.createPhysical(
+      caller,
+      { portfolio_name: portfolioName, data, is_benchmark: true, index_name: indexName, portfolio_variables: undefined },
+      'index',
+    );
   }
 }

@@ -21,17 +21,34 @@ export const HazardCogQuery = z.object({
   analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).default('ssp'),
   scenario: z.enum(SCENARIOS, { error: 'scenario must be 26, 45 or 85' }).default('45'),
   year: z.coerce.number({ error: 'year must be a number' }).int('year must be a whole year').default(2050),
-  return_period: z.coerce.number({ error: 'return_period must be a number of years' }).int('return_period must be a whole number of years').optional()
+  return_period: z.coerce
+    .number({ error: 'return_period must be a number of years' })
+    .int('return_period must be a whole number of years')
+    .optional()
     .describe(`Years; for ${CURVE_HAZARDS.join(', ')} (default 100): one of ${RETURN_PERIODS_YEARS.join(', ')}. Other hazards have no return period.`),
   bbox: z.string().max(100).optional().describe('west,south,east,north in degrees (default the whole world).'),
-  res_deg: z.coerce.number({ error: 'res_deg must be a number' }).positive('res_deg must be positive').max(5, 'res_deg must be 5 or less').optional()
-    .describe(`Cell size, degrees; not finer than the layer's native grid. Default: the native grid, or the finest of ${AUTO_RES.join(', ')} that keeps the area within ${COG_MAX_CELLS.toLocaleString('en-US')} cells.`),
+  res_deg: z.coerce
+    .number({ error: 'res_deg must be a number' })
+    .positive('res_deg must be positive')
+    .max(5, 'res_deg must be 5 or less')
+    .optional()
+    .describe(
+      `Cell size, degrees; not finer than the layer's native grid. Default: the native grid, or the finest of ${AUTO_RES.join(', ')} that keeps the area within ${COG_MAX_CELLS.toLocaleString('en-US')} cells.`,
+    ),
 });
 export type HazardCogQuery = z.infer<typeof HazardCogQuery>;
 
 export interface HazardGrid {
-  width: number; height: number; west: number; north: number; resDeg: number; data: Float32Array;
-  unit: string; returnPeriod: number | null; description: string; fileStem: string;
+  width: number;
+  height: number;
+  west: number;
+  north: number;
+  resDeg: number;
+  data: Float32Array;
+  unit: string;
+  returnPeriod: number | null;
+  description: string;
+  fileStem: string;
 }
 
 function parseBbox(s: string | undefined): [number, number, number, number] {
@@ -47,7 +64,10 @@ function parseBbox(s: string | undefined): [number, number, number, number] {
 /** Native grid of a hazard: the finest cell among its loaded layers, degrees. */
 function nativeRes(layers: HazardLayers, h: HazardKey): number {
   let res = Infinity;
-  for (const n of HAZARD_META[h].layers) { const l = layers.layer(n); if (l && l.entry.grid.resDeg < res) res = l.entry.grid.resDeg; }
+  for (const n of HAZARD_META[h].layers) {
+    const l = layers.layer(n);
+    if (l && l.entry.grid.resDeg < res) res = l.entry.grid.resDeg;
+  }
   return Number.isFinite(res) ? res : 0.1;
 }
 
@@ -71,13 +91,18 @@ export async function hazardGrid(hazard: HazardKey, q: HazardCogQuery): Promise<
   if (q.res_deg !== undefined) {
     if (q.res_deg < native - 1e-12) throw badRequest(`res_deg must be ${+native.toFixed(6)} or more: the ${hazard} layer has no finer detail.`, 'res_deg');
     res = q.res_deg;
-    if (cellsAt(res) > COG_MAX_CELLS) throw badRequest(`res_deg: ${cellsAt(res).toLocaleString('en-US')} cells; at most ${COG_MAX_CELLS.toLocaleString('en-US')} per download. Choose a coarser res_deg or a smaller bbox.`, 'res_deg');
+    if (cellsAt(res) > COG_MAX_CELLS)
+      throw badRequest(
+        `res_deg: ${cellsAt(res).toLocaleString('en-US')} cells; at most ${COG_MAX_CELLS.toLocaleString('en-US')} per download. Choose a coarser res_deg or a smaller bbox.`,
+        'res_deg',
+      );
   } else {
     const choice = [native, ...AUTO_RES.filter((r) => r > native)].find((r) => cellsAt(r) <= COG_MAX_CELLS);
     if (choice === undefined) throw badRequest('bbox is too large for one download even at 2°.', 'bbox');
     res = choice;
   }
-  const width = Math.ceil((e - w) / res - 1e-9), height = Math.ceil((n - s) / res - 1e-9);
+  const width = Math.ceil((e - w) / res - 1e-9),
+    height = Math.ceil((n - s) / res - 1e-9);
   const ctx = layers.resolveScenario({ analysisType: at, scenario: q.scenario as ScenarioCode, year });
   const out = newCurveSample();
   const N_RP = RETURN_PERIODS_YEARS.length;
@@ -92,7 +117,8 @@ export async function hazardGrid(hazard: HazardKey, q: HazardCogQuery): Promise<
       data[r * width + c] = curve >= 0 ? smp.curves[curve * N_RP + rpIndex]! : smp.values[h]!;
     }
     sinceYield += width;
-    if (sinceYield >= 4096) { // about 80 ms of model evaluations: let other requests through
+    if (sinceYield >= 4096) {
+      // about 80 ms of model evaluations: let other requests through
       sinceYield = 0;
       await new Promise((done) => setImmediate(done));
     }
@@ -100,7 +126,19 @@ export async function hazardGrid(hazard: HazardKey, q: HazardCogQuery): Promise<
   const unit = HAZARD_INDICATORS[hazard].unit;
   const rp = curve >= 0 ? RETURN_PERIODS_YEARS[rpIndex]! : null;
   const label = HAZARDS.find((x) => x.key === hazard)!.label;
-  const description = `${label}: ${HAZARD_INDICATORS[hazard].indicator} (${unit})${rp ? `, ${rp}-year return period` : ''}, ${SCENARIO_LABELS[at][q.scenario as ScenarioCode]} ${year}; ` +
+  const description =
+    `${label}: ${HAZARD_INDICATORS[hazard].indicator} (${unit})${rp ? `, ${rp}-year return period` : ''}, ${SCENARIO_LABELS[at][q.scenario as ScenarioCode]} ${year}; ` +
     `cell centres sampled from the @crp/hazards model at ${+res.toFixed(6)} deg; nodata ${NODATA}. ${HAZARD_META[hazard].model}`;
-  return { width, height, west: w, north: n, resDeg: res, data, unit, returnPeriod: rp, description, fileStem: `${hazard}_${at}${q.scenario}_${year}${rp ? `_rp${rp}` : ''}` };
+  return {
+    width,
+    height,
+    west: w,
+    north: n,
+    resDeg: res,
+    data,
+    unit,
+    returnPeriod: rp,
+    description,
+    fileStem: `${hazard}_${at}${q.scenario}_${year}${rp ? `_rp${rp}` : ''}`,
+  };
 }

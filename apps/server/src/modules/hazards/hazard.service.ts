@@ -40,7 +40,8 @@ export class HazardService {
     if (b.project_id !== undefined || b.asset_id !== undefined) {
       if (b.project_id === undefined) throw bad('project_id', 'project_id is required with asset_id');
       if (b.asset_id === undefined) throw bad('asset_id', 'asset_id is required with project_id');
-      if (b.latitude !== undefined || b.longitude !== undefined) throw bad(b.latitude !== undefined ? 'latitude' : 'longitude', 'send either latitude and longitude or project_id and asset_id, not both');
+      if (b.latitude !== undefined || b.longitude !== undefined)
+        throw bad(b.latitude !== undefined ? 'latitude' : 'longitude', 'send either latitude and longitude or project_id and asset_id, not both');
       const row = await this.policy.readableAsset(caller, b.project_id, b.asset_id); // 404 for a project the caller may not read
       if (!row) throw notFound(`asset_id: no asset ${b.asset_id} in project ${b.project_id}.`);
       return { latitude: row.latitude, longitude: row.longitude, asset: { id: row.id, name: row.name, project_id: row.project_id } };
@@ -54,10 +55,21 @@ export class HazardService {
   async typhoonTracks(caller: AuthUser, b: TyphoonTrackRequest): Promise<z.input<typeof TyphoonTrackAnswer>> {
     const { latitude, longitude, asset } = await this.trackPoint(caller, b);
     const archive = defaultTrackArchive();
-    const r = archive.nearby({ latitude, longitude, radiusKm: b.radius_km, ...(b.since_year !== undefined ? { sinceYear: b.since_year } : {}), limit: b.limit });
+    const r = archive.nearby({
+      latitude,
+      longitude,
+      radiusKm: b.radius_km,
+      ...(b.since_year !== undefined ? { sinceYear: b.since_year } : {}),
+      limit: b.limit,
+    });
     return {
-      latitude, longitude, radius_km: b.radius_km, since_year: b.since_year ?? null, ...(asset ? { asset } : {}),
-      count: r.storms.length, total: r.total,
+      latitude,
+      longitude,
+      radius_km: b.radius_km,
+      since_year: b.since_year ?? null,
+      ...(asset ? { asset } : {}),
+      count: r.storms.length,
+      total: r.total,
       has_data: r.coverage.length > 0,
       coverage: r.coverage.map((c) => ({ basin: c.basin, from: c.from, to: c.to })),
       storms: r.storms,

@@ -5,22 +5,34 @@ import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 const errors = { 400: ErrorBody, 401: ErrorBody };
 
 export const hazardRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/api/v2/hazard/point/', {
-    onRequest: app.authenticate,
-    schema: {
-      tags: ['Hazards'],
-      summary: 'All eleven hazards at one point for one scenario and year',
-      description:
-        'Each hazard: value and unit (null where there is no data, never a fake zero), score 0-100 and band, return-period curve for acute hazards, resolution_km, data tier and source. Years between the AR6 decades are interpolated through the global warming level. Where one of your company\'s own hazard layers covers the point, its value replaces the built-in one, with tier "own data".',
-      security: TOKEN_SECURITY,
-      querystring: HazardPointQuery,
-      response: { 200: HazardPointAnswer, ...errors },
+  app.get(
+    '/api/v2/hazard/point/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Hazards'],
+        summary: 'All eleven hazards at one point for one scenario and year',
+        description:
+          'Each hazard: value and unit (null where there is no data, never a fake zero), score 0-100 and band, return-period curve for acute hazards, resolution_km, data tier and source. Years between the AR6 decades are interpolated through the global warming level. Where one of your company\'s own hazard layers covers the point, its value replaces the built-in one, with tier "own data".',
+        security: TOKEN_SECURITY,
+        querystring: HazardPointQuery,
+        response: { 200: HazardPointAnswer, ...errors },
+      },
     },
-  }, async (req) => app.services.hazards.point(caller(req), req.query));
+    async (req) => app.services.hazards.point(caller(req), req.query),
+  );
 
-  app.get('/api/v2/hazard/catalog/', {
-    onRequest: app.authenticate,
-    schema: { tags: ['Hazards'], summary: 'Every hazard layer with its indicator, grid, resolution, scenarios, years, sources, licence and checksum', security: TOKEN_SECURITY, response: { 200: HazardCatalogEntry.array(), ...errors } },
-  }, async () => app.services.hazards.catalog());
-
+  app.get(
+    '/api/v2/hazard/catalog/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Hazards'],
+        summary: 'Every hazard layer with its indicator, grid, resolution, scenarios, years, sources, licence and checksum',
+        security: TOKEN_SECURITY,
+        response: { 200: HazardCatalogEntry.array(), ...errors },
+      },
+    },
+    async () => app.services.hazards.catalog(),
+  );
 };

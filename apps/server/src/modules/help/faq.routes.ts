@@ -32,7 +32,11 @@ const SearchQuery = z.object({
 const KeywordBody = z.object({
   keywords: z
     .array(
-      z.string({ error: 'keywords must be a list of keyword names' }).trim().min(1, 'keywords must not contain an empty name').max(100, 'a keyword name is at most 100 characters'),
+      z
+        .string({ error: 'keywords must be a list of keyword names' })
+        .trim()
+        .min(1, 'keywords must not contain an empty name')
+        .max(100, 'a keyword name is at most 100 characters'),
       { error: 'keywords is required: a list of keyword names, e.g. {"keywords": ["Floods"]}' },
     )
     .min(1, 'keywords must name at least one keyword')
@@ -51,45 +55,57 @@ export const faqRoutes: FastifyPluginAsyncZod = async (app) => {
     request.authUser = user;
   }
 
-  app.get('/api/v2/faq_search/', {
-    onRequest: optionalAuth,
-    schema: {
-      tags: ['Help'],
-      summary: 'Search the FAQ: ranked items whose question or answer contains the words (prefixes match: "typh" finds typhoon)',
-      description:
-        'PostgreSQL full-text search (English stemming) over title (weighted higher) and answer text. Items containing every word come first; if none contain them all, items containing any word are returned. Token optional.',
-      security: OPTIONAL_TOKEN,
-      querystring: SearchQuery,
-      response: { 200: z.object({ count: z.number().int(), results: z.array(FaqItem.extend({ rank: z.number() })) }), ...errors },
+  app.get(
+    '/api/v2/faq_search/',
+    {
+      onRequest: optionalAuth,
+      schema: {
+        tags: ['Help'],
+        summary: 'Search the FAQ: ranked items whose question or answer contains the words (prefixes match: "typh" finds typhoon)',
+        description:
+          'PostgreSQL full-text search (English stemming) over title (weighted higher) and answer text. Items containing every word come first; if none contain them all, items containing any word are returned. Token optional.',
+        security: OPTIONAL_TOKEN,
+        querystring: SearchQuery,
+        response: { 200: z.object({ count: z.number().int(), results: z.array(FaqItem.extend({ rank: z.number() })) }), ...errors },
+      },
     },
-  }, async (req) => {
-    const results = await faq.search(req.query.search);
-    return { count: results.length, results };
-  });
+    async (req) => {
+      const results = await faq.search(req.query.search);
+      return { count: results.length, results };
+    },
+  );
 
-  app.post('/api/v2/keyword_help_v2/', {
-    onRequest: optionalAuth,
-    schema: {
-      tags: ['Help'],
-      summary: 'FAQ items filed under the given keywords (a category includes its children), JSON {"keywords": [name]}',
-      description: 'Names match without regard to case; unknown names are ignored, and 404 is answered when none is a keyword. Token optional.',
-      security: OPTIONAL_TOKEN,
-      body: KeywordBody,
-      response: { 200: z.array(FaqItem), ...errors },
+  app.post(
+    '/api/v2/keyword_help_v2/',
+    {
+      onRequest: optionalAuth,
+      schema: {
+        tags: ['Help'],
+        summary: 'FAQ items filed under the given keywords (a category includes its children), JSON {"keywords": [name]}',
+        description: 'Names match without regard to case; unknown names are ignored, and 404 is answered when none is a keyword. Token optional.',
+        security: OPTIONAL_TOKEN,
+        body: KeywordBody,
+        response: { 200: z.array(FaqItem), ...errors },
+      },
     },
-  }, async (req) => {
-    const items = await faq.itemsForKeywords(req.body.keywords);
-    if (!items) throw notFound(`keywords: no FAQ keyword named ${req.body.keywords.map((k) => `'${k}'`).join(', ')}.`);
-    return items;
-  });
+    async (req) => {
+      const items = await faq.itemsForKeywords(req.body.keywords);
+      if (!items) throw notFound(`keywords: no FAQ keyword named ${req.body.keywords.map((k) => `'${k}'`).join(', ')}.`);
+      return items;
+    },
+  );
 
-  app.get('/api/v2/faq_keywords/', {
-    onRequest: optionalAuth,
-    schema: {
-      tags: ['Help'],
-      summary: 'FAQ keyword categories in display order, each with its child keywords',
-      security: OPTIONAL_TOKEN,
-      response: { 200: z.array(z.object({ name: z.string(), children: z.array(z.string()) })), ...errors },
+  app.get(
+    '/api/v2/faq_keywords/',
+    {
+      onRequest: optionalAuth,
+      schema: {
+        tags: ['Help'],
+        summary: 'FAQ keyword categories in display order, each with its child keywords',
+        security: OPTIONAL_TOKEN,
+        response: { 200: z.array(z.object({ name: z.string(), children: z.array(z.string()) })), ...errors },
+      },
     },
-  }, async () => faq.keywords());
+    async () => faq.keywords(),
+  );
 };

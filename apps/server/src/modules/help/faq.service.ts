@@ -31,10 +31,40 @@ export interface FaqSearchHit extends FaqItemOut {
 // style attributes, javascript:/data:/vbscript: URLs) is removed; the bodies of script-like tags are dropped.
 
 const TAGS: Record<string, string[]> = {
-  p: [], br: [], hr: [], strong: [], b: [], em: [], i: [], u: [], sub: [], sup: [], small: [], code: [], pre: [],
-  blockquote: [], h3: [], h4: [], h5: [], ul: [], ol: ['start'], li: [], dl: [], dt: [], dd: [],
-  table: [], thead: [], tbody: [], tr: [], th: ['colspan', 'rowspan', 'scope'], td: ['colspan', 'rowspan'], caption: [],
-  a: ['href', 'title'], img: ['src', 'alt', 'title', 'width', 'height'], span: [], div: [],
+  p: [],
+  br: [],
+  hr: [],
+  strong: [],
+  b: [],
+  em: [],
+  i: [],
+  u: [],
+  sub: [],
+  sup: [],
+  small: [],
+  code: [],
+  pre: [],
+  blockquote: [],
+  h3: [],
+  h4: [],
+  h5: [],
+  ul: [],
+  ol: ['start'],
+  li: [],
+  dl: [],
+  dt: [],
+  dd: [],
+  table: [],
+  thead: [],
+  tbody: [],
+  tr: [],
+  th: ['colspan', 'rowspan', 'scope'],
+  td: ['colspan', 'rowspan'],
+  caption: [],
+  a: ['href', 'title'],
+  img: ['src', 'alt', 'title', 'width', 'height'],
+  span: [],
+  div: [],
 };
 // Void elements (embed, input) are simply dropped: they have no body.
 const DROP_WITH_BODY = ['script', 'style', 'iframe', 'object', 'noscript', 'template', 'textarea', 'select', 'svg', 'math', 'head', 'title'];
@@ -115,7 +145,12 @@ export function safeAttachments(list: unknown): string[] {
 
 /** Words of a search (letters and digits; at most 12). */
 export function searchWords(search: string): string[] {
-  return (search.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 12);
+  return (
+    search
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).slice(0, 12);
 }
 
 /** A to_tsquery text joining the words' prefixes with `op`; every word is quoted, so no operator can be injected. */
@@ -129,9 +164,7 @@ export class FaqService {
   /** Keyword categories in order, each with its children's names (spec 001 §3.13). */
   async keywords(): Promise<{ name: string; children: string[] }[]> {
     const rows = await this.db.selectFrom('faq_keywords').select(['id', 'name', 'parent_id']).orderBy('position').orderBy('id').execute();
-    return rows
-      .filter((r) => r.parent_id === null)
-      .map((top) => ({ name: top.name, children: rows.filter((r) => r.parent_id === top.id).map((r) => r.name) }));
+    return rows.filter((r) => r.parent_id === null).map((top) => ({ name: top.name, children: rows.filter((r) => r.parent_id === top.id).map((r) => r.name) }));
   }
 
   /**
@@ -152,7 +185,9 @@ export class FaqService {
     const rows = await this.db
       .selectFrom('faq_items as i')
       .select(['i.id', 'i.key', 'i.title', 'i.content', 'i.attachments', 'i.position'])
-      .where((eb) => eb.exists(eb.selectFrom('faq_item_keywords as ik').select('ik.item_id').whereRef('ik.item_id', '=', 'i.id').where('ik.keyword_id', 'in', all)))
+      .where((eb) =>
+        eb.exists(eb.selectFrom('faq_item_keywords as ik').select('ik.item_id').whereRef('ik.item_id', '=', 'i.id').where('ik.keyword_id', 'in', all)),
+      )
       .orderBy('i.position')
       .orderBy('i.id')
       .execute();
@@ -193,7 +228,11 @@ export class FaqService {
       .selectFrom('faq_item_keywords as ik')
       .innerJoin('faq_keywords as k', 'k.id', 'ik.keyword_id')
       .select(['ik.item_id', 'k.name'])
-      .where('ik.item_id', 'in', rows.map((r) => r.id))
+      .where(
+        'ik.item_id',
+        'in',
+        rows.map((r) => r.id),
+      )
       .orderBy('k.position')
       .execute();
     return rows.map((r) => ({
@@ -223,14 +262,29 @@ export class FaqService {
     const row = await db
       .insertInto('faq_items')
       .values(values)
-      .onConflict((oc) => oc.column('key').doUpdateSet({ title: values.title, content: values.content, content_text: values.content_text, attachments: values.attachments, position, source, updated_at: values.updated_at }))
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({
+            title: values.title,
+            content: values.content,
+            content_text: values.content_text,
+            attachments: values.attachments,
+            position,
+            source,
+            updated_at: values.updated_at,
+          }),
+      )
       .returning('id')
       .executeTakeFirstOrThrow();
     const kws = await db.selectFrom('faq_keywords').select(['id', 'name']).where('name', 'in', item.keywords).execute();
     const missing = item.keywords.filter((k) => !kws.some((r) => r.name === k));
     if (missing.length) throw new Error(`FAQ item '${item.key}': unknown keywords ${missing.join(', ')}`);
     await db.deleteFrom('faq_item_keywords').where('item_id', '=', row.id).execute();
-    await db.insertInto('faq_item_keywords').values(kws.map((k) => ({ item_id: row.id, keyword_id: k.id }))).execute();
+    await db
+      .insertInto('faq_item_keywords')
+      .values(kws.map((k) => ({ item_id: row.id, keyword_id: k.id })))
+      .execute();
     return row.id;
   }
 
@@ -261,7 +315,15 @@ export class FaqService {
       const names = FAQ_CATEGORIES.flatMap((c) => [c.name, ...c.children]);
       await tx.deleteFrom('faq_keywords').where('name', 'not in', names).execute();
       for (const [i, item] of FAQ_ITEMS.entries()) await this.upsertItem(item, i, 'builtin', tx);
-      await tx.deleteFrom('faq_items').where('source', '=', 'builtin').where('key', 'not in', FAQ_ITEMS.map((i) => i.key)).execute();
+      await tx
+        .deleteFrom('faq_items')
+        .where('source', '=', 'builtin')
+        .where(
+          'key',
+          'not in',
+          FAQ_ITEMS.map((i) => i.key),
+        )
+        .execute();
     });
     return { ...counts, changed: true };
   }
@@ -270,7 +332,12 @@ export class FaqService {
   private async isCurrent(): Promise<boolean> {
     const [kws, items, links] = await Promise.all([
       this.db.selectFrom('faq_keywords').select(['id', 'name', 'parent_id', 'position']).orderBy('position').execute(),
-      this.db.selectFrom('faq_items').select(['id', 'key', 'title', 'content', 'attachments', 'position']).where('source', '=', 'builtin').orderBy('position').execute(),
+      this.db
+        .selectFrom('faq_items')
+        .select(['id', 'key', 'title', 'content', 'attachments', 'position'])
+        .where('source', '=', 'builtin')
+        .orderBy('position')
+        .execute(),
       this.db.selectFrom('faq_item_keywords').select(['item_id', 'keyword_id']).execute(),
     ]);
     const byId = new Map(kws.map((k) => [k.id, k.name]));
@@ -282,10 +349,17 @@ export class FaqService {
     return FAQ_ITEMS.every((want, i) => {
       const have = items[i]!;
       const att = typeof have.attachments === 'string' ? JSON.parse(have.attachments) : have.attachments;
-      const names = links.filter((l) => l.item_id === have.id).map((l) => byId.get(l.keyword_id)).sort();
+      const names = links
+        .filter((l) => l.item_id === have.id)
+        .map((l) => byId.get(l.keyword_id))
+        .sort();
       return (
-        have.key === want.key && have.position === i && have.title === want.title.trim() && have.content === sanitizeFaqHtml(want.content) &&
-        JSON.stringify(att) === JSON.stringify(safeAttachments(want.attachments ?? [])) && JSON.stringify(names) === JSON.stringify([...new Set(want.keywords)].sort())
+        have.key === want.key &&
+        have.position === i &&
+        have.title === want.title.trim() &&
+        have.content === sanitizeFaqHtml(want.content) &&
+        JSON.stringify(att) === JSON.stringify(safeAttachments(want.attachments ?? [])) &&
+        JSON.stringify(names) === JSON.stringify([...new Set(want.keywords)].sort())
       );
     });
   }

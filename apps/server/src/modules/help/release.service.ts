@@ -9,7 +9,11 @@ export async function announceReleases(db: DB, notifications: NotificationServic
   for (const r of RELEASES) {
     if (done.has(r.version)) continue;
     await db.transaction().execute(async (tx) => {
-      const ins = await tx.insertInto('releases_announced').values({ version: r.version }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      const ins = await tx
+        .insertInto('releases_announced')
+        .values({ version: r.version })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
       if (Number(ins.numInsertedOrUpdatedRows ?? 0) === 0) return; // another process announced it
       await notifications.notifyEveryone(
         { title: `Release ${r.version}: ${r.title}`, message: r.items.join(' '), notification_type: 'info', link: '/changelog' },

@@ -24,7 +24,13 @@ export class MapRepository {
   constructor(private readonly db: DB) {}
 
   async nameTaken(ownerId: number, name: string, tx: DB | Tx = this.db): Promise<boolean> {
-    const row = await tx.selectFrom('projects').select('id').where('owner_id', '=', ownerId).where('kind', '=', 'map').where('name_lower', '=', name.toLowerCase()).executeTakeFirst();
+    const row = await tx
+      .selectFrom('projects')
+      .select('id')
+      .where('owner_id', '=', ownerId)
+      .where('kind', '=', 'map')
+      .where('name_lower', '=', name.toLowerCase())
+      .executeTakeFirst();
     return !!row;
   }
 
@@ -32,18 +38,40 @@ export class MapRepository {
     const p = await tx
       .insertInto('projects')
       .values({
-        company_id: caller.companyId, owner_id: caller.id, kind: 'map', name: m.name, name_lower: m.name.toLowerCase(),
-        portfolio_variables: JSON.stringify([m.variable]), non_building_variables: JSON.stringify({ energy: [], agriculture: [] }), base_unit: 'meter',
-        base_currency: 'USD', source: 'map', is_benchmark: false, ticker: null, index_name: null,
-        default_filters: JSON.stringify({ analysis_type: 'ssp', scenario: '85', year: 2050 }), status: 'done', progress: 1, status_message: null, version: 1, analysed_at: new Date(),
+        company_id: caller.companyId,
+        owner_id: caller.id,
+        kind: 'map',
+        name: m.name,
+        name_lower: m.name.toLowerCase(),
+        portfolio_variables: JSON.stringify([m.variable]),
+        non_building_variables: JSON.stringify({ energy: [], agriculture: [] }),
+        base_unit: 'meter',
+        base_currency: 'USD',
+        source: 'map',
+        is_benchmark: false,
+        ticker: null,
+        index_name: null,
+        default_filters: JSON.stringify({ analysis_type: 'ssp', scenario: '85', year: 2050 }),
+        status: 'done',
+        progress: 1,
+        status_message: null,
+        version: 1,
+        analysed_at: new Date(),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
     await tx
       .insertInto('map_projects')
       .values({
-        project_id: p.id, address: m.address, latitude: m.latitude, longitude: m.longitude, distance_km: m.distance_km, variable: m.variable,
-        duration_data: JSON.stringify(m.duration_data), country_code: m.country_code, subregion: m.subregion,
+        project_id: p.id,
+        address: m.address,
+        latitude: m.latitude,
+        longitude: m.longitude,
+        distance_km: m.distance_km,
+        variable: m.variable,
+        duration_data: JSON.stringify(m.duration_data),
+        country_code: m.country_code,
+        subregion: m.subregion,
       })
       .execute();
     return p.id;
@@ -62,7 +90,12 @@ export class MapRepository {
       .orderBy('p.id', 'desc')
       .execute();
     return rows.map((r) => ({
-      project_id: r.id, name: r.name, created_at: iso(r.created_at), distance: r.distance_km, portfolio_variable: r.variable, address: r.address,
+      project_id: r.id,
+      name: r.name,
+      created_at: iso(r.created_at),
+      distance: r.distance_km,
+      portfolio_variable: r.variable,
+      address: r.address,
       permission: r.owner_id === caller.id ? ('owner' as const) : (r.permission ?? 'read'),
     }));
   }

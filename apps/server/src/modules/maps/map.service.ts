@@ -9,9 +9,25 @@ import { gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  HAZARD_KEYS, MAP_BBOX_HALF_SIDE_M_PER_KM, MAP_DOWNLOAD_SCENARIO, MAP_DOWNLOAD_YEAR, MAP_LEGENDS, MAP_RETURN_PERIODS, MAP_VARIABLE_KEYS,
-  WILDFIRE_DISTANCE_KM, WILDFIRE_SCENARIO_YEARS, WILDFIRE_SCENARIO_YEAR_LABELS, returnPeriodKey, returnPeriodLabel, safeCell,
-  type CreateMapBody, type DatasetLookupResponse, type MapHazardKey, type MapResponse, type MapValueResponse, type MapVariable,
+  HAZARD_KEYS,
+  MAP_BBOX_HALF_SIDE_M_PER_KM,
+  MAP_DOWNLOAD_SCENARIO,
+  MAP_DOWNLOAD_YEAR,
+  MAP_LEGENDS,
+  MAP_RETURN_PERIODS,
+  MAP_VARIABLE_KEYS,
+  WILDFIRE_DISTANCE_KM,
+  WILDFIRE_SCENARIO_YEARS,
+  WILDFIRE_SCENARIO_YEAR_LABELS,
+  returnPeriodKey,
+  returnPeriodLabel,
+  safeCell,
+  type CreateMapBody,
+  type DatasetLookupResponse,
+  type MapHazardKey,
+  type MapResponse,
+  type MapValueResponse,
+  type MapVariable,
 } from '@crp/contracts';
 import { countryOf, detectCountry, reverseGeocode } from '@crp/geo';
 import { defaultHazardLayers, type HazardLayers } from '@crp/hazards';
@@ -58,7 +74,12 @@ export function countryGdp(iso3: string | null): { value: number; year: number }
 
 // ---------------------------------------------------------------- bounding box statistics
 
-export interface BBox { west: number; south: number; east: number; north: number }
+export interface BBox {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
 /** Box of half-side 500 m × distance around a point (spec 001 §9). */
 export function boundingBox(lat: number, lng: number, distanceKm: number): BBox {
   const half = MAP_BBOX_HALF_SIDE_M_PER_KM * distanceKm;
@@ -67,28 +88,43 @@ export function boundingBox(lat: number, lng: number, distanceKm: number): BBox 
   return { west: lng - dLng, south: lat - dLat, east: lng + dLng, north: lat + dLat };
 }
 
-export interface BoxStats { average: number | null; max: number | null; min: number | null; cells: number }
+export interface BoxStats {
+  average: number | null;
+  max: number | null;
+  min: number | null;
+  cells: number;
+}
 /**
  * Area-weighted average, maximum and minimum of a dataset over the native-grid cells a box overlaps (cells without
  * data are left out; all null when none has data).
  */
 export function boxStats(sampler: DatasetSampler, resDeg: number, box: BBox): BoxStats {
-  const r0 = Math.floor((90 - box.north) / resDeg), r1 = Math.floor((90 - box.south) / resDeg);
-  const c0 = Math.floor((box.west + 180) / resDeg), c1 = Math.floor((box.east + 180) / resDeg);
-  let sw = 0, swv = 0, max = -Infinity, min = Infinity, cells = 0;
+  const r0 = Math.floor((90 - box.north) / resDeg),
+    r1 = Math.floor((90 - box.south) / resDeg);
+  const c0 = Math.floor((box.west + 180) / resDeg),
+    c1 = Math.floor((box.east + 180) / resDeg);
+  let sw = 0,
+    swv = 0,
+    max = -Infinity,
+    min = Infinity,
+    cells = 0;
   for (let r = r0; r <= r1; r++) {
-    const cellN = 90 - r * resDeg, cellS = cellN - resDeg;
+    const cellN = 90 - r * resDeg,
+      cellS = cellN - resDeg;
     const dLat = Math.min(box.north, cellN) - Math.max(box.south, cellS);
     if (dLat <= 0) continue;
     const latC = cellN - resDeg / 2;
     for (let c = c0; c <= c1; c++) {
-      const cellW = -180 + c * resDeg, cellE = cellW + resDeg;
+      const cellW = -180 + c * resDeg,
+        cellE = cellW + resDeg;
       const dLng = Math.min(box.east, cellE) - Math.max(box.west, cellW);
       if (dLng <= 0) continue;
       const v = sampler.valueAt(latC, cellW + resDeg / 2);
       if (Number.isNaN(v)) continue;
       const w = dLat * dLng * Math.cos((latC * Math.PI) / 180);
-      sw += w; swv += w * v; cells++;
+      sw += w;
+      swv += w * v;
+      cells++;
       if (v > max) max = v;
       if (v < min) min = v;
     }
@@ -133,7 +169,11 @@ export class MapService {
     const gridKm = Math.round(g.resDeg * 111.32 * 10) / 10;
     // The grid the tiles are drawn at can be finer than what drives the values (surge: 1′ coastline distance, 5′ elevation).
     const effective = Math.abs(gridKm - g.resolutionKm) / g.resolutionKm > 0.25 ? `; effective resolution about ${g.resolutionKm} km` : '';
-    return { text: `${cell} grid (about ${+gridKm.toFixed(gridKm < 10 ? 1 : 0)} km)${effective}; coarsest input about ${coarse.km} km (${coarse.name})`, km: g.resolutionKm, resDeg: g.resDeg };
+    return {
+      text: `${cell} grid (about ${+gridKm.toFixed(gridKm < 10 ? 1 : 0)} km)${effective}; coarsest input about ${coarse.km} km (${coarse.name})`,
+      km: g.resolutionKm,
+      resDeg: g.resDeg,
+    };
   }
 
   /** Dataset lookup (spec 001 §3.9): which datasets the layers have at a point. */
@@ -142,7 +182,8 @@ export class MapService {
     const land = !Number.isNaN(new DatasetSampler(layers, { hazard: 'rainfall_flood', returnPeriod: 100 }).valueAt(lat, lng));
     const s = layers.sampleCurves(lat, lng, layers.resolveScenario({ analysisType: 'ssp', scenario: '85', year: 2020 }));
     // storm surge exists on coastal land (within 50 km of the coast, where sea-level rise is defined) with typhoon data
-    const coastal = land && !Number.isNaN(new DatasetSampler(layers, { hazard: 'storm_surge', returnPeriod: 100 }).valueAt(lat, lng)) && !Number.isNaN(s.values[HAZARD_SLR]!);
+    const coastal =
+      land && !Number.isNaN(new DatasetSampler(layers, { hazard: 'storm_surge', returnPeriod: 100 }).valueAt(lat, lng)) && !Number.isNaN(s.values[HAZARD_SLR]!);
     const rp = MAP_RETURN_PERIODS.map((r) => ({ key: returnPeriodLabel(r), value: returnPeriodKey(r) }));
     return {
       rainfall_flood: land ? rp : [],
@@ -155,23 +196,41 @@ export class MapService {
   async create(caller: AuthUser, body: CreateMapBody) {
     const variable = body.portfolio_variables[0]! as MapVariable;
     const hazard = MAP_VARIABLE_KEYS[variable];
-    if (hazard === 'wildfire' && body.distance !== WILDFIRE_DISTANCE_KM) throw badRequest(`distance: Wildfire maps use ${WILDFIRE_DISTANCE_KM} km only.`, 'distance');
+    if (hazard === 'wildfire' && body.distance !== WILDFIRE_DISTANCE_KM)
+      throw badRequest(`distance: Wildfire maps use ${WILDFIRE_DISTANCE_KM} km only.`, 'distance');
     const available = (await this.datasets(body.latitude, body.longitude))[hazard].map((d) => d.value);
     if (available.length === 0) throw badRequest(`portfolio_variables: No datasets available for ${variable} at this location.`, 'portfolio_variables');
     const unknown = body.duration_data.filter((d) => !available.includes(d));
-    if (unknown.length) throw badRequest(`duration_data: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a dataset' : 'are not datasets'} of ${variable} here; choose from ${available.join(', ')}.`, 'duration_data');
+    if (unknown.length)
+      throw badRequest(
+        `duration_data: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a dataset' : 'are not datasets'} of ${variable} here; choose from ${available.join(', ')}.`,
+        'duration_data',
+      );
     const duration = available.filter((d) => body.duration_data.includes(d));
     const geo = reverseGeocode(body.latitude, body.longitude);
-    const country = geo.country_code ? { code: geo.country_code } : { code: countryOf(body.latitude, body.longitude, { nearestWithinKm: 50 })?.country_code ?? null };
+    const country = geo.country_code
+      ? { code: geo.country_code }
+      : { code: countryOf(body.latitude, body.longitude, { nearestWithinKm: 50 })?.country_code ?? null };
     return this.db.transaction().execute(async (tx) => {
       if (await this.repo.nameTaken(caller.id, body.name, tx)) {
         const msg = `A map named '${body.name}' already exists. Choose another name.`;
         throw new AppError(400, msg, [{ field: 'name', message: msg }]);
       }
-      const id = await this.repo.insert(caller, {
-        name: body.name, address: body.address || geo.label, latitude: body.latitude, longitude: body.longitude, distance_km: body.distance,
-        variable, duration_data: duration, country_code: country.code, subregion: geo.district ?? geo.region ?? null,
-      }, tx);
+      const id = await this.repo.insert(
+        caller,
+        {
+          name: body.name,
+          address: body.address || geo.label,
+          latitude: body.latitude,
+          longitude: body.longitude,
+          distance_km: body.distance,
+          variable,
+          duration_data: duration,
+          country_code: country.code,
+          subregion: geo.district ?? geo.region ?? null,
+        },
+        tx,
+      );
       return { project_id: id, name: body.name };
     });
   }
@@ -208,12 +267,26 @@ export class MapService {
     const iso3 = countryOf(m.latitude, m.longitude, { nearestWithinKm: 50 })?.country_code3 ?? null;
     const gdp = countryGdp(iso3);
     return {
-      name: project.name, address: m.address, country_code: m.country_code, resolution: res.text, resolution_km: res.km, distance: m.distance_km,
-      coordinates: { latitude: m.latitude, longitude: m.longitude }, subregion: m.subregion, portfolio_variables: [m.variable], duration_data: duration,
+      name: project.name,
+      address: m.address,
+      country_code: m.country_code,
+      resolution: res.text,
+      resolution_km: res.km,
+      distance: m.distance_km,
+      coordinates: { latitude: m.latitude, longitude: m.longitude },
+      subregion: m.subregion,
+      portfolio_variables: [m.variable],
+      duration_data: duration,
       duration_values: duration.map((k) => ({ key: labels.find((l) => l.value === k)?.key ?? k, value: k })),
-      gdp: gdp?.value ?? null, gdp_year: gdp?.year ?? null, population: populationDensity(m.latitude, m.longitude), bounding_box: box, cells,
-      ...stats, created_at: new Date(project.created_at).toISOString(),
-      source: 'Hazard layers of @crp/hazards (docs/methodology.md); population density GPW v4.11 2020 (CIESIN, CC BY 4.0); GDP World Bank WDI NY.GDP.MKTP.CD (CC BY 4.0).',
+      gdp: gdp?.value ?? null,
+      gdp_year: gdp?.year ?? null,
+      population: populationDensity(m.latitude, m.longitude),
+      bounding_box: box,
+      cells,
+      ...stats,
+      created_at: new Date(project.created_at).toISOString(),
+      source:
+        'Hazard layers of @crp/hazards (docs/methodology.md); population density GPW v4.11 2020 (CIESIN, CC BY 4.0); GDP World Bank WDI NY.GDP.MKTP.CD (CC BY 4.0).',
     };
   }
 
@@ -237,10 +310,17 @@ export class MapService {
     };
     const terrain = terrainAt(layers, q.latitude, q.longitude);
     return {
-      hand: terrain.hand, elevation: terrain.elevation, no_of_days: null, slope: terrain.slope,
-      flood: hazard === 'wildfire' ? null : value, value,
-      value_00_2020: variants('00_2020'), value_85_2030: variants('85_2030'), value_85_2050: variants('85_2050'),
-      unit: MAP_LEGENDS[hazard].unit, resolution_km: this.resolution(layers, hazard).km,
+      hand: terrain.hand,
+      elevation: terrain.elevation,
+      no_of_days: null,
+      slope: terrain.slope,
+      flood: hazard === 'wildfire' ? null : value,
+      value,
+      value_00_2020: variants('00_2020'),
+      value_85_2030: variants('85_2030'),
+      value_85_2050: variants('85_2050'),
+      unit: MAP_LEGENDS[hazard].unit,
+      resolution_km: this.resolution(layers, hazard).km,
     };
   }
 
@@ -270,24 +350,52 @@ export class MapService {
       const label = r.duration_values.find((v) => v.value === key)?.key ?? key;
       if (d.hazard === 'wildfire') {
         const [s, y] = d.scenarioYear.split('_');
-        rows.push({ Dataset: label, Scenario: s === '00' ? 'Baseline' : `SSP ${s![0]}.${s![1]}`, Year: Number(y), Unit: '% per year', Average: r.wildfire.average[key], Max: r.wildfire.max[key], Min: r.wildfire.min[key] });
+        rows.push({
+          Dataset: label,
+          Scenario: s === '00' ? 'Baseline' : `SSP ${s![0]}.${s![1]}`,
+          Year: Number(y),
+          Unit: '% per year',
+          Average: r.wildfire.average[key],
+          Max: r.wildfire.max[key],
+          Min: r.wildfire.min[key],
+        });
         continue;
       }
-      rows.push({ Dataset: label, Scenario: 'Baseline', Year: 2020, Unit: 'm', Average: r[hazard].average[key], Max: r[hazard].max[key], Min: r[hazard].min[key] });
+      rows.push({
+        Dataset: label,
+        Scenario: 'Baseline',
+        Year: 2020,
+        Unit: 'm',
+        Average: r[hazard].average[key],
+        Max: r[hazard].max[key],
+        Min: r[hazard].min[key],
+      });
       const futSampler = new DatasetSampler(layers, d, { scenario, year });
       const s = boxStats(futSampler, res.resDeg, box);
       rows.push({ Dataset: label, Scenario: `SSP ${scenario[0]}.${scenario[1]}`, Year: year, Unit: 'm', Average: s.average, Max: s.max, Min: s.min });
     }
     const about = [
-      ['Map', r.name], ['Address', r.address], ['Latitude', r.coordinates.latitude], ['Longitude', r.coordinates.longitude], ['Country code', r.country_code ?? ''],
-      ['Subregion', r.subregion ?? ''], ['Variable', m.variable], ['Distance', `${r.distance} km x ${r.distance} km`],
-      ['Bounding box (W, S, E, N)', [box.west, box.south, box.east, box.north].map((v) => v.toFixed(5)).join(', ')], ['Resolution', r.resolution],
-      ['Population density (people/sqkm)', r.population ?? ''], [`GDP (current US$, ${r.gdp_year ?? 'n/a'})`, r.gdp ?? ''], ['Sources', r.source],
+      ['Map', r.name],
+      ['Address', r.address],
+      ['Latitude', r.coordinates.latitude],
+      ['Longitude', r.coordinates.longitude],
+      ['Country code', r.country_code ?? ''],
+      ['Subregion', r.subregion ?? ''],
+      ['Variable', m.variable],
+      ['Distance', `${r.distance} km x ${r.distance} km`],
+      ['Bounding box (W, S, E, N)', [box.west, box.south, box.east, box.north].map((v) => v.toFixed(5)).join(', ')],
+      ['Resolution', r.resolution],
+      ['Population density (people/sqkm)', r.population ?? ''],
+      [`GDP (current US$, ${r.gdp_year ?? 'n/a'})`, r.gdp ?? ''],
+      ['Sources', r.source],
       ['Generated', new Date().toISOString()],
     ];
     const wb = XLSX.utils.book_new();
     const header = ['Dataset', 'Scenario', 'Year', 'Unit', 'Average', 'Max', 'Min'];
-    const ws = XLSX.utils.json_to_sheet(rows.map((row) => Object.fromEntries(header.map((h) => [h, safeCell(row[h])]))), { header });
+    const ws = XLSX.utils.json_to_sheet(
+      rows.map((row) => Object.fromEntries(header.map((h) => [h, safeCell(row[h])]))),
+      { header },
+    );
     ws['!cols'] = header.map((h) => ({ wch: h === 'Dataset' ? 26 : 12 }));
     XLSX.utils.book_append_sheet(wb, ws, 'Map results');
     const wa = XLSX.utils.aoa_to_sheet(about.map(([k, v]) => [k, safeCell(v)]));
@@ -317,19 +425,25 @@ export function terrainAt(layers: HazardLayers, lat: number, lng: number): { han
     const raw = handL.data[r5 * handL.entry.grid.width + c5]!;
     hand = raw === handL.entry.nodata ? null : raw * handL.entry.scale + handL.entry.offset;
   }
-  const idxL = layers.layer('coast_tile_index'), elevL = layers.layer('coast_elevation');
+  const idxL = layers.layer('coast_tile_index'),
+    elevL = layers.layer('coast_elevation');
   if (!idxL || !elevL) return { hand, elevation: null, slope: null };
-  const tr = Math.floor(r5 / 12), tc = Math.floor(c5 / 12);
+  const tr = Math.floor(r5 / 12),
+    tc = Math.floor(c5 / 12);
   const ti = idxL.data[tr * 360 + tc]!;
   if (ti < 0) return { hand, elevation: null, slope: null };
-  const a = r5 - tr * 12, b = c5 - tc * 12;
+  const a = r5 - tr * 12,
+    b = c5 - tc * 12;
   const base = ti * 144;
   const z = (aa: number, bb: number) => elevL.data[base + aa * 12 + bb]! * elevL.entry.scale + elevL.entry.offset;
   const elevation = z(a, b);
   const cellM = M_PER_DEG_LAT / 12;
-  const a0 = Math.max(0, a - 1), a1 = Math.min(11, a + 1), b0 = Math.max(0, b - 1), b1 = Math.min(11, b + 1);
+  const a0 = Math.max(0, a - 1),
+    a1 = Math.min(11, a + 1),
+    b0 = Math.max(0, b - 1),
+    b1 = Math.min(11, b + 1);
   const dzdy = (z(a0, b) - z(a1, b)) / ((a1 - a0) * cellM);
   const dzdx = (z(a, b1) - z(a, b0)) / ((b1 - b0) * cellM * Math.cos((lat * Math.PI) / 180));
-  const slope = Math.round((Math.atan(Math.hypot(dzdx, dzdy)) * 180) / Math.PI * 100) / 100;
+  const slope = Math.round(((Math.atan(Math.hypot(dzdx, dzdy)) * 180) / Math.PI) * 100) / 100;
   return { hand, elevation, slope };
 }

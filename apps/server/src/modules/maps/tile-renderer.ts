@@ -11,8 +11,15 @@
  */
 import { deflateSync, crc32 } from 'node:zlib';
 import {
-  HAZARD_KEYS, legendClassIndex, MAP_LEGENDS, MAP_TILE_SIZE, returnPeriodKey, WILDFIRE_SCENARIO_YEARS,
-  type MapHazardKey, type MapLegend, type WildfireScenarioYear,
+  HAZARD_KEYS,
+  legendClassIndex,
+  MAP_LEGENDS,
+  MAP_TILE_SIZE,
+  returnPeriodKey,
+  WILDFIRE_SCENARIO_YEARS,
+  type MapHazardKey,
+  type MapLegend,
+  type WildfireScenarioYear,
 } from '@crp/contracts';
 import { HAZARD_META, newCurveSample, RETURN_PERIODS_YEARS, type CurveSample, type HazardLayers, type ScenarioContext } from '@crp/hazards';
 
@@ -45,7 +52,11 @@ export function datasetScenario(d: MapDataset): { analysisType: 'ssp'; scenario:
 }
 
 /** Native grid of a hazard: the finest cell size among its layers (degrees) and the resolution the layers report. */
-export interface NativeGrid { resDeg: number; resolutionKm: number; layers: string[] }
+export interface NativeGrid {
+  resDeg: number;
+  resolutionKm: number;
+  layers: string[];
+}
 
 export function nativeGrid(layers: HazardLayers, hazard: MapHazardKey): NativeGrid {
   const names = HAZARD_META[hazard].layers;
@@ -63,7 +74,11 @@ export class DatasetSampler {
   private readonly out: CurveSample = newCurveSample();
   private readonly rpIndex: number;
   /** `at` evaluates a flood-type dataset at another scenario-year than its 2020 baseline (e.g. the download's). */
-  constructor(private readonly layers: HazardLayers, readonly dataset: MapDataset, at?: { scenario: '26' | '45' | '85'; year: number }) {
+  constructor(
+    private readonly layers: HazardLayers,
+    readonly dataset: MapDataset,
+    at?: { scenario: '26' | '45' | '85'; year: number },
+  ) {
     this.ctx = layers.resolveScenario(at && dataset.hazard !== 'wildfire' ? { analysisType: 'ssp', ...at } : datasetScenario(dataset));
     this.rpIndex = dataset.hazard === 'wildfire' ? -1 : (RETURN_PERIODS_YEARS as readonly number[]).indexOf(dataset.returnPeriod);
   }
@@ -110,7 +125,11 @@ export function encodePalettePng(width: number, height: number, indices: Uint8Ar
   ihdr[8] = 8; // bit depth
   ihdr[9] = 3; // palette
   const plte = Buffer.alloc(palette.length * 3);
-  palette.forEach(([r, g, b], i) => { plte[i * 3] = r; plte[i * 3 + 1] = g; plte[i * 3 + 2] = b; });
+  palette.forEach(([r, g, b], i) => {
+    plte[i * 3] = r;
+    plte[i * 3 + 1] = g;
+    plte[i * 3 + 2] = b;
+  });
   const trns = Buffer.alloc(palette.length, 255);
   trns[0] = 0;
   const raw = Buffer.alloc(height * (width + 1));
@@ -118,7 +137,14 @@ export function encodePalettePng(width: number, height: number, indices: Uint8Ar
     raw[y * (width + 1)] = 0;
     raw.set(indices.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
   }
-  return Buffer.concat([PNG_SIG, chunk('IHDR', ihdr), chunk('PLTE', plte), chunk('tRNS', trns), chunk('IDAT', deflateSync(raw, { level })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIG,
+    chunk('IHDR', ihdr),
+    chunk('PLTE', plte),
+    chunk('tRNS', trns),
+    chunk('IDAT', deflateSync(raw, { level })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function hexRgb(hex: string): [number, number, number] {
@@ -129,7 +155,12 @@ const paletteOf = (legend: MapLegend): [number, number, number][] => [[0, 0, 0],
 
 // ---------------------------------------------------------------- renderer
 
-export interface TileRequest { dataset: MapDataset; z: number; x: number; y: number }
+export interface TileRequest {
+  dataset: MapDataset;
+  z: number;
+  x: number;
+  y: number;
+}
 
 /** Renders and caches tiles. One per process (the layers are shared). */
 export class TileRenderer {
@@ -141,7 +172,10 @@ export class TileRenderer {
   /** Counters for the bench and the tests. */
   readonly stats = { rendered: 0, cacheHits: 0, cellsEvaluated: 0 };
 
-  constructor(private readonly layers: HazardLayers, private readonly maxCacheBytes = 64 * 1024 * 1024) {}
+  constructor(
+    private readonly layers: HazardLayers,
+    private readonly maxCacheBytes = 64 * 1024 * 1024,
+  ) {}
 
   grid(h: MapHazardKey): NativeGrid {
     let g = this.grids.get(h);
@@ -185,9 +219,12 @@ export class TileRenderer {
     const { resDeg } = this.grid(dataset.hazard);
     const sampler = this.sampler(dataset);
     // distinct native columns and rows of the tile
-    const colOfPx = new Int32Array(S), rowOfPx = new Int32Array(S);
-    const cols: number[] = [], rows: number[] = [];
-    const nCols = Math.round(360 / resDeg), nRows = Math.round(180 / resDeg);
+    const colOfPx = new Int32Array(S),
+      rowOfPx = new Int32Array(S);
+    const cols: number[] = [],
+      rows: number[] = [];
+    const nCols = Math.round(360 / resDeg),
+      nRows = Math.round(180 / resDeg);
     for (let p = 0; p < S; p++) {
       let c = Math.floor((pixelLon(x * S + p + 0.5, z) + 180) / resDeg);
       c = Math.min(nCols - 1, Math.max(0, c));

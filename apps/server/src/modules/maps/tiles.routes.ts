@@ -6,7 +6,11 @@ import { TOKEN_OR_QUERY_SECURITY, TOKEN_SECURITY } from '../../plugins/auth.js';
 import { badRequest } from '../../lib/errors.js';
 import { parseDataset, type MapDataset } from './tile-renderer.js';
 
-const int = (f: string) => z.coerce.number({ error: `${f} must be a whole number` }).int(`${f} must be a whole number`).min(0, `${f} must be 0 or more`);
+const int = (f: string) =>
+  z.coerce
+    .number({ error: `${f} must be a whole number` })
+    .int(`${f} must be a whole number`)
+    .min(0, `${f} must be 0 or more`);
 const LAYERS = ['rainfall_flood', 'storm_surge_rp', 'wildfire'] as const;
 type Layer = (typeof LAYERS)[number];
 const layerParam = z.enum(LAYERS, { error: `layer must be one of ${LAYERS.join(', ')}` });
@@ -14,7 +18,10 @@ const zoomParam = int('z').max(MAP_TILE_MAX_ZOOM, `z must be between ${MAP_TILE_
 const tileQuery = {
   return_period: z.string().max(10).optional(),
   scenario_year: z.string().max(10).optional(),
-  country_code: z.string().regex(/^[A-Za-z]{2,3}$/, 'country_code must be an ISO 3166 code').optional(),
+  country_code: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}$/, 'country_code must be an ISO 3166 code')
+    .optional(),
   region_code: z.string().max(100).optional(),
 };
 const DATASET_DOC =
@@ -23,7 +30,14 @@ const DATASET_DOC =
 
 /** Raster tiles of the map module (spec 001 §7): `GET {x}/{y}/{z}` with the user's token, and the standard `{z}/{x}/{y}` for GIS clients. */
 export const tileRoutes: FastifyPluginAsyncZod = async (app) => {
-  async function sendTile(reply: FastifyReply, layer: Layer, x: number, y: number, zoom: number, q: { return_period?: string | undefined; scenario_year?: string | undefined }) {
+  async function sendTile(
+    reply: FastifyReply,
+    layer: Layer,
+    x: number,
+    y: number,
+    zoom: number,
+    q: { return_period?: string | undefined; scenario_year?: string | undefined },
+  ) {
     const n = 2 ** zoom;
     if (x >= n) throw badRequest(`x must be below ${n} at zoom ${zoom}.`, 'x');
     if (y >= n) throw badRequest(`y must be below ${n} at zoom ${zoom}.`, 'y');
@@ -44,32 +58,54 @@ export const tileRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.header('content-type', 'image/png').header('cache-control', 'private, max-age=86400').send(png);
   }
 
-  app.get('/api/v2/map_tiles/:layer/:x/:y/:z', {
-    onRequest: app.authenticate,
-    schema: {
-      tags: ['Map module'], security: TOKEN_SECURITY,
-      summary: 'Hazard raster tile: 256 px Web Mercator PNG coloured with the map legend',
-      description: DATASET_DOC + ' GIS clients use the standard {z}/{x}/{y} form: GET /api/v2/xyz_tiles/{layer}/{z}/{x}/{y}.',
-      params: z.object({ layer: layerParam, x: int('x'), y: int('y'), z: zoomParam }),
-      querystring: z.object(tileQuery),
-      response: { 200: BinaryBody('A 256 x 256 px PNG image'), 400: ErrorBody, 401: ErrorBody },
-      produces: ['image/png'],
+  app.get(
+    '/api/v2/map_tiles/:layer/:x/:y/:z',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Map module'],
+        security: TOKEN_SECURITY,
+        summary: 'Hazard raster tile: 256 px Web Mercator PNG coloured with the map legend',
+        description: DATASET_DOC + ' GIS clients use the standard {z}/{x}/{y} form: GET /api/v2/xyz_tiles/{layer}/{z}/{x}/{y}.',
+        params: z.object({ layer: layerParam, x: int('x'), y: int('y'), z: zoomParam }),
+        querystring: z.object(tileQuery),
+        response: { 200: BinaryBody('A 256 x 256 px PNG image'), 400: ErrorBody, 401: ErrorBody },
+        produces: ['image/png'],
+      },
     },
-  }, async (req, reply) => sendTile(reply, req.params.layer, req.params.x, req.params.y, req.params.z, req.query));
+    async (req, reply) => sendTile(reply, req.params.layer, req.params.x, req.params.y, req.params.z, req.query),
+  );
 
-  app.get('/api/v2/xyz_tiles/:layer/:z/:x/:y', {
-    onRequest: app.authenticateHeaderOrQuery,
-    schema: {
-      tags: ['Map module'], security: TOKEN_OR_QUERY_SECURITY,
-      summary: 'The same hazard tile in the standard XYZ order {z}/{x}/{y} (QGIS, GDAL, Leaflet); token as header or ?token=',
-      description:
-        DATASET_DOC + ' y may end in .png. QGIS: Layer > Add XYZ Layer with URL ' +
-        '`https://<host>/api/v2/xyz_tiles/rainfall_flood/{z}/{x}/{y}.png?return_period=100yr&token=<token>`. ' +
-        'A token in the URL is stored in the QGIS project, shell history and any proxy log on the way: use a session made for the purpose and end it (POST /api/user/rest_logout/) when done. The server never logs it (redacted).',
-      params: z.object({ layer: layerParam, z: zoomParam, x: int('x'), y: z.string().regex(/^\d{1,8}(\.png)?$/, 'y must be a whole number (optionally with .png)').transform((v) => Number(v.replace(/\.png$/, ''))) }),
-      querystring: z.object({ ...tileQuery, token: z.string().max(200).optional().describe('The rest_login token, for clients that cannot send the Authorization header.') }),
-      response: { 200: BinaryBody('A 256 x 256 px PNG image'), 400: ErrorBody, 401: ErrorBody },
-      produces: ['image/png'],
+  app.get(
+    '/api/v2/xyz_tiles/:layer/:z/:x/:y',
+    {
+      onRequest: app.authenticateHeaderOrQuery,
+      schema: {
+        tags: ['Map module'],
+        security: TOKEN_OR_QUERY_SECURITY,
+        summary: 'The same hazard tile in the standard XYZ order {z}/{x}/{y} (QGIS, GDAL, Leaflet); token as header or ?token=',
+        description:
+          DATASET_DOC +
+          ' y may end in .png. QGIS: Layer > Add XYZ Layer with URL ' +
+          '`https://<host>/api/v2/xyz_tiles/rainfall_flood/{z}/{x}/{y}.png?return_period=100yr&token=<token>`. ' +
+          'A token in the URL is stored in the QGIS project, shell history and any proxy log on the way: use a session made for the purpose and end it (POST /api/user/rest_logout/) when done. The server never logs it (redacted).',
+        params: z.object({
+          layer: layerParam,
+          z: zoomParam,
+          x: int('x'),
+          y: z
+            .string()
+            .regex(/^\d{1,8}(\.png)?$/, 'y must be a whole number (optionally with .png)')
+            .transform((v) => Number(v.replace(/\.png$/, ''))),
+        }),
+        querystring: z.object({
+          ...tileQuery,
+          token: z.string().max(200).optional().describe('The rest_login token, for clients that cannot send the Authorization header.'),
+        }),
+        response: { 200: BinaryBody('A 256 x 256 px PNG image'), 400: ErrorBody, 401: ErrorBody },
+        produces: ['image/png'],
+      },
     },
-  }, async (req, reply) => sendTile(reply, req.params.layer, req.params.x, req.params.y, req.params.z, req.query));
+    async (req, reply) => sendTile(reply, req.params.layer, req.params.x, req.params.y, req.params.z, req.query),
+  );
 };

@@ -1,6 +1,14 @@
 import {
-  HAZARD_INDICATORS, OWN_LAYER_RANGES, OWN_LAYER_UNITS, OwnLayerUploadFields, ownLayerNeedsReturnPeriod, safeFileName,
-  type HazardKey, type OwnLayer, type OwnLayerList, type ScenarioCode,
+  HAZARD_INDICATORS,
+  OWN_LAYER_RANGES,
+  OWN_LAYER_UNITS,
+  OwnLayerUploadFields,
+  ownLayerNeedsReturnPeriod,
+  safeFileName,
+  type HazardKey,
+  type OwnLayer,
+  type OwnLayerList,
+  type ScenarioCode,
 } from '@crp/contracts';
 import { ByoRegistry, OwnLayerError, readGeoTiffLayer, type ByoRaster } from '@crp/hazards';
 import type { FastifyBaseLogger } from 'fastify';
@@ -64,7 +72,9 @@ export class OwnLayerService {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  private get maxBytes() { return Math.min(this.config.OWN_LAYER_MAX_BYTES, this.config.UPLOAD_LIMIT_BYTES); }
+  private get maxBytes() {
+    return Math.min(this.config.OWN_LAYER_MAX_BYTES, this.config.UPLOAD_LIMIT_BYTES);
+  }
 
   /** The company's layers (any member may see them: their marks are in every answer). */
   async list(caller: AuthUser): Promise<OwnLayerList> {
@@ -72,7 +82,12 @@ export class OwnLayerService {
     return {
       layers: rows.map(presentOwnLayer),
       limits: { max_bytes: this.maxBytes, max_pixels: this.config.OWN_LAYER_MAX_PIXELS, max_layers: this.config.OWN_LAYERS_PER_COMPANY },
-      units: Object.fromEntries(Object.entries(OWN_LAYER_UNITS).map(([h, u]) => [h, [HAZARD_INDICATORS[h as HazardKey].unit, ...Object.keys(u).filter((k) => k !== HAZARD_INDICATORS[h as HazardKey].unit)]])),
+      units: Object.fromEntries(
+        Object.entries(OWN_LAYER_UNITS).map(([h, u]) => [
+          h,
+          [HAZARD_INDICATORS[h as HazardKey].unit, ...Object.keys(u).filter((k) => k !== HAZARD_INDICATORS[h as HazardKey].unit)],
+        ]),
+      ),
       ranges: Object.fromEntries(Object.entries(OWN_LAYER_RANGES).map(([h, r]) => [h, [r[0], r[1]] as [number, number]])),
     };
   }
@@ -81,6 +96,7 @@ export class OwnLayerService {
    * Checks and stores an uploaded layer, then re-queues the analyses of the company's portfolios. Bad input answers
    * 400 naming the field (nothing is stored); the same hazard, scenario, year and return period twice answers 409.
    */
+  // eslint-disable-next-line max-lines-per-function -- the upload checks in the order their 400s name the fields; 80 lines before Prettier wrapped it
   async upload(caller: AuthUser, body: Record<string, unknown>): Promise<{ detail: string; layer: OwnLayer; reanalysed: number }> {
     assertCompanyAdmin(caller, 'Only a company administrator can upload own hazard layers.');
     const parsed = OwnLayerUploadFields.safeParse(body ?? {});
@@ -90,13 +106,18 @@ export class OwnLayerService {
     }
     const f = parsed.data;
     const file = body.file;
-    if (!isUploadedFile(file)) throw new AppError(400, 'file: send the GeoTIFF as a file part named "file" (multipart/form-data).', [{ field: 'file', message: 'not a file' }]);
+    if (!isUploadedFile(file))
+      throw new AppError(400, 'file: send the GeoTIFF as a file part named "file" (multipart/form-data).', [{ field: 'file', message: 'not a file' }]);
     const needsRp = ownLayerNeedsReturnPeriod(f.hazard);
     if (needsRp && f.return_period_years === null) {
-      throw new AppError(400, `return_period_years: ${f.hazard} is read as a return-period curve; give the return period (years) of this layer, e.g. 100.`, [{ field: 'return_period_years', message: 'required for this hazard' }]);
+      throw new AppError(400, `return_period_years: ${f.hazard} is read as a return-period curve; give the return period (years) of this layer, e.g. 100.`, [
+        { field: 'return_period_years', message: 'required for this hazard' },
+      ]);
     }
     if (!needsRp && f.return_period_years !== null) {
-      throw new AppError(400, `return_period_years: ${f.hazard} is one value per year, not a return-period curve; leave the return period empty.`, [{ field: 'return_period_years', message: 'not used for this hazard' }]);
+      throw new AppError(400, `return_period_years: ${f.hazard} is one value per year, not a return-period curve; leave the return period empty.`, [
+        { field: 'return_period_years', message: 'not used for this hazard' },
+      ]);
     }
     const unit = f.unit || HAZARD_INDICATORS[f.hazard].unit;
     if (!OWN_LAYER_UNITS[f.hazard][unit]) {
@@ -105,14 +126,20 @@ export class OwnLayerService {
     }
     const key = { hazard: f.hazard, scenario: f.scenario, year: f.year, return_period_years: f.return_period_years };
     if ((await this.repo.count(caller.companyId)) >= this.config.OWN_LAYERS_PER_COMPANY) {
-      throw new AppError(400, `file: your company has ${this.config.OWN_LAYERS_PER_COMPANY} own layers, the most allowed; delete one first.`, [{ field: 'file', message: 'too many layers' }]);
+      throw new AppError(400, `file: your company has ${this.config.OWN_LAYERS_PER_COMPANY} own layers, the most allowed; delete one first.`, [
+        { field: 'file', message: 'too many layers' },
+      ]);
     }
     const clash = await this.repo.sameKey(caller.companyId, key);
     if (clash) throw conflict(`Your company already has a layer for ${describeKey(key)} ('${clash.label}'); delete it first to replace it.`, 'hazard');
 
     let raster: ByoRaster;
     try {
-      raster = await readGeoTiffLayer(file.data, { id: 'upload', hazard: f.hazard, scenario: f.scenario, year: f.year, returnPeriodYears: f.return_period_years, unit }, { maxBytes: this.maxBytes, maxPixels: this.config.OWN_LAYER_MAX_PIXELS });
+      raster = await readGeoTiffLayer(
+        file.data,
+        { id: 'upload', hazard: f.hazard, scenario: f.scenario, year: f.year, returnPeriodYears: f.return_period_years, unit },
+        { maxBytes: this.maxBytes, maxPixels: this.config.OWN_LAYER_MAX_PIXELS },
+      );
     } catch (err) {
       if (err instanceof OwnLayerError) {
         const name = safeFileName(file.filename || 'upload.tif');
@@ -125,23 +152,50 @@ export class OwnLayerService {
     const { id, reanalysed } = await this.db.transaction().execute(async (tx) => {
       let id: number;
       try {
-        id = await this.repo.insert({
-          company_id: caller.companyId, hazard: f.hazard, scenario: f.scenario, year: f.year, return_period_years: f.return_period_years, unit, label,
-          source: f.source ?? '', filename, bytes: file.data.length, sha256: raster.sha256, crs: raster.crs, width: raster.width, height: raster.height,
-          ...raster.bounds, resolution_km: raster.resolutionKm, valid_pixels: raster.validPixels, value_min: raster.min, value_max: raster.max,
-          data: file.data, uploaded_by: caller.id,
-        }, tx);
+        id = await this.repo.insert(
+          {
+            company_id: caller.companyId,
+            hazard: f.hazard,
+            scenario: f.scenario,
+            year: f.year,
+            return_period_years: f.return_period_years,
+            unit,
+            label,
+            source: f.source ?? '',
+            filename,
+            bytes: file.data.length,
+            sha256: raster.sha256,
+            crs: raster.crs,
+            width: raster.width,
+            height: raster.height,
+            ...raster.bounds,
+            resolution_km: raster.resolutionKm,
+            valid_pixels: raster.validPixels,
+            value_min: raster.min,
+            value_max: raster.max,
+            data: file.data,
+            uploaded_by: caller.id,
+          },
+          tx,
+        );
       } catch (err) {
-        if ((err as { code?: string }).code === '23505') throw conflict(`Your company already has a layer for ${describeKey(key)}; delete it first to replace it.`, 'hazard');
+        if ((err as { code?: string }).code === '23505')
+          throw conflict(`Your company already has a layer for ${describeKey(key)}; delete it first to replace it.`, 'hazard');
         throw err;
       }
       const reanalysed = await this.reanalyse(caller.companyId, tx);
-      await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'own_layer.uploaded', detail: { layer_id: id, hazard: f.hazard, label, reanalysed } }, tx);
+      await this.users.audit(
+        { company_id: caller.companyId, user_id: caller.id, action: 'own_layer.uploaded', detail: { layer_id: id, hazard: f.hazard, label, reanalysed } },
+        tx,
+      );
       return { id, reanalysed };
     });
     this.cache.delete(caller.companyId);
     const row = (await this.repo.list(caller.companyId)).find((r) => r.id === id)!;
-    this.log.info({ companyId: caller.companyId, layerId: id, hazard: f.hazard, crs: raster.crs, pixels: raster.width * raster.height, reanalysed }, 'own hazard layer uploaded');
+    this.log.info(
+      { companyId: caller.companyId, layerId: id, hazard: f.hazard, crs: raster.crs, pixels: raster.width * raster.height, reanalysed },
+      'own hazard layer uploaded',
+    );
     return { detail: `Layer '${label}' added; ${reanalysed} portfolio(s) are being re-analysed with it.`, layer: presentOwnLayer(row), reanalysed };
   }
 
@@ -151,7 +205,15 @@ export class OwnLayerService {
       const gone = await this.repo.delete(caller.companyId, id, tx);
       if (!gone) return null;
       const reanalysed = await this.reanalyse(caller.companyId, tx);
-      await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'own_layer.deleted', detail: { layer_id: id, hazard: gone.hazard, label: gone.label, reanalysed } }, tx);
+      await this.users.audit(
+        {
+          company_id: caller.companyId,
+          user_id: caller.id,
+          action: 'own_layer.deleted',
+          detail: { layer_id: id, hazard: gone.hazard, label: gone.label, reanalysed },
+        },
+        tx,
+      );
       return { label: gone.label, reanalysed };
     });
     if (!out) throw notFound(`id: your company has no own layer ${id}.`);
@@ -182,17 +244,30 @@ export class OwnLayerService {
     const registry = new ByoRegistry();
     const uploadedAt = new Map<string, number>();
     let failed = 0;
-    for (const row of await this.repo.withData(companyId, sig.map((s) => s.id))) {
+    for (const row of await this.repo.withData(
+      companyId,
+      sig.map((s) => s.id),
+    )) {
       const entry = {
-        id: `own-${row.id}`, hazard: row.hazard as HazardKey, scenario: row.scenario, year: row.year, returnPeriodYears: row.return_period_years,
-        unit: row.unit, label: row.label, publisher: row.source || 'your company', license: 'your company\'s own data',
+        id: `own-${row.id}`,
+        hazard: row.hazard as HazardKey,
+        scenario: row.scenario,
+        year: row.year,
+        returnPeriodYears: row.return_period_years,
+        unit: row.unit,
+        label: row.label,
+        publisher: row.source || 'your company',
+        license: "your company's own data",
       };
       try {
         registry.add(await readGeoTiffLayer(row.data, entry, { maxBytes: Number.MAX_SAFE_INTEGER, maxPixels: Number.MAX_SAFE_INTEGER }));
         uploadedAt.set(entry.id, new Date(row.created_at).getTime());
       } catch (err) {
         failed++;
-        this.log.warn({ companyId, layerId: row.id, reason: err instanceof Error ? err.message : String(err) }, 'own hazard layer skipped: it could not be loaded');
+        this.log.warn(
+          { companyId, layerId: row.id, reason: err instanceof Error ? err.message : String(err) },
+          'own hazard layer skipped: it could not be loaded',
+        );
       }
     }
     const loaded: Loaded = { signature, registry, uploadedAt, loadedAt: Date.now(), failed };

@@ -6,8 +6,31 @@ import type { Insertable } from 'kysely';
 type Tx = Transaction<Database>;
 /** Every column but the raster bytes: what lists and presenters need. */
 const META = [
-  'id', 'company_id', 'hazard', 'scenario', 'year', 'return_period_years', 'unit', 'label', 'source', 'filename', 'bytes', 'sha256', 'crs',
-  'width', 'height', 'west', 'south', 'east', 'north', 'resolution_km', 'valid_pixels', 'value_min', 'value_max', 'uploaded_by', 'created_at',
+  'id',
+  'company_id',
+  'hazard',
+  'scenario',
+  'year',
+  'return_period_years',
+  'unit',
+  'label',
+  'source',
+  'filename',
+  'bytes',
+  'sha256',
+  'crs',
+  'width',
+  'height',
+  'west',
+  'south',
+  'east',
+  'north',
+  'resolution_km',
+  'valid_pixels',
+  'value_min',
+  'value_max',
+  'uploaded_by',
+  'created_at',
 ] as const;
 
 /** Own hazard layers (migration 0018): SQL only. */
@@ -37,7 +60,11 @@ export class OwnLayersRepository {
   }
 
   async count(companyId: number, tx: DB | Tx = this.db): Promise<number> {
-    const r = await tx.selectFrom('own_hazard_layers').select(sql<number>`count(*)::int`.as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
+    const r = await tx
+      .selectFrom('own_hazard_layers')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('company_id', '=', companyId)
+      .executeTakeFirstOrThrow();
     return r.n;
   }
 
@@ -75,7 +102,11 @@ export class OwnLayersRepository {
 
   /** Sets a project's version and marks it queued for analysis with `message`. */
   async queueProject(projectId: number, version: number, message: string, tx: DB | Tx): Promise<void> {
-    await tx.updateTable('projects').set({ version, status: 'queued', progress: 0, status_message: message, updated_at: new Date() }).where('id', '=', projectId).execute();
+    await tx
+      .updateTable('projects')
+      .set({ version, status: 'queued', progress: 0, status_message: message, updated_at: new Date() })
+      .where('id', '=', projectId)
+      .execute();
   }
 
   async companyOfProject(projectId: number): Promise<number | undefined> {

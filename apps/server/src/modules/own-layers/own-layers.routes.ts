@@ -8,7 +8,10 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 /** The upload form as OpenAPI shows it; OwnLayerService checks each field (400 naming it). */
 const UploadForm = z.object({
   file: z.unknown().optional().describe('the GeoTIFF or Cloud-Optimized GeoTIFF (multipart file part), single band'),
-  hazard: z.string().optional().describe(`one of ${HAZARD_KEYS.join(', ')}`),
+  hazard: z
+    .string()
+    .optional()
+    .describe(`one of ${HAZARD_KEYS.join(', ')}`),
   scenario: z.string().optional().describe('26, 45, 85 or any (default any)'),
   year: z.string().optional().describe('2020-2100 or any (default any); the layer of the nearest year is used'),
   return_period_years: z.string().optional().describe('required for river_flood, rainfall_flood, storm_surge and typhoon (e.g. 100); empty for the others'),
@@ -19,36 +22,53 @@ const UploadForm = z.object({
 
 export const ownLayerRoutes: FastifyPluginAsyncZod = async (app) => {
   const svc = app.services.ownLayers;
-  app.get('/api/v2/own_layers/', {
-    onRequest: app.authenticate,
-    schema: { tags: ['Hazards'], summary: "Your company's own hazard layers, with the upload limits, units and plausible ranges", security: TOKEN_SECURITY, response: { 200: OwnLayerList, ...errors } },
-  }, async (req) => svc.list(caller(req)));
-
-  app.post('/api/v2/own_layers/', {
-    onRequest: app.authenticate,
-    bodyLimit: app.config.UPLOAD_LIMIT_BYTES,
-    schema: {
-      tags: ['Hazards'],
-      summary: 'Upload an own hazard layer (GeoTIFF) for a hazard, scenario, year and return period (company administrators only)',
-      description:
-        'Multipart form. The raster is checked before anything is stored: readable GeoTIFF, one band, a supported CRS (EPSG:4326, 3857, 3395 or a UTM zone, from its GeoKeys), ' +
-        'north-up, inside the world, within the size limits, at least one valid (non-nodata) pixel and every valid pixel within the plausible range of the hazard after the unit conversion. ' +
-        "A refused layer answers 400 naming the field and the problem. The layer applies only to your company's analyses; your physical portfolios are re-analysed with it.",
-      security: TOKEN_SECURITY,
-      consumes: ['multipart/form-data'],
-      body: UploadForm,
-      response: { 201: z.object({ detail: z.string(), layer: OwnLayer, reanalysed: z.number().int() }), ...errors },
+  app.get(
+    '/api/v2/own_layers/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Hazards'],
+        summary: "Your company's own hazard layers, with the upload limits, units and plausible ranges",
+        security: TOKEN_SECURITY,
+        response: { 200: OwnLayerList, ...errors },
+      },
     },
-  }, async (req, reply) => reply.status(201).send(await svc.upload(caller(req), req.body as Record<string, unknown>)));
+    async (req) => svc.list(caller(req)),
+  );
 
-  app.delete('/api/v2/own_layers/:id/', {
-    onRequest: app.authenticate,
-    schema: {
-      tags: ['Hazards'],
-      summary: 'Delete an own hazard layer (company administrators only); your physical portfolios are re-analysed without it',
-      security: TOKEN_SECURITY,
-      params: z.object({ id: z.coerce.number({ error: 'id must be a layer id' }).int('id must be a layer id').positive('id must be a layer id') }),
-      response: { 200: DetailBody.extend({ reanalysed: z.number().int() }), ...errors },
+  app.post(
+    '/api/v2/own_layers/',
+    {
+      onRequest: app.authenticate,
+      bodyLimit: app.config.UPLOAD_LIMIT_BYTES,
+      schema: {
+        tags: ['Hazards'],
+        summary: 'Upload an own hazard layer (GeoTIFF) for a hazard, scenario, year and return period (company administrators only)',
+        description:
+          'Multipart form. The raster is checked before anything is stored: readable GeoTIFF, one band, a supported CRS (EPSG:4326, 3857, 3395 or a UTM zone, from its GeoKeys), ' +
+          'north-up, inside the world, within the size limits, at least one valid (non-nodata) pixel and every valid pixel within the plausible range of the hazard after the unit conversion. ' +
+          "A refused layer answers 400 naming the field and the problem. The layer applies only to your company's analyses; your physical portfolios are re-analysed with it.",
+        security: TOKEN_SECURITY,
+        consumes: ['multipart/form-data'],
+        body: UploadForm,
+        response: { 201: z.object({ detail: z.string(), layer: OwnLayer, reanalysed: z.number().int() }), ...errors },
+      },
     },
-  }, async (req) => svc.remove(caller(req), req.params.id));
+    async (req, reply) => reply.status(201).send(await svc.upload(caller(req), req.body as Record<string, unknown>)),
+  );
+
+  app.delete(
+    '/api/v2/own_layers/:id/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Hazards'],
+        summary: 'Delete an own hazard layer (company administrators only); your physical portfolios are re-analysed without it',
+        security: TOKEN_SECURITY,
+        params: z.object({ id: z.coerce.number({ error: 'id must be a layer id' }).int('id must be a layer id').positive('id must be a layer id') }),
+        response: { 200: DetailBody.extend({ reanalysed: z.number().int() }), ...errors },
+      },
+    },
+    async (req) => svc.remove(caller(req), req.params.id),
+  );
 };

@@ -42,15 +42,23 @@ export class AssetEditService {
    * Saves every changed cell of the rows sent, in one transaction, and re-queues the analysis of the changed assets.
    * Column edits are checked against the user's data-edit permissions; a stale `version` answers 409.
    */
-  async update(caller: AuthUser, body: { project_id?: number | undefined; project_name?: string | undefined; assets: AssetEdit[]; version?: number | undefined }) {
-    const { project } = body.project_id !== undefined ? await this.policy.require(caller, body.project_id, 'editAssets') : await this.policy.requireByName(caller, body.project_name!, 'editAssets');
+  async update(
+    caller: AuthUser,
+    body: { project_id?: number | undefined; project_name?: string | undefined; assets: AssetEdit[]; version?: number | undefined },
+  ) {
+    const { project } =
+      body.project_id !== undefined
+        ? await this.policy.require(caller, body.project_id, 'editAssets')
+        : await this.policy.requireByName(caller, body.project_name!, 'editAssets');
     const me = await this.users.userById(caller.id);
     const perms = (me?.data_edit_permissions ?? {}) as Record<string, boolean>;
 
     return this.db.transaction().execute(async (tx) => {
       const currentVersion = await this.repo.lockVersion(project.id, tx);
       if (body.version !== undefined && body.version !== currentVersion) {
-        throw conflict(`'${project.name}' was changed by someone else since you loaded it (version ${currentVersion}, yours ${body.version}). Reload the table to see their changes, then edit again.`);
+        throw conflict(
+          `'${project.name}' was changed by someone else since you loaded it (version ${currentVersion}, yours ${body.version}). Reload the table to see their changes, then edit again.`,
+        );
       }
       const rows = await this.repo.assetRows(project.id, tx);
       const byId = new Map(rows.map((r) => [r.id, r]));
@@ -59,7 +67,8 @@ export class AssetEditService {
         const row = byId.get(edit.id);
         if (!row) throw badRequest(`assets: row ${n + 1} has id ${edit.id}, which is not an asset of '${project.name}'.`, `assets.${n}.id`);
         for (const k of ['latitude', 'longitude'] as const) {
-          if (edit[k] !== undefined && edit[k] !== null && Number(edit[k]) !== row[k]) throw badRequest(`assets: row ${n + 1} (${row.name}): ${k} cannot be changed after creation.`, `assets.${n}.${k}`);
+          if (edit[k] !== undefined && edit[k] !== null && Number(edit[k]) !== row[k])
+            throw badRequest(`assets: row ${n + 1} (${row.name}): ${k} cannot be changed after creation.`, `assets.${n}.${k}`);
         }
         const set: Record<string, unknown> = {};
         for (const col of Object.keys(DB_COLUMN) as EditableAssetColumn[]) {
@@ -77,7 +86,10 @@ export class AssetEditService {
       for (const r of rows) {
         const u = updates.find((x) => x.id === r.id);
         const name = String(u?.set.name ?? r.name).toLowerCase();
-        if (names.has(name)) throw new AppError(400, `assets: two assets would be named '${u?.set.name ?? r.name}'. Names must be unique in a portfolio.`, [{ field: 'assets', message: 'duplicate name' }]);
+        if (names.has(name))
+          throw new AppError(400, `assets: two assets would be named '${u?.set.name ?? r.name}'. Names must be unique in a portfolio.`, [
+            { field: 'assets', message: 'duplicate name' },
+          ]);
         names.set(name, r.id);
       }
       if (updates.length === 0) return { detail: 'Nothing changed.', changed: 0, version: currentVersion, job_id: null };
@@ -86,7 +98,10 @@ export class AssetEditService {
       const version = currentVersion + 1;
       await this.repo.markQueued(project.id, version, `Re-analysing ${updates.length} changed asset(s)`, now, tx);
       const jobId = await this.jobs.enqueue(ANALYSE_PORTFOLIO_JOB, { projectId: project.id, version, changedAssetIds: updates.map((u) => u.id) }, tx);
-      await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'assets.updated', detail: { project_id: project.id, assets: updates.length } }, tx);
+      await this.users.audit(
+        { company_id: caller.companyId, user_id: caller.id, action: 'assets.updated', detail: { project_id: project.id, assets: updates.length } },
+        tx,
+      );
       return { detail: `Saved ${updates.length} asset(s); the analysis is re-running for them.`, changed: updates.length, version, job_id: jobId };
     });
   }

@@ -1,4 +1,16 @@
-import { ASSET_FIELDS, ASSET_JSON_KEYS, assetFieldForHeader, unknownAssetColumns, decodeText, isNA, isNaNText, looksLikeBomlessUtf16, parseAmount, textBom, type AssetFieldKey } from '@crp/contracts';
+import {
+  ASSET_FIELDS,
+  ASSET_JSON_KEYS,
+  assetFieldForHeader,
+  unknownAssetColumns,
+  decodeText,
+  isNA,
+  isNaNText,
+  looksLikeBomlessUtf16,
+  parseAmount,
+  textBom,
+  type AssetFieldKey,
+} from '@crp/contracts';
 import * as XLSX from '@e965/xlsx';
 import { inflateRawSync } from 'node:zlib';
 import { AppError } from '../../lib/errors.js';
@@ -9,9 +21,9 @@ export interface UploadedFile {
   data: Buffer;
 }
 
-export type ImportedAsset = { name: string; latitude: number; longitude: number } & Partial<Record<Exclude<AssetFieldKey, 'name' | 'latitude' | 'longitude'>, number | string | null>> & {
-  country_code?: string | null;
-};
+export type ImportedAsset = { name: string; latitude: number; longitude: number } & Partial<
+  Record<Exclude<AssetFieldKey, 'name' | 'latitude' | 'longitude'>, number | string | null>
+> & { country_code?: string | null };
 
 const MAX_ERRORS = 100;
 
@@ -41,7 +53,11 @@ export function sniffFileType(file: UploadedFile): { kind: 'xlsx' | 'xls' | 'csv
   const head = d.subarray(0, 8192);
   const bom = textBom(d);
   if (!bom || bom === 'utf-8') {
-    if (looksLikeBomlessUtf16(head)) return { kind: 'unsupported', reason: 'it looks like text in UTF-16 without a byte order mark; save it as "CSV UTF-8" (or as Unicode text, which has one)' };
+    if (looksLikeBomlessUtf16(head))
+      return {
+        kind: 'unsupported',
+        reason: 'it looks like text in UTF-16 without a byte order mark; save it as "CSV UTF-8" (or as Unicode text, which has one)',
+      };
     if (head.includes(0)) return { kind: 'unsupported', reason: 'it holds binary data, not text or a spreadsheet' };
   }
   if (ext !== 'csv') return { kind: 'unsupported', reason: `it is named .${ext} but holds text; save it as .csv or as an Excel workbook` };
@@ -55,9 +71,11 @@ export function sniffFileType(file: UploadedFile): { kind: 'xlsx' | 'xls' | 'csv
 export function readUploadTable(file: UploadedFile, maxRows: number): unknown[][] {
   const sniffed = sniffFileType(file);
   if (sniffed.kind === 'unsupported') {
-    throw new AppError(400, `upload_file: '${file.filename.slice(0, 120)}' is not a CSV, XLSX or XLS file (${sniffed.reason}). Upload a .csv, .xlsx or .xls file.`, [
-      { field: 'upload_file', message: `unsupported file type: ${sniffed.reason}` },
-    ]);
+    throw new AppError(
+      400,
+      `upload_file: '${file.filename.slice(0, 120)}' is not a CSV, XLSX or XLS file (${sniffed.reason}). Upload a .csv, .xlsx or .xls file.`,
+      [{ field: 'upload_file', message: `unsupported file type: ${sniffed.reason}` }],
+    );
   }
   const kind = sniffed.kind;
   if (kind === 'xlsx') checkZipSizes(file, maxRows);
@@ -70,13 +88,16 @@ export function readUploadTable(file: UploadedFile, maxRows: number): unknown[][
       wb = XLSX.read(file.data, { type: 'buffer', dense: true, cellDates: false, cellFormula: false, cellHTML: false, sheetRows: maxRows + 3 });
     }
   } catch (err) {
-    throw new AppError(400, `upload_file: '${file.filename.slice(0, 120)}' could not be read as ${kind.toUpperCase()} (${err instanceof Error ? err.message.slice(0, 120) : 'unknown error'}).`, [
-      { field: 'upload_file', message: 'unreadable file' },
-    ]);
+    throw new AppError(
+      400,
+      `upload_file: '${file.filename.slice(0, 120)}' could not be read as ${kind.toUpperCase()} (${err instanceof Error ? err.message.slice(0, 120) : 'unknown error'}).`,
+      [{ field: 'upload_file', message: 'unreadable file' }],
+    );
   }
   const sheetName = wb.SheetNames[0];
   const sheet = sheetName ? wb.Sheets[sheetName] : undefined;
-  if (!sheet) throw new AppError(400, `upload_file: '${file.filename.slice(0, 120)}' has no sheet with data.`, [{ field: 'upload_file', message: 'empty file' }]);
+  if (!sheet)
+    throw new AppError(400, `upload_file: '${file.filename.slice(0, 120)}' has no sheet with data.`, [{ field: 'upload_file', message: 'empty file' }]);
   const table = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: true });
   refuseNulCells(file, table);
   return table;
@@ -122,9 +143,17 @@ export async function parseCsvRows(text: string, maxRows: number, onProgress?: (
         let j = i + 1;
         for (;;) {
           const q = text.indexOf('"', j);
-          if (q < 0) { out += text.slice(j); j = n; break; }
+          if (q < 0) {
+            out += text.slice(j);
+            j = n;
+            break;
+          }
           out += text.slice(j, q);
-          if (text.charCodeAt(q + 1) === 34) { out += '"'; j = q + 2; continue; }
+          if (text.charCodeAt(q + 1) === 34) {
+            out += '"';
+            j = q + 2;
+            continue;
+          }
           j = q + 1;
           break;
         }
@@ -145,7 +174,10 @@ export async function parseCsvRows(text: string, maxRows: number, onProgress?: (
       }
       if (value !== '') any = true;
       row.push(value === '' ? null : value);
-      if (i < n && text[i] === delimiter) { i++; continue; }
+      if (i < n && text[i] === delimiter) {
+        i++;
+        continue;
+      }
       break;
     }
     if (text[i] === '\r') i++;
@@ -186,10 +218,17 @@ function refuseNulCells(file: UploadedFile, table: unknown[][]): void {
       const v = row[c];
       if (typeof v !== 'string' || !v.includes('\u0000')) continue;
       const cell = `${XLSX.utils.encode_col(c)}${r + 1}`;
-      const header = r > 0 && typeof table[0]?.[c] === 'string' ? ` (column '${String(table[0][c]).replace(/\u0000/g, '').slice(0, 40)}')` : '';
-      throw new AppError(400, `upload_file: cell ${cell}${header} of '${file.filename.replace(/\u0000/g, '').slice(0, 120)}' contains the NUL character (U+0000). Remove it and upload the file again.`, [
-        { field: 'upload_file', message: `cell ${cell} contains the NUL character (U+0000)` },
-      ]);
+      const header =
+        r > 0 && typeof table[0]?.[c] === 'string'
+          ? ` (column '${String(table[0][c])
+              .replace(/\u0000/g, '')
+              .slice(0, 40)}')`
+          : '';
+      throw new AppError(
+        400,
+        `upload_file: cell ${cell}${header} of '${file.filename.replace(/\u0000/g, '').slice(0, 120)}' contains the NUL character (U+0000). Remove it and upload the file again.`,
+        [{ field: 'upload_file', message: `cell ${cell} contains the NUL character (U+0000)` }],
+      );
     }
   }
 }
@@ -215,12 +254,16 @@ function checkZipSizes(file: UploadedFile, maxRows: number): void {
   const mb = (n: number) => `${Math.ceil(n / 1_048_576).toLocaleString('en-US')} MB`;
   const name = file.filename.slice(0, 120);
   const refuse = (reason: string): never => {
-    throw new AppError(400, `upload_file: '${name}' ${reason}. An .xlsx upload may unpack to at most ${mb(limit)} uncompressed (enough for ${maxRows.toLocaleString('en-US')} rows).`, [
-      { field: 'upload_file', message: `too large uncompressed: ${reason}` },
-    ]);
+    throw new AppError(
+      400,
+      `upload_file: '${name}' ${reason}. An .xlsx upload may unpack to at most ${mb(limit)} uncompressed (enough for ${maxRows.toLocaleString('en-US')} rows).`,
+      [{ field: 'upload_file', message: `too large uncompressed: ${reason}` }],
+    );
   };
   const broken = (): never => {
-    throw new AppError(400, `upload_file: '${name}' could not be read as XLSX (the zip directory is damaged).`, [{ field: 'upload_file', message: 'unreadable file' }]);
+    throw new AppError(400, `upload_file: '${name}' could not be read as XLSX (the zip directory is damaged).`, [
+      { field: 'upload_file', message: 'unreadable file' },
+    ]);
   };
   // End of central directory: the last 0x06054b50 signature within the final 64 KiB + 22 bytes.
   let eocd = -1;
@@ -257,7 +300,8 @@ function checkZipSizes(file: UploadedFile, maxRows: number): void {
     try {
       inflated += inflateRawSync(d.subarray(start, start + (e.compressed === 0xffffffff ? d.length : e.compressed)), { maxOutputLength: cap }).length;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) refuse('unpacks to more than its zip headers declare (a zip bomb?)');
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError)
+        refuse('unpacks to more than its zip headers declare (a zip bomb?)');
       broken();
     }
   }
@@ -304,7 +348,11 @@ export function validateAssets(records: { row: number; values: Record<string, un
  * validateAssets for large uploads: the same checks in slices of `slice` rows with a turn of the event loop between
  * them (other users' requests are answered while a million rows are checked); `onProgress` gets the rows checked.
  */
-export async function validateAssetsInSlices(records: { row: number; values: Record<string, unknown> }[], onProgress?: (checked: number) => void, slice = 5_000): Promise<{ assets: ImportedAsset[]; errors: string[] }> {
+export async function validateAssetsInSlices(
+  records: { row: number; values: Record<string, unknown> }[],
+  onProgress?: (checked: number) => void,
+  slice = 5_000,
+): Promise<{ assets: ImportedAsset[]; errors: string[] }> {
   const v = assetValidator();
   for (let i = 0; i < records.length; i += slice) {
     const end = Math.min(records.length, i + slice);
@@ -356,7 +404,7 @@ function assetValidator() {
     };
     const latitude = coord('latitude', 90);
     const longitude = coord('longitude', 180);
-    if (latitude === 0 && longitude === 0) add(row, 'latitude and longitude are both 0 (a point in the Gulf of Guinea): give the asset\'s real location');
+    if (latitude === 0 && longitude === 0) add(row, "latitude and longitude are both 0 (a point in the Gulf of Guinea): give the asset's real location");
 
     const asset: Record<string, unknown> = { name, latitude, longitude };
     for (const f of ASSET_FIELDS) {
@@ -381,7 +429,8 @@ function assetValidator() {
         if (n < 0) add(row, `${f.header} must not be negative (${n})`);
         else if (f.kind === 'percent' && n > 100) add(row, `${f.header} ${n} is outside 0..100 %`);
         else if (f.kind === 'integer' && (!Number.isInteger(n) || n > 300)) add(row, `${f.header} ${n} must be a whole number from 0 to 300`);
-        else if ('range' in f && (n < f.range[0] || n > f.range[1])) add(row, `${f.header} ${n} is outside ${f.range[0]}..${f.range[1]}${f.unit ? ` ${f.unit}` : ''}`);
+        else if ('range' in f && (n < f.range[0] || n > f.range[1]))
+          add(row, `${f.header} ${n} is outside ${f.range[0]}..${f.range[1]}${f.unit ? ` ${f.unit}` : ''}`);
       }
       asset[f.key] = n;
     }

@@ -37,7 +37,7 @@ export function buildAssetTemplate(): Buffer {
     ['Asset name and location (lat, long in decimal degrees, WGS84) are mandatory. Every other column may be left empty or NA.'],
     ['Empty cells and NA mean "not known"; 0 means zero. Money is in US dollars; 1,200,000 and 1.2M are both accepted.'],
     ['Optional columns are used only if you choose them when you upload; otherwise they are set to NA.'],
-    ['Keep one row per asset and a unique name per asset. Up to your plan\'s asset limit per portfolio.'],
+    ["Keep one row per asset and a unique name per asset. Up to your plan's asset limit per portfolio."],
     [],
     ['column', 'meaning', 'unit', 'mandatory', 'optional column'],
     ...fields.map((f) => [f.header, f.label, f.unit ?? '', f.required ? 'yes' : 'no', f.optional ? 'yes' : 'no']),

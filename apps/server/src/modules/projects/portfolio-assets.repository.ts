@@ -11,7 +11,13 @@ export class PortfolioAssetsRepository {
   portfolios(viewer: Viewer) {
     return visibleProjects(this.db, viewer, 'physical')
       .select(['p.id', 'p.name', 'p.portfolio_variables', 'p.non_building_variables', 'p.base_unit', 'p.base_currency', 'p.created_at', 'p.status'])
-      .select((eb) => eb.selectFrom('assets as a').select(sql<number>`count(*)::int`.as('n')).whereRef('a.project_id', '=', 'p.id').as('assets'))
+      .select((eb) =>
+        eb
+          .selectFrom('assets as a')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .whereRef('a.project_id', '=', 'p.id')
+          .as('assets'),
+      )
       .orderBy('p.created_at', 'desc')
       .execute();
   }
@@ -33,7 +39,11 @@ export class PortfolioAssetsRepository {
   async bumpVersion(projectId: number, message: string, db: DB = this.db): Promise<number> {
     const current = await db.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow();
     const version = current.version + 1;
-    await db.updateTable('projects').set({ version, status: 'queued', progress: 0, status_message: message, updated_at: new Date() }).where('id', '=', projectId).execute();
+    await db
+      .updateTable('projects')
+      .set({ version, status: 'queued', progress: 0, status_message: message, updated_at: new Date() })
+      .where('id', '=', projectId)
+      .execute();
     return version;
   }
 
@@ -49,11 +59,19 @@ export class PortfolioAssetsRepository {
   }
 
   async updateAsset(assetId: number, set: Record<string, unknown>, at: Date, db: DB = this.db): Promise<void> {
-    await db.updateTable('assets').set({ ...set, updated_at: at } as never).where('id', '=', assetId).execute();
+    await db
+      .updateTable('assets')
+      .set({ ...set, updated_at: at } as never)
+      .where('id', '=', assetId)
+      .execute();
   }
 
   /** Sets the project's version and marks it queued for analysis with `message`. */
   async markQueued(projectId: number, version: number, message: string, at: Date, db: DB = this.db): Promise<void> {
-    await db.updateTable('projects').set({ version, status: 'queued', progress: 0, status_message: message, updated_at: at }).where('id', '=', projectId).execute();
+    await db
+      .updateTable('projects')
+      .set({ version, status: 'queued', progress: 0, status_message: message, updated_at: at })
+      .where('id', '=', projectId)
+      .execute();
   }
 }

@@ -17,7 +17,8 @@ export interface PortfolioRef {
 }
 
 const requireRef = (ref: PortfolioRef) => {
-  if (ref.project_id === undefined && !ref.portfolio_name) throw new AppError(400, 'project_id or portfolio_name is required', [{ field: 'project_id', message: 'required' }]);
+  if (ref.project_id === undefined && !ref.portfolio_name)
+    throw new AppError(400, 'project_id or portfolio_name is required', [{ field: 'project_id', message: 'required' }]);
 };
 
 /** The spec's older portfolio and asset calls (spec 000 §7 "Locations and assets"): list, asset list, asset delete. */
@@ -36,8 +37,15 @@ export class PortfolioAssetsService {
   async portfolios(caller: AuthUser): Promise<z.input<typeof PortfolioListItem>[]> {
     const rows = await this.repo.portfolios(caller);
     return rows.map((r) => ({
-      project_id: r.id, portfolio_name: r.name, portfolio_variables: r.portfolio_variables, non_building_variables: r.non_building_variables,
-      base_unit: r.base_unit, base_currency: r.base_currency, assets: r.assets ?? 0, status: r.status, created_at: iso(r.created_at),
+      project_id: r.id,
+      portfolio_name: r.name,
+      portfolio_variables: r.portfolio_variables,
+      non_building_variables: r.non_building_variables,
+      base_unit: r.base_unit,
+      base_currency: r.base_currency,
+      assets: r.assets ?? 0,
+      status: r.status,
+      created_at: iso(r.created_at),
     }));
   }
 
@@ -72,8 +80,14 @@ export class PortfolioAssetsService {
       const existing = await this.repo.assetIds(project.id, tx);
       const mine = new Set(existing.map((a) => a.id));
       const foreign = assetIds.filter((id) => !mine.has(id));
-      if (foreign.length) throw new AppError(400, `asset_ids: ${foreign.slice(0, 10).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} not an asset of '${project.name}'.`, [{ field: 'asset_ids', message: 'unknown asset' }]);
-      if (assetIds.length >= existing.length) throw new AppError(400, `asset_ids: a portfolio keeps at least one asset; delete the project instead.`, [{ field: 'asset_ids', message: 'would empty the portfolio' }]);
+      if (foreign.length)
+        throw new AppError(400, `asset_ids: ${foreign.slice(0, 10).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} not an asset of '${project.name}'.`, [
+          { field: 'asset_ids', message: 'unknown asset' },
+        ]);
+      if (assetIds.length >= existing.length)
+        throw new AppError(400, `asset_ids: a portfolio keeps at least one asset; delete the project instead.`, [
+          { field: 'asset_ids', message: 'would empty the portfolio' },
+        ]);
       const deleted = await this.repo.deleteAssets(project.id, assetIds, tx);
       const version = await this.repo.bumpVersion(project.id, 'Re-analysing after deleting assets', tx);
       const jobId = await this.jobs.enqueue(ANALYSE_PORTFOLIO_JOB, { projectId: project.id, version }, tx);

@@ -15,7 +15,11 @@ export class ProjectListRepository {
       .selectAll('p')
       .select(['o.username as owner_username', 's.permission as share_permission'])
       .select((eb) =>
-        eb.selectFrom('assets as a').select(sql<number>`count(*)::int`.as('n')).whereRef('a.project_id', '=', 'p.id').as('asset_count'),
+        eb
+          .selectFrom('assets as a')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .whereRef('a.project_id', '=', 'p.id')
+          .as('asset_count'),
       )
       .orderBy('p.created_at', 'desc')
       .orderBy('p.id', 'desc')
@@ -52,13 +56,23 @@ export class ProjectListRepository {
   }
 
   async assetCount(projectId: number): Promise<number> {
-    const n = await this.db.selectFrom('assets').select(sql<number>`count(*)::int`.as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+    const n = await this.db
+      .selectFrom('assets')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow();
     return n.n;
   }
 
   /** Whether the owner already has a project of `kind` named `name` (case-insensitive). */
   async ownerHasName(ownerId: number, kind: ProjectRow['kind'], name: string): Promise<boolean> {
-    const clash = await this.db.selectFrom('projects').select('id').where('owner_id', '=', ownerId).where('kind', '=', kind).where('name_lower', '=', name.toLowerCase()).executeTakeFirst();
+    const clash = await this.db
+      .selectFrom('projects')
+      .select('id')
+      .where('owner_id', '=', ownerId)
+      .where('kind', '=', kind)
+      .where('name_lower', '=', name.toLowerCase())
+      .executeTakeFirst();
     return !!clash;
   }
 
@@ -71,11 +85,19 @@ export class ProjectListRepository {
   }
 
   async setProjectFilters(projectId: number, filters: DefaultFilters): Promise<void> {
-    await this.db.updateTable('projects').set({ default_filters: JSON.stringify(filters) }).where('id', '=', projectId).execute();
+    await this.db
+      .updateTable('projects')
+      .set({ default_filters: JSON.stringify(filters) })
+      .where('id', '=', projectId)
+      .execute();
   }
 
   async setUserFilters(userId: number, filters: DefaultFilters): Promise<void> {
-    await this.db.updateTable('users').set({ default_filters: JSON.stringify(filters) }).where('id', '=', userId).execute();
+    await this.db
+      .updateTable('users')
+      .set({ default_filters: JSON.stringify(filters) })
+      .where('id', '=', userId)
+      .execute();
   }
 
   /** Active users of the company among the ids and (lower-case) user names given. */
@@ -85,19 +107,28 @@ export class ProjectListRepository {
       .select(['id', 'username', 'username_lower'])
       .where('company_id', '=', companyId)
       .where('status', '=', 'active')
-      .where((eb) => eb.or([...(ids.length ? [eb('id', 'in', ids)] : []), ...(namesLower.length ? [eb('username_lower', 'in', namesLower)] : []), eb.val(false)]))
+      .where((eb) =>
+        eb.or([...(ids.length ? [eb('id', 'in', ids)] : []), ...(namesLower.length ? [eb('username_lower', 'in', namesLower)] : []), eb.val(false)]),
+      )
       .execute();
   }
 
   /** Shares the project with a user (or changes the permission of an existing share) and tells them. */
-  async share(db: DB, share: { projectId: number; userId: number; permission: SharePermission; sharedBy: number }, notice: { title: string; message: string }): Promise<void> {
+  async share(
+    db: DB,
+    share: { projectId: number; userId: number; permission: SharePermission; sharedBy: number },
+    notice: { title: string; message: string },
+  ): Promise<void> {
     const { projectId, userId, permission, sharedBy } = share;
     await db
       .insertInto('project_shares')
       .values({ project_id: projectId, user_id: userId, permission, shared_by: sharedBy })
       .onConflict((oc) => oc.columns(['project_id', 'user_id']).doUpdateSet({ permission, shared_by: sharedBy }))
       .execute();
-    await db.insertInto('notifications').values({ user_id: userId, title: notice.title, message: notice.message, notification_type: 'info', link: '/project' }).execute();
+    await db
+      .insertInto('notifications')
+      .values({ user_id: userId, title: notice.title, message: notice.message, notification_type: 'info', link: '/project' })
+      .execute();
   }
 
   async unshare(projectId: number, userId: number): Promise<void> {

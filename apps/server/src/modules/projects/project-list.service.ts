@@ -53,7 +53,10 @@ export class ProjectListService {
         company_portfolio: r.source === 'company' || r.source === 'index',
         owner: { id: r.owner_id, username: r.owner_username },
         permission,
-        shared_with: permission === 'owner' ? shares.filter((s) => s.project_id === r.id).map((s) => ({ user_id: s.user_id, username: s.username, permission: s.permission })) : [],
+        shared_with:
+          permission === 'owner'
+            ? shares.filter((s) => s.project_id === r.id).map((s) => ({ user_id: s.user_id, username: s.username, permission: s.permission }))
+            : [],
       };
     });
     const members = await this.repo.colleagues(caller);
@@ -83,7 +86,12 @@ export class ProjectListService {
       }
     }
     await this.repo.rename(project.id, newName);
-    await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'project.renamed', detail: { project_id: project.id, from: project.name, to: newName } });
+    await this.users.audit({
+      company_id: caller.companyId,
+      user_id: caller.id,
+      action: 'project.renamed',
+      detail: { project_id: project.id, from: project.name, to: newName },
+    });
     return { project_id: project.id, name: newName };
   }
 
@@ -91,14 +99,19 @@ export class ProjectListService {
     const { project } = await this.policy.requireByName(caller, name, 'delete', 'physical', 'name');
     await this.db.transaction().execute(async (tx) => {
       await this.repo.deleteProject(project.id, tx);
-      await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'project.deleted', detail: { project_id: project.id, name: project.name }, client }, tx);
+      await this.users.audit(
+        { company_id: caller.companyId, user_id: caller.id, action: 'project.deleted', detail: { project_id: project.id, name: project.name }, client },
+        tx,
+      );
     });
   }
 
   /** Saves Advanced Filter defaults: for one project (write access) or for the caller. */
   async updateDefaultFilter(caller: AuthUser, filters: DefaultFilters, projectId?: number) {
-    if (filters.analysis_type === 'rcp' && ![2020, 2030, 2050].includes(filters.year)) throw badRequest('data.year: RCP analyses have the years 2020, 2030 and 2050.', 'data.year');
-    if (filters.analysis_type === 'ssp' && (filters.year < 2025 || filters.year % 5 !== 0)) throw badRequest('data.year: SSP analyses have the years 2025 to 2100, every 5 years.', 'data.year');
+    if (filters.analysis_type === 'rcp' && ![2020, 2030, 2050].includes(filters.year))
+      throw badRequest('data.year: RCP analyses have the years 2020, 2030 and 2050.', 'data.year');
+    if (filters.analysis_type === 'ssp' && (filters.year < 2025 || filters.year % 5 !== 0))
+      throw badRequest('data.year: SSP analyses have the years 2025 to 2100, every 5 years.', 'data.year');
     if (projectId !== undefined) {
       await this.policy.require(caller, projectId, 'editAssets');
       await this.repo.setProjectFilters(projectId, filters);
@@ -116,14 +129,27 @@ export class ProjectListService {
     const users = await this.repo.activeUsers(caller.companyId, ids, names);
     const found = new Set([...users.map((u) => u.id), ...users.map((u) => u.username_lower)]);
     const missing = shareWith.filter((x) => !found.has(typeof x === 'number' ? x : x.toLowerCase()));
-    if (missing.length) throw badRequest(`share_with: ${missing.join(', ')} ${missing.length === 1 ? 'is not an active user' : 'are not active users'} of your company.`, 'share_with');
+    if (missing.length)
+      throw badRequest(
+        `share_with: ${missing.join(', ')} ${missing.length === 1 ? 'is not an active user' : 'are not active users'} of your company.`,
+        'share_with',
+      );
     if (users.some((u) => u.id === project.owner_id)) throw badRequest('share_with: the owner already has full access.', 'share_with');
     await this.db.transaction().execute(async (tx) => {
       for (const u of users) {
         const notice = { title: 'Project shared with you', message: `${caller.username} shared '${project.name}' with you (${permission} access).` };
         await this.repo.share(tx, { projectId: project.id, userId: u.id, permission, sharedBy: caller.id }, notice);
       }
-      await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: 'project.shared', detail: { project_id: project.id, users: users.map((u) => u.id), permission }, client }, tx);
+      await this.users.audit(
+        {
+          company_id: caller.companyId,
+          user_id: caller.id,
+          action: 'project.shared',
+          detail: { project_id: project.id, users: users.map((u) => u.id), permission },
+          client,
+        },
+        tx,
+      );
     });
     return users.map((u) => ({ user_id: u.id, username: u.username, permission }));
   }

@@ -7,7 +7,16 @@ import type { ProjectRow } from '../../infra/db/schema.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
-import { readUploadTableAsync, recordsFromJson, recordsFromTable, unknownJsonKeys, unknownTableColumns, validateAssetsInSlices, type ImportedAsset, type UploadedFile } from './asset-import.js';
+import {
+  readUploadTableAsync,
+  recordsFromJson,
+  recordsFromTable,
+  unknownJsonKeys,
+  unknownTableColumns,
+  validateAssetsInSlices,
+  type ImportedAsset,
+  type UploadedFile,
+} from './asset-import.js';
 import type { JobQueue } from '../../infra/job-queue.js';
 import { tierDataOf } from '../accounts/tier.service.js';
 
@@ -18,14 +27,34 @@ function isUploadedFile(v: unknown): v is UploadedFile {
 }
 
 const ASSET_COLUMNS = [
-  'property_type', 'revenue', 'construction_cost', 'area', 'valuation', 'stories', 'solar_production', 'wind_production', 'hydro_production',
-  'wheat_production', 'rice_production', 'maize_production', 'fruit_production', 'vegetable_production', 'ownership', 'country_code', 'flood_protection',
+  'property_type',
+  'revenue',
+  'construction_cost',
+  'area',
+  'valuation',
+  'stories',
+  'solar_production',
+  'wind_production',
+  'hydro_production',
+  'wheat_production',
+  'rice_production',
+  'maize_production',
+  'fruit_production',
+  'vegetable_production',
+  'ownership',
+  'country_code',
+  'flood_protection',
 ] as const;
 
 /** Asset rows per INSERT: 18 columns x 1,000 rows stays far under a statement's 65,535 parameters. */
 const INSERT_ROWS = 1_000;
 
-const assetLimitError = (limit: number) => new AppError(400, assetLimitMessage(limit), [{ field: 'data', message: assetLimitMessage(limit) }], { error: [assetLimitMessage(limit)], code: 'asset_limit', assets_allowed: limit });
+const assetLimitError = (limit: number) =>
+  new AppError(400, assetLimitMessage(limit), [{ field: 'data', message: assetLimitMessage(limit) }], {
+    error: [assetLimitMessage(limit)],
+    code: 'asset_limit',
+    assets_allowed: limit,
+  });
 
 /**
  * Inserts a project's assets in the caller's transaction, a multi-row INSERT of INSERT_ROWS rows at a time with a turn
@@ -39,7 +68,10 @@ async function insertAssets(tx: DB, projectId: number, startPosition: number, as
       for (const c of ASSET_COLUMNS) r[c] = (a as Record<string, unknown>)[c] ?? null;
       return r;
     });
-    await tx.insertInto('assets').values(rows as never).execute();
+    await tx
+      .insertInto('assets')
+      .values(rows as never)
+      .execute();
     await new Promise((r) => setImmediate(r));
   }
 }
@@ -57,7 +89,8 @@ export class ProjectService {
     let records;
     const warnings: string[] = [];
     if (body.upload_file !== undefined) {
-      if (!isUploadedFile(body.upload_file)) throw new AppError(400, 'upload_file must be a file sent as multipart/form-data.', [{ field: 'upload_file', message: 'not a file' }]);
+      if (!isUploadedFile(body.upload_file))
+        throw new AppError(400, 'upload_file must be a file sent as multipart/form-data.', [{ field: 'upload_file', message: 'not a file' }]);
       const table = await readUploadTableAsync(body.upload_file, this.config.UPLOAD_MAX_ROWS);
       const unknown = unknownTableColumns(table);
       if (unknown.length) warnings.push(unknownColumnsWarning(unknown));
@@ -71,14 +104,22 @@ export class ProjectService {
         { field: 'data', message: 'data or upload_file is required' },
       ]);
     }
-    if (records.length === 0) throw new AppError(400, 'The upload has no asset rows.', [{ field: body.upload_file !== undefined ? 'upload_file' : 'data', message: 'no rows' }], { error: ['The upload has no asset rows.'] });
+    if (records.length === 0)
+      throw new AppError(400, 'The upload has no asset rows.', [{ field: body.upload_file !== undefined ? 'upload_file' : 'data', message: 'no rows' }], {
+        error: ['The upload has no asset rows.'],
+      });
     if (records.length > this.config.UPLOAD_MAX_ROWS) {
       const msg = `The upload has more than ${this.config.UPLOAD_MAX_ROWS.toLocaleString('en-US')} rows, the limit per upload.`;
       throw new AppError(400, msg, [{ field: body.upload_file !== undefined ? 'upload_file' : 'data', message: msg }], { error: [msg] });
     }
     const { assets, errors } = await validateAssetsInSlices(records);
     if (errors.length) {
-      throw new AppError(400, `${errors.length === 101 ? 'More than 100' : errors.length} problem(s) in the locations: ${errors[0]}`, [{ field: body.upload_file !== undefined ? 'upload_file' : 'data', message: errors[0]! }], { error: errors });
+      throw new AppError(
+        400,
+        `${errors.length === 101 ? 'More than 100' : errors.length} problem(s) in the locations: ${errors[0]}`,
+        [{ field: body.upload_file !== undefined ? 'upload_file' : 'data', message: errors[0]! }],
+        { error: errors },
+      );
     }
     // Country from the coordinates where the upload did not give one (nearest country within 50 km for coastal sites),
     // in slices so that other requests are answered during a large upload.
@@ -91,7 +132,11 @@ export class ProjectService {
   }
 
   /** Creates a physical-risk project (or adds to / overwrites one) and queues its analysis, in one transaction. */
-  async createPhysical(caller: AuthUser, body: CreateProjectBody, source: string): Promise<{ project: ProjectStatus; jobId: number; created: boolean; warnings: string[] }> {
+  async createPhysical(
+    caller: AuthUser,
+    body: CreateProjectBody,
+    source: string,
+  ): Promise<{ project: ProjectStatus; jobId: number; created: boolean; warnings: string[] }> {
     const { assets, warnings } = await this.parseLocations(body);
     const company = await this.users.companyById(caller.companyId);
     if (!company) throw notFound();
@@ -107,17 +152,35 @@ export class ProjectService {
         .where('name_lower', '=', name.toLowerCase())
         .forUpdate()
         .executeTakeFirst();
-      if (mode === 'new' && existing) throw badRequest(`portfolio_name: you already have a project named '${name}'. Choose another name, or add to or overwrite it.`, 'portfolio_name');
-      if (mode !== 'new' && !existing) throw badRequest(`portfolio_name: no project named '${name}' to ${mode === 'add' ? 'add to' : 'overwrite'}.`, 'portfolio_name');
+      if (mode === 'new' && existing)
+        throw badRequest(`portfolio_name: you already have a project named '${name}'. Choose another name, or add to or overwrite it.`, 'portfolio_name');
+      if (mode !== 'new' && !existing)
+        throw badRequest(`portfolio_name: no project named '${name}' to ${mode === 'add' ? 'add to' : 'overwrite'}.`, 'portfolio_name');
       const startPosition = mode === 'add' && existing ? await this.addPosition(tx, existing, assets, limit) : 0;
       if (!(mode === 'add' && existing) && assets.length > limit) throw assetLimitError(limit);
       const project = existing ? await this.renewProject(tx, existing, body, mode) : await this.insertProject(tx, caller, body, source);
       await insertAssets(tx, project.id, startPosition, assets);
       const jobId = await this.jobs.enqueue(ANALYSE_PORTFOLIO_JOB, { projectId: project.id, version: project.version }, tx);
       const count = mode === 'add' ? startPosition + assets.length : assets.length;
-      await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: existing ? `project.${mode}` : 'project.created', detail: { project_id: project.id, assets: assets.length }, client: null }, tx);
+      await this.users.audit(
+        {
+          company_id: caller.companyId,
+          user_id: caller.id,
+          action: existing ? `project.${mode}` : 'project.created',
+          detail: { project_id: project.id, assets: assets.length },
+          client: null,
+        },
+        tx,
+      );
       return {
-        project: { project_id: project.id, name: project.name, status: project.status, progress: project.progress, message: project.status_message, assets: count },
+        project: {
+          project_id: project.id,
+          name: project.name,
+          status: project.status,
+          progress: project.progress,
+          message: project.status_message,
+          assets: count,
+        },
         jobId,
         created: !existing,
         warnings,
@@ -127,11 +190,18 @@ export class ProjectService {
 
   /** Adding to a portfolio: checks the tier limit and the names against its assets; the position after its last. */
   private async addPosition(tx: DB, existing: ProjectRow, assets: ImportedAsset[], limit: number): Promise<number> {
-    const row = await tx.selectFrom('assets').select([sql<number>`count(*)::int`.as('n'), sql<number>`coalesce(max(position), -1)::int`.as('max')]).where('project_id', '=', existing.id).executeTakeFirstOrThrow();
+    const row = await tx
+      .selectFrom('assets')
+      .select([sql<number>`count(*)::int`.as('n'), sql<number>`coalesce(max(position), -1)::int`.as('max')])
+      .where('project_id', '=', existing.id)
+      .executeTakeFirstOrThrow();
     if (row.n + assets.length > limit) throw assetLimitError(limit);
     const names = new Set((await tx.selectFrom('assets').select('name').where('project_id', '=', existing.id).execute()).map((a) => a.name.toLowerCase()));
     const clash = assets.find((a) => names.has(a.name.toLowerCase()));
-    if (clash) throw new AppError(400, `An asset named '${clash.name}' is already in '${existing.name}'.`, [{ field: 'data', message: 'duplicate asset name' }], { error: [`An asset named '${clash.name}' is already in '${existing.name}'.`] });
+    if (clash)
+      throw new AppError(400, `An asset named '${clash.name}' is already in '${existing.name}'.`, [{ field: 'data', message: 'duplicate asset name' }], {
+        error: [`An asset named '${clash.name}' is already in '${existing.name}'.`],
+      });
     return row.max + 1;
   }
 
@@ -158,7 +228,10 @@ export class ProjectService {
   private async insertProject(tx: DB, caller: AuthUser, body: CreateProjectBody, source: string): Promise<ProjectRow> {
     // Spec 000 §9: a company or index benchmark portfolio includes all ten hazards (every hazard but Extreme Cold,
     // which is offered for SSP only); a map or file portfolio without a choice gets the three default hazards.
-    const defaults = source === 'company' || source === 'index' ? HAZARDS.filter((h) => h.label !== 'Extreme Cold').map((h) => h.label) : HAZARDS.filter((h) => h.isDefault).map((h) => h.label);
+    const defaults =
+      source === 'company' || source === 'index'
+        ? HAZARDS.filter((h) => h.label !== 'Extreme Cold').map((h) => h.label)
+        : HAZARDS.filter((h) => h.isDefault).map((h) => h.label);
     const name = body.portfolio_name;
     return tx
       .insertInto('projects')
@@ -176,7 +249,9 @@ export class ProjectService {
         is_benchmark: body.is_benchmark === true || body.is_benchmark === 'true',
         ticker: body.ticker ?? null,
         index_name: body.index_name ?? null,
-        default_filters: JSON.stringify(body.analysis_type === 'rcp' ? { analysis_type: 'rcp', scenario: '45', year: 2050 } : { analysis_type: 'ssp', scenario: '45', year: 2050 }),
+        default_filters: JSON.stringify(
+          body.analysis_type === 'rcp' ? { analysis_type: 'rcp', scenario: '45', year: 2050 } : { analysis_type: 'ssp', scenario: '45', year: 2050 },
+        ),
         status: 'queued',
         progress: 0,
         status_message: 'Waiting for analysis',

@@ -4,16 +4,20 @@ import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 import { BuildingDamageBody } from './building-damage.service.js';
 
 export const buildingDamageRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.post('/api/v2/building_damage/', {
-    onRequest: app.authenticate,
-    schema: {
-      tags: ['Analysis'],
-      summary: 'Building-damage explorer: damage-ratio curves for river flood, storm surge and rainfall flood per scenario',
-      description:
-        'Without an asset: Hazus/USACE depth-damage curves (x = depth in m). With project_name and asset_name: the site\'s return-period curves at the year for each scenario through the same building curve (x = return period in years), with the expected annual damage ratio.',
-      security: TOKEN_SECURITY,
-      body: BuildingDamageBody,
-      response: { 200: BuildingDamageAnswer, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+  app.post(
+    '/api/v2/building_damage/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Analysis'],
+        summary: 'Building-damage explorer: damage-ratio curves for river flood, storm surge and rainfall flood per scenario',
+        description:
+          "Without an asset: Hazus/USACE depth-damage curves (x = depth in m). With project_name and asset_name: the site's return-period curves at the year for each scenario through the same building curve (x = return period in years), with the expected annual damage ratio.",
+        security: TOKEN_SECURITY,
+        body: BuildingDamageBody,
+        response: { 200: BuildingDamageAnswer, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      },
     },
-  }, async (req) => app.services.buildingDamage.curves(caller(req), req.body));
+    async (req) => app.services.buildingDamage.curves(caller(req), req.body),
+  );
 };

@@ -1,5 +1,12 @@
 import {
-  assetLimitMessage, PROPERTY_RING_DEFAULTS_KM, PROPERTY_RING_MAX_KM, type PropertyRiskComputeBody, type PropertyRiskProject, type PropertyRiskResponse, type PropertyRiskRow, type ProjectStatus,
+  assetLimitMessage,
+  PROPERTY_RING_DEFAULTS_KM,
+  PROPERTY_RING_MAX_KM,
+  type PropertyRiskComputeBody,
+  type PropertyRiskProject,
+  type PropertyRiskResponse,
+  type PropertyRiskRow,
+  type ProjectStatus,
 } from '@crp/contracts';
 import type { AssetInput } from '@crp/engine';
 import { countryOf, gdpPerCapita, populationWithin } from '@crp/geo';
@@ -23,8 +30,22 @@ export const PROPERTY_RISK_JOB = 'compute-property-risk';
 const DEFAULT_SCENARIO = { analysis_type: 'ssp', scenario: '85', year: 2050 } as const;
 
 const ATTRIBUTE_COLUMNS = [
-  'property_type', 'revenue', 'construction_cost', 'area', 'valuation', 'stories', 'solar_production', 'wind_production', 'hydro_production',
-  'wheat_production', 'rice_production', 'maize_production', 'fruit_production', 'vegetable_production', 'ownership', 'flood_protection',
+  'property_type',
+  'revenue',
+  'construction_cost',
+  'area',
+  'valuation',
+  'stories',
+  'solar_production',
+  'wind_production',
+  'hydro_production',
+  'wheat_production',
+  'rice_production',
+  'maize_production',
+  'fruit_production',
+  'vegetable_production',
+  'ownership',
+  'flood_protection',
 ] as const;
 
 type Scenario = PropertyRiskResponse['scenario'];
@@ -40,6 +61,7 @@ export class PropertyRiskService {
   ) {}
 
   /** Validates every location and ring (all problems listed, nothing stored), then stores the project and queues the job in one transaction. */
+  // eslint-disable-next-line max-lines-per-function -- one request's steps in order (validate, sample rings, score, store); 80 lines before Prettier wrapped it
   async compute(caller: AuthUser, body: PropertyRiskComputeBody): Promise<{ project: ProjectStatus; jobId: number; created: boolean }> {
     const records = recordsFromJson(body.data);
     const { assets, errors } = validateAssets(records);
@@ -68,25 +90,57 @@ export class PropertyRiskService {
     const company = await this.users.companyById(caller.companyId);
     if (!company) throw notFound();
     const limit = tierDataOf(company).assets_allowed;
-    if (assets.length > limit) throw new AppError(400, assetLimitMessage(limit), [{ field: 'data', message: assetLimitMessage(limit) }], { error: [assetLimitMessage(limit)], code: 'asset_limit', assets_allowed: limit });
+    if (assets.length > limit)
+      throw new AppError(400, assetLimitMessage(limit), [{ field: 'data', message: assetLimitMessage(limit) }], {
+        error: [assetLimitMessage(limit)],
+        code: 'asset_limit',
+        assets_allowed: limit,
+      });
 
     const sites: NewPropertySite[] = assets.map((a, i) => {
       const attributes: Record<string, unknown> = {};
       for (const c of ATTRIBUTE_COLUMNS) attributes[c] = (a as Record<string, unknown>)[c] ?? null;
       const cc = (a.country_code as string | null | undefined) ?? countryOf(a.latitude, a.longitude, { nearestWithinKm: 50 })?.country_code ?? null;
-      return { name: a.name, latitude: a.latitude, longitude: a.longitude, country_code: cc, attributes, min_distance_km: rings[i]!.min, max_distance_km: rings[i]!.max };
+      return {
+        name: a.name,
+        latitude: a.latitude,
+        longitude: a.longitude,
+        country_code: cc,
+        attributes,
+        min_distance_km: rings[i]!.min,
+        max_distance_km: rings[i]!.max,
+      };
     });
 
     const name = body.project_name;
     return this.db.transaction().execute(async (tx) => {
       const existing = await this.repo.ownedByName(tx, caller.id, name);
-      if (existing && !body.overwrite) throw badRequest(`project_name: you already have a property-risk project named '${name}'. Choose another name or turn on overwrite.`, 'project_name');
-      const project = existing ? await this.repo.resetProject(tx, existing, scenario) : await this.repo.createProject(tx, { companyId: caller.companyId, ownerId: caller.id, name, filters: scenario });
+      if (existing && !body.overwrite)
+        throw badRequest(`project_name: you already have a property-risk project named '${name}'. Choose another name or turn on overwrite.`, 'project_name');
+      const project = existing
+        ? await this.repo.resetProject(tx, existing, scenario)
+        : await this.repo.createProject(tx, { companyId: caller.companyId, ownerId: caller.id, name, filters: scenario });
       await this.repo.insertSites(tx, project.id, sites);
       const jobId = await this.jobs.enqueue(PROPERTY_RISK_JOB, { projectId: project.id, version: project.version }, tx);
-      await this.users.audit({ company_id: caller.companyId, user_id: caller.id, action: existing ? 'realestate.overwrite' : 'realestate.created', detail: { project_id: project.id, assets: sites.length }, client: null }, tx);
+      await this.users.audit(
+        {
+          company_id: caller.companyId,
+          user_id: caller.id,
+          action: existing ? 'realestate.overwrite' : 'realestate.created',
+          detail: { project_id: project.id, assets: sites.length },
+          client: null,
+        },
+        tx,
+      );
       return {
-        project: { project_id: project.id, name: project.name, status: project.status, progress: project.progress, message: project.status_message, assets: sites.length },
+        project: {
+          project_id: project.id,
+          name: project.name,
+          status: project.status,
+          progress: project.progress,
+          message: project.status_message,
+          assets: sites.length,
+        },
         jobId,
         created: !existing,
       };
@@ -108,7 +162,14 @@ export class PropertyRiskService {
   /** The caller's property-risk projects (own and shared), newest first. */
   async list(caller: AuthUser): Promise<PropertyRiskProject[]> {
     const rows = await this.repo.visibleTo(caller.id, caller.companyId);
-    return rows.map((r) => ({ project_id: r.id, name: r.name, status: r.status, properties: r.properties, date: new Date(r.created_at).toISOString().slice(0, 10), own: r.owner_id === caller.id }));
+    return rows.map((r) => ({
+      project_id: r.id,
+      name: r.name,
+      status: r.status,
+      properties: r.properties,
+      date: new Date(r.created_at).toISOString().slice(0, 10),
+      own: r.owner_id === caller.id,
+    }));
   }
 
   /** The rows of a property-risk project the caller may read, by name (404 otherwise, also for another company's project). */
@@ -139,7 +200,13 @@ export class PropertyRiskService {
 }
 
 /** One location's row (spec 001 §3.7): engine scores at the point and in its ring, plus its surroundings. */
-export function propertyRiskRow(asset: AssetRow, minKm: number, maxKm: number, layers: Awaited<ReturnType<typeof defaultHazardLayers>>, scenario: Scenario): PropertyRiskRow {
+export function propertyRiskRow(
+  asset: AssetRow,
+  minKm: number,
+  maxKm: number,
+  layers: Awaited<ReturnType<typeof defaultHazardLayers>>,
+  scenario: Scenario,
+): PropertyRiskRow {
   const input: AssetInput & { latitude: number; longitude: number } = { ...assetInputOf(asset), latitude: asset.latitude, longitude: asset.longitude };
   const risk = propertyRisk(input, minKm, maxKm, layers, scenarioYearOf(scenario.analysis_type, scenario.scenario, scenario.year));
   const pop = populationWithin(asset.latitude, asset.longitude, maxKm);
@@ -185,7 +252,10 @@ export function propertyRiskJob(db: DB, repo: RealEstateRepository, log: Fastify
       const t0 = performance.now();
       const results: { assetId: number; result: Record<string, unknown> }[] = [];
       for (const [i, s] of sites.entries()) {
-        results.push({ assetId: s.asset.id, result: propertyRiskRow(s.asset, s.min_distance_km, s.max_distance_km, layers, scenario) as unknown as Record<string, unknown> });
+        results.push({
+          assetId: s.asset.id,
+          result: propertyRiskRow(s.asset, s.min_distance_km, s.max_distance_km, layers, scenario) as unknown as Record<string, unknown>,
+        });
         if (i % 20 === 19) {
           const message = `Computed ${i + 1} of ${sites.length} properties`;
           await repo.setStatus(projectId, { progress: 0.95 * ((i + 1) / sites.length), status_message: message });

@@ -24,7 +24,12 @@ const FLOOD_HAZARDS = ['river_flood', 'rainfall_flood', 'storm_surge'] as const;
 const N_H = HAZARD_KEYS.length;
 const H = (k: (typeof HAZARD_KEYS)[number]) => HAZARD_KEYS.indexOf(k);
 
-export interface RingSample { lat: number; lng: number; radiusKm: number; weight: number }
+export interface RingSample {
+  lat: number;
+  lng: number;
+  radiusKm: number;
+  weight: number;
+}
 
 /** Point at `distanceKm` on the great circle from (lat, lng) with initial bearing `bearingDeg` (spherical Earth). */
 export function destinationPoint(lat: number, lng: number, distanceKm: number, bearingDeg: number): { lat: number; lng: number } {
@@ -35,7 +40,7 @@ export function destinationPoint(lat: number, lng: number, distanceKm: number, b
   const l1 = lng * r;
   const p2 = Math.asin(Math.sin(p1) * Math.cos(d) + Math.cos(p1) * Math.sin(d) * Math.cos(th));
   const l2 = l1 + Math.atan2(Math.sin(th) * Math.sin(d) * Math.cos(p1), Math.cos(d) - Math.sin(p1) * Math.sin(p2));
-  return { lat: p2 / r, lng: ((((l2 / r) + 540) % 360) - 180) };
+  return { lat: p2 / r, lng: ((l2 / r + 540) % 360) - 180 };
 }
 
 /** Sample points of the annulus minKm..maxKm (minKm < maxKm), with area weights summing to 1. */
@@ -59,7 +64,9 @@ export function ringSamples(lat: number, lng: number, minKm: number, maxKm: numb
 
 /** Area-weighted mean, min and max of per-sample values (rounded to 0.1). */
 export function summariseRing(values: readonly number[], weights: readonly number[]): { mean: number; min: number; max: number } {
-  let mean = 0; let min = Infinity; let max = -Infinity;
+  let mean = 0;
+  let min = Infinity;
+  let max = -Infinity;
   values.forEach((v, i) => {
     mean += v * weights[i]!;
     if (v < min) min = v;
@@ -102,10 +109,15 @@ export function scoreSites(asset: AssetInput, points: readonly { lat: number; ln
     return v === undefined || Number.isNaN(v) ? null : v;
   };
   return inputs.map((_, a) => {
-    let flood = -1; let driver: SiteScores['floodDriver'] = 'river_flood'; let depth: number | null = null;
+    let flood = -1;
+    let driver: SiteScores['floodDriver'] = 'river_flood';
+    let depth: number | null = null;
     for (const k of FLOOD_HAZARDS) {
       const s = score(a, H(k));
-      if (s > flood) { flood = s; driver = k; }
+      if (s > flood) {
+        flood = s;
+        driver = k;
+      }
       const d = intensity(a, H(k));
       if (d !== null && (depth === null || d > depth)) depth = d;
     }
@@ -125,14 +137,26 @@ export interface PropertyRiskPoint {
 }
 
 /** Point and ring scores of one property. */
-export function propertyRisk(asset: AssetInput & { latitude: number; longitude: number }, minKm: number, maxKm: number, layers: HazardLayers, sy: ScenarioYear): PropertyRiskPoint {
+export function propertyRisk(
+  asset: AssetInput & { latitude: number; longitude: number },
+  minKm: number,
+  maxKm: number,
+  layers: HazardLayers,
+  sy: ScenarioYear,
+): PropertyRiskPoint {
   const ring = ringSamples(asset.latitude, asset.longitude, minKm, maxKm);
   const scores = scoreSites(asset, [{ lat: asset.latitude, lng: asset.longitude }, ...ring], layers, sy);
   const at = scores[0]!;
   const rest = scores.slice(1);
   const w = ring.map((s) => s.weight);
-  const f = summariseRing(rest.map((s) => s.flood), w);
-  const t = summariseRing(rest.map((s) => s.typhoon), w);
+  const f = summariseRing(
+    rest.map((s) => s.flood),
+    w,
+  );
+  const t = summariseRing(
+    rest.map((s) => s.typhoon),
+    w,
+  );
   const r2 = (x: number | null) => (x === null ? null : Math.round(x * 100) / 100);
   return {
     flood_score: at.flood,

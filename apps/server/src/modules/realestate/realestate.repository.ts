@@ -25,17 +25,41 @@ export class RealEstateRepository {
   constructor(private readonly db: DB) {}
 
   ownedByName(db: DB, ownerId: number, name: string): Promise<ProjectRow | undefined> {
-    return db.selectFrom('projects').selectAll().where('owner_id', '=', ownerId).where('kind', '=', 'realestate').where('name_lower', '=', name.toLowerCase()).forUpdate().executeTakeFirst();
+    return db
+      .selectFrom('projects')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where('kind', '=', 'realestate')
+      .where('name_lower', '=', name.toLowerCase())
+      .forUpdate()
+      .executeTakeFirst();
   }
 
-  async createProject(db: DB, p: { companyId: number; ownerId: number; name: string; filters: { analysis_type: string; scenario: string; year: number } }): Promise<ProjectRow> {
+  async createProject(
+    db: DB,
+    p: { companyId: number; ownerId: number; name: string; filters: { analysis_type: string; scenario: string; year: number } },
+  ): Promise<ProjectRow> {
     return db
       .insertInto('projects')
       .values({
-        company_id: p.companyId, owner_id: p.ownerId, kind: 'realestate', name: p.name, name_lower: p.name.toLowerCase(),
-        portfolio_variables: JSON.stringify(['River Flood', 'Typhoon']), non_building_variables: JSON.stringify({ energy: [], agriculture: [] }),
-        base_unit: 'meter', base_currency: 'USD', source: 'realestate', is_benchmark: false, ticker: null, index_name: null,
-        default_filters: JSON.stringify(p.filters), status: 'queued', progress: 0, status_message: 'Waiting for property-risk computation', version: 1,
+        company_id: p.companyId,
+        owner_id: p.ownerId,
+        kind: 'realestate',
+        name: p.name,
+        name_lower: p.name.toLowerCase(),
+        portfolio_variables: JSON.stringify(['River Flood', 'Typhoon']),
+        non_building_variables: JSON.stringify({ energy: [], agriculture: [] }),
+        base_unit: 'meter',
+        base_currency: 'USD',
+        source: 'realestate',
+        is_benchmark: false,
+        ticker: null,
+        index_name: null,
+        default_filters: JSON.stringify(p.filters),
+        status: 'queued',
+        progress: 0,
+        status_message: 'Waiting for property-risk computation',
+        version: 1,
       } as never)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -46,7 +70,15 @@ export class RealEstateRepository {
     await db.deleteFrom('assets').where('project_id', '=', project.id).execute();
     return db
       .updateTable('projects')
-      .set({ default_filters: JSON.stringify(filters), status: 'queued', progress: 0, status_message: 'Waiting for property-risk computation', version: project.version + 1, updated_at: new Date(), analysed_at: null })
+      .set({
+        default_filters: JSON.stringify(filters),
+        status: 'queued',
+        progress: 0,
+        status_message: 'Waiting for property-risk computation',
+        version: project.version + 1,
+        updated_at: new Date(),
+        analysed_at: null,
+      })
       .where('id', '=', project.id)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -57,13 +89,32 @@ export class RealEstateRepository {
       const slice = sites.slice(i, i + 1000);
       const rows = await db
         .insertInto('assets')
-        .values(slice.map((s, j) => ({ project_id: projectId, position: i + j, name: s.name, latitude: s.latitude, longitude: s.longitude, country_code: s.country_code, ...s.attributes })) as never)
+        .values(
+          slice.map((s, j) => ({
+            project_id: projectId,
+            position: i + j,
+            name: s.name,
+            latitude: s.latitude,
+            longitude: s.longitude,
+            country_code: s.country_code,
+            ...s.attributes,
+          })) as never,
+        )
         .returning(['id', 'position'])
         .execute();
       rows.sort((a, b) => a.position - b.position);
       await db
         .insertInto('property_risk_sites')
-        .values(rows.map((r, j) => ({ asset_id: r.id, project_id: projectId, min_distance_km: slice[j]!.min_distance_km, max_distance_km: slice[j]!.max_distance_km, result: null, computed_at: null })))
+        .values(
+          rows.map((r, j) => ({
+            asset_id: r.id,
+            project_id: projectId,
+            min_distance_km: slice[j]!.min_distance_km,
+            max_distance_km: slice[j]!.max_distance_km,
+            result: null,
+            computed_at: null,
+          })),
+        )
         .execute();
     }
   }
@@ -74,19 +125,33 @@ export class RealEstateRepository {
     const byAsset = new Map(rings.map((r) => [r.asset_id, r]));
     return assets.flatMap((asset) => {
       const r = byAsset.get(asset.id);
-      return r ? [{ asset, min_distance_km: r.min_distance_km, max_distance_km: r.max_distance_km, result: (r.result as Record<string, unknown> | null) ?? null }] : [];
+      return r
+        ? [{ asset, min_distance_km: r.min_distance_km, max_distance_km: r.max_distance_km, result: (r.result as Record<string, unknown> | null) ?? null }]
+        : [];
     });
   }
 
   async saveResults(db: DB, results: { assetId: number; result: Record<string, unknown> }[]): Promise<void> {
     const now = new Date();
-    for (const r of results) await db.updateTable('property_risk_sites').set({ result: JSON.stringify(r.result), computed_at: now }).where('asset_id', '=', r.assetId).execute();
+    for (const r of results)
+      await db
+        .updateTable('property_risk_sites')
+        .set({ result: JSON.stringify(r.result), computed_at: now })
+        .where('asset_id', '=', r.assetId)
+        .execute();
   }
 
   /** Property-risk projects the user owns or that were shared with them, newest first, with their location counts. */
   visibleTo(userId: number, companyId: number) {
     return visibleProjects(this.db, { id: userId, companyId }, 'realestate')
-      .select(['p.id', 'p.name', 'p.status', 'p.created_at', 'p.owner_id', sql<number>`(select count(*)::int from assets a where a.project_id = p.id)`.as('properties')])
+      .select([
+        'p.id',
+        'p.name',
+        'p.status',
+        'p.created_at',
+        'p.owner_id',
+        sql<number>`(select count(*)::int from assets a where a.project_id = p.id)`.as('properties'),
+      ])
       .orderBy('p.created_at', 'desc')
       .orderBy('p.id', 'desc')
       .execute();

@@ -48,7 +48,10 @@ export function chartSvg(block: ChartBlock): string {
       lineStyle: { color: s.color, width: 2.5 },
       symbolSize: 6,
       barMaxWidth: 28,
-      label: block.type !== 'line' && block.categories.length * block.series.length <= 16 ? { show: true, position: horizontal ? 'right' : 'top', fontSize: 9, color: COLORS.ink } : { show: false },
+      label:
+        block.type !== 'line' && block.categories.length * block.series.length <= 16
+          ? { show: true, position: horizontal ? 'right' : 'top', fontSize: 9, color: COLORS.ink }
+          : { show: false },
     })),
   });
   const svg = chart.renderToSVGString();

@@ -16,7 +16,7 @@ import * as fontkit from 'fontkit';
 export type PdfFont = 'Helvetica' | 'Helvetica-Bold' | 'CJK' | 'CJK-Bold';
 
 const FONT_DIR = new URL('../fonts/', import.meta.resolve('@embedpdf/fonts-tc'));
-const CJK_FILES = { 'CJK': 'NotoSansHant-Regular.otf', 'CJK-Bold': 'NotoSansHant-Bold.otf' } as const;
+const CJK_FILES = { CJK: 'NotoSansHant-Regular.otf', 'CJK-Bold': 'NotoSansHant-Bold.otf' } as const;
 
 /** The font files read once per process (pdfkit parses its own copy per document, only when the font is used). */
 const buffers = new Map<keyof typeof CJK_FILES, Buffer>();

@@ -7,8 +7,18 @@ export class ReportRepository {
   constructor(private readonly db: DB) {}
 
   /** A queued report request; answers its id. */
-  async insert(values: { token_hash: string; owner_id: number; project_id: number; analysis_type: ReportsTable['analysis_type']; with_content: boolean }): Promise<number> {
-    const row = await this.db.insertInto('reports').values({ ...values, status: 'queued' }).returning('id').executeTakeFirstOrThrow();
+  async insert(values: {
+    token_hash: string;
+    owner_id: number;
+    project_id: number;
+    analysis_type: ReportsTable['analysis_type'];
+    with_content: boolean;
+  }): Promise<number> {
+    const row = await this.db
+      .insertInto('reports')
+      .values({ ...values, status: 'queued' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 

@@ -40,10 +40,18 @@ export class ReportService {
   async request(caller: AuthUser, body: SlideReportBody) {
     const { project } = await this.policy.require(caller, body.project_id, 'download');
     if (project.status !== 'done') {
-      throw new AppError(409, `The analysis of '${project.name}' is ${project.status}: the report can be made when it is done.`, [{ field: 'project_id', message: `analysis is ${project.status}` }]);
+      throw new AppError(409, `The analysis of '${project.name}' is ${project.status}: the report can be made when it is done.`, [
+        { field: 'project_id', message: `analysis is ${project.status}` },
+      ]);
     }
     const token = newToken();
-    const reportId = await this.repo.insert({ token_hash: sha256(token), owner_id: caller.id, project_id: project.id, analysis_type: body.analysis_type ?? null, with_content: body.with_content });
+    const reportId = await this.repo.insert({
+      token_hash: sha256(token),
+      owner_id: caller.id,
+      project_id: project.id,
+      analysis_type: body.analysis_type ?? null,
+      with_content: body.with_content,
+    });
     await this.jobs.enqueue(SLIDE_REPORT_JOB, { reportId });
     const status = await this.waitFor(reportId, WAIT_MS);
     const base = `/api/v2/reports/${token}/${fileBase(project.name)}`;
@@ -68,7 +76,11 @@ export class ReportService {
   }
 
   /** The report behind a link: its file when done; `pending` while the job runs (after waiting a while for it). */
-  async open(token: string, format: ReportFormat, files: FileStore): Promise<{ pending: true; status: ReportStatus } | { pending: false; filename: string; contentType: string; data: Buffer }> {
+  async open(
+    token: string,
+    format: ReportFormat,
+    files: FileStore,
+  ): Promise<{ pending: true; status: ReportStatus } | { pending: false; filename: string; contentType: string; data: Buffer }> {
     const id = await this.repo.idByTokenHash(sha256(token));
     if (id === undefined) throw notFound('No such report.');
     const r = await this.waitFor(id, WAIT_MS);
@@ -81,7 +93,13 @@ export class ReportService {
 }
 
 /** The job that renders a requested slide report as the requesting user sees the project. */
-export function slideReportJob(repo: ReportRepository, users: UsersRepository, dashboard: DashboardService, files: FileStore, log: FastifyBaseLogger): JobDefinition<{ reportId: number }> {
+export function slideReportJob(
+  repo: ReportRepository,
+  users: UsersRepository,
+  dashboard: DashboardService,
+  files: FileStore,
+  log: FastifyBaseLogger,
+): JobDefinition<{ reportId: number }> {
   const set = (id: number, fields: Parameters<ReportRepository['set']>[1]) => repo.set(id, fields);
   return {
     type: SLIDE_REPORT_JOB,
@@ -95,7 +113,10 @@ export function slideReportJob(repo: ReportRepository, users: UsersRepository, d
       if (!user || !company) return; // the user was deleted meanwhile (and the report with them)
       await set(reportId, { status: 'running' });
       const caller: AuthUser = { id: user.id, companyId: user.company_id, username: user.username, isCompanyAdmin: user.is_company_admin, tokenId: 0 };
-      const answer = await dashboard.query(caller, DashboardBody.parse({ project_id: report.project_id, analysis_type: report.analysis_type ?? undefined, with_content: report.with_content }));
+      const answer = await dashboard.query(
+        caller,
+        DashboardBody.parse({ project_id: report.project_id, analysis_type: report.analysis_type ?? undefined, with_content: report.with_content }),
+      );
       await ctx.progress(0.3, 'Dashboard figures ready');
       const deck = buildSlideDeck(answer, { withContent: report.with_content, generatedAt: new Date(), companyName: company.name });
       const pdf = await renderDeckPdf(deck);
@@ -104,7 +125,14 @@ export function slideReportJob(repo: ReportRepository, users: UsersRepository, d
       const base = fileBase(answer.project.name);
       const pdfFile = await files.store(report.owner_id, `${base}.pdf`, PDF_TYPE, pdf);
       const pptxFile = await files.store(report.owner_id, `${base}.pptx`, PPTX_TYPE, pptx);
-      await set(reportId, { status: 'done', pdf_file_id: pdfFile.id, pptx_file_id: pptxFile.id, slides: deck.slides.length, finished_at: new Date(), message: null });
+      await set(reportId, {
+        status: 'done',
+        pdf_file_id: pdfFile.id,
+        pptx_file_id: pptxFile.id,
+        slides: deck.slides.length,
+        finished_at: new Date(),
+        message: null,
+      });
       log.info({ reportId, slides: deck.slides.length, pdfBytes: pdf.length, pptxBytes: pptx.length }, 'slide report made');
     },
     async onFailed({ reportId }, error) {

@@ -35,7 +35,10 @@ const INLINE_ROWS = 20_000;
 const round = (v: number, digits = 2) => (Number.isFinite(v) ? Math.round(v * 10 ** digits) / 10 ** digits : null);
 
 function sheetOf(rows: Record<string, unknown>[], header: string[]): XLSX.WorkSheet {
-  const ws = XLSX.utils.json_to_sheet(rows.map((r) => Object.fromEntries(header.map((h) => [h, safeCell(r[h])]))), { header });
+  const ws = XLSX.utils.json_to_sheet(
+    rows.map((r) => Object.fromEntries(header.map((h) => [h, safeCell(r[h])]))),
+    { header },
+  );
   ws['!cols'] = header.map((h) => ({ wch: Math.min(40, Math.max(10, h.length + 2)) }));
   return ws;
 }
@@ -53,11 +56,23 @@ function aboutSheet(project: ProjectRow, analysisType: AnalysisType, what: strin
     [],
     ['Definitions'],
     ['Expected annual loss', 'Average yearly loss of building, content, inventory and business interruption, times ownership (USD).'],
-    ['CVaR', 'Climate Value at Risk as the product defines it: expected annual loss summed over the 20-year window around the year (year-9 to year+10; 2100: 2081-2100), undiscounted, USD. Twenty years of expected loss, not a tail quantile.'],
-    ['Loss 1-in-100 / 1-in-250 yr', 'Loss of the event that happens on average once in 100 (250) years at the asset for the hazard, after the site\'s standard of flood protection, USD.'],
-    ['Technical premium', '1.3 x the expected annual loss of the insurable hazards (floods, surge, cyclone, wildfire, landslide, snow, freeze) / (1 - 0.25 expenses); heat, drought and sea-level rise are not insurable.'],
-    ['Data tier', 'How far to trust a hazard: "placeholder" marks river and rainfall flood, screening models until real flood maps are loaded (load your own layers); "own data" marks a value read from your company\'s own hazard layer (Own data layer names it).'],
-    ['Residual CVaR', 'CVaR after the asset\'s mitigation level and adaptation measures.'],
+    [
+      'CVaR',
+      'Climate Value at Risk as the product defines it: expected annual loss summed over the 20-year window around the year (year-9 to year+10; 2100: 2081-2100), undiscounted, USD. Twenty years of expected loss, not a tail quantile.',
+    ],
+    [
+      'Loss 1-in-100 / 1-in-250 yr',
+      "Loss of the event that happens on average once in 100 (250) years at the asset for the hazard, after the site's standard of flood protection, USD.",
+    ],
+    [
+      'Technical premium',
+      '1.3 x the expected annual loss of the insurable hazards (floods, surge, cyclone, wildfire, landslide, snow, freeze) / (1 - 0.25 expenses); heat, drought and sea-level rise are not insurable.',
+    ],
+    [
+      'Data tier',
+      'How far to trust a hazard: "placeholder" marks river and rainfall flood, screening models until real flood maps are loaded (load your own layers); "own data" marks a value read from your company\'s own hazard layer (Own data layer names it).',
+    ],
+    ['Residual CVaR', "CVaR after the asset's mitigation level and adaptation measures."],
     ['Maximum exposure', 'Loss in the rarest modelled event at the year, USD.'],
     ['Score', 'Hazard severity, a score out of 100 (not a percentage); bands No Risk, Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High.'],
     [],
@@ -93,7 +108,13 @@ export class ExportService {
     const hazards: HazardKey[] = (body.climate_variables ?? (project.portfolio_variables as string[])).map((l) => hazardByLabel(l)!.key);
     const years = [...new Set(body.year_list ?? [...YEARS[at]])].sort((a, b) => a - b);
     const bad = years.filter((y) => !(YEARS[at] as readonly number[]).includes(y) && y !== BASELINE_YEAR);
-    if (bad.length) throw new AppError(400, `year_list: ${bad.join(', ')} ${bad.length > 1 ? 'are' : 'is'} not ${at.toUpperCase()} year(s); choose from ${[BASELINE_YEAR, ...YEARS[at]].filter((v, i, a) => a.indexOf(v) === i).join(', ')}.`, [{ field: 'year_list', message: 'invalid year' }], { error: `year_list: ${bad.join(', ')} not available for ${at.toUpperCase()}` });
+    if (bad.length)
+      throw new AppError(
+        400,
+        `year_list: ${bad.join(', ')} ${bad.length > 1 ? 'are' : 'is'} not ${at.toUpperCase()} year(s); choose from ${[BASELINE_YEAR, ...YEARS[at]].filter((v, i, a) => a.indexOf(v) === i).join(', ')}.`,
+        [{ field: 'year_list', message: 'invalid year' }],
+        { error: `year_list: ${bad.join(', ')} not available for ${at.toUpperCase()}` },
+      );
     const scenarios = [...new Set(body.scenario_list ?? ['26', '45', '85'])] as ScenarioCode[];
     const results = await loadProjectResults(this.db, project.id);
     const own = await this.own?.markerFor(project);
@@ -139,7 +160,14 @@ export class ExportService {
     const data = XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
     const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
     const file = await this.files.save(caller.id, `${project.name}_analysis_${stamp}.xlsx`, XLSX_TYPE, data);
-    return { success: rows.slice(0, INLINE_ROWS), rows: rows.length, truncated: rows.length > INLINE_ROWS, url: file.url, expires_at: file.expires_at, error: null };
+    return {
+      success: rows.slice(0, INLINE_ROWS),
+      rows: rows.length,
+      truncated: rows.length > INLINE_ROWS,
+      url: file.url,
+      expires_at: file.expires_at,
+      error: null,
+    };
   }
 
   /** Portfolio summary workbook: totals per scenario and year, per hazard, and per asset at the default filter. */
@@ -148,70 +176,26 @@ export class ExportService {
     const results = await loadProjectResults(this.db, project.id);
     const hazards: HazardKey[] = (project.portfolio_variables as string[]).map((l) => hazardByLabel(l)!.key);
     const filters = project.default_filters as { analysis_type: string; scenario: string; year: number };
-    const portfolioRows: Record<string, unknown>[] = [];
-    for (const sc of ['26', '45', '85'] as ScenarioCode[]) {
-      for (const year of YEARS[at]) {
-        let cvar = 0, rcvar = 0, maxE = 0, value = 0, scoreSum = 0, scored = 0;
-        for (let i = 0; i < results.assets.length; i++) {
-          const { chunk, a } = results.locate(i);
-          const p = results.prepared[i]!;
-          const c = assetCvar(p, chunk, a, hazards, at, sc, year);
-          if (Number.isFinite(c.cvar)) cvar += c.cvar;
-          if (Number.isFinite(c.rcvar)) rcvar += c.rcvar;
-          if (Number.isFinite(c.maxExposure)) maxE += c.maxExposure;
-          value += (p.buildingValue + p.contentValue + p.inventoryValue) * p.ownership;
-          const S = chunk.scenarioYears.length;
-          const cs = (withMitigation ? chunk.climateScoreResidual : chunk.climateScore)[a * S + results.syIndex(scenarioYearKey(at, sc, year))]!;
-          if (cs !== 255) { scoreSum += cs; scored += 1; }
-        }
-        portfolioRows.push({
-          Scenario: SCENARIO_LABELS[at][sc], Year: year, 'Climate score': scored ? round(scoreSum / scored, 1) : null,
-          'Total asset value (USD)': round(value), 'CVaR (USD)': round(cvar), 'Residual CVaR (USD)': round(rcvar), 'Avoided loss (USD)': round(Math.max(0, cvar - rcvar)),
-          'CVaR (% of value)': value > 0 ? round((100 * cvar) / value, 3) : null, 'Maximum exposure (USD)': round(maxE),
-        });
-      }
-    }
+    const portfolioRows = summaryPortfolioRows(results, hazards, at, withMitigation);
     const sc = (filters.analysis_type === at ? filters.scenario : '45') as ScenarioCode;
     const year = filters.analysis_type === at ? filters.year : at === 'rcp' ? 2050 : 2050;
-    const key = scenarioYearKey(at, sc, year);
     const own = await this.own?.markerFor(project);
     const ownAt = results.assets.map((asset) => (own ? own.hazardsAt(Number(asset.latitude), Number(asset.longitude), sc, year) : null));
-    const hazardRows = hazards.map((h) => {
-      let eal = 0, cvar = 0, scoreSum = 0, scored = 0;
-      for (let i = 0; i < results.assets.length; i++) {
-        const { chunk, a } = results.locate(i);
-        const p = results.prepared[i]!;
-        const m = cellMoney(p, chunk, a, h, results.syIndex(key));
-        if (Number.isFinite(m.eal)) eal += withMitigation ? m.ealResidual : m.eal;
-        const c = assetCvar(p, chunk, a, [h], at, sc, year);
-        if (Number.isFinite(c.cvar)) cvar += withMitigation ? c.rcvar : c.cvar;
-        const s = results.score(i, h, key, withMitigation);
-        if (s !== null) { scoreSum += s; scored += 1; }
-      }
-      const mean = scored ? scoreSum / scored : null;
-      const ownAssets = ownAt.filter((s) => s?.has(h)).length;
-      return {
-        Hazard: HAZARDS.find((x) => x.key === h)!.label, 'Mean score': mean === null ? null : round(mean, 1), Band: mean === null ? 'No data' : severityBand(mean), 'Expected annual loss (USD)': round(eal), [withMitigation ? 'Residual CVaR (USD)' : 'CVaR (USD)']: round(cvar),
-        'Data tier': ownAssets > 0 ? `${HAZARD_META[h].tier}; own data at ${ownAssets} of ${results.assets.length} assets` : HAZARD_META[h].tier,
-      };
-    });
-    const assetRows = results.assets.map((asset, i) => {
-      const { chunk, a } = results.locate(i);
-      const c = assetCvar(results.prepared[i]!, chunk, a, hazards, at, sc, year);
-      const S = chunk.scenarioYears.length;
-      const cs = chunk.climateScore[a * S + results.syIndex(key)]!;
-      return {
-        Asset: asset.name, Latitude: asset.latitude, Longitude: asset.longitude, 'Property type': asset.property_type ?? 'NA',
-        'Climate score': cs === 255 ? null : cs, 'CVaR (USD)': round(c.cvar), 'Residual CVaR (USD)': round(c.rcvar), 'Maximum exposure (USD)': round(c.maxExposure),
-        'Loss 1-in-100 yr (USD)': round(c.loss100), 'Loss 1-in-250 yr (USD)': round(c.loss250),
-        'Own data': hazards.filter((h) => ownAt[i]?.has(h)).map((h) => HAZARDS.find((x) => x.key === h)!.label).join(', '),
-      };
-    });
+    const hazardRows = summaryHazardRows(results, hazards, at, sc, year, withMitigation, ownAt);
+    const assetRows = summaryAssetRows(results, hazards, at, sc, year, ownAt);
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(wb, sheetOf(portfolioRows, Object.keys(portfolioRows[0]!)), 'Portfolio');
-    XLSX.utils.book_append_sheet(wb, sheetOf(hazardRows, Object.keys(hazardRows[0] ?? { Hazard: '' })), `Hazards ${SCENARIO_LABELS[at][sc]} ${year}`.slice(0, 31));
+    XLSX.utils.book_append_sheet(
+      wb,
+      sheetOf(hazardRows, Object.keys(hazardRows[0] ?? { Hazard: '' })),
+      `Hazards ${SCENARIO_LABELS[at][sc]} ${year}`.slice(0, 31),
+    );
     XLSX.utils.book_append_sheet(wb, sheetOf(assetRows, Object.keys(assetRows[0] ?? { Asset: '' })), 'Assets');
-    XLSX.utils.book_append_sheet(wb, aboutSheet(project, at, `Portfolio summary (${SCENARIO_LABELS[at][sc]}, ${year} for the hazard and asset sheets)`), 'About');
+    XLSX.utils.book_append_sheet(
+      wb,
+      aboutSheet(project, at, `Portfolio summary (${SCENARIO_LABELS[at][sc]}, ${year} for the hazard and asset sheets)`),
+      'About',
+    );
     const data = XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
     const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
     const file = await this.files.save(caller.id, `${project.name}_summary_${stamp}.xlsx`, XLSX_TYPE, data);
@@ -219,3 +203,116 @@ export class ExportService {
   }
 }
 
+type SummaryResults = Awaited<ReturnType<typeof loadProjectResults>>;
+type OwnAt = (Set<HazardKey> | null | undefined)[];
+
+/** The summary's Portfolio sheet: totals per scenario and year over every asset. */
+function summaryPortfolioRows(results: SummaryResults, hazards: HazardKey[], at: AnalysisType, withMitigation: boolean): Record<string, unknown>[] {
+  const portfolioRows: Record<string, unknown>[] = [];
+  for (const sc of ['26', '45', '85'] as ScenarioCode[]) {
+    for (const year of YEARS[at]) {
+      let cvar = 0,
+        rcvar = 0,
+        maxE = 0,
+        value = 0,
+        scoreSum = 0,
+        scored = 0;
+      for (let i = 0; i < results.assets.length; i++) {
+        const { chunk, a } = results.locate(i);
+        const p = results.prepared[i]!;
+        const c = assetCvar(p, chunk, a, hazards, at, sc, year);
+        if (Number.isFinite(c.cvar)) cvar += c.cvar;
+        if (Number.isFinite(c.rcvar)) rcvar += c.rcvar;
+        if (Number.isFinite(c.maxExposure)) maxE += c.maxExposure;
+        value += (p.buildingValue + p.contentValue + p.inventoryValue) * p.ownership;
+        const S = chunk.scenarioYears.length;
+        const cs = (withMitigation ? chunk.climateScoreResidual : chunk.climateScore)[a * S + results.syIndex(scenarioYearKey(at, sc, year))]!;
+        if (cs !== 255) {
+          scoreSum += cs;
+          scored += 1;
+        }
+      }
+      portfolioRows.push({
+        Scenario: SCENARIO_LABELS[at][sc],
+        Year: year,
+        'Climate score': scored ? round(scoreSum / scored, 1) : null,
+        'Total asset value (USD)': round(value),
+        'CVaR (USD)': round(cvar),
+        'Residual CVaR (USD)': round(rcvar),
+        'Avoided loss (USD)': round(Math.max(0, cvar - rcvar)),
+        'CVaR (% of value)': value > 0 ? round((100 * cvar) / value, 3) : null,
+        'Maximum exposure (USD)': round(maxE),
+      });
+    }
+  }
+  return portfolioRows;
+}
+
+/** The summary's Hazards sheet at one scenario-year: mean score, band, EAL and CVaR per hazard. */
+function summaryHazardRows(
+  results: SummaryResults,
+  hazards: HazardKey[],
+  at: AnalysisType,
+  sc: ScenarioCode,
+  year: number,
+  withMitigation: boolean,
+  ownAt: OwnAt,
+) {
+  const key = scenarioYearKey(at, sc, year);
+  return hazards.map((h) => {
+    let eal = 0,
+      cvar = 0,
+      scoreSum = 0,
+      scored = 0;
+    for (let i = 0; i < results.assets.length; i++) {
+      const { chunk, a } = results.locate(i);
+      const p = results.prepared[i]!;
+      const m = cellMoney(p, chunk, a, h, results.syIndex(key));
+      if (Number.isFinite(m.eal)) eal += withMitigation ? m.ealResidual : m.eal;
+      const c = assetCvar(p, chunk, a, [h], at, sc, year);
+      if (Number.isFinite(c.cvar)) cvar += withMitigation ? c.rcvar : c.cvar;
+      const s = results.score(i, h, key, withMitigation);
+      if (s !== null) {
+        scoreSum += s;
+        scored += 1;
+      }
+    }
+    const mean = scored ? scoreSum / scored : null;
+    const ownAssets = ownAt.filter((s) => s?.has(h)).length;
+    return {
+      Hazard: HAZARDS.find((x) => x.key === h)!.label,
+      'Mean score': mean === null ? null : round(mean, 1),
+      Band: mean === null ? 'No data' : severityBand(mean),
+      'Expected annual loss (USD)': round(eal),
+      [withMitigation ? 'Residual CVaR (USD)' : 'CVaR (USD)']: round(cvar),
+      'Data tier': ownAssets > 0 ? `${HAZARD_META[h].tier}; own data at ${ownAssets} of ${results.assets.length} assets` : HAZARD_META[h].tier,
+    };
+  });
+}
+
+/** The summary's Assets sheet at one scenario-year. */
+function summaryAssetRows(results: SummaryResults, hazards: HazardKey[], at: AnalysisType, sc: ScenarioCode, year: number, ownAt: OwnAt) {
+  const key = scenarioYearKey(at, sc, year);
+  return results.assets.map((asset, i) => {
+    const { chunk, a } = results.locate(i);
+    const c = assetCvar(results.prepared[i]!, chunk, a, hazards, at, sc, year);
+    const S = chunk.scenarioYears.length;
+    const cs = chunk.climateScore[a * S + results.syIndex(key)]!;
+    return {
+      Asset: asset.name,
+      Latitude: asset.latitude,
+      Longitude: asset.longitude,
+      'Property type': asset.property_type ?? 'NA',
+      'Climate score': cs === 255 ? null : cs,
+      'CVaR (USD)': round(c.cvar),
+      'Residual CVaR (USD)': round(c.rcvar),
+      'Maximum exposure (USD)': round(c.maxExposure),
+      'Loss 1-in-100 yr (USD)': round(c.loss100),
+      'Loss 1-in-250 yr (USD)': round(c.loss250),
+      'Own data': hazards
+        .filter((h) => ownAt[i]?.has(h))
+        .map((h) => HAZARDS.find((x) => x.key === h)!.label)
+        .join(', '),
+    };
+  });
+}

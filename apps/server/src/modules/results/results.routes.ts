@@ -14,94 +14,146 @@ const safeName = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 80) 
 /** The typed results API. */
 function resultsApiRoutes(app: RouteApp) {
   const { results } = app.services;
-  app.post('/api/v2/asset_results/', {
-    onRequest: app.authenticate,
-    schema: {
-      tags: ['Results'],
-      summary: 'Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses, score (JSON, CSV or GeoJSON)',
-      description:
-        'Send `project_id` (a project you may download; its stored analysis, 409 while it runs) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). ' +
-        '`?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). ' +
-        'At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.',
-      security: TOKEN_SECURITY,
-      querystring: ResultsQuery,
-      body: ResultsRequest,
-      // The 200 schema is the JSON answer; csv and geojson (described above) carry the same AssetResult fields.
-      response: { 200: ResultsResponse, ...errors },
+  app.post(
+    '/api/v2/asset_results/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Results'],
+        summary: 'Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses, score (JSON, CSV or GeoJSON)',
+        description:
+          'Send `project_id` (a project you may download; its stored analysis, 409 while it runs) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). ' +
+          '`?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). ' +
+          'At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.',
+        security: TOKEN_SECURITY,
+        querystring: ResultsQuery,
+        body: ResultsRequest,
+        // The 200 schema is the JSON answer; csv and geojson (described above) carry the same AssetResult fields.
+        response: { 200: ResultsResponse, ...errors },
+      },
     },
-  }, async (req, reply) => {
-    const { response, rows } = await results.rows(caller(req), req.body);
-    const stem = response.project_id ? `project_${response.project_id}_results` : 'asset_results';
-    if (req.query.format === 'csv') {
-      return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${stem}.csv"`).send(resultsCsv(rows) as never);
-    }
-    if (req.query.format === 'geojson') {
-      const fc = featureCollection(rows, { methodology_version: response.methodology_version });
-      return reply.header('content-type', 'application/geo+json').header('content-disposition', `attachment; filename="${stem}.geojson"`).send(JSON.stringify(fc) as never);
-    }
-    return { ...response, results: [...rows] };
-  });
+    async (req, reply) => {
+      const { response, rows } = await results.rows(caller(req), req.body);
+      const stem = response.project_id ? `project_${response.project_id}_results` : 'asset_results';
+      if (req.query.format === 'csv') {
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${stem}.csv"`)
+          .send(resultsCsv(rows) as never);
+      }
+      if (req.query.format === 'geojson') {
+        const fc = featureCollection(rows, { methodology_version: response.methodology_version });
+        return reply
+          .header('content-type', 'application/geo+json')
+          .header('content-disposition', `attachment; filename="${stem}.geojson"`)
+          .send(JSON.stringify(fc) as never);
+      }
+      return { ...response, results: [...rows] };
+    },
+  );
 }
 
 /** GIS exports: the assets of a project as GeoPackage, a hazard layer as Cloud-Optimised GeoTIFF. */
+// eslint-disable-next-line max-lines-per-function -- a route table (schemas and one-line handlers, each one service call), not request-path logic
 function gisExportRoutes(app: RouteApp) {
   const { results } = app.services;
-  app.get('/api/v2/projects/:projectId/assets_gis/', {
-    onRequest: app.authenticate,
-    schema: {
-      tags: ['Results'],
-      summary: 'A project\'s assets with their results at one scenario-year, as GeoJSON or GeoPackage (EPSG:4326 points)',
-      description:
-        'One Point feature per asset: name, property type, exposed value, climate score, expected annual loss, CVaR, maximum exposure, 1-in-100 and 1-in-250-year losses over the project\'s hazards, and `score_<hazard>` per hazard. ' +
-        'Scenario-year defaults to the project\'s default filter. `format=gpkg` answers a GeoPackage 1.4 (application/geopackage+sqlite3) with one layer `assets`. Needs download permission on the project.',
-      security: TOKEN_SECURITY,
-      params: z.object({ projectId: z.coerce.number({ error: 'projectId must be a number' }).int('projectId must be a whole number').positive('projectId must be positive').max(2_147_483_647) }),
-      querystring: GisQuery,
-      response: { 200: BinaryBody('GeoJSON FeatureCollection (application/geo+json) or GeoPackage (application/geopackage+sqlite3)'), ...errors },
-      produces: ['application/geo+json', 'application/geopackage+sqlite3'],
+  app.get(
+    '/api/v2/projects/:projectId/assets_gis/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Results'],
+        summary: "A project's assets with their results at one scenario-year, as GeoJSON or GeoPackage (EPSG:4326 points)",
+        description:
+          "One Point feature per asset: name, property type, exposed value, climate score, expected annual loss, CVaR, maximum exposure, 1-in-100 and 1-in-250-year losses over the project's hazards, and `score_<hazard>` per hazard. " +
+          "Scenario-year defaults to the project's default filter. `format=gpkg` answers a GeoPackage 1.4 (application/geopackage+sqlite3) with one layer `assets`. Needs download permission on the project.",
+        security: TOKEN_SECURITY,
+        params: z.object({
+          projectId: z.coerce
+            .number({ error: 'projectId must be a number' })
+            .int('projectId must be a whole number')
+            .positive('projectId must be positive')
+            .max(2_147_483_647),
+        }),
+        querystring: GisQuery,
+        response: { 200: BinaryBody('GeoJSON FeatureCollection (application/geo+json) or GeoPackage (application/geopackage+sqlite3)'), ...errors },
+        produces: ['application/geo+json', 'application/geopackage+sqlite3'],
+      },
     },
-  }, async (req, reply) => {
-    const f = await results.projectFeatures(caller(req), req.params.projectId, req.query);
-    const stem = `${safeName(f.project.name)}_assets_${f.at}${f.scenario}_${f.year}`;
-    if (req.query.format === 'gpkg') {
-      const first = f.properties[0];
-      const columns: GpkgColumn[] = Object.keys(first ?? { name: '' }).filter((k) => k !== 'latitude' && k !== 'longitude').map((name) => ({
-        name,
-        type: ['name', 'property_type', 'analysis_type', 'scenario'].includes(name) ? 'TEXT' : name === 'asset_id' || name === 'year' || name === 'climate_score' || name.startsWith('score_') ? 'INTEGER' : 'REAL',
-      }));
-      const data = await writeGeoPackage('assets', `Assets of ${f.project.name} with climate-risk results, ${f.at.toUpperCase()} ${f.scenario} ${f.year}`, columns,
-        f.properties.map((p) => ({ longitude: p.longitude, latitude: p.latitude, properties: p as unknown as Record<string, string | number | null> })));
-      return reply.header('content-type', 'application/geopackage+sqlite3').header('content-disposition', `attachment; filename="${stem}.gpkg"`).header('cache-control', 'private, no-store').send(data);
-    }
-    const fc = featureCollection(f.properties, { name: f.project.name });
-    return reply.header('content-type', 'application/geo+json').header('content-disposition', `attachment; filename="${stem}.geojson"`).header('cache-control', 'private, no-store').send(JSON.stringify(fc) as never);
-  });
+    async (req, reply) => {
+      const f = await results.projectFeatures(caller(req), req.params.projectId, req.query);
+      const stem = `${safeName(f.project.name)}_assets_${f.at}${f.scenario}_${f.year}`;
+      if (req.query.format === 'gpkg') {
+        const first = f.properties[0];
+        const columns: GpkgColumn[] = Object.keys(first ?? { name: '' })
+          .filter((k) => k !== 'latitude' && k !== 'longitude')
+          .map((name) => ({
+            name,
+            type: ['name', 'property_type', 'analysis_type', 'scenario'].includes(name)
+              ? 'TEXT'
+              : name === 'asset_id' || name === 'year' || name === 'climate_score' || name.startsWith('score_')
+                ? 'INTEGER'
+                : 'REAL',
+          }));
+        const data = await writeGeoPackage(
+          'assets',
+          `Assets of ${f.project.name} with climate-risk results, ${f.at.toUpperCase()} ${f.scenario} ${f.year}`,
+          columns,
+          f.properties.map((p) => ({ longitude: p.longitude, latitude: p.latitude, properties: p as unknown as Record<string, string | number | null> })),
+        );
+        return reply
+          .header('content-type', 'application/geopackage+sqlite3')
+          .header('content-disposition', `attachment; filename="${stem}.gpkg"`)
+          .header('cache-control', 'private, no-store')
+          .send(data);
+      }
+      const fc = featureCollection(f.properties, { name: f.project.name });
+      return reply
+        .header('content-type', 'application/geo+json')
+        .header('content-disposition', `attachment; filename="${stem}.geojson"`)
+        .header('cache-control', 'private, no-store')
+        .send(JSON.stringify(fc) as never);
+    },
+  );
 
-  app.get('/api/v2/hazard_layers/:hazard/cog/', {
-    onRequest: app.authenticate,
-    schema: {
-      tags: ['Results'],
-      summary: 'A hazard layer at a scenario-year (and return period) as a Cloud-Optimised GeoTIFF (EPSG:4326, Float32)',
-      description:
-        'Every cell is the hazard model evaluated at the cell centre, the same values the analysis and the map read: the hazard\'s indicator in its unit (e.g. flood depth m, gust m/s, burn probability 1/yr). ' +
-        `Curve hazards (typhoon, storm_surge, river_flood, rainfall_flood) take return_period (default 100). Tiled 256 x 256, deflate, overviews, IFDs first; nodata ${NODATA}. ` +
-        `At most ${COG_MAX_CELLS.toLocaleString('en-US')} cells: the whole world comes at 0.5°, a region (bbox) at the native grid. The answer's X-Cell-Size-Deg header gives the cell size.`,
-      security: TOKEN_SECURITY,
-      params: HazardCogParams,
-      querystring: HazardCogQuery,
-      response: { 200: BinaryBody('A Cloud-Optimised GeoTIFF (image/tiff)'), 400: ErrorBody, 401: ErrorBody },
-      produces: ['image/tiff'],
+  app.get(
+    '/api/v2/hazard_layers/:hazard/cog/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Results'],
+        summary: 'A hazard layer at a scenario-year (and return period) as a Cloud-Optimised GeoTIFF (EPSG:4326, Float32)',
+        description:
+          "Every cell is the hazard model evaluated at the cell centre, the same values the analysis and the map read: the hazard's indicator in its unit (e.g. flood depth m, gust m/s, burn probability 1/yr). " +
+          `Curve hazards (typhoon, storm_surge, river_flood, rainfall_flood) take return_period (default 100). Tiled 256 x 256, deflate, overviews, IFDs first; nodata ${NODATA}. ` +
+          `At most ${COG_MAX_CELLS.toLocaleString('en-US')} cells: the whole world comes at 0.5°, a region (bbox) at the native grid. The answer's X-Cell-Size-Deg header gives the cell size.`,
+        security: TOKEN_SECURITY,
+        params: HazardCogParams,
+        querystring: HazardCogQuery,
+        response: { 200: BinaryBody('A Cloud-Optimised GeoTIFF (image/tiff)'), 400: ErrorBody, 401: ErrorBody },
+        produces: ['image/tiff'],
+      },
     },
-  }, async (req, reply) => {
-    const g = await hazardGrid(req.params.hazard, req.query);
-    const tiff = writeCog({ width: g.width, height: g.height, data: g.data, west: g.west, north: g.north, resDeg: g.resDeg, nodata: NODATA, description: g.description });
-    return reply
-      .header('content-type', 'image/tiff; application=geotiff; profile=cloud-optimized')
-      .header('content-disposition', `attachment; filename="${g.fileStem}.tif"`)
-      .header('x-cell-size-deg', String(g.resDeg))
-      .header('cache-control', 'private, max-age=3600')
-      .send(tiff);
-  });
+    async (req, reply) => {
+      const g = await hazardGrid(req.params.hazard, req.query);
+      const tiff = writeCog({
+        width: g.width,
+        height: g.height,
+        data: g.data,
+        west: g.west,
+        north: g.north,
+        resDeg: g.resDeg,
+        nodata: NODATA,
+        description: g.description,
+      });
+      return reply
+        .header('content-type', 'image/tiff; application=geotiff; profile=cloud-optimized')
+        .header('content-disposition', `attachment; filename="${g.fileStem}.tif"`)
+        .header('x-cell-size-deg', String(g.resDeg))
+        .header('cache-control', 'private, max-age=3600')
+        .send(tiff);
+    },
+  );
 }
 
 /** The typed results API and the GIS exports of a project (issue 23; docs/results-api.md). */

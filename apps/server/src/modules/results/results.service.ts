@@ -3,8 +3,21 @@
  * stored analysis, or from posted assets analysed now with the same engine and hazard layers as a project's job.
  */
 import {
-  ASSET_RESULT_COLUMNS, BASELINE_YEAR, HAZARD_KEYS, METHODOLOGY_VERSION, RESULTS_MAX_ROWS, SCENARIOS, YEARS, hazardByLabel, safeCell,
-  type AnalysisType, type AssetResult, type HazardKey, type ResultsAsset, type ResultsResponse, type ScenarioCode,
+  ASSET_RESULT_COLUMNS,
+  BASELINE_YEAR,
+  HAZARD_KEYS,
+  METHODOLOGY_VERSION,
+  RESULTS_MAX_ROWS,
+  SCENARIOS,
+  YEARS,
+  hazardByLabel,
+  safeCell,
+  type AnalysisType,
+  type AssetResult,
+  type HazardKey,
+  type ResultsAsset,
+  type ResultsResponse,
+  type ScenarioCode,
 } from '@crp/contracts';
 import { computeChunk, prepareAssets, SCENARIO_YEARS, type AssetInput } from '@crp/engine';
 import { countryOf } from '@crp/geo';
@@ -12,7 +25,14 @@ import { defaultHazardLayers, type ByoRegistry } from '@crp/hazards';
 import { z } from 'zod';
 import { createHazardProvider } from '../analysis/hazard-provider.js';
 import type { StoredChunk } from '../analysis/result-codec.js';
-import { assetFeatureProperties, assetResultRows, countRows, type AssetFeatureProperties, type OwnLayerMarker, type ResultSelection } from '../analysis/result-rows.js';
+import {
+  assetFeatureProperties,
+  assetResultRows,
+  countRows,
+  type AssetFeatureProperties,
+  type OwnLayerMarker,
+  type ResultSelection,
+} from '../analysis/result-rows.js';
 import { loadProjectResults, resultsOf, type ProjectResults, type ResultsAssetRow } from '../analysis/results-reader.js';
 import type { DB } from '../../infra/db/database.js';
 import type { AssetRow, ProjectRow } from '../../infra/db/schema.js';
@@ -40,20 +60,31 @@ export function checkYears(at: AnalysisType, years: readonly number[] | undefine
   const allowed = [BASELINE_YEAR, ...YEARS[at]].filter((v, i, a) => a.indexOf(v) === i);
   const list = [...new Set(years ?? YEARS[at])].sort((a, b) => a - b);
   const bad = list.filter((y) => !allowed.includes(y));
-  if (bad.length) throw badRequest(`${field}: ${bad.join(', ')} ${bad.length > 1 ? 'are' : 'is'} not ${at.toUpperCase()} year(s); choose from ${allowed.join(', ')}.`, field);
+  if (bad.length)
+    throw badRequest(`${field}: ${bad.join(', ')} ${bad.length > 1 ? 'are' : 'is'} not ${at.toUpperCase()} year(s); choose from ${allowed.join(', ')}.`, field);
   return list;
 }
 
-const hazardsOfProject = (project: ProjectRow): HazardKey[] => (project.portfolio_variables as string[]).map((l) => hazardByLabel(l)?.key).filter((k): k is HazardKey => !!k);
+const hazardsOfProject = (project: ProjectRow): HazardKey[] =>
+  (project.portfolio_variables as string[]).map((l) => hazardByLabel(l)?.key).filter((k): k is HazardKey => !!k);
 
 function inputOf(a: ResultsAsset, i: number): AssetInput {
   return {
     // the country as a project upload finds it (project.service.ts): it sets the default standard of flood protection
-    id: i, name: a.name, latitude: a.latitude, longitude: a.longitude, type: a.property_type ?? null,
+    id: i,
+    name: a.name,
+    latitude: a.latitude,
+    longitude: a.longitude,
+    type: a.property_type ?? null,
     country_code: a.country_code?.toUpperCase() ?? countryOf(a.latitude, a.longitude, { nearestWithinKm: 50 })?.country_code ?? null,
-    valuation: a.valuation ?? null, construction_cost: a.construction_cost ?? null, content_value: a.content_value ?? null,
-    yearly_inventory_value: a.yearly_inventory_value ?? null, revenue: a.revenue ?? null, ownership: a.ownership ?? null,
-    floors: a.floors ?? null, flood_protection: a.flood_protection ?? null,
+    valuation: a.valuation ?? null,
+    construction_cost: a.construction_cost ?? null,
+    content_value: a.content_value ?? null,
+    yearly_inventory_value: a.yearly_inventory_value ?? null,
+    revenue: a.revenue ?? null,
+    ownership: a.ownership ?? null,
+    floors: a.floors ?? null,
+    flood_protection: a.flood_protection ?? null,
   };
 }
 
@@ -72,7 +103,8 @@ export function resultsCsv(rows: Iterable<AssetResult>): string {
 /** A GeoJSON FeatureCollection (RFC 7946): Point features in [longitude, latitude], WGS 84. */
 export function featureCollection<P extends { longitude: number; latitude: number }>(items: Iterable<P>, extra: Record<string, unknown> = {}) {
   const features = [];
-  for (const p of items) features.push({ type: 'Feature' as const, geometry: { type: 'Point' as const, coordinates: [p.longitude, p.latitude] }, properties: p });
+  for (const p of items)
+    features.push({ type: 'Feature' as const, geometry: { type: 'Point' as const, coordinates: [p.longitude, p.latitude] }, properties: p });
   return { type: 'FeatureCollection' as const, ...extra, features };
 }
 
@@ -107,7 +139,8 @@ export class ResultsService {
   /** A project the caller may download (the export routes' rule): 404 when not visible, 403 without download right. */
   private async downloadable(caller: AuthUser, projectId: number): Promise<ProjectRow> {
     const { project, role } = await this.policy.access(caller, projectId);
-    if (project.kind !== 'physical') throw new AppError(404, `project_id: no physical-risk project ${projectId}.`, [{ field: 'project_id', message: 'not a physical-risk project' }]);
+    if (project.kind !== 'physical')
+      throw new AppError(404, `project_id: no physical-risk project ${projectId}.`, [{ field: 'project_id', message: 'not a physical-risk project' }]);
     assertCan(role, 'download', project.name);
     return project;
   }
@@ -124,7 +157,11 @@ export class ResultsService {
       const project = await this.downloadable(caller, body.project_id);
       hazards = [...new Set(body.hazards ?? hazardsOfProject(project))];
       // Count before decoding: the assets of a project are counted in SQL.
-      const n = await this.db.selectFrom('assets').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', project.id).executeTakeFirstOrThrow();
+      const n = await this.db
+        .selectFrom('assets')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', project.id)
+        .executeTakeFirstOrThrow();
       this.checkSize(Number(n.n), { hazards, scenarios, years });
       results = await loadProjectResults(this.db, project.id);
       marker = (await this.own?.markerFor(project)) ?? null;
@@ -139,7 +176,13 @@ export class ResultsService {
     }
     const sel: ResultSelection = { analysisType: at, hazards, scenarios, years, withMitigation: body.with_mitigation, gdpAdjusted: body.gdp_adjusted };
     return {
-      response: { methodology_version: METHODOLOGY_VERSION, project_id: body.project_id ?? null, analysis_type: at, assets: results.assets.length, rows: countRows(results.assets.length, sel) },
+      response: {
+        methodology_version: METHODOLOGY_VERSION,
+        project_id: body.project_id ?? null,
+        analysis_type: at,
+        assets: results.assets.length,
+        rows: countRows(results.assets.length, sel),
+      },
       rows: assetResultRows(results, sel, marker),
     };
   }
@@ -147,7 +190,10 @@ export class ResultsService {
   private checkSize(assets: number, sel: Pick<ResultSelection, 'hazards' | 'scenarios' | 'years'>) {
     const total = countRows(assets, sel);
     if (total > RESULTS_MAX_ROWS) {
-      throw badRequest(`years: this request makes ${total.toLocaleString('en-US')} rows (assets x hazards x scenarios x years); one answer holds at most ${RESULTS_MAX_ROWS.toLocaleString('en-US')}. Ask for fewer years, scenarios or hazards, or split the assets.`, 'years');
+      throw badRequest(
+        `years: this request makes ${total.toLocaleString('en-US')} rows (assets x hazards x scenarios x years); one answer holds at most ${RESULTS_MAX_ROWS.toLocaleString('en-US')}. Ask for fewer years, scenarios or hazards, or split the assets.`,
+        'years',
+      );
     }
   }
 
@@ -162,12 +208,23 @@ export class ResultsService {
       chunks.push(computeChunk(prepared, inputs, start, end, SCENARIO_YEARS, provider) as StoredChunk);
       await new Promise((r) => setImmediate(r));
     }
-    const rows: ResultsAssetRow[] = assets.map((a, i) => ({ id: null, name: a.name, latitude: a.latitude, longitude: a.longitude, property_type: a.property_type ?? null, input: inputs[i]! }));
+    const rows: ResultsAssetRow[] = assets.map((a, i) => ({
+      id: null,
+      name: a.name,
+      latitude: a.latitude,
+      longitude: a.longitude,
+      property_type: a.property_type ?? null,
+      input: inputs[i]!,
+    }));
     return resultsOf(rows, chunks);
   }
 
   /** One feature per asset of a project at one scenario-year (default: the project's default filter). */
-  async projectFeatures(caller: AuthUser, projectId: number, q: GisQuery): Promise<{ project: ProjectRow; properties: AssetFeatureProperties[]; hazards: HazardKey[]; at: AnalysisType; scenario: ScenarioCode; year: number }> {
+  async projectFeatures(
+    caller: AuthUser,
+    projectId: number,
+    q: GisQuery,
+  ): Promise<{ project: ProjectRow; properties: AssetFeatureProperties[]; hazards: HazardKey[]; at: AnalysisType; scenario: ScenarioCode; year: number }> {
     const project = await this.downloadable(caller, projectId);
     const filters = project.default_filters as { analysis_type: AnalysisType; scenario: ScenarioCode; year: number };
     const at = q.analysis_type ?? filters.analysis_type;

@@ -21,7 +21,16 @@ export class TcfdRepository {
     return this.db
       .selectFrom('tcfd_narratives as t')
       .leftJoin('users as u', 'u.id', 't.updated_by')
-      .select(['t.governance_board', 't.governance_management', 't.risk_integration', 't.targets', 't.carbon_analysis', 't.updated_at', 'u.first_name', 'u.last_name'])
+      .select([
+        't.governance_board',
+        't.governance_management',
+        't.risk_integration',
+        't.targets',
+        't.carbon_analysis',
+        't.updated_at',
+        'u.first_name',
+        'u.last_name',
+      ])
       .where('t.project_id', '=', projectId)
       .executeTakeFirst();
   }

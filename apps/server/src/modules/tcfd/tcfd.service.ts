@@ -19,7 +19,8 @@ export class TcfdService {
 
   private async physical(caller: AuthUser, projectId: number) {
     const access = await this.policy.access(caller, projectId);
-    if (access.project.kind !== 'physical') throw badRequest(`projectId: '${access.project.name}' is not a physical-risk portfolio; TCFD reports are made for those.`, 'projectId');
+    if (access.project.kind !== 'physical')
+      throw badRequest(`projectId: '${access.project.name}' is not a physical-risk portfolio; TCFD reports are made for those.`, 'projectId');
     return access;
   }
 
@@ -41,7 +42,17 @@ export class TcfdService {
 
   private async read(projectId: number): Promise<TcfdNarrative> {
     const row = await this.repo.narrative(projectId);
-    if (!row) return { project_id: projectId, governance_board: '', governance_management: '', risk_integration: '', targets: '', carbon_analysis: null, updated_at: null, updated_by: null };
+    if (!row)
+      return {
+        project_id: projectId,
+        governance_board: '',
+        governance_management: '',
+        risk_integration: '',
+        targets: '',
+        carbon_analysis: null,
+        updated_at: null,
+        updated_by: null,
+      };
     return {
       project_id: projectId,
       governance_board: row.governance_board,

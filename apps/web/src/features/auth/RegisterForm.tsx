@@ -63,9 +63,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (result: Register
       initialValues={{ join_existing: false }}
       aria-label="Create Account"
     >
-      {error && (
-        <Alert type="error" showIcon role="alert" className="crp-form-alert" data-testid="register-error" title={error} />
-      )}
+      {error && <Alert type="error" showIcon role="alert" className="crp-form-alert" data-testid="register-error" title={error} />}
       <Row gutter={16}>
         <Col xs={24} sm={12}>
           <Form.Item label="First name" name="first_name" rules={[{ required: true, whitespace: true, message: 'Enter your first name' }]}>
@@ -89,7 +87,14 @@ export function RegisterForm({ onRegistered }: { onRegistered: (result: Register
       >
         <Input autoComplete="username" spellCheck={false} />
       </Form.Item>
-      <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Enter your e-mail address' }, { type: 'email', message: 'Enter a valid e-mail address' }]}>
+      <Form.Item
+        label="Email"
+        name="email"
+        rules={[
+          { required: true, message: 'Enter your e-mail address' },
+          { type: 'email', message: 'Enter a valid e-mail address' },
+        ]}
+      >
         <Input type="email" autoComplete="email" />
       </Form.Item>
       <Row gutter={16}>
@@ -97,7 +102,10 @@ export function RegisterForm({ onRegistered }: { onRegistered: (result: Register
           <Form.Item
             label="Password"
             name="password"
-            rules={[{ required: true, message: 'Choose a password' }, { min: PASSWORD_MIN_LENGTH, message: `At least ${PASSWORD_MIN_LENGTH} characters` }]}
+            rules={[
+              { required: true, message: 'Choose a password' },
+              { min: PASSWORD_MIN_LENGTH, message: `At least ${PASSWORD_MIN_LENGTH} characters` },
+            ]}
             extra={`At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words work well; common passwords and your username are refused.`}
           >
             <Input.Password autoComplete="new-password" />

@@ -14,9 +14,8 @@ export function RegistrationResult({ result }: { result: RegisterResult }) {
         title="Waiting for approval"
         subTitle={
           <>
-            Your request to join <strong>{result.company_name}</strong> was sent. A company administrator must approve it
-            before you can log in. You will be able to sign in with company code{' '}
-            <Typography.Text code>{result.company_code}</Typography.Text> once approved.
+            Your request to join <strong>{result.company_name}</strong> was sent. A company administrator must approve it before you can log in. You will be
+            able to sign in with company code <Typography.Text code>{result.company_code}</Typography.Text> once approved.
           </>
         }
         extra={
@@ -41,8 +40,8 @@ export function RegistrationResult({ result }: { result: RegisterResult }) {
           <span data-testid="company-code">{result.company_code}</span>
         </Typography.Text>
         <div className="crp-company-code-help">
-          You need it every time you log in, together with your username and password. Colleagues use it to request
-          access to <strong>{result.company_name}</strong>.
+          You need it every time you log in, together with your username and password. Colleagues use it to request access to{' '}
+          <strong>{result.company_name}</strong>.
         </div>
       </div>
       <Alert type="warning" showIcon className="crp-form-alert" title="Keep this code somewhere safe. We also sent it to your e-mail address." />

@@ -12,9 +12,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (!isAuthenticated && signedOutByUser) return <Navigate to="/login" replace />;
   if (!isAuthenticated) {
-    const state: OriginState = {
-      from: { pathname: location.pathname, search: location.search, hash: location.hash, state: location.state },
-    };
+    const state: OriginState = { from: { pathname: location.pathname, search: location.search, hash: location.hash, state: location.state } };
     return <Navigate to="/login" replace state={state} />;
   }
   return <>{children}</>;

@@ -15,7 +15,10 @@ import { useCarbonAnalysis, useCarbonData } from './useCarbon';
 function Outputs({ name }: { name: string }) {
   const analysis = useCarbonAnalysis(name);
   if (analysis.isPending) return <Skeleton active />;
-  if (analysis.isError) return <Alert type="error" showIcon title="The carbon analysis could not be loaded" description={firstErrorMessage(analysis.error, 'Try again in a moment.')} />;
+  if (analysis.isError)
+    return (
+      <Alert type="error" showIcon title="The carbon analysis could not be loaded" description={firstErrorMessage(analysis.error, 'Try again in a moment.')} />
+    );
   const d = analysis.data;
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
@@ -23,7 +26,23 @@ function Outputs({ name }: { name: string }) {
       <Card className="crp-card" title="Output Data" size="small">
         <CarbonOutputTable data={d} />
         {d.table_data.some((r) => r.note) && (
-          <Alert type="warning" showIcon style={{ marginTop: 12 }} title="Some companies have no emissions" description={<ul>{d.table_data.filter((r) => r.note).map((r, i) => <li key={i}>{r.company_name}: {r.note}</li>)}</ul>} />
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginTop: 12 }}
+            title="Some companies have no emissions"
+            description={
+              <ul>
+                {d.table_data
+                  .filter((r) => r.note)
+                  .map((r, i) => (
+                    <li key={i}>
+                      {r.company_name}: {r.note}
+                    </li>
+                  ))}
+              </ul>
+            }
+          />
         )}
       </Card>
       <CarbonCharts data={d} />
@@ -45,7 +64,11 @@ export function TransitionAnalysisView({ name }: { name: string }) {
         { key: 'output', label: 'Carbon Analysis', children: <Outputs name={name} /> },
         { key: 'other', label: 'Other Environment Metric', children: <OtherMetricTab name={name} /> },
       ]}
-      tabBarExtraContent={<ButtonLink to="/edit-transition" state={{ project_name: name }}>Edit inputs</ButtonLink>}
+      tabBarExtraContent={
+        <ButtonLink to="/edit-transition" state={{ project_name: name }}>
+          Edit inputs
+        </ButtonLink>
+      }
     />
   );
 }
@@ -67,22 +90,50 @@ function InputEditor({ name }: { name: string }) {
     mutationFn: () => modifyCarbonAnalysis(userId!, { portfolio_name: name, portfolio_value: value!, companies_data: stripKeys(tableRows) }),
     onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.carbon }),
   });
-  if (data.isPending || rows === null) return data.isError ? <Alert type="error" showIcon title="The inputs could not be loaded" description={firstErrorMessage(data.error, 'Try again in a moment.')} /> : <Skeleton active />;
+  if (data.isPending || rows === null)
+    return data.isError ? (
+      <Alert type="error" showIcon title="The inputs could not be loaded" description={firstErrorMessage(data.error, 'Try again in a moment.')} />
+    ) : (
+      <Skeleton active />
+    );
   const canEdit = data.data?.project.permission !== 'read';
   const missing = value === null || !(value > 0);
   return (
     <Card className="crp-card" title="Input Data" size="small">
       <ServerErrors error={save.error} />
       {!canEdit && <Alert type="info" showIcon title="You have read access: the inputs cannot be changed." style={{ marginBottom: 12 }} />}
-      <Form.Item label="Portfolio Value (USD)" required validateStatus={missing ? 'error' : undefined} help={missing ? 'Required Field' : undefined} style={{ marginBottom: 12 }}>
-        <InputNumber<number> value={value} min={0} style={{ width: 260 }} disabled={!canEdit} data-testid="portfolio-value"
+      <Form.Item
+        label="Portfolio Value (USD)"
+        required
+        validateStatus={missing ? 'error' : undefined}
+        help={missing ? 'Required Field' : undefined}
+        style={{ marginBottom: 12 }}
+      >
+        <InputNumber<number>
+          value={value}
+          min={0}
+          style={{ width: 260 }}
+          disabled={!canEdit}
+          data-testid="portfolio-value"
           formatter={(x) => (x === undefined || x === null || String(x) === '' ? '' : Number(x).toLocaleString('en-US', { maximumFractionDigits: 2 }))}
-          parser={(x) => Number((x ?? '').replace(/,/g, ''))} onChange={(v) => setValue(typeof v === 'number' ? v : null)} />
+          parser={(x) => Number((x ?? '').replace(/,/g, ''))}
+          onChange={(v) => setValue(typeof v === 'number' ? v : null)}
+        />
       </Form.Item>
       <CompanyTable rows={tableRows} onChange={setRows} disabled={!canEdit || save.isPending} />
       <div style={{ marginTop: 12, display: 'flex', justifyContent: 'flex-end', gap: 12, alignItems: 'center' }}>
-        {save.isSuccess && !save.isPending && <Typography.Text type="success" data-testid="saved">Saved and re-computed.</Typography.Text>}
-        <Button type="primary" disabled={!canEdit || missing || tableRows.length === 0} loading={save.isPending} onClick={() => save.mutate()} data-testid="save-recompute">
+        {save.isSuccess && !save.isPending && (
+          <Typography.Text type="success" data-testid="saved">
+            Saved and re-computed.
+          </Typography.Text>
+        )}
+        <Button
+          type="primary"
+          disabled={!canEdit || missing || tableRows.length === 0}
+          loading={save.isPending}
+          onClick={() => save.mutate()}
+          data-testid="save-recompute"
+        >
           Save and re-compute
         </Button>
       </div>

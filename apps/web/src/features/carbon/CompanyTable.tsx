@@ -35,7 +35,14 @@ export function CompanyTable({ rows, onChange, disabled }: { rows: EditableRow[]
       dataIndex: 'company_name',
       width: 150,
       render: (v: string, r, i) => (
-        <Input aria-label={`Company Name row ${i + 1}`} data-testid={`cell-company_name-${i}`} value={v} disabled={disabled} status={v.trim() ? undefined : 'error'} onChange={(e) => set(r.key, { company_name: e.target.value })} />
+        <Input
+          aria-label={`Company Name row ${i + 1}`}
+          data-testid={`cell-company_name-${i}`}
+          value={v}
+          disabled={disabled}
+          status={v.trim() ? undefined : 'error'}
+          onChange={(e) => set(r.key, { company_name: e.target.value })}
+        />
       ),
     },
     { title: 'Investment (USD)', dataIndex: 'investment_in_usd', width: 125, render: numberCell('investment_in_usd', 'Investment') },
@@ -43,7 +50,9 @@ export function CompanyTable({ rows, onChange, disabled }: { rows: EditableRow[]
     { title: 'Market Cap (USD)', dataIndex: 'market_cap_in_usd', width: 135, render: numberCell('market_cap_in_usd', 'Market Cap') },
     { title: 'Revenue (USD)', dataIndex: 'revenue_in_usd', width: 130, render: numberCell('revenue_in_usd', 'Revenue') },
     {
-      title: <Tooltip title="tCO2e per year. Leave 0 when not reported: the platform projects it from revenue, sector and region.">Scope 1+2 GHG (tCO2e)</Tooltip>,
+      title: (
+        <Tooltip title="tCO2e per year. Leave 0 when not reported: the platform projects it from revenue, sector and region.">Scope 1+2 GHG (tCO2e)</Tooltip>
+      ),
       dataIndex: 'scope_1_and_2_GHG_emission',
       width: 115,
       render: numberCell('scope_1_and_2_GHG_emission', 'Scope 1 and 2'),
@@ -52,13 +61,36 @@ export function CompanyTable({ rows, onChange, disabled }: { rows: EditableRow[]
       title: 'Region',
       dataIndex: 'region',
       width: 135,
-      render: (v: string, r, i) => <Select aria-label={`Region row ${i + 1}`} data-testid={`cell-region-${i}`} value={v} options={REGION_OPTIONS} disabled={disabled} style={{ width: '100%' }} onChange={(x) => set(r.key, { region: x })} showSearch />,
+      render: (v: string, r, i) => (
+        <Select
+          aria-label={`Region row ${i + 1}`}
+          data-testid={`cell-region-${i}`}
+          value={v}
+          options={REGION_OPTIONS}
+          disabled={disabled}
+          style={{ width: '100%' }}
+          onChange={(x) => set(r.key, { region: x })}
+          showSearch
+        />
+      ),
     },
     {
       title: 'Sector',
       dataIndex: 'sector',
       width: 180,
-      render: (v: string, r, i) => <Select aria-label={`Sector row ${i + 1}`} data-testid={`cell-sector-${i}`} value={v} options={SECTOR_OPTIONS} disabled={disabled} style={{ width: '100%' }} onChange={(x) => set(r.key, { sector: x })} showSearch popupMatchSelectWidth={false} />,
+      render: (v: string, r, i) => (
+        <Select
+          aria-label={`Sector row ${i + 1}`}
+          data-testid={`cell-sector-${i}`}
+          value={v}
+          options={SECTOR_OPTIONS}
+          disabled={disabled}
+          style={{ width: '100%' }}
+          onChange={(x) => set(r.key, { sector: x })}
+          showSearch
+          popupMatchSelectWidth={false}
+        />
+      ),
     },
     {
       title: '',
@@ -66,7 +98,14 @@ export function CompanyTable({ rows, onChange, disabled }: { rows: EditableRow[]
       width: 44,
       fixed: 'right',
       render: (_: unknown, r, i) => (
-        <Popconfirm title={`Delete ${r.company_name || 'this row'}?`} okText="Yes" cancelText="No" okButtonProps={{ danger: true }} onConfirm={() => onChange(rows.filter((x) => x.key !== r.key))} disabled={disabled}>
+        <Popconfirm
+          title={`Delete ${r.company_name || 'this row'}?`}
+          okText="Yes"
+          cancelText="No"
+          okButtonProps={{ danger: true }}
+          onConfirm={() => onChange(rows.filter((x) => x.key !== r.key))}
+          disabled={disabled}
+        >
           <Button danger type="text" icon={<DeleteOutlined />} aria-label={`Delete row ${i + 1}`} disabled={disabled} />
         </Popconfirm>
       ),
@@ -74,7 +113,16 @@ export function CompanyTable({ rows, onChange, disabled }: { rows: EditableRow[]
   ];
   return (
     <div className="crp-carbon-table">
-      <Table<EditableRow> rowKey="key" size="small" columns={columns} dataSource={rows} pagination={false} scroll={{ x: 1076 }} locale={{ emptyText: 'No companies yet: add a row.' }} data-testid="carbon-input-table" />
+      <Table<EditableRow>
+        rowKey="key"
+        size="small"
+        columns={columns}
+        dataSource={rows}
+        pagination={false}
+        scroll={{ x: 1076 }}
+        locale={{ emptyText: 'No companies yet: add a row.' }}
+        data-testid="carbon-input-table"
+      />
       <Button icon={<PlusOutlined />} onClick={() => onChange([...rows, defaultRow()])} disabled={disabled} style={{ marginTop: 12 }} data-testid="add-row">
         Add Row
       </Button>

@@ -4,7 +4,17 @@ import { useState } from 'react';
 import { PROJECT_NAME_MAX_LENGTH } from '@crp/contracts';
 
 /** The Create Project dialog: a project name (Required Field) and the overwrite-existing toggle (spec 001 §4). */
-export function CreateCarbonProjectDialog({ open, saving, onCancel, onSubmit }: { open: boolean; saving: boolean; onCancel: () => void; onSubmit: (name: string, overwrite: boolean) => void }) {
+export function CreateCarbonProjectDialog({
+  open,
+  saving,
+  onCancel,
+  onSubmit,
+}: {
+  open: boolean;
+  saving: boolean;
+  onCancel: () => void;
+  onSubmit: (name: string, overwrite: boolean) => void;
+}) {
   const [name, setName] = useState('');
   const [overwrite, setOverwrite] = useState(false);
   const [touched, setTouched] = useState(false);
@@ -20,8 +30,24 @@ export function CreateCarbonProjectDialog({ open, saving, onCancel, onSubmit }: 
       destroyOnHidden
     >
       <Form layout="vertical">
-        <Form.Item label="Portfolio Name" required validateStatus={touched && empty ? 'error' : undefined} help={touched && empty ? 'Required Field' : undefined}>
-          <Input autoFocus value={name} data-testid="create-name" onChange={(e) => { setName(e.target.value); setTouched(true); }} onBlur={() => setTouched(true)} maxLength={PROJECT_NAME_MAX_LENGTH} placeholder="e.g. Listed Equity Fund 2026" />
+        <Form.Item
+          label="Portfolio Name"
+          required
+          validateStatus={touched && empty ? 'error' : undefined}
+          help={touched && empty ? 'Required Field' : undefined}
+        >
+          <Input
+            autoFocus
+            value={name}
+            data-testid="create-name"
+            onChange={(e) => {
+              setName(e.target.value);
+              setTouched(true);
+            }}
+            onBlur={() => setTouched(true)}
+            maxLength={PROJECT_NAME_MAX_LENGTH}
+            placeholder="e.g. Listed Equity Fund 2026"
+          />
         </Form.Item>
         <Form.Item label="Overwrite existing project of the same name">
           <Switch checked={overwrite} onChange={setOverwrite} data-testid="create-overwrite" />

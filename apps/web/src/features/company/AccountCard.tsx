@@ -19,21 +19,42 @@ function DownloadLinkHours({ admin }: { admin: boolean }) {
   const [saved, setSaved] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    void fetchDownloadLinkHours().then((r) => { setHours(r.download_link_hours); setSaved(r.download_link_hours); }, () => undefined);
+    void fetchDownloadLinkHours().then(
+      (r) => {
+        setHours(r.download_link_hours);
+        setSaved(r.download_link_hours);
+      },
+      () => undefined,
+    );
   }, []);
   if (saved === null) return null;
   if (!admin) return <>{saved} hours</>;
   const save = () => {
     if (hours === null) return;
     setBusy(true);
-    setDownloadLinkHours(hours).then(
-      (r) => { setSaved(r.download_link_hours); void message.success(`New download links last ${r.download_link_hours} hours.`); },
-      (err: unknown) => void message.error(err instanceof ApiError && err.detail ? err.detail : 'Could not save. Try again.'),
-    ).finally(() => setBusy(false));
+    setDownloadLinkHours(hours)
+      .then(
+        (r) => {
+          setSaved(r.download_link_hours);
+          void message.success(`New download links last ${r.download_link_hours} hours.`);
+        },
+        (err: unknown) => void message.error(err instanceof ApiError && err.detail ? err.detail : 'Could not save. Try again.'),
+      )
+      .finally(() => setBusy(false));
   };
   return (
     <Space size="small" wrap>
-      <InputNumber aria-label="Download links last (hours)" min={DOWNLOAD_LINK_HOURS_MIN} max={DOWNLOAD_LINK_HOURS_MAX} precision={0} value={hours} onChange={(v) => setHours(v)} onPressEnter={save} data-testid="download-link-hours" style={{ width: 80 }} />
+      <InputNumber
+        aria-label="Download links last (hours)"
+        min={DOWNLOAD_LINK_HOURS_MIN}
+        max={DOWNLOAD_LINK_HOURS_MAX}
+        precision={0}
+        value={hours}
+        onChange={(v) => setHours(v)}
+        onPressEnter={save}
+        data-testid="download-link-hours"
+        style={{ width: 80 }}
+      />
       <span>hours</span>
       <Button size="small" onClick={save} loading={busy} disabled={hours === saved || hours === null}>
         Save
@@ -89,8 +110,8 @@ export function AccountCard() {
               <div className="crp-capitalize crp-strong">{tier?.tier ?? 'No plan'}</div>
               {tier && (
                 <div className="crp-muted crp-small">
-                  {tier.allowed_modules.map((m) => MODULE_LABELS[m] ?? m).join(', ') || 'No modules'} · up to{' '}
-                  {tier.assets_allowed.toLocaleString('en-US')} assets
+                  {tier.allowed_modules.map((m) => MODULE_LABELS[m] ?? m).join(', ') || 'No modules'} · up to {tier.assets_allowed.toLocaleString('en-US')}{' '}
+                  assets
                 </div>
               )}
             </div>

@@ -97,16 +97,14 @@ export function ActivityLogCard() {
             setPageSize(size);
           },
         }}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={log.isError ? 'The activity log could not be loaded' : 'No activity in this period'} /> }}
+        locale={{
+          emptyText: (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={log.isError ? 'The activity log could not be loaded' : 'No activity in this period'} />
+          ),
+        }}
         scroll={{ x: 720 }}
         columns={[
-          {
-            title: 'Time',
-            dataIndex: 'time',
-            key: 'time',
-            width: 170,
-            render: (v: string) => <Tooltip title={v}>{new Date(v).toLocaleString()}</Tooltip>,
-          },
+          { title: 'Time', dataIndex: 'time', key: 'time', width: 170, render: (v: string) => <Tooltip title={v}>{new Date(v).toLocaleString()}</Tooltip> },
           {
             title: 'User',
             key: 'user',

@@ -38,8 +38,14 @@ export function CompanyMembersCard({ companyCode }: { companyCode?: string | und
       extra={pending > 0 ? <Tag color="gold">{pending} pending</Tag> : null}
     >
       <p className="crp-muted">
-        Colleagues join by registering with your company code{companyCode ? <> <strong>{companyCode}</strong></> : null}. They
-        can log in once you approve them.
+        Colleagues join by registering with your company code
+        {companyCode ? (
+          <>
+            {' '}
+            <strong>{companyCode}</strong>
+          </>
+        ) : null}
+        . They can log in once you approve them.
       </p>
       <Table<CompanyMember>
         rowKey="id"

@@ -2,7 +2,16 @@ import { Alert, App, Button, Card, Col, Form, Input, Popconfirm, Row, Select, Ta
 import { DeleteOutlined, GlobalOutlined, UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { HAZARDS, HAZARD_INDICATORS, HAZARD_RETURN_PERIODS_YEARS, OWN_LAYER_LABEL_MAX_LENGTH, OWN_LAYER_SOURCE_MAX_LENGTH, SCENARIO_LABELS, SCENARIOS, type HazardKey } from '@crp/contracts';
+import {
+  HAZARDS,
+  HAZARD_INDICATORS,
+  HAZARD_RETURN_PERIODS_YEARS,
+  OWN_LAYER_LABEL_MAX_LENGTH,
+  OWN_LAYER_SOURCE_MAX_LENGTH,
+  SCENARIO_LABELS,
+  SCENARIOS,
+  type HazardKey,
+} from '@crp/contracts';
 import { deleteOwnLayer, fetchOwnLayers, uploadOwnLayer, type OwnLayer } from '../../api/ownLayers';
 import { ApiError } from '../../api/http';
 import { queryKeys } from '../../api/queryKeys';
@@ -38,8 +47,14 @@ export function OwnLayersCard() {
   const upload = useMutation({
     mutationFn: async (v: FormValues) =>
       uploadOwnLayer({
-        hazard: v.hazard ?? '', scenario: v.scenario, year: v.year, return_period_years: v.return_period_years ?? '', unit: v.unit ?? '',
-        label: v.label ?? '', source: v.source ?? '', file: file!,
+        hazard: v.hazard ?? '',
+        scenario: v.scenario,
+        year: v.year,
+        return_period_years: v.return_period_years ?? '',
+        unit: v.unit ?? '',
+        label: v.label ?? '',
+        source: v.source ?? '',
+        file: file!,
       }),
     onSuccess: (r) => {
       setRefusal(null);
@@ -76,9 +91,9 @@ export function OwnLayersCard() {
       }
     >
       <Typography.Paragraph className="crp-muted">
-        Upload your own hazard maps (GeoTIFF or Cloud-Optimized GeoTIFF, one band, in EPSG:4326, EPSG:3857 or a UTM zone). Where a layer covers an
-        asset, its value replaces ours in your company's analyses only, marked <Tag color="purple">own data</Tag> in the dashboard, exports and
-        reports. Your portfolios are re-analysed after each change.
+        Upload your own hazard maps (GeoTIFF or Cloud-Optimized GeoTIFF, one band, in EPSG:4326, EPSG:3857 or a UTM zone). Where a layer covers an asset, its
+        value replaces ours in your company's analyses only, marked <Tag color="purple">own data</Tag> in the dashboard, exports and reports. Your portfolios
+        are re-analysed after each change.
         {limits && ` Up to ${limits.max_layers} layers of at most ${mb(limits.max_bytes)} and ${limits.max_pixels.toLocaleString('en-US')} pixels each.`}
       </Typography.Paragraph>
       <Form
@@ -102,7 +117,9 @@ export function OwnLayersCard() {
                 data-testid="own-layer-hazard"
                 placeholder="Choose a hazard"
                 options={HAZARDS.map((h) => ({ value: h.key, label: h.label }))}
-                onChange={(h: HazardKey) => form.setFieldsValue({ unit: HAZARD_INDICATORS[h].unit, return_period_years: HAZARD_INDICATORS[h].curve ? '100' : undefined })}
+                onChange={(h: HazardKey) =>
+                  form.setFieldsValue({ unit: HAZARD_INDICATORS[h].unit, return_period_years: HAZARD_INDICATORS[h].curve ? '100' : undefined })
+                }
               />
             </Form.Item>
           </Col>
@@ -111,13 +128,20 @@ export function OwnLayersCard() {
               <Select
                 aria-label="Scenario"
                 data-testid="own-layer-scenario"
-                options={[{ value: 'any', label: 'Every scenario' }, ...SCENARIOS.map((s) => ({ value: s, label: `${SCENARIO_LABELS.ssp[s]} / ${SCENARIO_LABELS.rcp[s]}` }))]}
+                options={[
+                  { value: 'any', label: 'Every scenario' },
+                  ...SCENARIOS.map((s) => ({ value: s, label: `${SCENARIO_LABELS.ssp[s]} / ${SCENARIO_LABELS.rcp[s]}` })),
+                ]}
               />
             </Form.Item>
           </Col>
           <Col xs={12} md={6}>
             <Form.Item name="year" label="Year" tooltip="The layer of the nearest year is used for each analysed year.">
-              <Select aria-label="Year" data-testid="own-layer-year" options={[{ value: 'any', label: 'Every year' }, ...YEARS.map((y) => ({ value: String(y), label: String(y) }))]} />
+              <Select
+                aria-label="Year"
+                data-testid="own-layer-year"
+                options={[{ value: 'any', label: 'Every year' }, ...YEARS.map((y) => ({ value: String(y), label: String(y) }))]}
+              />
             </Form.Item>
           </Col>
           <Col xs={12} md={6}>
@@ -137,7 +161,11 @@ export function OwnLayersCard() {
             </Form.Item>
           </Col>
           <Col xs={12} md={6}>
-            <Form.Item name="unit" label="Unit of the values" extra={range && hazard ? `plausible: ${range[0]} to ${range[1]} ${HAZARD_INDICATORS[hazard].unit}` : undefined}>
+            <Form.Item
+              name="unit"
+              label="Unit of the values"
+              extra={range && hazard ? `plausible: ${range[0]} to ${range[1]} ${HAZARD_INDICATORS[hazard].unit}` : undefined}
+            >
               <Select aria-label="Unit" data-testid="own-layer-unit" disabled={!hazard} options={units.map((u) => ({ value: u, label: u }))} />
             </Form.Item>
           </Col>
@@ -173,7 +201,18 @@ export function OwnLayersCard() {
           </Button>
         </div>
       </Form>
-      {refusal && <Alert style={{ marginTop: 16 }} type="error" showIcon data-testid="own-layer-error" title="The layer was refused" description={refusal} closable onClose={() => setRefusal(null)} />}
+      {refusal && (
+        <Alert
+          style={{ marginTop: 16 }}
+          type="error"
+          showIcon
+          data-testid="own-layer-error"
+          title="The layer was refused"
+          description={refusal}
+          closable
+          onClose={() => setRefusal(null)}
+        />
+      )}
       <Table<OwnLayer>
         style={{ marginTop: 16 }}
         data-testid="own-layer-list"
@@ -185,19 +224,41 @@ export function OwnLayersCard() {
         scroll={{ x: true }}
         locale={{ emptyText: 'No own layers yet: analyses use our built-in layers everywhere.' }}
         columns={[
-          { title: 'Name', dataIndex: 'label', render: (v: string, l) => <><div className="crp-strong">{v}</div><div className="crp-muted crp-small">{l.filename} · {l.crs} · {mb(l.bytes)}</div></> },
+          {
+            title: 'Name',
+            dataIndex: 'label',
+            render: (v: string, l) => (
+              <>
+                <div className="crp-strong">{v}</div>
+                <div className="crp-muted crp-small">
+                  {l.filename} · {l.crs} · {mb(l.bytes)}
+                </div>
+              </>
+            ),
+          },
           { title: 'Hazard', dataIndex: 'hazard', render: (h: string) => labelOf(h) },
           { title: 'Scenario', dataIndex: 'scenario', render: (s: '26' | '45' | '85' | null) => (s ? SCENARIO_LABELS.ssp[s] : 'Every') },
           { title: 'Year', dataIndex: 'year', render: (y: number | null) => y ?? 'Every' },
           { title: 'Return period', dataIndex: 'return_period_years', render: (r: number | null) => (r ? `1 in ${r}` : '-') },
           { title: 'Values', key: 'values', render: (_: unknown, l) => `${l.value_min} to ${l.value_max} ${HAZARD_INDICATORS[l.hazard].unit}` },
-          { title: 'Extent', key: 'extent', render: (_: unknown, l) => `${l.bounds.west.toFixed(2)}..${l.bounds.east.toFixed(2)} E, ${l.bounds.south.toFixed(2)}..${l.bounds.north.toFixed(2)} N` },
+          {
+            title: 'Extent',
+            key: 'extent',
+            render: (_: unknown, l) =>
+              `${l.bounds.west.toFixed(2)}..${l.bounds.east.toFixed(2)} E, ${l.bounds.south.toFixed(2)}..${l.bounds.north.toFixed(2)} N`,
+          },
           { title: 'Uploaded', dataIndex: 'created_at', render: (d: string, l) => `${d.slice(0, 10)}${l.uploaded_by ? ` by ${l.uploaded_by}` : ''}` },
           {
             title: '',
             key: 'delete',
             render: (_: unknown, l) => (
-              <Popconfirm title="Delete this layer?" description="Your portfolios are re-analysed without it." okText="Delete" okButtonProps={{ danger: true }} onConfirm={() => remove.mutate(l.id)}>
+              <Popconfirm
+                title="Delete this layer?"
+                description="Your portfolios are re-analysed without it."
+                okText="Delete"
+                okButtonProps={{ danger: true }}
+                onConfirm={() => remove.mutate(l.id)}
+              >
                 <Button danger size="small" icon={<DeleteOutlined />} aria-label={`Delete ${l.label}`} data-testid="own-layer-delete">
                   Delete
                 </Button>

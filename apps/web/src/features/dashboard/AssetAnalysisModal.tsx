@@ -19,7 +19,14 @@ function scoreBars(scores: Record<string, number | null>): EChartsOption {
     grid: { left: 110, right: 24, top: 12, bottom: 28 },
     xAxis: { type: 'value', min: 0, max: 100, name: 'Score' },
     yAxis: { type: 'category', data: hz, inverse: true },
-    series: [{ type: 'bar', data: hz.map((h, i) => ({ value: scores[h], itemStyle: { color: HAZARD_PALETTE[i % HAZARD_PALETTE.length] } })), barMaxWidth: 18, label: { show: true, position: 'right' } }],
+    series: [
+      {
+        type: 'bar',
+        data: hz.map((h, i) => ({ value: scores[h], itemStyle: { color: HAZARD_PALETTE[i % HAZARD_PALETTE.length] } })),
+        barMaxWidth: 18,
+        label: { show: true, position: 'right' },
+      },
+    ],
   };
 }
 
@@ -54,7 +61,13 @@ function scoreCompare(points: AssetAt[]): EChartsOption {
     grid: { left: 48, right: 16, top: 36, bottom: 64 },
     xAxis: { type: 'category', data: hz, axisLabel: { rotate: hz.length > 5 ? 30 : 0, interval: 0, fontSize: 11 } },
     yAxis: { type: 'value', min: 0, max: 100, name: 'Score' },
-    series: points.map((p, i) => ({ name: p.label, type: 'bar', data: hz.map((h) => p.scores[h] ?? null), itemStyle: { color: ['#94a3b8', '#60a5fa', '#2563eb', '#1e3a8a'][i] }, barMaxWidth: 16 })),
+    series: points.map((p, i) => ({
+      name: p.label,
+      type: 'bar',
+      data: hz.map((h) => p.scores[h] ?? null),
+      itemStyle: { color: ['#94a3b8', '#60a5fa', '#2563eb', '#1e3a8a'][i] },
+      barMaxWidth: 16,
+    })),
   };
 }
 
@@ -82,7 +95,19 @@ function ComparisonBlock({ title, points, unit }: { title: string; points: Asset
  * financial view, year-loss chart), Comparison tab (scenarios at 2050; years 2020/2030/2050, plus 2100 for ssp) and the
  * building-damage explorer. The Risk tab ends with the historical typhoon tracks within 200 km (fetched when the tab is open).
  */
-export function AssetAnalysisModal({ asset, data, sent, unit, onClose }: { asset: AssetRow; data: DashboardData; sent: DashboardFiltersSent; unit: Unit; onClose: () => void }) {
+export function AssetAnalysisModal({
+  asset,
+  data,
+  sent,
+  unit,
+  onClose,
+}: {
+  asset: AssetRow;
+  data: DashboardData;
+  sent: DashboardFiltersSent;
+  unit: Unit;
+  onClose: () => void;
+}) {
   const [tab, setTab] = useState('risk');
   const [adaptation, setAdaptation] = useState(sent.mitigation);
   const cmp = useAssetComparison(sent, asset, true);
@@ -115,12 +140,26 @@ export function AssetAnalysisModal({ asset, data, sent, unit, onClose }: { asset
               label: 'Risk',
               children: (
                 <div className="crp-dash-modal-grid">
-                  <h3 className="crp-dash-modal-title" data-testid="asset-risk-title">{title}</h3>
+                  <h3 className="crp-dash-modal-title" data-testid="asset-risk-title">
+                    {title}
+                  </h3>
                   <Card className="crp-card" size="small" title="Climate Score">
                     <ClimateScore score={r.climatic_score} />
                   </Card>
                   <Card className="crp-card" size="small" title="Asset Map Location">
-                    <AssetMap points={[{ name: r.name, latitude: r.latitude, longitude: r.longitude, colour: '#2563eb', detail: `${r.latitude.toFixed(4)}, ${r.longitude.toFixed(4)}` }]} height={260} label={`Location of ${r.name}`} />
+                    <AssetMap
+                      points={[
+                        {
+                          name: r.name,
+                          latitude: r.latitude,
+                          longitude: r.longitude,
+                          colour: '#2563eb',
+                          detail: `${r.latitude.toFixed(4)}, ${r.longitude.toFixed(4)}`,
+                        },
+                      ]}
+                      height={260}
+                      label={`Location of ${r.name}`}
+                    />
                   </Card>
                   <Card
                     className="crp-card"
@@ -128,13 +167,26 @@ export function AssetAnalysisModal({ asset, data, sent, unit, onClose }: { asset
                     title="Climate variable intensity (hazard scores)"
                     extra={
                       <label className="crp-dash-switch">
-                        Adaptation <Switch size="small" checked={adaptation} onChange={setAdaptation} checkedChildren="On" unCheckedChildren="Off" aria-label="Adaptation in the asset intensity chart" />
+                        Adaptation{' '}
+                        <Switch
+                          size="small"
+                          checked={adaptation}
+                          onChange={setAdaptation}
+                          checkedChildren="On"
+                          unCheckedChildren="Off"
+                          aria-label="Adaptation in the asset intensity chart"
+                        />
                       </label>
                     }
                   >
                     {hazards.length ? (
                       <>
-                        <Chart option={scoreBars(scores)} height={Math.max(160, hazards.length * 30 + 40)} label="Hazard scores of the asset" testId="asset-intensity" />
+                        <Chart
+                          option={scoreBars(scores)}
+                          height={Math.max(160, hazards.length * 30 + 40)}
+                          label="Hazard scores of the asset"
+                          testId="asset-intensity"
+                        />
                         <div className="crp-dash-tags">
                           {hazards.map((h) => (
                             <span key={h}>
@@ -158,9 +210,18 @@ export function AssetAnalysisModal({ asset, data, sent, unit, onClose }: { asset
                     </Descriptions>
                   </Card>
                   <Card className="crp-card crp-dash-span2" size="small" title={`Losses by year (${SCENARIO_LABELS[f.analysis_type][f.scenario]})`}>
-                    {loading ?? errorMsg ?? <Chart option={lossBars(cmp.years, unit)} label="CVaR and residual CVaR of the asset by year" testId="asset-year-loss" />}
+                    {loading ?? errorMsg ?? (
+                      <Chart option={lossBars(cmp.years, unit)} label="CVaR and residual CVaR of the asset by year" testId="asset-year-loss" />
+                    )}
                   </Card>
-                  <TyphoonTracks projectId={data.project.project_id} assetId={r.id} name={r.name} latitude={r.latitude} longitude={r.longitude} active={tab === 'risk'} />
+                  <TyphoonTracks
+                    projectId={data.project.project_id}
+                    assetId={r.id}
+                    name={r.name}
+                    latitude={r.latitude}
+                    longitude={r.longitude}
+                    active={tab === 'risk'}
+                  />
                 </div>
               ),
             },

@@ -35,7 +35,21 @@ function display(col: AssetColumn, v: CellValue | undefined) {
   }
 }
 
-function Editor({ col, row, value, onChange, error, propertyTypes }: { col: AssetColumn; row: AssetRow; value: CellValue | undefined; onChange: (v: CellValue) => void; error?: string; propertyTypes: string[] }) {
+function Editor({
+  col,
+  row,
+  value,
+  onChange,
+  error,
+  propertyTypes,
+}: {
+  col: AssetColumn;
+  row: AssetRow;
+  value: CellValue | undefined;
+  onChange: (v: CellValue) => void;
+  error?: string;
+  propertyTypes: string[];
+}) {
   const label = `${col.title} of ${row.name}`;
   const status = error ? ('error' as const) : undefined;
   let input;
@@ -53,12 +67,26 @@ function Editor({ col, row, value, onChange, error, propertyTypes }: { col: Asse
           value={(value as string | null) ?? ''}
           onChange={(v) => onChange(v)}
           options={propertyTypes.map((t) => ({ value: t }))}
-          filterOption={(input, o) => String(o?.value ?? '').toLowerCase().includes(input.toLowerCase())}
+          filterOption={(input, o) =>
+            String(o?.value ?? '')
+              .toLowerCase()
+              .includes(input.toLowerCase())
+          }
         />
       );
       break;
     case 'mitigation':
-      input = <Select size="small" aria-label={label} status={status} style={{ width: '100%' }} value={value as number} onChange={(v) => onChange(v)} options={MITIGATION_OPTIONS} />;
+      input = (
+        <Select
+          size="small"
+          aria-label={label}
+          status={status}
+          style={{ width: '100%' }}
+          value={value as number}
+          onChange={(v) => onChange(v)}
+          options={MITIGATION_OPTIONS}
+        />
+      );
       break;
     case 'basement':
       input = (
@@ -144,8 +172,9 @@ function FloodRiskReductionInfo() {
     <InfoButton title="Flood Risk Reduction Level" width={760}>
       <FloodMitigationGuide />
       <p className="crp-mt-md">
-        Enter the level in the Mitigation column: High as 3, Median as 2 (Medium), Low as 1 and None as 0. For river, rainfall and coastal flood the levels keep the first 0.3 m of water out (Low), 0.6 m
-        and every flood more frequent than once in 10 years (Medium), or 0.9 m and every flood more frequent than once in 25 years (High), before the depth-damage curve is read (Adaptation Methodology, section 2).
+        Enter the level in the Mitigation column: High as 3, Median as 2 (Medium), Low as 1 and None as 0. For river, rainfall and coastal flood the levels keep
+        the first 0.3 m of water out (Low), 0.6 m and every flood more frequent than once in 10 years (Medium), or 0.9 m and every flood more frequent than once
+        in 25 years (High), before the depth-damage curve is read (Adaptation Methodology, section 2).
       </p>
     </InfoButton>
   );
@@ -160,11 +189,16 @@ function localPage(rows: AssetRow[], search: string, sort: Sort, offset: number,
   let shown = q ? rows.filter((r) => r.name.toLowerCase().includes(q) || (r.type ?? '').toLowerCase().includes(q)) : rows;
   if (sort.key !== 'position' || sort.order === 'desc') {
     const key = sort.key as keyof AssetRow;
-    const v = (r: AssetRow) => { const x = sort.key === 'position' ? 0 : r[key]; return x === null || x === undefined || x === '' ? null : typeof x === 'string' ? x.toLowerCase() : Number(x); };
+    const v = (r: AssetRow) => {
+      const x = sort.key === 'position' ? 0 : r[key];
+      return x === null || x === undefined || x === '' ? null : typeof x === 'string' ? x.toLowerCase() : Number(x);
+    };
     const sign = sort.order === 'asc' ? 1 : -1;
     shown = shown
       .map((r, n) => ({ r, n, x: sort.key === 'position' ? n : v(r) }))
-      .sort((a, b) => (a.x === null || b.x === null ? (a.x === b.x ? a.n - b.n : a.x === null ? 1 : -1) : a.x === b.x ? a.n - b.n : (a.x < b.x ? -1 : 1) * sign))
+      .sort((a, b) =>
+        a.x === null || b.x === null ? (a.x === b.x ? a.n - b.n : a.x === null ? 1 : -1) : a.x === b.x ? a.n - b.n : (a.x < b.x ? -1 : 1) * sign,
+      )
       .map((e) => e.r);
   }
   return { rows: shown.slice(offset, offset + limit), total: shown.length, all: shown };
@@ -187,7 +221,17 @@ function useDebounced<T>(value: T, ms: number): T {
  * (api/v2/dashboard/assets/: sorted, searched and paged there, so a million-asset book is never sent whole); without
  * it they are the answer's own rows (detail by year).
  */
-export function AssetTable({ data, sent, onOpenAsset, onSaved }: { data: DashboardData; sent?: DashboardFiltersSent; onOpenAsset: (row: AssetRow) => void; onSaved: (r: UpdateAssetsResult) => void }) {
+export function AssetTable({
+  data,
+  sent,
+  onOpenAsset,
+  onSaved,
+}: {
+  data: DashboardData;
+  sent?: DashboardFiltersSent;
+  onOpenAsset: (row: AssetRow) => void;
+  onSaved: (r: UpdateAssetsResult) => void;
+}) {
   const perms = data.data_edit_permissions;
   const cols = useMemo(() => ASSET_COLUMNS.filter((c) => canEdit(c, perms)), [perms]);
   const [search, setSearch] = useState('');
@@ -204,7 +248,10 @@ export function AssetTable({ data, sent, onOpenAsset, onSaved }: { data: Dashboa
     staleTime: 60_000,
     retry: false,
   });
-  const local = useMemo(() => (sent ? null : localPage(data.asset_table ?? [], search, sort, offset, page.pageSize)), [sent, data.asset_table, search, sort, offset, page.pageSize]);
+  const local = useMemo(
+    () => (sent ? null : localPage(data.asset_table ?? [], search, sort, offset, page.pageSize)),
+    [sent, data.asset_table, search, sort, offset, page.pageSize],
+  );
   const shown: AssetRow[] = local ? local.rows : (server.data?.rows ?? []);
   const total = local ? local.total : (server.data?.total ?? data.per_asset_total ?? 0);
   // Every row seen while editing (across pages): the drafts of other pages are validated and sent with Save All.
@@ -229,7 +276,16 @@ export function AssetTable({ data, sent, onOpenAsset, onSaved }: { data: Dashboa
       title: <span className="crp-visually-hidden">Open</span>,
       fixed: 'left',
       width: 44,
-      render: (_, r) => <Button size="small" type="text" icon={<ExpandOutlined />} aria-label={`Open the analysis of ${r.name}`} onClick={() => onOpenAsset(r)} data-testid="open-asset" />,
+      render: (_, r) => (
+        <Button
+          size="small"
+          type="text"
+          icon={<ExpandOutlined />}
+          aria-label={`Open the analysis of ${r.name}`}
+          onClick={() => onOpenAsset(r)}
+          data-testid="open-asset"
+        />
+      ),
     },
     ...ASSET_COLUMNS.map((c) => {
       const editable = canEdit(c, perms);
@@ -261,7 +317,17 @@ export function AssetTable({ data, sent, onOpenAsset, onSaved }: { data: Dashboa
         render: (_: unknown, r: AssetRow) => {
           const d = ed.draft[r.id];
           const v = d && c.key in d ? d[c.key] : (r[c.key] as CellValue);
-          if (ed.editing && editable) return <Editor col={c} row={r} value={v} onChange={(nv) => ed.setCell(r.id, c.key, nv)} error={ed.errors[`${r.id}:${c.key}`]} propertyTypes={data.property_types} />;
+          if (ed.editing && editable)
+            return (
+              <Editor
+                col={c}
+                row={r}
+                value={v}
+                onChange={(nv) => ed.setCell(r.id, c.key, nv)}
+                error={ed.errors[`${r.id}:${c.key}`]}
+                propertyTypes={data.property_types}
+              />
+            );
           return display(c, v);
         },
       };
@@ -276,7 +342,19 @@ export function AssetTable({ data, sent, onOpenAsset, onSaved }: { data: Dashboa
       locked={locked}
       extra={
         <Space wrap>
-          <Input size="small" allowClear prefix={<SearchOutlined />} placeholder="Search assets" aria-label="Search assets" value={search} onChange={(e) => { setSearch(e.target.value); setPage((p) => ({ ...p, current: 1 })); }} style={{ width: 180 }} />
+          <Input
+            size="small"
+            allowClear
+            prefix={<SearchOutlined />}
+            placeholder="Search assets"
+            aria-label="Search assets"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              setPage((p) => ({ ...p, current: 1 }));
+            }}
+            style={{ width: 180 }}
+          />
           {ed.editing ? (
             <>
               <Button type="primary" icon={<SaveOutlined />} onClick={onSave} loading={ed.saving} data-testid="save-all">

@@ -16,11 +16,34 @@ type Params = Pick<BuildingDamageInput, 'basement' | 'construction' | 'stories' 
  * Building-damage explorer (spec 001 §2.3): every selector change re-requests at once; scatter charts of the damage
  * of river flood, storm surge and rainfall flood under 2.6, 4.5 and 8.5.
  */
-export function BuildingDamageExplorer({ projectName, assetName, year, analysisType }: { projectName?: string; assetName?: string; year: number; analysisType: AnalysisType }) {
+export function BuildingDamageExplorer({
+  projectName,
+  assetName,
+  year,
+  analysisType,
+}: {
+  projectName?: string;
+  assetName?: string;
+  year: number;
+  analysisType: AnalysisType;
+}) {
   const [p, setP] = useState<Params>({ basement: 'unknown', construction: 'unknown', stories: 'unknown', occupancy: 'unknown', per_sq_m_value: 5000 });
-  const input: BuildingDamageInput = { ...p, year, analysis_type: analysisType, ...(projectName && assetName ? { project_name: projectName, asset_name: assetName } : {}) };
-  const q = useQuery({ queryKey: ['building-damage', input], queryFn: ({ signal }) => fetchBuildingDamage(input, signal), placeholderData: keepPreviousData, retry: false });
-  const set = <K extends keyof Params>(k: K) => (v: Params[K]) => setP((x) => ({ ...x, [k]: v }));
+  const input: BuildingDamageInput = {
+    ...p,
+    year,
+    analysis_type: analysisType,
+    ...(projectName && assetName ? { project_name: projectName, asset_name: assetName } : {}),
+  };
+  const q = useQuery({
+    queryKey: ['building-damage', input],
+    queryFn: ({ signal }) => fetchBuildingDamage(input, signal),
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+  const set =
+    <K extends keyof Params>(k: K) =>
+    (v: Params[K]) =>
+      setP((x) => ({ ...x, [k]: v }));
   const opts = (xs: readonly string[]) => xs.map((x) => ({ value: x, label: x[0]!.toUpperCase() + x.slice(1) }));
 
   return (
@@ -30,16 +53,35 @@ export function BuildingDamageExplorer({ projectName, assetName, year, analysisT
           <Select aria-label="Basement" style={{ width: 110 }} value={p.basement} onChange={set('basement')} options={opts(['yes', 'no', 'unknown'])} />
         </Form.Item>
         <Form.Item label="Construction">
-          <Select aria-label="Construction" style={{ width: 140 }} value={p.construction} onChange={set('construction')} options={opts(['wood', 'concrete', 'masonry', 'mobile home', 'light metal', 'steel', 'unknown'])} data-testid="explorer-construction" />
+          <Select
+            aria-label="Construction"
+            style={{ width: 140 }}
+            value={p.construction}
+            onChange={set('construction')}
+            options={opts(['wood', 'concrete', 'masonry', 'mobile home', 'light metal', 'steel', 'unknown'])}
+            data-testid="explorer-construction"
+          />
         </Form.Item>
         <Form.Item label="Stories">
           <Select aria-label="Stories" style={{ width: 120 }} value={p.stories} onChange={set('stories')} options={opts(['1', '2', '3 or more', 'unknown'])} />
         </Form.Item>
         <Form.Item label="Occupancy">
-          <Select aria-label="Occupancy" style={{ width: 130 }} value={p.occupancy} onChange={set('occupancy')} options={opts(['residential', 'commercial', 'industrial', 'unknown'])} />
+          <Select
+            aria-label="Occupancy"
+            style={{ width: 130 }}
+            value={p.occupancy}
+            onChange={set('occupancy')}
+            options={opts(['residential', 'commercial', 'industrial', 'unknown'])}
+          />
         </Form.Item>
         <Form.Item label="Value per m²">
-          <Select aria-label="Value per square metre" style={{ width: 150 }} value={p.per_sq_m_value} onChange={set('per_sq_m_value')} options={VALUE_BANDS.map((v) => ({ value: v, label: `$${(v - 5000).toLocaleString('en-US')}-$${v.toLocaleString('en-US')}` }))} />
+          <Select
+            aria-label="Value per square metre"
+            style={{ width: 150 }}
+            value={p.per_sq_m_value}
+            onChange={set('per_sq_m_value')}
+            options={VALUE_BANDS.map((v) => ({ value: v, label: `$${(v - 5000).toLocaleString('en-US')}-$${v.toLocaleString('en-US')}` }))}
+          />
         </Form.Item>
         {q.isFetching && <Spin size="small" aria-label="Loading damage curves" />}
       </Form>
@@ -52,10 +94,21 @@ export function BuildingDamageExplorer({ projectName, assetName, year, analysisT
               const unit = byS['85'].x_unit;
               const option: EChartsOption = {
                 title: { text: HAZARD_TITLES[hz], left: 'center', textStyle: { fontSize: 13 } },
-                tooltip: { trigger: 'item', formatter: (x) => { const d = (x as { seriesName: string; data: number[] }); return `${d.seriesName}<br/>${unit === 'm' ? 'depth' : 'return period'} ${d.data[0]} ${unit}: ${((d.data[1] ?? 0) * 100).toFixed(1)} %`; } },
+                tooltip: {
+                  trigger: 'item',
+                  formatter: (x) => {
+                    const d = x as { seriesName: string; data: number[] };
+                    return `${d.seriesName}<br/>${unit === 'm' ? 'depth' : 'return period'} ${d.data[0]} ${unit}: ${((d.data[1] ?? 0) * 100).toFixed(1)} %`;
+                  },
+                },
                 legend: { bottom: 0 },
                 grid: { left: 48, right: 12, top: 36, bottom: 56 },
-                xAxis: { type: unit === 'years' ? 'log' : 'value', name: unit === 'm' ? 'Depth (m)' : 'Return period (years)', nameLocation: 'middle', nameGap: 26 },
+                xAxis: {
+                  type: unit === 'years' ? 'log' : 'value',
+                  name: unit === 'm' ? 'Depth (m)' : 'Return period (years)',
+                  nameLocation: 'middle',
+                  nameGap: 26,
+                },
                 yAxis: { type: 'value', name: 'Damage', max: 1, axisLabel: { formatter: (v: number) => `${Math.round(v * 100)}%` } },
                 series: SCENARIOS.map((s) => ({
                   name: `${s.slice(0, 1)}.${s.slice(1)}${byS[s].expected_annual_damage_ratio !== null ? ` (EAD ${(byS[s].expected_annual_damage_ratio! * 100).toFixed(2)}%)` : ''}`,
@@ -68,7 +121,12 @@ export function BuildingDamageExplorer({ projectName, assetName, year, analysisT
               return <Chart key={hz} option={option} height={300} label={`${HAZARD_TITLES[hz]} damage`} testId={`damage-${hz}`} />;
             })}
           </div>
-          {q.data.source && <p className="crp-muted crp-small">Curves: {q.data.source}{q.data.hazus_occupancy ? ` · ${q.data.hazus_occupancy}` : ''}.</p>}
+          {q.data.source && (
+            <p className="crp-muted crp-small">
+              Curves: {q.data.source}
+              {q.data.hazus_occupancy ? ` · ${q.data.hazus_occupancy}` : ''}.
+            </p>
+          )}
         </>
       )}
     </div>

@@ -53,7 +53,14 @@ export function ClimateRiskIndexImage({ score }: { score?: number | null }) {
       {typeof score === 'number' && (
         <g data-testid="climate-risk-index-marker">
           <line x1={x(clamp(score))} x2={x(clamp(score))} y1={66} y2={108} stroke="#0b2540" strokeWidth={3} />
-          <text x={x(clamp(score))} y={62} fontSize={12} fontWeight={700} fill="#0b2540" textAnchor={clamp(score) > 85 ? 'end' : clamp(score) < 15 ? 'start' : 'middle'}>
+          <text
+            x={x(clamp(score))}
+            y={62}
+            fontSize={12}
+            fontWeight={700}
+            fill="#0b2540"
+            textAnchor={clamp(score) > 85 ? 'end' : clamp(score) < 15 ? 'start' : 'middle'}
+          >
             This selection: {score.toFixed(1)}
           </text>
         </g>
@@ -100,7 +107,14 @@ export function ClimateRiskIndexButton({ score }: { score: number | null }) {
       <Button size="small" icon={<PictureOutlined />} onClick={() => setOpen(true)}>
         Climate Risk Index
       </Button>
-      <Modal title="Climate Risk Index" open={open} width={820} onCancel={() => setOpen(false)} footer={<Button onClick={() => setOpen(false)}>Close</Button>} destroyOnHidden>
+      <Modal
+        title="Climate Risk Index"
+        open={open}
+        width={820}
+        onCancel={() => setOpen(false)}
+        footer={<Button onClick={() => setOpen(false)}>Close</Button>}
+        destroyOnHidden
+      >
         <ClimateRiskIndexImage score={score} />
       </Modal>
     </>

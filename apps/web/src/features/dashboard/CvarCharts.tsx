@@ -39,31 +39,38 @@ export function CvarCharts({ data, unit }: { data: DashboardData; unit: Unit }) 
   } else if (view === 'year' && cc) {
     const c = cc.cvar[unit].year_constant;
     const r = cc.rcvar[unit].year_constant;
-    option = grouped(c.map((p) => String(p.year)), c.map((p) => chartValue(p.value, unit)), r.map((p) => chartValue(p.value, unit)), unit, c.length > 8 ? 45 : 0);
+    option = grouped(
+      c.map((p) => String(p.year)),
+      c.map((p) => chartValue(p.value, unit)),
+      r.map((p) => chartValue(p.value, unit)),
+      unit,
+      c.length > 8 ? 45 : 0,
+    );
   } else if (view === 'scenario' && cc) {
     const c = cc.cvar[unit].rcp_constant;
     const r = cc.rcvar[unit].rcp_constant;
-    option = grouped(c.map((p) => p.scenario), c.map((p) => chartValue(p.value, unit)), r.map((p) => chartValue(p.value, unit)), unit);
+    option = grouped(
+      c.map((p) => p.scenario),
+      c.map((p) => chartValue(p.value, unit)),
+      r.map((p) => chartValue(p.value, unit)),
+      unit,
+    );
   }
   const locked = view === 'hazard' ? !bars : !cc;
   return (
-    <Section
-      testId="section-cvar"
-      title="CVaR vs Residual CVaR"
-      info={INFO.cvar}
-    >
+    <Section testId="section-cvar" title="CVaR vs Residual CVaR" info={INFO.cvar}>
       <Segmented<View>
-          className="crp-dash-view-switch"
-          size="small"
-          aria-label="CVaR chart view"
-          value={view}
-          onChange={setView}
-          options={[
-            { label: 'By hazard', value: 'hazard' },
-            { label: 'Over the years', value: 'year' },
-            { label: 'By scenario', value: 'scenario' },
-          ]}
-        />
+        className="crp-dash-view-switch"
+        size="small"
+        aria-label="CVaR chart view"
+        value={view}
+        onChange={setView}
+        options={[
+          { label: 'By hazard', value: 'hazard' },
+          { label: 'Over the years', value: 'year' },
+          { label: 'By scenario', value: 'scenario' },
+        ]}
+      />
       {locked ? <UpgradePlaceholder /> : option && <Chart option={option} height={320} label="CVaR versus residual CVaR" testId="cvar-chart" />}
     </Section>
   );

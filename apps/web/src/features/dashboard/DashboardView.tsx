@@ -12,7 +12,16 @@ import { AdvancedFilters } from './AdvancedFilters';
 import { AssetAnalysisModal } from './AssetAnalysisModal';
 import { AssetTable } from './AssetTable';
 import { CvarCharts } from './CvarCharts';
-import { filtersFromSearch, initialFilters, optionsFromSearch, searchOf, WITH_CONTENT_KEY, type AnalysisOptions, type AppliedFilters, type DashboardEntry } from './dashboardState';
+import {
+  filtersFromSearch,
+  initialFilters,
+  optionsFromSearch,
+  searchOf,
+  WITH_CONTENT_KEY,
+  type AnalysisOptions,
+  type AppliedFilters,
+  type DashboardEntry,
+} from './dashboardState';
 import { DetailByYear } from './DetailByYear';
 import { DonutCharts } from './DonutCharts';
 import { ServerHeatMap } from './HeatMap';
@@ -52,7 +61,15 @@ function Toggle({ label, children }: { label: string; children: ReactNode }) {
  * cards, CVaR charts, severity table, donuts, loss tabs, heat map, maps, key findings and the editable asset table.
  * `extra` renders after the key findings (the company roll-up of /company-dashboard).
  */
-export function DashboardView({ entry, title = 'Physical Climate Risk Assessment', extra }: { entry: DashboardEntry; title?: string; extra?: (data: DashboardData, unit: Unit) => ReactNode }) {
+export function DashboardView({
+  entry,
+  title = 'Physical Climate Risk Assessment',
+  extra,
+}: {
+  entry: DashboardEntry;
+  title?: string;
+  extra?: (data: DashboardData, unit: Unit) => ReactNode;
+}) {
   const { message } = App.useApp();
   const navigate = useNavigate();
   const qc = useQueryClient();
@@ -61,7 +78,9 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
   const [searchParams, setSearchParams] = useSearchParams();
   const location = useLocation();
   const [filters, setFilters] = useState<AppliedFilters>(() => filtersFromSearch(searchParams, initialFilters(entry)));
-  const [options, setOptions] = useState<AnalysisOptions>(() => optionsFromSearch(searchParams, { mitigation: true, with_content: readPreference(WITH_CONTENT_KEY) !== 'false', adjusted_gdp: false }));
+  const [options, setOptions] = useState<AnalysisOptions>(() =>
+    optionsFromSearch(searchParams, { mitigation: true, with_content: readPreference(WITH_CONTENT_KEY) !== 'false', adjusted_gdp: false }),
+  );
   const [unit, setUnit] = useState<Unit>(() => (searchParams.get('unit') === 'percentage' ? 'percentage' : 'dollar'));
   const [sevAdaptation, setSevAdaptation] = useState(options.mitigation);
   const [heatAdaptation, setHeatAdaptation] = useState(options.mitigation);
@@ -76,7 +95,8 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
   // The dashboard page reads the per-asset sections page by page of the server; the company roll-up needs every row.
   const { query, data, pending, error } = useDashboard(sent, extra ? 'columns' : 'pages');
   // Pages of the asset table, heat map and maps being fetched: the page is not settled yet (data-loading).
-  const pagesFetching = useIsFetching({ predicate: (q) => q.queryKey[0] === 'dashboard' && ['assets', 'heatmap', 'map'].includes(q.queryKey[1] as string) }) > 0;
+  const pagesFetching =
+    useIsFetching({ predicate: (q) => q.queryKey[0] === 'dashboard' && ['assets', 'heatmap', 'map'].includes(q.queryKey[1] as string) }) > 0;
 
   const setOption = <K extends keyof AnalysisOptions>(k: K, v: AnalysisOptions[K]) => {
     if (k === 'with_content') writePreference(WITH_CONTENT_KEY, String(v));
@@ -129,7 +149,18 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
         />
       )}
       {error && (
-        <Alert className="crp-dash-alert" type="error" showIcon title="The last change could not be loaded" description={firstErrorMessage(error, 'Try again.')} action={<Button size="small" onClick={() => void query.refetch()}>Retry</Button>} />
+        <Alert
+          className="crp-dash-alert"
+          type="error"
+          showIcon
+          title="The last change could not be loaded"
+          description={firstErrorMessage(error, 'Try again.')}
+          action={
+            <Button size="small" onClick={() => void query.refetch()}>
+              Retry
+            </Button>
+          }
+        />
       )}
 
       {data.climate_risk_card_data && data.climate_risk_card_data.total_asset_value === 0 && data.asset_count > 0 && (
@@ -153,8 +184,8 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
           title={`${data.project.own_data.hazards.join(' and ')}: own data at ${data.project.own_data.assets} asset(s) of the portfolio`}
           description={
             <>
-              Where your company's own hazard layers ({data.project.own_data.layers.join('; ')}) cover an asset, their values replace ours at this scenario and year: data tier
-              “own data”, its quality is your data's. Exports name the layer in each row.
+              Where your company's own hazard layers ({data.project.own_data.layers.join('; ')}) cover an asset, their values replace ours at this scenario and
+              year: data tier “own data”, its quality is your data's. Exports name the layer in each row.
             </>
           }
         />
@@ -170,8 +201,8 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
           title={`${data.project.placeholder_hazards.join(' and ')}: placeholder data`}
           description={
             <>
-              These hazards come from screening models (terrain and rainfall proxies), not from flood maps: no open flood maps are loaded. Read their figures as an order of magnitude, or load your own flood layers
-              (Documents › Climate Methodology, “Bring your own hazard layers”).
+              These hazards come from screening models (terrain and rainfall proxies), not from flood maps: no open flood maps are loaded. Read their figures as
+              an order of magnitude, or load your own flood layers (Documents › Climate Methodology, “Bring your own hazard layers”).
             </>
           }
         />
@@ -179,9 +210,12 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
 
       <header className="crp-dash-header">
         <div>
-          <h1 className="crp-dash-title" data-testid="dashboard-title">{title}</h1>
+          <h1 className="crp-dash-title" data-testid="dashboard-title">
+            {title}
+          </h1>
           <p className="crp-dash-subtitle" data-testid="dashboard-subtitle">
-            <strong>{data.project.name}</strong> · {data.asset_count} assets · {data.hazard_count} hazards · {SCENARIO_LABELS[f.analysis_type][f.scenario]} · {f.year}
+            <strong>{data.project.name}</strong> · {data.asset_count} assets · {data.hazard_count} hazards · {SCENARIO_LABELS[f.analysis_type][f.scenario]} ·{' '}
+            {f.year}
             {f.property_type !== 'All' ? ` · ${f.property_type}` : ''}
             {f.count !== 'All' ? ` · top ${f.count}` : ''}
           </p>
@@ -201,7 +235,14 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
             />
           </Toggle>
           <Toggle label="Adaptation">
-            <Switch checked={options.mitigation} onChange={(v) => setOption('mitigation', v)} checkedChildren="On" unCheckedChildren="Off" aria-label="Adaptation" data-testid="toggle-adaptation" />
+            <Switch
+              checked={options.mitigation}
+              onChange={(v) => setOption('mitigation', v)}
+              checkedChildren="On"
+              unCheckedChildren="Off"
+              aria-label="Adaptation"
+              data-testid="toggle-adaptation"
+            />
             <InfoButton title={INFO.adaptation!.title}>{INFO.adaptation!.body}</InfoButton>
           </Toggle>
           <Toggle label="Content">
@@ -247,7 +288,17 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
         />
         <Button
           icon={<FileDoneOutlined />}
-          onClick={() => navigate('/tcfd', { state: { project_name: data.project.name, project_id: data.project.project_id, analysis_type: f.analysis_type, scenario: f.scenario, year: f.year } })}
+          onClick={() =>
+            navigate('/tcfd', {
+              state: {
+                project_name: data.project.name,
+                project_id: data.project.project_id,
+                analysis_type: f.analysis_type,
+                scenario: f.scenario,
+                year: f.year,
+              },
+            })
+          }
         >
           TCFD report
         </Button>
@@ -257,30 +308,35 @@ export function DashboardView({ entry, title = 'Physical Climate Risk Assessment
         <DetailByYear project={data.project} filters={filters} withContent={options.with_content} unit={unit} onOpenAsset={setOpenAsset} onSaved={onSaved} />
       ) : (
         <>
-        <div className="crp-dash-row crp-dash-row-summary">
-          <Section testId="section-climate-score" title="Climate Score" info={INFO.climateScore} extra={<ClimateRiskIndexButton score={data.overall.overall_risk} />}>
-            <ClimateScore score={data.overall.overall_risk} />
-          </Section>
-          <KpiCards data={data} unit={unit} />
-        </div>
+          <div className="crp-dash-row crp-dash-row-summary">
+            <Section
+              testId="section-climate-score"
+              title="Climate Score"
+              info={INFO.climateScore}
+              extra={<ClimateRiskIndexButton score={data.overall.overall_risk} />}
+            >
+              <ClimateScore score={data.overall.overall_risk} />
+            </Section>
+            <KpiCards data={data} unit={unit} />
+          </div>
 
-        <div className="crp-dash-row">
-          <CvarCharts data={data} unit={unit} />
-          <DonutCharts data={data} unit={unit} />
-        </div>
+          <div className="crp-dash-row">
+            <CvarCharts data={data} unit={unit} />
+            <DonutCharts data={data} unit={unit} />
+          </div>
 
-        <SeverityTable data={data} adaptation={sevAdaptation} onAdaptation={setSevAdaptation} />
-        <LossTabs data={data} unit={unit} />
-        <ServerHeatMap sent={sent} allowed={data.tier_permissions.climate_heatmap === true} adaptation={heatAdaptation} onAdaptation={setHeatAdaptation} />
+          <SeverityTable data={data} adaptation={sevAdaptation} onAdaptation={setSevAdaptation} />
+          <LossTabs data={data} unit={unit} />
+          <ServerHeatMap sent={sent} allowed={data.tier_permissions.climate_heatmap === true} adaptation={heatAdaptation} onAdaptation={setHeatAdaptation} />
 
-        <div className="crp-dash-row">
-          <ServerLocationMapSection sent={sent} allowed={data.tier_permissions.asset_level_risk_map === true} />
-          <ServerRiskMapSection sent={sent} allowed={data.tier_permissions.asset_level_risk_map === true} hazards={data.project.hazards} />
-        </div>
+          <div className="crp-dash-row">
+            <ServerLocationMapSection sent={sent} allowed={data.tier_permissions.asset_level_risk_map === true} />
+            <ServerRiskMapSection sent={sent} allowed={data.tier_permissions.asset_level_risk_map === true} hazards={data.project.hazards} />
+          </div>
 
-        <KeyFindings data={data} />
-        {extra?.(data, unit)}
-        <AssetTable data={data} sent={sent} onOpenAsset={setOpenAsset} onSaved={onSaved} />
+          <KeyFindings data={data} />
+          {extra?.(data, unit)}
+          <AssetTable data={data} sent={sent} onOpenAsset={setOpenAsset} onSaved={onSaved} />
         </>
       )}
 

@@ -41,7 +41,15 @@ export function DetailByYear({
   const [adaptation, setAdaptation] = useState(true);
   const [heatAdaptation, setHeatAdaptation] = useState(true);
   const [findings, setFindings] = useState(false);
-  const body = { project: project.name, rcp: filters.scenario, year, count: filters.count, with_content: withContent, variable: filters.variable, analysis_type: at };
+  const body = {
+    project: project.name,
+    rcp: filters.scenario,
+    year,
+    count: filters.count,
+    with_content: withContent,
+    variable: filters.variable,
+    analysis_type: at,
+  };
   const q = useQuery({
     queryKey: ['dashboard', 'detail', body],
     queryFn: ({ signal }) => fetchDashboardDetail(body, signal),
@@ -56,10 +64,21 @@ export function DetailByYear({
       <div className="crp-dash-detail-bar">
         <label className="crp-dash-switch">
           Year
-          <Select aria-label="Detail year" data-testid="detail-year" style={{ width: 100 }} value={year} onChange={setYear} options={years.map((y) => ({ value: y, label: String(y) }))} virtual={false} listHeight={320} />
+          <Select
+            aria-label="Detail year"
+            data-testid="detail-year"
+            style={{ width: 100 }}
+            value={year}
+            onChange={setYear}
+            options={years.map((y) => ({ value: y, label: String(y) }))}
+            virtual={false}
+            listHeight={320}
+          />
         </label>
         {q.isFetching && <Spin size="small" />}
-        <span className="crp-muted crp-small">With adaptation, all property types; {data ? `${data.asset_count} assets · ${data.filters.scenario_label} · ${data.filters.year}` : 'loading…'}</span>
+        <span className="crp-muted crp-small">
+          With adaptation, all property types; {data ? `${data.asset_count} assets · ${data.filters.scenario_label} · ${data.filters.year}` : 'loading…'}
+        </span>
       </div>
       {q.error && <Alert type="error" showIcon title="The detail could not be loaded" description={firstErrorMessage(q.error, 'Try again.')} />}
       {data && (
@@ -77,7 +96,14 @@ export function DetailByYear({
           </Section>
           <LossTabs data={data} unit={unit} />
           <AssetTable data={data} onOpenAsset={onOpenAsset} onSaved={onSaved} />
-          <Modal title="Key Findings" open={findings} onCancel={() => setFindings(false)} footer={<Button onClick={() => setFindings(false)}>Close</Button>} width={900} destroyOnHidden>
+          <Modal
+            title="Key Findings"
+            open={findings}
+            onCancel={() => setFindings(false)}
+            footer={<Button onClick={() => setFindings(false)}>Close</Button>}
+            width={900}
+            destroyOnHidden
+          >
             <KeyFindings data={data} />
           </Modal>
         </>

@@ -24,7 +24,11 @@ function donut(title: string, rows: HazardLoss[], unit: Unit, total: string): EC
 export function DonutCharts({ data, unit }: { data: DashboardData; unit: Unit }) {
   const now = data.portfolio_exposure_percentage_loss;
   const base = data.portfolio_exposure_percentage_loss_historic;
-  const total = (rows: HazardLoss[]) => byUnit(rows.reduce((s, r) => s + ((unit === 'dollar' ? r.loss : r.percentage) ?? 0), 0), unit);
+  const total = (rows: HazardLoss[]) =>
+    byUnit(
+      rows.reduce((s, r) => s + ((unit === 'dollar' ? r.loss : r.percentage) ?? 0), 0),
+      unit,
+    );
   const empty = !!now && now.every((r) => !r.loss);
   return (
     <Section testId="section-donuts" title={`Expected annual loss by hazard: 2020 vs ${data.filters.year}`} locked={!now || !base} empty={empty}>
@@ -32,7 +36,12 @@ export function DonutCharts({ data, unit }: { data: DashboardData; unit: Unit })
         <>
           <div className="crp-dash-donuts">
             <Chart option={donut('2020', base, unit, total(base))} height={240} label="Expected annual loss by hazard in 2020" testId="donut-2020" />
-            <Chart option={donut(String(data.filters.year), now, unit, total(now))} height={240} label={`Expected annual loss by hazard in ${data.filters.year}`} testId="donut-year" />
+            <Chart
+              option={donut(String(data.filters.year), now, unit, total(now))}
+              height={240}
+              label={`Expected annual loss by hazard in ${data.filters.year}`}
+              testId="donut-year"
+            />
           </div>
           <ul className="crp-dash-legend" aria-label="Hazards">
             {now.map((r, i) => (

@@ -13,7 +13,17 @@ import { Section } from './Section';
  * Portfolio heat map of hazards by asset (spec 001 §2.1): 900 px tall (120 px for a single asset), scale 0-100; past
  * ten rows it scrolls (wheel or the slider at the right) so any number of assets stays responsive.
  */
-export function HeatMap({ data, without, adaptation, onAdaptation }: { data: HeatmapData | null; without: HeatmapData | null; adaptation: boolean; onAdaptation: (v: boolean) => void }) {
+export function HeatMap({
+  data,
+  without,
+  adaptation,
+  onAdaptation,
+}: {
+  data: HeatmapData | null;
+  without: HeatmapData | null;
+  adaptation: boolean;
+  onAdaptation: (v: boolean) => void;
+}) {
   const h = adaptation ? data : without;
   const single = (h?.assets.length ?? 0) === 1;
   const height = single ? 120 : 900;
@@ -26,7 +36,15 @@ export function HeatMap({ data, without, adaptation, onAdaptation }: { data: Hea
       empty={!!h && h.assets.length === 0}
       extra={
         <label className="crp-dash-switch">
-          Adaptation <Switch size="small" checked={adaptation} onChange={onAdaptation} checkedChildren="On" unCheckedChildren="Off" aria-label="Adaptation in the heat map" />
+          Adaptation{' '}
+          <Switch
+            size="small"
+            checked={adaptation}
+            onChange={onAdaptation}
+            checkedChildren="On"
+            unCheckedChildren="Off"
+            aria-label="Adaptation in the heat map"
+          />
         </label>
       }
     >
@@ -50,7 +68,17 @@ function pageView(p: DashboardHeatmapPage): HeatmapData {
  * The heat map of the dashboard page, read page by page of the server (api/v2/dashboard/heatmap/: 100 assets a page,
  * sortable by name, climate score or one hazard's score, searchable), so any number of assets stays responsive.
  */
-export function ServerHeatMap({ sent, allowed, adaptation, onAdaptation }: { sent: DashboardFiltersSent; allowed: boolean; adaptation: boolean; onAdaptation: (v: boolean) => void }) {
+export function ServerHeatMap({
+  sent,
+  allowed,
+  adaptation,
+  onAdaptation,
+}: {
+  sent: DashboardFiltersSent;
+  allowed: boolean;
+  adaptation: boolean;
+  onAdaptation: (v: boolean) => void;
+}) {
   const [sort, setSort] = useState<{ key: string; order: 'asc' | 'desc' }>({ key: 'position', order: 'asc' });
   const [page, setPage] = useState({ current: 1, pageSize: 100 });
   const [search, setSearch] = useState('');
@@ -87,26 +115,60 @@ export function ServerHeatMap({ sent, allowed, adaptation, onAdaptation }: { sen
       empty={!!q.data && total === 0 && !searched}
       extra={
         <Space wrap>
-          <Input size="small" allowClear prefix={<SearchOutlined />} placeholder="Search assets" aria-label="Search the heat map" value={search} onChange={(e) => { setSearch(e.target.value); setPage((p) => ({ ...p, current: 1 })); }} style={{ width: 160 }} />
+          <Input
+            size="small"
+            allowClear
+            prefix={<SearchOutlined />}
+            placeholder="Search assets"
+            aria-label="Search the heat map"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              setPage((p) => ({ ...p, current: 1 }));
+            }}
+            style={{ width: 160 }}
+          />
           <Select
             size="small"
             aria-label="Heat map order"
             data-testid="heatmap-sort"
             style={{ width: 220 }}
             value={`${sort.key}|${sort.order}`}
-            onChange={(v: string) => { const [key, order] = v.split('|') as [string, 'asc' | 'desc']; setSort({ key, order }); setPage((p) => ({ ...p, current: 1 })); }}
+            onChange={(v: string) => {
+              const [key, order] = v.split('|') as [string, 'asc' | 'desc'];
+              setSort({ key, order });
+              setPage((p) => ({ ...p, current: 1 }));
+            }}
             options={sortOptions}
           />
           <label className="crp-dash-switch">
-            Adaptation <Switch size="small" checked={adaptation} onChange={onAdaptation} checkedChildren="On" unCheckedChildren="Off" aria-label="Adaptation in the heat map" />
+            Adaptation{' '}
+            <Switch
+              size="small"
+              checked={adaptation}
+              onChange={onAdaptation}
+              checkedChildren="On"
+              unCheckedChildren="Off"
+              aria-label="Adaptation in the heat map"
+            />
           </label>
         </Space>
       }
     >
       {h && (
         <>
-          <div data-rows={h.assets.length} data-total={total} data-scroll={h.assets.length > VISIBLE_ROWS ? 'true' : 'false'} data-testid="heatmap" style={{ height }}>
-            <Chart option={heatmapOption(h, height)} height={height} label={`Hazard scores of ${h.assets.length} of ${total} assets for ${h.hazards.length} hazards`} />
+          <div
+            data-rows={h.assets.length}
+            data-total={total}
+            data-scroll={h.assets.length > VISIBLE_ROWS ? 'true' : 'false'}
+            data-testid="heatmap"
+            style={{ height }}
+          >
+            <Chart
+              option={heatmapOption(h, height)}
+              height={height}
+              label={`Hazard scores of ${h.assets.length} of ${total} assets for ${h.hazards.length} hazards`}
+            />
           </div>
           {total > page.pageSize && (
             <Pagination

@@ -44,7 +44,8 @@ export function KeyFindings({ data }: { data: DashboardData }) {
         ))}
       </dl>
       <p className="crp-muted crp-small">
-        Changes compare CVaR with the 2020 window ({data.filters.analysis_type === 'rcp' ? 'RCP has no 2100 series' : 'year-9 to year+10; for 2100 year-19 to year'}).
+        Changes compare CVaR with the 2020 window (
+        {data.filters.analysis_type === 'rcp' ? 'RCP has no 2100 series' : 'year-9 to year+10; for 2100 year-19 to year'}).
       </p>
     </Section>
   );

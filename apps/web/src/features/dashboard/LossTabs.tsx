@@ -46,13 +46,26 @@ export function LossTabs({ data, unit }: { data: DashboardData; unit: Unit }) {
   };
   const overallValues = yc ? yc[unit].map((p) => chartValue(p.value, unit)) : [];
   const overall: EChartsOption | null = yc && {
-    title: { text: `${data.filters.mitigation ? 'Residual CVaR' : 'CVaR'} over the years (${data.filters.scenario_label})`, left: 'center', top: 0, textStyle: { fontSize: 13 } },
+    title: {
+      text: `${data.filters.mitigation ? 'Residual CVaR' : 'CVaR'} over the years (${data.filters.scenario_label})`,
+      left: 'center',
+      top: 0,
+      textStyle: { fontSize: 13 },
+    },
     tooltip: { trigger: 'axis', valueFormatter: fmt(unit) },
     legend: { top: 22 },
     grid: { left: 64, right: 16, top: 60, bottom: 36 },
     xAxis: { type: 'category', data: yc[unit].map((p) => String(p.year)) },
     yAxis: { type: 'value', name: unitAxisName(unit), max: axisMax(overallValues) },
-    series: [{ name: data.filters.mitigation ? 'Residual CVaR' : 'CVaR', type: 'bar', data: overallValues, itemStyle: { color: data.filters.mitigation ? '#0f766e' : '#c2410c' }, barMaxWidth: 30 }],
+    series: [
+      {
+        name: data.filters.mitigation ? 'Residual CVaR' : 'CVaR',
+        type: 'bar',
+        data: overallValues,
+        itemStyle: { color: data.filters.mitigation ? '#0f766e' : '#c2410c' },
+        barMaxWidth: 30,
+      },
+    ],
   };
   const coneOpt: EChartsOption | null = cone && {
     title: { text: 'CVaR by scenario', left: 'center', top: 0, textStyle: { fontSize: 13 } },
@@ -75,12 +88,21 @@ export function LossTabs({ data, unit }: { data: DashboardData; unit: Unit }) {
           {
             key: 'hazard',
             label: 'Per hazard',
-            children: per && perBase ? <Chart option={hazardCompare(perBase, per, year, unit, true)} label="Expected annual loss per hazard" testId="loss-per-hazard" /> : <UpgradePlaceholder />,
+            children:
+              per && perBase ? (
+                <Chart option={hazardCompare(perBase, per, year, unit, true)} label="Expected annual loss per hazard" testId="loss-per-hazard" />
+              ) : (
+                <UpgradePlaceholder />
+              ),
           },
           {
             key: 'detailed',
             label: 'Detailed',
-            children: detailed ? <Chart option={detailed} height={340} label="Expected annual loss per hazard and year" testId="loss-detailed" /> : <UpgradePlaceholder />,
+            children: detailed ? (
+              <Chart option={detailed} height={340} label="Expected annual loss per hazard and year" testId="loss-detailed" />
+            ) : (
+              <UpgradePlaceholder />
+            ),
           },
           {
             key: 'overall',

@@ -33,7 +33,14 @@ export function MarkerLegend() {
 export function LocationMapSection({ data }: { data: DashboardData }) {
   const rows = data.hazard_map_data ?? data.asset_table;
   const points: AssetPoint[] = useMemo(
-    () => (rows ?? []).map((r) => ({ name: r.name, latitude: r.latitude, longitude: r.longitude, colour: '#2563eb', detail: `${r.latitude.toFixed(4)}, ${r.longitude.toFixed(4)}` })),
+    () =>
+      (rows ?? []).map((r) => ({
+        name: r.name,
+        latitude: r.latitude,
+        longitude: r.longitude,
+        colour: '#2563eb',
+        detail: `${r.latitude.toFixed(4)}, ${r.longitude.toFixed(4)}`,
+      })),
     [rows],
   );
   return (
@@ -64,9 +71,7 @@ export function RiskMapSection({ data }: { data: DashboardData }) {
       title="Risk map"
       locked={!rows}
       empty={!!rows && rows.length === 0}
-      extra={
-        <RiskMapHazardSelect value={sel} onChange={setHazard} hazards={hazards} />
-      }
+      extra={<RiskMapHazardSelect value={sel} onChange={setHazard} hazards={hazards} />}
     >
       <AssetMap key={points.length === 1 ? 'one' : 'many'} points={points} label={`World map of assets coloured by ${sel}`} />
       <MarkerLegend />
@@ -80,7 +85,14 @@ export function RiskMapSection({ data }: { data: DashboardData }) {
  */
 function useServerMap(sent: DashboardFiltersSent, colourBy: string, enabled: boolean) {
   const [view, setView] = useState<Viewport | null>(null);
-  const first = useQuery({ queryKey: ['dashboard', 'map', sent, colourBy], queryFn: ({ signal }) => fetchAssetMap(sent, { colour_by: colourBy }, signal), enabled, placeholderData: keepPreviousData, staleTime: 60_000, retry: false });
+  const first = useQuery({
+    queryKey: ['dashboard', 'map', sent, colourBy],
+    queryFn: ({ signal }) => fetchAssetMap(sent, { colour_by: colourBy }, signal),
+    enabled,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+    retry: false,
+  });
   const clustered = first.data?.clustered === true;
   const vp = useQuery({
     queryKey: ['dashboard', 'map', sent, colourBy, view],
@@ -98,7 +110,13 @@ function pointsOf(m: DashboardMapAnswer | undefined, label: string, colour?: str
   if (!m) return [];
   if (m.points) {
     const p = m.points;
-    return p.name.map((name, n) => ({ name, latitude: p.latitude[n]!, longitude: p.longitude[n]!, colour: colour ?? markerColour(p.score[n] ?? 0), detail: colour ? `${p.latitude[n]!.toFixed(4)}, ${p.longitude[n]!.toFixed(4)}` : `${label}: ${p.score[n] ?? 'no data'}` }));
+    return p.name.map((name, n) => ({
+      name,
+      latitude: p.latitude[n]!,
+      longitude: p.longitude[n]!,
+      colour: colour ?? markerColour(p.score[n] ?? 0),
+      detail: colour ? `${p.latitude[n]!.toFixed(4)}, ${p.longitude[n]!.toFixed(4)}` : `${label}: ${p.score[n] ?? 'no data'}`,
+    }));
   }
   return (m.clusters ?? []).map((c) => ({
     name: c.name ?? `${c.count.toLocaleString('en-US')} assets`,
@@ -107,7 +125,10 @@ function pointsOf(m: DashboardMapAnswer | undefined, label: string, colour?: str
     count: c.count,
     // Coloured by the mean score of the cluster's assets (by the highest, a world view of a large book is all red).
     colour: colour ?? markerColour(c.mean ?? 0),
-    detail: c.count > 1 ? `${c.count.toLocaleString('en-US')} assets · mean ${label}: ${c.mean ?? 'no data'}, highest: ${c.score ?? 'no data'} · zoom in for the assets` : `${label}: ${c.score ?? 'no data'}`,
+    detail:
+      c.count > 1
+        ? `${c.count.toLocaleString('en-US')} assets · mean ${label}: ${c.mean ?? 'no data'}, highest: ${c.score ?? 'no data'} · zoom in for the assets`
+        : `${label}: ${c.score ?? 'no data'}`,
   }));
 }
 
@@ -117,7 +138,9 @@ export function ServerLocationMapSection({ sent, allowed }: { sent: DashboardFil
   const points = useMemo(() => pointsOf(data, 'Climate score', '#2563eb'), [data]);
   return (
     <Section testId="section-location-map" title="Asset location" locked={!allowed} empty={!!data && data.total === 0}>
-      {data && <AssetMap key={points.length === 1 ? 'one' : 'many'} points={points} clustered={data.clustered} onViewport={onViewport} label="Asset location map" />}
+      {data && (
+        <AssetMap key={points.length === 1 ? 'one' : 'many'} points={points} clustered={data.clustered} onViewport={onViewport} label="Asset location map" />
+      )}
     </Section>
   );
 }
@@ -135,11 +158,17 @@ export function ServerRiskMapSection({ sent, allowed, hazards }: { sent: Dashboa
       title="Risk map"
       locked={!allowed}
       empty={!!data && data.total === 0}
-      extra={
-        <RiskMapHazardSelect value={sel} onChange={setHazard} hazards={known} />
-      }
+      extra={<RiskMapHazardSelect value={sel} onChange={setHazard} hazards={known} />}
     >
-      {data && <AssetMap key={points.length === 1 ? 'one' : 'many'} points={points} clustered={data.clustered} onViewport={onViewport} label={`World map of assets coloured by ${sel}`} />}
+      {data && (
+        <AssetMap
+          key={points.length === 1 ? 'one' : 'many'}
+          points={points}
+          clustered={data.clustered}
+          onViewport={onViewport}
+          label={`World map of assets coloured by ${sel}`}
+        />
+      )}
       <MarkerLegend />
     </Section>
   );

@@ -19,7 +19,14 @@ export function InfoButton({ title, children, width }: { title: string; children
   return (
     <>
       <Button type="text" size="small" shape="circle" icon={<InfoCircleOutlined />} aria-label={`About ${title}`} onClick={() => setOpen(true)} />
-      <Modal title={title} open={open} width={width} onCancel={() => setOpen(false)} footer={<Button onClick={() => setOpen(false)}>Close</Button>} destroyOnHidden>
+      <Modal
+        title={title}
+        open={open}
+        width={width}
+        onCancel={() => setOpen(false)}
+        footer={<Button onClick={() => setOpen(false)}>Close</Button>}
+        destroyOnHidden
+      >
         <div data-testid="info-modal">{children}</div>
       </Modal>
     </>

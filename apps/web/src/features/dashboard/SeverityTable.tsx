@@ -44,7 +44,15 @@ export function SeverityTable({ data, adaptation, onAdaptation }: { data: Dashbo
       locked={!now}
       extra={
         <label className="crp-dash-switch">
-          Adaptation <Switch size="small" checked={adaptation} onChange={onAdaptation} checkedChildren="On" unCheckedChildren="Off" aria-label="Adaptation in the severity table" />
+          Adaptation{' '}
+          <Switch
+            size="small"
+            checked={adaptation}
+            onChange={onAdaptation}
+            checkedChildren="On"
+            unCheckedChildren="Off"
+            aria-label="Adaptation in the severity table"
+          />
         </label>
       }
       empty={rows.length === 0}

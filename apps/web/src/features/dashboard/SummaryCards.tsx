@@ -9,7 +9,12 @@ const LEVEL_LABEL = { low: 'Low risk', medium: 'Medium risk', high: 'High risk' 
 
 /** Climate Score, a score out of 100 (never a percentage), with its label and a 0-100 progress bar (spec 001 §2.1, §4). */
 export function ClimateScore({ score, compact }: { score: number | null; compact?: boolean }) {
-  if (score === null) return <div className="crp-muted" data-testid="climate-score">No score: no asset has data for these hazards.</div>;
+  if (score === null)
+    return (
+      <div className="crp-muted" data-testid="climate-score">
+        No score: no asset has data for these hazards.
+      </div>
+    );
   const level = climateScoreLevel(score);
   const colour = CLIMATE_SCORE_COLOURS[level];
   return (
@@ -63,8 +68,20 @@ export function KpiCards({ data, unit }: { data: DashboardData; unit: Unit }) {
   return (
     <div className="crp-dash-kpis">
       <div className="crp-dash-kpi-grid">
-        <Kpi testId="kpi-max-exposure" label="Maximum Exposure" info="maxExposure" value={show(c.max_exposure, c.max_exposure_percentage)} sub={other(c.max_exposure, c.max_exposure_percentage)} />
-        <Kpi testId="kpi-cvar" label="CVaR · 20-year expected loss" info="cvar" value={show(c.climate_value_at_risk, c.climate_value_at_risk_percentage)} sub={other(c.climate_value_at_risk, c.climate_value_at_risk_percentage)} />
+        <Kpi
+          testId="kpi-max-exposure"
+          label="Maximum Exposure"
+          info="maxExposure"
+          value={show(c.max_exposure, c.max_exposure_percentage)}
+          sub={other(c.max_exposure, c.max_exposure_percentage)}
+        />
+        <Kpi
+          testId="kpi-cvar"
+          label="CVaR · 20-year expected loss"
+          info="cvar"
+          value={show(c.climate_value_at_risk, c.climate_value_at_risk_percentage)}
+          sub={other(c.climate_value_at_risk, c.climate_value_at_risk_percentage)}
+        />
         <Kpi
           testId="kpi-rcvar"
           label="Residual CVaR"
@@ -72,7 +89,13 @@ export function KpiCards({ data, unit }: { data: DashboardData; unit: Unit }) {
           value={show(c.residual_climate_value_at_risk, c.residual_climate_value_at_risk_percentage)}
           sub={other(c.residual_climate_value_at_risk, c.residual_climate_value_at_risk_percentage)}
         />
-        <Kpi testId="kpi-avoided" label="Avoided Loss" info="avoidedLoss" value={show(c.avoided_loss, pctOf(c.avoided_loss))} sub={other(c.avoided_loss, pctOf(c.avoided_loss))} />
+        <Kpi
+          testId="kpi-avoided"
+          label="Avoided Loss"
+          info="avoidedLoss"
+          value={show(c.avoided_loss, pctOf(c.avoided_loss))}
+          sub={other(c.avoided_loss, pctOf(c.avoided_loss))}
+        />
       </div>
       <div className="crp-dash-totals">
         <span>
@@ -89,7 +112,9 @@ export function KpiCards({ data, unit }: { data: DashboardData; unit: Unit }) {
         <span data-testid="tail-losses">
           1-in-100 / 1-in-250-year loss{' '}
           <strong>
-            {c.loss_100_year === null || c.loss_250_year === null ? 'analyse again to see' : `${show(c.loss_100_year, pctOf(c.loss_100_year))} / ${show(c.loss_250_year, pctOf(c.loss_250_year))}`}
+            {c.loss_100_year === null || c.loss_250_year === null
+              ? 'analyse again to see'
+              : `${show(c.loss_100_year, pctOf(c.loss_100_year))} / ${show(c.loss_250_year, pctOf(c.loss_250_year))}`}
           </strong>
           <InfoButton title={INFO.tailLoss!.title}>{INFO.tailLoss!.body}</InfoButton>
         </span>

@@ -25,12 +25,14 @@ export const CATEGORY_STYLE: Record<string, { label: string; colour: string }> =
   '5': { label: 'Category 5', colour: '#9d174d' },
 };
 const UNKNOWN = { label: 'Not reported', colour: '#94a3b8' };
-const catStyle = (c: number | null) => (c === null ? UNKNOWN : CATEGORY_STYLE[String(c)] ?? UNKNOWN);
+const catStyle = (c: number | null) => (c === null ? UNKNOWN : (CATEGORY_STYLE[String(c)] ?? UNKNOWN));
 const CAT_SHORT: Record<string, string> = { '-1': 'TD', '0': 'TS', '1': 'Cat 1', '2': 'Cat 2', '3': 'Cat 3', '4': 'Cat 4', '5': 'Cat 5' };
 
 /** A circle of `km` around a point as a closed ring (destination formula on the sphere). */
 function circleRing(lat: number, lon: number, km: number, n = 96): [number, number][] {
-  const d = km / 6371.0088, φ1 = (lat * Math.PI) / 180, λ1 = (lon * Math.PI) / 180;
+  const d = km / 6371.0088,
+    φ1 = (lat * Math.PI) / 180,
+    λ1 = (lon * Math.PI) / 180;
   const ring: [number, number][] = [];
   for (let i = 0; i <= n; i++) {
     const θ = (2 * Math.PI * i) / n;
@@ -48,12 +50,19 @@ function trackFeatures(storms: NearbyStorm[], refLon: number) {
   const features: { type: 'Feature'; geometry: { type: 'LineString'; coordinates: number[][] }; properties: Record<string, string> }[] = [];
   for (const s of storms) {
     for (let i = 0; i + 1 < s.track.length; i++) {
-      const a = s.track[i]!, b = s.track[i + 1]!;
+      const a = s.track[i]!,
+        b = s.track[i + 1]!;
       const cat = a.category ?? b.category;
       const la = near(a.longitude, refLon);
       features.push({
         type: 'Feature',
-        geometry: { type: 'LineString', coordinates: [[la, a.latitude], [near(b.longitude, la), b.latitude]] },
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [la, a.latitude],
+            [near(b.longitude, la), b.latitude],
+          ],
+        },
         properties: { colour: catStyle(cat).colour, sid: s.id },
       });
     }
@@ -84,12 +93,30 @@ function TrackMap({ data, name, selected }: { data: TyphoonTrackResponse; name: 
       map.addSource('radius', { type: 'geojson', data: { type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: {} } });
       map.addLayer({ id: 'radius-fill', type: 'fill', source: 'radius', paint: { 'fill-color': '#2563eb', 'fill-opacity': 0.06 } });
       map.addSource('tracks', { type: 'geojson', data: trackFeatures(data.storms, lon) });
-      map.addLayer({ id: 'tracks', type: 'line', source: 'tracks', layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': ['get', 'colour'], 'line-width': 1.6, 'line-opacity': 0.7 } });
-      map.addLayer({ id: 'track-selected', type: 'line', source: 'tracks', filter: ['==', ['get', 'sid'], ''], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': ['get', 'colour'], 'line-width': 5 } });
+      map.addLayer({
+        id: 'tracks',
+        type: 'line',
+        source: 'tracks',
+        layout: { 'line-cap': 'round', 'line-join': 'round' },
+        paint: { 'line-color': ['get', 'colour'], 'line-width': 1.6, 'line-opacity': 0.7 },
+      });
+      map.addLayer({
+        id: 'track-selected',
+        type: 'line',
+        source: 'tracks',
+        filter: ['==', ['get', 'sid'], ''],
+        layout: { 'line-cap': 'round', 'line-join': 'round' },
+        paint: { 'line-color': ['get', 'colour'], 'line-width': 5 },
+      });
       map.addLayer({ id: 'radius-halo', type: 'line', source: 'radius', paint: { 'line-color': '#ffffff', 'line-width': 4, 'line-opacity': 0.8 } });
       map.addLayer({ id: 'radius-line', type: 'line', source: 'radius', paint: { 'line-color': '#1e3a8a', 'line-width': 2, 'line-dasharray': [3, 2] } });
       map.addSource('asset', { type: 'geojson', data: { type: 'Feature', geometry: { type: 'Point', coordinates: [lon, lat] }, properties: { name } } });
-      map.addLayer({ id: 'asset', type: 'circle', source: 'asset', paint: { 'circle-color': '#2563eb', 'circle-radius': 6, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 } });
+      map.addLayer({
+        id: 'asset',
+        type: 'circle',
+        source: 'asset',
+        paint: { 'circle-color': '#2563eb', 'circle-radius': 6, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 },
+      });
       container.current?.setAttribute('data-loaded', 'true');
       mapRef.current = map;
       highlight(map, selectedRef.current);
@@ -104,7 +131,16 @@ function TrackMap({ data, name, selected }: { data: TyphoonTrackResponse; name: 
     selectedRef.current = selected;
     if (mapRef.current) highlight(mapRef.current, selected);
   }, [selected]);
-  return <div ref={container} className="crp-dash-map" style={{ height: 320 }} role="region" aria-label={`Historical typhoon tracks within ${data.radius_km} km of ${name}`} data-testid="typhoon-track-map" />;
+  return (
+    <div
+      ref={container}
+      className="crp-dash-map"
+      style={{ height: 320 }}
+      role="region"
+      aria-label={`Historical typhoon tracks within ${data.radius_km} km of ${name}`}
+      data-testid="typhoon-track-map"
+    />
+  );
 }
 
 /** The chosen storm's track drawn wide, the others faded. */
@@ -133,7 +169,21 @@ const wind = (ms: number | null) => (ms === null ? '—' : `${ms.toFixed(0)} m/s
  * 200 km of the asset (map coloured by Saffir-Simpson category, the asset and the 200 km circle, and a table).
  * Fetched only when the tab is open.
  */
-export function TyphoonTracks({ projectId, assetId, name, latitude, longitude, active }: { projectId: number; assetId: number; name: string; latitude: number; longitude: number; active: boolean }) {
+export function TyphoonTracks({
+  projectId,
+  assetId,
+  name,
+  latitude,
+  longitude,
+  active,
+}: {
+  projectId: number;
+  assetId: number;
+  name: string;
+  latitude: number;
+  longitude: number;
+  active: boolean;
+}) {
   const userId = readUserId();
   const q = useQuery({
     queryKey: [...queryKeys.typhoonTracks(projectId, assetId), TRACK_RADIUS_KM],
@@ -143,13 +193,26 @@ export function TyphoonTracks({ projectId, assetId, name, latitude, longitude, a
   });
   const d = q.data;
   const [selected, setSelected] = useState<string | null>(null);
-  const period = useMemo(() => (d && d.coverage.length ? `${Math.min(...d.coverage.map((c) => c.from))}-${Math.max(...d.coverage.map((c) => c.to))}` : ''), [d]);
+  const period = useMemo(
+    () => (d && d.coverage.length ? `${Math.min(...d.coverage.map((c) => c.from))}-${Math.max(...d.coverage.map((c) => c.to))}` : ''),
+    [d],
+  );
 
   let body;
   if (q.isPending) body = <Spin />;
   else if (q.isError) body = <Alert type="error" showIcon title={firstErrorMessage(q.error, 'The historical tracks could not be loaded.')} />;
-  else if (!d!.has_data) body = <p className="crp-muted" data-testid="typhoon-track-nodata">No data: the best-track records held here do not cover the ocean basin of {name} ({latitude.toFixed(2)}, {longitude.toFixed(2)}).</p>;
-  else if (d!.count === 0) body = <p className="crp-muted" data-testid="typhoon-track-empty">No tropical cyclone passed within {d!.radius_km} km in the records ({period}).</p>;
+  else if (!d!.has_data)
+    body = (
+      <p className="crp-muted" data-testid="typhoon-track-nodata">
+        No data: the best-track records held here do not cover the ocean basin of {name} ({latitude.toFixed(2)}, {longitude.toFixed(2)}).
+      </p>
+    );
+  else if (d!.count === 0)
+    body = (
+      <p className="crp-muted" data-testid="typhoon-track-empty">
+        No tropical cyclone passed within {d!.radius_km} km in the records ({period}).
+      </p>
+    );
   else {
     body = (
       <div className="crp-dash-two">
@@ -174,14 +237,37 @@ export function TyphoonTracks({ projectId, assetId, name, latitude, longitude, a
                 dataIndex: 'category',
                 width: 96,
                 sorter: (a, b) => (a.category ?? -2) - (b.category ?? -2),
-                render: (c: number | null, s) => <Tag color={catStyle(c).colour} title={`Lifetime maximum ${wind(s.max_wind_ms)}`}>{c === null ? '—' : CAT_SHORT[String(c)]}</Tag>,
+                render: (c: number | null, s) => (
+                  <Tag color={catStyle(c).colour} title={`Lifetime maximum ${wind(s.max_wind_ms)}`}>
+                    {c === null ? '—' : CAT_SHORT[String(c)]}
+                  </Tag>
+                ),
               },
-              { title: 'Wind at closest approach', dataIndex: 'wind_at_closest_ms', render: (v: number | null) => wind(v), sorter: (a, b) => (a.wind_at_closest_ms ?? -1) - (b.wind_at_closest_ms ?? -1) },
-              { title: 'Closest distance', dataIndex: 'closest_km', width: 110, render: (v: number) => `${v.toFixed(0)} km`, sorter: (a, b) => a.closest_km - b.closest_km, defaultSortOrder: 'ascend' },
+              {
+                title: 'Wind at closest approach',
+                dataIndex: 'wind_at_closest_ms',
+                render: (v: number | null) => wind(v),
+                sorter: (a, b) => (a.wind_at_closest_ms ?? -1) - (b.wind_at_closest_ms ?? -1),
+              },
+              {
+                title: 'Closest distance',
+                dataIndex: 'closest_km',
+                width: 110,
+                render: (v: number) => `${v.toFixed(0)} km`,
+                sorter: (a, b) => a.closest_km - b.closest_km,
+                defaultSortOrder: 'ascend',
+              },
             ]}
           />
           <p className="crp-muted crp-small">
-            {d!.total} storms within {d!.radius_km} km in the records ({period}){d!.total > d!.count ? `, the ${d!.count} closest shown` : ''}. Category: Saffir-Simpson at the storm's lifetime maximum; wind: 1-minute sustained, interpolated along the track at its closest point. Click a storm to highlight its track. Sources: {d!.sources.filter((s) => s.basins.some((b) => d!.coverage.some((c) => c.basin === b))).map((s) => s.name).join('; ')}.
+            {d!.total} storms within {d!.radius_km} km in the records ({period}){d!.total > d!.count ? `, the ${d!.count} closest shown` : ''}. Category:
+            Saffir-Simpson at the storm's lifetime maximum; wind: 1-minute sustained, interpolated along the track at its closest point. Click a storm to
+            highlight its track. Sources:{' '}
+            {d!.sources
+              .filter((s) => s.basins.some((b) => d!.coverage.some((c) => c.basin === b)))
+              .map((s) => s.name)
+              .join('; ')}
+            .
           </p>
         </div>
       </div>

@@ -118,12 +118,23 @@ export function filtersFromSearch(p: URLSearchParams, fallback: AppliedFilters):
   const c = p.get('count');
   const cn = num(c);
   const count: 'All' | number = c === 'All' ? 'All' : cn !== null && Number.isInteger(cn) && cn > 0 ? cn : fallback.count;
-  return { analysis_type, scenario, year, variable: str(p.get('hazard')) ?? fallback.variable, property_type: str(p.get('property_type')) ?? fallback.property_type, count };
+  return {
+    analysis_type,
+    scenario,
+    year,
+    variable: str(p.get('hazard')) ?? fallback.variable,
+    property_type: str(p.get('property_type')) ?? fallback.property_type,
+    count,
+  };
 }
 
 /** The switches of the URL over `fallback` (adaptation, content, gdp as 1/0). */
 export function optionsFromSearch(p: URLSearchParams, fallback: AnalysisOptions): AnalysisOptions {
-  return { mitigation: bool(p.get('adaptation')) ?? fallback.mitigation, with_content: bool(p.get('content')) ?? fallback.with_content, adjusted_gdp: bool(p.get('gdp')) ?? fallback.adjusted_gdp };
+  return {
+    mitigation: bool(p.get('adaptation')) ?? fallback.mitigation,
+    with_content: bool(p.get('content')) ?? fallback.with_content,
+    adjusted_gdp: bool(p.get('gdp')) ?? fallback.adjusted_gdp,
+  };
 }
 
 /** The URL search parameters of a dashboard view (the other parameters of the URL are kept). */

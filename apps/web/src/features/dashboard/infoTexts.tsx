@@ -6,7 +6,10 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
     title: 'Advance Filter',
     body: (
       <>
-        <p>Choose the analysis type (RCP or SSP), the scenario and the year the whole dashboard shows, the hazard (Total for every hazard of the project), a property type and how many of the highest-risk assets to include.</p>
+        <p>
+          Choose the analysis type (RCP or SSP), the scenario and the year the whole dashboard shows, the hazard (Total for every hazard of the project), a
+          property type and how many of the highest-risk assets to include.
+        </p>
         <p>RCP offers 2020, 2030 and 2050; SSP offers 2025 to 2100 every 5 years. With RCP a year after 2050 becomes 2050 when you apply.</p>
         <p>“Save as default” stores analysis type, scenario and year as your defaults for the next visit.</p>
       </>
@@ -14,24 +17,46 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
   },
   climateScore: {
     title: 'Climate Score',
-    body: <p>The mean climate score of the selected assets with data: a score out of 100 (not a percentage), from the summed expected losses of the chosen hazards. Below 20 is low risk, 20 to below 60 medium, 60 or more high.</p>,
+    body: (
+      <p>
+        The mean climate score of the selected assets with data: a score out of 100 (not a percentage), from the summed expected losses of the chosen hazards.
+        Below 20 is low risk, 20 to below 60 medium, 60 or more high.
+      </p>
+    ),
   },
   maxExposure: {
     title: 'Maximum Exposure',
-    body: <p>The largest loss the selected assets can suffer from the chosen hazards at the scenario and year: the value exposed to the most severe modelled event (building, content and inventory, times ownership).</p>,
+    body: (
+      <p>
+        The largest loss the selected assets can suffer from the chosen hazards at the scenario and year: the value exposed to the most severe modelled event
+        (building, content and inventory, times ownership).
+      </p>
+    ),
   },
   cvar: {
     title: 'Climate Value at Risk (CVaR)',
     body: (
       <>
-        <p>The expected losses from physical climate hazards summed over the 20-year window around the chosen year (year-9 to year+10; 2100: 2081-2100), without adaptation and without discounting. Shown in USD or as a percentage of the total exposed value of the selected assets.</p>
-        <p>It is twenty years of expected annual loss, not a tail quantile: for the loss of a rare year see the 1-in-100 and 1-in-250-year losses below the cards.</p>
+        <p>
+          The expected losses from physical climate hazards summed over the 20-year window around the chosen year (year-9 to year+10; 2100: 2081-2100), without
+          adaptation and without discounting. Shown in USD or as a percentage of the total exposed value of the selected assets.
+        </p>
+        <p>
+          It is twenty years of expected annual loss, not a tail quantile: for the loss of a rare year see the 1-in-100 and 1-in-250-year losses below the
+          cards.
+        </p>
       </>
     ),
   },
   tailLoss: {
     title: '1-in-100 and 1-in-250-year loss',
-    body: <p>The loss of the event that happens on average once in 100 (or 250) years at each asset, its hazards added together (at most the asset's value plus a year's revenue), summed over the selected assets. Adding assets assumes their rare years coincide, so for a spread-out portfolio this is an upper bound. Flood losses count only events rarer than the site's standard of flood protection.</p>,
+    body: (
+      <p>
+        The loss of the event that happens on average once in 100 (or 250) years at each asset, its hazards added together (at most the asset's value plus a
+        year's revenue), summed over the selected assets. Adding assets assumes their rare years coincide, so for a spread-out portfolio this is an upper bound.
+        Flood losses count only events rarer than the site's standard of flood protection.
+      </p>
+    ),
   },
   rcvar: {
     title: 'Residual CVaR',
@@ -47,11 +72,23 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
   },
   premium: {
     title: 'Technical Insurance Premium',
-    body: <p>The expected annual loss of the insurable hazards (floods, storm surge, tropical cyclone, wildfire, landslide, snow and freeze damage, with the business interruption that follows) with a 30 % safety loading, grossed up for an insurer's expenses: premium = 1.3 x EAL / (1 - 0.25). Chronic heat and drought disruption and permanent sea-level rise are not insurable and carry no premium. A technical price of the modelled risk, before profit and market conditions.</p>,
+    body: (
+      <p>
+        The expected annual loss of the insurable hazards (floods, storm surge, tropical cyclone, wildfire, landslide, snow and freeze damage, with the business
+        interruption that follows) with a 30 % safety loading, grossed up for an insurer's expenses: premium = 1.3 x EAL / (1 - 0.25). Chronic heat and drought
+        disruption and permanent sea-level rise are not insurable and carry no premium. A technical price of the modelled risk, before profit and market
+        conditions.
+      </p>
+    ),
   },
   keyFindings: {
     title: 'Key Findings',
-    body: <p>CVaR under the high-emission (8.5) and low-emission (2.6) scenarios, the value of transition policies (their difference), and how much CVaR grows by 2030, 2050 and 2100 against the 2020 window (year-9 to year+10; for 2100, year-19 to year).</p>,
+    body: (
+      <p>
+        CVaR under the high-emission (8.5) and low-emission (2.6) scenarios, the value of transition policies (their difference), and how much CVaR grows by
+        2030, 2050 and 2100 against the 2020 window (year-9 to year+10; for 2100, year-19 to year).
+      </p>
+    ),
   },
   transitionPolicies: {
     title: 'Value of Transition Policies',
@@ -61,17 +98,33 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
     title: 'Asset Table',
     body: (
       <>
-        <p>Every selected asset with its inputs and results. Edit All makes the editable cells inputs; Save All checks every cell and saves all rows, then the analysis re-runs for the changed assets and the dashboard refreshes.</p>
-        <p>Gross Area, climate score, residual CVaR (% and amount) and the location cannot be edited. Columns your data-edit permissions do not allow stay locked.</p>
+        <p>
+          Every selected asset with its inputs and results. Edit All makes the editable cells inputs; Save All checks every cell and saves all rows, then the
+          analysis re-runs for the changed assets and the dashboard refreshes.
+        </p>
+        <p>
+          Gross Area, climate score, residual CVaR (% and amount) and the location cannot be edited. Columns your data-edit permissions do not allow stay
+          locked.
+        </p>
       </>
     ),
   },
   adaptation: {
     title: 'Adaptation Toolkits',
-    body: <p>Mitigation level per asset: 0 No, 1 Low, 2 Medium, 3 High. Each level applies the default adaptation measure of each hazard (for floods: fewer or more distant measures protect less; measures farther than 20 m have no effect). With adaptation on, figures after adaptation are shown.</p>,
+    body: (
+      <p>
+        Mitigation level per asset: 0 No, 1 Low, 2 Medium, 3 High. Each level applies the default adaptation measure of each hazard (for floods: fewer or more
+        distant measures protect less; measures farther than 20 m have no effect). With adaptation on, figures after adaptation are shown.
+      </p>
+    ),
   },
   heatmap: {
     title: 'Hazard Heat Map',
-    body: <p>Severity score (0-100) of each hazard at each asset for the scenario and year. 0 no risk, below 25 low, below 50 medium, below 75 medium-high, below 100 high, 100 very high.</p>,
+    body: (
+      <p>
+        Severity score (0-100) of each hazard at each asset for the scenario and year. 0 no risk, below 25 low, below 50 medium, below 75 medium-high, below 100
+        high, 100 very high.
+      </p>
+    ),
   },
 };

@@ -23,7 +23,12 @@ const at = (r: DashboardAssetPageRow | null | undefined) => ({ row: r ?? null, s
 export function useAssetAt(sent: DashboardFiltersSent, asset: AssetRow, adaptation: boolean) {
   const row = useQuery({ queryKey: assetKey(sent, asset.id), queryFn: ({ signal }) => fetchAssetAt(sent, asset.id, signal), staleTime: 60_000, retry: false });
   const withScores = { ...sent, mitigation: adaptation };
-  const scores = useQuery({ queryKey: assetKey(withScores, asset.id), queryFn: ({ signal }) => fetchAssetAt(withScores, asset.id, signal), staleTime: 60_000, retry: false });
+  const scores = useQuery({
+    queryKey: assetKey(withScores, asset.id),
+    queryFn: ({ signal }) => fetchAssetAt(withScores, asset.id, signal),
+    staleTime: 60_000,
+    retry: false,
+  });
   return { row: row.data ?? null, scores: scores.data?.hazards ?? {}, loading: row.isLoading || scores.isLoading };
 }
 
@@ -38,7 +43,13 @@ export function useAssetComparison(base: DashboardFiltersSent, asset: AssetRow, 
   const yearFilters = years.map((y) => ({ label: String(y), f: { ...narrowed, year: y } }));
   const all = [...scenarioFilters, ...yearFilters];
   const results = useQueries({
-    queries: all.map(({ f }) => ({ queryKey: assetKey(f, asset.id), queryFn: ({ signal }: { signal: AbortSignal }) => fetchAssetAt(f, asset.id, signal), enabled, staleTime: 60_000, retry: false })),
+    queries: all.map(({ f }) => ({
+      queryKey: assetKey(f, asset.id),
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchAssetAt(f, asset.id, signal),
+      enabled,
+      staleTime: 60_000,
+      retry: false,
+    })),
   });
   const entry = (i: number): AssetAt => ({ label: all[i]!.label, ...at(results[i]!.data) });
   return {

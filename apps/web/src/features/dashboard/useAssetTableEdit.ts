@@ -10,7 +10,19 @@ export type SaveProblem = { kind: 'conflict' | 'forbidden' | 'invalid' | 'error'
  * Edit All / Save All / Cancel of the asset table (spec 001 §4): drafts hold the touched cells; Save All validates
  * every touched cell (nothing is sent on failure), then sends all rows with the project version.
  */
-export function useAssetTableEdit({ rows, cols, projectId, version, onSaved }: { rows: AssetRow[]; cols: AssetColumn[]; projectId: number; version: number; onSaved: (r: UpdateAssetsResult) => void }) {
+export function useAssetTableEdit({
+  rows,
+  cols,
+  projectId,
+  version,
+  onSaved,
+}: {
+  rows: AssetRow[];
+  cols: AssetColumn[];
+  projectId: number;
+  version: number;
+  onSaved: (r: UpdateAssetsResult) => void;
+}) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState<Draft>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -28,8 +40,12 @@ export function useAssetTableEdit({ rows, cols, projectId, version, onSaved }: {
     onError: (err) => {
       console.error('Asset save failed', err);
       if (err instanceof ApiError && err.status === 409)
-        setProblem({ kind: 'conflict', message: err.detail ?? 'Someone else saved this portfolio since you loaded it. Reload the page to see their changes, then edit again.' });
-      else if (err instanceof ApiError && err.status === 403) setProblem({ kind: 'forbidden', message: err.detail ?? 'You may not edit one of the changed columns.' });
+        setProblem({
+          kind: 'conflict',
+          message: err.detail ?? 'Someone else saved this portfolio since you loaded it. Reload the page to see their changes, then edit again.',
+        });
+      else if (err instanceof ApiError && err.status === 403)
+        setProblem({ kind: 'forbidden', message: err.detail ?? 'You may not edit one of the changed columns.' });
       else if (err instanceof ApiError && err.status === 400) {
         setProblem({ kind: 'invalid', message: err.errors[0]?.message && err.detail ? err.detail : (err.detail ?? 'The server refused a value.') });
         // Field paths look like assets.{row}.{column}: mark that cell.

@@ -51,7 +51,14 @@ export function DemoRequestForm() {
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item label="Work e-mail" name="email" rules={[{ required: true, message: 'Enter your e-mail' }, { type: 'email', message: 'Enter a valid e-mail address' }]}>
+          <Form.Item
+            label="Work e-mail"
+            name="email"
+            rules={[
+              { required: true, message: 'Enter your e-mail' },
+              { type: 'email', message: 'Enter a valid e-mail address' },
+            ]}
+          >
             <Input type="email" autoComplete="email" />
           </Form.Item>
         </Col>

@@ -24,8 +24,26 @@ export function AddCoordinatesForm({ onAdd }: { onAdd: (lat: number, lon: number
     >
       <div className="crp-field-label">Or type coordinates</div>
       <Space.Compact className="crp-full-width">
-        <InputNumber<number> aria-label="Latitude" placeholder="Latitude" min={-90} max={90} step={0.001} value={lat} onChange={setLat} className="crp-coord-input" />
-        <InputNumber<number> aria-label="Longitude" placeholder="Longitude" min={-180} max={180} step={0.001} value={lon} onChange={setLon} className="crp-coord-input" />
+        <InputNumber<number>
+          aria-label="Latitude"
+          placeholder="Latitude"
+          min={-90}
+          max={90}
+          step={0.001}
+          value={lat}
+          onChange={setLat}
+          className="crp-coord-input"
+        />
+        <InputNumber<number>
+          aria-label="Longitude"
+          placeholder="Longitude"
+          min={-180}
+          max={180}
+          step={0.001}
+          value={lon}
+          onChange={setLon}
+          className="crp-coord-input"
+        />
         <Button htmlType="submit" icon={<PlusOutlined />} disabled={!valid}>
           Add
         </Button>

@@ -16,7 +16,14 @@ import { ButtonLink } from '../../ui/ButtonLink';
  */
 export function pipelineStages(status: ProjectStatus, rows?: number) {
   const n = status.assets.toLocaleString('en-US');
-  const analysing = status.status === 'queued' ? 'waiting for a worker' : status.status === 'running' ? `${Math.round(status.progress * 100)} %` : status.status === 'done' ? 'done' : 'failed';
+  const analysing =
+    status.status === 'queued'
+      ? 'waiting for a worker'
+      : status.status === 'running'
+        ? `${Math.round(status.progress * 100)} %`
+        : status.status === 'done'
+          ? 'done'
+          : 'failed';
   return {
     current: status.status === 'done' ? 4 : 3,
     failed: status.status === 'failed',
@@ -29,7 +36,17 @@ export function pipelineStages(status: ProjectStatus, rows?: number) {
   };
 }
 
-export function AnalysisProgress({ project, onStartOver, target = '/dashboard', rows }: { project: ProjectStatus; onStartOver: () => void; target?: '/dashboard' | '/company-dashboard'; rows?: number }) {
+export function AnalysisProgress({
+  project,
+  onStartOver,
+  target = '/dashboard',
+  rows,
+}: {
+  project: ProjectStatus;
+  onStartOver: () => void;
+  target?: '/dashboard' | '/company-dashboard';
+  rows?: number;
+}) {
   const navigate = useNavigate();
   const [status, setStatus] = useState<ProjectStatus>(project);
 
@@ -86,7 +103,14 @@ export function AnalysisProgress({ project, onStartOver, target = '/dashboard', 
       <Typography.Paragraph className="crp-muted">
         {status.assets} {status.assets === 1 ? 'asset' : 'assets'} · the dashboard opens when the analysis is done.
       </Typography.Paragraph>
-      <Steps className="crp-mb" size="small" current={stages.current} status={stages.failed ? 'error' : stages.current === 4 ? 'finish' : 'process'} items={stages.items} data-testid="pipeline-stages" />
+      <Steps
+        className="crp-mb"
+        size="small"
+        current={stages.current}
+        status={stages.failed ? 'error' : stages.current === 4 ? 'finish' : 'process'}
+        items={stages.items}
+        data-testid="pipeline-stages"
+      />
       <Progress
         percent={percent}
         status={status.status === 'failed' ? 'exception' : status.status === 'done' ? 'success' : 'active'}

@@ -57,7 +57,13 @@ export function AssetPreviewTable({
           key: f.key,
           render: (v: string | undefined, r: AssetRow) =>
             editing ? (
-              <Input size="small" value={v ?? ''} onChange={(e) => onEdit?.(r.key, f.key, e.target.value)} aria-label={`${f.label}, row ${position.get(r.key)}`} className="crp-cell-input" />
+              <Input
+                size="small"
+                value={v ?? ''}
+                onChange={(e) => onEdit?.(r.key, f.key, e.target.value)}
+                aria-label={`${f.label}, row ${position.get(r.key)}`}
+                className="crp-cell-input"
+              />
             ) : (
               v || <span className="crp-muted">NA</span>
             ),

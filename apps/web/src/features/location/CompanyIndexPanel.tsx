@@ -58,7 +58,8 @@ function CompanySearch() {
     );
   }
 
-  const toggle = (hit: CompanyHit, on: boolean) => setPicked((p) => (on ? (p.some((x) => x.ticker === hit.ticker) ? p : [...p, hit]) : p.filter((x) => x.ticker !== hit.ticker)));
+  const toggle = (hit: CompanyHit, on: boolean) =>
+    setPicked((p) => (on ? (p.some((x) => x.ticker === hit.ticker) ? p : [...p, hit]) : p.filter((x) => x.ticker !== hit.ticker)));
   const nameError = touched && name.trim() === '' ? 'Required Field' : undefined;
   const submit = () => {
     setTouched(true);
@@ -153,14 +154,23 @@ function CompanySearch() {
               title: '',
               key: 'rm',
               width: 48,
-              render: (_: unknown, r) => <Button type="text" danger icon={<DeleteOutlined />} aria-label={`Remove ${r.company_name}`} onClick={() => toggle(r, false)} />,
+              render: (_: unknown, r) => (
+                <Button type="text" danger icon={<DeleteOutlined />} aria-label={`Remove ${r.company_name}`} onClick={() => toggle(r, false)} />
+              ),
             },
           ]}
         />
       )}
       <Form layout="vertical" className="crp-mt-md" onFinish={submit}>
         <Form.Item label="Portfolio Name" htmlFor="company-portfolio-name" required validateStatus={nameError ? 'error' : undefined} help={nameError}>
-          <Input id="company-portfolio-name" value={name} maxLength={PROJECT_NAME_MAX_LENGTH} onChange={(e) => setName(e.target.value)} onBlur={() => setTouched(true)} placeholder="e.g. Banks in Hong Kong" />
+          <Input
+            id="company-portfolio-name"
+            value={name}
+            maxLength={PROJECT_NAME_MAX_LENGTH}
+            onChange={(e) => setName(e.target.value)}
+            onBlur={() => setTouched(true)}
+            placeholder="e.g. Banks in Hong Kong"
+          />
         </Form.Item>
         <div className="crp-muted crp-small">Hazards: all ten ({BENCHMARK_HAZARDS.join(', ')}).</div>
         <Button className="crp-mt-sm" type="primary" htmlType="submit" loading={create.submitting} disabled={picked.length === 0}>
@@ -178,7 +188,12 @@ function IndexBenchmark() {
   const navigate = useNavigate();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const indices = useQuery({ queryKey: queryKeys.indices(userId ?? 0), queryFn: () => fetchIndices(userId!), enabled: userId !== null, staleTime: 60 * 60_000 });
+  const indices = useQuery({
+    queryKey: queryKeys.indices(userId ?? 0),
+    queryFn: () => fetchIndices(userId!),
+    enabled: userId !== null,
+    staleTime: 60 * 60_000,
+  });
   const [index, setIndex] = useState<string | null>(null);
   const chosen = index ?? indices.data?.find((i) => i.default)?.index_name ?? null;
   const info = indices.data?.find((i) => i.index_name === chosen);
@@ -210,7 +225,13 @@ function IndexBenchmark() {
           </div>
         )}
         <Form.Item label="Portfolio Name" htmlFor="index-portfolio-name" className="crp-mt-sm">
-          <Input id="index-portfolio-name" value={name} maxLength={PROJECT_NAME_MAX_LENGTH} onChange={(e) => setName(e.target.value)} placeholder={chosen ? `${chosen} benchmark` : ''} />
+          <Input
+            id="index-portfolio-name"
+            value={name}
+            maxLength={PROJECT_NAME_MAX_LENGTH}
+            onChange={(e) => setName(e.target.value)}
+            placeholder={chosen ? `${chosen} benchmark` : ''}
+          />
         </Form.Item>
         {add.isError && <Alert type="error" showIcon className="crp-mb-sm" title={firstErrorMessage(add.error, 'The index could not be added.')} />}
         <Button type="primary" htmlType="submit" loading={add.isPending} disabled={!chosen}>

@@ -118,8 +118,8 @@ export function CsvWizard() {
         <div>
           <div className="crp-upload-head">
             <p className="crp-muted">
-              Upload a .csv, .xlsx or .xls file with one asset per row. <strong>Asset name and location (latitude, longitude) are mandatory</strong>; the
-              other columns are optional. Amounts in USD, areas in square metres, power in GWh, crops in kg.
+              Upload a .csv, .xlsx or .xls file with one asset per row. <strong>Asset name and location (latitude, longitude) are mandatory</strong>; the other
+              columns are optional. Amounts in USD, areas in square metres, power in GWh, crops in kg.
             </p>
             <Button icon={<DownloadOutlined />} onClick={() => void downloadTemplate()} loading={templateLoading}>
               Download template
@@ -142,7 +142,9 @@ export function CsvWizard() {
             <p className="ant-upload-hint">{file ? `Loaded: ${file.name} (${pending?.rows.length ?? rows.length} assets)` : 'CSV, XLSX or XLS'}</p>
           </Upload.Dragger>
           {parseError && <Alert className="crp-mt" type="error" showIcon title={parseError} data-testid="upload-refused" />}
-          {!parseError && unknownColumns.length > 0 && <Alert className="crp-mt" type="warning" showIcon title={unknownColumnsWarning(unknownColumns)} data-testid="upload-unknown-columns" />}
+          {!parseError && unknownColumns.length > 0 && (
+            <Alert className="crp-mt" type="warning" showIcon title={unknownColumnsWarning(unknownColumns)} data-testid="upload-unknown-columns" />
+          )}
           {rows.length > 0 && (
             <div className="crp-mt">
               <div className="crp-preview-head">
@@ -190,8 +192,8 @@ export function CsvWizard() {
       {step === 2 && (
         <div>
           <p>
-            <strong>{details.name}</strong> · {details.analysisType.toUpperCase()} · {portfolioVariables(details.hazards, details.analysisType).join(', ')} · {rows.length}{' '}
-            assets from {file?.name}
+            <strong>{details.name}</strong> · {details.analysisType.toUpperCase()} · {portfolioVariables(details.hazards, details.analysisType).join(', ')} ·{' '}
+            {rows.length} assets from {file?.name}
           </p>
           <AssetPreviewTable rows={rows} columns={columns} testId="review-table" />
         </div>

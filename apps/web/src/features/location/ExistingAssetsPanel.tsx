@@ -47,7 +47,9 @@ export function ExistingAssetsPanel({ assets, onDismiss }: { assets: Record<stri
           options={(names.data ?? []).map((p) => ({ value: p.name, label: p.name }))}
         />
       </div>
-      {mode === 'overwrite' && <Alert className="crp-mt" type="warning" showIcon title="Overwrite replaces every asset of the chosen portfolio with these ones." />}
+      {mode === 'overwrite' && (
+        <Alert className="crp-mt" type="warning" showIcon title="Overwrite replaces every asset of the chosen portfolio with these ones." />
+      )}
       <Space className="crp-mt">
         <Button type="primary" onClick={submit} disabled={!portfolio || create.submitting} loading={create.submitting}>
           {mode === 'add' ? 'Add assets' : 'Overwrite portfolio'}

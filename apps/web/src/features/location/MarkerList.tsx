@@ -6,7 +6,15 @@ import { duplicateNames, type MapMarker } from './useMapMarkers';
 
 export const COPIED_TEXT = 'Latitude and Longitude copied to clipboard!';
 
-export function MarkerList({ markers, onRemove, onRename }: { markers: MapMarker[]; onRemove: (id: string) => void; onRename: (id: string, name: string) => void }) {
+export function MarkerList({
+  markers,
+  onRemove,
+  onRename,
+}: {
+  markers: MapMarker[];
+  onRemove: (id: string) => void;
+  onRename: (id: string, name: string) => void;
+}) {
   const { message } = App.useApp();
   const duplicates = duplicateNames(markers);
   if (markers.length === 0) {

@@ -52,7 +52,11 @@ export function PortfolioDetailsForm({
         </div>
       )}
       <div className="crp-mt">
-        <HazardPicker value={value.hazards} onChange={(hazards) => onChange({ ...value, hazards })} analysisType={withAnalysisType ? value.analysisType : undefined} />
+        <HazardPicker
+          value={value.hazards}
+          onChange={(hazards) => onChange({ ...value, hazards })}
+          analysisType={withAnalysisType ? value.analysisType : undefined}
+        />
       </div>
     </div>
   );

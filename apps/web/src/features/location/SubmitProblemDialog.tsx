@@ -15,7 +15,9 @@ export function SubmitProblemDialog({ problem, onClose }: { problem: SubmitProbl
     >
       {problem?.kind === 'limit' && <Typography.Paragraph data-testid="asset-limit-message">{problem.message}</Typography.Paragraph>}
       {problem?.kind === 'rows' && problem.lines.some((l) => /^Row \d+:/.test(l)) && (
-        <Typography.Paragraph className="crp-muted">Rows count the assets in the order of the preview (Row 1 is the first asset). Fix them and submit again.</Typography.Paragraph>
+        <Typography.Paragraph className="crp-muted">
+          Rows count the assets in the order of the preview (Row 1 is the first asset). Fix them and submit again.
+        </Typography.Paragraph>
       )}
       {problem?.kind === 'rows' && (
         <ul className="crp-error-lines" data-testid="upload-errors">

@@ -2,7 +2,14 @@ import { Button, Space } from 'antd';
 import { ArrowLeftOutlined, ArrowRightOutlined } from '@ant-design/icons';
 
 /** Back / Next / Create Portfolio of the three-step /location wizards (spec 000 §4 "Wizards"). */
-export function WizardNav({ step, setStep, canNext, canSubmit, submitting, onSubmit }: {
+export function WizardNav({
+  step,
+  setStep,
+  canNext,
+  canSubmit,
+  submitting,
+  onSubmit,
+}: {
   step: number;
   setStep: (step: number) => void;
   canNext: boolean;

@@ -9,7 +9,6 @@ import { readUserId } from '../../lib/storage';
 
 export type SubmitProblem = { kind: 'limit'; message: string } | { kind: 'rows'; title: string; lines: string[] };
 
-
 /** Turns a create_project failure into the dialog to show (spec 000 §8: asset limit, upload errors). */
 export function submitProblemOf(err: unknown): SubmitProblem {
   if (err instanceof ApiError) {

@@ -61,7 +61,12 @@ export function useMapMarkers() {
           // Numbered against the names on the list when the answer arrives (answers of quick clicks come in any order).
           setMarkers((ms) => {
             const base = (r.label || r.name || '').slice(0, 150);
-            const name = base ? uniqueName(base, ms.filter((m) => m.id !== id).map((m) => m.name)) : '';
+            const name = base
+              ? uniqueName(
+                  base,
+                  ms.filter((m) => m.id !== id).map((m) => m.name),
+                )
+              : '';
             return ms.map((m) => (m.id === id ? { ...m, name, status: 'ready', country_code: r.country_code ?? null } : m));
           }),
         )

@@ -3,7 +3,15 @@ import { Alert, Button, Form, Input, Modal, Select, Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import {
-  MAP_DISTANCES_KM, MAP_NAME_MIN_CHARS, PROJECT_NAME_MAX_LENGTH, STORAGE_KEYS, MAP_VARIABLES, MAP_VARIABLE_KEYS, NO_DATASETS_MESSAGE, WILDFIRE_DISTANCE_KM, type MapVariable,
+  MAP_DISTANCES_KM,
+  MAP_NAME_MIN_CHARS,
+  PROJECT_NAME_MAX_LENGTH,
+  STORAGE_KEYS,
+  MAP_VARIABLES,
+  MAP_VARIABLE_KEYS,
+  NO_DATASETS_MESSAGE,
+  WILDFIRE_DISTANCE_KM,
+  type MapVariable,
 } from '@crp/contracts';
 import { createMap, fetchDatasets } from '../../api/maps';
 import { firstErrorMessage } from '../../api/http';
@@ -11,7 +19,13 @@ import { queryKeys } from '../../api/queryKeys';
 import type { PickedLocation } from './PickLocationMap';
 
 /** The 'Create Map' dialog (spec 001 §2.6, §4 "Create-map flow", §5 "Create-map Submit is enabled only when ..."). */
-export function CreateMapDialog({ open, location, distance, onDistance, onClose }: {
+export function CreateMapDialog({
+  open,
+  location,
+  distance,
+  onDistance,
+  onClose,
+}: {
   open: boolean;
   location: PickedLocation;
   distance: number;
@@ -53,7 +67,15 @@ export function CreateMapDialog({ open, location, distance, onDistance, onClose 
     setBusy(true);
     setError(null);
     try {
-      const r = await createMap({ name, address: location.address, latitude: location.latitude, longitude: location.longitude, variable, distance, duration_data: chosen });
+      const r = await createMap({
+        name,
+        address: location.address,
+        latitude: location.latitude,
+        longitude: location.longitude,
+        variable,
+        distance,
+        duration_data: chosen,
+      });
       try {
         // spec 001 §3.13 local storage keys
         window.localStorage.setItem(STORAGE_KEYS.variables, JSON.stringify([variable]));
@@ -69,15 +91,34 @@ export function CreateMapDialog({ open, location, distance, onDistance, onClose 
   };
 
   return (
-    <Modal open={open} title="Create Map" onCancel={busy ? undefined : onClose} footer={null} destroyOnHidden maskClosable={!busy} data-testid="create-map-dialog">
+    <Modal
+      open={open}
+      title="Create Map"
+      onCancel={busy ? undefined : onClose}
+      footer={null}
+      destroyOnHidden
+      maskClosable={!busy}
+      data-testid="create-map-dialog"
+    >
       {datasets.isPending ? (
         <Spin />
       ) : datasets.isError ? (
         <Alert type="error" showIcon title={firstErrorMessage(datasets.error, 'The datasets could not be loaded.')} />
       ) : (
         <Form layout="vertical" onFinish={submit}>
-          <Form.Item label="Portfolio Name" required help={name.length > 0 && name.trim().length < MAP_NAME_MIN_CHARS ? `At least ${MAP_NAME_MIN_CHARS} characters` : undefined}>
-            <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={PROJECT_NAME_MAX_LENGTH} placeholder="e.g. Kowloon rainfall flood" aria-label="Portfolio Name" autoFocus />
+          <Form.Item
+            label="Portfolio Name"
+            required
+            help={name.length > 0 && name.trim().length < MAP_NAME_MIN_CHARS ? `At least ${MAP_NAME_MIN_CHARS} characters` : undefined}
+          >
+            <Input
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              maxLength={PROJECT_NAME_MAX_LENGTH}
+              placeholder="e.g. Kowloon rainfall flood"
+              aria-label="Portfolio Name"
+              autoFocus
+            />
           </Form.Item>
           <Form.Item label="Select Variable" required>
             <Select
@@ -90,7 +131,9 @@ export function CreateMapDialog({ open, location, distance, onDistance, onClose 
           </Form.Item>
           <Form.Item label="Available Datasets" required>
             {noDatasets ? (
-              <div className="crp-maps-no-datasets" data-testid="no-datasets">{NO_DATASETS_MESSAGE}</div>
+              <div className="crp-maps-no-datasets" data-testid="no-datasets">
+                {NO_DATASETS_MESSAGE}
+              </div>
             ) : (
               <Select
                 mode="multiple"

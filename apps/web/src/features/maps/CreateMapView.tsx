@@ -1,9 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { AutoComplete, Button, Card, Input, Segmented, Select, Space, Table, Tooltip } from 'antd';
 import { DeleteOutlined, SearchOutlined } from '@ant-design/icons';
-import {
-  ADDRESS_SEARCH_MAX_RESULTS, ADDRESS_SEARCH_MIN_CHARS, ADDRESS_SEARCH_PLACEHOLDER, MAP_DISTANCES_KM, STORAGE_KEYS,
-} from '@crp/contracts';
+import { ADDRESS_SEARCH_MAX_RESULTS, ADDRESS_SEARCH_MIN_CHARS, ADDRESS_SEARCH_PLACEHOLDER, MAP_DISTANCES_KM, STORAGE_KEYS } from '@crp/contracts';
 import { reverseGeocode } from '../../api/locations';
 import { detectCountry, searchPlaces, type PlaceHit } from '../../api/maps';
 import { CreateMapDialog } from './CreateMapDialog';
@@ -54,7 +52,11 @@ export function CreateMapView() {
     reverseCtrl.current = ctrl;
     setLocation({ latitude: lat, longitude: lng, address: 'Loading...' });
     reverseGeocode(lat, lng, ctrl.signal)
-      .then((r) => setLocation((cur) => (cur && cur.latitude === lat && cur.longitude === lng ? { ...cur, address: r.district ? `${r.district}, ${r.label}` : r.label || r.name } : cur)))
+      .then((r) =>
+        setLocation((cur) =>
+          cur && cur.latitude === lat && cur.longitude === lng ? { ...cur, address: r.district ? `${r.district}, ${r.label}` : r.label || r.name } : cur,
+        ),
+      )
       .catch((e: unknown) => {
         if ((e as Error)?.name === 'AbortError') return;
         setLocation((cur) => (cur && cur.latitude === lat && cur.longitude === lng ? { ...cur, address: 'Unknown Location' } : cur));
@@ -95,7 +97,14 @@ export function CreateMapView() {
             value={query}
             onChange={setQuery}
             onSelect={choose}
-            options={hits.map((h) => ({ value: h.label, label: <span data-testid="address-option">{h.label} <span className="crp-muted">({h.type})</span></span> }))}
+            options={hits.map((h) => ({
+              value: h.label,
+              label: (
+                <span data-testid="address-option">
+                  {h.label} <span className="crp-muted">({h.type})</span>
+                </span>
+              ),
+            }))}
           >
             <Input prefix={<SearchOutlined />} placeholder={ADDRESS_SEARCH_PLACEHOLDER} aria-label="Search address" allowClear onPressEnter={enter} />
           </AutoComplete>
@@ -104,7 +113,10 @@ export function CreateMapView() {
             <Segmented
               value={view}
               onChange={(v) => setView(v as MapView)}
-              options={[{ value: 'satellite', label: 'Satellite' }, { value: 'street', label: 'Street' }]}
+              options={[
+                { value: 'satellite', label: 'Satellite' },
+                { value: 'street', label: 'Street' },
+              ]}
               aria-label="View"
             />
           </Space>

@@ -1,12 +1,21 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
-import {
-  AttributionControl, GeolocateControl, Map as MapLibreMap, Marker, NavigationControl, Popup, ScaleControl,
-} from 'maplibre-gl';
+import { AttributionControl, GeolocateControl, Map as MapLibreMap, Marker, NavigationControl, Popup, ScaleControl } from 'maplibre-gl';
 import '../../lib/maplibreWorker';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import {
-  MAP_CONTAINER_HEIGHT_PX, MAP_EXPORT_PX, MAP_LEGENDS, MAP_TILE_LAYERS, MAP_TILE_MAX_ZOOM, MAP_TILE_MIN_ZOOM, MAP_TILE_OPACITY,
-  MAP_TILE_SIZE, MAP_TILE_TIMEOUT_MS, MAP_VARIABLE_KEYS, safeFileName, type MapResponse, type MapVariable,
+  MAP_CONTAINER_HEIGHT_PX,
+  MAP_EXPORT_PX,
+  MAP_LEGENDS,
+  MAP_TILE_LAYERS,
+  MAP_TILE_MAX_ZOOM,
+  MAP_TILE_MIN_ZOOM,
+  MAP_TILE_OPACITY,
+  MAP_TILE_SIZE,
+  MAP_TILE_TIMEOUT_MS,
+  MAP_VARIABLE_KEYS,
+  safeFileName,
+  type MapResponse,
+  type MapVariable,
 } from '@crp/contracts';
 import { fetchMapValue } from '../../api/maps';
 import { readToken } from '../../lib/storage';
@@ -55,7 +64,9 @@ function popupContent(variable: MapVariable, v: Awaited<ReturnType<typeof fetchM
       p.textContent = info;
       p.style.cssText = 'display:none;max-width:240px;margin:6px 0 0;color:#555';
       p.setAttribute('data-testid', 'hand-info');
-      b.onclick = () => { p.style.display = p.style.display === 'none' ? 'block' : 'none'; };
+      b.onclick = () => {
+        p.style.display = p.style.display === 'none' ? 'block' : 'none';
+      };
       th.appendChild(b);
       el.appendChild(p);
     }
@@ -67,7 +78,11 @@ function popupContent(variable: MapVariable, v: Awaited<ReturnType<typeof fetchM
     row('SSP 8.5 2050', fmt(v.value_85_2050, '%'));
   } else {
     row(variable === 'Storm Surge' ? 'Surge depth' : 'Flood depth', fmt(v.flood, 'm'));
-    row('HAND', fmt(v.hand, 'm', 0), 'HAND means height above nearest drainage: how many metres the ground lies above the nearest river channel (here from ETOPO5 and Natural Earth rivers, 5′ cells). Low HAND means flood-prone.');
+    row(
+      'HAND',
+      fmt(v.hand, 'm', 0),
+      'HAND means height above nearest drainage: how many metres the ground lies above the nearest river channel (here from ETOPO5 and Natural Earth rivers, 5′ cells). Low HAND means flood-prone.',
+    );
     row('Elevation', fmt(v.elevation, 'm', 0));
     row('Number of days', v.no_of_days === null ? 'n/a' : String(v.no_of_days));
     row('Slope', fmt(v.slope, '°'));
@@ -77,14 +92,10 @@ function popupContent(variable: MapVariable, v: Awaited<ReturnType<typeof fetchM
 }
 
 /** The results map of /map (spec 001 §2.7, §4 "Map view", §9): hazard tiles, legend, overlays, popups, image export. */
-export const HazardMap = forwardRef<HazardMapHandle, {
-  response: MapResponse;
-  dataset: string;
-  datasetLabel: string;
-  view: MapView;
-  is3D: boolean;
-  onTilesLoading?: (loading: boolean) => void;
-}>(function HazardMap({ response, dataset, datasetLabel, view, is3D, onTilesLoading }, ref) {
+export const HazardMap = forwardRef<
+  HazardMapHandle,
+  { response: MapResponse; dataset: string; datasetLabel: string; view: MapView; is3D: boolean; onTilesLoading?: (loading: boolean) => void }
+>(function HazardMap({ response, dataset, datasetLabel, view, is3D, onTilesLoading }, ref) {
   const frame = useRef<HTMLDivElement>(null);
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<MapLibreMap | null>(null);
@@ -102,7 +113,11 @@ export const HazardMap = forwardRef<HazardMapHandle, {
     onTilesLoading?.(v);
     if (loadingTimer.current) window.clearTimeout(loadingTimer.current);
     // spec 001 §4: the flag is cleared when the source has loaded, or after 5 s
-    if (v) loadingTimer.current = window.setTimeout(() => { setLoading(false); onTilesLoading?.(false); }, MAP_TILE_TIMEOUT_MS);
+    if (v)
+      loadingTimer.current = window.setTimeout(() => {
+        setLoading(false);
+        onTilesLoading?.(false);
+      }, MAP_TILE_TIMEOUT_MS);
   };
 
   /** Raster layer, box, and (in 3D) tilt and terrain: added on every style load (switching views re-adds them). */
@@ -110,14 +125,35 @@ export const HazardMap = forwardRef<HazardMapHandle, {
     const { dataset: ds, view: v, is3D: three } = stateRef.current;
     if (map.getLayer('hazard')) map.removeLayer('hazard');
     if (map.getSource('hazard')) map.removeSource('hazard');
-    map.addSource('hazard', { type: 'raster', tiles: [tileUrl(response, ds)], tileSize: MAP_TILE_SIZE, minzoom: MAP_TILE_MIN_ZOOM, maxzoom: MAP_TILE_MAX_ZOOM });
-    map.addLayer({ id: 'hazard', type: 'raster', source: 'hazard', paint: { 'raster-opacity': MAP_TILE_OPACITY, 'raster-resampling': 'nearest', 'raster-fade-duration': 0 } });
+    map.addSource('hazard', {
+      type: 'raster',
+      tiles: [tileUrl(response, ds)],
+      tileSize: MAP_TILE_SIZE,
+      minzoom: MAP_TILE_MIN_ZOOM,
+      maxzoom: MAP_TILE_MAX_ZOOM,
+    });
+    map.addLayer({
+      id: 'hazard',
+      type: 'raster',
+      source: 'hazard',
+      paint: { 'raster-opacity': MAP_TILE_OPACITY, 'raster-resampling': 'nearest', 'raster-fade-duration': 0 },
+    });
     if (!map.getSource('bbox')) {
       map.addSource('bbox', { type: 'geojson', data: bboxPolygon(lat, lng, response.distance) });
-      map.addLayer({ id: 'bbox-line', type: 'line', source: 'bbox', paint: { 'line-color': v === 'satellite' ? '#ffffff' : '#5ad1cf', 'line-width': 2, 'line-dasharray': [2, 1] } });
+      map.addLayer({
+        id: 'bbox-line',
+        type: 'line',
+        source: 'bbox',
+        paint: { 'line-color': v === 'satellite' ? '#ffffff' : '#5ad1cf', 'line-width': 2, 'line-dasharray': [2, 1] },
+      });
       // the site as a canvas layer too, so the exported image shows it (the DOM marker is not part of the canvas)
       map.addSource('site', { type: 'geojson', data: { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [lng, lat] } } });
-      map.addLayer({ id: 'site', type: 'circle', source: 'site', paint: { 'circle-radius': 7, 'circle-color': '#e8590c', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 } });
+      map.addLayer({
+        id: 'site',
+        type: 'circle',
+        source: 'site',
+        paint: { 'circle-radius': 7, 'circle-color': '#e8590c', 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 },
+      });
     }
     const terrain = three && v === 'street' && TERRAIN_TILES_URL;
     if (terrain && !map.getSource('dem')) {
@@ -155,7 +191,14 @@ export const HazardMap = forwardRef<HazardMapHandle, {
     map.on('idle', () => container.current?.setAttribute('data-idle', String(Date.now())));
     map.on('click', (e) => {
       const { lat: la, lng: lo } = e.lngLat;
-      fetchMapValue({ latitude: la, longitude: lo, country_code: response.country_code, duration_data: stateRef.current.dataset, variable, subregion: response.subregion })
+      fetchMapValue({
+        latitude: la,
+        longitude: lo,
+        country_code: response.country_code,
+        duration_data: stateRef.current.dataset,
+        variable,
+        subregion: response.subregion,
+      })
         .then((v) => new Popup({ maxWidth: '300px' }).setLngLat([lo, la]).setDOMContent(popupContent(variable, v)).addTo(map))
         .catch(() => new Popup().setLngLat([lo, la]).setText('No value here.').addTo(map));
     });
@@ -171,7 +214,10 @@ export const HazardMap = forwardRef<HazardMapHandle, {
   // view switch: a new style; overlays come back on style.load
   const firstView = useRef(true);
   useEffect(() => {
-    if (firstView.current) { firstView.current = false; return; }
+    if (firstView.current) {
+      firstView.current = false;
+      return;
+    }
     mapRef.current?.setStyle(mapViewStyle(view, true));
   }, [view]);
 
@@ -194,10 +240,18 @@ export const HazardMap = forwardRef<HazardMapHandle, {
 
   useImperativeHandle(ref, () => ({
     async exportImage() {
-      const map = mapRef.current, el = container.current;
+      const map = mapRef.current,
+        el = container.current;
       if (!map || !el) return null;
       setExporting(true);
-      const prev = { width: el.style.width, height: el.style.height, center: map.getCenter(), zoom: map.getZoom(), pitch: map.getPitch(), bearing: map.getBearing() };
+      const prev = {
+        width: el.style.width,
+        height: el.style.height,
+        center: map.getCenter(),
+        zoom: map.getZoom(),
+        pitch: map.getPitch(),
+        bearing: map.getBearing(),
+      };
       try {
         el.style.width = `${MAP_EXPORT_PX / window.devicePixelRatio}px`;
         el.style.height = `${MAP_EXPORT_PX / window.devicePixelRatio}px`;
@@ -206,7 +260,10 @@ export const HazardMap = forwardRef<HazardMapHandle, {
         // wait for every tile (at most about 17 s), then 2 s for the last paint (spec 001 §4)
         await new Promise<void>((resolve) => {
           const t = window.setTimeout(resolve, 17_000);
-          map.once('idle', () => { window.clearTimeout(t); resolve(); });
+          map.once('idle', () => {
+            window.clearTimeout(t);
+            resolve();
+          });
           map.triggerRepaint();
         });
         await new Promise((r) => window.setTimeout(r, 2000));
@@ -242,10 +299,25 @@ export const HazardMap = forwardRef<HazardMapHandle, {
 
   return (
     <div ref={frame} className={`crp-maps-frame${exporting ? ' crp-maps-exporting' : ''}`} style={{ height: MAP_CONTAINER_HEIGHT_PX }}>
-      <div ref={container} className="crp-maps-canvas" style={{ height: MAP_CONTAINER_HEIGHT_PX }} data-testid="results-map" data-view={view} data-3d={String(is3D && view === 'street')} />
-      <div className="crp-maps-overlay crp-maps-title" data-testid="hazard-title">{variable} · {datasetLabel}</div>
-      <div className="crp-maps-overlay crp-maps-resolution" data-testid="map-resolution">Resolution: {response.resolution}</div>
-      {loading && <div className="crp-maps-overlay crp-maps-loading" data-testid="tiles-loading">Loading tiles...</div>}
+      <div
+        ref={container}
+        className="crp-maps-canvas"
+        style={{ height: MAP_CONTAINER_HEIGHT_PX }}
+        data-testid="results-map"
+        data-view={view}
+        data-3d={String(is3D && view === 'street')}
+      />
+      <div className="crp-maps-overlay crp-maps-title" data-testid="hazard-title">
+        {variable} · {datasetLabel}
+      </div>
+      <div className="crp-maps-overlay crp-maps-resolution" data-testid="map-resolution">
+        Resolution: {response.resolution}
+      </div>
+      {loading && (
+        <div className="crp-maps-overlay crp-maps-loading" data-testid="tiles-loading">
+          Loading tiles...
+        </div>
+      )}
       {exporting && <div className="crp-maps-overlay crp-maps-loading">Preparing image...</div>}
       <MapLegend hazard={hazard} />
     </div>
@@ -265,8 +337,11 @@ function drawLegend(g: CanvasRenderingContext2D, hazard: keyof typeof MAP_LEGEND
   g.fillStyle = '#1f2933';
   g.textBaseline = 'middle';
   g.fillText(head, (MAP_EXPORT_PX - w) / 2 + 16 * s, 32 * s);
-  const rowH = 22 * s, boxW = 190 * s, boxH = (legend.classes.length + 1) * rowH + 16 * s;
-  const x0 = MAP_EXPORT_PX - boxW - 16 * s, y0 = MAP_EXPORT_PX - boxH - 16 * s;
+  const rowH = 22 * s,
+    boxW = 190 * s,
+    boxH = (legend.classes.length + 1) * rowH + 16 * s;
+  const x0 = MAP_EXPORT_PX - boxW - 16 * s,
+    y0 = MAP_EXPORT_PX - boxH - 16 * s;
   g.fillStyle = 'rgba(255,255,255,0.94)';
   g.fillRect(x0, y0, boxW, boxH);
   g.fillStyle = '#1f2933';

@@ -9,7 +9,8 @@ import { ButtonLink } from '../../ui/ButtonLink';
 export function MapProjectsTab({ active }: { active: boolean }) {
   const maps = useQuery({ queryKey: queryKeys.mapProjects, queryFn: fetchMapProjects, enabled: active });
   if (maps.isPending) return <Skeleton active />;
-  if (maps.isError) return <Alert type="error" showIcon title="Map projects could not be loaded" description={firstErrorMessage(maps.error, 'Try again in a moment.')} />;
+  if (maps.isError)
+    return <Alert type="error" showIcon title="Map projects could not be loaded" description={firstErrorMessage(maps.error, 'Try again in a moment.')} />;
   if (maps.data.length === 0) {
     return (
       <Empty className="crp-empty" description="No map projects yet" data-testid="maps-empty">
@@ -23,9 +24,20 @@ export function MapProjectsTab({ active }: { active: boolean }) {
     <Row gutter={[20, 20]} data-testid="map-projects">
       {maps.data.map((m) => (
         <Col xs={24} md={12} xl={8} key={m.project_id}>
-          <Card className="crp-card" title={m.name} data-testid="map-project-card" extra={<ButtonLink to="/map" state={{ name: m.name }}>Analyse</ButtonLink>}>
+          <Card
+            className="crp-card"
+            title={m.name}
+            data-testid="map-project-card"
+            extra={
+              <ButtonLink to="/map" state={{ name: m.name }}>
+                Analyse
+              </ButtonLink>
+            }
+          >
             <div className="crp-muted">Created {m.created_at.slice(0, 10)}</div>
-            <div>Distance: {m.distance} km x {m.distance} km</div>
+            <div>
+              Distance: {m.distance} km x {m.distance} km
+            </div>
             <div>Variable: {m.portfolio_variable}</div>
             {m.address && <div className="crp-muted">{m.address}</div>}
           </Card>

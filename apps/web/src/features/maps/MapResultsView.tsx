@@ -39,7 +39,8 @@ export function MapResultsView({ name }: { name: string }) {
   const mapRef = useRef<HazardMapHandle>(null);
 
   if (q.isPending) return <Skeleton active />;
-  if (q.isError) return <Alert type="error" showIcon title="The map could not be generated" description={firstErrorMessage(q.error, 'Try again in a moment.')} />;
+  if (q.isError)
+    return <Alert type="error" showIcon title="The map could not be generated" description={firstErrorMessage(q.error, 'Try again in a moment.')} />;
   const r = q.data;
   const variable = r.portfolio_variables[0] as MapVariable;
   const hazard = MAP_VARIABLE_KEYS[variable];
@@ -77,15 +78,24 @@ export function MapResultsView({ name }: { name: string }) {
     <>
       <div className="crp-maps-toolbar" style={{ justifyContent: 'space-between' }}>
         <Space wrap>
-          <Button icon={<FilterOutlined />} onClick={() => setFilterOpen(true)} data-testid="filter-options">Filter Options</Button>
-          <Button icon={<DownloadOutlined />} onClick={download} loading={downloading} data-testid="download-map">Download</Button>
-          <Button icon={<CameraOutlined />} onClick={exportImage} loading={exporting} data-testid="export-image">Export Image</Button>
+          <Button icon={<FilterOutlined />} onClick={() => setFilterOpen(true)} data-testid="filter-options">
+            Filter Options
+          </Button>
+          <Button icon={<DownloadOutlined />} onClick={download} loading={downloading} data-testid="download-map">
+            Download
+          </Button>
+          <Button icon={<CameraOutlined />} onClick={exportImage} loading={exporting} data-testid="export-image">
+            Export Image
+          </Button>
         </Space>
         <Space wrap size="large">
           <Segmented
             value={view}
             onChange={(v) => setView(v as MapView)}
-            options={[{ value: 'street', label: 'Street View' }, { value: 'satellite', label: 'Satellite View' }]}
+            options={[
+              { value: 'street', label: 'Street View' },
+              { value: 'satellite', label: 'Satellite View' },
+            ]}
             aria-label="Map view"
           />
           {view === 'street' && (

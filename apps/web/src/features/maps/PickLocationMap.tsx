@@ -7,12 +7,22 @@ import { bboxPolygon, type FeatureCollection, type PolygonFeature } from './geom
 import { mapViewStyle, type MapView } from './mapStyles';
 import './maps.css';
 
-export interface PickedLocation { latitude: number; longitude: number; address: string }
+export interface PickedLocation {
+  latitude: number;
+  longitude: number;
+  address: string;
+}
 
 const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
 
 /** The /create-map map: one marker (click or search), the analysis box around it, Satellite/Street. */
-export function PickLocationMap({ location, distance, view, onPick, height = 560 }: {
+export function PickLocationMap({
+  location,
+  distance,
+  view,
+  onPick,
+  height = 560,
+}: {
   location: PickedLocation | null;
   distance: number;
   view: MapView;
@@ -36,8 +46,12 @@ export function PickLocationMap({ location, distance, view, onPick, height = 560
   useEffect(() => {
     if (!container.current) return;
     const map = new MapLibreMap({
-      container: container.current, style: mapViewStyle(view), center: MAP_INITIAL_CENTER, zoom: MAP_INITIAL_ZOOM,
-      attributionControl: false, renderWorldCopies: false,
+      container: container.current,
+      style: mapViewStyle(view),
+      center: MAP_INITIAL_CENTER,
+      zoom: MAP_INITIAL_ZOOM,
+      attributionControl: false,
+      renderWorldCopies: false,
     });
     map.addControl(new NavigationControl({ showCompass: false }), 'top-left');
     map.addControl(new AttributionControl({ compact: false }), 'bottom-right');
@@ -58,7 +72,8 @@ export function PickLocationMap({ location, distance, view, onPick, height = 560
     mapRef.current?.setStyle(mapViewStyle(view));
   }, [view]);
 
-  const lat = location?.latitude, lng = location?.longitude;
+  const lat = location?.latitude,
+    lng = location?.longitude;
   useEffect(() => {
     const map = mapRef.current;
     if (!map) return;

@@ -12,7 +12,22 @@ export function squareAround(lat: number, lng: number, halfSideM: number): [numb
 /** The analysis box of a map (half-side 500 m × distance km, spec 001 §9) as a GeoJSON polygon. */
 export function bboxPolygon(lat: number, lng: number, distanceKm: number): PolygonFeature {
   const [w, s, e, n] = squareAround(lat, lng, MAP_BBOX_HALF_SIDE_M_PER_KM * distanceKm);
-  return { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] } };
+  return {
+    type: 'Feature',
+    properties: {},
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [w, s],
+          [e, s],
+          [e, n],
+          [w, n],
+          [w, s],
+        ],
+      ],
+    },
+  };
 }
 
 /**
@@ -31,5 +46,12 @@ export function resultsZoom(lat: number, distanceKm: number, widthPx: number): n
 }
 
 /** Minimal GeoJSON types (the project does not depend on @types/geojson). */
-export interface PolygonFeature { type: 'Feature'; properties: Record<string, unknown>; geometry: { type: 'Polygon'; coordinates: number[][][] } }
-export interface FeatureCollection { type: 'FeatureCollection'; features: PolygonFeature[] }
+export interface PolygonFeature {
+  type: 'Feature';
+  properties: Record<string, unknown>;
+  geometry: { type: 'Polygon'; coordinates: number[][][] };
+}
+export interface FeatureCollection {
+  type: 'FeatureCollection';
+  features: PolygonFeature[];
+}

@@ -57,7 +57,9 @@ export function PivotTable({ rows, fileName }: { rows: Row[]; fileName: string }
         trigger={['click']}
         menu={{
           items: [
-            ...(['rows', 'cols', 'fields'] as const).filter((z) => z !== zone).map((z) => ({ key: z, label: z === 'fields' ? 'Remove from the table' : `Add to ${ZONE_LABEL[z]}` })),
+            ...(['rows', 'cols', 'fields'] as const)
+              .filter((z) => z !== zone)
+              .map((z) => ({ key: z, label: z === 'fields' ? 'Remove from the table' : `Add to ${ZONE_LABEL[z]}` })),
             { key: 'filter', label: 'Filter values...', icon: <FilterOutlined /> },
           ],
           onClick: ({ key }) => (key === 'filter' ? setFiltering(f) : move(f, key as Zone)),
@@ -94,9 +96,22 @@ export function PivotTable({ rows, fileName }: { rows: Row[]; fileName: string }
     }
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(wb, ws, 'Pivot');
-    const about = [['Pivot of', fileName], ['Methodology version', METHODOLOGY_VERSION], ['Data sources', 'Listed in the About sheet of the Download CSV export and in Documents > Climate Methodology'], ['Aggregation', `${config.aggregator}${config.aggregator === 'Count' ? '' : ` of ${config.value}`}`], ['Rows', config.rows.join(', ')], ['Columns', config.cols.join(', ')], ...Object.entries(config.filters).map(([f, v]) => [`Filter ${f}`, v.join(', ')])];
+    const about = [
+      ['Pivot of', fileName],
+      ['Methodology version', METHODOLOGY_VERSION],
+      ['Data sources', 'Listed in the About sheet of the Download CSV export and in Documents > Climate Methodology'],
+      ['Aggregation', `${config.aggregator}${config.aggregator === 'Count' ? '' : ` of ${config.value}`}`],
+      ['Rows', config.rows.join(', ')],
+      ['Columns', config.cols.join(', ')],
+      ...Object.entries(config.filters).map(([f, v]) => [`Filter ${f}`, v.join(', ')]),
+    ];
     XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(about.map((r) => r.map(safeCell))), 'About');
-    saveBlob(new Blob([XLSX.write(wb, { type: 'array', bookType: 'xlsx' }) as ArrayBuffer], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), `${fileName}.xlsx`);
+    saveBlob(
+      new Blob([XLSX.write(wb, { type: 'array', bookType: 'xlsx' }) as ArrayBuffer], {
+        type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      }),
+      `${fileName}.xlsx`,
+    );
   };
 
   const unused = fields.filter((f) => zoneOf(f) === 'fields');
@@ -107,8 +122,17 @@ export function PivotTable({ rows, fileName }: { rows: Row[]; fileName: string }
         {zone('rows', config.rows)}
         {zone('cols', config.cols)}
         <Space wrap className="crp-pivot-agg">
-          <label className="crp-field-label" htmlFor="pivot-aggregator">Aggregation</label>
-          <Select<Aggregator> id="pivot-aggregator" aria-label="Aggregation" value={config.aggregator} style={{ width: 130 }} options={AGGREGATORS.map((a) => ({ value: a, label: a }))} onChange={(aggregator) => setConfig((c) => ({ ...c, aggregator }))} />
+          <label className="crp-field-label" htmlFor="pivot-aggregator">
+            Aggregation
+          </label>
+          <Select<Aggregator>
+            id="pivot-aggregator"
+            aria-label="Aggregation"
+            value={config.aggregator}
+            style={{ width: 130 }}
+            options={AGGREGATORS.map((a) => ({ value: a, label: a }))}
+            onChange={(aggregator) => setConfig((c) => ({ ...c, aggregator }))}
+          />
           <span className="crp-muted">of</span>
           <Select<string>
             aria-label="Value field"
@@ -119,8 +143,12 @@ export function PivotTable({ rows, fileName }: { rows: Row[]; fileName: string }
             options={numeric.map((f) => ({ value: f, label: f }))}
             onChange={(value) => setConfig((c) => ({ ...c, value }))}
           />
-          <Button icon={<DownloadOutlined />} onClick={() => exportAs('csv')}>Export CSV</Button>
-          <Button icon={<DownloadOutlined />} onClick={() => exportAs('xlsx')}>Export XLSX</Button>
+          <Button icon={<DownloadOutlined />} onClick={() => exportAs('csv')}>
+            Export CSV
+          </Button>
+          <Button icon={<DownloadOutlined />} onClick={() => exportAs('xlsx')}>
+            Export XLSX
+          </Button>
         </Space>
       </div>
       <Typography.Paragraph className="crp-muted" data-testid="pivot-summary">
@@ -133,7 +161,9 @@ export function PivotTable({ rows, fileName }: { rows: Row[]; fileName: string }
             {Array.from({ length: levels }, (_, i) => (
               <tr key={i}>
                 {heads.map((f, j) => (
-                  <th key={`h${j}`} className="crp-pivot-rowhead">{i === levels - 1 ? f : ''}</th>
+                  <th key={`h${j}`} className="crp-pivot-rowhead">
+                    {i === levels - 1 ? f : ''}
+                  </th>
                 ))}
                 {result.colKeys.map((c, k) => (
                   <th key={k}>{config.cols.length ? c[i] : config.aggregator}</th>
@@ -146,13 +176,17 @@ export function PivotTable({ rows, fileName }: { rows: Row[]; fileName: string }
             {result.rowKeys.map((r) => (
               <tr key={r.join('\u0001')}>
                 {rowLabels(r, config).map((v, j) => (
-                  <th key={j} scope="row" className="crp-pivot-rowhead">{v}</th>
+                  <th key={j} scope="row" className="crp-pivot-rowhead">
+                    {v}
+                  </th>
                 ))}
                 {result.colKeys.map((c, k) => {
                   const v = result.cell(r, c);
                   const shade = v === null || max === 0 ? 0 : Math.abs(v) / max;
                   return (
-                    <td key={k} style={{ background: shade ? `rgba(14,124,123,${(0.08 + 0.5 * shade).toFixed(3)})` : undefined }}>{fmt(v)}</td>
+                    <td key={k} style={{ background: shade ? `rgba(14,124,123,${(0.08 + 0.5 * shade).toFixed(3)})` : undefined }}>
+                      {fmt(v)}
+                    </td>
                   );
                 })}
                 <td className="crp-pivot-total">{fmt(result.rowTotal(r))}</td>
@@ -160,7 +194,9 @@ export function PivotTable({ rows, fileName }: { rows: Row[]; fileName: string }
             ))}
             <tr className="crp-pivot-total">
               {heads.map((_, j) => (
-                <th key={j} scope="row" className="crp-pivot-rowhead">{j === 0 ? 'Total' : ''}</th>
+                <th key={j} scope="row" className="crp-pivot-rowhead">
+                  {j === 0 ? 'Total' : ''}
+                </th>
               ))}
               {result.colKeys.map((c, k) => (
                 <td key={k}>{fmt(result.colTotal(c))}</td>
@@ -190,7 +226,19 @@ export function PivotTable({ rows, fileName }: { rows: Row[]; fileName: string }
 }
 
 /** Choose the values of one field to keep; keeping them all removes the filter. */
-function FilterDialog({ field, values, kept, onClose, onApply }: { field: string | null; values: string[]; kept: string[] | undefined; onClose: () => void; onApply: (field: string, kept: string[] | null) => void }) {
+function FilterDialog({
+  field,
+  values,
+  kept,
+  onClose,
+  onApply,
+}: {
+  field: string | null;
+  values: string[];
+  kept: string[] | undefined;
+  onClose: () => void;
+  onApply: (field: string, kept: string[] | null) => void;
+}) {
   const [chosen, setChosen] = useState<string[]>(() => kept ?? values);
   const [search, setSearch] = useState('');
   const shown = values.filter((v) => v.toLowerCase().includes(search.trim().toLowerCase()));
@@ -209,8 +257,12 @@ function FilterDialog({ field, values, kept, onClose, onApply }: { field: string
     >
       <Space className="crp-mb">
         <Input.Search placeholder="Search values" value={search} onChange={(e) => setSearch(e.target.value)} allowClear aria-label="Search values" />
-        <Button size="small" onClick={() => setChosen(values)}>All</Button>
-        <Button size="small" onClick={() => setChosen([])}>None</Button>
+        <Button size="small" onClick={() => setChosen(values)}>
+          All
+        </Button>
+        <Button size="small" onClick={() => setChosen([])}>
+          None
+        </Button>
       </Space>
       <div className="crp-pivot-filter-list">
         <Checkbox.Group value={chosen} onChange={(v) => setChosen(v as string[])} options={shown.slice(0, 500).map((v) => ({ value: v, label: label(v) }))} />

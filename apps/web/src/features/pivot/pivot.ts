@@ -44,7 +44,9 @@ export function numericFields(rows: Row[]): string[] {
 export function valuesOf(rows: Row[], field: string): string[] {
   const seen = new Map<string, unknown>();
   for (const r of rows) seen.set(label(r[field]), r[field]);
-  return [...seen.entries()].sort(([a, x], [b, y]) => (typeof x === 'number' && typeof y === 'number' ? x - y : a.localeCompare(b, 'en', { numeric: true }))).map(([k]) => k);
+  return [...seen.entries()]
+    .sort(([a, x], [b, y]) => (typeof x === 'number' && typeof y === 'number' ? x - y : a.localeCompare(b, 'en', { numeric: true })))
+    .map(([k]) => k);
 }
 
 class Acc {

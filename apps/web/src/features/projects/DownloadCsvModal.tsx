@@ -64,7 +64,12 @@ export function DownloadCsvModal({ project, onClose }: { project: PhysicalProjec
           <Button icon={<TableOutlined />} onClick={openPivot} loading={toPivot.isPending} disabled={!ready || csv.isPending}>
             Open in Pivot Table
           </Button>
-          <Button type="primary" onClick={() => project && csv.mutate(input(), { onSuccess: (res) => !res.error && onClose() })} loading={csv.isPending} disabled={!ready || toPivot.isPending}>
+          <Button
+            type="primary"
+            onClick={() => project && csv.mutate(input(), { onSuccess: (res) => !res.error && onClose() })}
+            loading={csv.isPending}
+            disabled={!ready || toPivot.isPending}
+          >
             Download
           </Button>
         </Space>
@@ -85,7 +90,11 @@ export function DownloadCsvModal({ project, onClose }: { project: PhysicalProjec
       </fieldset>
       <fieldset className="crp-fieldset">
         <legend className="crp-field-label">Years</legend>
-        <Checkbox.Group value={years} onChange={(v) => setYears((v as number[]).slice().sort())} options={YEARS[analysisType].map((y) => ({ value: y, label: String(y) }))} />
+        <Checkbox.Group
+          value={years}
+          onChange={(v) => setYears((v as number[]).slice().sort())}
+          options={YEARS[analysisType].map((y) => ({ value: y, label: String(y) }))}
+        />
       </fieldset>
       <fieldset className="crp-fieldset">
         <legend className="crp-field-label">Scenarios</legend>

@@ -69,7 +69,13 @@ export function PhysicalProjectsTab() {
       {showFilters && <AdvancedFilterPanel value={filters} onChange={setFilters} />}
 
       {list.isError && (
-        <Alert type="error" showIcon title="Projects could not be loaded" description={firstErrorMessage(list.error, 'Try again in a moment.')} className="crp-mb" />
+        <Alert
+          type="error"
+          showIcon
+          title="Projects could not be loaded"
+          description={firstErrorMessage(list.error, 'Try again in a moment.')}
+          className="crp-mb"
+        />
       )}
 
       {list.isPending ? (
@@ -81,7 +87,11 @@ export function PhysicalProjectsTab() {
           ))}
         </Row>
       ) : projects.length === 0 && !list.isError ? (
-        <Empty className="crp-empty" description="No projects yet. Create a portfolio of asset locations to analyse its physical climate risk." data-testid="projects-empty">
+        <Empty
+          className="crp-empty"
+          description="No projects yet. Create a portfolio of asset locations to analyse its physical climate risk."
+          data-testid="projects-empty"
+        >
           <ButtonLink type="primary" icon={<PlusOutlined />} to="/location">
             Create New Project
           </ButtonLink>

@@ -21,9 +21,7 @@ export function SlideReportModal({ project, onClose }: { project: PhysicalProjec
   const timer = useRef<number | null>(null);
   /** The report's link while the countdown runs. */
   const readyUrl = useRef<string | null>(null);
-  const generate = useMutation({
-    mutationFn: (p: PhysicalProject) => generateSlideReport(p.project_id, p.default_filters.analysis_type, withContent),
-  });
+  const generate = useMutation({ mutationFn: (p: PhysicalProject) => generateSlideReport(p.project_id, p.default_filters.analysis_type, withContent) });
 
   const stopCountdown = () => {
     if (timer.current !== null) window.clearInterval(timer.current);
@@ -101,10 +99,16 @@ export function SlideReportModal({ project, onClose }: { project: PhysicalProjec
       destroyOnHidden
     >
       <Typography.Paragraph className="crp-muted">
-        A presentation of the portfolio ({project ? SCENARIO_LABELS[project.default_filters.analysis_type][project.default_filters.scenario] : ''}, {project?.default_filters.year}): climate score, key figures, CVaR vs residual CVaR,
-        heat map, top assets, one page per hazard, adaptation recommendations and the data sources. PDF and PowerPoint.
+        A presentation of the portfolio ({project ? SCENARIO_LABELS[project.default_filters.analysis_type][project.default_filters.scenario] : ''},{' '}
+        {project?.default_filters.year}): climate score, key figures, CVaR vs residual CVaR, heat map, top assets, one page per hazard, adaptation
+        recommendations and the data sources. PDF and PowerPoint.
       </Typography.Paragraph>
-      <Radio.Group value={withContent} onChange={(e) => setWithContent(e.target.value as boolean)} disabled={generate.isPending || !!result} aria-label="Report variant">
+      <Radio.Group
+        value={withContent}
+        onChange={(e) => setWithContent(e.target.value as boolean)}
+        disabled={generate.isPending || !!result}
+        aria-label="Report variant"
+      >
         <Radio value={true}>With Content</Radio>
         <Radio value={false}>Without Content</Radio>
       </Radio.Group>
@@ -112,7 +116,13 @@ export function SlideReportModal({ project, onClose }: { project: PhysicalProjec
         With Content counts the loss of building contents as well as the building.
       </Typography.Paragraph>
       {failed && (
-        <Alert type="error" showIcon className="crp-mt" data-testid="report-error" title={result?.error ?? firstErrorMessage(generate.error, 'The report could not be made. Try again.')} />
+        <Alert
+          type="error"
+          showIcon
+          className="crp-mt"
+          data-testid="report-error"
+          title={result?.error ?? firstErrorMessage(generate.error, 'The report could not be made. Try again.')}
+        />
       )}
       {result && !failed && (
         <Alert
@@ -120,7 +130,11 @@ export function SlideReportModal({ project, onClose }: { project: PhysicalProjec
           type="success"
           showIcon
           data-testid="report-ready"
-          title={countdown && countdown > 0 ? `Report ready (${result.slides ?? '?'} slides): it opens in a new tab in ${countdown} s.` : `Report ready (${result.slides ?? '?'} slides).`}
+          title={
+            countdown && countdown > 0
+              ? `Report ready (${result.slides ?? '?'} slides): it opens in a new tab in ${countdown} s.`
+              : `Report ready (${result.slides ?? '?'} slides).`
+          }
           description={
             <Space>
               <a href={result.url} target="_blank" rel="noopener noreferrer">

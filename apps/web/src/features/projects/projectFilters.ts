@@ -51,12 +51,7 @@ export function applyProjectFilters(projects: readonly PhysicalProject[], f: Pro
 
 /** What the caller's permission allows on a card (the server enforces it anyway). */
 export function cardAbilities(permission: PhysicalProject['permission']) {
-  return {
-    download: true,
-    rename: permission === 'owner' || permission === 'write',
-    share: permission === 'owner',
-    delete: permission === 'owner',
-  };
+  return { download: true, rename: permission === 'owner' || permission === 'write', share: permission === 'owner', delete: permission === 'owner' };
 }
 
 /** The route state /dashboard opens with from a card's Analyse (spec 000 §2). */

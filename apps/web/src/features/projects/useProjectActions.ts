@@ -1,7 +1,16 @@
 import { App } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SharePermission } from '@crp/contracts';
-import { deleteProject, downloadCsvReport, downloadProjectGis, renameProject, shareProject, summaryReport, type CsvReportInput, type PhysicalProject } from '../../api/projects';
+import {
+  deleteProject,
+  downloadCsvReport,
+  downloadProjectGis,
+  renameProject,
+  shareProject,
+  summaryReport,
+  type CsvReportInput,
+  type PhysicalProject,
+} from '../../api/projects';
 import { ApiError, firstErrorMessage } from '../../api/http';
 import { queryKeys } from '../../api/queryKeys';
 import { readUserId } from '../../lib/storage';

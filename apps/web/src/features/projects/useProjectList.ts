@@ -15,9 +15,5 @@ export function useProjectList() {
 }
 
 export function useMapProjects(enabled: boolean) {
-  return useQuery({
-    queryKey: queryKeys.projectNames('map_module'),
-    queryFn: () => fetchAllProjects<MapProjectName>('map_module'),
-    enabled,
-  });
+  return useQuery({ queryKey: queryKeys.projectNames('map_module'), queryFn: () => fetchAllProjects<MapProjectName>('map_module'), enabled });
 }

@@ -3,7 +3,14 @@ import { Alert, Form, Input, Modal, Typography } from 'antd';
 import { PROJECT_NAME_MAX_LENGTH } from '@crp/contracts';
 
 /** Create Portfolio: turns the selected properties into a physical-risk portfolio (create_project, default hazards). */
-export function CreatePortfolioModal({ open, count, submitting, error, onSubmit, onCancel }: {
+export function CreatePortfolioModal({
+  open,
+  count,
+  submitting,
+  error,
+  onSubmit,
+  onCancel,
+}: {
   open: boolean;
   count: number;
   submitting: boolean;
@@ -29,7 +36,8 @@ export function CreatePortfolioModal({ open, count, submitting, error, onSubmit,
         </Form.Item>
       </Form>
       <Typography.Paragraph className="crp-muted">
-        A physical-risk portfolio of the {count} selected propert{count === 1 ? 'y' : 'ies'} is created with the default hazards (River Flood, Typhoon, Storm Surge) and analysed; it then appears in your projects.
+        A physical-risk portfolio of the {count} selected propert{count === 1 ? 'y' : 'ies'} is created with the default hazards (River Flood, Typhoon, Storm
+        Surge) and analysed; it then appears in your projects.
       </Typography.Paragraph>
       {error && <Alert type="error" showIcon message={error} />}
     </Modal>

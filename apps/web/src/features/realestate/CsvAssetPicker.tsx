@@ -14,7 +14,9 @@ function toCandidate(r: AssetRow): Candidate {
     return 'error' in p || p.value === null ? NaN : p.value;
   };
   const extra: Record<string, string> = {};
-  for (const [k, v] of Object.entries(r)) if (k !== 'key' && k !== 'row' && k !== 'name' && k !== 'latitude' && k !== 'longitude' && k !== 'property_type' && typeof v === 'string') extra[k] = isNA(v) ? 'NA' : v;
+  for (const [k, v] of Object.entries(r))
+    if (k !== 'key' && k !== 'row' && k !== 'name' && k !== 'latitude' && k !== 'longitude' && k !== 'property_type' && typeof v === 'string')
+      extra[k] = isNA(v) ? 'NA' : v;
   return {
     key: r.key,
     name: (r.name ?? '').trim(),
@@ -28,7 +30,12 @@ function toCandidate(r: AssetRow): Candidate {
 }
 
 /** Multiple Asset CSV tab: load a file, All Assets list, Selected Assets list, Add All, Clear All (spec 001 §2.5). */
-export function CsvAssetPicker({ selected, onAdd, onRemove, onClearAll }: {
+export function CsvAssetPicker({
+  selected,
+  onAdd,
+  onRemove,
+  onClearAll,
+}: {
   selected: SelectedProperty[];
   onAdd: (rows: Omit<SelectedProperty, 'id' | 'status'>[]) => number;
   onRemove: (id: string) => void;
@@ -69,10 +76,25 @@ export function CsvAssetPicker({ selected, onAdd, onRemove, onClearAll }: {
 
   return (
     <div data-testid="csv-picker">
-      <Upload.Dragger accept=".csv,.xlsx,.xls" showUploadList={false} beforeUpload={(f) => { void onFile(f); return false; }} data-testid="csv-upload">
-        <p className="ant-upload-drag-icon"><InboxOutlined /></p>
-        <p className="ant-upload-text">{fileName ? `Loaded ${fileName}: drop another file to replace it` : 'Click or drop a CSV / XLSX file with your properties'}</p>
-        <p className="ant-upload-hint">Columns: name, lat, long, revenue, construction cost, property type, area, valuation, floors, solar, wind, hydro, wheat, rice, maize, fruit, veg, ownership.</p>
+      <Upload.Dragger
+        accept=".csv,.xlsx,.xls"
+        showUploadList={false}
+        beforeUpload={(f) => {
+          void onFile(f);
+          return false;
+        }}
+        data-testid="csv-upload"
+      >
+        <p className="ant-upload-drag-icon">
+          <InboxOutlined />
+        </p>
+        <p className="ant-upload-text">
+          {fileName ? `Loaded ${fileName}: drop another file to replace it` : 'Click or drop a CSV / XLSX file with your properties'}
+        </p>
+        <p className="ant-upload-hint">
+          Columns: name, lat, long, revenue, construction cost, property type, area, valuation, floors, solar, wind, hydro, wheat, rice, maize, fruit, veg,
+          ownership.
+        </p>
       </Upload.Dragger>
       {error && <Alert type="error" showIcon message={error} className="crp-gap-top" />}
       <Row gutter={16} className="crp-gap-top">
@@ -80,7 +102,17 @@ export function CsvAssetPicker({ selected, onAdd, onRemove, onClearAll }: {
           <Card
             size="small"
             title={`All Assets (${candidates.length})`}
-            extra={<Button size="small" type="primary" icon={<PlusOutlined />} disabled={valid.every(isChosen)} onClick={() => onAdd(valid.filter((c) => !isChosen(c)).map(strip))}>Add All</Button>}
+            extra={
+              <Button
+                size="small"
+                type="primary"
+                icon={<PlusOutlined />}
+                disabled={valid.every(isChosen)}
+                onClick={() => onAdd(valid.filter((c) => !isChosen(c)).map(strip))}
+              >
+                Add All
+              </Button>
+            }
             data-testid="all-assets"
           >
             {candidates.length === 0 ? (
@@ -93,14 +125,26 @@ export function CsvAssetPicker({ selected, onAdd, onRemove, onClearAll }: {
                 renderItem={(c) => (
                   <List.Item
                     actions={[
-                      <Button key="add" size="small" disabled={c.problems.length > 0 || isChosen(c)} onClick={() => onAdd([strip(c)])} aria-label={`Add ${c.name}`}>
+                      <Button
+                        key="add"
+                        size="small"
+                        disabled={c.problems.length > 0 || isChosen(c)}
+                        onClick={() => onAdd([strip(c)])}
+                        aria-label={`Add ${c.name}`}
+                      >
                         {isChosen(c) ? 'Added' : 'Add'}
                       </Button>,
                     ]}
                   >
                     <List.Item.Meta
                       title={<span title={c.name}>{c.name.length > 20 ? `${c.name.slice(0, 20)}...` : c.name || '(no name)'}</span>}
-                      description={c.problems.length ? <Typography.Text type="danger">{c.problems[0]}</Typography.Text> : `${c.latitude.toFixed(5)}, ${c.longitude.toFixed(5)} · ${c.property_type}`}
+                      description={
+                        c.problems.length ? (
+                          <Typography.Text type="danger">{c.problems[0]}</Typography.Text>
+                        ) : (
+                          `${c.latitude.toFixed(5)}, ${c.longitude.toFixed(5)} · ${c.property_type}`
+                        )
+                      }
                     />
                   </List.Item>
                 )}
@@ -112,7 +156,11 @@ export function CsvAssetPicker({ selected, onAdd, onRemove, onClearAll }: {
           <Card
             size="small"
             title={`Selected Assets (${selected.length})`}
-            extra={<Button size="small" danger icon={<DeleteOutlined />} disabled={selected.length === 0} onClick={onClearAll}>Clear All</Button>}
+            extra={
+              <Button size="small" danger icon={<DeleteOutlined />} disabled={selected.length === 0} onClick={onClearAll}>
+                Clear All
+              </Button>
+            }
             data-testid="selected-assets"
           >
             {selected.length === 0 ? (
@@ -123,9 +171,26 @@ export function CsvAssetPicker({ selected, onAdd, onRemove, onClearAll }: {
                 dataSource={selected}
                 pagination={selected.length > 8 ? { pageSize: 8, size: 'small' } : false}
                 renderItem={(s) => (
-                  <List.Item actions={[<Button key="rm" size="small" type="text" danger icon={<DeleteOutlined />} aria-label={`Remove ${s.name}`} onClick={() => onRemove(s.id)} />]}>
+                  <List.Item
+                    actions={[
+                      <Button
+                        key="rm"
+                        size="small"
+                        type="text"
+                        danger
+                        icon={<DeleteOutlined />}
+                        aria-label={`Remove ${s.name}`}
+                        onClick={() => onRemove(s.id)}
+                      />,
+                    ]}
+                  >
                     <List.Item.Meta
-                      title={<Space size={6}><span title={s.name}>{s.name.length > 20 ? `${s.name.slice(0, 20)}...` : s.name || 'Loading...'}</span><Tag>{s.source === 'csv' ? 'CSV' : s.source === 'map' ? 'Map' : 'My Assets'}</Tag></Space>}
+                      title={
+                        <Space size={6}>
+                          <span title={s.name}>{s.name.length > 20 ? `${s.name.slice(0, 20)}...` : s.name || 'Loading...'}</span>
+                          <Tag>{s.source === 'csv' ? 'CSV' : s.source === 'map' ? 'Map' : 'My Assets'}</Tag>
+                        </Space>
+                      }
                       description={`${s.latitude.toFixed(5)}, ${s.longitude.toFixed(5)}`}
                     />
                   </List.Item>

@@ -1,7 +1,19 @@
 import { Space } from 'antd';
 
 /** A row of colour swatches with their band labels. */
-export function Legend({ title, bands, colours, unit, testId }: { title: string; bands: readonly string[]; colours: Record<string, string>; unit: string; testId?: string }) {
+export function Legend({
+  title,
+  bands,
+  colours,
+  unit,
+  testId,
+}: {
+  title: string;
+  bands: readonly string[];
+  colours: Record<string, string>;
+  unit: string;
+  testId?: string;
+}) {
   return (
     <div className="crp-re-legend" data-testid={testId}>
       <span className="crp-re-legend-title">{title}</span>

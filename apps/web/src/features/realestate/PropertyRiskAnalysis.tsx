@@ -1,8 +1,16 @@
 import { useMemo, useState } from 'react';
 import { Card, Col, Row, Segmented, Statistic, Table, Typography } from 'antd';
 import {
-  ELEVATION_BANDS_M, elevationBand, FLOOD_DEPTH_BANDS_M, floodDepthBand, markerColour, severityBand, TYPHOON_WIND_BANDS_KMH, typhoonWindBand,
-  type PropertyRiskResponse, type PropertyRiskRow,
+  ELEVATION_BANDS_M,
+  elevationBand,
+  FLOOD_DEPTH_BANDS_M,
+  floodDepthBand,
+  markerColour,
+  severityBand,
+  TYPHOON_WIND_BANDS_KMH,
+  typhoonWindBand,
+  type PropertyRiskResponse,
+  type PropertyRiskRow,
 } from '@crp/contracts';
 import { AssetMap } from '../../ui/maps/AssetMap';
 import { Chart } from '../../ui/charts/Chart';
@@ -44,15 +52,24 @@ export function PropertyRiskAnalysis({ result }: { result: PropertyRiskResponse 
     () => ({
       assets: rows.map((r) => r.name),
       hazards: HEAT_COLUMNS,
-      data: rows.flatMap((r, y) => [r.flood_score, r.flood.mean_score, r.typhoon_score, r.typhoon.mean_score].map((v, x) => [x, y, Math.round(v)] as [number, number, number])),
+      data: rows.flatMap((r, y) =>
+        [r.flood_score, r.flood.mean_score, r.typhoon_score, r.typhoon.mean_score].map((v, x) => [x, y, Math.round(v)] as [number, number, number]),
+      ),
     }),
     [rows],
   );
   const points = useMemo(
-    () => rows.map((r) => {
-      const s = mapHazard === 'flood' ? r.flood_score : r.typhoon_score;
-      return { name: r.name, latitude: r.lat, longitude: r.lon, colour: markerColour(s), detail: `${mapHazard === 'flood' ? 'Flood' : 'Typhoon'} score ${s.toFixed(0)} (${severityBand(s)})` };
-    }),
+    () =>
+      rows.map((r) => {
+        const s = mapHazard === 'flood' ? r.flood_score : r.typhoon_score;
+        return {
+          name: r.name,
+          latitude: r.lat,
+          longitude: r.lon,
+          colour: markerColour(s),
+          detail: `${mapHazard === 'flood' ? 'Flood' : 'Typhoon'} score ${s.toFixed(0)} (${severityBand(s)})`,
+        };
+      }),
     [rows, mapHazard],
   );
   const worstFlood = rows.reduce<PropertyRiskRow | null>((w, r) => (!w || r.flood_score > w.flood_score ? r : w), null);
@@ -64,12 +81,17 @@ export function PropertyRiskAnalysis({ result }: { result: PropertyRiskResponse 
   return (
     <div className="crp-re-analysis" data-testid="property-risk-analysis">
       <Typography.Paragraph className="crp-muted">
-        {rows.length} propert{rows.length === 1 ? 'y' : 'ies'} · {result.scenario.analysis_type.toUpperCase()} {SCENARIO[result.scenario.scenario]} · {result.scenario.year} · scores 0-100 from the
-        platform's hazard engine (the dashboard's hazard scores); the ring summarises the same property placed around its site.
+        {rows.length} propert{rows.length === 1 ? 'y' : 'ies'} · {result.scenario.analysis_type.toUpperCase()} {SCENARIO[result.scenario.scenario]} ·{' '}
+        {result.scenario.year} · scores 0-100 from the platform's hazard engine (the dashboard's hazard scores); the ring summarises the same property placed
+        around its site.
       </Typography.Paragraph>
       <Row gutter={[16, 16]} data-testid="summary-tiles">
         {[
-          { title: 'Properties', value: String(rows.length), note: `${result.scenario.analysis_type.toUpperCase()} ${SCENARIO[result.scenario.scenario]} · ${result.scenario.year}` },
+          {
+            title: 'Properties',
+            value: String(rows.length),
+            note: `${result.scenario.analysis_type.toUpperCase()} ${SCENARIO[result.scenario.scenario]} · ${result.scenario.year}`,
+          },
           { title: 'Mean flood score', value: meanFlood.toFixed(1), note: severityBand(meanFlood) },
           { title: 'Mean typhoon score', value: meanTyphoon.toFixed(1), note: severityBand(meanTyphoon) },
           { title: 'Highest flood', value: worstFlood ? worstFlood.flood_score.toFixed(0) : '0', note: worstFlood ? short(worstFlood.name) : '' },
@@ -79,7 +101,9 @@ export function PropertyRiskAnalysis({ result }: { result: PropertyRiskResponse 
           <Col key={t.title} xs={12} md={8} xl={4}>
             <Card className="crp-card crp-re-tile">
               <Statistic title={t.title} value={t.value} />
-              <div className="crp-muted crp-re-tile-note" title={t.note}>{t.note}</div>
+              <div className="crp-muted crp-re-tile-note" title={t.note}>
+                {t.note}
+              </div>
             </Card>
           </Col>
         ))}
@@ -95,7 +119,17 @@ export function PropertyRiskAnalysis({ result }: { result: PropertyRiskResponse 
             className="crp-card"
             title="Risk Map"
             data-testid="property-risk-map"
-            extra={<Segmented size="small" value={mapHazard} onChange={(v) => setMapHazard(v as 'flood' | 'typhoon')} options={[{ value: 'flood', label: 'Flood' }, { value: 'typhoon', label: 'Typhoon' }]} />}
+            extra={
+              <Segmented
+                size="small"
+                value={mapHazard}
+                onChange={(v) => setMapHazard(v as 'flood' | 'typhoon')}
+                options={[
+                  { value: 'flood', label: 'Flood' },
+                  { value: 'typhoon', label: 'Typhoon' },
+                ]}
+              />
+            }
           >
             <AssetMap points={points} height={Math.max(heatHeight, 380)} label={`Properties coloured by ${mapHazard} score`} />
           </Card>
@@ -112,13 +146,60 @@ export function PropertyRiskAnalysis({ result }: { result: PropertyRiskResponse 
           scroll={{ x: 1000 }}
           columns={[
             { title: 'Name', dataIndex: 'name', fixed: 'left', width: 170, render: (v: string) => <span title={v}>{short(v)}</span> },
-            { title: 'Flood score', key: 'score', width: 140, sorter: (a, b) => a.flood_score - b.flood_score, render: (_v, r) => <ScoreTag score={r.flood_score} /> },
+            {
+              title: 'Flood score',
+              key: 'score',
+              width: 140,
+              sorter: (a, b) => a.flood_score - b.flood_score,
+              render: (_v, r) => <ScoreTag score={r.flood_score} />,
+            },
             { title: 'Driver', key: 'driver', width: 120, render: (_v, r) => DRIVER[r.flood_driver] ?? r.flood_driver },
-            { title: 'Depth (m)', key: 'depth', width: 120, render: (_v, r) => (r.flood_depth_m === null ? '—' : <span><span className="crp-re-swatch" style={{ background: DEPTH_COLOURS[floodDepthBand(r.flood_depth_m)] }} /> {r.flood_depth_m.toFixed(2)}</span>) },
-            { title: 'Elevation (m)', key: 'elev', width: 120, render: (_v, r) => (r.elevation_m === null ? <span className="crp-muted" title="No coastal elevation tile here">inland</span> : <span><span className="crp-re-swatch" style={{ background: ELEVATION_COLOURS[elevationBand(r.elevation_m)] }} /> {r.elevation_m.toFixed(0)}</span>) },
+            {
+              title: 'Depth (m)',
+              key: 'depth',
+              width: 120,
+              render: (_v, r) =>
+                r.flood_depth_m === null ? (
+                  '—'
+                ) : (
+                  <span>
+                    <span className="crp-re-swatch" style={{ background: DEPTH_COLOURS[floodDepthBand(r.flood_depth_m)] }} /> {r.flood_depth_m.toFixed(2)}
+                  </span>
+                ),
+            },
+            {
+              title: 'Elevation (m)',
+              key: 'elev',
+              width: 120,
+              render: (_v, r) =>
+                r.elevation_m === null ? (
+                  <span className="crp-muted" title="No coastal elevation tile here">
+                    inland
+                  </span>
+                ) : (
+                  <span>
+                    <span className="crp-re-swatch" style={{ background: ELEVATION_COLOURS[elevationBand(r.elevation_m)] }} /> {r.elevation_m.toFixed(0)}
+                  </span>
+                ),
+            },
             ...ringColumns('flood'),
             { title: 'Population', key: 'pop', width: 110, render: (_v, r) => people(r.population_value) },
-            { title: 'GDP', key: 'gdp', width: 100, render: (_v, r) => <span title={r.gdp_per_capita_usd ? `GDP per capita ${r.gdp_per_capita_usd.toLocaleString('en-US')} US$ (${r.gdp_year}, ${r.country_code})` : 'No GDP per capita for this country'}>{money(r.gdp_value)}</span> },
+            {
+              title: 'GDP',
+              key: 'gdp',
+              width: 100,
+              render: (_v, r) => (
+                <span
+                  title={
+                    r.gdp_per_capita_usd
+                      ? `GDP per capita ${r.gdp_per_capita_usd.toLocaleString('en-US')} US$ (${r.gdp_year}, ${r.country_code})`
+                      : 'No GDP per capita for this country'
+                  }
+                >
+                  {money(r.gdp_value)}
+                </span>
+              ),
+            },
           ]}
         />
       </Card>
@@ -132,8 +213,27 @@ export function PropertyRiskAnalysis({ result }: { result: PropertyRiskResponse 
           scroll={{ x: 900 }}
           columns={[
             { title: 'Name', dataIndex: 'name', fixed: 'left', width: 170, render: (v: string) => <span title={v}>{short(v)}</span> },
-            { title: 'Typhoon score', key: 'score', width: 140, sorter: (a, b) => a.typhoon_score - b.typhoon_score, render: (_v, r) => <ScoreTag score={r.typhoon_score} /> },
-            { title: 'Wind (km/h)', key: 'wind', width: 140, render: (_v, r) => (r.typhoon_wind_kmh === null ? '—' : <span><span className="crp-re-swatch" style={{ background: WIND_COLOURS[typhoonWindBand(r.typhoon_wind_kmh)] }} /> {r.typhoon_wind_kmh.toFixed(0)} ({typhoonWindBand(r.typhoon_wind_kmh)})</span>) },
+            {
+              title: 'Typhoon score',
+              key: 'score',
+              width: 140,
+              sorter: (a, b) => a.typhoon_score - b.typhoon_score,
+              render: (_v, r) => <ScoreTag score={r.typhoon_score} />,
+            },
+            {
+              title: 'Wind (km/h)',
+              key: 'wind',
+              width: 140,
+              render: (_v, r) =>
+                r.typhoon_wind_kmh === null ? (
+                  '—'
+                ) : (
+                  <span>
+                    <span className="crp-re-swatch" style={{ background: WIND_COLOURS[typhoonWindBand(r.typhoon_wind_kmh)] }} /> {r.typhoon_wind_kmh.toFixed(0)}{' '}
+                    ({typhoonWindBand(r.typhoon_wind_kmh)})
+                  </span>
+                ),
+            },
             ...ringColumns('typhoon'),
             { title: 'Latitude', dataIndex: 'lat', width: 100, render: (v: number) => v.toFixed(5) },
             { title: 'Longitude', dataIndex: 'lon', width: 100, render: (v: number) => v.toFixed(5) },

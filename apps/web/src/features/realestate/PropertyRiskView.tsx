@@ -18,7 +18,11 @@ export function PropertyRiskView({ projectName, initial }: { projectName: string
         status={notFound ? '404' : 'error'}
         title={notFound ? `No property-risk project named '${projectName}'` : 'The property-risk results could not be loaded'}
         subTitle={notFound ? 'It may have been deleted or renamed, or it is not shared with you.' : 'Check your connection and try again.'}
-        extra={<Button type="primary" onClick={() => navigate('/realestate')}>Go to Real Estate</Button>}
+        extra={
+          <Button type="primary" onClick={() => navigate('/realestate')}>
+            Go to Real Estate
+          </Button>
+        }
       />
     );
   }

@@ -4,7 +4,12 @@ import { REAL_ESTATE_PROPERTY_TYPES } from './propertyTypes';
 import type { SelectedProperty } from './useSelectedProperties';
 
 /** The Selected Asset table: name (editable), property type, latitude and longitude (5 decimals) and Delete. */
-export function SelectedAssetTable({ items, onUpdate, onRemove, testId = 'selected-asset-table' }: {
+export function SelectedAssetTable({
+  items,
+  onUpdate,
+  onRemove,
+  testId = 'selected-asset-table',
+}: {
   items: SelectedProperty[];
   onUpdate: (id: string, patch: { name?: string; property_type?: string }) => void;
   onRemove: (id: string) => void;
@@ -29,7 +34,14 @@ export function SelectedAssetTable({ items, onUpdate, onRemove, testId = 'select
             r.status === 'loading' ? (
               <span className="crp-muted">Loading...</span>
             ) : (
-              <Input size="small" value={r.name} maxLength={150} aria-label={`Name of asset ${r.name}`} status={r.name.trim() ? undefined : 'error'} onChange={(e) => onUpdate(r.id, { name: e.target.value })} />
+              <Input
+                size="small"
+                value={r.name}
+                maxLength={150}
+                aria-label={`Name of asset ${r.name}`}
+                status={r.name.trim() ? undefined : 'error'}
+                onChange={(e) => onUpdate(r.id, { name: e.target.value })}
+              />
             ),
         },
         {
@@ -37,8 +49,15 @@ export function SelectedAssetTable({ items, onUpdate, onRemove, testId = 'select
           key: 'type',
           width: 170,
           render: (_v, r) => (
-            <Select size="small" style={{ width: 160 }} value={r.property_type || undefined} placeholder="NA" aria-label="Property type" onChange={(v) => onUpdate(r.id, { property_type: v })}
-              options={[...new Set([r.property_type, ...REAL_ESTATE_PROPERTY_TYPES])].filter((t) => t && t !== 'NA').map((t) => ({ value: t, label: t }))} />
+            <Select
+              size="small"
+              style={{ width: 160 }}
+              value={r.property_type || undefined}
+              placeholder="NA"
+              aria-label="Property type"
+              onChange={(v) => onUpdate(r.id, { property_type: v })}
+              options={[...new Set([r.property_type, ...REAL_ESTATE_PROPERTY_TYPES])].filter((t) => t && t !== 'NA').map((t) => ({ value: t, label: t }))}
+            />
           ),
         },
         { title: 'Latitude', dataIndex: 'latitude', width: 110, render: (v: number) => v.toFixed(5) },

@@ -8,7 +8,6 @@ import { computePropertyRisk, fetchPropertyRisk, type PropertyRiskComputeInput }
 
 export type CreateProblem = { kind: 'limit'; message: string } | { kind: 'error'; lines: string[] };
 
-
 function problemOf(err: unknown): CreateProblem {
   if (err instanceof ApiError) {
     const body = (err.body ?? {}) as { error?: unknown; code?: unknown };

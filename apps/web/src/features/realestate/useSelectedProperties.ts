@@ -48,7 +48,7 @@ export function useSelectedProperties(limit: number | null, onLimit: (n: number)
       if (!room(1)) return;
       const id = newId();
       const lat = round6(latitude);
-      const lon = round6((((longitude + 540) % 360) - 180));
+      const lon = round6(((longitude + 540) % 360) - 180);
       setItems((xs) => [...xs, { id, name: '', latitude: lat, longitude: lon, property_type: 'Residential', extra: {}, source: 'map', status: 'loading' }]);
       const ctrl = new AbortController();
       aborts.current.set(id, ctrl);
@@ -64,7 +64,22 @@ export function useSelectedProperties(limit: number | null, onLimit: (n: number)
         .catch((err: unknown) => {
           if (ctrl.signal.aborted) return;
           console.warn('Reverse geocoding failed', err); // spec 001 §8: shown as 'Unknown Location'
-          setItems((xs) => xs.map((x) => (x.id === id ? { ...x, name: x.name || uniqueName('Unknown Location', xs.filter((o) => o.id !== id).map((o) => o.name)), status: 'ready' } : x)));
+          setItems((xs) =>
+            xs.map((x) =>
+              x.id === id
+                ? {
+                    ...x,
+                    name:
+                      x.name ||
+                      uniqueName(
+                        'Unknown Location',
+                        xs.filter((o) => o.id !== id).map((o) => o.name),
+                      ),
+                    status: 'ready',
+                  }
+                : x,
+            ),
+          );
         })
         .finally(() => aborts.current.delete(id));
     },
@@ -89,7 +104,10 @@ export function useSelectedProperties(limit: number | null, onLimit: (n: number)
     setItems((xs) => xs.filter((x) => x.id !== id));
   }, []);
   const removeWhere = useCallback((pred: (x: SelectedProperty) => boolean) => setItems((xs) => xs.filter((x) => !pred(x))), []);
-  const update = useCallback((id: string, patch: Partial<Pick<SelectedProperty, 'name' | 'property_type'>>) => setItems((xs) => xs.map((x) => (x.id === id ? { ...x, ...patch } : x))), []);
+  const update = useCallback(
+    (id: string, patch: Partial<Pick<SelectedProperty, 'name' | 'property_type'>>) => setItems((xs) => xs.map((x) => (x.id === id ? { ...x, ...patch } : x))),
+    [],
+  );
   const clear = useCallback(() => {
     aborts.current.forEach((a) => a.abort());
     setItems([]);

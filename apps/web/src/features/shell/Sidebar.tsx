@@ -70,11 +70,7 @@ export function Sidebar({ collapsed, onCollapsedChange, onBreakpoint, onLogout, 
 
   const items = useMemo<MenuItem[]>(() => {
     const allowed = new Set(tierData?.allowed_modules ?? []);
-    const modules = MODULE_ENTRIES.filter((e) => allowed.has(e.module)).map<MenuItem>((e) => ({
-      key: e.path,
-      icon: e.icon,
-      label: link(e.path, e.label),
-    }));
+    const modules = MODULE_ENTRIES.filter((e) => allowed.has(e.module)).map<MenuItem>((e) => ({ key: e.path, icon: e.icon, label: link(e.path, e.label) }));
     return [
       { key: '/', icon: <HomeOutlined />, label: link('/', 'Home') },
       { key: '/project', icon: <FolderOpenOutlined />, label: link('/project', 'Projects') },
@@ -82,9 +78,7 @@ export function Sidebar({ collapsed, onCollapsedChange, onBreakpoint, onLogout, 
         key: 'modules',
         icon: <AppstoreOutlined />,
         label: 'Modules',
-        children: modules.length
-          ? modules
-          : [{ key: 'no-modules', disabled: true, label: <span className="crp-menu-note">No modules in your plan</span> }],
+        children: modules.length ? modules : [{ key: 'no-modules', disabled: true, label: <span className="crp-menu-note">No modules in your plan</span> }],
       },
       {
         key: 'documents',

@@ -5,7 +5,8 @@ import { fetchCarbonAnalysis, fetchCarbonProjects } from '../../api/carbon';
 import { queryKeys } from '../../api/queryKeys';
 import { readUserId } from '../../lib/storage';
 
-const num = (v: number | null, digits = 1) => (v === null ? 'n/a' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const num = (v: number | null, digits = 1) =>
+  v === null ? 'n/a' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /**
  * TCFD Metrics b): the financed emissions of a carbon (transition) analysis the user links to this portfolio. The
@@ -18,7 +19,11 @@ export function TcfdCarbonMetrics({ linked, onLink }: { linked: string | null; o
   const list = useQuery({ queryKey: queryKeys.carbonList(userId ?? 0), queryFn: () => fetchCarbonProjects(userId!), enabled: userId !== null });
   const names = (list.data?.data ?? []).map((p) => p.project_name);
   const chosen = linked && names.includes(linked) ? linked : null;
-  const analysis = useQuery({ queryKey: queryKeys.carbonAnalysis(chosen ?? ''), queryFn: () => fetchCarbonAnalysis(userId!, chosen!), enabled: userId !== null && chosen !== null });
+  const analysis = useQuery({
+    queryKey: queryKeys.carbonAnalysis(chosen ?? ''),
+    queryFn: () => fetchCarbonAnalysis(userId!, chosen!),
+    enabled: userId !== null && chosen !== null,
+  });
   const p = analysis.data?.portfolio;
 
   return (
@@ -72,14 +77,18 @@ export function TcfdCarbonMetrics({ linked, onLink }: { linked: string | null; o
               <th>Data basis</th>
               <td>
                 {p.reported_companies} reported, {p.projected_companies} projected from revenue
-                {p.unavailable_companies ? `, ${p.unavailable_companies} without a factor (left out)` : ''} · coverage {num(p.coverage * 100, 0)} % of the amount invested
+                {p.unavailable_companies ? `, ${p.unavailable_companies} without a factor (left out)` : ''} · coverage {num(p.coverage * 100, 0)} % of the
+                amount invested
                 {p.data_quality_score !== null ? ` · PCAF data quality ${num(p.data_quality_score, 1)}` : ''}
               </td>
             </tr>
           </tbody>
         </table>
       )}
-      <p className="crp-muted crp-small">Scope 3 emissions are not covered by the carbon module. Method: PCAF financed emissions with market capitalisation as the attribution denominator (Climate Methodology, carbon chapter).</p>
+      <p className="crp-muted crp-small">
+        Scope 3 emissions are not covered by the carbon module. Method: PCAF financed emissions with market capitalisation as the attribution denominator
+        (Climate Methodology, carbon chapter).
+      </p>
     </div>
   );
 }

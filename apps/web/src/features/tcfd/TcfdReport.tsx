@@ -17,7 +17,8 @@ const NOTE_PROMPTS: Record<NoteKey, string> = {
   governance_board: "Describe the board's oversight of climate-related risks and opportunities (who, how often, which decisions).",
   governance_management: "Describe management's role in assessing and managing climate-related risks (positions, committees, reporting lines).",
   risk_integration: "Describe how these processes are integrated into the organisation's overall risk management.",
-  targets: 'Describe the targets used to manage climate-related risks (for example residual CVaR below a share of value, adaptation of the highest-scoring assets by a year) and progress against them.',
+  targets:
+    'Describe the targets used to manage climate-related risks (for example residual CVaR below a share of value, adaptation of the highest-scoring assets by a year) and progress against them.',
 };
 
 const SAVE_TEXT: Record<SaveState, string> = {
@@ -32,7 +33,16 @@ function Note({ id, notes, set, loading }: { id: NoteKey; notes: Partial<Record<
   const text = notes[id] ?? '';
   return (
     <div className="crp-tcfd-note">
-      <Input.TextArea className="crp-screen-only" disabled={loading} autoSize={{ minRows: 3 }} value={text} onChange={(e) => set(id, e.target.value)} placeholder={NOTE_PROMPTS[id]} aria-label={NOTE_PROMPTS[id]} data-testid={`tcfd-note-${id}`} />
+      <Input.TextArea
+        className="crp-screen-only"
+        disabled={loading}
+        autoSize={{ minRows: 3 }}
+        value={text}
+        onChange={(e) => set(id, e.target.value)}
+        placeholder={NOTE_PROMPTS[id]}
+        aria-label={NOTE_PROMPTS[id]}
+        data-testid={`tcfd-note-${id}`}
+      />
       <p className="crp-print-only crp-tcfd-note-text">{text.trim() || `To be completed by the organisation: ${NOTE_PROMPTS[id]}`}</p>
     </div>
   );
@@ -67,7 +77,10 @@ export function TcfdReport({ data }: { data: DashboardData }) {
   const material = combined.filter((c) => c.score !== null && c.score > MATERIAL_SCORE);
   const byScenario = data.cvar_chart_data;
   const cone = data.cone_chart;
-  const top = (data.asset_table ?? []).slice().sort((a, b) => (b.overall_loss ?? 0) - (a.overall_loss ?? 0)).slice(0, 5);
+  const top = (data.asset_table ?? [])
+    .slice()
+    .sort((a, b) => (b.overall_loss ?? 0) - (a.overall_loss ?? 0))
+    .slice(0, 5);
   const level = data.overall.label;
   const k = data.key_finding_data;
 
@@ -78,8 +91,8 @@ export function TcfdReport({ data }: { data: DashboardData }) {
           <div className="crp-tcfd-kicker">TCFD climate-related financial disclosure · physical risk</div>
           <h1 data-testid="tcfd-title">{data.project.name}</h1>
           <p className="crp-tcfd-basis" data-testid="tcfd-basis">
-            Scenario {scenarioYear} · {data.asset_count} assets · {data.hazard_count} hazards · with adaptation measures as recorded · methodology {data.project.methodology_version} · analysed{' '}
-            {data.project.analysed_at?.slice(0, 10) ?? 'n/a'} · printed {new Date().toISOString().slice(0, 10)}
+            Scenario {scenarioYear} · {data.asset_count} assets · {data.hazard_count} hazards · with adaptation measures as recorded · methodology{' '}
+            {data.project.methodology_version} · analysed {data.project.analysed_at?.slice(0, 10) ?? 'n/a'} · printed {new Date().toISOString().slice(0, 10)}
           </p>
         </div>
         <Space className="crp-screen-only">
@@ -90,9 +103,17 @@ export function TcfdReport({ data }: { data: DashboardData }) {
       </header>
 
       <Section id="governance" title="1. Governance">
-        <p className="crp-muted">The organisation&apos;s governance around climate-related risks and opportunities. Only the organisation can describe it: the text typed here is saved with this portfolio, for everyone with access to it, and printed with the report.</p>
+        <p className="crp-muted">
+          The organisation&apos;s governance around climate-related risks and opportunities. Only the organisation can describe it: the text typed here is saved
+          with this portfolio, for everyone with access to it, and printed with the report.
+        </p>
         {narrative.state !== 'idle' && (
-          <p className={`crp-screen-only crp-small ${narrative.state === 'failed' || narrative.state === 'read-only' ? 'crp-error-text' : 'crp-muted'}`} role="status" data-testid="tcfd-save-state" data-state={narrative.state}>
+          <p
+            className={`crp-screen-only crp-small ${narrative.state === 'failed' || narrative.state === 'read-only' ? 'crp-error-text' : 'crp-muted'}`}
+            role="status"
+            data-testid="tcfd-save-state"
+            data-state={narrative.state}
+          >
             {SAVE_TEXT[narrative.state]}
           </p>
         )}
@@ -105,34 +126,47 @@ export function TcfdReport({ data }: { data: DashboardData }) {
       <Section id="strategy" title="2. Strategy">
         <Recommended>a) Climate-related risks identified over the short, medium and long term</Recommended>
         {data.combined_data ? (
-        <>
-        <Table
-          size="small"
-          pagination={false}
-          rowKey="hazard"
-          data-testid="tcfd-hazards"
-          dataSource={combined}
-          columns={[
-            { title: 'Hazard', dataIndex: 'hazard' },
-            { title: '2020 score', dataIndex: 'score_2020', render: (v: number | null, r) => (v === null ? 'n/a' : `${v} (${r.band_2020})`) },
-            { title: `${f.year} score`, dataIndex: 'score', render: (v: number | null, r) => (v === null ? 'n/a' : <Tag color={markerColour(v)} className="crp-tcfd-score">{v} ({r.band})</Tag>) },
-          ]}
-        />
-        <p>
-          {material.length
-            ? `Material at ${f.year} (average score above ${MATERIAL_SCORE}): ${material.map((m) => m.hazard).join(', ')}.`
-            : `No hazard's average score is above ${MATERIAL_SCORE} at ${f.year}; the highest is ${[...combined].sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0]?.hazard ?? 'n/a'}.`}
-        </p>
-        </>
+          <>
+            <Table
+              size="small"
+              pagination={false}
+              rowKey="hazard"
+              data-testid="tcfd-hazards"
+              dataSource={combined}
+              columns={[
+                { title: 'Hazard', dataIndex: 'hazard' },
+                { title: '2020 score', dataIndex: 'score_2020', render: (v: number | null, r) => (v === null ? 'n/a' : `${v} (${r.band_2020})`) },
+                {
+                  title: `${f.year} score`,
+                  dataIndex: 'score',
+                  render: (v: number | null, r) =>
+                    v === null ? (
+                      'n/a'
+                    ) : (
+                      <Tag color={markerColour(v)} className="crp-tcfd-score">
+                        {v} ({r.band})
+                      </Tag>
+                    ),
+                },
+              ]}
+            />
+            <p>
+              {material.length
+                ? `Material at ${f.year} (average score above ${MATERIAL_SCORE}): ${material.map((m) => m.hazard).join(', ')}.`
+                : `No hazard's average score is above ${MATERIAL_SCORE} at ${f.year}; the highest is ${[...combined].sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0]?.hazard ?? 'n/a'}.`}
+            </p>
+          </>
         ) : (
           <Alert type="info" title={UPGRADE} />
         )}
         <Recommended>b) Impact on the business, strategy and financial planning</Recommended>
         {card ? (
           <p data-testid="tcfd-impact">
-            Over the 20-year window around {f.year}, the expected climate loss of the portfolio (Climate Value at Risk) is <strong>{money(card.climate_value_at_risk)}</strong>, {percent(card.climate_value_at_risk_percentage)} of its value of {money(card.total_asset_value)}. After
-            adaptation the residual CVaR is <strong>{money(card.residual_climate_value_at_risk)}</strong> (avoided loss {money(card.avoided_loss)}). The expected annual loss is {money(card.expected_annual_loss)}, and the loss in the most severe modelled event
-            (maximum exposure) {money(card.max_exposure)}.
+            Over the 20-year window around {f.year}, the expected climate loss of the portfolio (Climate Value at Risk) is{' '}
+            <strong>{money(card.climate_value_at_risk)}</strong>, {percent(card.climate_value_at_risk_percentage)} of its value of{' '}
+            {money(card.total_asset_value)}. After adaptation the residual CVaR is <strong>{money(card.residual_climate_value_at_risk)}</strong> (avoided loss{' '}
+            {money(card.avoided_loss)}). The expected annual loss is {money(card.expected_annual_loss)}, and the loss in the most severe modelled event (maximum
+            exposure) {money(card.max_exposure)}.
           </p>
         ) : (
           <Alert type="info" title={UPGRADE} />
@@ -189,13 +223,21 @@ export function TcfdReport({ data }: { data: DashboardData }) {
                     ['4.5', 'mid', '#d48806'],
                     ['8.5', 'high', '#cf1322'],
                   ] as const
-                ).map(([name, key, color]) => ({ name, type: 'line', data: cone.map((c) => (c[key] === null ? null : Math.round(c[key]! / 1e4) / 100)), itemStyle: { color }, lineStyle: { color } })),
+                ).map(([name, key, color]) => ({
+                  name,
+                  type: 'line',
+                  data: cone.map((c) => (c[key] === null ? null : Math.round(c[key]! / 1e4) / 100)),
+                  itemStyle: { color },
+                  lineStyle: { color },
+                })),
               }}
             />
             {k && (
               <p>
                 Following a 2.6 pathway instead of 8.5 avoids {money(k.value_of_transition_policies)} of CVaR at {f.year} (the value of transition policies).
-                {k.increased_by_2050 !== null ? ` Against 2020 the CVaR changes by ${k.increased_by_2050 >= 0 ? '+' : ''}${k.increased_by_2050.toFixed(1)} % by 2050.` : ''}
+                {k.increased_by_2050 !== null
+                  ? ` Against 2020 the CVaR changes by ${k.increased_by_2050 >= 0 ? '+' : ''}${k.increased_by_2050.toFixed(1)} % by 2050.`
+                  : ''}
               </p>
             )}
           </>
@@ -207,13 +249,16 @@ export function TcfdReport({ data }: { data: DashboardData }) {
       <Section id="risk-management" title="3. Risk Management">
         <Recommended>a) Processes for identifying and assessing climate-related risks</Recommended>
         <p>
-          Each asset is placed on hazard layers built from open data for {data.project.hazards.length} hazards ({data.project.hazards.join(', ')}), for 2020 and for every scenario and year to 2100. Published vulnerability curves turn intensities into damage and disruption; losses are
-          integrated over return periods and summed over a 20-year window (CVaR). The full method is in Documents &gt; Climate Methodology.
+          Each asset is placed on hazard layers built from open data for {data.project.hazards.length} hazards ({data.project.hazards.join(', ')}), for 2020 and
+          for every scenario and year to 2100. Published vulnerability curves turn intensities into damage and disruption; losses are integrated over return
+          periods and summed over a 20-year window (CVaR). The full method is in Documents &gt; Climate Methodology.
         </p>
         <Recommended>b) Processes for managing them</Recommended>
         <p>
           Adaptation measures recorded per asset (mitigation level) reduce the residual CVaR{card ? `: ${money(card.avoided_loss)} avoided at ${f.year}` : ''}.
-          {material.length ? ` Priority hazards for adaptation: ${material.map((m) => m.hazard).join(', ')}; the measures are in Documents > Adaptation Methodology.` : ' No hazard is above the adaptation threshold at this year.'}
+          {material.length
+            ? ` Priority hazards for adaptation: ${material.map((m) => m.hazard).join(', ')}; the measures are in Documents > Adaptation Methodology.`
+            : ' No hazard is above the adaptation threshold at this year.'}
         </p>
         <Recommended>c) Integration into overall risk management</Recommended>
         <Note id="risk_integration" notes={notes} set={setNote} loading={!narrative.narrative} />
@@ -225,7 +270,9 @@ export function TcfdReport({ data }: { data: DashboardData }) {
           <tbody>
             <tr>
               <th>Climate score (0-100)</th>
-              <td style={{ color: level ? CLIMATE_SCORE_COLOURS[level] : undefined }}>{data.overall.overall_risk === null ? 'n/a' : `${data.overall.overall_risk.toFixed(1)} / 100 (${level} risk)`}</td>
+              <td style={{ color: level ? CLIMATE_SCORE_COLOURS[level] : undefined }}>
+                {data.overall.overall_risk === null ? 'n/a' : `${data.overall.overall_risk.toFixed(1)} / 100 (${level} risk)`}
+              </td>
             </tr>
             <tr>
               <th>Climate Value at Risk (20-year sum of expected annual loss)</th>
@@ -245,7 +292,13 @@ export function TcfdReport({ data }: { data: DashboardData }) {
             </tr>
             <tr>
               <th>1-in-100 / 1-in-250-year loss</th>
-              <td>{card ? (card.loss_100_year === null || card.loss_250_year === null ? 'analyse again to see' : `${money(card.loss_100_year)} / ${money(card.loss_250_year)}`) : UPGRADE}</td>
+              <td>
+                {card
+                  ? card.loss_100_year === null || card.loss_250_year === null
+                    ? 'analyse again to see'
+                    : `${money(card.loss_100_year)} / ${money(card.loss_250_year)}`
+                  : UPGRADE}
+              </td>
             </tr>
             <tr>
               <th>Maximum exposure</th>
@@ -269,7 +322,8 @@ export function TcfdReport({ data }: { data: DashboardData }) {
           ))}
         </ul>
         <p className="crp-muted">
-          Scenario {scenarioYear}; methodology version {data.project.methodology_version}. Structure: Recommendations of the Task Force on Climate-related Financial Disclosures (TCFD, 2017), four core elements and eleven recommended disclosures.
+          Scenario {scenarioYear}; methodology version {data.project.methodology_version}. Structure: Recommendations of the Task Force on Climate-related
+          Financial Disclosures (TCFD, 2017), four core elements and eleven recommended disclosures.
         </p>
       </footer>
     </article>

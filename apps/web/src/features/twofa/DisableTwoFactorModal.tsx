@@ -9,7 +9,17 @@ export const DISABLE_OK = 'Two-factor authentication is off.';
 export const DISABLE_FAILED = 'Two-factor authentication was not turned off. Try again.';
 
 /** Turns 2FA off after the password and a code of the method in force (issue 21). */
-export function DisableTwoFactorModal({ open, currentMethod, onClose, onDisabled }: { open: boolean; currentMethod: TwoFaMethod; onClose: () => void; onDisabled: () => void }) {
+export function DisableTwoFactorModal({
+  open,
+  currentMethod,
+  onClose,
+  onDisabled,
+}: {
+  open: boolean;
+  currentMethod: TwoFaMethod;
+  onClose: () => void;
+  onDisabled: () => void;
+}) {
   const { message } = App.useApp();
   const [form] = Form.useForm<Partial<MfaConfirmation>>();
   const [error, setError] = useState<string | null>(null);

@@ -22,12 +22,7 @@ const METHODS: { value: TwoFaMethod; title: string; text: string; icon: React.Re
     text: 'Google Authenticator, Microsoft Authenticator, 1Password or any TOTP app. Works offline.',
     icon: <MobileOutlined />,
   },
-  {
-    value: 'email',
-    title: 'E-mail code',
-    text: 'We e-mail you a 6-digit code each time you log in.',
-    icon: <MailOutlined />,
-  },
+  { value: 'email', title: 'E-mail code', text: 'We e-mail you a 6-digit code each time you log in.', icon: <MailOutlined /> },
 ];
 
 /** The 2FA setup flow (spec 000 §4): choose, confirm the override, request the setup, verify, go to /location. */
@@ -89,9 +84,13 @@ export function TwoFactorSetupCard() {
       extra={
         user ? (
           enabled ? (
-            <Tag color="green" data-testid="twofa-status">On: {current}</Tag>
+            <Tag color="green" data-testid="twofa-status">
+              On: {current}
+            </Tag>
           ) : (
-            <Tag color="orange" data-testid="twofa-status">Off</Tag>
+            <Tag color="orange" data-testid="twofa-status">
+              Off
+            </Tag>
           )
         ) : null
       }
@@ -101,12 +100,7 @@ export function TwoFactorSetupCard() {
           ? 'Your account asks for a second code at login. You can switch method or re-pair a new device below (with your password and a code of your current method).'
           : 'Protect your account with a second step at login. Choose how you want to receive your 6-digit code.'}
       </p>
-      <Radio.Group
-        className="crp-method-group"
-        value={method}
-        onChange={(e) => setMethod(e.target.value as TwoFaMethod)}
-        aria-label="2FA method"
-      >
+      <Radio.Group className="crp-method-group" value={method} onChange={(e) => setMethod(e.target.value as TwoFaMethod)} aria-label="2FA method">
         {METHODS.map((m) => (
           <Radio key={m.value} value={m.value} className={method === m.value ? 'crp-method crp-method-active' : 'crp-method'}>
             <span className="crp-method-icon" aria-hidden="true">

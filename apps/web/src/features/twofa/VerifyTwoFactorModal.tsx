@@ -102,7 +102,11 @@ export function VerifyTwoFactorModal({
         requiredMark={false}
         onFinish={(v) => mutation.mutate({ code: v.code.trim(), ...(currentMethod ? { confirmation: confirmationOf(v) } : {}) })}
       >
-        <Form.Item label={currentMethod ? 'Verification code of the new method' : 'Verification code'} name="code" rules={[{ required: true, whitespace: true, message: 'Enter the 6-digit code' }]}>
+        <Form.Item
+          label={currentMethod ? 'Verification code of the new method' : 'Verification code'}
+          name="code"
+          rules={[{ required: true, whitespace: true, message: 'Enter the 6-digit code' }]}
+        >
           <Input
             size="large"
             inputMode="numeric"

@@ -5,7 +5,20 @@ import { DataZoomComponent, GridComponent, LegendComponent, TitleComponent, Tool
 import { CanvasRenderer } from 'echarts/renderers';
 import type { EChartsOption } from 'echarts';
 
-echarts.use([BarChart, HeatmapChart, LineChart, PieChart, ScatterChart, DataZoomComponent, GridComponent, LegendComponent, TitleComponent, TooltipComponent, VisualMapComponent, CanvasRenderer]);
+echarts.use([
+  BarChart,
+  HeatmapChart,
+  LineChart,
+  PieChart,
+  ScatterChart,
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  TitleComponent,
+  TooltipComponent,
+  VisualMapComponent,
+  CanvasRenderer,
+]);
 
 export type { EChartsOption };
 
@@ -13,7 +26,13 @@ export type { EChartsOption };
 export function Chart({ option, height = 320, label, testId }: { option: EChartsOption; height?: number; label: string; testId?: string }) {
   return (
     <div role="img" aria-label={label} data-testid={testId}>
-      <ReactEChartsCore echarts={echarts} option={{ animationDuration: 250, animationDurationUpdate: 250, ...option }} notMerge lazyUpdate style={{ height, width: '100%' }} />
+      <ReactEChartsCore
+        echarts={echarts}
+        option={{ animationDuration: 250, animationDurationUpdate: 250, ...option }}
+        notMerge
+        lazyUpdate
+        style={{ height, width: '100%' }}
+      />
     </div>
   );
 }

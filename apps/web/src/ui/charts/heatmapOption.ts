@@ -22,7 +22,13 @@ export function heatmapOption(h: HeatmapData, height: number): EChartsOption {
     },
     grid: { left: 130, right: scroll ? 48 : 24, top: 16, bottom: height < 200 ? 40 : 110 },
     xAxis: { type: 'category', data: h.hazards, splitArea: { show: true }, axisLabel: { rotate: h.hazards.length > 5 ? 30 : 0, interval: 0, fontSize: 11 } },
-    yAxis: { type: 'category', data: h.assets, inverse: true, splitArea: { show: true }, axisLabel: { formatter: (v: string) => truncate(v, 18), fontSize: 11 } },
+    yAxis: {
+      type: 'category',
+      data: h.assets,
+      inverse: true,
+      splitArea: { show: true },
+      axisLabel: { formatter: (v: string) => truncate(v, 18), fontSize: 11 },
+    },
     visualMap: {
       min: 0,
       max: 100,
@@ -36,7 +42,17 @@ export function heatmapOption(h: HeatmapData, height: number): EChartsOption {
     },
     dataZoom: scroll
       ? [
-          { type: 'slider', yAxisIndex: 0, startValue: 0, endValue: VISIBLE_ROWS - 1, right: 8, width: 16, showDetail: false, brushSelect: false, zoomLock: true },
+          {
+            type: 'slider',
+            yAxisIndex: 0,
+            startValue: 0,
+            endValue: VISIBLE_ROWS - 1,
+            right: 8,
+            width: 16,
+            showDetail: false,
+            brushSelect: false,
+            zoomLock: true,
+          },
           { type: 'inside', yAxisIndex: 0, startValue: 0, endValue: VISIBLE_ROWS - 1, zoomOnMouseWheel: false, moveOnMouseWheel: true, moveOnMouseMove: false },
         ]
       : [],

@@ -17,7 +17,10 @@ export interface AssetPoint {
 }
 
 /** The map's viewport as the map endpoint reads it: [west, south, east, north] (clamped to the world) and the zoom. */
-export interface Viewport { bbox: [number, number, number, number]; zoom: number }
+export interface Viewport {
+  bbox: [number, number, number, number];
+  zoom: number;
+}
 
 /**
  * Zoom 16 on a single asset; for several, the world at zoom 2 (spec 001 §2.1), zoomed out further only as far as
@@ -36,12 +39,16 @@ export function initialView(points: AssetPoint[]): { center: [number, number]; z
   return { center: [(bounds[0][0] + bounds[1][0]) / 2, (bounds[0][1] + bounds[1][1]) / 2], zoom: 2, bounds };
 }
 
-function toGeoJson(points: AssetPoint[]): GeoJSONSourceSpecification["data"] & object {
+function toGeoJson(points: AssetPoint[]): GeoJSONSourceSpecification['data'] & object {
   return {
     type: 'FeatureCollection',
     features: points
       .filter((p) => Number.isFinite(p.latitude) && Number.isFinite(p.longitude))
-      .map((p) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [p.longitude, p.latitude] }, properties: { name: p.name, colour: p.colour, detail: p.detail ?? '', count: p.count ?? 1 } })),
+      .map((p) => ({
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [p.longitude, p.latitude] },
+        properties: { name: p.name, colour: p.colour, detail: p.detail ?? '', count: p.count ?? 1 },
+      })),
   };
 }
 
@@ -55,7 +62,21 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', 
  * A MapLibre map of asset points on the offline basemap (a GeoJSON circle layer, so 10,000 assets stay fast), with a
  * Satellite/Light switch. Clicking a point shows its name and detail.
  */
-export function AssetMap({ points, height = 420, label, testId, onViewport, clustered = false }: { points: AssetPoint[]; height?: number; label: string; testId?: string; onViewport?: (v: Viewport) => void; clustered?: boolean }) {
+export function AssetMap({
+  points,
+  height = 420,
+  label,
+  testId,
+  onViewport,
+  clustered = false,
+}: {
+  points: AssetPoint[];
+  height?: number;
+  label: string;
+  testId?: string;
+  onViewport?: (v: Viewport) => void;
+  clustered?: boolean;
+}) {
   const viewportRef = useRef(onViewport);
   viewportRef.current = onViewport;
   const container = useRef<HTMLDivElement>(null);
@@ -87,7 +108,17 @@ export function AssetMap({ points, height = 420, label, testId, onViewport, clus
           source: 'assets',
           paint: {
             'circle-color': ['get', 'colour'],
-            'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, ['case', cluster, clusterRadius, 5], 10, ['case', cluster, clusterRadius, 8], 16, ['case', cluster, clusterRadius, 11]],
+            'circle-radius': [
+              'interpolate',
+              ['linear'],
+              ['zoom'],
+              1,
+              ['case', cluster, clusterRadius, 5],
+              10,
+              ['case', cluster, clusterRadius, 8],
+              16,
+              ['case', cluster, clusterRadius, 11],
+            ],
             'circle-stroke-color': '#0f172a',
             'circle-stroke-width': 1.2,
           },
@@ -98,7 +129,10 @@ export function AssetMap({ points, height = 420, label, testId, onViewport, clus
     const report = () => {
       const b = map.getBounds();
       const c = (v: number, lo: number, hi: number) => Math.round(Math.min(hi, Math.max(lo, v)) * 100) / 100;
-      viewportRef.current?.({ bbox: [c(b.getWest(), -180, 180), c(b.getSouth(), -90, 90), c(b.getEast(), -180, 180), c(b.getNorth(), -90, 90)], zoom: Math.max(0, Math.min(22, Math.floor(map.getZoom()))) });
+      viewportRef.current?.({
+        bbox: [c(b.getWest(), -180, 180), c(b.getSouth(), -90, 90), c(b.getEast(), -180, 180), c(b.getNorth(), -90, 90)],
+        zoom: Math.max(0, Math.min(22, Math.floor(map.getZoom()))),
+      });
     };
     map.on('load', report);
     map.on('moveend', report);
