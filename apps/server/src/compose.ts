@@ -17,6 +17,7 @@ import { ProjectListRepository } from './modules/projects/project-list.repositor
 import { FileStore } from './infra/file-store.js';
 import { ExportService } from './modules/results/export.service.js';
 import { ResultsService } from './modules/results/results.service.js';
+import { ResultsRepository } from './modules/results/results.repository.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { AssetEditService } from './modules/projects/asset-edit.service.js';
 import { analysePortfolioJob, analysePortfolioPartJob } from './modules/analysis/analysis.jobs.js';
@@ -41,6 +42,7 @@ import { PortfolioAssetsService } from './modules/projects/portfolio-assets.serv
 import { HazardService } from './modules/hazards/hazard.service.js';
 import { BuildingDamageService } from './modules/realestate/building-damage.service.js';
 import { SystemService } from './modules/system/system.service.js';
+import { SystemRepository } from './modules/system/system.repository.js';
 import { GeoService } from './modules/geo/geo.service.js';
 import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { carbonRoutes } from './modules/carbon/carbon.routes.js';
@@ -127,12 +129,12 @@ export function createServices(
   jobs.register(propertyRiskJob(db, realEstate, log));
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projectAccess, jobs);
   const maps = new MapService(db, new MapRepository(db), projectAccess, files);
-  const results = new ResultsService(db, projectAccess, ownLayers);
+  const results = new ResultsService(db, new ResultsRepository(db), projectAccess, ownLayers);
   const portfolioAssets = new PortfolioAssetsService(db, portfolioAssetsRepo, projectAccess, jobs);
   const hazards = new HazardService(projectAccess, ownLayers);
   const buildingDamage = new BuildingDamageService(projectAccess);
   return {
-    system: new SystemService(db, database.kind),
+    system: new SystemService(new SystemRepository(db), database.kind),
     geo: new GeoService(projects),
     projectAccess,
     portfolioAssets,

@@ -35,6 +35,7 @@ import {
 } from '../analysis/result-rows.js';
 import { loadProjectResults, resultsOf, type ProjectResults, type ResultsAssetRow } from '../analysis/results-reader.js';
 import type { DB } from '../../infra/db/database.js';
+import type { ResultsRepository } from './results.repository.js';
 import type { AssetRow, ProjectRow } from '../../infra/db/schema.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest } from '../../lib/errors.js';
@@ -131,6 +132,7 @@ function markerOf(own: ByoRegistry): OwnLayerMarker {
 export class ResultsService {
   constructor(
     private readonly db: DB,
+    private readonly repo: ResultsRepository,
     private readonly policy: ProjectAccessPolicy,
     /** The company's own hazard layers: applied to posted assets as a project's analysis applies them, and marked. */
     private readonly own?: Pick<OwnLayerService, 'markerFor' | 'registryFor'>,
@@ -157,12 +159,7 @@ export class ResultsService {
       const project = await this.downloadable(caller, body.project_id);
       hazards = [...new Set(body.hazards ?? hazardsOfProject(project))];
       // Count before decoding: the assets of a project are counted in SQL.
-      const n = await this.db
-        .selectFrom('assets')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('project_id', '=', project.id)
-        .executeTakeFirstOrThrow();
-      this.checkSize(Number(n.n), { hazards, scenarios, years });
+      this.checkSize(await this.repo.assetCount(project.id), { hazards, scenarios, years });
       results = await loadProjectResults(this.db, project.id);
       marker = (await this.own?.markerFor(project)) ?? null;
     } else {
