@@ -19,6 +19,7 @@ import { ExportService } from './modules/results/export.service.js';
 import { ResultsService } from './modules/results/results.service.js';
 import { ResultsRepository } from './modules/results/results.repository.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
+import { DashboardRepository } from './modules/dashboard/dashboard.repository.js';
 import { AssetEditService } from './modules/projects/asset-edit.service.js';
 import { analysePortfolioJob, analysePortfolioPartJob } from './modules/analysis/analysis.jobs.js';
 import { FaqService } from './modules/help/faq.service.js';
@@ -100,6 +101,7 @@ export function createServices(
   const exports = new ExportService(db, projectAccess, files, ownLayers);
   const dashboard = new DashboardService(
     db,
+    new DashboardRepository(db),
     projectAccess,
     users,
     { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB },

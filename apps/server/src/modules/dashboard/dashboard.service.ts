@@ -27,6 +27,7 @@ import {
 import { N_HAZARDS } from '@crp/engine';
 import { loadProjectResults } from '../analysis/results-reader.js';
 import type { DB } from '../../infra/db/database.js';
+import type { DashboardRepository } from './dashboard.repository.js';
 import type { ProjectRow } from '../../infra/db/schema.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest } from '../../lib/errors.js';
@@ -73,6 +74,7 @@ export class DashboardService {
 
   constructor(
     private readonly db: DB,
+    private readonly repo: DashboardRepository,
     private readonly projects: ProjectService,
     private readonly users: UsersRepository,
     limits: { resultsCacheMb: number; answerCacheMb: number } = { resultsCacheMb: 768, answerCacheMb: 128 },
@@ -98,11 +100,7 @@ export class DashboardService {
    * dashboard query after an analysis does not pay for reading and decoding it.
    */
   async warm(projectId: number): Promise<void> {
-    const project = await this.db
-      .selectFrom('projects')
-      .select(['id', 'version', 'analysed_at', 'status', 'portfolio_variables'])
-      .where('id', '=', projectId)
-      .executeTakeFirst();
+    const project = await this.repo.analysisState(projectId);
     if (!project || project.status !== 'done') return;
     const cached = await this.cache.get(resultsKeyOf(project), () => loadProjectResults(this.db, project.id));
     precomputeSeries(cached, hazardKeysOf(project.portfolio_variables as string[]));
