@@ -23,6 +23,7 @@ import { DashboardRepository } from './modules/dashboard/dashboard.repository.js
 import { AssetEditService } from './modules/projects/asset-edit.service.js';
 import { analysePortfolioJob, analysePortfolioPartJob } from './modules/analysis/analysis.jobs.js';
 import { FaqService } from './modules/help/faq.service.js';
+import { FaqRepository } from './modules/help/faq.repository.js';
 import { ReportService, slideReportJob } from './modules/reports/report.service.js';
 import { ReportRepository } from './modules/reports/report.repository.js';
 import { TcfdService } from './modules/tcfd/tcfd.service.js';
@@ -164,7 +165,7 @@ export function createServices(
     maps,
     tcfd: new TcfdService(new TcfdRepository(db), projectAccess),
     companies: new CompanySearchService(db),
-    faq: new FaqService(db),
+    faq: new FaqService(new FaqRepository(db)),
   };
 }
 

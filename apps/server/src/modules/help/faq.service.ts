@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import xssModule from 'xss';
-import type { DB } from '../../infra/db/database.js';
+import type { FaqRepository } from './faq.repository.js';
 import { FAQ_CATEGORIES, FAQ_ITEMS, type FaqItemContent } from './faq-content.js';
 
 // xss is CommonJS: its named exports are properties of the default export at run time.
@@ -159,11 +158,11 @@ export function tsQueryOf(words: string[], op: '&' | '|'): string {
 }
 
 export class FaqService {
-  constructor(private readonly db: DB) {}
+  constructor(private readonly repo: FaqRepository) {}
 
   /** Keyword categories in order, each with its children's names (spec 001 §3.13). */
   async keywords(): Promise<{ name: string; children: string[] }[]> {
-    const rows = await this.db.selectFrom('faq_keywords').select(['id', 'name', 'parent_id']).orderBy('position').orderBy('id').execute();
+    const rows = await this.repo.keywordsInOrder();
     return rows.filter((r) => r.parent_id === null).map((top) => ({ name: top.name, children: rows.filter((r) => r.parent_id === top.id).map((r) => r.name) }));
   }
 
@@ -173,24 +172,12 @@ export class FaqService {
    */
   async itemsForKeywords(names: string[]): Promise<FaqItemOut[] | null> {
     const wanted = [...new Set(names.map((n) => n.trim().toLowerCase()))];
-    const kws = await this.db
-      .selectFrom('faq_keywords')
-      .select(['id'])
-      .where(sql<string>`lower(name)`, 'in', wanted)
-      .execute();
+    const kws = await this.repo.keywordIdsByLowerName(wanted);
     if (!kws.length) return null;
     const ids = kws.map((k) => k.id);
-    const children = await this.db.selectFrom('faq_keywords').select('id').where('parent_id', 'in', ids).execute();
+    const children = await this.repo.childKeywordIds(ids);
     const all = [...new Set([...ids, ...children.map((c) => c.id)])];
-    const rows = await this.db
-      .selectFrom('faq_items as i')
-      .select(['i.id', 'i.key', 'i.title', 'i.content', 'i.attachments', 'i.position'])
-      .where((eb) =>
-        eb.exists(eb.selectFrom('faq_item_keywords as ik').select('ik.item_id').whereRef('ik.item_id', '=', 'i.id').where('ik.keyword_id', 'in', all)),
-      )
-      .orderBy('i.position')
-      .orderBy('i.id')
-      .execute();
+    const rows = await this.repo.itemsWithKeywords(all);
     return this.present(rows);
   }
 
@@ -204,16 +191,7 @@ export class FaqService {
     for (const op of ['&', '|'] as const) {
       if (op === '|' && words.length < 2) break;
       const q = tsQueryOf(words, op);
-      const rows = await this.db
-        .selectFrom('faq_items as i')
-        .select(['i.id', 'i.key', 'i.title', 'i.content', 'i.attachments', 'i.position'])
-        .select(sql<number>`ts_rank_cd(i.search, to_tsquery('english', ${q}), 1)`.as('rank'))
-        .where(sql<boolean>`i.search @@ to_tsquery('english', ${q})`)
-        .orderBy('rank', 'desc')
-        .orderBy('i.position')
-        .orderBy('i.id')
-        .limit(limit)
-        .execute();
+      const rows = await this.repo.searchItems(q, limit);
       if (rows.length) {
         const items = await this.present(rows);
         return items.map((it, n) => ({ ...it, rank: Math.round(Number(rows[n]!.rank) * 1e4) / 1e4 }));
@@ -224,17 +202,7 @@ export class FaqService {
 
   private async present(rows: { id: number; key: string; title: string; content: string; attachments: unknown }[]): Promise<FaqItemOut[]> {
     if (!rows.length) return [];
-    const links = await this.db
-      .selectFrom('faq_item_keywords as ik')
-      .innerJoin('faq_keywords as k', 'k.id', 'ik.keyword_id')
-      .select(['ik.item_id', 'k.name'])
-      .where(
-        'ik.item_id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .orderBy('k.position')
-      .execute();
+    const links = await this.repo.itemKeywordNames(rows.map((r) => r.id));
     return rows.map((r) => ({
       id: r.id,
       key: r.key,
@@ -247,9 +215,9 @@ export class FaqService {
   }
 
   /** Inserts or updates one item by its stable key, with its keywords (which must exist). Sanitises the HTML. */
-  async upsertItem(item: FaqItemContent, position: number, source = 'builtin', db: DB = this.db): Promise<number> {
+  async upsertItem(item: FaqItemContent, position: number, source = 'builtin', repo: FaqRepository = this.repo): Promise<number> {
     const content = sanitizeFaqHtml(item.content);
-    const values = {
+    const id = await repo.upsertItem({
       key: item.key,
       title: item.title.trim(),
       content,
@@ -258,34 +226,15 @@ export class FaqService {
       position,
       source,
       updated_at: new Date(),
-    };
-    const row = await db
-      .insertInto('faq_items')
-      .values(values)
-      .onConflict((oc) =>
-        oc
-          .column('key')
-          .doUpdateSet({
-            title: values.title,
-            content: values.content,
-            content_text: values.content_text,
-            attachments: values.attachments,
-            position,
-            source,
-            updated_at: values.updated_at,
-          }),
-      )
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const kws = await db.selectFrom('faq_keywords').select(['id', 'name']).where('name', 'in', item.keywords).execute();
+    });
+    const kws = await repo.keywordsByName(item.keywords);
     const missing = item.keywords.filter((k) => !kws.some((r) => r.name === k));
     if (missing.length) throw new Error(`FAQ item '${item.key}': unknown keywords ${missing.join(', ')}`);
-    await db.deleteFrom('faq_item_keywords').where('item_id', '=', row.id).execute();
-    await db
-      .insertInto('faq_item_keywords')
-      .values(kws.map((k) => ({ item_id: row.id, keyword_id: k.id })))
-      .execute();
-    return row.id;
+    await repo.setItemKeywords(
+      id,
+      kws.map((k) => k.id),
+    );
+    return id;
   }
 
   /**
@@ -295,51 +244,26 @@ export class FaqService {
   async seed(): Promise<{ keywords: number; items: number; changed: boolean }> {
     const counts = { keywords: FAQ_CATEGORIES.reduce((n, c) => n + 1 + c.children.length, 0), items: FAQ_ITEMS.length };
     if (await this.isCurrent()) return { ...counts, changed: false };
-    await this.db.transaction().execute(async (tx) => {
+    await this.repo.transaction(async (tx) => {
       let pos = 0;
       for (const cat of FAQ_CATEGORIES) {
-        const parent = await tx
-          .insertInto('faq_keywords')
-          .values({ name: cat.name, parent_id: null, position: pos++ })
-          .onConflict((oc) => oc.column('name').doUpdateSet({ parent_id: null, position: sql`excluded.position`, updated_at: new Date() }))
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        for (const child of cat.children) {
-          await tx
-            .insertInto('faq_keywords')
-            .values({ name: child, parent_id: parent.id, position: pos++ })
-            .onConflict((oc) => oc.column('name').doUpdateSet({ parent_id: parent.id, position: sql`excluded.position`, updated_at: new Date() }))
-            .execute();
-        }
+        const parentId = await tx.upsertKeyword(cat.name, null, pos++);
+        for (const child of cat.children) await tx.upsertChildKeyword(child, parentId, pos++);
       }
       const names = FAQ_CATEGORIES.flatMap((c) => [c.name, ...c.children]);
-      await tx.deleteFrom('faq_keywords').where('name', 'not in', names).execute();
+      await tx.deleteKeywordsNotIn(names);
       for (const [i, item] of FAQ_ITEMS.entries()) await this.upsertItem(item, i, 'builtin', tx);
-      await tx
-        .deleteFrom('faq_items')
-        .where('source', '=', 'builtin')
-        .where(
-          'key',
-          'not in',
-          FAQ_ITEMS.map((i) => i.key),
-        )
-        .execute();
+      await tx.deleteItemsOfSourceNotIn(
+        'builtin',
+        FAQ_ITEMS.map((i) => i.key),
+      );
     });
     return { ...counts, changed: true };
   }
 
   /** True when the database already holds exactly the built-in content (so a start-up writes nothing). */
   private async isCurrent(): Promise<boolean> {
-    const [kws, items, links] = await Promise.all([
-      this.db.selectFrom('faq_keywords').select(['id', 'name', 'parent_id', 'position']).orderBy('position').execute(),
-      this.db
-        .selectFrom('faq_items')
-        .select(['id', 'key', 'title', 'content', 'attachments', 'position'])
-        .where('source', '=', 'builtin')
-        .orderBy('position')
-        .execute(),
-      this.db.selectFrom('faq_item_keywords').select(['item_id', 'keyword_id']).execute(),
-    ]);
+    const [kws, items, links] = await this.repo.stored('builtin');
     const byId = new Map(kws.map((k) => [k.id, k.name]));
     const haveKw = kws.map((k) => `${k.position}|${k.name}|${k.parent_id === null ? '' : byId.get(k.parent_id)}`);
     let pos = 0;
