@@ -7,6 +7,7 @@ import { AccountRepository } from './modules/accounts/account.repository.js';
 import { AuthService } from './modules/accounts/auth.service.js';
 import { MailService } from './infra/mail.service.js';
 import { MfaService } from './modules/accounts/mfa.service.js';
+import { MfaRepository } from './modules/accounts/mfa.repository.js';
 import { NotificationService } from './modules/accounts/notification.service.js';
 import { NotificationRepository } from './modules/accounts/notification.repository.js';
 import { PasswordHasher } from './modules/accounts/password.js';
@@ -82,7 +83,7 @@ export function createServices(
   const mail = new MailService(db, config, log);
   const notifications = new NotificationService(new NotificationRepository(db));
   const passwords = new PasswordHasher(config);
-  const mfa = new MfaService(db, users, mail);
+  const mfa = new MfaService(new MfaRepository(db), users, mail);
   const auth = new AuthService(db, users, passwords, mail, notifications, mfa, config);
   const accounts = new AccountService(new AccountRepository(db), users, notifications);
   // The embedded database belongs to this one process: a job still marked running at start-up was cut off by a crash.

@@ -1,6 +1,6 @@
 import type { TwoFaMethod } from '@crp/contracts';
 import * as OTPAuth from 'otpauth';
-import type { DB } from '../../infra/db/database.js';
+import type { MfaRepository } from './mfa.repository.js';
 import type { UserRow } from '../../infra/db/schema.js';
 import { safeEqual, sha256, sixDigitCode } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
@@ -29,7 +29,7 @@ function maskEmail(email: string): string {
 
 export class MfaService {
   constructor(
-    private readonly db: DB,
+    private readonly repo: MfaRepository,
     private readonly users: UsersRepository,
     private readonly mail: MailService,
   ) {}
@@ -38,7 +38,7 @@ export class MfaService {
   async configure(user: UserRow, method: TwoFaMethod) {
     if (method === 'app') {
       const secret = new OTPAuth.Secret({ size: 20 });
-      await this.db.updateTable('users').set({ totp_pending_secret: secret.base32 }).where('id', '=', user.id).execute();
+      await this.repo.setPendingTotpSecret(user.id, secret.base32);
       const uri = totpFor(secret.base32, user.username).toString();
       return { detail: '2FA code generated successfully', data: { method, uri, secret: secret.base32 } };
     }
@@ -66,16 +66,12 @@ export class MfaService {
       const step = this.matchTotp(user.totp_pending_secret, user.username, code, null);
       if (step === null) throw new AppError(400, INVALID_CODE, [{ field: 'code', message: INVALID_CODE }]);
       await confirm();
-      await this.db
-        .updateTable('users')
-        .set({ twofa_method: 'app', totp_secret: user.totp_pending_secret, totp_pending_secret: null, totp_last_step: step })
-        .where('id', '=', user.id)
-        .execute();
+      await this.repo.enableApp(user.id, user.totp_pending_secret, step);
     } else {
       if (!(await this.checkEmailCode(user.id, 'mfa_setup', code, false))) throw new AppError(400, INVALID_CODE, [{ field: 'code', message: INVALID_CODE }]);
       await confirm();
       if (!(await this.checkEmailCode(user.id, 'mfa_setup', code, true))) throw new AppError(400, INVALID_CODE, [{ field: 'code', message: INVALID_CODE }]);
-      await this.db.updateTable('users').set({ twofa_method: 'email', totp_secret: null, totp_pending_secret: null }).where('id', '=', user.id).execute();
+      await this.repo.enableEmail(user.id);
     }
     await this.users.audit({
       company_id: user.company_id,
@@ -92,11 +88,7 @@ export class MfaService {
   async disable(user: UserRow, client: string, confirm: () => Promise<void>) {
     if (!user.twofa_method) throw new AppError(400, 'Two-factor authentication is not on for this account.', [{ field: 'method', message: '2FA is off' }]);
     await confirm();
-    await this.db
-      .updateTable('users')
-      .set({ twofa_method: null, totp_secret: null, totp_pending_secret: null, totp_last_step: null })
-      .where('id', '=', user.id)
-      .execute();
+    await this.repo.disable(user.id);
     await this.users.audit({ company_id: user.company_id, user_id: user.id, action: '2fa.disabled', detail: { method: user.twofa_method }, client });
     await this.tell(user, `turned off (it was ${METHOD_LABEL[user.twofa_method]})`, client);
     return { detail: 'Two-factor authentication is off.', is_2fa_enabled: false };
@@ -150,13 +142,7 @@ export class MfaService {
     if (!user.totp_secret) return false;
     const step = this.matchTotp(user.totp_secret, user.username, code, user.totp_last_step);
     if (step === null) return false;
-    const res = await this.db
-      .updateTable('users')
-      .set({ totp_last_step: step })
-      .where('id', '=', user.id)
-      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    return this.repo.useTotpStep(user.id, step);
   }
 
   private matchTotp(secret: string, label: string, code: string, lastStep: number | null): number | null {
@@ -170,19 +156,7 @@ export class MfaService {
 
   private async newEmailCode(userId: number, purpose: 'mfa_setup' | 'login'): Promise<string> {
     const code = sixDigitCode();
-    await this.db.transaction().execute(async (tx) => {
-      await tx
-        .updateTable('email_codes')
-        .set({ used_at: new Date() })
-        .where('user_id', '=', userId)
-        .where('purpose', '=', purpose)
-        .where('used_at', 'is', null)
-        .execute();
-      await tx
-        .insertInto('email_codes')
-        .values({ user_id: userId, purpose, code_hash: sha256(`${userId}:${purpose}:${code}`), expires_at: new Date(Date.now() + EMAIL_CODE_TTL_MS) })
-        .execute();
-    });
+    await this.repo.replaceEmailCode(userId, purpose, sha256(`${userId}:${purpose}:${code}`), new Date(Date.now() + EMAIL_CODE_TTL_MS));
     return code;
   }
 
@@ -191,26 +165,13 @@ export class MfaService {
    * (once only, even when two requests race); without, it stays valid (a first check before other checks run).
    */
   private async checkEmailCode(userId: number, purpose: 'mfa_setup' | 'login', code: string, consume: boolean): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('email_codes')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('purpose', '=', purpose)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', new Date())
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
+    const row = await this.repo.liveEmailCode(userId, purpose);
     if (!row || row.attempts >= EMAIL_CODE_MAX_ATTEMPTS) return false;
     if (!safeEqual(row.code_hash, sha256(`${userId}:${purpose}:${code.trim()}`))) {
-      await this.db
-        .updateTable('email_codes')
-        .set({ attempts: row.attempts + 1 })
-        .where('id', '=', row.id)
-        .execute();
+      await this.repo.setEmailCodeAttempts(row.id, row.attempts + 1);
       return false;
     }
     if (!consume) return true;
-    const res = await this.db.updateTable('email_codes').set({ used_at: new Date() }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    return this.repo.consumeEmailCode(row.id);
   }
 }
