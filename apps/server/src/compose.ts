@@ -5,6 +5,7 @@ import { UsersRepository } from './modules/accounts/users.repository.js';
 import { AccountService } from './modules/accounts/account.service.js';
 import { AccountRepository } from './modules/accounts/account.repository.js';
 import { AuthService } from './modules/accounts/auth.service.js';
+import { AuthRepository } from './modules/accounts/auth.repository.js';
 import { MailService } from './infra/mail.service.js';
 import { MfaService } from './modules/accounts/mfa.service.js';
 import { MfaRepository } from './modules/accounts/mfa.repository.js';
@@ -84,7 +85,7 @@ export function createServices(
   const notifications = new NotificationService(new NotificationRepository(db));
   const passwords = new PasswordHasher(config);
   const mfa = new MfaService(new MfaRepository(db), users, mail);
-  const auth = new AuthService(db, users, passwords, mail, notifications, mfa, config);
+  const auth = new AuthService(new AuthRepository(db), users, passwords, mail, notifications, mfa, config);
   const accounts = new AccountService(new AccountRepository(db), users, notifications);
   // The embedded database belongs to this one process: a job still marked running at start-up was cut off by a crash.
   const jobs = new JobQueue(db, log, {

@@ -1,11 +1,10 @@
 import type { LoginBody, LoginResponse, RegisterBody } from '@crp/contracts';
-import { sql } from 'kysely';
 import type { Config } from '../../config.js';
-import type { DB } from '../../infra/db/database.js';
-import type { UserRow } from '../../infra/db/schema.js';
+import type { NewUser, UserRow } from '../../infra/db/schema.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { newCompanyCode, newToken, normaliseCompanyCode, sha256 } from '../../lib/crypto.js';
 import { AppError, badRequest, forbidden, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import type { AuthRepository } from './auth.repository.js';
 import { presentUser } from './user.presenter.js';
 import type { UsersRepository } from './users.repository.js';
 import type { MailService } from '../../infra/mail.service.js';
@@ -25,30 +24,27 @@ export const LOGIN_FAILED = 'Unable to log in with the provided credentials.';
  */
 export const throttleKey = (companyCode: string, usernameLower: string) => `${normaliseCompanyCode(companyCode)}/${usernameLower}`;
 
-function insertUser(db: DB, companyId: number, body: RegisterBody, passwordHash: string, status: 'active' | 'pending', isAdmin: boolean) {
-  return db
-    .insertInto('users')
-    .values({
-      company_id: companyId,
-      username: body.username,
-      username_lower: body.username.toLowerCase(),
-      email: body.email,
-      first_name: body.first_name,
-      last_name: body.last_name,
-      password_hash: passwordHash,
-      status,
-      is_company_admin: isAdmin,
-      data_edit_permissions: JSON.stringify(defaultDataEditPermissions()),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+/** The row of a registering user. */
+function newUser(companyId: number, body: RegisterBody, passwordHash: string, status: 'active' | 'pending', isAdmin: boolean): NewUser {
+  return {
+    company_id: companyId,
+    username: body.username,
+    username_lower: body.username.toLowerCase(),
+    email: body.email,
+    first_name: body.first_name,
+    last_name: body.last_name,
+    password_hash: passwordHash,
+    status,
+    is_company_admin: isAdmin,
+    data_edit_permissions: JSON.stringify(defaultDataEditPermissions()),
+  };
 }
 
 export type LoginOutcome = { kind: 'ok'; body: LoginResponse } | { kind: '2fa_required'; method: 'app' | 'email' };
 
 export class AuthService {
   constructor(
-    private readonly db: DB,
+    private readonly repo: AuthRepository,
     private readonly users: UsersRepository,
     private readonly passwords: PasswordHasher,
     private readonly mail: MailService,
@@ -62,7 +58,6 @@ export class AuthService {
    * With company_code the user asks to join: the account stays pending until an administrator approves,
    * so nobody reaches a company's data by knowing or guessing its code alone.
    */
-  // eslint-disable-next-line max-lines-per-function -- registration's checks in the order the spec gives them; 80 lines before Prettier wrapped it
   async register(body: RegisterBody, client: string) {
     const usernameLower = body.username.toLowerCase();
     const weak = passwordProblem(body.password, body);
@@ -72,22 +67,11 @@ export class AuthService {
     if (body.company_code) {
       const company = await this.users.companyByCode(normaliseCompanyCode(body.company_code));
       if (!company) throw badRequest('company_code: no company has this code. Check it with your company administrator.', 'company_code');
-      const user = await this.db.transaction().execute(async (tx) => {
-        const taken = await tx
-          .selectFrom('users')
-          .select('id')
-          .where('company_id', '=', company.id)
-          .where('username_lower', '=', usernameLower)
-          .executeTakeFirst();
+      const user = await this.repo.transaction(async (repo, tx) => {
+        const taken = await repo.usernameTaken(company.id, usernameLower);
         if (taken) throw badRequest('username: this username is already taken in this company.', 'username');
-        const u = await insertUser(tx, company.id, body, passwordHash, 'pending', false);
-        const admins = await tx
-          .selectFrom('users')
-          .select('id')
-          .where('company_id', '=', company.id)
-          .where('is_company_admin', '=', true)
-          .where('status', '=', 'active')
-          .execute();
+        const u = await repo.insertUser(newUser(company.id, body, passwordHash, 'pending', false));
+        const admins = await repo.activeAdminIds(company.id);
         await this.notifications.notify(
           admins.map((a) => a.id),
           {
@@ -115,19 +99,15 @@ export class AuthService {
       };
     }
 
-    const { company, user } = await this.db.transaction().execute(async (tx) => {
+    const { company, user } = await this.repo.transaction(async (repo, tx) => {
       let code = newCompanyCode();
       for (let i = 0; i < 5; i++) {
-        const clash = await tx.selectFrom('companies').select('id').where('code', '=', code).executeTakeFirst();
+        const clash = await repo.companyCodeTaken(code);
         if (!clash) break;
         code = newCompanyCode();
       }
-      const company = await tx
-        .insertInto('companies')
-        .values({ name: body.company_name, code, ...tierColumns('free') })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const user = await insertUser(tx, company.id, body, passwordHash, 'active', true);
+      const company = await repo.insertCompany({ name: body.company_name, code, ...tierColumns('free') });
+      const user = await repo.insertUser(newUser(company.id, body, passwordHash, 'active', true));
       await this.notifications.notify(
         [user.id],
         {
@@ -166,29 +146,9 @@ export class AuthService {
   /** `key` is `throttleKey(company code, username)`; the per-client count is over every key. */
   private async checkThrottle(key: string, client: string) {
     const windowStart = new Date(Date.now() - this.config.LOGIN_THROTTLE_WINDOW_MINUTES * 60_000);
-    const lastSuccess = await this.db
-      .selectFrom('login_attempts')
-      .select((eb) => eb.fn.max('created_at').as('at'))
-      .where('username_lower', '=', key)
-      .where('succeeded', '=', true)
-      .executeTakeFirst();
+    const lastSuccess = await this.repo.lastLoginSuccess(key);
     const since = lastSuccess?.at && new Date(lastSuccess.at) > windowStart ? new Date(lastSuccess.at) : windowStart;
-    const [byUser, byClient] = await Promise.all([
-      this.db
-        .selectFrom('login_attempts')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('username_lower', '=', key)
-        .where('succeeded', '=', false)
-        .where('created_at', '>', since)
-        .executeTakeFirstOrThrow(),
-      this.db
-        .selectFrom('login_attempts')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('client', '=', client)
-        .where('succeeded', '=', false)
-        .where('created_at', '>', windowStart)
-        .executeTakeFirstOrThrow(),
-    ]);
+    const [byUser, byClient] = await Promise.all([this.repo.failuresOfKey(key, since), this.repo.failuresOfClient(client, windowStart)]);
     const minutes = this.config.LOGIN_THROTTLE_WINDOW_MINUTES;
     if (byUser.n >= this.config.LOGIN_MAX_FAILURES_PER_USER || byClient.n >= this.config.LOGIN_MAX_FAILURES_PER_CLIENT) {
       throw tooManyRequests(`Too many failed login attempts. Try again in ${minutes} minutes.`, minutes * 60);
@@ -196,7 +156,7 @@ export class AuthService {
   }
 
   private async recordAttempt(key: string, client: string, succeeded: boolean) {
-    await this.db.insertInto('login_attempts').values({ username_lower: key, client, succeeded }).execute();
+    await this.repo.recordAttempt(key, client, succeeded);
   }
 
   async login(body: LoginBody, client: string): Promise<LoginOutcome> {
@@ -278,10 +238,7 @@ export class AuthService {
 
   private async issueToken(userId: number): Promise<string> {
     const token = newToken();
-    await this.db
-      .insertInto('auth_tokens')
-      .values({ user_id: userId, token_hash: sha256(token), expires_at: new Date(Date.now() + this.config.TOKEN_TTL_DAYS * 86_400_000) })
-      .execute();
+    await this.repo.insertToken(userId, sha256(token), new Date(Date.now() + this.config.TOKEN_TTL_DAYS * 86_400_000));
     return token;
   }
 
@@ -300,41 +257,28 @@ export class AuthService {
   async resolveSession(header: string | undefined, opts: { activity?: boolean } = {}): Promise<{ user: AuthUser } | { ended: 'idle' } | null> {
     const m = header?.match(/^(?:Token|Bearer)\s+([A-Za-z0-9_-]{20,100})$/);
     if (!m?.[1]) return null;
-    const row = await this.db
-      .selectFrom('auth_tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .select(['t.id as token_id', 't.last_used_at', 'u.id as user_id', 'u.company_id', 'u.username', 'u.is_company_admin', 'u.status'])
-      .where('t.token_hash', '=', sha256(m[1]))
-      .where('t.revoked_at', 'is', null)
-      .where('t.expires_at', '>', new Date())
-      .executeTakeFirst();
+    const row = await this.repo.liveToken(sha256(m[1]));
     if (!row || row.status !== 'active') return null;
     const idleMs = this.config.SESSION_IDLE_MINUTES * 60_000;
     const unused = Date.now() - new Date(row.last_used_at).getTime();
     if (idleMs > 0 && unused > idleMs) {
-      await this.db.updateTable('auth_tokens').set({ revoked_at: new Date() }).where('id', '=', row.token_id).where('revoked_at', 'is', null).execute();
+      await this.repo.revokeLiveToken(row.token_id);
       return { ended: 'idle' };
     }
     if (opts.activity !== false && unused > Math.min(5 * 60_000, idleMs > 0 ? idleMs / 10 : Infinity)) {
-      await this.db.updateTable('auth_tokens').set({ last_used_at: new Date() }).where('id', '=', row.token_id).execute();
+      await this.repo.touchToken(row.token_id);
     }
     return { user: { id: row.user_id, companyId: row.company_id, username: row.username, isCompanyAdmin: row.is_company_admin, tokenId: row.token_id } };
   }
 
   async logout(user: AuthUser, client: string): Promise<void> {
-    await this.db.updateTable('auth_tokens').set({ revoked_at: new Date() }).where('id', '=', user.tokenId).execute();
+    await this.repo.revokeToken(user.tokenId);
     await this.users.audit({ company_id: user.companyId, user_id: user.id, action: 'logout', client });
   }
 
   /** Signs the user out on every device: every session of theirs ends, this one included (ASVS V3.3.4). */
   async logoutEverywhere(user: AuthUser, client: string): Promise<number> {
-    const res = await this.db
-      .updateTable('auth_tokens')
-      .set({ revoked_at: new Date() })
-      .where('user_id', '=', user.id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    const sessions = Number(res.numUpdatedRows);
+    const sessions = await this.repo.revokeUserTokens(user.id);
     await this.users.audit({ company_id: user.companyId, user_id: user.id, action: 'logout.everywhere', detail: { sessions }, client });
     return sessions;
   }
