@@ -37,6 +37,7 @@ import { PropertyRiskService, propertyRiskJob } from './modules/realestate/prope
 import { MapRepository } from './modules/maps/map.repository.js';
 import { MapService } from './modules/maps/map.service.js';
 import { CompanySearchService } from './modules/carbon/company-search.service.js';
+import { CompanySearchRepository } from './modules/carbon/company-search.repository.js';
 import { OwnLayersRepository } from './modules/own-layers/own-layers.repository.js';
 import { OwnLayerService } from './modules/own-layers/own-layer.service.js';
 import { ProjectAccessRepository } from './modules/access/project-access.repository.js';
@@ -166,7 +167,7 @@ export function createServices(
     propertyRisk,
     maps,
     tcfd: new TcfdService(new TcfdRepository(db), projectAccess),
-    companies: new CompanySearchService(db),
+    companies: new CompanySearchService(new CompanySearchRepository(db)),
     faq: new FaqService(new FaqRepository(db)),
   };
 }

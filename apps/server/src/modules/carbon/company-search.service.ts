@@ -1,6 +1,5 @@
 import { companiesFile, DEFAULT_INDEX, MIN_NAME_CHARS, normalizeText, type CompanyHit, type CompanyRecord } from '@crp/geo';
-import { sql } from 'kysely';
-import type { DB } from '../../infra/db/database.js';
+import type { CompanySearchRepository } from './company-search.repository.js';
 import { AppError } from '../../lib/errors.js';
 
 const MAX_LIMIT = 50;
@@ -22,14 +21,13 @@ function sourceVersion(): string {
 export class CompanySearchService {
   private loaded: Promise<void> | null = null;
 
-  constructor(private readonly db: DB) {}
+  constructor(private readonly repo: CompanySearchRepository) {}
 
   /** Loads the bundled data when the table holds another version (one transaction: readers never see half a list). */
   ensureLoaded(): Promise<void> {
     this.loaded ??= (async () => {
       const version = sourceVersion();
-      const current = await this.db.selectFrom('listed_companies_source').select('source_version').executeTakeFirst();
-      if (current?.source_version === version) return;
+      if ((await this.repo.sourceVersion()) === version) return;
       const rows = companiesFile().companies.map((c) => ({
         ticker: c.ticker,
         codes: c.codes,
@@ -38,16 +36,7 @@ export class CompanySearchService {
         indices: c.indices,
         record: JSON.stringify(c),
       }));
-      await this.db.transaction().execute(async (tx) => {
-        await tx.deleteFrom('listed_companies').execute();
-        for (let i = 0; i < rows.length; i += 500)
-          await tx
-            .insertInto('listed_companies')
-            .values(rows.slice(i, i + 500))
-            .execute();
-        await tx.deleteFrom('listed_companies_source').execute();
-        await tx.insertInto('listed_companies_source').values({ id: 1, source_version: version }).execute();
-      });
+      await this.repo.replaceAll(rows, version);
     })().catch((err: unknown) => {
       this.loaded = null;
       throw err;
@@ -99,28 +88,7 @@ export class CompanySearchService {
       .filter(Boolean);
     const tsq = nameSearch && words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
 
-    const tickerScore = sql<number>`case
-      when upper(ticker) = ${T} or ${T} = any(select upper(c) from unnest(codes) c) then 1.0
-      when ${T.length >= 2} and (upper(ticker) like ${T} || '%' or exists (select 1 from unnest(codes) c where upper(c) like ${T} || '%')) then 0.8 + 0.1 * ${T.length}::float / greatest(length(ticker), 1)
-      else 0 end`;
-    const nameScore = nameSearch
-      ? sql<number>`case
-          when name_norm = ${q} then 0.98
-          when name_norm like ${q} || '%' then 0.85 + 0.1 * ${q.length}::float / greatest(length(name_norm), 1)
-          when ${tsq}::text is not null and search @@ to_tsquery('simple', ${tsq}) then 0.7
-          when word_similarity(${q}, name_norm) >= 0.45 then 0.3 + 0.3 * word_similarity(${q}, name_norm)
-          else 0 end`
-      : sql<number>`0`;
-
-    const rows = await this.db
-      .selectFrom('listed_companies')
-      .select(['record', sql<number>`greatest(${tickerScore}, ${nameScore})`.as('score')])
-      .$if(only !== null, (qb) => qb.where(sql<boolean>`indices @> array[${only}]::text[]`))
-      .where(sql<boolean>`greatest(${tickerScore}, ${nameScore}) > 0`)
-      .orderBy('score', 'desc')
-      .orderBy('company_name')
-      .limit(limit)
-      .execute();
+    const rows = await this.repo.search({ ticker: T, name: q, nameSearch, tsquery: tsq, index: only, limit });
     return rows.map((r) => toHit(r.record as unknown as CompanyRecord, only, Number(r.score)));
   }
 }
