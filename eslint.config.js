@@ -154,6 +154,23 @@ export default tseslint.config(
     },
   },
   {
+    // A service or a job holds the rules; the SQL is its domain's repository's (docs/ARCHITECTURE.md).
+    files: ['apps/server/src/modules/**/*.service.ts', 'apps/server/src/modules/**/*.jobs.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+          message: 'services and jobs build no query: call the repository',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'kysely', importNames: ['sql'], message: 'services and jobs build no query: call the repository', allowTypeImports: true }] },
+      ],
+    },
+  },
+  {
     // Tests, benches and developer scripts read untyped JSON answers and build hostile inputs on purpose.
     files: ['apps/server/test/**', 'apps/server/bench/**', 'e2e/**', 'packages/*/test/**', 'packages/*/bench/**', 'packages/*/scripts/**', 'scripts/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

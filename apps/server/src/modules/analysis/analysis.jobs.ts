@@ -1,9 +1,8 @@
 import { hazardByLabel, type HazardKey } from '@crp/contracts';
 import { computeChunk, prepareAssets, SCENARIO_YEARS, type AssetInput, type HazardProvider, type PreparedAsset } from '@crp/engine';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import type { DB } from '../../infra/db/database.js';
-import { blobColumn, blobOf } from '../../infra/db/bytea.js';
+import { blobOf } from '../../infra/db/bytea.js';
 import type { AssetRow, DefaultFilters } from '../../infra/db/schema.js';
 import type { JobContext, JobDefinition } from '../../infra/job-queue.js';
 import { ANALYSE_PORTFOLIO_JOB } from '../projects/project.service.js';
@@ -15,9 +14,36 @@ import { summaryShare } from './chunk-summary.js';
 import type { EncodedChunk, EncodeOptions } from './chunk-encoder.js';
 import { withAnalysisPool } from './analysis-pool.js';
 import { pruneRuns, storeRun, writeChunk, type RunChunk } from './run-store.js';
+import {
+  assetsSlice,
+  countAssets,
+  deleteOtherRuns,
+  deleteRun,
+  deleteRunsBefore,
+  insertPart,
+  insertRun,
+  lockProjectVersion,
+  lockRun,
+  markProjectFailed,
+  markProjectRunning,
+  partsLeft,
+  projectToAnalyse,
+  projectVersion,
+  raiseProjectProgress,
+  readAssets,
+  runChunks,
+  runFinishedAt,
+  runOf,
+  runVersion,
+  runProgress,
+  setPartAssetsDone,
+  setProjectProgress,
+  updatePart,
+} from './analysis.repository.js';
 
 export { summaryShare, type SummaryShare } from './chunk-summary.js';
 export { projectSummary } from './run-store.js';
+export { readAssets } from './analysis.repository.js';
 
 /** Assets computed between two yields to the event loop (keeps the API responsive during an analysis). */
 const CHUNK_ASSETS = 500;
@@ -115,11 +141,7 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
     retryDelaySeconds: 5,
     run: (payload, ctx) => analysePortfolio(db, log, options, payload, ctx),
     async onFailed({ projectId }, error) {
-      await db
-        .updateTable('projects')
-        .set({ status: 'failed', status_message: `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.` })
-        .where('id', '=', projectId)
-        .execute();
+      await markProjectFailed(db, projectId, `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.`);
     },
   };
 }
@@ -131,16 +153,12 @@ async function analysePortfolio(
   { projectId, version, changedAssetIds }: AnalysePayload,
   ctx: JobContext,
 ) {
-  const project = await db
-    .selectFrom('projects')
-    .select(['id', 'version', 'portfolio_variables', 'default_filters', 'results_version'])
-    .where('id', '=', projectId)
-    .executeTakeFirst();
+  const project = await projectToAnalyse(db, projectId);
   if (!project) return; // deleted meanwhile
   if (project.version !== version) return; // superseded: a newer job analyses the newer assets
   if (project.results_version === version) return; // stored by an earlier attempt that died before marking the job done
   if (!(await restartRun(db, projectId, version))) return;
-  await db.updateTable('projects').set({ status: 'running', progress: 0, status_message: 'Reading assets' }).where('id', '=', projectId).execute();
+  await markProjectRunning(db, projectId, 'Reading assets');
   const run: AnalysisRun = { projectId, version, filters: project.default_filters as DefaultFilters, hazards: hazardsOf(project) };
   // A fanned-out analysis without an edit needs only the number of assets: each part reads its own.
   if (options.fanOut && !changedAssetIds?.length) {
@@ -190,25 +208,10 @@ async function analysePortfolio(
  * on). A run without parts is a streamed run of an attempt that died: it starts again (its chunks are overwritten).
  */
 async function restartRun(db: DB, projectId: number, version: number): Promise<boolean> {
-  const earlier = await db
-    .selectFrom('analysis_runs')
-    .select(['version', 'parts'])
-    .where('project_id', '=', projectId)
-    .where('version', '=', version)
-    .executeTakeFirst();
+  const earlier = await runOf(db, projectId, version);
   if (earlier && earlier.parts > 0) return false;
-  if (earlier) await db.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '=', version).execute();
+  if (earlier) await deleteRun(db, projectId, version);
   return true;
-}
-
-async function countAssets(db: DB, projectId: number): Promise<number> {
-  return (
-    await db
-      .selectFrom('assets')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('project_id', '=', projectId)
-      .executeTakeFirstOrThrow()
-  ).n;
 }
 
 /**
@@ -244,12 +247,7 @@ async function reusableChunks(
 ): Promise<Map<number, Kept>> {
   const reusable = new Map<number, Kept>();
   if (resultsVersion === null) return reusable;
-  const old = await db
-    .selectFrom('analysis_chunks')
-    .select(['chunk_start', 'chunk_count', blobColumn('data').as('data'), 'worker_id', 'part'])
-    .where('project_id', '=', projectId)
-    .where('version', '=', resultsVersion)
-    .execute();
+  const old = await runChunks(db, projectId, resultsVersion);
   const aligned =
     old.reduce((n, b) => n + b.chunk_count, 0) === rows.length &&
     old.every((b) => b.chunk_start % CHUNK_ASSETS === 0 && b.chunk_count === Math.min(CHUNK_ASSETS, rows.length - b.chunk_start));
@@ -269,11 +267,7 @@ function progressReporter(db: DB, ctx: JobContext, projectId: number, total: num
     if (performance.now() - lastReport < 250 && done < total) return;
     lastReport = performance.now();
     const message = `Analysed ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} assets`;
-    await db
-      .updateTable('projects')
-      .set({ progress: 0.95 * (done / total), status_message: message })
-      .where('id', '=', projectId)
-      .execute();
+    await setProjectProgress(db, projectId, 0.95 * (done / total), message);
     await ctx.progress(0.95 * (done / total), message);
   };
 }
@@ -331,10 +325,10 @@ async function computeInProcess(
 /** Makes the written run the project's results, unless the project changed meanwhile: one short transaction. */
 async function finishRun(db: DB, run: AnalysisRun, total: number): Promise<'stored' | 'superseded'> {
   return db.transaction().execute(async (tx) => {
-    const current = await tx.selectFrom('projects').select('version').where('id', '=', run.projectId).forUpdate().executeTakeFirst();
+    const current = await lockProjectVersion(tx, run.projectId);
     if (!current || current.version !== run.version) return 'superseded';
     // Parts of an older fanned-out run are superseded: drop them.
-    await tx.deleteFrom('analysis_runs').where('project_id', '=', run.projectId).where('version', '<', run.version).execute();
+    await deleteRunsBefore(tx, run.projectId, run.version);
     await storeRun(tx, run.projectId, run.version, total, run.filters);
     return 'stored';
   });
@@ -373,52 +367,37 @@ async function planParts(
   const groups: number[][] = [];
   for (let i = 0; i < p.toCompute.length; i += options.partChunks) groups.push(p.toCompute.slice(i, i + options.partChunks));
   const outcome = await db.transaction().execute(async (tx) => {
-    const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
+    const current = await lockProjectVersion(tx, projectId);
     if (!current || current.version !== version) return 'superseded';
-    const existing = await tx
-      .selectFrom('analysis_runs')
-      .select('version')
-      .where('project_id', '=', projectId)
-      .where('version', '=', version)
-      .executeTakeFirst();
+    const existing = await runVersion(tx, projectId, version);
     if (existing) return 'planned before';
-    await tx.deleteFrom('analysis_runs').where('project_id', '=', projectId).where('version', '<>', version).execute();
-    await tx
-      .insertInto('analysis_runs')
-      .values({
-        project_id: projectId,
-        version,
-        total_assets: total,
-        chunks: Math.ceil(total / CHUNK_ASSETS),
-        parts: groups.length,
-        reused_assets: reusedAssets,
-        planned_by: ctx.workerId,
-      })
-      .execute();
+    await deleteOtherRuns(tx, projectId, version);
+    await insertRun(tx, {
+      project_id: projectId,
+      version,
+      total_assets: total,
+      chunks: Math.ceil(total / CHUNK_ASSETS),
+      parts: groups.length,
+      reused_assets: reusedAssets,
+      planned_by: ctx.workerId,
+    });
     for (const r of reused) await writeChunk(tx, projectId, version, r);
     for (const [part, chunks] of groups.entries()) {
       const payload: PartPayload = { projectId, version, part, chunks, total, filters: p.filters, hazards: p.hazards };
       const jobId = await options.enqueue(ANALYSE_PORTFOLIO_PART_JOB, payload, tx);
       const last = chunks[chunks.length - 1]!;
-      await tx
-        .insertInto('analysis_parts')
-        .values({
-          project_id: projectId,
-          version,
-          part,
-          chunk_from: chunks[0]!,
-          chunk_to: last + countOf(last),
-          chunks: chunks.length,
-          assets: chunks.reduce((n, c) => n + countOf(c), 0),
-          job_id: jobId,
-        })
-        .execute();
+      await insertPart(tx, {
+        project_id: projectId,
+        version,
+        part,
+        chunk_from: chunks[0]!,
+        chunk_to: last + countOf(last),
+        chunks: chunks.length,
+        assets: chunks.reduce((n, c) => n + countOf(c), 0),
+        job_id: jobId,
+      });
     }
-    await tx
-      .updateTable('projects')
-      .set({ progress: 0.95 * (reusedAssets / total), status_message: `Analysing ${total.toLocaleString('en-US')} assets in ${groups.length} parts` })
-      .where('id', '=', projectId)
-      .execute();
+    await setProjectProgress(tx, projectId, 0.95 * (reusedAssets / total), `Analysing ${total.toLocaleString('en-US')} assets in ${groups.length} parts`);
     return 'planned';
   });
   log.info({ projectId, version, assets: total, parts: groups.length, reusedChunks: reused.length, outcome }, 'portfolio analysis split into parts');
@@ -442,12 +421,7 @@ export function analysePortfolioPartJob(
     retryDelaySeconds: 5,
     run: (p, ctx) => analysePart(db, log, p, ctx, onStored, ownLayers),
     async onFailed({ projectId, version }, error) {
-      await db
-        .updateTable('projects')
-        .set({ status: 'failed', status_message: `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.` })
-        .where('id', '=', projectId)
-        .where('version', '=', version)
-        .execute();
+      await markProjectFailed(db, projectId, `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.`, version);
     },
   };
 }
@@ -461,19 +435,11 @@ async function analysePart(
   ownLayers?: OwnLayersOf,
 ) {
   const { projectId, version, part, chunks } = p;
-  const project = await db.selectFrom('projects').select(['version']).where('id', '=', projectId).executeTakeFirst();
+  const project = await projectVersion(db, projectId);
   if (!project || project.version !== version) return; // superseded
-  const run = await db
-    .selectFrom('analysis_runs')
-    .select(['finished_at'])
-    .where('project_id', '=', projectId)
-    .where('version', '=', version)
-    .executeTakeFirst();
+  const run = await runFinishedAt(db, projectId, version);
   if (!run || run.finished_at) return; // superseded, or stored already by an earlier attempt
-  await partQuery(
-    db.updateTable('analysis_parts').set({ status: 'running', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: 0, started_at: new Date() }),
-    p,
-  ).execute();
+  await updatePart(db, p, { status: 'running', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: 0, started_at: new Date() });
   const tasks = await partTasks(db, p);
   if (!tasks) return; // the assets changed meanwhile: superseded
   const partAssets = tasks.reduce((n, t) => n + t.assets.length, 0);
@@ -525,12 +491,6 @@ async function analysePart(
   await afterRun(db, log, projectId, outcome, onStored);
 }
 
-/** Narrows a query on analysis_parts to the row of part `p`. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Kysely query builder with a where(); their where() overloads have no common typed signature
-function partQuery<Q extends { where: (...a: any[]) => Q }>(q: Q, p: PartPayload): Q {
-  return q.where('project_id', '=', p.projectId).where('version', '=', p.version).where('part', '=', p.part);
-}
-
 /** The engine tasks of a part, its assets read one query per run of consecutive chunks; null when they changed. */
 async function partTasks(db: DB, p: PartPayload): Promise<{ start: number; assets: AssetInput[] }[] | null> {
   const countOf = (start: number) => Math.min(CHUNK_ASSETS, p.total - start);
@@ -540,9 +500,9 @@ async function partTasks(db: DB, p: PartPayload): Promise<{ start: number; asset
     while (j + 1 < p.chunks.length && p.chunks[j + 1] === p.chunks[j]! + CHUNK_ASSETS) j++;
     const from = p.chunks[i]!;
     const count = p.chunks[j]! + countOf(p.chunks[j]!) - from;
-    const rows = await db.selectFrom('assets').selectAll().where('project_id', '=', p.projectId).orderBy('position').limit(count).offset(from).execute();
+    const rows = await assetsSlice(db, p.projectId, from, count);
     if (rows.length !== count) {
-      const now = await db.selectFrom('projects').select(['version']).where('id', '=', p.projectId).executeTakeFirst();
+      const now = await projectVersion(db, p.projectId);
       if (!now || now.version !== p.version) return null;
       throw new Error(`expected ${count} assets from position ${from}, found ${rows.length}`);
     }
@@ -581,56 +541,22 @@ async function finishPart(
 ): Promise<'superseded' | 'stored before' | 'staged' | 'stored'> {
   const { projectId, version } = p;
   return db.transaction().execute(async (tx) => {
-    const current = await tx.selectFrom('projects').select('version').where('id', '=', projectId).forUpdate().executeTakeFirst();
+    const current = await lockProjectVersion(tx, projectId);
     if (!current || current.version !== version) return 'superseded';
-    const run = await tx
-      .selectFrom('analysis_runs')
-      .select(['finished_at', 'total_assets'])
-      .where('project_id', '=', projectId)
-      .where('version', '=', version)
-      .forUpdate()
-      .executeTakeFirst();
+    const run = await lockRun(tx, projectId, version);
     if (!run || run.finished_at) return 'stored before';
-    await partQuery(
-      tx
-        .updateTable('analysis_parts')
-        .set({ status: 'done', worker_id: ctx.workerId, attempt: ctx.attempt, assets_done: r.done, compute_ms: r.computeMs, finished_at: new Date() }),
-      p,
-    ).execute();
-    const left = await tx
-      .selectFrom('analysis_parts')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('project_id', '=', projectId)
-      .where('version', '=', version)
-      .where('status', '<>', 'done')
-      .executeTakeFirstOrThrow();
-    if (left.n > 0) return 'staged';
+    await updatePart(tx, p, {
+      status: 'done',
+      worker_id: ctx.workerId,
+      attempt: ctx.attempt,
+      assets_done: r.done,
+      compute_ms: r.computeMs,
+      finished_at: new Date(),
+    });
+    if ((await partsLeft(tx, projectId, version)) > 0) return 'staged';
     await storeRun(tx, projectId, version, run.total_assets, p.filters);
     return 'stored';
   });
-}
-
-/** Page size when reading a project's assets (each page one query, so requests interleave on a large project). */
-const READ_PAGE = 5_000;
-
-/** A project's assets in position order, read page by page (keyset on position) with a turn of the event loop between. */
-export async function readAssets(db: DB, projectId: number): Promise<AssetRow[]> {
-  const out: AssetRow[] = [];
-  let after = -1;
-  for (;;) {
-    const page = await db
-      .selectFrom('assets')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('position', '>', after)
-      .orderBy('position')
-      .limit(READ_PAGE)
-      .execute();
-    for (const r of page) out.push(r);
-    if (page.length < READ_PAGE) return out;
-    after = page[page.length - 1]!.position;
-    await new Promise((r) => setImmediate(r));
-  }
 }
 
 /** The engine tasks (one per 500-asset chunk) of inputs[from, to). */
@@ -650,18 +576,15 @@ async function streamRun(
   ctx: JobContext,
   r: AnalysisRun & { total: number; tasks: { start: number; assets: AssetInput[] }[]; part: number | null; onProgress: (done: number) => void },
 ): Promise<RunStats> {
-  await db
-    .insertInto('analysis_runs')
-    .values({
-      project_id: r.projectId,
-      version: r.version,
-      total_assets: r.total,
-      chunks: Math.ceil(r.total / CHUNK_ASSETS),
-      parts: 0,
-      reused_assets: 0,
-      planned_by: ctx.workerId,
-    })
-    .execute();
+  await insertRun(db, {
+    project_id: r.projectId,
+    version: r.version,
+    total_assets: r.total,
+    chunks: Math.ceil(r.total / CHUNK_ASSETS),
+    parts: 0,
+    reused_assets: 0,
+    planned_by: ctx.workerId,
+  });
   const stats: RunStats = { recomputed: r.total, bytes: 0, encodeMs: 0, inWorker: true };
   let done = 0;
   const encode: EncodeOptions = { filters: r.filters, hazards: r.hazards };
@@ -693,28 +616,14 @@ async function streamRun(
 
 /** Progress over all parts of a run: kept chunks plus every part's analysed assets, out of the project's assets. */
 async function reportRunProgress(db: DB, projectId: number, version: number, part: number, done: number) {
-  await db
-    .updateTable('analysis_parts')
-    .set({ assets_done: done })
-    .where('project_id', '=', projectId)
-    .where('version', '=', version)
-    .where('part', '=', part)
-    .execute();
-  const row = await sql<{ done: number; total: number }>`
-    select (r.reused_assets + coalesce((select sum(p.assets_done) from analysis_parts p where p.project_id = r.project_id and p.version = r.version), 0))::int as done,
-      r.total_assets as total
-    from analysis_runs r where r.project_id = ${projectId} and r.version = ${version}`.execute(db);
-  const r = row.rows[0];
+  await setPartAssetsDone(db, projectId, version, part, done);
+  const r = await runProgress(db, projectId, version);
   if (!r) return;
-  await db
-    .updateTable('projects')
-    // greatest(): parts report concurrently and a retried part starts again from 0; progress only goes forward.
-    .set({
-      progress: sql<number>`greatest(progress, ${0.95 * (r.done / r.total)})`,
-      status_message: `Analysed ${r.done.toLocaleString('en-US')} of ${r.total.toLocaleString('en-US')} assets`,
-    })
-    .where('id', '=', projectId)
-    .where('version', '=', version)
-    .where('status', '=', 'running')
-    .execute();
+  await raiseProjectProgress(
+    db,
+    projectId,
+    version,
+    0.95 * (r.done / r.total),
+    `Analysed ${r.done.toLocaleString('en-US')} of ${r.total.toLocaleString('en-US')} assets`,
+  );
 }

@@ -1,6 +1,5 @@
 import { assetLimitMessage, HAZARDS, unknownColumnsWarning, type CreateProjectBody, type ProjectStatus } from '@crp/contracts';
 import { countryOf } from '@crp/geo';
-import { sql } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB } from '../../infra/db/database.js';
 import type { ProjectRow } from '../../infra/db/schema.js';
@@ -19,6 +18,15 @@ import {
 } from './asset-import.js';
 import type { JobQueue } from '../../infra/job-queue.js';
 import { tierDataOf } from '../accounts/tier.service.js';
+import {
+  assetCountAndMaxPosition,
+  assetNames,
+  deleteAllAssets,
+  insertAssets,
+  insertProject,
+  lockOwnedPhysicalByName,
+  renewProject,
+} from './project.repository.js';
 
 export const ANALYSE_PORTFOLIO_JOB = 'analyse-portfolio';
 
@@ -26,55 +34,12 @@ function isUploadedFile(v: unknown): v is UploadedFile {
   return !!v && typeof v === 'object' && Buffer.isBuffer((v as UploadedFile).data) && typeof (v as UploadedFile).filename === 'string';
 }
 
-const ASSET_COLUMNS = [
-  'property_type',
-  'revenue',
-  'construction_cost',
-  'area',
-  'valuation',
-  'stories',
-  'solar_production',
-  'wind_production',
-  'hydro_production',
-  'wheat_production',
-  'rice_production',
-  'maize_production',
-  'fruit_production',
-  'vegetable_production',
-  'ownership',
-  'country_code',
-  'flood_protection',
-] as const;
-
-/** Asset rows per INSERT: 18 columns x 1,000 rows stays far under a statement's 65,535 parameters. */
-const INSERT_ROWS = 1_000;
-
 const assetLimitError = (limit: number) =>
   new AppError(400, assetLimitMessage(limit), [{ field: 'data', message: assetLimitMessage(limit) }], {
     error: [assetLimitMessage(limit)],
     code: 'asset_limit',
     assets_allowed: limit,
   });
-
-/**
- * Inserts a project's assets in the caller's transaction, a multi-row INSERT of INSERT_ROWS rows at a time with a turn
- * of the event loop after each (a large upload does not hold other requests' turns; issue 22). Rows are built per
- * batch, so the whole upload is never held twice in memory.
- */
-async function insertAssets(tx: DB, projectId: number, startPosition: number, assets: ImportedAsset[]): Promise<void> {
-  for (let i = 0; i < assets.length; i += INSERT_ROWS) {
-    const rows = assets.slice(i, i + INSERT_ROWS).map((a, k) => {
-      const r: Record<string, unknown> = { project_id: projectId, position: startPosition + i + k, name: a.name, latitude: a.latitude, longitude: a.longitude };
-      for (const c of ASSET_COLUMNS) r[c] = (a as Record<string, unknown>)[c] ?? null;
-      return r;
-    });
-    await tx
-      .insertInto('assets')
-      .values(rows as never)
-      .execute();
-    await new Promise((r) => setImmediate(r));
-  }
-}
 
 export class ProjectService {
   constructor(
@@ -144,21 +109,14 @@ export class ProjectService {
     const mode = body.mode ?? 'new';
     const name = body.portfolio_name;
     return this.db.transaction().execute(async (tx) => {
-      const existing = await tx
-        .selectFrom('projects')
-        .selectAll()
-        .where('owner_id', '=', caller.id)
-        .where('kind', '=', 'physical')
-        .where('name_lower', '=', name.toLowerCase())
-        .forUpdate()
-        .executeTakeFirst();
+      const existing = await lockOwnedPhysicalByName(tx, caller.id, name.toLowerCase());
       if (mode === 'new' && existing)
         throw badRequest(`portfolio_name: you already have a project named '${name}'. Choose another name, or add to or overwrite it.`, 'portfolio_name');
       if (mode !== 'new' && !existing)
         throw badRequest(`portfolio_name: no project named '${name}' to ${mode === 'add' ? 'add to' : 'overwrite'}.`, 'portfolio_name');
       const startPosition = mode === 'add' && existing ? await this.addPosition(tx, existing, assets, limit) : 0;
       if (!(mode === 'add' && existing) && assets.length > limit) throw assetLimitError(limit);
-      const project = existing ? await this.renewProject(tx, existing, body, mode) : await this.insertProject(tx, caller, body, source);
+      const project = existing ? await this.renewVersion(tx, existing, body, mode) : await this.newProject(tx, caller, body, source);
       await insertAssets(tx, project.id, startPosition, assets);
       const jobId = await this.jobs.enqueue(ANALYSE_PORTFOLIO_JOB, { projectId: project.id, version: project.version }, tx);
       const count = mode === 'add' ? startPosition + assets.length : assets.length;
@@ -190,13 +148,9 @@ export class ProjectService {
 
   /** Adding to a portfolio: checks the tier limit and the names against its assets; the position after its last. */
   private async addPosition(tx: DB, existing: ProjectRow, assets: ImportedAsset[], limit: number): Promise<number> {
-    const row = await tx
-      .selectFrom('assets')
-      .select([sql<number>`count(*)::int`.as('n'), sql<number>`coalesce(max(position), -1)::int`.as('max')])
-      .where('project_id', '=', existing.id)
-      .executeTakeFirstOrThrow();
+    const row = await assetCountAndMaxPosition(tx, existing.id);
     if (row.n + assets.length > limit) throw assetLimitError(limit);
-    const names = new Set((await tx.selectFrom('assets').select('name').where('project_id', '=', existing.id).execute()).map((a) => a.name.toLowerCase()));
+    const names = new Set((await assetNames(tx, existing.id)).map((a) => a.name.toLowerCase()));
     const clash = assets.find((a) => names.has(a.name.toLowerCase()));
     if (clash)
       throw new AppError(400, `An asset named '${clash.name}' is already in '${existing.name}'.`, [{ field: 'data', message: 'duplicate asset name' }], {
@@ -206,26 +160,13 @@ export class ProjectService {
   }
 
   /** Adding to or overwriting a portfolio: a new version, queued (its hazards kept unless new ones are sent). */
-  private async renewProject(tx: DB, existing: ProjectRow, body: CreateProjectBody, mode: 'add' | 'overwrite' | 'new'): Promise<ProjectRow> {
-    if (mode === 'overwrite') await tx.deleteFrom('assets').where('project_id', '=', existing.id).execute();
+  private async renewVersion(tx: DB, existing: ProjectRow, body: CreateProjectBody, mode: 'add' | 'overwrite' | 'new'): Promise<ProjectRow> {
+    if (mode === 'overwrite') await deleteAllAssets(tx, existing.id);
     const variables = body.portfolio_variables ?? (existing.portfolio_variables as string[]);
-    return tx
-      .updateTable('projects')
-      .set({
-        portfolio_variables: JSON.stringify(variables),
-        ...(body.non_building_variables ? { non_building_variables: JSON.stringify(body.non_building_variables) } : {}),
-        status: 'queued',
-        progress: 0,
-        status_message: 'Waiting for analysis',
-        version: existing.version + 1,
-        updated_at: new Date(),
-      })
-      .where('id', '=', existing.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return renewProject(tx, existing, variables, body.non_building_variables);
   }
 
-  private async insertProject(tx: DB, caller: AuthUser, body: CreateProjectBody, source: string): Promise<ProjectRow> {
+  private async newProject(tx: DB, caller: AuthUser, body: CreateProjectBody, source: string): Promise<ProjectRow> {
     // Spec 000 §9: a company or index benchmark portfolio includes all ten hazards (every hazard but Extreme Cold,
     // which is offered for SSP only); a map or file portfolio without a choice gets the three default hazards.
     const defaults =
@@ -233,31 +174,27 @@ export class ProjectService {
         ? HAZARDS.filter((h) => h.label !== 'Extreme Cold').map((h) => h.label)
         : HAZARDS.filter((h) => h.isDefault).map((h) => h.label);
     const name = body.portfolio_name;
-    return tx
-      .insertInto('projects')
-      .values({
-        company_id: caller.companyId,
-        owner_id: caller.id,
-        kind: 'physical',
-        name,
-        name_lower: name.toLowerCase(),
-        portfolio_variables: JSON.stringify(body.portfolio_variables ?? defaults),
-        non_building_variables: JSON.stringify(body.non_building_variables ?? { energy: [], agriculture: [] }),
-        base_unit: body.base_unit ?? 'meter',
-        base_currency: body.base_currency ?? 'USD',
-        source,
-        is_benchmark: body.is_benchmark === true || body.is_benchmark === 'true',
-        ticker: body.ticker ?? null,
-        index_name: body.index_name ?? null,
-        default_filters: JSON.stringify(
-          body.analysis_type === 'rcp' ? { analysis_type: 'rcp', scenario: '45', year: 2050 } : { analysis_type: 'ssp', scenario: '45', year: 2050 },
-        ),
-        status: 'queued',
-        progress: 0,
-        status_message: 'Waiting for analysis',
-        version: 1,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return insertProject(tx, {
+      company_id: caller.companyId,
+      owner_id: caller.id,
+      kind: 'physical',
+      name,
+      name_lower: name.toLowerCase(),
+      portfolio_variables: JSON.stringify(body.portfolio_variables ?? defaults),
+      non_building_variables: JSON.stringify(body.non_building_variables ?? { energy: [], agriculture: [] }),
+      base_unit: body.base_unit ?? 'meter',
+      base_currency: body.base_currency ?? 'USD',
+      source,
+      is_benchmark: body.is_benchmark === true || body.is_benchmark === 'true',
+      ticker: body.ticker ?? null,
+      index_name: body.index_name ?? null,
+      default_filters: JSON.stringify(
+        body.analysis_type === 'rcp' ? { analysis_type: 'rcp', scenario: '45', year: 2050 } : { analysis_type: 'ssp', scenario: '45', year: 2050 },
+      ),
+      status: 'queued',
+      progress: 0,
+      status_message: 'Waiting for analysis',
+      version: 1,
+    });
   }
 }
