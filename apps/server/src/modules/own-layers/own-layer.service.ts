@@ -24,6 +24,9 @@ import type { JobQueue } from '../../infra/job-queue.js';
 import { ANALYSE_PORTFOLIO_JOB } from '../projects/project.service.js';
 import { assertCompanyAdmin } from '../access/project-access.policy.js';
 
+type UploadFields = ReturnType<typeof OwnLayerUploadFields.parse>;
+type LayerKey = Pick<UploadFields, 'hazard' | 'scenario' | 'year' | 'return_period_years'>;
+
 function isUploadedFile(v: unknown): v is UploadedFile {
   return !!v && typeof v === 'object' && Buffer.isBuffer((v as UploadedFile).data) && typeof (v as UploadedFile).filename === 'string';
 }
@@ -96,9 +99,26 @@ export class OwnLayerService {
    * Checks and stores an uploaded layer, then re-queues the analyses of the company's portfolios. Bad input answers
    * 400 naming the field (nothing is stored); the same hazard, scenario, year and return period twice answers 409.
    */
-  // eslint-disable-next-line max-lines-per-function -- the upload checks in the order their 400s name the fields; 80 lines before Prettier wrapped it
   async upload(caller: AuthUser, body: Record<string, unknown>): Promise<{ detail: string; layer: OwnLayer; reanalysed: number }> {
     assertCompanyAdmin(caller, 'Only a company administrator can upload own hazard layers.');
+    const { f, file, unit } = this.uploadFields(body);
+    const key: LayerKey = { hazard: f.hazard, scenario: f.scenario, year: f.year, return_period_years: f.return_period_years };
+    await this.assertRoomFor(caller, key);
+    const raster = await this.readRaster(file, f, unit);
+    const filename = safeFileName(file.filename || 'layer.tif');
+    const label = f.label || `${filename} (${describeKey(key)})`;
+    const { id, reanalysed } = await this.storeLayer(caller, { f, file, unit, key, filename, label, raster });
+    this.cache.delete(caller.companyId);
+    const row = (await this.repo.list(caller.companyId)).find((r) => r.id === id)!;
+    this.log.info(
+      { companyId: caller.companyId, layerId: id, hazard: f.hazard, crs: raster.crs, pixels: raster.width * raster.height, reanalysed },
+      'own hazard layer uploaded',
+    );
+    return { detail: `Layer '${label}' added; ${reanalysed} portfolio(s) are being re-analysed with it.`, layer: presentOwnLayer(row), reanalysed };
+  }
+
+  /** The upload's form fields and file, checked in the order their 400s name them. */
+  private uploadFields(body: Record<string, unknown>): { f: UploadFields; file: UploadedFile; unit: string } {
     const parsed = OwnLayerUploadFields.safeParse(body ?? {});
     if (!parsed.success) {
       const errors = parsed.error.issues.map((i) => ({ field: String(i.path[0] ?? 'body'), message: i.message }));
@@ -124,7 +144,11 @@ export class OwnLayerService {
       const msg = `unit "${unit.slice(0, 20)}" is not accepted for ${f.hazard}; use ${Object.keys(OWN_LAYER_UNITS[f.hazard]).join(', ')}.`;
       throw new AppError(400, `unit: ${msg}`, [{ field: 'unit', message: msg }]);
     }
-    const key = { hazard: f.hazard, scenario: f.scenario, year: f.year, return_period_years: f.return_period_years };
+    return { f, file, unit };
+  }
+
+  /** 400 when the company already has its most layers; 409 when one of its layers has this key. */
+  private async assertRoomFor(caller: AuthUser, key: LayerKey): Promise<void> {
     if ((await this.repo.count(caller.companyId)) >= this.config.OWN_LAYERS_PER_COMPANY) {
       throw new AppError(400, `file: your company has ${this.config.OWN_LAYERS_PER_COMPANY} own layers, the most allowed; delete one first.`, [
         { field: 'file', message: 'too many layers' },
@@ -132,10 +156,12 @@ export class OwnLayerService {
     }
     const clash = await this.repo.sameKey(caller.companyId, key);
     if (clash) throw conflict(`Your company already has a layer for ${describeKey(key)} ('${clash.label}'); delete it first to replace it.`, 'hazard');
+  }
 
-    let raster: ByoRaster;
+  /** The GeoTIFF read and checked; a refusal is a 400 naming the field and the file. */
+  private async readRaster(file: UploadedFile, f: UploadFields, unit: string): Promise<ByoRaster> {
     try {
-      raster = await readGeoTiffLayer(
+      return await readGeoTiffLayer(
         file.data,
         { id: 'upload', hazard: f.hazard, scenario: f.scenario, year: f.year, returnPeriodYears: f.return_period_years, unit },
         { maxBytes: this.maxBytes, maxPixels: this.config.OWN_LAYER_MAX_PIXELS },
@@ -147,9 +173,15 @@ export class OwnLayerService {
       }
       throw err;
     }
-    const filename = safeFileName(file.filename || 'layer.tif');
-    const label = f.label || `${filename} (${describeKey(key)})`;
-    const { id, reanalysed } = await this.db.transaction().execute(async (tx) => {
+  }
+
+  /** The layer stored and the company's portfolios queued for re-analysis, in one transaction with its audit line. */
+  private async storeLayer(
+    caller: AuthUser,
+    u: { f: UploadFields; file: UploadedFile; unit: string; key: LayerKey; filename: string; label: string; raster: ByoRaster },
+  ): Promise<{ id: number; reanalysed: number }> {
+    const { f, file, unit, key, filename, label, raster } = u;
+    return this.db.transaction().execute(async (tx) => {
       let id: number;
       try {
         id = await this.repo.insert(
@@ -190,13 +222,6 @@ export class OwnLayerService {
       );
       return { id, reanalysed };
     });
-    this.cache.delete(caller.companyId);
-    const row = (await this.repo.list(caller.companyId)).find((r) => r.id === id)!;
-    this.log.info(
-      { companyId: caller.companyId, layerId: id, hazard: f.hazard, crs: raster.crs, pixels: raster.width * raster.height, reanalysed },
-      'own hazard layer uploaded',
-    );
-    return { detail: `Layer '${label}' added; ${reanalysed} portfolio(s) are being re-analysed with it.`, layer: presentOwnLayer(row), reanalysed };
   }
 
   async remove(caller: AuthUser, id: number): Promise<{ detail: string; reanalysed: number }> {

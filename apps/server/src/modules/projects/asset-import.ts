@@ -21,6 +21,26 @@ export interface UploadedFile {
   data: Buffer;
 }
 
+/** The optional attributes an asset row carries beyond its name and position (stored as columns of `assets`). */
+export const ASSET_ATTRIBUTE_COLUMNS = [
+  'property_type',
+  'revenue',
+  'construction_cost',
+  'area',
+  'valuation',
+  'stories',
+  'solar_production',
+  'wind_production',
+  'hydro_production',
+  'wheat_production',
+  'rice_production',
+  'maize_production',
+  'fruit_production',
+  'vegetable_production',
+  'ownership',
+  'flood_protection',
+] as const;
+
 export type ImportedAsset = { name: string; latitude: number; longitude: number } & Partial<
   Record<Exclude<AssetFieldKey, 'name' | 'latitude' | 'longitude'>, number | string | null>
 > & { country_code?: string | null };

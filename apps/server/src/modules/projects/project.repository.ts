@@ -1,29 +1,11 @@
 import { sql, type Insertable } from 'kysely';
 import type { DB } from '../../infra/db/database.js';
 import type { ProjectRow, ProjectsTable } from '../../infra/db/schema.js';
-import type { ImportedAsset } from './asset-import.js';
+import { ASSET_ATTRIBUTE_COLUMNS, type ImportedAsset } from './asset-import.js';
 
 /** SQL of a physical project's creation, its adding to and overwriting; every function runs on the caller's `tx`. */
 
-const ASSET_COLUMNS = [
-  'property_type',
-  'revenue',
-  'construction_cost',
-  'area',
-  'valuation',
-  'stories',
-  'solar_production',
-  'wind_production',
-  'hydro_production',
-  'wheat_production',
-  'rice_production',
-  'maize_production',
-  'fruit_production',
-  'vegetable_production',
-  'ownership',
-  'country_code',
-  'flood_protection',
-] as const;
+const ASSET_COLUMNS = [...ASSET_ATTRIBUTE_COLUMNS, 'country_code'] as const;
 
 /** Asset rows per INSERT: 18 columns x 1,000 rows stays far under a statement's 65,535 parameters. */
 const INSERT_ROWS = 1_000;

@@ -20,7 +20,7 @@ import { elevationM, propertyRisk, scenarioYearOf } from './property-risk.js';
 import { assetInputOf } from '../analysis/analysis.jobs.js';
 import type { RealEstateRepository, NewPropertySite } from './realestate.repository.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
-import { recordsFromJson, validateAssets } from '../projects/asset-import.js';
+import { ASSET_ATTRIBUTE_COLUMNS, recordsFromJson, validateAssets } from '../projects/asset-import.js';
 import type { JobDefinition, JobQueue } from '../../infra/job-queue.js';
 import type { ProjectAccessPolicy } from '../access/project-access.policy.js';
 import { tierDataOf } from '../accounts/tier.service.js';
@@ -28,25 +28,6 @@ import { tierDataOf } from '../accounts/tier.service.js';
 export const PROPERTY_RISK_JOB = 'compute-property-risk';
 /** Dashboard defaults (spec 001 §9): SSP, scenario 8.5, year 2050. */
 const DEFAULT_SCENARIO = { analysis_type: 'ssp', scenario: '85', year: 2050 } as const;
-
-const ATTRIBUTE_COLUMNS = [
-  'property_type',
-  'revenue',
-  'construction_cost',
-  'area',
-  'valuation',
-  'stories',
-  'solar_production',
-  'wind_production',
-  'hydro_production',
-  'wheat_production',
-  'rice_production',
-  'maize_production',
-  'fruit_production',
-  'vegetable_production',
-  'ownership',
-  'flood_protection',
-] as const;
 
 type Scenario = PropertyRiskResponse['scenario'];
 
@@ -99,7 +80,7 @@ export class PropertyRiskService {
 
     const sites: NewPropertySite[] = assets.map((a, i) => {
       const attributes: Record<string, unknown> = {};
-      for (const c of ATTRIBUTE_COLUMNS) attributes[c] = (a as Record<string, unknown>)[c] ?? null;
+      for (const c of ASSET_ATTRIBUTE_COLUMNS) attributes[c] = (a as Record<string, unknown>)[c] ?? null;
       const cc = (a.country_code as string | null | undefined) ?? countryOf(a.latitude, a.longitude, { nearestWithinKm: 50 })?.country_code ?? null;
       return {
         name: a.name,
