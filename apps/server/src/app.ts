@@ -11,7 +11,8 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandler } from './plu
 import { registerNulGuard } from './plugins/nul-guard.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { isApiPath, registerWeb } from './plugins/web.js';
-import { createServices, registerRoutes, type Services } from './compose.js';
+import { createServices, type Services } from './compose.js';
+import { registerRoutes } from './routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

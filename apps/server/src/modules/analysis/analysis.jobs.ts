@@ -43,7 +43,6 @@ import {
 
 export { summaryShare, type SummaryShare } from './chunk-summary.js';
 export { projectSummary } from './run-store.js';
-export { readAssets } from './analysis.repository.js';
 
 /** Assets computed between two yields to the event loop (keeps the API responsive during an analysis). */
 const CHUNK_ASSETS = 500;

@@ -4,7 +4,8 @@ import type { DB } from '../../infra/db/database.js';
 import { blobColumn, blobOf } from '../../infra/db/bytea.js';
 import type { AssetRow } from '../../infra/db/schema.js';
 import { AppError } from '../../lib/errors.js';
-import { assetInputOf, readAssets } from './analysis.jobs.js';
+import { assetInputOf } from './analysis.jobs.js';
+import { readAssets } from './analysis.repository.js';
 import { decodeChunkAsync, type StoredChunk } from './result-codec.js';
 
 /** Stored chunks read per query (about 1 MB each): bounds the driver's buffers and lets requests interleave. */
