@@ -81,13 +81,14 @@ export function createServices(
   const ownLayersOf = (projectId: number) => ownLayers.registryForProject(projectId);
   const projectList = new ProjectListService(db, new ProjectListRepository(db), users, projectAccess);
   const files = new FileStore(db, config);
-  const exports = new ExportService(db, projectAccess, files, ownLayers);
+  const decodeLimit = { maxDecodedBytes: config.RESULTS_DECODE_MAX_MB * 1_048_576 };
+  const exports = new ExportService(db, projectAccess, files, decodeLimit, ownLayers);
   const dashboard = new DashboardService(
     db,
     new DashboardRepository(db),
     projectAccess,
     users,
-    { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB },
+    { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB, ...decodeLimit },
     ownLayers,
   );
   // When an analysis is stored, the dashboard decodes it right away, so the first query after it is not a cold read.
@@ -114,7 +115,7 @@ export function createServices(
   jobs.register(propertyRiskJob(db, realEstate, log));
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projectAccess, jobs);
   const maps = new MapService(db, new MapRepository(db), projectAccess, files);
-  const results = new ResultsService(db, new ResultsRepository(db), projectAccess, ownLayers);
+  const results = new ResultsService(db, new ResultsRepository(db), projectAccess, decodeLimit, ownLayers);
   const portfolioAssets = new PortfolioAssetsService(db, portfolioAssetsRepo, projectAccess, jobs);
   const hazards = new HazardService(projectAccess, ownLayers);
   const buildingDamage = new BuildingDamageService(projectAccess);

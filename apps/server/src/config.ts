@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OWN_LAYER_DEFAULT_MAX_BYTES, OWN_LAYER_DEFAULT_MAX_PIXELS, OWN_LAYERS_DEFAULT_PER_COMPANY } from '@crp/contracts';
@@ -85,6 +86,12 @@ const EnvSchema = z.object({
   JOB_CONCURRENCY: z.coerce.number().int().positive().default(1),
   /** Memory for decoded analyses the dashboard keeps (MiB; a 10,000-asset analysis is about 200 MiB). */
   DASHBOARD_RESULTS_CACHE_MB: z.coerce.number().int().min(0).default(768),
+  /**
+   * Most memory one stored analysis may take once decoded for the dashboard, downloads and reports (MiB; about 24 KB per
+   * asset: 2.4 GB per 100,000). 0: half of the machine's memory. A larger project is refused with a clear message
+   * instead of exhausting the memory of the server (issue 22).
+   */
+  RESULTS_DECODE_MAX_MB: z.coerce.number().int().min(0).default(0),
   /** Memory for finished dashboard answers (MiB). */
   DASHBOARD_ANSWER_CACHE_MB: z.coerce.number().int().min(0).default(128),
   /**
@@ -119,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const config = { ...parsed.data, ...overrides };
+  if (config.RESULTS_DECODE_MAX_MB === 0) config.RESULTS_DECODE_MAX_MB = Math.floor(totalmem() / 2 / 1_048_576);
   if (!config.DATA_DIR.startsWith('memory://')) config.DATA_DIR = resolve(REPO_ROOT, config.DATA_DIR);
   if (config.BASEMAP_PMTILES && !/^https?:/.test(config.BASEMAP_PMTILES)) {
     config.BASEMAP_PMTILES = resolve(REPO_ROOT, config.BASEMAP_PMTILES);

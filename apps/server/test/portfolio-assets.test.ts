@@ -35,6 +35,12 @@ describe('portfolio and asset calls', () => {
       ['Pier', 'Depot', 'Yard'],
     );
     assert.equal(assets.body.assets[0].country_code, 'HK');
+    // The project list and the status count the assets (kept per project version: a delete must show at once).
+    const projectList = async () =>
+      (await s.api.get(`/api/project/${u.userId}/`, { token: u.token })).body.data.find((p: { name: string }) => p.name === 'Harbour');
+    const statusOf = async () => (await s.api.get(`/api/v2/projects/${assets.body.project_id}/status/`, { token: u.token })).body;
+    assert.equal((await projectList()).assets, 3);
+    assert.equal((await statusOf()).assets, 3);
     const del = await s.api.post(`/api/asset/delete/${u.userId}/`, {
       token: u.token,
       form: { portfolio_name: 'Harbour', asset_ids: JSON.stringify([assets.body.assets[1].id]) },
@@ -44,6 +50,8 @@ describe('portfolio and asset calls', () => {
     const after = await s.api.get(`/api/asset/${u.userId}/?project_id=${assets.body.project_id}`, { token: u.token });
     assert.equal(after.body.assets.length, 2);
     assert.equal(after.body.version, 2);
+    assert.equal((await projectList()).assets, 2);
+    assert.equal((await statusOf()).assets, 2);
   });
 
   test('errors: other ids, foreign assets, emptying a portfolio, missing project', async () => {

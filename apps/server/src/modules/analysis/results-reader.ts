@@ -1,11 +1,11 @@
 import { HAZARD_INDICATORS, HAZARD_KEYS, type HazardKey } from '@crp/contracts';
-import { prepareAssets, SCENARIO_YEAR_INDEX, type AssetInput, type PreparedAsset } from '@crp/engine';
+import { N_HAZARDS, prepareAssets, SCENARIO_YEAR_INDEX, SCENARIO_YEARS, type AssetInput, type PreparedAsset } from '@crp/engine';
 import type { DB } from '../../infra/db/database.js';
 import { blobColumn, blobOf } from '../../infra/db/bytea.js';
 import type { AssetRow } from '../../infra/db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import { assetInputOf } from './analysis.jobs.js';
-import { readAssets } from './analysis.repository.js';
+import { countAssets, readAssets } from './analysis.repository.js';
 import { decodeChunkAsync, type StoredChunk } from './result-codec.js';
 
 /** Stored chunks read per query (about 1 MB each): bounds the driver's buffers and lets requests interleave. */
@@ -40,8 +40,37 @@ export interface ProjectResults<A extends AssetRow | ResultsAssetRow = AssetRow>
   bytes: number;
 }
 
-/** Reads the stored analysis of a project; 409 when there is none yet (still queued or running). */
-export async function loadProjectResults(db: DB, projectId: number): Promise<ProjectResults> {
+/**
+ * Bytes of typed arrays one asset takes once its stored results are decoded (result-codec.ts): per asset x hazard x
+ * scenario-year nine Float32 fields and two Uint8 scores, per asset x scenario-year two Uint8 climate scores. About
+ * 24 KB at 11 hazards x 58 scenario-years, so 100,000 assets decode to 2.4 GB and 1,000,000 to 24 GB.
+ */
+export const DECODED_BYTES_PER_ASSET = N_HAZARDS * SCENARIO_YEARS.length * (9 * 4 + 2) + SCENARIO_YEARS.length * 2;
+
+/** How much of a stored analysis this server may decode at once (config RESULTS_DECODE_MAX_MB). */
+export interface DecodeLimit {
+  maxDecodedBytes: number;
+}
+
+/**
+ * Refuses, before reading anything, a project whose decoded analysis would not fit in the memory this server allows
+ * for one (422, naming the size and the limit): decoding it would exhaust the machine's memory and stop the server for
+ * every user (issue 22: a 1,000,000-asset analysis decodes to about 24 GB).
+ */
+export function assertDecodable(assets: number, limit: DecodeLimit): void {
+  const need = assets * DECODED_BYTES_PER_ASSET;
+  if (need <= limit.maxDecodedBytes) return;
+  const gib = (b: number) => (b >= 2 ** 30 ? `${(b / 2 ** 30).toFixed(1)} GiB` : `${Math.ceil(b / 2 ** 20)} MiB`);
+  const most = Math.floor(limit.maxDecodedBytes / DECODED_BYTES_PER_ASSET);
+  const msg =
+    `This project's analysis (${assets.toLocaleString('en-US')} assets) needs about ${gib(need)} of memory to be read in full; ` +
+    `this server reads at most ${gib(limit.maxDecodedBytes)} at once (RESULTS_DECODE_MAX_MB), i.e. ${most.toLocaleString('en-US')} assets. ` +
+    'Its project card shows the portfolio figures; for the dashboard and downloads, split the portfolio into projects of at most that many assets.';
+  throw new AppError(422, msg, [{ field: 'project_id', message: 'analysis too large to read on this server' }], { code: 'results_too_large', error: msg });
+}
+
+/** Reads the stored analysis of a project; 409 when there is none yet (still queued or running), 422 when too large. */
+export async function loadProjectResults(db: DB, projectId: number, limit?: DecodeLimit): Promise<ProjectResults> {
   const project = await db.selectFrom('projects').select(['status', 'status_message', 'results_version']).where('id', '=', projectId).executeTakeFirstOrThrow();
   const version = project.results_version;
   if (version === null) {
@@ -52,6 +81,7 @@ export async function loadProjectResults(db: DB, projectId: number): Promise<Pro
         : 'The analysis of this project is not finished yet. Try again when it is done.',
     );
   }
+  if (limit) assertDecodable(await countAssets(db, projectId), limit);
   const assets = await readAssets(db, projectId);
   // Page by page, each page's blobs inflated on the thread pool (off the event loop), so a large analysis does not
   // stall other requests while it is read (issue 22). Every page from the same run (the current one when read began).

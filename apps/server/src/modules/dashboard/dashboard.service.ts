@@ -25,7 +25,7 @@ import {
   type TierSection,
 } from '@crp/contracts';
 import { N_HAZARDS } from '@crp/engine';
-import { loadProjectResults } from '../analysis/results-reader.js';
+import { loadProjectResults, type DecodeLimit } from '../analysis/results-reader.js';
 import type { DB } from '../../infra/db/database.js';
 import type { DashboardRepository } from './dashboard.repository.js';
 import type { ProjectRow } from '../../infra/db/schema.js';
@@ -69,6 +69,8 @@ export class DashboardService {
   /** Selections of the page endpoints (per analysis and selection filters), at most 256 MiB of positions and scores. */
   private readonly selections = new Lru<SelectionData>(32, 256 * MIB);
   private readonly selecting = new Map<string, Promise<SelectionData | null>>();
+  /** How much of a stored analysis may be decoded at once (config RESULTS_DECODE_MAX_MB). */
+  private readonly decodeLimit: DecodeLimit;
   /** Up to this many selected assets the map endpoint sends points, above it clusters (tests lower it). */
   mapPointsMax = DASHBOARD_MAP_POINTS_MAX;
 
@@ -77,11 +79,12 @@ export class DashboardService {
     private readonly repo: DashboardRepository,
     private readonly projects: ProjectService,
     private readonly users: UsersRepository,
-    limits: { resultsCacheMb: number; answerCacheMb: number } = { resultsCacheMb: 768, answerCacheMb: 128 },
+    limits: { resultsCacheMb: number; answerCacheMb: number; maxDecodedBytes: number } = { resultsCacheMb: 768, answerCacheMb: 128, maxDecodedBytes: Infinity },
     /** The company's own hazard layers (issue 23 item 3), for the 'own data' marks; none when not given. */
     private readonly own?: Pick<OwnLayerService, 'markerFor' | 'signatureOf'>,
   ) {
     this.cache = new ResultsCache(limits.resultsCacheMb * MIB);
+    this.decodeLimit = { maxDecodedBytes: limits.maxDecodedBytes };
     this.answers = new Lru<Buffer>(Infinity, limits.answerCacheMb * MIB);
   }
 
@@ -102,7 +105,7 @@ export class DashboardService {
   async warm(projectId: number): Promise<void> {
     const project = await this.repo.analysisState(projectId);
     if (!project || project.status !== 'done') return;
-    const cached = await this.cache.get(resultsKeyOf(project), () => loadProjectResults(this.db, project.id));
+    const cached = await this.cache.get(resultsKeyOf(project), () => loadProjectResults(this.db, project.id, this.decodeLimit));
     precomputeSeries(cached, hazardKeysOf(project.portfolio_variables as string[]));
   }
 
@@ -231,7 +234,7 @@ export class DashboardService {
       );
     }
     try {
-      const c = await this.cache.get(x.resultsKey, () => loadProjectResults(this.db, x.project.id));
+      const c = await this.cache.get(x.resultsKey, () => loadProjectResults(this.db, x.project.id, this.decodeLimit));
       precomputeSeries(c, f.projectHazards);
       // Step 2: the selection, its money at the year and its climate scores.
       const sel = selectAssets(c, f, body);

@@ -8,19 +8,12 @@ import { visibleProjects, type Viewer } from '../access/project-access.repositor
 export class ProjectListRepository {
   constructor(private readonly db: DB) {}
 
-  /** Physical projects the viewer owns or that were shared with them, newest first, with owner name, share and asset count. */
+  /** Physical projects the viewer owns or that were shared with them, newest first, with owner name and share. */
   physicalProjects(viewer: Viewer) {
     return visibleProjects(this.db, viewer, 'physical')
       .innerJoin('users as o', 'o.id', 'p.owner_id')
       .selectAll('p')
       .select(['o.username as owner_username', 's.permission as share_permission'])
-      .select((eb) =>
-        eb
-          .selectFrom('assets as a')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .whereRef('a.project_id', '=', 'p.id')
-          .as('asset_count'),
-      )
       .orderBy('p.created_at', 'desc')
       .orderBy('p.id', 'desc')
       .execute();
@@ -55,13 +48,16 @@ export class ProjectListRepository {
     return visibleProjects(this.db, viewer, kind).select(['p.id', 'p.name', 'p.created_at']).orderBy('p.created_at', 'desc').execute();
   }
 
-  async assetCount(projectId: number): Promise<number> {
-    const n = await this.db
+  /** The number of assets of each project (projects without assets are absent). */
+  async assetCounts(projectIds: readonly number[]): Promise<Map<number, number>> {
+    if (!projectIds.length) return new Map();
+    const rows = await this.db
       .selectFrom('assets')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('project_id', '=', projectId)
-      .executeTakeFirstOrThrow();
-    return n.n;
+      .select(['project_id', sql<number>`count(*)::int`.as('n')])
+      .where('project_id', 'in', projectIds)
+      .groupBy('project_id')
+      .execute();
+    return new Map(rows.map((r) => [r.project_id, r.n]));
   }
 
   /** Whether the owner already has a project of `kind` named `name` (case-insensitive). */

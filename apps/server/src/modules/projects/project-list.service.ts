@@ -2,6 +2,7 @@ import type { DefaultFilters, PhysicalProject, ProjectStatus, SharePermission } 
 import type { DB } from '../../infra/db/database.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { Lru } from '../../lib/lru.js';
 import { iso } from '../accounts/user.presenter.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import { roleOf, type ProjectAccessPolicy } from '../access/project-access.policy.js';
@@ -11,6 +12,13 @@ export const SYSTEM_DEFAULT_FILTERS: DefaultFilters = { analysis_type: 'ssp', sc
 
 /** The project list, renaming, deleting, default filters and sharing (spec 000 §7 "Projects"). */
 export class ProjectListService {
+  /**
+   * Asset counts by project id and version: every change of a project's assets raises its version in the same
+   * transaction, so a count is valid as long as the version. Counting a million assets takes 100-250 ms, and the
+   * project list and the status poll (every 1.5 s while a portfolio is analysed) ask it again and again (issue 22).
+   */
+  private readonly counts = new Lru<number>(10_000);
+
   constructor(
     private readonly db: DB,
     private readonly repo: ProjectListRepository,
@@ -26,6 +34,7 @@ export class ProjectListService {
   /** Physical projects the caller owns or that were shared with them, newest first. */
   async list(caller: AuthUser) {
     const rows = await this.repo.physicalProjects(caller);
+    const counts = await this.assetCounts(rows);
     const shares = await this.repo.sharesOf(rows.map((r) => r.id));
     const me = await this.users.userById(caller.id);
     /** Filters the caller saved for themselves ("Save as default" on the dashboard), if any. */
@@ -45,7 +54,7 @@ export class ProjectListService {
         overall: summary?.overall ?? null,
         value: summary ? summary.max_exposure : null,
         loss: summary ? summary.rcvar : null,
-        assets: r.asset_count ?? 0,
+        assets: counts.get(r.id) ?? 0,
         variables: r.portfolio_variables as string[],
         property_type: summary?.property_types ?? [],
         default_filters: (r.default_filters as DefaultFilters | null) ?? userDefaults,
@@ -63,6 +72,24 @@ export class ProjectListService {
     return { username: caller.username, count: data.length, data, members };
   }
 
+  /** Asset counts of the projects, counted in SQL only for the project versions not counted before. */
+  private async assetCounts(projects: readonly { id: number; version: number }[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    const missing: { id: number; version: number }[] = [];
+    for (const p of projects) {
+      const n = this.counts.get(`${p.id}:${p.version}`);
+      if (n === undefined) missing.push(p);
+      else out.set(p.id, n);
+    }
+    const counted = await this.repo.assetCounts(missing.map((p) => p.id));
+    for (const p of missing) {
+      const n = counted.get(p.id) ?? 0;
+      this.counts.set(`${p.id}:${p.version}`, n);
+      out.set(p.id, n);
+    }
+    return out;
+  }
+
   /** Names of the caller's projects of one module (spec: all_projects?list_for=physical_risk|map_module). */
   async names(caller: AuthUser, listFor: 'physical_risk' | 'map_module') {
     const kind = listFor === 'physical_risk' ? 'physical' : 'map';
@@ -73,7 +100,7 @@ export class ProjectListService {
   /** A project's analysis status and asset count (any role). */
   async status(caller: AuthUser, projectId: number): Promise<ProjectStatus> {
     const { project } = await this.policy.access(caller, projectId);
-    const assets = await this.repo.assetCount(projectId);
+    const assets = (await this.assetCounts([project])).get(project.id) ?? 0;
     return { project_id: project.id, name: project.name, status: project.status, progress: project.progress, message: project.status_message, assets };
   }
 

@@ -17,7 +17,7 @@ import { assetCvar, cellMoney, scenarioYearKey } from '@crp/engine';
 import { DATASETS, HAZARD_META } from '@crp/hazards';
 import * as XLSX from '@e965/xlsx';
 import { assetResultRows } from '../analysis/result-rows.js';
-import { loadProjectResults } from '../analysis/results-reader.js';
+import { loadProjectResults, type DecodeLimit } from '../analysis/results-reader.js';
 import type { DB } from '../../infra/db/database.js';
 import type { ProjectRow } from '../../infra/db/schema.js';
 import type { AuthUser } from '../../lib/auth-context.js';
@@ -88,6 +88,8 @@ export class ExportService {
     private readonly db: DB,
     private readonly policy: ProjectAccessPolicy,
     private readonly files: FileStore,
+    /** How much of a stored analysis may be decoded at once (config RESULTS_DECODE_MAX_MB). */
+    private readonly decodeLimit: DecodeLimit,
     /** The company's own hazard layers (issue 23 item 3), for the 'own data' marks. */
     private readonly own?: Pick<OwnLayerService, 'markerFor'>,
   ) {}
@@ -116,7 +118,7 @@ export class ExportService {
         { error: `year_list: ${bad.join(', ')} not available for ${at.toUpperCase()}` },
       );
     const scenarios = [...new Set(body.scenario_list ?? ['26', '45', '85'])] as ScenarioCode[];
-    const results = await loadProjectResults(this.db, project.id);
+    const results = await loadProjectResults(this.db, project.id, this.decodeLimit);
     const own = await this.own?.markerFor(project);
     const total = results.assets.length * hazards.length * scenarios.length * years.length;
     if (total > EXPORT_MAX_ROWS) {
@@ -173,7 +175,7 @@ export class ExportService {
   /** Portfolio summary workbook: totals per scenario and year, per hazard, and per asset at the default filter. */
   async summaryReport(caller: AuthUser, name: string, at: AnalysisType, withMitigation: boolean) {
     const project = await this.project(caller, name);
-    const results = await loadProjectResults(this.db, project.id);
+    const results = await loadProjectResults(this.db, project.id, this.decodeLimit);
     const hazards: HazardKey[] = (project.portfolio_variables as string[]).map((l) => hazardByLabel(l)!.key);
     const filters = project.default_filters as { analysis_type: string; scenario: string; year: number };
     const portfolioRows = summaryPortfolioRows(results, hazards, at, withMitigation);

@@ -33,7 +33,7 @@ import {
   type OwnLayerMarker,
   type ResultSelection,
 } from '../analysis/result-rows.js';
-import { loadProjectResults, resultsOf, type ProjectResults, type ResultsAssetRow } from '../analysis/results-reader.js';
+import { loadProjectResults, resultsOf, type DecodeLimit, type ProjectResults, type ResultsAssetRow } from '../analysis/results-reader.js';
 import type { DB } from '../../infra/db/database.js';
 import type { ResultsRepository } from './results.repository.js';
 import type { AssetRow, ProjectRow } from '../../infra/db/schema.js';
@@ -134,6 +134,8 @@ export class ResultsService {
     private readonly db: DB,
     private readonly repo: ResultsRepository,
     private readonly policy: ProjectAccessPolicy,
+    /** How much of a stored analysis may be decoded at once (config RESULTS_DECODE_MAX_MB). */
+    private readonly decodeLimit: DecodeLimit,
     /** The company's own hazard layers: applied to posted assets as a project's analysis applies them, and marked. */
     private readonly own?: Pick<OwnLayerService, 'markerFor' | 'registryFor'>,
   ) {}
@@ -160,7 +162,7 @@ export class ResultsService {
       hazards = [...new Set(body.hazards ?? hazardsOfProject(project))];
       // Count before decoding: the assets of a project are counted in SQL.
       this.checkSize(await this.repo.assetCount(project.id), { hazards, scenarios, years });
-      results = await loadProjectResults(this.db, project.id);
+      results = await loadProjectResults(this.db, project.id, this.decodeLimit);
       marker = (await this.own?.markerFor(project)) ?? null;
     } else {
       const assets = body.assets!;
@@ -228,7 +230,7 @@ export class ResultsService {
     const scenario = q.scenario ?? (at === filters.analysis_type ? filters.scenario : '45');
     const year = checkYears(at, [q.year ?? (at === filters.analysis_type ? filters.year : 2050)], 'year')[0]!;
     const hazards = hazardsOfProject(project);
-    const results = await loadProjectResults(this.db, project.id);
+    const results = await loadProjectResults(this.db, project.id, this.decodeLimit);
     const properties = results.assets.map((_, i) => assetFeatureProperties(results, i, at, scenario, year, hazards, q.with_mitigation === 'true'));
     return { project, properties, hazards, at, scenario, year };
   }

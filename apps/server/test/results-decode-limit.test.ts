@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+
+/**
+ * Issue 22: a stored analysis too large to decode in the memory this server allows (RESULTS_DECODE_MAX_MB; a
+ * million-asset analysis decodes to about 24 GB) is refused with a clear 422 by every reader (dashboard, results API,
+ * downloads) instead of exhausting the server's memory; the project card still shows its figures. With a limit of
+ * 1 MiB the server reads at most 43 assets (24.4 KB each), so a 60-asset project is over it and a 30-asset one under.
+ */
+describe('results decode limit', () => {
+  let s: TestServer;
+  let owner: Awaited<ReturnType<typeof registerAndLogin>>;
+  const ids: Record<string, number> = {};
+  const portfolio = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ name: `Site ${i}`, latitude: 22 + i * 0.01, longitude: 114 + i * 0.01, property_type: 'Office', valuation: 1e7 }));
+
+  before(async () => {
+    s = await startServer({ RESULTS_DECODE_MAX_MB: 1 }, { jobs: true });
+    owner = await registerAndLogin(s.api);
+    for (const [name, n] of [
+      ['Large', 60],
+      ['Small', 30],
+    ] as const) {
+      const res = await s.api.post('/api/v2/create_project/', {
+        token: owner.token,
+        json: { portfolio_name: name, data: portfolio(n), portfolio_variables: ['Typhoon', 'River Flood'] },
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      ids[name] = res.body.project.project_id;
+      await waitForAnalysis(s, owner.token, ids[name]!);
+    }
+  });
+  after(() => s?.close());
+
+  test('the dashboard, the results API and the CSV report refuse the large analysis with 422 naming the size and the limit', async () => {
+    const dash = await s.api.post('/api/v2/dashboard/', { token: owner.token, form: { project_id: ids.Large! } });
+    assert.equal(dash.status, 422, JSON.stringify(dash.body).slice(0, 300));
+    assert.match(dash.body.detail, /\(60 assets\) needs about 2 MiB .* at most 1 MiB at once \(RESULTS_DECODE_MAX_MB\), i\.e\. 43 assets/);
+    const rows = await s.api.post('/api/v2/asset_results/', { token: owner.token, json: { project_id: ids.Large! } });
+    assert.equal(rows.status, 422);
+    assert.equal(rows.body.code, 'results_too_large');
+    const csv = await s.api.post('/api/v2/download_csv_report/', { token: owner.token, json: { project_name: 'Large', analysis_type: 'ssp' } });
+    assert.equal(csv.status, 422, JSON.stringify(csv.body).slice(0, 300));
+  });
+
+  test('the project card of the large project still has its figures, and a project under the limit reads as before', async () => {
+    const status = await s.api.get(`/api/v2/projects/${ids.Large!}/status/`, { token: owner.token });
+    assert.equal(status.status, 200);
+    assert.equal(status.body.status, 'done');
+    assert.equal(status.body.assets, 60);
+    const dash = await s.api.post('/api/v2/dashboard/', { token: owner.token, form: { project_id: ids.Small! } });
+    assert.equal(dash.status, 200, JSON.stringify(dash.body).slice(0, 300));
+    const rows = await s.api.post('/api/v2/asset_results/', { token: owner.token, json: { project_id: ids.Small! } });
+    assert.equal(rows.status, 200);
+    assert.equal(new Set(rows.body.results.map((r: { asset_name: string }) => r.asset_name)).size, 30);
+  });
+});
