@@ -198,6 +198,11 @@ for (let elu = performance.eventLoopUtilization(); performance.now() - tIdle < 3
   if (d.utilization < 0.1) break;
 }
 const idleWait = performance.now() - tIdle;
+// The per-asset CVaRs of every scenario-year at the default loss options, precomputed in a worker thread after the
+// decode (year-batches.ts): wait for them too (an analysis finishes long before a user changes a filter) and report it.
+const tYears = performance.now();
+const years = await app.services.dashboard.precomputed(id);
+const yearsWait = performance.now() - tYears;
 const firstPass: number[] = [];
 const warm: Awaited<ReturnType<typeof query>>[] = [];
 const loadDuring: string[] = [];
@@ -232,6 +237,9 @@ console.log(`portfolio of ${N.toLocaleString('en-US')} assets x 11 hazards x 58 
 console.log(`load average (1/5/15 min): at start ${loadAvgStart}; at each round ${loadDuring.join(' | ')}; at end ${la()}`);
 console.log(
   `cold first query (stored analysis read and decoded): ${f(cold.ttlb)} (${f(cold.parsed)} with the client's JSON.parse); then ${f(idleWait)} until the server was idle (background series done)`,
+);
+console.log(
+  `scenario-years precomputed in a worker thread: ${years ? `${years.years} in ${f(years.ms ?? NaN)} of worker time, ${(years.bytes / 2 ** 20).toFixed(0)} MiB${years.error ? `, error ${years.error}` : ''}` : 'none'}; waited ${f(yearsWait)} more after the idle wait`,
 );
 console.log(`first pass over ${COMBOS.length} combinations: p50 ${f(pct(firstPass, 50))}, p95 ${f(pct(firstPass, 95))}, max ${f(Math.max(...firstPass))}`);
 console.log(

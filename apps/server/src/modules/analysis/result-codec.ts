@@ -49,13 +49,15 @@ export function decodeChunk(blob: Buffer | Uint8Array): StoredChunk {
 
 /**
  * decodeChunk with the inflation on libuv's thread pool instead of the event loop (tens of ms per 500-asset chunk);
- * only the header parse and the copies into aligned arrays (a few ms) run here. Used by the results reader.
+ * only the header parse and the copies into aligned arrays (a few ms) run here. Used by the results reader. The arrays
+ * are on SharedArrayBuffers, so a worker thread reads the decoded analysis without a copy (the dashboard's
+ * precomputation of every scenario-year, dashboard/year-batches.ts).
  */
 export async function decodeChunkAsync(blob: Buffer | Uint8Array): Promise<StoredChunk> {
-  return parseChunk(await gunzipAsync(blob));
+  return parseChunk(await gunzipAsync(blob), true);
 }
 
-function parseChunk(raw: Buffer): StoredChunk {
+function parseChunk(raw: Buffer, shared = false): StoredChunk {
   const nl = raw.indexOf(10);
   const header = JSON.parse(raw.subarray(0, nl).toString('utf8')) as {
     start: number;
@@ -66,7 +68,7 @@ function parseChunk(raw: Buffer): StoredChunk {
   };
   let off = nl + 1;
   const take = <T>(Ctor: new (b: ArrayBuffer) => T, len: number): T => {
-    const copy = new ArrayBuffer(len);
+    const copy = (shared ? new SharedArrayBuffer(len) : new ArrayBuffer(len)) as ArrayBuffer;
     new Uint8Array(copy).set(raw.subarray(off, off + len));
     off += len;
     return new Ctor(copy);
@@ -77,7 +79,10 @@ function parseChunk(raw: Buffer): StoredChunk {
   const cells = (out.maxDamage as Float32Array).length;
   for (const [i, k] of (['tail100', 'tail250'] as const).entries()) {
     const len = header.lengths[FIELDS.length + 1 + i];
-    out[k] = len === undefined ? new Float32Array(cells).fill(Number.NaN) : take(Float32Array, len);
+    out[k] =
+      len === undefined
+        ? new Float32Array((shared ? new SharedArrayBuffer(cells * 4) : new ArrayBuffer(cells * 4)) as ArrayBuffer).fill(Number.NaN)
+        : take(Float32Array, len);
   }
   return out as unknown as StoredChunk;
 }

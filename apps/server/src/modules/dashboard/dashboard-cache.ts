@@ -11,8 +11,8 @@ import type { ProjectRow } from '../../infra/db/schema.js';
 import { Lru } from '../../lib/lru.js';
 import { MIB } from './dashboard-columns.js';
 
-/** Portfolio series kept per analysis: the 24 precomputed of the project's hazards, 6 per single hazard, and those asked. */
-const SERIES_PER_ANALYSIS = 256;
+/** Portfolio series kept per analysis: the 24 precomputed of the project's hazards, 6 per single hazard, 6 per property type (year-batches.ts), and those asked. */
+const SERIES_PER_ANALYSIS = 1024;
 
 /** A decoded analysis and what the dashboard derived from it (valid as long as the analysis). */
 export interface CachedResults {
@@ -30,6 +30,30 @@ export interface CachedResults {
   json: Map<string, string>;
   /** Means over every asset (hazard values, severity table, heat-map averages) by hazard, scenario-year and adaptation. */
   means: Map<string, number | null>;
+  /** Per-asset CVaRs of every scenario-year at the default loss options, computed in a worker thread (year-batches.ts). */
+  years?: YearBatches;
+}
+
+/**
+ * What year-batches.ts precomputes per analysis for the project's hazards with content and without GDP adjustment:
+ * per scenario-year (yearKeyOf), the per-asset CVaRs (assetCvarBatch's ASSET_BATCH_FIELDS per asset, Float64 as the
+ * engine pass gives them) and the sums of each hazard's own CVaR and residual CVaR over the whole portfolio (row 0)
+ * and each property type (row groupOf + 1), H * 2 per row.
+ */
+export interface YearBatches {
+  hazards: string;
+  H: number;
+  pa: Map<string, Float64Array>;
+  bars: Map<string, Float64Array>;
+  /** Lower-case property type ('na' for none) -> its group. */
+  groupOf: Map<string, number>;
+  /** Resolves when the worker has finished (or failed: then what arrived is used and the rest takes the engine pass). */
+  done: Promise<void>;
+  /** Worker time (ms) when done; the error when it failed. */
+  ms?: number;
+  error?: string;
+  /** Bytes held (per-asset CVaRs). */
+  bytes: number;
 }
 
 /** Decoded analyses kept in memory (most recent few), so repeated dashboard queries do not re-read the database. */
@@ -58,6 +82,15 @@ export class ResultsCache {
     );
     this.lru.set(key, hit, 0);
     return hit;
+  }
+  /** The decoded analysis under `key` if it is kept or being decoded (nothing is loaded). */
+  peek(key: string): Promise<CachedResults> | undefined {
+    return this.lru.get(key);
+  }
+  /** Counts what was added to a decoded analysis since (the precomputed scenario-years) in its size, if it is still kept. */
+  account(key: string, c: CachedResults): void {
+    const hit = this.lru.get(key);
+    if (hit) this.lru.set(key, hit, c.R.bytes + (c.years?.bytes ?? 0));
   }
 }
 

@@ -221,16 +221,22 @@ export function inventoryLoss(sel: Selected, s: number) {
 
 /** Per hazard: the selection's CVaR and residual CVaR of that hazard alone (overall bar chart). */
 export function overallBars(sel: Selected, t: Totals) {
-  const { N, H, ph, idx } = sel;
+  const { N, H, ph, idx, bars } = sel;
   return sel.f.hazards.map((h, k) => {
     let c = 0,
       rc = 0;
-    for (let n = 0; n < N; n++) {
-      const x = ph[(idx[n]! * H + k) * 2]!;
-      const y = ph[(idx[n]! * H + k) * 2 + 1]!;
-      if (Number.isFinite(x)) c += x;
-      if (Number.isFinite(y)) rc += y;
-    }
+    if (bars) {
+      // precomputed for this selection (year-batches.ts): the same sums in the same order
+      c = bars[k * 2]!;
+      rc = bars[k * 2 + 1]!;
+    } else
+      for (let n = 0; n < N; n++) {
+        const r = sel.phByPosition ? n : idx[n]!;
+        const x = ph[(r * H + k) * 2]!;
+        const y = ph[(r * H + k) * 2 + 1]!;
+        if (Number.isFinite(x)) c += x;
+        if (Number.isFinite(y)) rc += y;
+      }
     return { hazard: labelOf(h), cvar: r2(c), rcvar: r2(rc), cvar_percentage: r2(pctOf(t, c)), rcvar_percentage: r2(pctOf(t, rc)) };
   });
 }
