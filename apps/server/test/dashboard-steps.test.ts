@@ -183,6 +183,15 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
     // each property type's series came from the worker (the loop below checks them against the engine's)
     for (const t of ['Office', 'Warehouse']) assert.ok(pre.series.get(seriesKeyOf('ssp', '85', hazards, true, false, t)), t);
     assert.equal(plain.series.get(seriesKeyOf('ssp', '85', hazards, true, false, 'Office')), undefined);
+    // so did the whole portfolio's at every content and GDP choice and each hazard's alone (no longer on the event loop)
+    for (const [hs, content, gdp] of [
+      [hazards, true, false],
+      [hazards, false, true],
+      [['wildfire'], true, false],
+    ] as const)
+      for (const at of ['ssp', 'rcp'] as const)
+        for (const sc of ['26', '45', '85'] as const) assert.ok(pre.series.get(seriesKeyOf(at, sc, hs, content, gdp, 'All')));
+    assert.ok(pre.hazardSeries.get(seriesKeyOf('rcp', '85', hazards, false, false, 'All')));
     const tierPermissions = (await s.api.post('/api/v2/dashboard/', { token: owner.token, json: { project_id: projectId } })).body.tier_permissions;
     const fast: Record<string, unknown>[] = [
       {},

@@ -18,6 +18,9 @@ const FIELDS = [
   ['climateScoreResidual', Uint8Array],
 ] as const;
 
+/** The arrays the dashboard's worker thread reads (the CVaR and loss maths), decoded into SharedArrayBuffers by the reader. */
+const SHARED: ReadonlySet<string> = new Set(['ead', 'eadResidual', 'disruption', 'disruptionResidual', 'maxDamage']);
+
 export interface StoredChunk extends ResultChunk {
   /** Headline hazard intensity per [asset][hazard][scenarioYear]. */
   intensity: Float32Array;
@@ -50,8 +53,8 @@ export function decodeChunk(blob: Buffer | Uint8Array): StoredChunk {
 /**
  * decodeChunk with the inflation on libuv's thread pool instead of the event loop (tens of ms per 500-asset chunk);
  * only the header parse and the copies into aligned arrays (a few ms) run here. Used by the results reader. The arrays
- * are on SharedArrayBuffers, so a worker thread reads the decoded analysis without a copy (the dashboard's
- * precomputation of every scenario-year, dashboard/year-batches.ts).
+ * the loss maths reads (SHARED and the tails) are on SharedArrayBuffers, so a worker thread reads them without a copy
+ * (the dashboard's precomputation, dashboard/year-batches.ts).
  */
 export async function decodeChunkAsync(blob: Buffer | Uint8Array): Promise<StoredChunk> {
   return parseChunk(await gunzipAsync(blob), true);
@@ -67,14 +70,14 @@ function parseChunk(raw: Buffer, shared = false): StoredChunk {
     lengths: number[];
   };
   let off = nl + 1;
-  const take = <T>(Ctor: new (b: ArrayBuffer) => T, len: number): T => {
-    const copy = (shared ? new SharedArrayBuffer(len) : new ArrayBuffer(len)) as ArrayBuffer;
+  const take = <T>(Ctor: new (b: ArrayBuffer) => T, len: number, share = false): T => {
+    const copy = (share ? new SharedArrayBuffer(len) : new ArrayBuffer(len)) as ArrayBuffer;
     new Uint8Array(copy).set(raw.subarray(off, off + len));
     off += len;
     return new Ctor(copy);
   };
   const out: Record<string, unknown> = { start: header.start, count: header.count, hazards: header.hazards, scenarioYears: header.scenarioYears };
-  FIELDS.forEach(([k, Ctor], i) => (out[k] = take(Ctor as unknown as new (b: ArrayBuffer) => unknown, header.lengths[i]!)));
+  FIELDS.forEach(([k, Ctor], i) => (out[k] = take(Ctor as unknown as new (b: ArrayBuffer) => unknown, header.lengths[i]!, shared && SHARED.has(k))));
   out.intensity = take(Float32Array, header.lengths[FIELDS.length]!);
   const cells = (out.maxDamage as Float32Array).length;
   for (const [i, k] of (['tail100', 'tail250'] as const).entries()) {
@@ -82,7 +85,7 @@ function parseChunk(raw: Buffer, shared = false): StoredChunk {
     out[k] =
       len === undefined
         ? new Float32Array((shared ? new SharedArrayBuffer(cells * 4) : new ArrayBuffer(cells * 4)) as ArrayBuffer).fill(Number.NaN)
-        : take(Float32Array, len);
+        : take(Float32Array, len, shared);
   }
   return out as unknown as StoredChunk;
 }

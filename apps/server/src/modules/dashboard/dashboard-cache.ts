@@ -30,6 +30,8 @@ export interface CachedResults {
   json: Map<string, string>;
   /** Means over every asset (hazard values, severity table, heat-map averages) by hazard, scenario-year and adaptation. */
   means: Map<string, number | null>;
+  /** Money of every asset x hazard at a baseline scenario-year (dashboard-selection moneyAt), by scenario-year, hazards and loss options. */
+  money: Lru<{ eal: Float64Array; ealR: Float64Array; op: Float64Array; exposedValue: Float64Array }>;
   /** Per-asset CVaRs of every scenario-year at the default loss options, computed in a worker thread (year-batches.ts). */
   years?: YearBatches;
 }
@@ -71,6 +73,7 @@ export class ResultsCache {
       hazardSeries: new Lru(SERIES_PER_ANALYSIS),
       scores: new Lru<Uint8Array>(Infinity, 32 * MIB),
       batches: new Lru(Infinity, 64 * MIB),
+      money: new Lru(4, 96 * MIB),
       json: new Map(),
       means: new Map(),
     }));

@@ -160,6 +160,20 @@ export function moneyAt(sel: Selected, s: number): Money {
   return { eal, ealR, op, exposedValue };
 }
 
+/**
+ * moneyAt at the query's baseline (2020) scenario-year, kept per analysis when every asset is selected: the same for
+ * every year of an analysis type (and scenario for RCP), so a year never asked computes only its own year's money.
+ */
+export function baselineMoney(sel: Selected): Money {
+  if (!sel.everyAsset) return moneyAt(sel, sel.baseIdx);
+  const { f } = sel;
+  return sel.c.money.getOrMake(
+    `${sel.baseIdx}|${f.hazards.join(',')}|${f.withContent}|${!!f.opt.gdpAdjusted}`,
+    () => moneyAt(sel, sel.baseIdx),
+    (m) => m.eal.byteLength * 3 + m.exposedValue.byteLength,
+  );
+}
+
 /** Climate score of each selected asset over the chosen hazards: the engine's score of the summed loss ratios (null = no data). */
 export function climateScoresOf(sel: Selected, mm: Money, residual: boolean): (number | null)[] {
   const { N, H } = sel;

@@ -46,7 +46,16 @@ import { portfolioSeries, portfolioTotals } from './dashboard-figures.js';
 import { boundsOf, mapClusters, orderOf, pageRowOf, searchOf } from './dashboard-pages.js';
 import { answerOf, ownDataOf } from './dashboard-sections.js';
 import { startYearBatches } from './year-batches.js';
-import { climateScoresOf, moneyAt, selectAssets, selectionBytes, selectionDataOf, type Selection, type SelectionData } from './dashboard-selection.js';
+import {
+  baselineMoney,
+  climateScoresOf,
+  moneyAt,
+  selectAssets,
+  selectionBytes,
+  selectionDataOf,
+  type Selection,
+  type SelectionData,
+} from './dashboard-selection.js';
 
 export { placeholderHazards } from './dashboard-sections.js';
 
@@ -106,19 +115,20 @@ export class DashboardService {
     const project = await this.repo.analysisState(projectId);
     if (!project || project.status !== 'done') return;
     const cached = await this.cache.get(resultsKeyOf(project), () => loadProjectResults(this.db, project.id));
-    precomputeSeries(cached, hazardKeysOf(project.portfolio_variables as string[]));
     this.startYears(resultsKeyOf(project), cached, project);
   }
 
   /**
-   * Starts the worker-thread precomputation of every scenario-year at the default loss options (year-batches.ts) of a
-   * decoded analysis, once; its size counts in the decoded-analysis cache when it is done.
+   * Starts the background work of a decoded analysis, once: in a worker thread, the portfolio series and every
+   * scenario-year at the default loss options (year-batches.ts), whose size then counts in the decoded-analysis cache;
+   * if the worker fails, the series on the event loop (precomputeSeries) as before.
    */
   private startYears(key: string, c: CachedResults, project: Pick<ProjectRow, 'portfolio_variables' | 'default_filters'>): void {
     if (c.years) return;
     const filters = project.default_filters as { analysis_type: AnalysisType; scenario: ScenarioCode };
-    const years = startYearBatches(c, hazardKeysOf(project.portfolio_variables as string[]), { at: filters.analysis_type, sc: filters.scenario });
-    void years?.done.then(() => this.cache.account(key, c));
+    const hazards = hazardKeysOf(project.portfolio_variables as string[]);
+    const years = startYearBatches(c, hazards, { at: filters.analysis_type, sc: filters.scenario });
+    void years?.done.then(() => (years.error ? precomputeSeries(c, hazards) : this.cache.account(key, c)));
   }
 
   /**
@@ -260,7 +270,6 @@ export class DashboardService {
     }
     try {
       const c = await this.cache.get(x.resultsKey, () => loadProjectResults(this.db, x.project.id));
-      precomputeSeries(c, f.projectHazards);
       this.startYears(x.resultsKey, c, x.project);
       // Step 2: the selection, its money at the year and its climate scores.
       const sel = selectAssets(c, f, body);
@@ -274,7 +283,7 @@ export class DashboardService {
       }
       // Step 3: the figures; step 4: the sections.
       const totals = portfolioTotals(sel, atYear, assetScores);
-      const at2020 = sel.syIdx === sel.baseIdx ? atYear : moneyAt(sel, sel.baseIdx);
+      const at2020 = sel.syIdx === sel.baseIdx ? atYear : baselineMoney(sel);
       const series = portfolioSeries(sel, body);
       const ownData = await ownDataOf(
         await this.own?.markerFor(x.project),

@@ -1,12 +1,14 @@
 /**
- * What the dashboard precomputes per decoded analysis for its default loss options (the project's hazards, with content,
- * no GDP adjustment), in a worker thread (year-batches.worker.ts, started by year-batches.ts): the per-asset CVaRs of
- * every scenario-year (the engine's assetCvarBatch, the same call the dashboard makes for a year never asked), each
- * property type's and the whole portfolio's sums of each hazard's own CVaR at that year (the overall bar chart), and
- * each property type's portfolio series of every analysis type and scenario (portfolioCvarSeriesOf /
- * portfolioHazardSeriesOf over the type's assets in position order, the order the dashboard sums them in). The same
- * engine calls over the same values in the same order, so a lookup answers what the engine pass would, to the last bit.
- * Pure: imports the engine only (it runs in the worker).
+ * What the dashboard precomputes per decoded analysis, in a worker thread (year-batches.worker.ts, started by
+ * year-batches.ts), so that neither a year never asked nor the background work runs on the server's event loop:
+ *  - the portfolio series (portfolioCvarSeriesOf, and each hazard's own, portfolioHazardSeriesOf) the main thread
+ *    computed in the background before (the whole portfolio's for every analysis type, scenario, content and GDP
+ *    choice; each hazard's alone), and each property type's at the default loss options;
+ *  - at the default loss options (the project's hazards, with content, no GDP adjustment): the per-asset CVaRs of
+ *    every scenario-year (the engine's assetCvarBatch, the same call the dashboard makes for a year never asked) and
+ *    the whole portfolio's and each property type's sums of each hazard's own CVaR at that year (overall bar chart).
+ * The same engine calls over the same values in the same order (assets in position order, the order the dashboard
+ * sums them in), so a lookup answers what the engine pass would, to the last bit. Pure: imports the engine only.
  */
 import { BASELINE_YEAR, SCENARIOS, YEARS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { ASSET_BATCH_FIELDS, assetCvarBatch, portfolioCvarSeriesOf, portfolioHazardSeriesOf, type PreparedAsset, type ResultChunk } from '@crp/engine';
@@ -26,6 +28,17 @@ export interface YearJob {
   year: number;
 }
 
+/** A portfolio series to compute: over every asset (group -1) or a property type's, and optionally each hazard's own. */
+export interface SeriesJob {
+  at: AnalysisType;
+  sc: ScenarioCode;
+  hazards: HazardKey[];
+  withContent: boolean;
+  gdpAdjusted: boolean;
+  group: number;
+  perHazard: boolean;
+}
+
 export interface YearInput {
   chunks: ChunkArrays[];
   chunkOf: Int32Array;
@@ -35,20 +48,22 @@ export interface YearInput {
   hazards: HazardKey[];
   /** The asset positions of each property-type group, ascending. */
   groups: Int32Array[];
-  /** Scenario-years to compute, in this order. */
+  /** Scenario-years to compute, in this order; the first `firstYears` (the default filters' scenario) before `seriesLater`. */
   jobs: YearJob[];
+  firstYears: number;
+  /** Series computed first (what every query's charts read), and after the first scenario's years. */
+  seriesFirst: SeriesJob[];
+  seriesLater: SeriesJob[];
 }
 
 export type YearMessage =
   | {
       type: 'series';
-      at: AnalysisType;
-      sc: ScenarioCode;
-      group: number;
+      job: SeriesJob;
       years: number[];
       loss: Float64Array;
       lossResidual: Float64Array;
-      /** Each hazard's own loss series (portfolioHazardSeriesOf), when there are several hazards. */
+      /** Each hazard's own loss series (portfolioHazardSeriesOf), when asked. */
       hazardLoss: Float64Array[] | null;
       hazardLossResidual: Float64Array[] | null;
     }
@@ -112,40 +127,43 @@ function barsInto(out: Float64Array, o: number, ph: Float64Array, order: ArrayLi
 /** Computes everything, sending each piece as it is done (`emit` with the buffers to transfer). */
 export function computeYearBatches(input: YearInput, emit: (m: YearMessage, transfer: ArrayBuffer[]) => void): void {
   const t0 = performance.now();
-  const { chunkOf, localOf, hazards, groups } = input;
+  const { chunkOf, localOf, hazards, groups, jobs } = input;
   const chunks = input.chunks as ResultChunk[];
   const prepared = assetsOf(input.money);
   const N = chunkOf.length;
   const H = hazards.length;
-  const opt = { withContent: true, gdpAdjusted: false };
   const all = Int32Array.from({ length: N }, (_, i) => i);
   const ph = new Float64Array(N * H * 2);
-  const scenarios = yearJobsOf(input.jobs[0] ?? { at: 'ssp', sc: '45' }).filter((j) => j.year === BASELINE_YEAR);
-  const seriesOf = (j: YearJob) =>
-    groups.forEach((order, group) => {
-      const s = portfolioCvarSeriesOf(prepared, chunks, chunkOf, localOf, order, hazards, j.at, j.sc, opt);
-      const hs = H > 1 ? portfolioHazardSeriesOf(prepared, chunks, chunkOf, localOf, order, hazards, j.at, j.sc, opt) : null;
-      const transfer = [s.loss, s.lossResidual, ...(hs ? [...hs.loss, ...hs.lossResidual] : [])].map((a) => a.buffer as ArrayBuffer);
-      const m = { at: j.at, sc: j.sc, group, years: s.years, loss: s.loss, lossResidual: s.lossResidual };
-      emit({ type: 'series', ...m, hazardLoss: hs?.loss ?? null, hazardLossResidual: hs?.lossResidual ?? null }, transfer);
-    });
-  const { jobs } = input;
-  let seriesDone = jobs.length === 0;
-  if (seriesDone) scenarios.forEach(seriesOf);
-  for (let q = 0; q < jobs.length; q++) {
-    const j = jobs[q]!;
+  const seriesOf = (j: SeriesJob) => {
+    const order = j.group < 0 ? all : groups[j.group]!;
+    const opt = { withContent: j.withContent, gdpAdjusted: j.gdpAdjusted };
+    const s = portfolioCvarSeriesOf(prepared, chunks, chunkOf, localOf, order, j.hazards, j.at, j.sc, opt);
+    const hs = j.perHazard ? portfolioHazardSeriesOf(prepared, chunks, chunkOf, localOf, order, j.hazards, j.at, j.sc, opt) : null;
+    const transfer = [s.loss, s.lossResidual, ...(hs ? [...hs.loss, ...hs.lossResidual] : [])].map((a) => a.buffer as ArrayBuffer);
+    emit(
+      {
+        type: 'series',
+        job: j,
+        years: s.years,
+        loss: s.loss,
+        lossResidual: s.lossResidual,
+        hazardLoss: hs?.loss ?? null,
+        hazardLossResidual: hs?.lossResidual ?? null,
+      },
+      transfer,
+    );
+  };
+  const yearOf = (j: YearJob) => {
     const pa = new Float64Array(N * ASSET_BATCH_FIELDS);
-    assetCvarBatch(prepared, chunks, chunkOf, localOf, all, hazards, j.at, j.sc, j.year, opt, pa, ph);
+    assetCvarBatch(prepared, chunks, chunkOf, localOf, all, hazards, j.at, j.sc, j.year, { withContent: true, gdpAdjusted: false }, pa, ph);
     const bars = new Float64Array((groups.length + 1) * H * 2);
     barsInto(bars, 0, ph, all, H);
     groups.forEach((order, g) => barsInto(bars, (g + 1) * H * 2, ph, order, H));
     emit({ type: 'year', ...j, pa, bars }, [pa.buffer, bars.buffer]);
-    // the property types' series once the first scenario's years are there (the default filters' scenario comes first)
-    const next = jobs[q + 1];
-    if (!seriesDone && (!next || next.at !== j.at || next.sc !== j.sc)) {
-      seriesDone = true;
-      scenarios.forEach(seriesOf);
-    }
-  }
+  };
+  input.seriesFirst.forEach(seriesOf);
+  jobs.slice(0, input.firstYears).forEach(yearOf);
+  input.seriesLater.forEach(seriesOf);
+  jobs.slice(input.firstYears).forEach(yearOf);
   emit({ type: 'done', ms: performance.now() - t0 }, []);
 }

@@ -1,17 +1,19 @@
 /**
- * Once per decoded analysis, in a worker thread: the per-asset CVaRs of every scenario-year at the default loss options
- * (the project's hazards, with content, no GDP adjustment), the overall bar chart's sums and the property types' series
- * (year-batches-compute.ts). A dashboard query for a year never asked with those options is then a lookup instead of
- * the engine's pass over every asset x hazard (docs/performance.md, "The dashboard at scale"); the other options keep
- * the engine pass. The worker reads the decoded chunks without a copy (the reader decodes into SharedArrayBuffers);
- * one such worker runs at a time in the process.
+ * Once per decoded analysis, in a worker thread (year-batches-compute.ts): the portfolio series the dashboard kept
+ * computing in the background on the event loop, each property type's series, and the per-asset CVaRs of every
+ * scenario-year at the default loss options (the project's hazards, with content, no GDP adjustment) with the overall
+ * bar chart's sums. A dashboard query for a year never asked with those options is then a lookup instead of the
+ * engine's pass over every asset x hazard (docs/performance.md, "The dashboard at scale"); other options keep the
+ * engine pass. The worker reads the decoded chunks without a copy (the reader decodes the arrays it reads into
+ * SharedArrayBuffers); one such worker runs at a time in the process. If it fails, the series are computed on the
+ * event loop as before (DashboardService).
  */
 import { Worker } from 'node:worker_threads';
 import { ASSET_BATCH_FIELDS, lossSeriesOf } from '@crp/engine';
-import type { AnalysisType, HazardKey, ScenarioCode } from '@crp/contracts';
+import { YEARS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { seriesKeyOf, type CachedResults, type YearBatches } from './dashboard-cache.js';
 import type { ResolvedFilters } from './dashboard-filter.js';
-import { moneyOf, yearJobsOf, yearKeyOf, type ChunkArrays, type YearInput, type YearMessage } from './year-batches-compute.js';
+import { moneyOf, yearJobsOf, yearKeyOf, type ChunkArrays, type SeriesJob, type YearInput, type YearMessage } from './year-batches-compute.js';
 
 /** At most this many bytes of per-asset CVaRs per analysis (64 bytes per asset and scenario-year): the default filters' scenario first. */
 export const YEAR_BATCHES_MAX_BYTES = 512 * 2 ** 20;
@@ -35,15 +37,46 @@ function groupsOf(c: CachedResults): Map<string, Int32Array> {
   return new Map(kept.map(([t, l]) => [t, Int32Array.from(l)]));
 }
 
+/**
+ * The series the worker computes: first the whole portfolio's at the default loss options (every query's charts),
+ * later the whole portfolio's at the other content and GDP choices, each hazard's alone and each property type's (what
+ * precomputeSeries computed on the event loop before).
+ */
+function seriesJobsOf(hazards: HazardKey[], groups: number, first: { at: AnalysisType; sc: ScenarioCode }) {
+  const scenarios = yearJobsOf(first).filter((j) => j.year === YEARS[j.at][YEARS[j.at].length - 1]);
+  const perHazard = hazards.length > 1;
+  const job = (j: { at: AnalysisType; sc: ScenarioCode }, hs: HazardKey[], withContent: boolean, gdpAdjusted: boolean, group: number): SeriesJob => ({
+    at: j.at,
+    sc: j.sc,
+    hazards: hs,
+    withContent,
+    gdpAdjusted,
+    group,
+    perHazard: perHazard && hs.length > 1,
+  });
+  const seriesFirst = scenarios.map((j) => job(j, hazards, true, false, -1));
+  const seriesLater: SeriesJob[] = [];
+  for (const [withContent, gdp] of [
+    [true, true],
+    [false, false],
+    [false, true],
+  ] as const)
+    for (const j of scenarios) seriesLater.push(job(j, hazards, withContent, gdp, -1));
+  if (perHazard) for (const h of hazards) for (const j of scenarios) seriesLater.push(job(j, [h], true, false, -1));
+  for (let g = 0; g < groups; g++) for (const j of scenarios) seriesLater.push(job(j, hazards, true, false, g));
+  return { seriesFirst, seriesLater };
+}
+
 /** Stores one message of the worker in the analysis's caches. */
-function receive(c: CachedResults, y: YearBatches, hazards: HazardKey[], groupNames: string[], m: YearMessage): void {
+function receive(c: CachedResults, y: YearBatches, groupNames: string[], m: YearMessage): void {
   if (m.type === 'year') {
     const key = yearKeyOf(m.at, m.sc, m.year);
     y.pa.set(key, m.pa);
     y.bars.set(key, m.bars);
     y.bytes += m.pa.byteLength + m.bars.byteLength;
   } else if (m.type === 'series') {
-    const key = seriesKeyOf(m.at, m.sc, hazards, true, false, groupNames[m.group]!);
+    const j = m.job;
+    const key = seriesKeyOf(j.at, j.sc, j.hazards, j.withContent, j.gdpAdjusted, j.group < 0 ? 'All' : groupNames[j.group]!);
     c.series.set(key, lossSeriesOf(m.years, m.loss, m.lossResidual));
     if (m.hazardLoss && m.hazardLossResidual) c.hazardSeries.set(key, { years: m.years, loss: m.hazardLoss, lossResidual: m.hazardLossResidual });
   } else if (m.type === 'done') y.ms = m.ms;
@@ -58,6 +91,7 @@ export function startYearBatches(c: CachedResults, hazards: HazardKey[], first: 
   const groupNames = [...groups.keys()];
   const perYear = R.assets.length * ASSET_BATCH_FIELDS * 8;
   const jobs = yearJobsOf(first).slice(0, Math.floor(YEAR_BATCHES_MAX_BYTES / perYear));
+  const firstYears = jobs.filter((j) => j.at === first.at && j.sc === first.sc).length;
   const chunks: ChunkArrays[] = R.chunks.map((ch) => ({
     start: ch.start,
     count: ch.count,
@@ -71,7 +105,17 @@ export function startYearBatches(c: CachedResults, hazards: HazardKey[], first: 
     tail100: ch.tail100,
     tail250: ch.tail250,
   }));
-  const input: YearInput = { chunks, chunkOf: R.chunkOf, localOf: R.localOf, money: moneyOf(R.prepared), hazards, groups: [...groups.values()], jobs };
+  const input: YearInput = {
+    chunks,
+    chunkOf: R.chunkOf,
+    localOf: R.localOf,
+    money: moneyOf(R.prepared),
+    hazards,
+    groups: [...groups.values()],
+    jobs,
+    firstYears,
+    ...seriesJobsOf(hazards, groups.size, first),
+  };
   const y: YearBatches = {
     hazards: hazards.join(','),
     H: hazards.length,
@@ -89,7 +133,7 @@ export function startYearBatches(c: CachedResults, hazards: HazardKey[], first: 
         execArgv: process.execArgv.filter((a) => !a.startsWith('--test') && !a.startsWith('--cpu-prof') && !a.startsWith('--watch')),
       });
       w.unref();
-      w.on('message', (m: YearMessage) => receive(c, y, hazards, groupNames, m));
+      w.on('message', (m: YearMessage) => receive(c, y, groupNames, m));
       w.on('error', (e) => {
         y.error = e.message;
         resolve();
