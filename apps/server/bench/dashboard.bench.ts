@@ -187,9 +187,9 @@ const rssBefore = process.memoryUsage().rss;
 // Pages mode: the cold answer alone, as the browser asks it (the pages follow once it is there); the decode of a
 // 100,000-asset analysis blocks the event loop long enough for concurrent request bodies to time out (408).
 const cold = PAGES ? await query({ ...COMBOS[0]!, per_asset: 'pages' }, '/api/v2/dashboard/#') : await query(COMBOS[0]!);
-// What the server does in the background after decoding an analysis (the whole portfolio's series, see
-// DashboardService.precomputeSeries) also runs after an analysis finishes, long before a user changes a filter; wait for
-// it as a user would (event loop busy less than 10 % over 250 ms, at most 30 s) and report the wait.
+// What the server does in the background after decoding an analysis on its event loop (before year-batches.ts: the
+// whole portfolio's series, precomputeSeries) also runs after an analysis finishes, long before a user changes a
+// filter; wait for it as a user would (event loop busy less than 10 % over 250 ms, at most 30 s) and report the wait.
 const tIdle = performance.now();
 for (let elu = performance.eventLoopUtilization(); performance.now() - tIdle < 30_000;) {
   await new Promise((r) => setTimeout(r, 250));

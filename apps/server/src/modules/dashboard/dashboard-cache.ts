@@ -1,8 +1,9 @@
 /**
  * What the dashboard keeps per decoded analysis (docs/performance.md, "Dashboard"). Decoded analyses: at most 4
  * projects and DASHBOARD_RESULTS_CACHE_MB (default 768 MiB; a 10,000-asset analysis decodes to about 200 MiB) of typed
- * arrays, least recently used evicted first (the newest is always kept). Per analysis, at most 256 portfolio CVaR
- * series (a few hundred bytes each), 32 MiB of score matrices and 64 MiB of per-asset CVaRs.
+ * arrays, least recently used evicted first (the newest is always kept). Per analysis, at most 1,024 portfolio CVaR
+ * series (a few hundred bytes each), 32 MiB of score matrices, 64 MiB of per-asset CVaRs computed by queries, 96 MiB
+ * of 2020 money, and the precomputed scenario-years (year-batches.ts, at most 512 MiB, counted in the analysis's size).
  */
 import { HAZARD_KEYS, hazardByLabel, SCENARIOS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { N_HAZARDS, portfolioCvarSeriesOf, portfolioHazardSeriesOf } from '@crp/engine';
@@ -141,11 +142,10 @@ export function scoreMatrixOf(c: CachedResults, s: number, residual: boolean): U
 export const storedHazardIndex = (hazards: readonly HazardKey[]) => Int32Array.from(hazards, (h) => HAZARD_KEYS.indexOf(h));
 
 /**
- * Once per decoded analysis, in the background: the whole portfolio's CVaR and per-hazard loss series of the
- * project's hazards for every analysis type, scenario, content and GDP choice (24 of each, a few hundred bytes apiece;
- * about 0.6 s of CPU at 10,000 assets, one series per event-loop turn so requests interleave), then each hazard's
- * own series. A query that changes the scenario, content, GDP or hazard filter then only computes its year's
- * per-asset CVaRs (docs/performance.md).
+ * Once per decoded analysis, in the background on the event loop, when the worker thread of year-batches.ts (which
+ * computes the same series and more) failed: the whole portfolio's CVaR and per-hazard loss series of the project's
+ * hazards for every analysis type, scenario, content and GDP choice (24 of each, a few hundred bytes apiece; about
+ * 0.6 s of CPU at 10,000 assets, one series per event-loop turn so requests interleave), then each hazard's own series.
  */
 export function precomputeSeries(c: CachedResults, hazards: HazardKey[]): void {
   if (c.precomputing || hazards.length === 0) return;
