@@ -187,9 +187,9 @@ const rssBefore = process.memoryUsage().rss;
 // Pages mode: the cold answer alone, as the browser asks it (the pages follow once it is there); the decode of a
 // 100,000-asset analysis blocks the event loop long enough for concurrent request bodies to time out (408).
 const cold = PAGES ? await query({ ...COMBOS[0]!, per_asset: 'pages' }, '/api/v2/dashboard/#') : await query(COMBOS[0]!);
-// What the server does in the background after decoding an analysis (the whole portfolio's series, see
-// DashboardService.precomputeSeries) also runs after an analysis finishes, long before a user changes a filter; wait for
-// it as a user would (event loop busy less than 10 % over 250 ms, at most 30 s) and report the wait.
+// What the server does in the background after decoding an analysis on its event loop (before year-batches.ts: the
+// whole portfolio's series, precomputeSeries) also runs after an analysis finishes, long before a user changes a
+// filter; wait for it as a user would (event loop busy less than 10 % over 250 ms, at most 30 s) and report the wait.
 const tIdle = performance.now();
 for (let elu = performance.eventLoopUtilization(); performance.now() - tIdle < 30_000;) {
   await new Promise((r) => setTimeout(r, 250));
@@ -198,6 +198,11 @@ for (let elu = performance.eventLoopUtilization(); performance.now() - tIdle < 3
   if (d.utilization < 0.1) break;
 }
 const idleWait = performance.now() - tIdle;
+// The per-asset CVaRs of every scenario-year at the default loss options, precomputed in a worker thread after the
+// decode (year-batches.ts): wait for them too (an analysis finishes long before a user changes a filter) and report it.
+const tYears = performance.now();
+const years = await app.services.dashboard.precomputed(id);
+const yearsWait = performance.now() - tYears;
 const firstPass: number[] = [];
 const warm: Awaited<ReturnType<typeof query>>[] = [];
 const loadDuring: string[] = [];
@@ -232,6 +237,9 @@ console.log(`portfolio of ${N.toLocaleString('en-US')} assets x 11 hazards x 58 
 console.log(`load average (1/5/15 min): at start ${loadAvgStart}; at each round ${loadDuring.join(' | ')}; at end ${la()}`);
 console.log(
   `cold first query (stored analysis read and decoded): ${f(cold.ttlb)} (${f(cold.parsed)} with the client's JSON.parse); then ${f(idleWait)} until the server was idle (background series done)`,
+);
+console.log(
+  `scenario-years precomputed in a worker thread: ${years ? `${years.years} in ${f(years.ms ?? NaN)} of worker time, ${(years.bytes / 2 ** 20).toFixed(0)} MiB${years.error ? `, error ${years.error}` : ''}` : 'none'}; waited ${f(yearsWait)} more after the idle wait`,
 );
 console.log(`first pass over ${COMBOS.length} combinations: p50 ${f(pct(firstPass, 50))}, p95 ${f(pct(firstPass, 95))}, max ${f(Math.max(...firstPass))}`);
 console.log(

@@ -9,12 +9,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DashboardBody, HAZARDS } from '@crp/contracts';
 import { loadProjectResults } from '../src/modules/analysis/results-reader.js';
-import { ResultsCache } from '../src/modules/dashboard/dashboard-cache.js';
+import { hazardKeysOf, ResultsCache, seriesKeyOf, type CachedResults } from '../src/modules/dashboard/dashboard-cache.js';
 import { r2 } from '../src/modules/dashboard/dashboard-columns.js';
 import { resolveFilters } from '../src/modules/dashboard/dashboard-filter.js';
 import { meanScore, portfolioSeries, portfolioTotals } from '../src/modules/dashboard/dashboard-figures.js';
 import { answerOf } from '../src/modules/dashboard/dashboard-sections.js';
 import { climateScoresOf, moneyAt, selectAssets } from '../src/modules/dashboard/dashboard-selection.js';
+import { yearKeyOf } from '../src/modules/dashboard/year-batches-compute.js';
+import { startYearBatches } from '../src/modules/dashboard/year-batches.js';
+import type { ProjectRow } from '../src/infra/db/schema.js';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 const DATA = [
@@ -33,6 +36,39 @@ const COMBOS: Record<string, unknown>[] = [
   { property_type: 'office', adjusted_gdp: true },
   { count: 2 },
 ];
+
+/** The whole answer built through the four steps over a decoded analysis (what the server does). */
+function answerVia(
+  cached: CachedResults,
+  project: ProjectRow,
+  me: { data_edit_permissions: unknown; default_filters: unknown },
+  body: ReturnType<typeof DashboardBody.parse>,
+  tierPermissions: Parameters<typeof answerOf>[0]['tierPermissions'],
+) {
+  const f = resolveFilters(project, me.default_filters, body);
+  const sel = selectAssets(cached, f, body);
+  const atYear = moneyAt(sel, sel.syIdx);
+  const assetScores = climateScoresOf(sel, atYear, f.mitigation);
+  const totals = portfolioTotals(sel, atYear, assetScores);
+  const at2020 = sel.syIdx === sel.baseIdx ? atYear : moneyAt(sel, sel.baseIdx);
+  const edits = (me.data_edit_permissions ?? {}) as Record<string, boolean>;
+  const series = portfolioSeries(sel, body);
+  return answerOf({
+    project,
+    role: 'owner',
+    tierPermissions,
+    edits,
+    body,
+    sel,
+    atYear,
+    at2020,
+    assetScores,
+    totals,
+    series,
+    ownData: null,
+    fragments: undefined,
+  });
+}
 
 describe('dashboard steps: filter, selection, figures, sections (issue 24)', () => {
   let s: TestServer;
@@ -129,6 +165,67 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
       assert.deepEqual(JSON.parse(JSON.stringify(built)), answer);
     });
   }
+
+  test('the scenario-years precomputed in a worker thread answer what the engine pass answers, to the last bit (issue 22)', async () => {
+    const project = await s.db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirstOrThrow();
+    const me = await s.db.selectFrom('users').select(['default_filters', 'data_edit_permissions']).where('id', '=', owner.userId).executeTakeFirstOrThrow();
+    const load = () => loadProjectResults(s.db, projectId);
+    const plain = await new ResultsCache(64 * 2 ** 20).get('plain', load);
+    const pre = await new ResultsCache(64 * 2 ** 20).get('pre', load);
+    // the decoded arrays are shared with the worker, not copied
+    assert.ok(pre.R.chunks[0]!.ead.buffer instanceof SharedArrayBuffer);
+    const hazards = hazardKeysOf(project.portfolio_variables as string[]);
+    startYearBatches(pre, hazards, { at: 'ssp', sc: '45' });
+    await pre.years!.done;
+    assert.equal(pre.years!.error, undefined);
+    assert.equal(pre.years!.pa.size, 3 * 17 + 3 * 3, 'every SSP (with 2020) and RCP scenario-year');
+    assert.ok(pre.years!.ms! > 0);
+    // each property type's series came from the worker (the loop below checks them against the engine's)
+    for (const t of ['Office', 'Warehouse']) assert.ok(pre.series.get(seriesKeyOf('ssp', '85', hazards, true, false, t)), t);
+    assert.equal(plain.series.get(seriesKeyOf('ssp', '85', hazards, true, false, 'Office')), undefined);
+    // so did the whole portfolio's at every content and GDP choice and each hazard's alone (no longer on the event loop)
+    for (const [hs, content, gdp] of [
+      [hazards, true, false],
+      [hazards, false, true],
+      [['wildfire'], true, false],
+    ] as const)
+      for (const at of ['ssp', 'rcp'] as const)
+        for (const sc of ['26', '45', '85'] as const) assert.ok(pre.series.get(seriesKeyOf(at, sc, hs, content, gdp, 'All')));
+    assert.ok(pre.hazardSeries.get(seriesKeyOf('rcp', '85', hazards, false, false, 'All')));
+    const tierPermissions = (await s.api.post('/api/v2/dashboard/', { token: owner.token, json: { project_id: projectId } })).body.tier_permissions;
+    const fast: Record<string, unknown>[] = [
+      {},
+      { analysis_type: 'rcp', scenario: '45', year: 2030, mitigation: false },
+      { analysis_type: 'ssp', scenario: '26', year: 2020 },
+      { analysis_type: 'ssp', scenario: '85', year: 2100, property_type: 'office' },
+      { analysis_type: 'rcp', scenario: '85', year: 2050, property_type: 'Warehouse' },
+      { year: 2075, count: 2 },
+      { property_type: 'Office', count: 1 },
+      { property_type: 'Castle' },
+    ];
+    const slow: Record<string, unknown>[] = [{ variable: 'Wildfire' }, { with_content: false }, { adjusted_gdp: true, year: 2040 }];
+    for (const c of [...fast, ...slow]) {
+      const body = DashboardBody.parse({ project_id: projectId, ...c });
+      const f = resolveFilters(project, me.default_filters, body);
+      const a = selectAssets(plain, f, body);
+      const b = selectAssets(pre, f, body);
+      const looked = pre.years!.pa.get(yearKeyOf(f.at, f.sc, f.year));
+      if (fast.includes(c)) assert.equal(b.pa, looked, `${JSON.stringify(c)}: a lookup`);
+      else assert.notEqual(b.pa, looked, `${JSON.stringify(c)}: the engine pass`);
+      assert.deepEqual(b.idx, a.idx);
+      assert.ok(
+        Buffer.from(b.pa.buffer, b.pa.byteOffset, b.pa.byteLength).equals(Buffer.from(a.pa.buffer, a.pa.byteOffset, a.pa.byteLength)),
+        JSON.stringify(c),
+      );
+      for (const s of ['45', '85'] as const) {
+        const x = portfolioSeries(a, body).seriesOf(f.hazards, s);
+        const y = portfolioSeries(b, body).seriesOf(f.hazards, s);
+        assert.deepEqual([y.loss, y.lossResidual, y.at(f.year)], [x.loss, x.lossResidual, x.at(f.year)]);
+      }
+      const built = [plain, pre].map((cached) => JSON.stringify(answerVia(cached, project, me, body, tierPermissions)));
+      assert.equal(built[1], built[0], JSON.stringify(c));
+    }
+  });
 
   test('map clusters carry the mean score of their assets (what the world view is coloured by) besides the highest', async () => {
     const post = (json: Record<string, unknown>) => s.api.post('/api/v2/dashboard/map/', { token: owner.token, json: { project_id: projectId, ...json } });

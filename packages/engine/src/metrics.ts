@@ -422,16 +422,28 @@ function lossSeries(
   L: Float64Array,
   LR: Float64Array,
 ): { years: number[]; loss: Float64Array; lossResidual: Float64Array; at(year: number): { cvar: number; rcvar: number } } {
-  const n = plan.indices.length;
+  return lossSeriesOf(plan.years, L, LR);
+}
+
+/**
+ * A portfolio loss series (annual losses L, LR at the series `years`) with its CVaR at any year: what
+ * portfolioCvarSeriesOf answers, rebuilt from its plain arrays (e.g. a series computed in another thread).
+ */
+export function lossSeriesOf(
+  years: number[],
+  L: Float64Array,
+  LR: Float64Array,
+): { years: number[]; loss: Float64Array; lossResidual: Float64Array; at(year: number): { cvar: number; rcvar: number } } {
+  const n = years.length;
   const weights = new Map<number, Float64Array>();
   return {
-    years: plan.years,
+    years,
     loss: L,
     lossResidual: LR,
     at(year: number) {
       let w = weights.get(year);
       if (!w) {
-        w = cvarWeights(plan.years, year);
+        w = cvarWeights(years, year);
         weights.set(year, w);
       }
       let c = 0;

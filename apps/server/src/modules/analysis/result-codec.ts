@@ -200,8 +200,19 @@ function unmaskPlane(u: Uint32Array, src: Uint8Array, m: number, t: number, low:
   if (c !== k) throw new Error(`result chunk is corrupt (${c} of ${k} changed cells)`);
 }
 
-/** The arrays of a v3 chunk from its header, inflated section and stored section. */
-export function unpackChunk(header: Omit<HeaderV3, 'deflated'>, inflated: Uint8Array, stored: Uint8Array): StoredChunk {
+/** The arrays the dashboard's worker thread reads (the CVaR and loss maths), decoded into SharedArrayBuffers by the reader. */
+const SHARED: ReadonlySet<string> = new Set(['ead', 'eadResidual', 'disruption', 'disruptionResidual', 'maxDamage', 'tail100', 'tail250']);
+
+/** A Float32Array of `n` cells of plane `key`: on a SharedArrayBuffer when `shared` and the plane is one the worker reads. */
+const floatPlane = (key: string, n: number, shared: boolean) =>
+  new Float32Array((shared && SHARED.has(key) ? new SharedArrayBuffer(n * 4) : new ArrayBuffer(n * 4)) as ArrayBuffer);
+
+/**
+ * The arrays of a v3 chunk from its header, inflated section and stored section. With `shared`, the planes the loss
+ * maths reads (SHARED) are on SharedArrayBuffers, so a worker thread reads them without a copy (the dashboard's
+ * precomputation, dashboard/year-batches.ts).
+ */
+export function unpackChunk(header: Omit<HeaderV3, 'deflated'>, inflated: Uint8Array, stored: Uint8Array, shared = false): StoredChunk {
   if (inflated.length !== header.inflated || stored.length !== header.stored) throw new Error('result chunk is truncated');
   const cells = header.count * header.hazards.length * header.scenarioYears.length;
   const out: Record<string, unknown> = { start: header.start, count: header.count, hazards: header.hazards, scenarioYears: header.scenarioYears };
@@ -210,10 +221,12 @@ export function unpackChunk(header: Omit<HeaderV3, 'deflated'>, inflated: Uint8A
   FLOAT_PLANES.forEach((p, i) => {
     const k = header.planes[i]!;
     if (k === SAME) {
-      out[p.key] = (out[p.base!] as Float32Array).slice();
+      const copy = floatPlane(p.key, cells, shared);
+      copy.set(out[p.base!] as Float32Array);
+      out[p.key] = copy;
       return;
     }
-    const a = new Float32Array(cells);
+    const a = floatPlane(p.key, cells, shared);
     unmaskPlane(bitsOf(a), inflated, d, d + ((cells + 7) >> 3), stored, s, k);
     d += ((cells + 7) >> 3) + k;
     s += 3 * k;
@@ -249,11 +262,12 @@ export function decodeChunk(blob: Buffer | Uint8Array): StoredChunk {
 
 /**
  * decodeChunk with the inflation on libuv's thread pool instead of the event loop; only the header parse and the
- * rebuilding of the arrays (a few ms per 500-asset chunk) run here. Used by the results reader.
+ * rebuilding of the arrays (a few ms per 500-asset chunk) run here. Used by the results reader: the planes the loss
+ * maths reads are on SharedArrayBuffers (SHARED).
  */
 export async function decodeChunkAsync(blob: Buffer | Uint8Array): Promise<StoredChunk> {
   const v3 = splitV3(blob);
-  return v3 ? unpackChunk(v3.header, await inflateRawAsync(v3.deflated), v3.stored) : parseGzipped(await gunzipAsync(blob));
+  return v3 ? unpackChunk(v3.header, await inflateRawAsync(v3.deflated), v3.stored, true) : parseGzipped(await gunzipAsync(blob), true);
 }
 
 /** The typed arrays of a v1/v2 chunk in storage order, with their element types. */
@@ -271,7 +285,7 @@ const GZIPPED_FIELDS = [
 ] as const;
 
 /** A gunzipped v1/v2 chunk: the header line, the arrays in GZIPPED_FIELDS order, intensity, then (v2) the tails. */
-function parseGzipped(raw: Buffer): StoredChunk {
+function parseGzipped(raw: Buffer, shared = false): StoredChunk {
   const nl = raw.indexOf(10);
   const header = JSON.parse(raw.subarray(0, nl).toString('utf8')) as {
     start: number;
@@ -281,20 +295,20 @@ function parseGzipped(raw: Buffer): StoredChunk {
     lengths: number[];
   };
   let off = nl + 1;
-  const take = <T>(Ctor: new (b: ArrayBuffer) => T, len: number): T => {
-    const copy = new ArrayBuffer(len);
+  const take = <T>(Ctor: new (b: ArrayBuffer) => T, len: number, key = ''): T => {
+    const copy = (shared && SHARED.has(key) ? new SharedArrayBuffer(len) : new ArrayBuffer(len)) as ArrayBuffer;
     new Uint8Array(copy).set(raw.subarray(off, off + len));
     off += len;
     return new Ctor(copy);
   };
   const out: Record<string, unknown> = { start: header.start, count: header.count, hazards: header.hazards, scenarioYears: header.scenarioYears };
-  GZIPPED_FIELDS.forEach(([k, Ctor], i) => (out[k] = take(Ctor as unknown as new (b: ArrayBuffer) => unknown, header.lengths[i]!)));
+  GZIPPED_FIELDS.forEach(([k, Ctor], i) => (out[k] = take(Ctor as unknown as new (b: ArrayBuffer) => unknown, header.lengths[i]!, k)));
   out.intensity = take(Float32Array, header.lengths[GZIPPED_FIELDS.length]!);
   const cells = (out.maxDamage as Float32Array).length;
   // v1 blobs have no tails: NaN, unknown until the project is analysed again
   for (const [i, k] of (['tail100', 'tail250'] as const).entries()) {
     const len = header.lengths[GZIPPED_FIELDS.length + 1 + i];
-    out[k] = len === undefined ? new Float32Array(cells).fill(Number.NaN) : take(Float32Array, len);
+    out[k] = len === undefined ? floatPlane(k, cells, shared).fill(Number.NaN) : take(Float32Array, len, k);
   }
   return out as unknown as StoredChunk;
 }

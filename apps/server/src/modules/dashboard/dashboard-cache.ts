@@ -1,8 +1,9 @@
 /**
  * What the dashboard keeps per decoded analysis (docs/performance.md, "Dashboard"). Decoded analyses: at most 4
  * projects and DASHBOARD_RESULTS_CACHE_MB (default 768 MiB; a 10,000-asset analysis decodes to about 200 MiB) of typed
- * arrays, least recently used evicted first (the newest is always kept). Per analysis, at most 256 portfolio CVaR
- * series (a few hundred bytes each), 32 MiB of score matrices and 64 MiB of per-asset CVaRs.
+ * arrays, least recently used evicted first (the newest is always kept). Per analysis, at most 1,024 portfolio CVaR
+ * series (a few hundred bytes each), 32 MiB of score matrices, 64 MiB of per-asset CVaRs computed by queries, 96 MiB
+ * of 2020 money, and the precomputed scenario-years (year-batches.ts, at most 512 MiB, counted in the analysis's size).
  */
 import { HAZARD_KEYS, hazardByLabel, SCENARIOS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { N_HAZARDS, portfolioCvarSeriesOf, portfolioHazardSeriesOf } from '@crp/engine';
@@ -11,8 +12,8 @@ import type { ProjectRow } from '../../infra/db/schema.js';
 import { Lru } from '../../lib/lru.js';
 import { MIB } from './dashboard-columns.js';
 
-/** Portfolio series kept per analysis: the 24 precomputed of the project's hazards, 6 per single hazard, and those asked. */
-const SERIES_PER_ANALYSIS = 256;
+/** Portfolio series kept per analysis: the 24 precomputed of the project's hazards, 6 per single hazard, 6 per property type (year-batches.ts), and those asked. */
+const SERIES_PER_ANALYSIS = 1024;
 
 /** A decoded analysis and what the dashboard derived from it (valid as long as the analysis). */
 export interface CachedResults {
@@ -30,6 +31,32 @@ export interface CachedResults {
   json: Map<string, string>;
   /** Means over every asset (hazard values, severity table, heat-map averages) by hazard, scenario-year and adaptation. */
   means: Map<string, number | null>;
+  /** Money of every asset x hazard at a baseline scenario-year (dashboard-selection moneyAt), by scenario-year, hazards and loss options. */
+  money: Lru<{ eal: Float64Array; ealR: Float64Array; op: Float64Array; exposedValue: Float64Array }>;
+  /** Per-asset CVaRs of every scenario-year at the default loss options, computed in a worker thread (year-batches.ts). */
+  years?: YearBatches;
+}
+
+/**
+ * What year-batches.ts precomputes per analysis for the project's hazards with content and without GDP adjustment:
+ * per scenario-year (yearKeyOf), the per-asset CVaRs (assetCvarBatch's ASSET_BATCH_FIELDS per asset, Float64 as the
+ * engine pass gives them) and the sums of each hazard's own CVaR and residual CVaR over the whole portfolio (row 0)
+ * and each property type (row groupOf + 1), H * 2 per row.
+ */
+export interface YearBatches {
+  hazards: string;
+  H: number;
+  pa: Map<string, Float64Array>;
+  bars: Map<string, Float64Array>;
+  /** Lower-case property type ('na' for none) -> its group. */
+  groupOf: Map<string, number>;
+  /** Resolves when the worker has finished (or failed: then what arrived is used and the rest takes the engine pass). */
+  done: Promise<void>;
+  /** Worker time (ms) when done; the error when it failed. */
+  ms?: number;
+  error?: string;
+  /** Bytes held (per-asset CVaRs). */
+  bytes: number;
 }
 
 /** Decoded analyses kept in memory (most recent few), so repeated dashboard queries do not re-read the database. */
@@ -47,6 +74,7 @@ export class ResultsCache {
       hazardSeries: new Lru(SERIES_PER_ANALYSIS),
       scores: new Lru<Uint8Array>(Infinity, 32 * MIB),
       batches: new Lru(Infinity, 64 * MIB),
+      money: new Lru(4, 96 * MIB),
       json: new Map(),
       means: new Map(),
     }));
@@ -58,6 +86,15 @@ export class ResultsCache {
     );
     this.lru.set(key, hit, 0);
     return hit;
+  }
+  /** The decoded analysis under `key` if it is kept or being decoded (nothing is loaded). */
+  peek(key: string): Promise<CachedResults> | undefined {
+    return this.lru.get(key);
+  }
+  /** Counts what was added to a decoded analysis since (the precomputed scenario-years) in its size, if it is still kept. */
+  account(key: string, c: CachedResults): void {
+    const hit = this.lru.get(key);
+    if (hit) this.lru.set(key, hit, c.R.bytes + (c.years?.bytes ?? 0));
   }
 }
 
@@ -105,11 +142,10 @@ export function scoreMatrixOf(c: CachedResults, s: number, residual: boolean): U
 export const storedHazardIndex = (hazards: readonly HazardKey[]) => Int32Array.from(hazards, (h) => HAZARD_KEYS.indexOf(h));
 
 /**
- * Once per decoded analysis, in the background: the whole portfolio's CVaR and per-hazard loss series of the
- * project's hazards for every analysis type, scenario, content and GDP choice (24 of each, a few hundred bytes apiece;
- * about 0.6 s of CPU at 10,000 assets, one series per event-loop turn so requests interleave), then each hazard's
- * own series. A query that changes the scenario, content, GDP or hazard filter then only computes its year's
- * per-asset CVaRs (docs/performance.md).
+ * Once per decoded analysis, in the background on the event loop, when the worker thread of year-batches.ts (which
+ * computes the same series and more) failed: the whole portfolio's CVaR and per-hazard loss series of the project's
+ * hazards for every analysis type, scenario, content and GDP choice (24 of each, a few hundred bytes apiece; about
+ * 0.6 s of CPU at 10,000 assets, one series per event-loop turn so requests interleave), then each hazard's own series.
  */
 export function precomputeSeries(c: CachedResults, hazards: HazardKey[]): void {
   if (c.precomputing || hazards.length === 0) return;

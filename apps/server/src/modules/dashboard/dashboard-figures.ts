@@ -202,35 +202,52 @@ export function perHazardLoss(sel: Selected, t: Totals, mm: Money, residual: boo
   });
 }
 
-/** Per hazard: the expected loss of the selection's inventories at stored scenario-year s. */
+/**
+ * Per hazard: the expected loss of the selection's inventories at stored scenario-year s. One pass over the assets for
+ * every hazard (each hazard's sum still adds the assets in selection order); kept per analysis when every asset is
+ * selected, like the means.
+ */
 export function inventoryLoss(sel: Selected, s: number) {
   const { chunks, chunkOf, localOf, prepared } = sel.R;
-  return sel.f.hazards.map((h, k) => {
-    let v = 0;
-    const hh = sel.hk[k]!;
+  const { H, hk } = sel;
+  const keyOf = (k: number) => `inventory|${hk[k]}|${s}|${sel.f.mitigation}`;
+  let v = sel.everyAsset ? Float64Array.from(sel.f.hazards, (_, k) => sel.c.means.get(keyOf(k)) ?? NaN) : null;
+  if (!v || v.some((x) => Number.isNaN(x))) {
+    v = new Float64Array(H);
     for (let n = 0; n < sel.N; n++) {
       const i = sel.idx[n]!;
       const p = prepared[i]!;
       const ch = chunks[chunkOf[i]!]!;
-      const ratio = (sel.f.mitigation ? ch.eadResidual : ch.ead)[(localOf[i]! * N_HAZARDS + hh) * sel.S + s]!;
-      if (Number.isFinite(ratio)) v += ratio * p.inventoryValue * p.ownership;
+      const src = sel.f.mitigation ? ch.eadResidual : ch.ead;
+      const b = localOf[i]! * N_HAZARDS;
+      for (let k = 0; k < H; k++) {
+        const ratio = src[(b + hk[k]!) * sel.S + s]!;
+        if (Number.isFinite(ratio)) v[k] = v[k]! + ratio * p.inventoryValue * p.ownership;
+      }
     }
-    return { hazard: labelOf(h), loss: r2(v) };
-  });
+    if (sel.everyAsset) for (let k = 0; k < H; k++) sel.c.means.set(keyOf(k), v[k]!);
+  }
+  return sel.f.hazards.map((h, k) => ({ hazard: labelOf(h), loss: r2(v[k]!) }));
 }
 
 /** Per hazard: the selection's CVaR and residual CVaR of that hazard alone (overall bar chart). */
 export function overallBars(sel: Selected, t: Totals) {
-  const { N, H, ph, idx } = sel;
+  const { N, H, ph, idx, bars } = sel;
   return sel.f.hazards.map((h, k) => {
     let c = 0,
       rc = 0;
-    for (let n = 0; n < N; n++) {
-      const x = ph[(idx[n]! * H + k) * 2]!;
-      const y = ph[(idx[n]! * H + k) * 2 + 1]!;
-      if (Number.isFinite(x)) c += x;
-      if (Number.isFinite(y)) rc += y;
-    }
+    if (bars) {
+      // precomputed for this selection (year-batches.ts): the same sums in the same order
+      c = bars[k * 2]!;
+      rc = bars[k * 2 + 1]!;
+    } else
+      for (let n = 0; n < N; n++) {
+        const r = sel.phByPosition ? n : idx[n]!;
+        const x = ph[(r * H + k) * 2]!;
+        const y = ph[(r * H + k) * 2 + 1]!;
+        if (Number.isFinite(x)) c += x;
+        if (Number.isFinite(y)) rc += y;
+      }
     return { hazard: labelOf(h), cvar: r2(c), rcvar: r2(rc), cvar_percentage: r2(pctOf(t, c)), rcvar_percentage: r2(pctOf(t, rc)) };
   });
 }

@@ -19,6 +19,7 @@ import { Lru } from '../../lib/lru.js';
 import { storedHazardIndex, type CachedResults } from './dashboard-cache.js';
 import { MIB } from './dashboard-columns.js';
 import type { ResolvedFilters } from './dashboard-filter.js';
+import { precomputedBars, precomputedBatch } from './year-batches.js';
 
 /** The selected assets of one query and what was computed for them. */
 export interface Selected {
@@ -30,9 +31,16 @@ export interface Selected {
   N: number;
   /** Every asset of the project is selected: sections that depend only on the stored data are kept per analysis. */
   everyAsset: boolean;
-  /** Per-asset CVaRs of every asset: pa[i*ASSET_BATCH_FIELDS..] = cvar, rcvar, rcvar %, max exposure, eal, ealR, tails; ph[(i*H + k)*2..] = cvar, rcvar of hazard k. */
+  /**
+   * Per-asset CVaRs of every asset: pa[i*ASSET_BATCH_FIELDS..] = cvar, rcvar, rcvar %, max exposure, eal, ealR, tails;
+   * ph[(r*H + k)*2..] = cvar, rcvar of hazard k alone, where r = idx[n] (the engine pass over every asset) or, with
+   * phByPosition, r = n (only the selected assets: the scenario-year was precomputed, year-batches.ts); bars = the
+   * selection's sums of those (H * 2), when precomputed for it.
+   */
   pa: Float64Array;
   ph: Float64Array;
+  phByPosition: boolean;
+  bars: Float64Array | null;
   /** Stored index of each of the query's hazards; H = their number; S = stored scenario-years. */
   hk: Int32Array;
   H: number;
@@ -72,12 +80,27 @@ function batchOf(c: CachedResults, f: ResolvedFilters): { pa: Float64Array; ph: 
   );
 }
 
+/**
+ * Each selected asset's CVaR of each hazard alone, when the per-asset CVaRs were precomputed (the bars' sums are, for
+ * every asset and each property type): the engine pass over the selected assets only (`count`, a property type not
+ * among the precomputed groups).
+ */
+function perHazardOf(c: CachedResults, f: ResolvedFilters, idx: number[], body: Pick<DashboardBody, 'property_type' | 'count'>) {
+  const bars = body.count === 'All' ? (precomputedBars(c, f, body.property_type) ?? null) : null;
+  if (bars) return { ph: new Float64Array(0), bars };
+  const { R } = c;
+  const ph = new Float64Array(idx.length * f.hazards.length * 2);
+  assetCvarBatch(R.prepared, R.chunks, R.chunkOf, R.localOf, idx, f.hazards, f.at, f.sc, f.year, f.opt, new Float64Array(idx.length * ASSET_BATCH_FIELDS), ph);
+  return { ph, bars: null };
+}
+
 /** The query's selection: property type filter, then the `count` highest residual CVaRs. */
 export function selectAssets(c: CachedResults, f: ResolvedFilters, body: Pick<DashboardBody, 'property_type' | 'count'>): Selected {
   const { R } = c;
   const syIdx = R.syIndex(f.syKey);
   const baseIdx = R.syIndex(f.baseKey);
-  const { pa, ph } = batchOf(c, f);
+  const precomputed = precomputedBatch(c, f);
+  const { pa, ph: phAll } = precomputed ? { pa: precomputed, ph: null } : batchOf(c, f);
   let idx: number[] = R.assets.map((_, i) => i);
   if (body.property_type !== 'All') {
     const pt = body.property_type.toLowerCase();
@@ -88,6 +111,7 @@ export function selectAssets(c: CachedResults, f: ResolvedFilters, body: Pick<Da
       .slice()
       .sort((x, y) => (pa[y * ASSET_BATCH_FIELDS + 1]! || 0) - (pa[x * ASSET_BATCH_FIELDS + 1]! || 0))
       .slice(0, body.count);
+  const { ph, bars } = phAll ? { ph: phAll, bars: null } : perHazardOf(c, f, idx, body);
   return {
     c,
     R,
@@ -96,6 +120,8 @@ export function selectAssets(c: CachedResults, f: ResolvedFilters, body: Pick<Da
     N: idx.length,
     pa,
     ph,
+    phByPosition: !phAll,
+    bars,
     syIdx,
     baseIdx,
     everyAsset: idx.length === R.assets.length && body.count === 'All',
@@ -132,6 +158,20 @@ export function moneyAt(sel: Selected, s: number): Money {
     }
   }
   return { eal, ealR, op, exposedValue };
+}
+
+/**
+ * moneyAt at the query's baseline (2020) scenario-year, kept per analysis when every asset is selected: the same for
+ * every year of an analysis type (and scenario for RCP), so a year never asked computes only its own year's money.
+ */
+export function baselineMoney(sel: Selected): Money {
+  if (!sel.everyAsset) return moneyAt(sel, sel.baseIdx);
+  const { f } = sel;
+  return sel.c.money.getOrMake(
+    `${sel.baseIdx}|${f.hazards.join(',')}|${f.withContent}|${!!f.opt.gdpAdjusted}`,
+    () => moneyAt(sel, sel.baseIdx),
+    (m) => m.eal.byteLength * 3 + m.exposedValue.byteLength,
+  );
 }
 
 /** Climate score of each selected asset over the chosen hazards: the engine's score of the summed loss ratios (null = no data). */

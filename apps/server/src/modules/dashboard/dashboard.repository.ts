@@ -8,7 +8,7 @@ export class DashboardRepository {
   analysisState(projectId: number) {
     return this.db
       .selectFrom('projects')
-      .select(['id', 'version', 'analysed_at', 'status', 'portfolio_variables'])
+      .select(['id', 'version', 'analysed_at', 'status', 'portfolio_variables', 'default_filters'])
       .where('id', '=', projectId)
       .executeTakeFirst();
   }

@@ -23,6 +23,8 @@ import {
   type DashboardMapBody,
   DASHBOARD_MAP_POINTS_MAX,
   type TierSection,
+  type AnalysisType,
+  type ScenarioCode,
 } from '@crp/contracts';
 import { N_HAZARDS } from '@crp/engine';
 import { loadProjectResults, type DecodeLimit } from '../analysis/results-reader.js';
@@ -37,13 +39,23 @@ import type { ProjectAccessPolicy as ProjectService, ProjectRole } from '../acce
 import { tierDataOf } from '../accounts/tier.service.js';
 import { Lru } from '../../lib/lru.js';
 import type { OwnLayerService } from '../own-layers/own-layer.service.js';
-import { hazardKeysOf, precomputeSeries, resultsKeyOf, ResultsCache, scoreMatrixOf } from './dashboard-cache.js';
+import { hazardKeysOf, precomputeSeries, resultsKeyOf, ResultsCache, scoreMatrixOf, type CachedResults } from './dashboard-cache.js';
 import { labelOf, LOSS_FIELDS, MIB } from './dashboard-columns.js';
 import { resolveFilters, selectionKeyOf, type ResolvedFilters } from './dashboard-filter.js';
 import { portfolioSeries, portfolioTotals } from './dashboard-figures.js';
 import { boundsOf, mapClusters, orderOf, pageRowOf, searchOf } from './dashboard-pages.js';
 import { answerOf, ownDataOf } from './dashboard-sections.js';
-import { climateScoresOf, moneyAt, selectAssets, selectionBytes, selectionDataOf, type Selection, type SelectionData } from './dashboard-selection.js';
+import { startYearBatches } from './year-batches.js';
+import {
+  baselineMoney,
+  climateScoresOf,
+  moneyAt,
+  selectAssets,
+  selectionBytes,
+  selectionDataOf,
+  type Selection,
+  type SelectionData,
+} from './dashboard-selection.js';
 
 export { placeholderHazards } from './dashboard-sections.js';
 
@@ -106,7 +118,33 @@ export class DashboardService {
     const project = await this.repo.analysisState(projectId);
     if (!project || project.status !== 'done') return;
     const cached = await this.cache.get(resultsKeyOf(project), () => loadProjectResults(this.db, project.id, this.decodeLimit));
-    precomputeSeries(cached, hazardKeysOf(project.portfolio_variables as string[]));
+    this.startYears(resultsKeyOf(project), cached, project);
+  }
+
+  /**
+   * Starts the background work of a decoded analysis, once: in a worker thread, the portfolio series and every
+   * scenario-year at the default loss options (year-batches.ts), whose size then counts in the decoded-analysis cache;
+   * if the worker fails, the series on the event loop (precomputeSeries) as before.
+   */
+  private startYears(key: string, c: CachedResults, project: Pick<ProjectRow, 'portfolio_variables' | 'default_filters'>): void {
+    if (c.years) return;
+    const filters = project.default_filters as { analysis_type: AnalysisType; scenario: ScenarioCode };
+    const hazards = hazardKeysOf(project.portfolio_variables as string[]);
+    const years = startYearBatches(c, hazards, { at: filters.analysis_type, sc: filters.scenario });
+    void years?.done.then(() => (years.error ? precomputeSeries(c, hazards) : this.cache.account(key, c)));
+  }
+
+  /**
+   * The precomputation of a project's current analysis (benches and tests wait for it): undefined while the analysis
+   * is not decoded, else when done its worker time, scenario-years and bytes.
+   */
+  async precomputed(projectId: number): Promise<{ ms?: number; years: number; bytes: number; error?: string } | undefined> {
+    const project = await this.repo.analysisState(projectId);
+    if (!project || project.status !== 'done') return undefined;
+    const c = await this.cache.peek(resultsKeyOf(project));
+    if (!c?.years) return undefined;
+    await c.years.done;
+    return { ms: c.years.ms, years: c.years.pa.size, bytes: c.years.bytes, error: c.years.error };
   }
 
   /** The dashboard answer as UTF-8 JSON (what the routes send), from the answer cache when the same answer was built. */
@@ -235,7 +273,7 @@ export class DashboardService {
     }
     try {
       const c = await this.cache.get(x.resultsKey, () => loadProjectResults(this.db, x.project.id, this.decodeLimit));
-      precomputeSeries(c, f.projectHazards);
+      this.startYears(x.resultsKey, c, x.project);
       // Step 2: the selection, its money at the year and its climate scores.
       const sel = selectAssets(c, f, body);
       const atYear = moneyAt(sel, sel.syIdx);
@@ -248,7 +286,7 @@ export class DashboardService {
       }
       // Step 3: the figures; step 4: the sections.
       const totals = portfolioTotals(sel, atYear, assetScores);
-      const at2020 = sel.syIdx === sel.baseIdx ? atYear : moneyAt(sel, sel.baseIdx);
+      const at2020 = sel.syIdx === sel.baseIdx ? atYear : baselineMoney(sel);
       const series = portfolioSeries(sel, body);
       const ownData = await ownDataOf(
         await this.own?.markerFor(x.project),
