@@ -4,7 +4,8 @@
  * cold (every tile rendered and PNG-encoded) and warm (from the cache). Also the renderer alone, and zoom 0-5 cost.
  * BENCH_TILES_WORLD=1 (run by `npm run bench` after the city run): the world view instead, every tile of zooms 0-4
  * (341 per layer) of seven datasets, zoom by zoom as a map opened on the world is zoomed in, in this fresh process
- * (cold: nothing rendered yet) and again (warm).
+ * (cold: nothing rendered yet, unless BENCH_TILE_DIR holds the packs of an earlier run) and again (warm); then the
+ * background pre-render of every other dataset the maps page offers (the server does it at start).
  */
 import { performance } from 'node:perf_hooks';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -12,7 +13,18 @@ import { loadConfig } from '../src/config.js';
 import { startBenchApp } from './fixtures.js';
 
 const CONCURRENCY = Number(process.env.BENCH_TILE_CONCURRENCY ?? 6); // a browser opens about 6 connections per host
-const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR: 'memory://', SEED_DEMO: false, ARGON2_MEMORY_KIB: 8192, ARGON2_TIME_COST: 1 });
+// BENCH_TILE_DIR: keep the world tile packs there (a second run is then a restarted server that finds them)
+const config = loadConfig(
+  {},
+  {
+    LOG_LEVEL: 'silent',
+    DATA_DIR: 'memory://',
+    SEED_DEMO: false,
+    ARGON2_MEMORY_KIB: 8192,
+    ARGON2_TIME_COST: 1,
+    ...(process.env.BENCH_TILE_DIR ? { MAP_TILE_DIR: process.env.BENCH_TILE_DIR } : {}),
+  },
+);
 const { app, database, base } = await startBenchApp(config, { jobs: false });
 const post = async (path: string, body: unknown) => {
   const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -71,9 +83,14 @@ async function run(list: string[]) {
     }),
   );
   const s = (performance.now() - t0) / 1000;
-  return { tiles: list.length, seconds: +s.toFixed(2), tilesPerSecond: Math.round(list.length / s), avgBytes: Math.round(bytes / list.length), exactSeconds: s };
+  return {
+    tiles: list.length,
+    seconds: +s.toFixed(2),
+    tilesPerSecond: Math.round(list.length / s),
+    avgBytes: Math.round(bytes / list.length),
+    exactSeconds: s,
+  };
 }
-
 
 /** World view (BENCH_TILES_WORLD=1): every tile of zooms 0-4 of each dataset, zoom by zoom, over HTTP. */
 async function worldBench() {
@@ -128,6 +145,9 @@ async function worldBench() {
   const cold = await pass();
   const warm = await pass();
   const renderer = await app.services.maps.renderer();
+  const t1 = performance.now();
+  const prerendered = await app.services.maps.prerenderWorld();
+  const prerenderSeconds = +((performance.now() - t1) / 1000).toFixed(1);
   console.log(
     JSON.stringify(
       {
@@ -142,7 +162,9 @@ async function worldBench() {
         firstTileBytes: first.avgBytes,
         httpCold: cold,
         httpWarm: warm,
+        prerenderOtherDatasets: { tiles: prerendered, seconds: prerenderSeconds },
         rendererStats: renderer.stats,
+        worldTiles: renderer.world?.stats,
         rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20),
       },
       null,
