@@ -23,7 +23,7 @@ async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down');
-  app.services.maps.stopPrerender();
+  await app.services.maps.stopPrerender();
   await app.services.jobs.stop();
   await app.close();
   await database.close();

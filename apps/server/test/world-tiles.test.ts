@@ -153,4 +153,23 @@ describe('world-view tiles (zooms 0-4): stored whole per dataset, the same pixel
     const ref = referenceTile(await defaultHazardLayers(), 'wildfire', '00_2020', 1, 1, 0);
     assert.deepEqual(damaged.rgba(128, 100)[3] === 0 ? [0, 0, 0, 0] : damaged.rgba(128, 100), ref[100 * 256 + 128]);
   });
+
+  test('the server pre-renders in a low-priority thread: each pack comes back whole, the tiles equal a render here', async () => {
+    const renderer = await s.app.services.maps.renderer();
+    const surge50 = { hazard: 'storm_surge', returnPeriod: 50 } as const;
+    const rendered = renderer.stats.rendered;
+    assert.equal(await s.app.services.maps.prerenderWorld([surge50]), 341);
+    assert.equal(renderer.stats.rendered, rendered, 'nothing rendered in the server thread');
+    assert.ok(renderer.world!.complete('storm_surge-50yr'));
+    assert.ok(existsSync(join(dir, renderer.world!.fingerprint, 'storm_surge-50yr.pack')), 'the thread wrote the pack');
+    for (const [z, x, y] of [
+      [0, 0, 0],
+      [3, 6, 3],
+      [4, 13, 6],
+    ] as const) {
+      const served = await getTile(s, path('storm_surge', '50yr', z, x, y), token);
+      assert.ok(served.equals(renderer.render({ dataset: surge50, z, x, y })), `${z}/${x}/${y} as rendered in the server thread`);
+    }
+    assert.equal(renderer.stats.rendered, rendered + 3, 'only the three comparison renders');
+  });
 });

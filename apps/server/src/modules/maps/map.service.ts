@@ -41,6 +41,7 @@ import type { FileStore } from '../../infra/file-store.js';
 import { assertCan, type ProjectAccessPolicy } from '../access/project-access.policy.js';
 import { DatasetSampler, layersFingerprint, mapDatasets, nativeGrid, parseDataset, TileRenderer, type MapDataset } from './tile-renderer.js';
 import { WorldTiles } from './world-tiles.js';
+import { prerenderInThread, type PrerenderRun } from './world-prerender.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Metres per degree of latitude on the mean sphere (R = 6,371,008.8 m). */
@@ -141,6 +142,7 @@ export class MapService {
   private layersP: Promise<HazardLayers> | null = null;
   private rendererP: Promise<TileRenderer> | null = null;
   private prerenderP: Promise<number> | null = null;
+  private prerenderRun: PrerenderRun | null = null;
   private prerenderStopped = false;
 
   constructor(
@@ -163,15 +165,21 @@ export class MapService {
   }
 
   /**
-   * Renders the world-view tiles (zooms 0-4) of every dataset the maps page offers that are not stored yet, in the
-   * background (server start; one tile per event-loop turn). Resolves with the number rendered; once per service.
+   * Renders the world-view tiles (zooms 0-4) of every dataset the maps page offers (or `datasets`) that are not stored
+   * yet, in a worker thread at the lowest priority (server start; world-prerender.ts). Resolves with the number
+   * rendered; once per service.
    */
-  prerenderWorld(): Promise<number> {
-    return (this.prerenderP ??= this.renderer().then((r) => r.prerenderWorld(mapDatasets(), () => this.prerenderStopped)));
+  prerenderWorld(datasets: MapDataset[] = mapDatasets()): Promise<number> {
+    return (this.prerenderP ??= this.renderer().then((r) => {
+      if (this.prerenderStopped) return 0;
+      this.prerenderRun = prerenderInThread(r.world!, this.tiles.tileDir, datasets);
+      return this.prerenderRun.done;
+    }));
   }
-  /** Stops prerenderWorld after the tile it is on (shutdown). */
-  stopPrerender(): void {
+  /** Ends the pre-render thread (shutdown). */
+  async stopPrerender(): Promise<void> {
     this.prerenderStopped = true;
+    await this.prerenderRun?.stop();
   }
 
   /** Resolution statement of a hazard: the grid the values are read at and the coarsest real input behind them. */

@@ -9,8 +9,8 @@
  * pixels take its legend class: a zoom-15 tile costs one or two model evaluations, a zoom-0 tile at most 65,536.
  * The PNG is palette-indexed (colour type 3, tRNS for "no colour") and deflated with node:zlib.
  * The model runs only for the hazards the dataset reads (HazardLayers.curveSamplerFor: the same numbers as sampleCurves).
- * World-view tiles (zooms 0-4) are kept whole per dataset in WorldTiles (world-tiles.ts: memory and pack files), and
- * prerenderWorld renders them in the background, one tile per turn of the event loop; other zooms use the LRU cache.
+ * World-view tiles (zooms 0-4) are kept whole per dataset in WorldTiles (world-tiles.ts: memory and pack files);
+ * the server pre-renders them in a low-priority thread (world-prerender.ts); other zooms use the LRU cache.
  */
 import { deflateSync, crc32 } from 'node:zlib';
 import {
@@ -40,12 +40,19 @@ export function datasetKey(d: MapDataset): string {
   return d.hazard === 'wildfire' ? d.scenarioYear : returnPeriodKey(d.returnPeriod);
 }
 
-/** Every dataset the maps page offers: the flood hazards at MAP_RETURN_PERIODS, wildfire at its scenario-years. */
+/** Every dataset the maps page offers (the flood hazards at MAP_RETURN_PERIODS, wildfire at its scenario-years), the page's defaults first. */
 export function mapDatasets(): MapDataset[] {
+  const first: MapDataset[] = [
+    { hazard: 'rainfall_flood', returnPeriod: 100 },
+    { hazard: 'storm_surge', returnPeriod: 100 },
+    { hazard: 'wildfire', scenarioYear: '85_2050' },
+  ];
+  const rest = MAP_RETURN_PERIODS.filter((rp) => rp !== 100);
   return [
-    ...MAP_RETURN_PERIODS.map((returnPeriod) => ({ hazard: 'rainfall_flood' as const, returnPeriod })),
-    ...MAP_RETURN_PERIODS.map((returnPeriod) => ({ hazard: 'storm_surge' as const, returnPeriod })),
-    ...WILDFIRE_SCENARIO_YEARS.map((scenarioYear) => ({ hazard: 'wildfire' as const, scenarioYear })),
+    ...first,
+    ...rest.map((returnPeriod) => ({ hazard: 'rainfall_flood' as const, returnPeriod })),
+    ...rest.map((returnPeriod) => ({ hazard: 'storm_surge' as const, returnPeriod })),
+    ...WILDFIRE_SCENARIO_YEARS.filter((sy) => sy !== '85_2050').map((scenarioYear) => ({ hazard: 'wildfire' as const, scenarioYear })),
   ];
 }
 
@@ -310,16 +317,15 @@ export class TileRenderer {
 
   /**
    * Renders the world-view tiles (zooms 0-4) of `datasets` not stored yet, one tile per turn of the event loop
-   * (setImmediate), so requests are served in between: each tile waits at most one tile's rendering (tens of ms).
-   * Stops early when `stop()` answers true. Returns the number of tiles rendered.
+   * (setImmediate), so other work of the thread runs in between. The server runs it in the pre-render thread
+   * (world-prerender.worker.ts). Returns the number of tiles rendered.
    */
-  async prerenderWorld(datasets: MapDataset[] = mapDatasets(), stop: () => boolean = () => false): Promise<number> {
+  async prerenderWorld(datasets: MapDataset[] = mapDatasets()): Promise<number> {
     const world = this.world;
     if (!world) return 0;
     let n = 0;
     for (const dataset of datasets) {
       for (const i of world.missing(`${dataset.hazard}-${datasetKey(dataset)}`)) {
-        if (stop()) return n;
         await new Promise<void>((resolve) => setImmediate(resolve));
         const before = this.stats.rendered;
         this.tile({ dataset, ...worldTile(i) }); // a request may have rendered it meanwhile: then it is a lookup

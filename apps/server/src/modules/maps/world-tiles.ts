@@ -142,6 +142,24 @@ export class WorldTiles {
     return this.filled.get(key) === WORLD_TILES;
   }
 
+  /** Every tile of a complete dataset, by pack position (for encodePack); null while some are missing. */
+  tiles(key: string): Buffer[] | null {
+    return this.complete(key) ? (this.pack(key) as Buffer[]) : null;
+  }
+
+  /** Takes a whole pack rendered elsewhere (the pre-render thread, which wrote its file); tiles already here are kept. */
+  adopt(key: string, tiles: Buffer[]): void {
+    const p = this.pack(key);
+    let n = this.filled.get(key)!;
+    tiles.forEach((t, i) => {
+      if (p[i]) return;
+      p[i] = t;
+      n++;
+      this.stats.bytes += t.length;
+    });
+    this.filled.set(key, n);
+  }
+
   /** Tiles of a dataset not rendered yet, by pack position. */
   missing(key: string): number[] {
     const p = this.pack(key);
