@@ -109,6 +109,7 @@ async function worldBench() {
     return out;
   };
   const pass = async () => {
+    const cpu0 = process.cpuUsage();
     const perZoom = [0, 1, 2, 3, 4].map(() => ({ tiles: 0, seconds: 0 }));
     const perLayer: Record<string, number> = {};
     let tiles = 0,
@@ -135,6 +136,8 @@ async function worldBench() {
       msPerTileByZoom0to4: perZoom.map((p) => +((p.seconds * 1000) / p.tiles).toFixed(1)),
       tilesPerSecondByLayer: perLayer,
       avgBytes: Math.round(bytes / tiles),
+      // CPU of this process (server and client) per tile: the figure the neighbours' load does not change
+      cpuMsPerTile: +((c) => (c.user + c.system) / 1000 / tiles)(process.cpuUsage(cpu0)).toFixed(2),
     };
   };
   const la0 = loadavg()[0]!;
