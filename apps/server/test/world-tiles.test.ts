@@ -13,6 +13,7 @@ import { HAZARD_KEYS, legendClassIndex, MAP_LEGENDS, type MapHazardKey } from '@
 import { defaultHazardLayers, HAZARD_META, newCurveSample, RETURN_PERIODS_YEARS, type HazardLayers } from '@crp/hazards';
 import { decodePng } from './support/png.js';
 import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
+import { layersFingerprint } from '../src/modules/maps/tile-renderer.js';
 
 const N_RP = RETURN_PERIODS_YEARS.length;
 
@@ -171,5 +172,15 @@ describe('world-view tiles (zooms 0-4): stored whole per dataset, the same pixel
       assert.ok(served.equals(renderer.render({ dataset: surge50, z, x, y })), `${z}/${x}/${y} as rendered in the server thread`);
     }
     assert.equal(renderer.stats.rendered, rendered + 3, 'only the three comparison renders');
+  });
+
+  test('the pack fingerprint changes with the layers (a layer checksum) and stays the same otherwise', async () => {
+    const l = await defaultHazardLayers();
+    const a = layersFingerprint(l);
+    assert.match(a, /^[0-9a-f]{16}$/);
+    assert.equal(layersFingerprint(l), a);
+    const layers = l.manifest.layers.map((e, i) => (i === 0 ? { ...e, sha256: '0'.repeat(64) } : e));
+    assert.notEqual(layersFingerprint({ ...l, manifest: { ...l.manifest, layers } }), a);
+    assert.equal((await s.app.services.maps.renderer()).world!.fingerprint, a, "the server's packs are named by it");
   });
 });

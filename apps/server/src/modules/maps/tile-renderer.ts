@@ -12,6 +12,9 @@
  * World-view tiles (zooms 0-4) are kept whole per dataset in WorldTiles (world-tiles.ts: memory and pack files);
  * the server pre-renders them in a low-priority thread (world-prerender.ts); other zooms use the LRU cache.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { deflateSync, crc32 } from 'node:zlib';
 import {
   HAZARD_KEYS,
@@ -57,11 +60,31 @@ export function mapDatasets(): MapDataset[] {
 }
 
 /**
+ * The code that decides what a tile shows, as text: every source file of @crp/hazards (the models and the sampler) and
+ * @crp/contracts (legends, class rules), this renderer and world-tiles.ts, in a fixed order. The server runs from these
+ * sources (tsx), so a deployment with changed models never serves packs drawn by the old ones.
+ */
+function tileCode(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (/\.(ts|json)$/.test(e.name)) files.push(join(dir, e.name));
+    }
+  };
+  walk(dirname(fileURLToPath(import.meta.resolve('@crp/hazards'))));
+  walk(dirname(fileURLToPath(import.meta.resolve('@crp/contracts'))));
+  files.push(fileURLToPath(import.meta.url), fileURLToPath(new URL('./world-tiles.ts', import.meta.url)));
+  return files.map((f) => `${f.slice(f.lastIndexOf('/src/'))}\n${readFileSync(f, 'utf8')}`);
+}
+
+/**
  * What a tile shows depends on: the layers (manifest with each layer's checksum, build parameters), the installation's
- * own layers (catalogue entries and raster values) and the legends. Their fingerprint names the world tile packs.
+ * own layers (catalogue entries and raster values), the legends and the code (tileCode). Their fingerprint names the
+ * world tile packs.
  */
 export function layersFingerprint(layers: HazardLayers): string {
-  const parts: (string | ArrayBufferView)[] = [JSON.stringify(layers.manifest), JSON.stringify(layers.params), JSON.stringify(MAP_LEGENDS)];
+  const parts: (string | ArrayBufferView)[] = [JSON.stringify(layers.manifest), JSON.stringify(layers.params), JSON.stringify(MAP_LEGENDS), ...tileCode()];
   for (const r of layers.byo.entries()) parts.push(JSON.stringify([r.entry, r.x0, r.y0, r.resX, r.resY, r.width, r.height, r.nodata, r.crs]), r.data);
   return fingerprint(parts);
 }

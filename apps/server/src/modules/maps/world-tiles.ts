@@ -4,8 +4,8 @@
  * serves the world view without rendering it again. The bytes are those the renderer made: nothing is resampled.
  *
  * A pack is valid for one state of what a tile shows: its folder is named by a fingerprint of the layers (manifest
- * checksums, build parameters), the installation's own layers (catalogue entries and raster bytes), the legends and
- * RENDER_VERSION. A new fingerprint starts an empty folder; folders of other fingerprints are deleted.
+ * checksums, build parameters), the installation's own layers (catalogue entries and raster bytes), the legends, the
+ * source of the models and the renderer (tile-renderer.ts layersFingerprint) and RENDER_VERSION. A new fingerprint starts an empty folder; folders of other fingerprints are deleted.
  *
  * Pack format: "CRPW" magic, uint32 tile count (341), 342 uint32 byte offsets into the data that follows, the PNGs.
  */
