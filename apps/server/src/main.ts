@@ -42,15 +42,20 @@ setImmediate(() => {
   warmCountries();
   warmForward();
   setImmediate(() => {
-    defaultHazardLayers()
-      .then(() => (config.MAP_PRERENDER_WORLD ? prerenderWorldTiles() : undefined))
-      .catch((err: unknown) => app.log.warn({ err }, 'hazard layers not loaded at start-up'));
+    defaultHazardLayers().then(
+      () => {
+        if (config.MAP_PRERENDER_WORLD)
+          prerenderWorldTiles().catch((err: unknown) => app.log.warn({ err }, 'world-view map tiles not pre-rendered: they are rendered when asked'));
+      },
+      (err: unknown) => app.log.warn({ err }, 'hazard layers not loaded at start-up'),
+    );
   });
 });
 /** World-view map tiles (zooms 0-4) of every dataset, in the background: from their packs when stored, else rendered. */
 async function prerenderWorldTiles() {
   const t0 = Date.now();
   const n = await app.services.maps.prerenderWorld();
+  if (closing) return; // ended by the shutdown
   const r = await app.services.maps.renderer();
   app.log.info({ rendered: n, ms: Date.now() - t0, packsRead: r.world?.stats.packsRead, bytes: r.world?.stats.bytes }, 'world-view map tiles ready');
 }
