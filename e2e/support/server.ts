@@ -51,7 +51,8 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
   // 10 s); a used one (a restart test) is left as it is.
   await seedPgliteDataDir(dataDir);
   // `opts.env` overrides the defaults, e.g. SEED_DEMO=true for the demo user and its analysed portfolio.
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, SEED_DEMO: 'false', NODE_ENV: 'test', ...opts.env };
+  // MAP_PRERENDER_WORLD=false: no world-tile pre-render thread (about a minute of CPU per fresh DATA_DIR) beside the browser
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, SEED_DEMO: 'false', NODE_ENV: 'test', MAP_PRERENDER_WORLD: 'false', ...opts.env };
   // PORT=0: the system picks a free port and the server prints it. (A port chosen here and freed again could be taken
   // by another test process running alongside before the server binds it; the health check would then reach that
   // other server.)

@@ -179,6 +179,7 @@ const server: ChildProcess = spawn(process.execPath, [...(profDir ? ['--cpu-prof
     PORT: '0',
     HOST: '127.0.0.1',
     SEED_DEMO: 'false',
+    MAP_PRERENDER_WORLD: 'false', // no map tiles in this load: the run starts once the server is idle
     LOG_LEVEL: process.env.LOAD_SERVER_LOG ? 'info' : 'warn',
     ...(PG_URL ? { DATABASE_URL: PG_URL } : { DATA_DIR }),
     ...Object.fromEntries(Object.entries(ARGON2).map(([k, v]) => [k, String(v)])),

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from './config.js';
+import { mapTileDir, type Config } from './config.js';
 import type { DatabaseHandle } from './infra/db/database.js';
 import { UsersRepository } from './modules/accounts/users.repository.js';
 import { AccountService } from './modules/accounts/account.service.js';
@@ -114,7 +114,7 @@ export function createServices(
   const realEstate = new RealEstateRepository(db);
   jobs.register(propertyRiskJob(db, realEstate, log));
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projectAccess, jobs);
-  const maps = new MapService(db, new MapRepository(db), projectAccess, files);
+  const maps = new MapService(db, new MapRepository(db), projectAccess, files, { tileDir: mapTileDir(config), log });
   const results = new ResultsService(db, new ResultsRepository(db), projectAccess, decodeLimit, ownLayers);
   const portfolioAssets = new PortfolioAssetsService(db, portfolioAssetsRepo, projectAccess, jobs);
   const hazards = new HazardService(projectAccess, ownLayers);

@@ -111,6 +111,12 @@ const EnvSchema = z.object({
   ANALYSIS_FAN_OUT: z.enum(['auto', 'always', 'never']).default('auto'),
   /** Run the job worker inside the server process (default with PGlite; set false when separate workers run). */
   RUN_JOBS_IN_PROCESS: bool.optional(),
+  /**
+   * World-view map tiles (zooms 0-4, docs/maps.md): the folder of their pack files (default DATA_DIR/tiles; none with
+   * a memory:// DATA_DIR, where they stay in memory), and whether the server renders them in the background at start.
+   */
+  MAP_TILE_DIR: z.string().optional(),
+  MAP_PRERENDER_WORLD: bool.default(true),
   /** Argon2id memory cost in KiB (OWASP 2023 minimum for argon2id: 19 MiB, t=2). */
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(8192).default(19_456),
   ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
@@ -133,4 +139,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if (!existsSync(config.BASEMAP_PMTILES)) throw new Error(`Invalid configuration:\n  BASEMAP_PMTILES: no file at ${config.BASEMAP_PMTILES}`);
   }
   return config;
+}
+
+/** Folder of the world-view tile packs: MAP_TILE_DIR, else DATA_DIR/tiles; null (memory only) for a memory:// DATA_DIR. */
+export function mapTileDir(config: Pick<Config, 'MAP_TILE_DIR' | 'DATA_DIR'>): string | null {
+  if (config.MAP_TILE_DIR) return resolve(config.MAP_TILE_DIR);
+  return config.DATA_DIR.startsWith('memory://') ? null : resolve(config.DATA_DIR, 'tiles');
 }

@@ -23,6 +23,7 @@ async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down');
+  await app.services.maps.stopPrerender();
   await app.services.jobs.stop();
   await app.close();
   await database.close();
@@ -40,8 +41,24 @@ if (config.RUN_JOBS_IN_PROCESS ?? true) app.services.jobs.start();
 setImmediate(() => {
   warmCountries();
   warmForward();
-  setImmediate(() => defaultHazardLayers().catch((err: unknown) => app.log.warn({ err }, 'hazard layers not loaded at start-up')));
+  setImmediate(() => {
+    defaultHazardLayers().then(
+      () => {
+        if (config.MAP_PRERENDER_WORLD)
+          prerenderWorldTiles().catch((err: unknown) => app.log.warn({ err }, 'world-view map tiles not pre-rendered: they are rendered when asked'));
+      },
+      (err: unknown) => app.log.warn({ err }, 'hazard layers not loaded at start-up'),
+    );
+  });
 });
+/** World-view map tiles (zooms 0-4) of every dataset, in the background: from their packs when stored, else rendered. */
+async function prerenderWorldTiles() {
+  const t0 = Date.now();
+  const n = await app.services.maps.prerenderWorld();
+  if (closing) return; // ended by the shutdown
+  const r = await app.services.maps.renderer();
+  app.log.info({ rendered: n, ms: Date.now() - t0, packsRead: r.world?.stats.packsRead, bytes: r.world?.stats.bytes }, 'world-view map tiles ready');
+}
 const base = `http://localhost:${(app.server.address() as { port: number }).port}`;
 const lines = [
   '',

@@ -51,6 +51,13 @@ export interface HazardLayers {
   samplePoint(lat: number, lng: number, opts: ScenarioYearOpts, own?: ByoRegistry | null): Record<HazardKey, HazardPointValue>;
   sampleCurves(lat: number, lng: number, sy: ScenarioYearOpts | ScenarioContext, out?: CurveSample): CurveSample;
   /**
+   * sampleCurves restricted to some hazards (and the ones they read: storm surge reads typhoon): runs only their models
+   * (and the coast and sea-level rise only when storm surge or sea-level rise is asked), then the installation's own
+   * layers. The slots of the hazards asked are exactly those of sampleCurves; the other slots are left as they were.
+   * For callers that read one hazard at many points (map tiles).
+   */
+  curveSamplerFor(hazards: readonly HazardKey[]): (lat: number, lng: number, ctx: ScenarioContext, out: CurveSample) => CurveSample;
+  /**
    * Applies a company's own layers to a sample of sampleCurves (values, scores and return-period curves); returns a
    * bit mask of the hazards (bit = index in HAZARD_KEYS) that took an own value, 0 when none.
    */
@@ -123,6 +130,7 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
     resolveScenario,
     samplePoint,
     sampleCurves,
+    curveSamplerFor: (hazards) => subsetSampler(src, models, byo, own.overCurves, hazards),
     catalog: () => layerCatalog(manifest, L.values(), byo),
     layer: (name) => {
       const l = L.get(name);
@@ -167,6 +175,49 @@ function curveSampler(
     m.extreme_cold.sample(site, ctx, out);
     m.snowfall.sample(site, ctx, out);
     m.drought.sample(site, ctx, out);
+    if (byo.size > 0) overCurves(byo, lat, lng, ctx, out);
+    return out;
+  };
+}
+
+/** Models sampleCurves runs, in its order (typhoon before storm surge); sea-level rise and storm surge need the coast. */
+const MODEL_ORDER = [
+  'typhoon',
+  'sea_level_rise',
+  'storm_surge',
+  'river_flood',
+  'rainfall_flood',
+  'landslide',
+  'wildfire',
+  'extreme_heat',
+  'extreme_cold',
+  'snowfall',
+  'drought',
+] as const satisfies readonly HazardKey[];
+
+/** curveSamplerFor: sampleCurves with only the models of `hazards` (plus typhoon under storm surge). */
+function subsetSampler(
+  src: LayerSet,
+  models: HazardModels,
+  byo: ByoRegistry,
+  overCurves: (reg: ByoRegistry, lat: number, lng: number, ctx: ScenarioContext, out: CurveSample) => number,
+  hazards: readonly HazardKey[],
+) {
+  const want = new Set<HazardKey>(hazards);
+  if (want.has('storm_surge')) want.add('typhoon');
+  const run = MODEL_ORDER.filter((k) => want.has(k)).map((k) => models[k]);
+  const needCoast = want.has('storm_surge') || want.has('sea_level_rise');
+  const region = src.get('ar6_region').data as Uint8Array;
+  const nReg = src.params.regions.length;
+  const coast = needCoast ? createCoast(src) : null;
+  const site = newSite();
+  return function sampleSome(lat: number, lng: number, ctx: ScenarioContext, out: CurveSample): CurveSample {
+    locate(site, region, nReg, lat, lng, ctx);
+    if (coast) {
+      site.coast = coast.near(lat, lng);
+      site.slrM = models.sea_level_rise.riseM(site, ctx);
+    }
+    for (const m of run) m.sample(site, ctx, out);
     if (byo.size > 0) overCurves(byo, lat, lng, ctx, out);
     return out;
   };

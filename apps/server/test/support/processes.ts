@@ -32,7 +32,8 @@ function launch(script: string, env: Record<string, string>): { child: ChildProc
  */
 export async function spawnServer(env: Record<string, string>): Promise<Proc> {
   if (!env.DATABASE_URL && env.DATA_DIR) await seedPgliteDataDir(env.DATA_DIR);
-  const { child, output } = launch('apps/server/src/main.ts', { SEED_DEMO: 'true', ...env, PORT: '0' });
+  // the world-view tile pre-render (minutes of background CPU on a fresh DATA_DIR) is left out unless a test asks for it
+  const { child, output } = launch('apps/server/src/main.ts', { SEED_DEMO: 'true', MAP_PRERENDER_WORLD: 'false', ...env, PORT: '0' });
   let url = '';
   const deadline = Date.now() + 120_000;
   for (;;) {

@@ -32,13 +32,16 @@ import {
 import { countryOf, detectCountry, reverseGeocode } from '@crp/geo';
 import { defaultHazardLayers, type HazardLayers } from '@crp/hazards';
 import * as XLSX from '@e965/xlsx';
+import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../../infra/db/database.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import type { MapRepository } from './map.repository.js';
 import type { FileStore } from '../../infra/file-store.js';
 import { assertCan, type ProjectAccessPolicy } from '../access/project-access.policy.js';
-import { DatasetSampler, nativeGrid, parseDataset, TileRenderer, type MapDataset } from './tile-renderer.js';
+import { DatasetSampler, layersFingerprint, mapDatasets, nativeGrid, parseDataset, TileRenderer, type MapDataset } from './tile-renderer.js';
+import { WorldTiles } from './world-tiles.js';
+import { prerenderInThread, type PrerenderRun } from './world-prerender.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Metres per degree of latitude on the mean sphere (R = 6,371,008.8 m). */
@@ -138,19 +141,45 @@ export function boxStats(sampler: DatasetSampler, resDeg: number, box: BBox): Bo
 export class MapService {
   private layersP: Promise<HazardLayers> | null = null;
   private rendererP: Promise<TileRenderer> | null = null;
+  private prerenderP: Promise<number> | null = null;
+  private prerenderRun: PrerenderRun | null = null;
+  private prerenderStopped = false;
 
   constructor(
     private readonly db: DB,
     private readonly repo: MapRepository,
     private readonly policy: ProjectAccessPolicy,
     private readonly files: FileStore,
+    /** tileDir: folder of the world-view tile packs (null: memory only). */
+    private readonly tiles: { tileDir: string | null; log?: Pick<FastifyBaseLogger, 'warn'> } = { tileDir: null },
   ) {}
 
   layers(): Promise<HazardLayers> {
     return (this.layersP ??= defaultHazardLayers());
   }
   renderer(): Promise<TileRenderer> {
-    return (this.rendererP ??= this.layers().then((l) => new TileRenderer(l)));
+    return (this.rendererP ??= this.layers().then((l) => {
+      const warn = (msg: string, err?: unknown) => this.tiles.log?.warn({ err }, msg);
+      return new TileRenderer(l, undefined, new WorldTiles(this.tiles.tileDir, layersFingerprint(l), warn));
+    }));
+  }
+
+  /**
+   * Renders the world-view tiles (zooms 0-4) of every dataset the maps page offers (or `datasets`) that are not stored
+   * yet, in a worker thread at the lowest priority (server start; world-prerender.ts). Resolves with the number
+   * rendered; once per service.
+   */
+  prerenderWorld(datasets: MapDataset[] = mapDatasets()): Promise<number> {
+    return (this.prerenderP ??= this.renderer().then((r) => {
+      if (this.prerenderStopped) return 0;
+      this.prerenderRun = prerenderInThread(r.world!, this.tiles.tileDir, datasets);
+      return this.prerenderRun.done;
+    }));
+  }
+  /** Ends the pre-render thread (shutdown). */
+  async stopPrerender(): Promise<void> {
+    this.prerenderStopped = true;
+    await this.prerenderRun?.stop();
   }
 
   /** Resolution statement of a hazard: the grid the values are read at and the coarsest real input behind them. */

@@ -8,12 +8,19 @@
  * rows only on y), the hazard model is evaluated once per distinct cell of the tile (at the cell centre) and the
  * pixels take its legend class: a zoom-15 tile costs one or two model evaluations, a zoom-0 tile at most 65,536.
  * The PNG is palette-indexed (colour type 3, tRNS for "no colour") and deflated with node:zlib.
+ * The model runs only for the hazards the dataset reads (HazardLayers.curveSamplerFor: the same numbers as sampleCurves).
+ * World-view tiles (zooms 0-4) are kept whole per dataset in WorldTiles (world-tiles.ts: memory and pack files);
+ * the server pre-renders them in a low-priority thread (world-prerender.ts); other zooms use the LRU cache.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { deflateSync, crc32 } from 'node:zlib';
 import {
   HAZARD_KEYS,
   legendClassIndex,
   MAP_LEGENDS,
+  MAP_RETURN_PERIODS,
   MAP_TILE_SIZE,
   returnPeriodKey,
   WILDFIRE_SCENARIO_YEARS,
@@ -22,6 +29,7 @@ import {
   type WildfireScenarioYear,
 } from '@crp/contracts';
 import { HAZARD_META, newCurveSample, RETURN_PERIODS_YEARS, type CurveSample, type HazardLayers, type ScenarioContext } from '@crp/hazards';
+import { fingerprint, WORLD_MAX_ZOOM, worldTile, type WorldTiles } from './world-tiles.js';
 
 const N_RP = RETURN_PERIODS_YEARS.length;
 const H_WF = HAZARD_KEYS.indexOf('wildfire');
@@ -33,6 +41,52 @@ export type MapDataset = { hazard: 'rainfall_flood' | 'storm_surge'; returnPerio
 
 export function datasetKey(d: MapDataset): string {
   return d.hazard === 'wildfire' ? d.scenarioYear : returnPeriodKey(d.returnPeriod);
+}
+
+/** Every dataset the maps page offers (the flood hazards at MAP_RETURN_PERIODS, wildfire at its scenario-years), the page's defaults first. */
+export function mapDatasets(): MapDataset[] {
+  const first: MapDataset[] = [
+    { hazard: 'rainfall_flood', returnPeriod: 100 },
+    { hazard: 'storm_surge', returnPeriod: 100 },
+    { hazard: 'wildfire', scenarioYear: '85_2050' },
+  ];
+  const rest = MAP_RETURN_PERIODS.filter((rp) => rp !== 100);
+  return [
+    ...first,
+    ...rest.map((returnPeriod) => ({ hazard: 'rainfall_flood' as const, returnPeriod })),
+    ...rest.map((returnPeriod) => ({ hazard: 'storm_surge' as const, returnPeriod })),
+    ...WILDFIRE_SCENARIO_YEARS.filter((sy) => sy !== '85_2050').map((scenarioYear) => ({ hazard: 'wildfire' as const, scenarioYear })),
+  ];
+}
+
+/**
+ * The code that decides what a tile shows, as text: every source file of @crp/hazards (the models and the sampler) and
+ * @crp/contracts (legends, class rules), this renderer and world-tiles.ts, in a fixed order. The server runs from these
+ * sources (tsx), so a deployment with changed models never serves packs drawn by the old ones.
+ */
+function tileCode(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (/\.(ts|json)$/.test(e.name)) files.push(join(dir, e.name));
+    }
+  };
+  walk(dirname(fileURLToPath(import.meta.resolve('@crp/hazards'))));
+  walk(dirname(fileURLToPath(import.meta.resolve('@crp/contracts'))));
+  files.push(fileURLToPath(import.meta.url), fileURLToPath(new URL('./world-tiles.ts', import.meta.url)));
+  return files.map((f) => `${f.slice(f.lastIndexOf('/src/'))}\n${readFileSync(f, 'utf8')}`);
+}
+
+/**
+ * What a tile shows depends on: the layers (manifest with each layer's checksum, build parameters), the installation's
+ * own layers (catalogue entries and raster values), the legends and the code (tileCode). Their fingerprint names the
+ * world tile packs.
+ */
+export function layersFingerprint(layers: HazardLayers): string {
+  const parts: (string | ArrayBufferView)[] = [JSON.stringify(layers.manifest), JSON.stringify(layers.params), JSON.stringify(MAP_LEGENDS), ...tileCode()];
+  for (const r of layers.byo.entries()) parts.push(JSON.stringify([r.entry, r.x0, r.y0, r.resX, r.resY, r.width, r.height, r.nodata, r.crs]), r.data);
+  return fingerprint(parts);
 }
 
 /** Parses a dataset key ('100yr' or '85_2050') for a hazard; null when it is not one the layers have. */
@@ -73,17 +127,20 @@ export class DatasetSampler {
   private readonly ctx: ScenarioContext;
   private readonly out: CurveSample = newCurveSample();
   private readonly rpIndex: number;
+  /** Only the models the dataset reads (wildfire: with the rainfall flood's land mask), the same numbers as sampleCurves. */
+  private readonly sample: (lat: number, lng: number, ctx: ScenarioContext, out: CurveSample) => CurveSample;
   /** `at` evaluates a flood-type dataset at another scenario-year than its 2020 baseline (e.g. the download's). */
   constructor(
-    private readonly layers: HazardLayers,
+    layers: HazardLayers,
     readonly dataset: MapDataset,
     at?: { scenario: '26' | '45' | '85'; year: number },
   ) {
     this.ctx = layers.resolveScenario(at && dataset.hazard !== 'wildfire' ? { analysisType: 'ssp', ...at } : datasetScenario(dataset));
     this.rpIndex = dataset.hazard === 'wildfire' ? -1 : (RETURN_PERIODS_YEARS as readonly number[]).indexOf(dataset.returnPeriod);
+    this.sample = layers.curveSamplerFor(dataset.hazard === 'wildfire' ? ['wildfire', 'rainfall_flood'] : [dataset.hazard]);
   }
   valueAt(lat: number, lng: number): number {
-    const s = this.layers.sampleCurves(lat, lng, this.ctx, this.out);
+    const s = this.sample(lat, lng, this.ctx, this.out);
     if (this.dataset.hazard === 'wildfire') {
       // no data off land: the model answers 0 there, the rainfall block (curve-number land mask) tells land from sea
       if (Number.isNaN(s.curves[3 * N_RP]!)) return NaN;
@@ -170,11 +227,13 @@ export class TileRenderer {
   private readonly grids = new Map<MapHazardKey, NativeGrid>();
   private readonly empty = new Map<MapHazardKey, Buffer>();
   /** Counters for the bench and the tests. */
-  readonly stats = { rendered: 0, cacheHits: 0, cellsEvaluated: 0 };
+  readonly stats = { rendered: 0, cacheHits: 0, cellsEvaluated: 0, worldPrerendered: 0 };
 
   constructor(
     private readonly layers: HazardLayers,
     private readonly maxCacheBytes = 64 * 1024 * 1024,
+    /** World-view tiles (zooms 0-4), kept whole per dataset; without it they go through the LRU cache like the others. */
+    readonly world: WorldTiles | null = null,
   ) {}
 
   grid(h: MapHazardKey): NativeGrid {
@@ -192,6 +251,14 @@ export class TileRenderer {
 
   /** PNG bytes of a tile (from the cache when rendered before). */
   tile(req: TileRequest): Buffer {
+    if (this.world && req.z <= WORLD_MAX_ZOOM) {
+      const wk = `${req.dataset.hazard}-${datasetKey(req.dataset)}`;
+      const stored = this.world.get(wk, req.z, req.x, req.y);
+      if (stored) return stored;
+      const png = this.render(req);
+      this.world.put(wk, req.z, req.x, req.y, png);
+      return png;
+    }
     const key = `${req.dataset.hazard}|${datasetKey(req.dataset)}|${req.z}|${req.x}|${req.y}`;
     const hit = this.cache.get(key);
     if (hit) {
@@ -269,5 +336,26 @@ export class TileRenderer {
   clearCache() {
     this.cache.clear();
     this.cacheBytes = 0;
+  }
+
+  /**
+   * Renders the world-view tiles (zooms 0-4) of `datasets` not stored yet, one tile per turn of the event loop
+   * (setImmediate), so other work of the thread runs in between. The server runs it in the pre-render thread
+   * (world-prerender.worker.ts). Returns the number of tiles rendered.
+   */
+  async prerenderWorld(datasets: MapDataset[] = mapDatasets()): Promise<number> {
+    const world = this.world;
+    if (!world) return 0;
+    let n = 0;
+    for (const dataset of datasets) {
+      for (const i of world.missing(`${dataset.hazard}-${datasetKey(dataset)}`)) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        const before = this.stats.rendered;
+        this.tile({ dataset, ...worldTile(i) }); // a request may have rendered it meanwhile: then it is a lookup
+        if (this.stats.rendered > before) n++;
+      }
+    }
+    this.stats.worldPrerendered += n;
+    return n;
   }
 }
