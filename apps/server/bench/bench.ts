@@ -20,6 +20,7 @@ const config = loadConfig(
     ARGON2_MEMORY_KIB: 8192,
     ARGON2_TIME_COST: 1,
     UPLOAD_MAX_ROWS: Math.max(100_000, N),
+    ...(process.env.BENCH_JOB_CONCURRENCY ? { JOB_CONCURRENCY: Number(process.env.BENCH_JOB_CONCURRENCY) } : {}),
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
   },
 );
