@@ -6,6 +6,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { warmCountries } from '@crp/geo';
 import { loadConfig } from '../src/config.js';
+import { spawnWorker, stopProc } from '../test/support/processes.js';
 import { benchPortfolio, enterpriseTier, startBenchApp } from './fixtures.js';
 
 const N = Number(process.env.BENCH_ASSETS ?? 10_000);
@@ -20,10 +21,19 @@ const config = loadConfig(
     ARGON2_MEMORY_KIB: 8192,
     ARGON2_TIME_COST: 1,
     UPLOAD_MAX_ROWS: Math.max(100_000, N),
+    ...(process.env.BENCH_JOB_CONCURRENCY ? { JOB_CONCURRENCY: Number(process.env.BENCH_JOB_CONCURRENCY) } : {}),
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
   },
 );
-const { app, database, base } = await startBenchApp(config, { jobs: !process.env.BENCH_JOBS_LATE });
+// BENCH_WORKERS=n (PostgreSQL only): the analysis runs in n `npm run worker` processes (apps/server/src/worker.ts) on
+// the same database instead of in this server process (scale-out, issue 22 item 5).
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 0);
+if (WORKERS > 0 && !process.env.BENCH_DATABASE_URL) throw new Error('BENCH_WORKERS needs BENCH_DATABASE_URL (worker processes share a PostgreSQL queue)');
+if (WORKERS > 0) config.RUN_JOBS_IN_PROCESS = false;
+const { app, database, base } = await startBenchApp(config, { jobs: !process.env.BENCH_JOBS_LATE && WORKERS === 0 });
+const workers = await Promise.all(
+  Array.from({ length: WORKERS }, () => spawnWorker({ DATABASE_URL: process.env.BENCH_DATABASE_URL!, JOB_CONCURRENCY: String(config.JOB_CONCURRENCY) })),
+);
 const post = async (path: string, body: unknown, token?: string) => {
   const res = await fetch(base + path, {
     method: 'POST',
@@ -161,6 +171,16 @@ if (lat.length)
 if (lat.length) console.log(`  dashboard answer size: ${(responseBytes / 2 ** 20).toFixed(2)} MiB`);
 console.log(`  memory: rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
 
+if (workers.length) {
+  const byWorker = await database.db
+    .selectFrom('analysis_parts')
+    .select(['worker_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('project_id', '=', id)
+    .groupBy('worker_id')
+    .execute();
+  for (const [i, w] of workers.entries()) console.log(`  worker process ${i + 1}: ${byWorker.find((r) => r.worker_id === w.workerId)?.n ?? 0} part(s)`);
+  await Promise.all(workers.map((w) => stopProc(w, 'SIGTERM')));
+}
 await app.services.jobs.stop();
 await app.close();
 await database.close();
