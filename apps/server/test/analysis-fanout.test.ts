@@ -114,8 +114,18 @@ describe(
       );
       assert.ok(ra.chunks.every((c) => c.worker_id === fan.app.services.jobs.workerId));
       assert.ok(rb.chunks.every((c) => c.part === null && c.worker_id === single.app.services.jobs.workerId));
-      const staging = await fan.db.selectFrom('analysis_staging').select('chunk_start').where('project_id', '=', fanId).execute();
-      assert.equal(staging.length, 0, 'staged chunks removed once swapped in');
+      assert.deepEqual(
+        await fan.db
+          .selectFrom('analysis_chunks as c')
+          .innerJoin('projects as p', 'p.id', 'c.project_id')
+          .select('c.version')
+          .distinct()
+          .where('c.project_id', '=', fanId)
+          .where((eb) => eb.or([eb('p.results_version', 'is', null), eb('c.version', '!=', eb.ref('p.results_version'))]))
+          .execute(),
+        [],
+        'every stored chunk belongs to the current run',
+      );
     });
 
     test('an edit re-runs only the changed chunks (in parts) and still equals the single path', async () => {

@@ -102,7 +102,18 @@ describe('a large analysis does not hold up other users', { timeout: 600_000 }, 
       ASSETS,
       'every asset stored once',
     );
-    assert.equal((await s.db.selectFrom('analysis_staging').select('chunk_start').where('project_id', '=', projectId).execute()).length, 0, 'staging emptied');
+    assert.deepEqual(
+      await s.db
+        .selectFrom('analysis_chunks as c')
+        .innerJoin('projects as p', 'p.id', 'c.project_id')
+        .select('c.version')
+        .distinct()
+        .where('c.project_id', '=', projectId)
+        .where((eb) => eb.or([eb('p.results_version', 'is', null), eb('c.version', '!=', eb.ref('p.results_version'))]))
+        .execute(),
+      [],
+      'every stored chunk belongs to the current run',
+    );
 
     latencies.sort((a, b) => a - b);
     const p95 = latencies[Math.floor(latencies.length * 0.95)]!;

@@ -145,10 +145,17 @@ describe(
         );
       }
       assert.equal(covered, ASSETS);
-      assert.equal(
-        (await db.db.selectFrom('analysis_staging').select('chunk_start').where('project_id', '=', projectId).execute()).length,
-        0,
-        'nothing left staged',
+      assert.deepEqual(
+        await db.db
+          .selectFrom('analysis_chunks as c')
+          .innerJoin('projects as p', 'p.id', 'c.project_id')
+          .select('c.version')
+          .distinct()
+          .where('c.project_id', '=', projectId)
+          .where((eb) => eb.or([eb('p.results_version', 'is', null), eb('c.version', '!=', eb.ref('p.results_version'))]))
+          .execute(),
+        [],
+        'every stored chunk belongs to the current run',
       );
       return { chunks, parts };
     }
