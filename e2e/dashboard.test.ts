@@ -73,6 +73,8 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     // A KPI info modal opens and closes.
     await page.getByRole('button', { name: 'About Maximum Exposure' }).click();
     await page.getByTestId('info-modal').waitFor();
+    // Close once the opening animation is over (on a loaded machine a click during it was seen to leave the modal open).
+    await page.locator('.ant-modal:not(.ant-zoom-appear):not(.ant-zoom-enter)').waitFor();
     await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
     await page.getByTestId('info-modal').waitFor({ state: 'hidden' });
 

@@ -171,7 +171,9 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
     await firstBox.waitFor();
     await dialog.getByRole('button', { name: 'None' }).click();
     // React applies "None" asynchronously: wait until the box shows it before ticking the one hazard.
-    for (let i = 0; i < 50 && (await firstBox.isChecked()); i++) await s.page.waitForTimeout(100);
+    // (up to 30 s: on a loaded machine 5 s was not always enough, and ticking a box still ticked did nothing)
+    for (let i = 0; i < 300 && (await firstBox.isChecked()); i++) await s.page.waitForTimeout(100);
+    assert.equal(await firstBox.isChecked(), false, '"None" cleared the boxes');
     await firstBox.check();
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await dialog.waitFor({ state: 'hidden' });
