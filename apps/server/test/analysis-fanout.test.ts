@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+import { registerAndLogin, startServer, storedVersionsBesidesCurrent, type TestServer, waitForAnalysis } from './support/harness.js';
 
 /**
  * The fanned-out analysis (parts of chunks run as separate jobs, staged, swapped in by the last part) stores exactly
@@ -114,18 +114,7 @@ describe(
       );
       assert.ok(ra.chunks.every((c) => c.worker_id === fan.app.services.jobs.workerId));
       assert.ok(rb.chunks.every((c) => c.part === null && c.worker_id === single.app.services.jobs.workerId));
-      assert.deepEqual(
-        await fan.db
-          .selectFrom('analysis_chunks as c')
-          .innerJoin('projects as p', 'p.id', 'c.project_id')
-          .select('c.version')
-          .distinct()
-          .where('c.project_id', '=', fanId)
-          .where((eb) => eb.or([eb('p.results_version', 'is', null), eb('c.version', '!=', eb.ref('p.results_version'))]))
-          .execute(),
-        [],
-        'every stored chunk belongs to the current run',
-      );
+      assert.deepEqual(await storedVersionsBesidesCurrent(fan.db, fanId), [], 'every stored chunk belongs to the current run');
     });
 
     test('an edit re-runs only the changed chunks (in parts) and still equals the single path', async () => {

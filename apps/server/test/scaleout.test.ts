@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/infra/db/database.js';
-import { client, createTestDatabase, type Api } from './support/harness.js';
+import { client, createTestDatabase, storedVersionsBesidesCurrent, type Api } from './support/harness.js';
 import { spawnServer, spawnWorker, stopProc, type Proc } from './support/processes.js';
 
 /**
@@ -145,18 +145,7 @@ describe(
         );
       }
       assert.equal(covered, ASSETS);
-      assert.deepEqual(
-        await db.db
-          .selectFrom('analysis_chunks as c')
-          .innerJoin('projects as p', 'p.id', 'c.project_id')
-          .select('c.version')
-          .distinct()
-          .where('c.project_id', '=', projectId)
-          .where((eb) => eb.or([eb('p.results_version', 'is', null), eb('c.version', '!=', eb.ref('p.results_version'))]))
-          .execute(),
-        [],
-        'every stored chunk belongs to the current run',
-      );
+      assert.deepEqual(await storedVersionsBesidesCurrent(db.db, projectId), [], 'every stored chunk belongs to the current run');
       return { chunks, parts };
     }
 

@@ -240,3 +240,16 @@ export async function waitForAnalysis(
     await new Promise((r) => setTimeout(r, 150));
   }
 }
+
+/** Versions of a project's stored chunks other than its current run (results keyed by run, migration 0020): [] when clean. */
+export async function storedVersionsBesidesCurrent(db: DB, projectId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('analysis_chunks as c')
+    .innerJoin('projects as p', 'p.id', 'c.project_id')
+    .select('c.version')
+    .distinct()
+    .where('c.project_id', '=', projectId)
+    .where((eb) => eb.or([eb('p.results_version', 'is', null), eb('c.version', '!=', eb.ref('p.results_version'))]))
+    .execute();
+  return rows.map((r) => r.version);
+}
