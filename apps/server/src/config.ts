@@ -92,6 +92,11 @@ const EnvSchema = z.object({
    * instead of exhausting the memory of the server (issue 22).
    */
   RESULTS_DECODE_MAX_MB: z.coerce.number().int().min(0).default(0),
+  /**
+   * At start-up, decode the most recently analysed projects into the dashboard's memory in the background (as many as
+   * DASHBOARD_RESULTS_CACHE_MB holds), so the first dashboard query after a restart does not wait for the decode.
+   */
+  DASHBOARD_WARM_ON_START: bool.default(true),
   /** Memory for finished dashboard answers (MiB). */
   DASHBOARD_ANSWER_CACHE_MB: z.coerce.number().int().min(0).default(128),
   /**

@@ -44,6 +44,7 @@ setImmediate(() => {
   setImmediate(() => {
     defaultHazardLayers().then(
       () => {
+        if (config.DASHBOARD_WARM_ON_START) warmDashboards().catch((err: unknown) => app.log.warn({ err }, 'dashboards not decoded at start-up'));
         if (config.MAP_PRERENDER_WORLD)
           prerenderWorldTiles().catch((err: unknown) => app.log.warn({ err }, 'world-view map tiles not pre-rendered: they are rendered when asked'));
       },
@@ -51,6 +52,12 @@ setImmediate(() => {
     );
   });
 });
+/** The most recently analysed projects decoded for the dashboard, in the background (DashboardService.warmRecent). */
+async function warmDashboards() {
+  const t0 = Date.now();
+  const projects = await app.services.dashboard.warmRecent();
+  if (projects.length) app.log.info({ projects, ms: Date.now() - t0 }, 'dashboards decoded at start-up');
+}
 /** World-view map tiles (zooms 0-4) of every dataset, in the background: from their packs when stored, else rendered. */
 async function prerenderWorldTiles() {
   const t0 = Date.now();
