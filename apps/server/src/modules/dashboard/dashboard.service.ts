@@ -13,6 +13,7 @@ import {
   type DashboardAnswer,
   type DashboardView,
   type DashboardBody,
+  DashboardBody as DashboardBodySchema,
   type DashboardFilterFields,
   type DashboardAssetPage,
   type DashboardAssetPageBody,
@@ -122,6 +123,8 @@ export class DashboardService {
     if (!project || project.status !== 'done') return;
     const cached = await this.cache.get(resultsKeyOf(project), () => loadProjectResults(this.db, project.id, this.decodeLimit));
     this.startYears(resultsKeyOf(project), cached, project);
+    // The per-asset CVaRs at the project's default filters (what most first queries ask), kept with the analysis.
+    selectAssets(cached, resolveFilters(project, null, DashboardBodySchema.parse({ project_id: project.id })), { property_type: 'All', count: 'All' });
   }
 
   /**
