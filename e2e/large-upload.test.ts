@@ -56,7 +56,10 @@ describe('large uploads in the browser: read-only preview, the file sent with up
     await location.upload(csv);
     await location.waitForLargeRows(30_000);
     console.log(`preview of 30,000 rows (${(size / 1e6).toFixed(1)} MB) shown after ${Date.now() - t0} ms`);
-    assert.match(await page.getByTestId('large-upload-note').innerText(), /Large file: the first 100 of 30,000 rows are shown; edit the file itself to change rows/);
+    assert.match(
+      await page.getByTestId('large-upload-note').innerText(),
+      /Large file: the first 100 of 30,000 rows are shown; edit the file itself to change rows/,
+    );
     assert.equal(await location.optionalDialog().count(), 0, 'no optional-columns dialog for a large file');
     assert.equal(await location.previewTable().locator('tbody tr.ant-table-row').count(), 10, 'the first page of the preview');
     assert.match(await location.largeUpload().innerText(), /first 100 of 30,000 rows/, 'the pager says what is shown');

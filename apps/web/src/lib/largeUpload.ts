@@ -57,10 +57,7 @@ export async function readLargeCsvHead(file: File): Promise<{ upload: LargeUploa
   const parsed = recordsFromTable(table);
   const perRow = parsed.rows.length > 0 ? head.length / parsed.rows.length : 1;
   const estimate = Math.max(parsed.rows.length, Math.round(file.size / perRow));
-  return {
-    upload: { ...largeFromParsed(parsed), rows: whole ? parsed.rows.length : null, estimate },
-    hasHeader: parsed.hasHeader,
-  };
+  return { upload: { ...largeFromParsed(parsed), rows: whole ? parsed.rows.length : null, estimate }, hasHeader: parsed.hasHeader };
 }
 
 /** Counts the asset rows of a CSV by streaming its bytes (the header row, when there is one, is not an asset). */

@@ -177,7 +177,9 @@ export function CsvWizard() {
               <InboxOutlined />
             </p>
             <p className="ant-upload-text">Click or drag a file here</p>
-            <p className="ant-upload-hint">{file ? `Loaded: ${file.name} (${large ? largeRowsText(large) : `${pending?.rows.length ?? rows.length} assets`})` : 'CSV, XLSX or XLS'}</p>
+            <p className="ant-upload-hint">
+              {file ? `Loaded: ${file.name} (${large ? largeRowsText(large) : `${pending?.rows.length ?? rows.length} assets`})` : 'CSV, XLSX or XLS'}
+            </p>
           </Upload.Dragger>
           {parseError && <Alert className="crp-mt" type="error" showIcon title={parseError} data-testid="upload-refused" />}
           {!parseError && unknownColumns.length > 0 && (
@@ -234,7 +236,11 @@ export function CsvWizard() {
             <strong>{details.name}</strong> · {details.analysisType.toUpperCase()} · {portfolioVariables(details.hazards, details.analysisType).join(', ')} ·{' '}
             {assetCount.toLocaleString('en-US')} assets from {file?.name}
           </p>
-          {large ? <LargeUploadPreview large={large} columns={columns} testId="review-table" /> : <AssetPreviewTable rows={rows} columns={columns} testId="review-table" />}
+          {large ? (
+            <LargeUploadPreview large={large} columns={columns} testId="review-table" />
+          ) : (
+            <AssetPreviewTable rows={rows} columns={columns} testId="review-table" />
+          )}
           {create.upload && <UploadProgressBar upload={create.upload} />}
         </div>
       )}
