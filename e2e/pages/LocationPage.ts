@@ -119,4 +119,17 @@ export class LocationPage {
   previewTable() {
     return this.page.getByTestId('preview-table');
   }
+
+  /** The read-only preview of a large upload (data-rows: the counted rows, empty while counting). */
+  largeUpload() {
+    return this.page.getByTestId('large-upload').first();
+  }
+
+  async waitForLargeRows(rows: number): Promise<void> {
+    await this.page.locator(`[data-testid="large-upload"][data-rows="${rows}"]`).first().waitFor({ timeout: 60_000 });
+  }
+
+  uploadProgress() {
+    return this.page.getByTestId('upload-progress');
+  }
 }

@@ -53,6 +53,15 @@ export const assetLimitMessage = (n: number) => `You are only allowed to add ${n
 /** True for an assetLimitMessage (the web app opens its limit dialog for it instead of a plain error). */
 export const isAssetLimitMessage = (message: string): boolean => /^You are only allowed to add \d+ assets for Analysis$/.test(message);
 
+/**
+ * Above either limit the web wizard shows a read-only preview of the first LARGE_UPLOAD_PREVIEW_ROWS rows and sends
+ * the file itself as multipart `upload_file` (with upload progress) instead of an editable table posted as a JSON
+ * `data` list (docs/decisions.md "Large uploads are sent as the file").
+ */
+export const LARGE_UPLOAD_ROWS = 10_000;
+export const LARGE_UPLOAD_BYTES = 5 * 1024 * 1024;
+export const LARGE_UPLOAD_PREVIEW_ROWS = 100;
+
 /** `POST api/v2/create_project/` fields (spec 000 §7); `data` (JSON list) or `upload_file` (multipart). */
 export const CreateProjectBody = z.object({
   portfolio_name: text('portfolio_name', PROJECT_NAME_MAX_LENGTH),

@@ -136,3 +136,39 @@ export async function requestFile(
   const fileName = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? opts.fallbackName;
   return { blob: await res.blob(), fileName };
 }
+
+/** Bytes of a request body sent so far, of `total`. */
+export type UploadProgress = { sent: number; total: number };
+
+/**
+ * POSTs a multipart form with XMLHttpRequest (fetch reports no upload progress): `onProgress` gets the bytes sent
+ * of the total, then the answer is read as `request` reads it (ApiError on 4xx/5xx, 401 drops the session).
+ */
+export function uploadForm<T>(path: string, form: FormData, onProgress: (p: UploadProgress) => void): Promise<ApiResponse<T>> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.setRequestHeader('Accept', 'application/json');
+    const token = readToken();
+    if (token) xhr.setRequestHeader('Authorization', `Token ${token}`);
+    xhr.upload.onprogress = (e) => onProgress({ sent: e.loaded, total: e.lengthComputable ? e.total : e.loaded });
+    xhr.upload.onload = (e) => onProgress({ sent: e.loaded, total: e.lengthComputable ? e.total : e.loaded });
+    xhr.onerror = () => reject(new TypeError('The upload failed: the connection was lost.'));
+    xhr.onabort = () => reject(new TypeError('The upload was cancelled.'));
+    xhr.onload = () => {
+      let data: unknown = null;
+      if (xhr.responseText) {
+        try {
+          data = JSON.parse(xhr.responseText);
+        } catch {
+          data = { detail: xhr.responseText.slice(0, 300) };
+        }
+      }
+      if (xhr.status >= 500) console.error('Server Error', xhr.status, path);
+      else if (xhr.status === 401 && token) onUnauthorized?.();
+      if (xhr.status < 200 || xhr.status >= 300) reject(new ApiError(xhr.status, data));
+      else resolve({ status: xhr.status, data: data as T });
+    };
+    xhr.send(form);
+  });
+}

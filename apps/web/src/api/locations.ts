@@ -1,5 +1,5 @@
 import type { CreateProjectBody, CreateProjectResponse, ReverseGeocodeAnswer } from '@crp/contracts';
-import { request, requestFile } from './http';
+import { request, requestFile, uploadForm, type UploadProgress } from './http';
 
 export type ReverseGeocodeResult = ReverseGeocodeAnswer;
 
@@ -22,6 +22,19 @@ export type CreatePortfolioResult = CreateProjectResponse;
 
 export async function createPortfolio(input: CreatePortfolioInput): Promise<CreatePortfolioResult> {
   return (await request<CreatePortfolioResult>('POST', '/api/v2/create_project/', { json: { base_unit: 'meter', base_currency: 'USD', ...input } })).data;
+}
+
+/** A large upload (docs/decisions.md): the file itself as multipart `upload_file`, the other fields as the JSON path sends them. */
+export type CreatePortfolioFileInput = Pick<CreateProjectBody, 'portfolio_name'> & { portfolio_variables: string[]; file: File };
+
+export async function createPortfolioFromFile(input: CreatePortfolioFileInput, onProgress: (p: UploadProgress) => void): Promise<CreatePortfolioResult> {
+  const form = new FormData();
+  form.append('portfolio_name', input.portfolio_name);
+  form.append('portfolio_variables', JSON.stringify(input.portfolio_variables));
+  form.append('base_unit', 'meter');
+  form.append('base_currency', 'USD');
+  form.append('upload_file', input.file, input.file.name);
+  return (await uploadForm<CreatePortfolioResult>('/api/v2/create_project/', form, onProgress)).data;
 }
 
 /** The upload template as a blob (token header required, so not a plain link). */

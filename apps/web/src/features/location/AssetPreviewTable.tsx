@@ -11,12 +11,15 @@ export function AssetPreviewTable({
   editing,
   onEdit,
   testId = 'preview-table',
+  totalText = (t: number) => `${t} assets`,
 }: {
   rows: AssetRow[];
   columns: AssetFieldKey[];
   editing?: boolean;
   onEdit?: (key: string, field: AssetFieldKey, value: string) => void;
   testId?: string;
+  /** The pager's total ("5 assets"); a large upload's preview says "first 100 of N rows". */
+  totalText?: (total: number) => string;
 }) {
   const problems = useMemo(() => new Map(rows.map((r) => [r.key, rowProblems(r)])), [rows]);
   // Numbered as the server numbers the submitted list (1 = first asset), so its "Row n" errors point here.
@@ -27,7 +30,7 @@ export function AssetPreviewTable({
       rowKey="key"
       size="small"
       dataSource={rows}
-      pagination={{ pageSize: 10, showSizeChanger: false, showTotal: (t) => `${t} assets` }}
+      pagination={{ pageSize: 10, showSizeChanger: false, showTotal: totalText }}
       scroll={{ x: 'max-content' }}
       data-testid={testId}
       rowClassName={(r) => ((problems.get(r.key)?.length ?? 0) > 0 ? 'crp-row-problem' : '')}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Alert, App, Button, Card, Space, Steps, Upload } from 'antd';
 import { WizardNav } from './WizardNav';
 import { DownloadOutlined, EditOutlined, InboxOutlined } from '@ant-design/icons';
@@ -7,6 +7,8 @@ import { fetchUploadTemplate } from '../../api/locations';
 import { saveBlob } from '../../lib/openFileLink';
 import { AnalysisProgress } from './AnalysisProgress';
 import { AssetPreviewTable } from './AssetPreviewTable';
+import { LargeUploadPreview, UploadProgressBar, largeRowsText } from './LargeUploadPreview';
+import { countCsvAssetRows, isCountableCsv, isLargeBySize, isLargeParsed, largeFromParsed, readLargeCsvHead, type LargeUpload } from '../../lib/largeUpload';
 import { applyOptionalChoice, isAcceptedFile, parseAssetFile, rowProblems, rowsToSubmission, type AssetRow, type ParsedUpload } from '../../lib/assetRows';
 import { portfolioVariables } from './HazardPicker';
 import { OptionalColumnsDialog } from '../../ui/OptionalColumnsDialog';
@@ -35,10 +37,14 @@ export function CsvWizard() {
   const [templateLoading, setTemplateLoading] = useState(false);
   const [parseError, setParseError] = useState<string | null>(null);
   const [unknownColumns, setUnknownColumns] = useState<string[]>([]);
+  // A large file (docs/decisions.md): its first rows read-only, the file itself submitted; `rows` stays empty.
+  const [large, setLarge] = useState<LargeUpload | null>(null);
+  const latestFile = useRef<File | null>(null);
   const create = useCreatePortfolio();
   const editing = draft !== null;
+  const assetCount = large ? (large.rows ?? 0) : rows.length;
 
-  useLeaveWarning(rows.length > 0 && !create.created, 'the uploaded assets and your edits');
+  useLeaveWarning((rows.length > 0 || large !== null) && !create.created, 'the uploaded assets and your edits');
 
   const downloadTemplate = async () => {
     setTemplateLoading(true);
@@ -59,19 +65,45 @@ export function CsvWizard() {
     setDraft(null);
   };
 
+  const showLarge = (f: File, upload: LargeUpload) => {
+    setFile(f);
+    setRows([]);
+    setDraft(null);
+    setColumns(upload.columns);
+    setUnknownColumns(upload.unknownColumns);
+    setLarge(upload);
+  };
+
+  /** A CSV above LARGE_UPLOAD_BYTES: the first rows are parsed, the rest only counted (quote-aware, streaming). */
+  const onLargeCsv = async (f: File) => {
+    const { upload, hasHeader } = await readLargeCsvHead(f);
+    if (upload.preview.length === 0) {
+      setParseError(`'${f.name}' has no asset rows. Fill in at least one asset with its name, latitude and longitude.`);
+      return;
+    }
+    showLarge(f, upload);
+    if (upload.rows !== null) return;
+    const counted = await countCsvAssetRows(f, hasHeader);
+    if (latestFile.current === f) setLarge((l) => (l ? { ...l, rows: counted } : l));
+  };
+
   const onFile = async (f: File) => {
     setParseError(null);
+    latestFile.current = f;
     if (!isAcceptedFile(f.name)) {
       console.warn('Unsupported file type', f.name);
       setParseError(`'${f.name}' is not a supported file. Upload a .csv, .xlsx or .xls file.`);
       return;
     }
     try {
+      if (isLargeBySize(f) && (await isCountableCsv(f))) return await onLargeCsv(f);
       const parsed = await parseAssetFile(f);
       if (parsed.rows.length === 0) {
         setParseError(`'${f.name}' has no asset rows. Fill in at least one asset with its name, latitude and longitude.`);
         return;
       }
+      if (isLargeParsed(f, parsed)) return showLarge(f, largeFromParsed(parsed));
+      setLarge(null);
       setFile(f);
       setUnknownColumns(parsed.unknownColumns);
       if (parsed.optionalPresent.length > 0) setPending(parsed);
@@ -86,10 +118,11 @@ export function CsvWizard() {
     return (
       <AnalysisProgress
         project={create.created}
-        rows={rows.length}
+        rows={assetCount}
         onStartOver={() => {
           create.reset();
           setRows([]);
+          setLarge(null);
           setFile(null);
           setUnknownColumns([]);
           setDetails(EMPTY_DETAILS);
@@ -100,11 +133,16 @@ export function CsvWizard() {
   }
 
   const problemRows = rows.filter((r) => rowProblems(r).length > 0).length;
-  const canNext = step === 0 ? rows.length > 0 && !editing && file !== null : step === 1 ? details.name.trim() !== '' : false;
-  const canSubmit = details.name.trim() !== '' && file !== null && rows.length > 0 && !editing && !create.submitting;
+  const canNext = step === 0 ? assetCount > 0 && !editing && file !== null : step === 1 ? details.name.trim() !== '' : false;
+  const canSubmit = details.name.trim() !== '' && file !== null && assetCount > 0 && !editing && !create.submitting;
 
   const submit = () => {
     if (!canSubmit) return;
+    const portfolio_variables = portfolioVariables(details.hazards, details.analysisType);
+    if (large) {
+      create.submit({ portfolio_name: details.name.trim(), portfolio_variables, file, rows: assetCount }, details.analysisType);
+      return;
+    }
     create.submit(
       { portfolio_name: details.name.trim(), portfolio_variables: portfolioVariables(details.hazards, details.analysisType), data: rowsToSubmission(rows) },
       details.analysisType,
@@ -139,12 +177,15 @@ export function CsvWizard() {
               <InboxOutlined />
             </p>
             <p className="ant-upload-text">Click or drag a file here</p>
-            <p className="ant-upload-hint">{file ? `Loaded: ${file.name} (${pending?.rows.length ?? rows.length} assets)` : 'CSV, XLSX or XLS'}</p>
+            <p className="ant-upload-hint">
+              {file ? `Loaded: ${file.name} (${large ? largeRowsText(large) : `${pending?.rows.length ?? rows.length} assets`})` : 'CSV, XLSX or XLS'}
+            </p>
           </Upload.Dragger>
           {parseError && <Alert className="crp-mt" type="error" showIcon title={parseError} data-testid="upload-refused" />}
           {!parseError && unknownColumns.length > 0 && (
             <Alert className="crp-mt" type="warning" showIcon title={unknownColumnsWarning(unknownColumns)} data-testid="upload-unknown-columns" />
           )}
+          {large && <LargeUploadPreview large={large} columns={columns} />}
           {rows.length > 0 && (
             <div className="crp-mt">
               <div className="crp-preview-head">
@@ -193,9 +234,14 @@ export function CsvWizard() {
         <div>
           <p>
             <strong>{details.name}</strong> · {details.analysisType.toUpperCase()} · {portfolioVariables(details.hazards, details.analysisType).join(', ')} ·{' '}
-            {rows.length} assets from {file?.name}
+            {assetCount.toLocaleString('en-US')} assets from {file?.name}
           </p>
-          <AssetPreviewTable rows={rows} columns={columns} testId="review-table" />
+          {large ? (
+            <LargeUploadPreview large={large} columns={columns} testId="review-table" />
+          ) : (
+            <AssetPreviewTable rows={rows} columns={columns} testId="review-table" />
+          )}
+          {create.upload && <UploadProgressBar upload={create.upload} />}
         </div>
       )}
       <WizardNav step={step} setStep={setStep} canNext={canNext} canSubmit={canSubmit} submitting={create.submitting} onSubmit={submit} />
@@ -210,7 +256,7 @@ export function CsvWizard() {
           setFile(null);
         }}
       />
-      <SubmitProblemDialog problem={create.problem} onClose={create.clearProblem} />
+      <SubmitProblemDialog problem={create.problem} onClose={create.clearProblem} fileRows={large !== null} />
     </Card>
   );
 }

@@ -2,10 +2,13 @@ import { useCallback, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { assetLimitMessage, isAssetLimitMessage, type AnalysisType, type ProjectStatus } from '@crp/contracts';
 import { fetchPermissions } from '../../api/accounts';
-import { ApiError, firstErrorMessage } from '../../api/http';
-import { createPortfolio, updateDefaultFilter, type CreatePortfolioInput } from '../../api/locations';
+import { ApiError, firstErrorMessage, type UploadProgress } from '../../api/http';
+import { createPortfolio, createPortfolioFromFile, updateDefaultFilter, type CreatePortfolioFileInput, type CreatePortfolioInput } from '../../api/locations';
 import { queryKeys } from '../../api/queryKeys';
 import { readUserId } from '../../lib/storage';
+
+/** A large upload: the file is sent itself; `rows` (counted in the browser) is checked against the asset allowance. */
+export type FileSubmission = CreatePortfolioFileInput & { rows: number };
 
 export type SubmitProblem = { kind: 'limit'; message: string } | { kind: 'rows'; title: string; lines: string[] };
 
@@ -30,17 +33,20 @@ export function useCreatePortfolio() {
   const inFlight = useRef(false);
   const [problem, setProblem] = useState<SubmitProblem | null>(null);
   const [created, setCreated] = useState<ProjectStatus | null>(null);
+  const [upload, setUpload] = useState<UploadProgress | null>(null);
 
   const mutation = useMutation({
-    mutationFn: async ({ input, analysisType }: { input: CreatePortfolioInput; analysisType?: AnalysisType }) => {
+    mutationFn: async ({ input, analysisType }: { input: CreatePortfolioInput | FileSubmission; analysisType?: AnalysisType }) => {
       const userId = readUserId();
-      if (userId !== null && input.mode !== 'add') {
+      const mode = 'mode' in input ? input.mode : undefined;
+      if (userId !== null && mode !== 'add') {
         const perms = await queryClient.fetchQuery({ queryKey: queryKeys.permissions(userId), queryFn: () => fetchPermissions(userId), staleTime: 60_000 });
-        if (input.data.length > perms.assets_allowed) {
+        if (('file' in input ? input.rows : input.data.length) > perms.assets_allowed) {
           throw new ApiError(400, { detail: assetLimitMessage(perms.assets_allowed), code: 'asset_limit' });
         }
       }
-      const res = await createPortfolio(input);
+      if ('file' in input) setUpload({ sent: 0, total: input.file.size });
+      const res = 'file' in input ? await createPortfolioFromFile(input, setUpload) : await createPortfolio(input);
       if (analysisType) {
         // The analysis type chosen with the hazards becomes the project's default filter (best effort).
         await updateDefaultFilter(res.project.project_id, { analysis_type: analysisType, scenario: '45', year: 2050 }).catch((e: unknown) =>
@@ -56,11 +62,12 @@ export function useCreatePortfolio() {
     onError: (err) => setProblem(submitProblemOf(err)),
     onSettled: () => {
       inFlight.current = false;
+      setUpload(null);
     },
   });
 
   const submit = useCallback(
-    (input: CreatePortfolioInput, analysisType?: AnalysisType) => {
+    (input: CreatePortfolioInput | FileSubmission, analysisType?: AnalysisType) => {
       if (inFlight.current || mutation.isPending) return;
       inFlight.current = true;
       setProblem(null);
@@ -69,5 +76,6 @@ export function useCreatePortfolio() {
     [mutation],
   );
 
-  return { submit, submitting: mutation.isPending, problem, clearProblem: () => setProblem(null), created, reset: () => setCreated(null) };
+  // `upload`: the bytes sent of a large upload while it is submitted (null otherwise).
+  return { submit, submitting: mutation.isPending, upload, problem, clearProblem: () => setProblem(null), created, reset: () => setCreated(null) };
 }

@@ -1,0 +1,58 @@
+import { Alert, Progress } from 'antd';
+import type { AssetFieldKey } from '@crp/contracts';
+import type { UploadProgress } from '../../api/http';
+import { rowProblems } from '../../lib/assetRows';
+import type { LargeUpload } from '../../lib/largeUpload';
+import { AssetPreviewTable } from './AssetPreviewTable';
+
+const n = (v: number) => v.toLocaleString('en-US');
+
+/** "12,345 rows", or "about 12,300 rows (counting...)" while the rows are counted. */
+export function largeRowsText(large: LargeUpload): string {
+  return large.rows !== null ? `${n(large.rows)} rows` : `about ${n(large.estimate)} rows (counting...)`;
+}
+
+/**
+ * The read-only preview of a large upload (docs/decisions.md "Large uploads are sent as the file"): the first rows,
+ * the count, and why it cannot be edited here.
+ */
+export function LargeUploadPreview({ large, columns, testId }: { large: LargeUpload; columns: AssetFieldKey[]; testId?: string }) {
+  const shown = large.preview.length;
+  const problems = large.preview.filter((r) => rowProblems(r).length > 0).length;
+  return (
+    <div className="crp-mt" data-testid="large-upload" data-rows={large.rows ?? ''}>
+      <Alert
+        className="crp-mb"
+        type="info"
+        showIcon
+        title={`Large file: the first ${n(shown)} of ${largeRowsText(large)} are shown; edit the file itself to change rows.`}
+        description="The file is sent as it is and the server checks every row; row problems are listed after Create Portfolio, and nothing is stored until the file has none."
+        data-testid="large-upload-note"
+      />
+      {problems > 0 && (
+        <Alert
+          className="crp-mb"
+          type="warning"
+          showIcon
+          title={`${problems} of the first ${n(shown)} rows ${problems === 1 ? 'has' : 'have'} problems (marked in red). Fix them in the file, or the server will refuse the upload.`}
+        />
+      )}
+      <AssetPreviewTable rows={large.preview} columns={columns} testId={testId} totalText={(t) => `first ${n(t)} of ${largeRowsText(large)}`} />
+    </div>
+  );
+}
+
+/** The bytes of the file sent so far, then "Validating and storing" while the server reads and stores the rows. */
+export function UploadProgressBar({ upload }: { upload: UploadProgress }) {
+  const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
+  const sent = upload.total > 0 && upload.sent >= upload.total;
+  const percent = upload.total > 0 ? Math.floor((upload.sent / upload.total) * 100) : 0;
+  return (
+    <div className="crp-mt" data-testid="upload-progress" data-phase={sent ? 'storing' : 'uploading'} data-sent={upload.sent} data-total={upload.total}>
+      <Progress percent={percent} status="active" aria-label="Upload progress" />
+      <div className="crp-muted crp-small" data-testid="upload-progress-text">
+        {sent ? 'Validating and storing: the server checks every row and stores the assets.' : `Uploading: ${mb(upload.sent)} of ${mb(upload.total)} sent`}
+      </div>
+    </div>
+  );
+}
