@@ -2,8 +2,8 @@
  * What the dashboard keeps per decoded analysis (docs/performance.md, "Dashboard"). Decoded analyses: at most 4
  * projects and DASHBOARD_RESULTS_CACHE_MB (default 768 MiB; a 10,000-asset analysis decodes to about 200 MiB) of typed
  * arrays, least recently used evicted first (the newest is always kept). Per analysis, at most 1,024 portfolio CVaR
- * series (a few hundred bytes each), 32 MiB of score matrices, 64 MiB of per-asset CVaRs computed by queries, 96 MiB
- * of 2020 money, and the precomputed scenario-years (year-batches.ts, at most 512 MiB, counted in the analysis's size).
+ * series (a few hundred bytes each), 32 MiB of score matrices, 64 MiB of per-asset CVaRs computed by queries, 64 sums
+ * of 2020 money, and the precomputed scenario-years (year-batches.ts, at most 768 MiB, counted in the analysis's size).
  */
 import { HAZARD_KEYS, hazardByLabel, SCENARIOS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { N_HAZARDS, portfolioCvarSeriesOf, portfolioHazardSeriesOf } from '@crp/engine';
@@ -11,6 +11,8 @@ import type { ProjectResults } from '../analysis/results-reader.js';
 import type { ProjectRow } from '../../infra/db/schema.js';
 import { Lru } from '../../lib/lru.js';
 import { MIB } from './dashboard-columns.js';
+import type { MoneySums } from './dashboard-money.js';
+import type { YearFigures } from './year-batches-compute.js';
 
 /** Portfolio series kept per analysis: the 24 precomputed of the project's hazards, 6 per single hazard, 6 per property type (year-batches.ts), and those asked. */
 const SERIES_PER_ANALYSIS = 1024;
@@ -31,8 +33,8 @@ export interface CachedResults {
   json: Map<string, string>;
   /** Means over every asset (hazard values, severity table, heat-map averages) by hazard, scenario-year and adaptation. */
   means: Map<string, number | null>;
-  /** Money of every asset x hazard at a baseline scenario-year (dashboard-selection moneyAt), by scenario-year, hazards and loss options. */
-  money: Lru<{ eal: Float64Array; ealR: Float64Array; op: Float64Array; exposedValue: Float64Array }>;
+  /** Money sums of every asset at a baseline scenario-year (dashboard-selection baselineSums), by scenario-year, hazards and loss options. */
+  money: Lru<MoneySums>;
   /** Per-asset CVaRs of every scenario-year at the default loss options, computed in a worker thread (year-batches.ts). */
   years?: YearBatches;
 }
@@ -48,6 +50,8 @@ export interface YearBatches {
   H: number;
   pa: Map<string, Float64Array>;
   bars: Map<string, Float64Array>;
+  /** Per stored scenario-year and loss options (figuresKeyOf): every asset's money sums and climate scores. */
+  figures: Map<string, YearFigures>;
   /** Lower-case property type ('na' for none) -> its group. */
   groupOf: Map<string, number>;
   /** Resolves when the worker has finished (or failed: then what arrived is used and the rest takes the engine pass). */
@@ -55,7 +59,7 @@ export interface YearBatches {
   /** Worker time (ms) when done; the error when it failed. */
   ms?: number;
   error?: string;
-  /** Bytes held (per-asset CVaRs). */
+  /** Bytes held (per-asset CVaRs, climate scores). */
   bytes: number;
 }
 
@@ -74,7 +78,7 @@ export class ResultsCache {
       hazardSeries: new Lru(SERIES_PER_ANALYSIS),
       scores: new Lru<Uint8Array>(Infinity, 32 * MIB),
       batches: new Lru(Infinity, 64 * MIB),
-      money: new Lru(4, 96 * MIB),
+      money: new Lru(64, MIB),
       json: new Map(),
       means: new Map(),
     }));

@@ -52,7 +52,7 @@ import {
   type PortfolioSeries,
   type Totals,
 } from './dashboard-figures.js';
-import { px, type Money, type Selected } from './dashboard-selection.js';
+import { px, type MoneySums, type Selected } from './dashboard-selection.js';
 
 const DATA_SOURCES = Object.values(DATASETS).map((d) => ({ name: d.name, publisher: d.publisher, license: d.license }));
 /** Labels of the project's hazards whose data tier is 'placeholder' (HAZARD_META of @crp/hazards). */
@@ -118,8 +118,8 @@ export interface SectionInput {
   edits: Record<string, boolean>;
   body: DashboardBody;
   sel: Selected;
-  atYear: Money;
-  at2020: Money;
+  atYear: MoneySums;
+  at2020: MoneySums;
   assetScores: (number | null)[];
   totals: Totals;
   series: PortfolioSeries;

@@ -46,16 +46,7 @@ import { portfolioSeries, portfolioTotals } from './dashboard-figures.js';
 import { boundsOf, mapClusters, orderOf, pageRowOf, searchOf } from './dashboard-pages.js';
 import { answerOf, ownDataOf } from './dashboard-sections.js';
 import { startYearBatches } from './year-batches.js';
-import {
-  baselineMoney,
-  climateScoresOf,
-  moneyAt,
-  selectAssets,
-  selectionBytes,
-  selectionDataOf,
-  type Selection,
-  type SelectionData,
-} from './dashboard-selection.js';
+import { baselineSums, selectAssets, selectionBytes, selectionDataOf, type Selection, type SelectionData, yearFiguresOf } from './dashboard-selection.js';
 
 export { placeholderHazards } from './dashboard-sections.js';
 
@@ -276,8 +267,7 @@ export class DashboardService {
       this.startYears(x.resultsKey, c, x.project);
       // Step 2: the selection, its money at the year and its climate scores.
       const sel = selectAssets(c, f, body);
-      const atYear = moneyAt(sel, sel.syIdx);
-      const assetScores = climateScoresOf(sel, atYear, f.mitigation);
+      const { atYear, assetScores } = yearFiguresOf(sel);
       if (rowsMode || done.resolve) {
         const d = selectionDataOf(sel, assetScores);
         this.selections.set(selKey, d, selectionBytes(d));
@@ -286,7 +276,7 @@ export class DashboardService {
       }
       // Step 3: the figures; step 4: the sections.
       const totals = portfolioTotals(sel, atYear, assetScores);
-      const at2020 = sel.syIdx === sel.baseIdx ? atYear : baselineMoney(sel);
+      const at2020 = sel.syIdx === sel.baseIdx ? atYear : baselineSums(sel);
       const series = portfolioSeries(sel, body);
       const ownData = await ownDataOf(
         await this.own?.markerFor(x.project),

@@ -12,11 +12,24 @@ import { Worker } from 'node:worker_threads';
 import { ASSET_BATCH_FIELDS, lossSeriesOf } from '@crp/engine';
 import { YEARS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { seriesKeyOf, type CachedResults, type YearBatches } from './dashboard-cache.js';
-import type { ResolvedFilters } from './dashboard-filter.js';
-import { moneyOf, yearJobsOf, yearKeyOf, type ChunkArrays, type SeriesJob, type YearInput, type YearMessage } from './year-batches-compute.js';
+import { syKeyOf, type ResolvedFilters } from './dashboard-filter.js';
+import {
+  figuresKeyOf,
+  moneyOf,
+  yearJobsOf,
+  yearKeyOf,
+  type ChunkArrays,
+  type SeriesJob,
+  type YearFigures,
+  type YearInput,
+  type YearMessage,
+} from './year-batches-compute.js';
 
-/** At most this many bytes of per-asset CVaRs per analysis (64 bytes per asset and scenario-year): the default filters' scenario first. */
-export const YEAR_BATCHES_MAX_BYTES = 512 * 2 ** 20;
+/**
+ * At most this many bytes per analysis (68 bytes per asset and scenario-year: the per-asset CVaRs and two climate
+ * scores): the default filters' scenario first, then its years without content and GDP adjusted, then the others.
+ */
+export const YEAR_BATCHES_MAX_BYTES = 768 * 2 ** 20;
 /** Property types with their own series and bar sums, at most (the most frequent; others take the engine pass). */
 const MAX_GROUPS = 64;
 
@@ -43,7 +56,7 @@ function groupsOf(c: CachedResults): Map<string, Int32Array> {
  * precomputeSeries computed on the event loop before).
  */
 function seriesJobsOf(hazards: HazardKey[], groups: number, first: { at: AnalysisType; sc: ScenarioCode }) {
-  const scenarios = yearJobsOf(first).filter((j) => j.year === YEARS[j.at][YEARS[j.at].length - 1]);
+  const scenarios = yearJobsOf(first, () => -1).filter((j) => j.withContent && !j.gdpAdjusted && j.year === YEARS[j.at][YEARS[j.at].length - 1]);
   const perHazard = hazards.length > 1;
   const job = (j: { at: AnalysisType; sc: ScenarioCode }, hs: HazardKey[], withContent: boolean, gdpAdjusted: boolean, group: number): SeriesJob => ({
     at: j.at,
@@ -70,10 +83,15 @@ function seriesJobsOf(hazards: HazardKey[], groups: number, first: { at: Analysi
 /** Stores one message of the worker in the analysis's caches. */
 function receive(c: CachedResults, y: YearBatches, groupNames: string[], m: YearMessage): void {
   if (m.type === 'year') {
-    const key = yearKeyOf(m.at, m.sc, m.year);
+    const key = yearKeyOf(m.at, m.sc, m.year, m.withContent, m.gdpAdjusted);
     y.pa.set(key, m.pa);
     y.bars.set(key, m.bars);
     y.bytes += m.pa.byteLength + m.bars.byteLength;
+  } else if (m.type === 'figures') {
+    y.figures.set(m.key, m.figures);
+    y.bytes += 64 + m.figures.sums.loss.byteLength * 2 + (m.figures.scores?.byteLength ?? 0);
+  } else if (m.type === 'means') {
+    for (const [k, v] of m.means) c.means.set(k, v);
   } else if (m.type === 'series') {
     const j = m.job;
     const key = seriesKeyOf(j.at, j.sc, j.hazards, j.withContent, j.gdpAdjusted, j.group < 0 ? 'All' : groupNames[j.group]!);
@@ -89,9 +107,9 @@ export function startYearBatches(c: CachedResults, hazards: HazardKey[], first: 
   const { R } = c;
   const groups = groupsOf(c);
   const groupNames = [...groups.keys()];
-  const perYear = R.assets.length * ASSET_BATCH_FIELDS * 8;
-  const jobs = yearJobsOf(first).slice(0, Math.floor(YEAR_BATCHES_MAX_BYTES / perYear));
-  const firstYears = jobs.filter((j) => j.at === first.at && j.sc === first.sc).length;
+  const perYear = R.assets.length * (ASSET_BATCH_FIELDS * 8 + 4);
+  const jobs = yearJobsOf(first, (at, sc, year) => R.syIndex(syKeyOf(at, sc, year))).slice(0, Math.floor(YEAR_BATCHES_MAX_BYTES / perYear));
+  const firstYears = jobs.filter((j) => j.at === first.at && j.sc === first.sc && j.withContent && !j.gdpAdjusted).length;
   const chunks: ChunkArrays[] = R.chunks.map((ch) => ({
     start: ch.start,
     count: ch.count,
@@ -104,6 +122,9 @@ export function startYearBatches(c: CachedResults, hazards: HazardKey[], first: 
     maxDamage: ch.maxDamage,
     tail100: ch.tail100,
     tail250: ch.tail250,
+    score: ch.score,
+    scoreResidual: ch.scoreResidual,
+    intensity: ch.intensity,
   }));
   const input: YearInput = {
     chunks,
@@ -121,6 +142,7 @@ export function startYearBatches(c: CachedResults, hazards: HazardKey[], first: 
     H: hazards.length,
     pa: new Map(),
     bars: new Map(),
+    figures: new Map(),
     groupOf: new Map(groupNames.map((t, g) => [t, g])),
     done: Promise.resolve(),
     bytes: 0,
@@ -144,17 +166,24 @@ export function startYearBatches(c: CachedResults, hazards: HazardKey[], first: 
   return y;
 }
 
-/** The precomputed per-asset CVaRs of the query's scenario-year, when its loss options are the precomputed ones. */
+/** The precomputed per-asset CVaRs of the query's scenario-year, when its hazards and loss options were precomputed. */
 export function precomputedBatch(c: CachedResults, f: ResolvedFilters): Float64Array | undefined {
   const y = c.years;
-  if (!y || !f.withContent || f.opt.gdpAdjusted || f.hazards.join(',') !== y.hazards) return undefined;
-  return y.pa.get(yearKeyOf(f.at, f.sc, f.year));
+  if (!y || f.hazards.join(',') !== y.hazards) return undefined;
+  return y.pa.get(yearKeyOf(f.at, f.sc, f.year, f.withContent, !!f.opt.gdpAdjusted));
+}
+
+/** The precomputed money figures of every asset at stored scenario-year s and the query's loss options, when its hazards were precomputed. */
+export function precomputedFigures(c: CachedResults, f: ResolvedFilters, s: number): YearFigures | undefined {
+  const y = c.years;
+  if (!y || f.hazards.join(',') !== y.hazards) return undefined;
+  return y.figures.get(figuresKeyOf(s, f.withContent, !!f.opt.gdpAdjusted));
 }
 
 /** The overall bar chart's sums (H * 2: CVaR, residual CVaR of each hazard) of every asset ('All') or of a property type. */
 export function precomputedBars(c: CachedResults, f: ResolvedFilters, propertyType: string): Float64Array | undefined {
   const y = c.years!;
-  const bars = y.bars.get(yearKeyOf(f.at, f.sc, f.year));
+  const bars = y.bars.get(yearKeyOf(f.at, f.sc, f.year, f.withContent, !!f.opt.gdpAdjusted));
   const g = propertyType === 'All' ? -1 : y.groupOf.get(propertyType.toLowerCase());
   if (!bars || g === undefined) return undefined;
   return bars.subarray((g + 1) * y.H * 2, (g + 2) * y.H * 2);
