@@ -37,6 +37,10 @@ export interface CachedResults {
   money: Lru<MoneySums>;
   /** Per-asset CVaRs of every scenario-year at the default loss options, computed in a worker thread (year-batches.ts). */
   years?: YearBatches;
+  /** What does not depend on the filters when every asset is selected: the property types, each continent's assets, the bounds. */
+  propertyTypes?: string[];
+  continents?: Record<string, number[]>;
+  bounds?: [number, number, number, number] | null;
 }
 
 /**

@@ -200,9 +200,11 @@ export function overallBars(sel: Selected, t: Totals) {
   });
 }
 
-/** Per continent, the positions of its selected assets. */
+/** Per continent, the positions of its selected assets (kept per analysis when every asset is selected). */
 export function byContinent(sel: Selected): Record<string, number[]> {
+  if (sel.everyAsset && sel.c.continents) return sel.c.continents;
   const out: Record<string, number[]> = {};
+  if (sel.everyAsset) sel.c.continents = out;
   for (let n = 0; n < sel.N; n++) (out[sel.R.prepared[sel.idx[n]!]!.continent] ??= []).push(n);
   return out;
 }

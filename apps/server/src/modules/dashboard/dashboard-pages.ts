@@ -220,6 +220,9 @@ export function pageRowOf(sel: Selection, n: number): DashboardAssetPageRow {
 /** [west, south, east, north] of the selected assets with a position (null: none), kept on the selection. */
 export function boundsOf(sel: Selection): [number, number, number, number] | null {
   if (sel.bounds !== undefined) return sel.bounds;
+  // every asset (in any order): the same bounds for every filter, kept per analysis
+  const all = sel.idx.length === sel.R.assets.length;
+  if (all && sel.cachedResults.bounds !== undefined) return (sel.bounds = sel.cachedResults.bounds);
   let w = Infinity,
     so = Infinity,
     e = -Infinity,
@@ -232,7 +235,9 @@ export function boundsOf(sel: Selection): [number, number, number, number] | nul
     so = Math.min(so, a.latitude);
     no = Math.max(no, a.latitude);
   }
-  return (sel.bounds = w <= e ? [w, so, e, no] : null);
+  sel.bounds = w <= e ? [w, so, e, no] : null;
+  if (all) sel.cachedResults.bounds = sel.bounds;
+  return sel.bounds;
 }
 
 /** A grid cell of the map: its assets' mean position, their number, the highest and the mean of their scores. */

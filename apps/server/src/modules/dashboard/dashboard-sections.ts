@@ -291,7 +291,7 @@ function headSections(x: SectionInput) {
     },
     asset_count: sel.N,
     hazard_count: hazards.length,
-    property_types: [...new Set(sel.R.assets.map((a) => a.property_type ?? 'NA'))].sort(),
+    property_types: (sel.c.propertyTypes ??= [...new Set(sel.R.assets.map((a) => a.property_type ?? 'NA'))].sort()),
     overall: {
       overall_risk: t.overallRisk,
       label: t.overallRisk === null ? null : climateScoreLevel(t.overallRisk),

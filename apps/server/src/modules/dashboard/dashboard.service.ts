@@ -119,9 +119,9 @@ export class DashboardService {
    */
   private startYears(key: string, c: CachedResults, project: Pick<ProjectRow, 'portfolio_variables' | 'default_filters'>): void {
     if (c.years) return;
-    const filters = project.default_filters as { analysis_type: AnalysisType; scenario: ScenarioCode };
+    const filters = project.default_filters as { analysis_type: AnalysisType; scenario: ScenarioCode; year?: number };
     const hazards = hazardKeysOf(project.portfolio_variables as string[]);
-    const years = startYearBatches(c, hazards, { at: filters.analysis_type, sc: filters.scenario });
+    const years = startYearBatches(c, hazards, { at: filters.analysis_type, sc: filters.scenario, year: filters.year });
     void years?.done.then(() => (years.error ? precomputeSeries(c, hazards) : this.cache.account(key, c)));
   }
 

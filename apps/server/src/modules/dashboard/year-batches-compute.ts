@@ -53,6 +53,8 @@ export interface YearJob {
   withContent: boolean;
   gdpAdjusted: boolean;
   s: number;
+  /** One hazard alone (the `variable` filter), else null: every hazard of the project. */
+  hazard: HazardKey | null;
 }
 
 /** Climate score with no data in the precomputed scores (Int16). */
@@ -107,7 +109,7 @@ export type YearMessage =
       hazardLoss: Float64Array[] | null;
       hazardLossResidual: Float64Array[] | null;
     }
-  | { type: 'year'; at: AnalysisType; sc: ScenarioCode; year: number; withContent: boolean; gdpAdjusted: boolean; pa: Float64Array; bars: Float64Array }
+  | { type: 'year'; key: string; pa: Float64Array; bars: Float64Array }
   | { type: 'figures'; key: string; figures: YearFigures }
   /** Means over every asset at a stored scenario-year (CachedResults.means entries, meanKeys). */
   | { type: 'means'; means: [string, number | null][] }
@@ -115,29 +117,36 @@ export type YearMessage =
   | { type: 'error'; message: string };
 
 /** Key of a scenario-year's precomputed CVaRs at some loss options (the dashboard's batch key without the hazards). */
-export const yearKeyOf = (at: AnalysisType, sc: ScenarioCode, year: number, withContent = true, gdpAdjusted = false) =>
-  `${at}|${sc}|${year}|${withContent}|${gdpAdjusted}`;
-/** Key of the precomputed money figures of a stored scenario-year at some loss options. */
-export const figuresKeyOf = (s: number, withContent: boolean, gdpAdjusted: boolean) => `${s}|${withContent}|${gdpAdjusted}`;
+export const yearKeyOf = (at: AnalysisType, sc: ScenarioCode, year: number, withContent = true, gdpAdjusted = false, hazard = '') =>
+  `${at}|${sc}|${year}|${withContent}|${gdpAdjusted}|${hazard}`;
+/** Key of the precomputed money figures of a stored scenario-year at some loss options (and one hazard alone). */
+export const figuresKeyOf = (s: number, withContent: boolean, gdpAdjusted: boolean, hazard = '') => `${s}|${withContent}|${gdpAdjusted}|${hazard}`;
 
 /**
  * Every scenario-year the dashboard can ask (SSP with 2020, RCP) at the default loss options, those of the analysis
- * type and scenario `first` first, then that scenario's years without content and GDP adjusted; `syIndex` gives the
- * stored index of a scenario-year (dashboard-filter syKeyOf).
+ * type and scenario `first` first, then that scenario's years without content and GDP adjusted, then each of
+ * `hazards` alone at the default filters' year `first.year` (when more than one), then the other scenarios; `syIndex`
+ * gives the stored index of a scenario-year (dashboard-filter syKeyOf).
  */
-export function yearJobsOf(first: { at: AnalysisType; sc: ScenarioCode }, syIndex: (at: AnalysisType, sc: ScenarioCode, year: number) => number): YearJob[] {
+export function yearJobsOf(
+  first: { at: AnalysisType; sc: ScenarioCode; year?: number },
+  syIndex: (at: AnalysisType, sc: ScenarioCode, year: number) => number,
+  hazards: readonly HazardKey[] = [],
+): YearJob[] {
   const jobs: YearJob[] = [];
   for (const at of ['ssp', 'rcp'] as const)
     for (const sc of SCENARIOS)
       for (const year of at === 'ssp' ? [BASELINE_YEAR, ...YEARS.ssp] : YEARS.rcp)
-        jobs.push({ at, sc, year, withContent: true, gdpAdjusted: false, s: syIndex(at, sc, year) });
+        jobs.push({ at, sc, year, withContent: true, gdpAdjusted: false, s: syIndex(at, sc, year), hazard: null });
   const isFirst = (j: YearJob) => j.at === first.at && j.sc === first.sc;
   const firstJobs = jobs.filter(isFirst);
   const options = [
     { withContent: false, gdpAdjusted: false },
     { withContent: true, gdpAdjusted: true },
   ];
-  return [...firstJobs, ...options.flatMap((o) => firstJobs.map((j) => ({ ...j, ...o }))), ...jobs.filter((j) => !isFirst(j))];
+  const atYear = firstJobs.find((j) => j.year === first.year);
+  const alone = atYear && hazards.length > 1 ? hazards.map((hazard) => ({ ...atYear, hazard })) : [];
+  return [...firstJobs, ...options.flatMap((o) => firstJobs.map((j) => ({ ...j, ...o }))), ...alone, ...jobs.filter((j) => !isFirst(j))];
 }
 
 /** The money fields of prepared assets (what the worker receives instead of the whole prepared assets). */
@@ -190,11 +199,11 @@ function figuresOf(input: YearInput, prepared: PreparedAsset[], all: Int32Array,
   const { chunks, chunkOf, localOf, hazards } = input;
   const N = all.length;
   const hk = Int32Array.from(hazards, (h) => HAZARD_KEYS.indexOf(h));
-  const view = (withContent: boolean, gdpAdjusted: boolean): MoneyInput => ({
+  const view = (withContent: boolean, gdpAdjusted: boolean, hazard: HazardKey | null): MoneyInput => ({
     idx: all,
     N,
-    hk,
-    H: hazards.length,
+    hk: hazard ? Int32Array.of(HAZARD_KEYS.indexOf(hazard)) : hk,
+    H: hazard ? 1 : hazards.length,
     S: chunks[0]!.scenarioYears.length,
     f: { withContent, opt: { withContent, gdpAdjusted } },
     R: { prepared, chunks, chunkOf, localOf },
@@ -202,10 +211,10 @@ function figuresOf(input: YearInput, prepared: PreparedAsset[], all: Int32Array,
   const done = new Set<string>();
   const meansDone = new Set<number>();
   return (j: YearJob) => {
-    const key = figuresKeyOf(j.s, j.withContent, j.gdpAdjusted);
+    const key = figuresKeyOf(j.s, j.withContent, j.gdpAdjusted, j.hazard ?? '');
     if (j.s < 0 || done.has(key)) return;
     done.add(key);
-    const sel = view(j.withContent, j.gdpAdjusted);
+    const sel = view(j.withContent, j.gdpAdjusted, j.hazard);
     const mm = moneyAt(sel, j.s);
     const sums = moneySumsOf(sel, mm);
     let scores: Int16Array | null = new Int16Array(2 * N);
@@ -223,7 +232,7 @@ function figuresOf(input: YearInput, prepared: PreparedAsset[], all: Int32Array,
       sums.lossResidual.buffer,
       ...(scores ? [scores.buffer] : []),
     ] as ArrayBuffer[]);
-    if (meansDone.has(j.s)) return;
+    if (j.hazard || meansDone.has(j.s)) return;
     meansDone.add(j.s);
     const means: [string, number | null][] = [];
     const inventory = [false, true].map((residual) => inventorySums(sel, j.s, residual));
@@ -271,12 +280,14 @@ export function computeYearBatches(input: YearInput, emit: (m: YearMessage, tran
   const yearOf = (j: YearJob) => {
     const pa = new Float64Array(N * ASSET_BATCH_FIELDS);
     const opt = { withContent: j.withContent, gdpAdjusted: j.gdpAdjusted };
-    assetCvarBatch(prepared, chunks, chunkOf, localOf, all, hazards, j.at, j.sc, j.year, opt, pa, ph);
-    const bars = new Float64Array((groups.length + 1) * H * 2);
-    barsInto(bars, 0, ph, all, H);
-    groups.forEach((order, g) => barsInto(bars, (g + 1) * H * 2, ph, order, H));
-    const { at, sc, year, withContent, gdpAdjusted } = j;
-    emit({ type: 'year', at, sc, year, withContent, gdpAdjusted, pa, bars }, [pa.buffer, bars.buffer]);
+    const hs = j.hazard ? [j.hazard] : hazards;
+    assetCvarBatch(prepared, chunks, chunkOf, localOf, all, hs, j.at, j.sc, j.year, opt, pa, ph);
+    const Hj = hs.length;
+    const bars = new Float64Array((groups.length + 1) * Hj * 2);
+    barsInto(bars, 0, ph, all, Hj);
+    groups.forEach((order, g) => barsInto(bars, (g + 1) * Hj * 2, ph, order, Hj));
+    const key = yearKeyOf(j.at, j.sc, j.year, j.withContent, j.gdpAdjusted, j.hazard ?? '');
+    emit({ type: 'year', key, pa, bars }, [pa.buffer, bars.buffer]);
     figures(j);
   };
   input.seriesFirst.forEach(seriesOf);

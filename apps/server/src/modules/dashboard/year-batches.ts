@@ -83,9 +83,8 @@ function seriesJobsOf(hazards: HazardKey[], groups: number, first: { at: Analysi
 /** Stores one message of the worker in the analysis's caches. */
 function receive(c: CachedResults, y: YearBatches, groupNames: string[], m: YearMessage): void {
   if (m.type === 'year') {
-    const key = yearKeyOf(m.at, m.sc, m.year, m.withContent, m.gdpAdjusted);
-    y.pa.set(key, m.pa);
-    y.bars.set(key, m.bars);
+    y.pa.set(m.key, m.pa);
+    y.bars.set(m.key, m.bars);
     y.bytes += m.pa.byteLength + m.bars.byteLength;
   } else if (m.type === 'figures') {
     y.figures.set(m.key, m.figures);
@@ -102,13 +101,17 @@ function receive(c: CachedResults, y: YearBatches, groupNames: string[], m: Year
 }
 
 /** Starts the precomputation of a decoded analysis (once; nothing for a project without hazards) and answers it. */
-export function startYearBatches(c: CachedResults, hazards: HazardKey[], first: { at: AnalysisType; sc: ScenarioCode }): YearBatches | undefined {
+export function startYearBatches(
+  c: CachedResults,
+  hazards: HazardKey[],
+  first: { at: AnalysisType; sc: ScenarioCode; year?: number },
+): YearBatches | undefined {
   if (c.years || hazards.length === 0 || c.R.assets.length === 0) return c.years;
   const { R } = c;
   const groups = groupsOf(c);
   const groupNames = [...groups.keys()];
   const perYear = R.assets.length * (ASSET_BATCH_FIELDS * 8 + 4);
-  const jobs = yearJobsOf(first, (at, sc, year) => R.syIndex(syKeyOf(at, sc, year))).slice(0, Math.floor(YEAR_BATCHES_MAX_BYTES / perYear));
+  const jobs = yearJobsOf(first, (at, sc, year) => R.syIndex(syKeyOf(at, sc, year)), hazards).slice(0, Math.floor(YEAR_BATCHES_MAX_BYTES / perYear));
   const firstYears = jobs.filter((j) => j.at === first.at && j.sc === first.sc && j.withContent && !j.gdpAdjusted).length;
   const chunks: ChunkArrays[] = R.chunks.map((ch) => ({
     start: ch.start,
@@ -166,25 +169,35 @@ export function startYearBatches(c: CachedResults, hazards: HazardKey[], first: 
   return y;
 }
 
+/** The hazard part of a precomputed key of the query's hazards: '' for the project's, the hazard for one alone, else null. */
+function hazardPart(y: YearBatches, f: ResolvedFilters): string | null {
+  const hs = f.hazards.join(',');
+  return hs === y.hazards ? '' : f.hazards.length === 1 ? hs : null;
+}
+
 /** The precomputed per-asset CVaRs of the query's scenario-year, when its hazards and loss options were precomputed. */
 export function precomputedBatch(c: CachedResults, f: ResolvedFilters): Float64Array | undefined {
   const y = c.years;
-  if (!y || f.hazards.join(',') !== y.hazards) return undefined;
-  return y.pa.get(yearKeyOf(f.at, f.sc, f.year, f.withContent, !!f.opt.gdpAdjusted));
+  const h = y && hazardPart(y, f);
+  if (!y || h === null || h === undefined) return undefined;
+  return y.pa.get(yearKeyOf(f.at, f.sc, f.year, f.withContent, !!f.opt.gdpAdjusted, h));
 }
 
 /** The precomputed money figures of every asset at stored scenario-year s and the query's loss options, when its hazards were precomputed. */
 export function precomputedFigures(c: CachedResults, f: ResolvedFilters, s: number): YearFigures | undefined {
   const y = c.years;
-  if (!y || f.hazards.join(',') !== y.hazards) return undefined;
-  return y.figures.get(figuresKeyOf(s, f.withContent, !!f.opt.gdpAdjusted));
+  const h = y && hazardPart(y, f);
+  if (!y || h === null || h === undefined) return undefined;
+  return y.figures.get(figuresKeyOf(s, f.withContent, !!f.opt.gdpAdjusted, h));
 }
 
 /** The overall bar chart's sums (H * 2: CVaR, residual CVaR of each hazard) of every asset ('All') or of a property type. */
 export function precomputedBars(c: CachedResults, f: ResolvedFilters, propertyType: string): Float64Array | undefined {
   const y = c.years!;
-  const bars = y.bars.get(yearKeyOf(f.at, f.sc, f.year, f.withContent, !!f.opt.gdpAdjusted));
+  const h = hazardPart(y, f);
+  const bars = h === null ? undefined : y.bars.get(yearKeyOf(f.at, f.sc, f.year, f.withContent, !!f.opt.gdpAdjusted, h));
   const g = propertyType === 'All' ? -1 : y.groupOf.get(propertyType.toLowerCase());
   if (!bars || g === undefined) return undefined;
-  return bars.subarray((g + 1) * y.H * 2, (g + 2) * y.H * 2);
+  const H = f.hazards.length;
+  return bars.subarray((g + 1) * H * 2, (g + 2) * H * 2);
 }
