@@ -217,7 +217,7 @@ const SHARED: ReadonlySet<string> = new Set([
 
 /** A copy of `src` as plane `key`: on a SharedArrayBuffer when `shared` and the plane is one the worker reads. */
 function bytePlane(key: string, src: Uint8Array, shared: boolean): Uint8Array {
-  if (!(shared && SHARED.has(key))) return src.slice();
+  if (!(shared && SHARED.has(key))) return new Uint8Array(src); // a copy (src may be a Buffer, whose slice is a view)
   const a = new Uint8Array(new SharedArrayBuffer(src.length) as unknown as ArrayBuffer);
   a.set(src);
   return a;
