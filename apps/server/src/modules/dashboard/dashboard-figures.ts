@@ -209,9 +209,37 @@ export function byContinent(sel: Selected): Record<string, number[]> {
   return out;
 }
 
-/** Per country, the CVaR, residual CVaR and number of the selected assets. */
+/** The countries of every asset in order of first appearance, and each asset's. */
+function countriesOf(sel: Selected): { codes: string[]; of: Int32Array } {
+  const at = new Map<string, number>();
+  const of = new Int32Array(sel.R.assets.length);
+  sel.R.assets.forEach((a, i) => {
+    const code = a.country_code ?? 'Unknown';
+    let j = at.get(code);
+    if (j === undefined) at.set(code, (j = at.size));
+    of[i] = j;
+  });
+  return { codes: [...at.keys()], of };
+}
+
+/** Per country, the CVaR, residual CVaR and number of the selected assets (each country's sums in selection order). */
 export function byCountry(sel: Selected): Map<string, { cvar: number; rcvar: number; assets: number }> {
   const out = new Map<string, { cvar: number; rcvar: number; assets: number }>();
+  if (sel.everyAsset) {
+    // every asset: each asset's country (in order of first appearance) is kept per analysis
+    const { codes, of } = (sel.c.countries ??= countriesOf(sel));
+    const v = codes.map(() => ({ cvar: 0, rcvar: 0, assets: 0 }));
+    for (let n = 0; n < sel.N; n++) {
+      const c = v[of[n]!]!;
+      const x = px(sel, n, 0),
+        y = px(sel, n, 1);
+      c.cvar += Number.isFinite(x) ? x : 0;
+      c.rcvar += Number.isFinite(y) ? y : 0;
+      c.assets += 1;
+    }
+    codes.forEach((code, j) => out.set(code, v[j]!));
+    return out;
+  }
   for (let n = 0; n < sel.N; n++) {
     const c = sel.R.assets[sel.idx[n]!]!.country_code ?? 'Unknown';
     let v = out.get(c);

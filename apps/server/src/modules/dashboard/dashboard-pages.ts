@@ -264,13 +264,15 @@ export function mapClusters(
   const { R, idx } = sel;
   const [w, s, e, no] = bbox ?? [-180, -90, 180, 90];
   const cell = (360 / (512 * 2 ** Math.floor(zoom))) * 48; // degrees per ~48 screen pixels
-  const cells = new Map<string, { lat: number; lon: number; count: number; score: number | null; sum: number; scored: number; first: number }>();
+  const cells = new Map<string | number, { lat: number; lon: number; count: number; score: number | null; sum: number; scored: number; first: number }>();
+  // a cell's key: a number while the cell indexes fit 2^24 (zoom up to about 21), else text (a Map keeps first-seen order either way)
+  const numeric = 180 / cell < 2 ** 24;
   for (let n = 0; n < idx.length; n++) {
     const a = R.assets[idx[n]!]!;
     const x = a.longitude,
       y = a.latitude;
     if (!(x >= w && x <= e && y >= s && y <= no)) continue;
-    const key = `${Math.floor(x / cell)}:${Math.floor(y / cell)}`;
+    const key = numeric ? (Math.floor(x / cell) + 2 ** 24) * 2 ** 26 + Math.floor(y / cell) + 2 ** 24 : `${Math.floor(x / cell)}:${Math.floor(y / cell)}`;
     const sc = score(n);
     const c = cells.get(key);
     if (!c) cells.set(key, { lat: y, lon: x, count: 1, score: sc, sum: sc ?? 0, scored: sc === null ? 0 : 1, first: n });
