@@ -35,7 +35,7 @@ export interface CachedResults {
   means: Map<string, number | null>;
   /** Money sums of every asset at a baseline scenario-year (dashboard-selection baselineSums), by scenario-year, hazards and loss options. */
   money: Lru<MoneySums>;
-  /** Per-asset CVaRs of every scenario-year at the default loss options, computed in a worker thread (year-batches.ts). */
+  /** Per-asset CVaRs, money figures and means of the scenario-years a worker thread precomputed (year-batches.ts). */
   years?: YearBatches;
   /** What does not depend on the filters when every asset is selected: the property types, each continent's assets, the bounds. */
   propertyTypes?: string[];
@@ -46,12 +46,14 @@ export interface CachedResults {
 }
 
 /**
- * What year-batches.ts precomputes per analysis for the project's hazards with content and without GDP adjustment:
- * per scenario-year (yearKeyOf), the per-asset CVaRs (assetCvarBatch's ASSET_BATCH_FIELDS per asset, Float64 as the
+ * What year-batches.ts precomputes per analysis (yearJobsOf: every scenario-year at the default loss options, the
+ * default scenario's also without content and GDP adjusted, each hazard alone at the default year): per scenario-year,
+ * loss options and hazards (yearKeyOf), the per-asset CVaRs (assetCvarBatch's ASSET_BATCH_FIELDS per asset, Float64 as the
  * engine pass gives them) and the sums of each hazard's own CVaR and residual CVaR over the whole portfolio (row 0)
  * and each property type (row groupOf + 1), H * 2 per row.
  */
 export interface YearBatches {
+  /** The project's hazards (the precomputed hazards: these, or one of them alone). */
   hazards: string;
   H: number;
   pa: Map<string, Float64Array>;

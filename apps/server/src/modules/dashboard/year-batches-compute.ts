@@ -6,9 +6,14 @@
  *    choice; each hazard's alone), and each property type's at the default loss options;
  *  - at the default loss options (the project's hazards, with content, no GDP adjustment): the per-asset CVaRs of
  *    every scenario-year (the engine's assetCvarBatch, the same call the dashboard makes for a year never asked) and
- *    the whole portfolio's and each property type's sums of each hazard's own CVaR at that year (overall bar chart).
+ *    the whole portfolio's and each property type's sums of each hazard's own CVaR at that year (overall bar chart);
+ *    the same for the default scenario's years without content and GDP adjusted, and each hazard alone at the default
+ *    filters' year;
+ *  - at each of those stored scenario-years and options, every asset's money sums and climate scores, and the means of
+ *    each hazard's scores, intensities and inventory losses (dashboard-money.ts, the event loop's own loops).
  * The same engine calls over the same values in the same order (assets in position order, the order the dashboard
- * sums them in), so a lookup answers what the engine pass would, to the last bit. Pure: imports the engine only.
+ * sums them in), so a lookup answers what the engine pass would, to the last bit. Pure: imports the engine and
+ * dashboard-money.ts only.
  */
 import { BASELINE_YEAR, HAZARD_KEYS, SCENARIOS, YEARS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { ASSET_BATCH_FIELDS, assetCvarBatch, portfolioCvarSeriesOf, portfolioHazardSeriesOf, type PreparedAsset, type ResultChunk } from '@crp/engine';
