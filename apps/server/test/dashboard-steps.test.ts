@@ -204,7 +204,8 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
       'every SSP (with 2020) and RCP scenario-year, the default scenario also without content and GDP adjusted, each hazard alone at the default year',
     );
     // every stored scenario-year's money figures at those options (SSP 2020 of the three scenarios is one stored year)
-    assert.equal(pre.years!.figures.size, 3 * 16 + 1 + 3 * 3 + 2 * 17 + hazards.length);
+    // (each hazard alone: at the default year and, for its 2020 bars, at the baseline)
+    assert.equal(pre.years!.figures.size, 3 * 16 + 1 + 3 * 3 + 2 * 17 + 2 * hazards.length);
     // and the means of every stored scenario-year, before any query asked for them
     assert.equal(pre.means.size, (3 * 16 + 1 + 3 * 3) * hazards.length * 5);
     assert.equal(plain.means.size, 0);
@@ -267,6 +268,7 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
       // the money figures of every asset at the year were looked up too (when every asset is selected)
       const figures = b.everyAsset ? precomputedFigures(pre, f, b.syIdx) : undefined;
       assert.equal(!!figures, fast.includes(c) && b.everyAsset, `${JSON.stringify(c)}: figures`);
+      if (figures && b.syIdx !== b.baseIdx) assert.ok(precomputedFigures(pre, f, b.baseIdx), `${JSON.stringify(c)}: 2020 figures`);
       const built = [plain, pre].map((cached, i) => JSON.stringify(answerVia(cached, project, me, body, tierPermissions, i === 1)));
       assert.equal(built[1], built[0], JSON.stringify(c));
     }

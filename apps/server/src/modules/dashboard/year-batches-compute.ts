@@ -60,6 +60,8 @@ export interface YearJob {
   s: number;
   /** One hazard alone (the `variable` filter), else null: every hazard of the project. */
   hazard: HazardKey | null;
+  /** Only the money figures (a hazard alone at the 2020 baseline, what its answers' 2020 bars read), no per-asset CVaRs. */
+  figuresOnly?: boolean;
 }
 
 /** Climate score with no data in the precomputed scores (Int16). */
@@ -150,7 +152,11 @@ export function yearJobsOf(
     { withContent: true, gdpAdjusted: true },
   ];
   const atYear = firstJobs.find((j) => j.year === first.year);
-  const alone = atYear && hazards.length > 1 ? hazards.map((hazard) => ({ ...atYear, hazard })) : [];
+  const atBase = firstJobs.find((j) => j.year === BASELINE_YEAR);
+  const alone =
+    atYear && hazards.length > 1
+      ? hazards.flatMap((hazard) => [{ ...atYear, hazard }, ...(atBase && atBase !== atYear ? [{ ...atBase, hazard, figuresOnly: true }] : [])])
+      : [];
   return [...firstJobs, ...options.flatMap((o) => firstJobs.map((j) => ({ ...j, ...o }))), ...alone, ...jobs.filter((j) => !isFirst(j))];
 }
 
@@ -283,6 +289,7 @@ export function computeYearBatches(input: YearInput, emit: (m: YearMessage, tran
   };
   const figures = figuresOf(input, prepared, all, emit);
   const yearOf = (j: YearJob) => {
+    if (j.figuresOnly) return figures(j);
     const pa = new Float64Array(N * ASSET_BATCH_FIELDS);
     const opt = { withContent: j.withContent, gdpAdjusted: j.gdpAdjusted };
     const hs = j.hazard ? [j.hazard] : hazards;
