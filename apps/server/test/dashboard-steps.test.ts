@@ -14,9 +14,17 @@ import { r2 } from '../src/modules/dashboard/dashboard-columns.js';
 import { resolveFilters } from '../src/modules/dashboard/dashboard-filter.js';
 import { meanScore, portfolioSeries, portfolioTotals } from '../src/modules/dashboard/dashboard-figures.js';
 import { answerOf } from '../src/modules/dashboard/dashboard-sections.js';
-import { climateScoresOf, moneyAt, selectAssets } from '../src/modules/dashboard/dashboard-selection.js';
+import {
+  baselineSums,
+  climateScoresOf,
+  moneyAt,
+  moneySumsOf,
+  selectAssets,
+  yearFiguresOf,
+  type MoneySums,
+} from '../src/modules/dashboard/dashboard-selection.js';
 import { yearKeyOf } from '../src/modules/dashboard/year-batches-compute.js';
-import { startYearBatches } from '../src/modules/dashboard/year-batches.js';
+import { precomputedFigures, startYearBatches } from '../src/modules/dashboard/year-batches.js';
 import type { ProjectRow } from '../src/infra/db/schema.js';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
@@ -44,13 +52,22 @@ function answerVia(
   me: { data_edit_permissions: unknown; default_filters: unknown },
   body: ReturnType<typeof DashboardBody.parse>,
   tierPermissions: Parameters<typeof answerOf>[0]['tierPermissions'],
+  precomputed = false,
 ) {
   const f = resolveFilters(project, me.default_filters, body);
   const sel = selectAssets(cached, f, body);
-  const atYear = moneyAt(sel, sel.syIdx);
-  const assetScores = climateScoresOf(sel, atYear, f.mitigation);
+  // the server's path (precomputed figures when there are), or the event loop's own from the money at the year
+  let atYear: MoneySums, assetScores: (number | null)[], at2020: MoneySums;
+  if (precomputed) {
+    ({ atYear, assetScores } = yearFiguresOf(sel));
+    at2020 = sel.syIdx === sel.baseIdx ? atYear : baselineSums(sel);
+  } else {
+    const mm = moneyAt(sel, sel.syIdx);
+    atYear = moneySumsOf(sel, mm);
+    assetScores = climateScoresOf(sel, mm, f.mitigation);
+    at2020 = sel.syIdx === sel.baseIdx ? atYear : moneySumsOf(sel, moneyAt(sel, sel.baseIdx));
+  }
   const totals = portfolioTotals(sel, atYear, assetScores);
-  const at2020 = sel.syIdx === sel.baseIdx ? atYear : moneyAt(sel, sel.baseIdx);
   const edits = (me.data_edit_permissions ?? {}) as Record<string, boolean>;
   const series = portfolioSeries(sel, body);
   return answerOf({
@@ -128,11 +145,12 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
         sel.idx.map((i) => sel.R.assets[i]!.id),
         answer.assets.id,
       );
-      const atYear = moneyAt(sel, sel.syIdx);
-      const assetScores = climateScoresOf(sel, atYear, f.mitigation);
+      const money = moneyAt(sel, sel.syIdx);
+      const assetScores = climateScoresOf(sel, money, f.mitigation);
       assert.deepEqual(assetScores, answer.asset_table.climatic_score);
 
       // Step 3: the figures (cards, series, averages).
+      const atYear = moneySumsOf(sel, money);
       const totals = portfolioTotals(sel, atYear, assetScores);
       const card = answer.climate_risk_card_data;
       assert.equal(r2(totals.cvarTot), card.climate_value_at_risk);
@@ -145,7 +163,7 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
       f.hazards.forEach((h, k) => assert.equal(meanScore(sel, k, sel.syIdx, f.mitigation), answer.heatmap_average[HAZARDS.find((x) => x.key === h)!.label]));
 
       // Step 4: the sections, put together, are the whole answer.
-      const at2020 = sel.syIdx === sel.baseIdx ? atYear : moneyAt(sel, sel.baseIdx);
+      const at2020 = sel.syIdx === sel.baseIdx ? atYear : moneySumsOf(sel, moneyAt(sel, sel.baseIdx));
       const tierPermissions = answer.tier_permissions;
       const built = answerOf({
         project,
@@ -173,12 +191,24 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
     const plain = await new ResultsCache(64 * 2 ** 20).get('plain', load);
     const pre = await new ResultsCache(64 * 2 ** 20).get('pre', load);
     // the decoded arrays are shared with the worker, not copied
-    assert.ok(pre.R.chunks[0]!.ead.buffer instanceof SharedArrayBuffer);
+    for (const k of ['ead', 'tail100', 'intensity', 'score', 'scoreResidual'] as const) assert.ok(pre.R.chunks[0]![k].buffer instanceof SharedArrayBuffer, k);
     const hazards = hazardKeysOf(project.portfolio_variables as string[]);
-    startYearBatches(pre, hazards, { at: 'ssp', sc: '45' });
+    const defaults = project.default_filters as { analysis_type: 'ssp'; scenario: '45'; year: number };
+    assert.deepEqual([defaults.analysis_type, defaults.scenario], ['ssp', '45']);
+    startYearBatches(pre, hazards, { at: 'ssp', sc: '45', year: defaults.year });
     await pre.years!.done;
     assert.equal(pre.years!.error, undefined);
-    assert.equal(pre.years!.pa.size, 3 * 17 + 3 * 3, 'every SSP (with 2020) and RCP scenario-year');
+    assert.equal(
+      pre.years!.pa.size,
+      3 * 17 + 3 * 3 + 2 * 17 + hazards.length,
+      'every SSP (with 2020) and RCP scenario-year, the default scenario also without content and GDP adjusted, each hazard alone at the default year',
+    );
+    // every stored scenario-year's money figures at those options (SSP 2020 of the three scenarios is one stored year)
+    // (each hazard alone: at the default year and, for its 2020 bars, at the baseline)
+    assert.equal(pre.years!.figures.size, 3 * 16 + 1 + 3 * 3 + 2 * 17 + 2 * hazards.length);
+    // and the means of every stored scenario-year, before any query asked for them
+    assert.equal(pre.means.size, (3 * 16 + 1 + 3 * 3) * hazards.length * 5);
+    assert.equal(plain.means.size, 0);
     assert.ok(pre.years!.ms! > 0);
     // each property type's series came from the worker (the loop below checks them against the engine's)
     for (const t of ['Office', 'Warehouse']) assert.ok(pre.series.get(seriesKeyOf('ssp', '85', hazards, true, false, t)), t);
@@ -202,14 +232,27 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
       { year: 2075, count: 2 },
       { property_type: 'Office', count: 1 },
       { property_type: 'Castle' },
+      { variable: 'Wildfire' },
+      { variable: 'Drought', property_type: 'Office' },
+      { variable: 'Rainfall Flood', count: 3, mitigation: false },
+      { with_content: false },
+      { with_content: false, mitigation: false, analysis_type: 'ssp', scenario: '45', year: 2020 },
+      { adjusted_gdp: true, analysis_type: 'ssp', scenario: '45', year: 2040 },
+      { adjusted_gdp: true, analysis_type: 'ssp', scenario: '45', year: 2100, property_type: 'Office' },
     ];
-    const slow: Record<string, unknown>[] = [{ variable: 'Wildfire' }, { with_content: false }, { adjusted_gdp: true, year: 2040 }];
+    const slow: Record<string, unknown>[] = [
+      { variable: 'Wildfire', analysis_type: 'ssp', scenario: '85', year: 2100 },
+      { variable: 'Sea Level Rise', with_content: false },
+      { with_content: false, adjusted_gdp: true },
+      { analysis_type: 'rcp', scenario: '85', year: 2050, with_content: false },
+    ];
     for (const c of [...fast, ...slow]) {
       const body = DashboardBody.parse({ project_id: projectId, ...c });
       const f = resolveFilters(project, me.default_filters, body);
       const a = selectAssets(plain, f, body);
       const b = selectAssets(pre, f, body);
-      const looked = pre.years!.pa.get(yearKeyOf(f.at, f.sc, f.year));
+      const alone = f.hazards.length < hazards.length ? f.hazards[0] : '';
+      const looked = pre.years!.pa.get(yearKeyOf(f.at, f.sc, f.year, f.withContent, !!f.opt.gdpAdjusted, alone));
       if (fast.includes(c)) assert.equal(b.pa, looked, `${JSON.stringify(c)}: a lookup`);
       else assert.notEqual(b.pa, looked, `${JSON.stringify(c)}: the engine pass`);
       assert.deepEqual(b.idx, a.idx);
@@ -222,7 +265,11 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
         const y = portfolioSeries(b, body).seriesOf(f.hazards, s);
         assert.deepEqual([y.loss, y.lossResidual, y.at(f.year)], [x.loss, x.lossResidual, x.at(f.year)]);
       }
-      const built = [plain, pre].map((cached) => JSON.stringify(answerVia(cached, project, me, body, tierPermissions)));
+      // the money figures of every asset at the year were looked up too (when every asset is selected)
+      const figures = b.everyAsset ? precomputedFigures(pre, f, b.syIdx) : undefined;
+      assert.equal(!!figures, fast.includes(c) && b.everyAsset, `${JSON.stringify(c)}: figures`);
+      if (figures && b.syIdx !== b.baseIdx) assert.ok(precomputedFigures(pre, f, b.baseIdx), `${JSON.stringify(c)}: 2020 figures`);
+      const built = [plain, pre].map((cached, i) => JSON.stringify(answerVia(cached, project, me, body, tierPermissions, i === 1)));
       assert.equal(built[1], built[0], JSON.stringify(c));
     }
   });

@@ -53,7 +53,11 @@ describe('result codec v3', () => {
       const blob = encodeChunk(c);
       assert.equal(headerOf(blob).v, 3);
       assertSameBits(decodeChunk(blob), c);
-      assertSameBits(await decodeChunkAsync(blob), c);
+      const async = await decodeChunkAsync(blob);
+      assertSameBits(async, c);
+      // the planes the dashboard's worker reads are shared with it (SharedArrayBuffers), the others not
+      for (const k of ['ead', 'tail250', 'intensity', 'score', 'scoreResidual'] as const) assert.ok(async[k].buffer instanceof SharedArrayBuffer, k);
+      for (const k of ['sd', 'climateScore'] as const) assert.ok(!(async[k].buffer instanceof SharedArrayBuffer), k);
       assertSameBits(decodeChunk(new Uint8Array(blob)), c);
       assert.ok(blob.length <= 1.1 * v2Bytes(c), `${blob.length} bytes against ${v2Bytes(c)} for v2`);
     }

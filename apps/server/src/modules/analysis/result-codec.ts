@@ -201,7 +201,27 @@ function unmaskPlane(u: Uint32Array, src: Uint8Array, m: number, t: number, low:
 }
 
 /** The arrays the dashboard's worker thread reads (the CVaR and loss maths), decoded into SharedArrayBuffers by the reader. */
-const SHARED: ReadonlySet<string> = new Set(['ead', 'eadResidual', 'disruption', 'disruptionResidual', 'maxDamage', 'tail100', 'tail250']);
+const SHARED: ReadonlySet<string> = new Set([
+  'ead',
+  'eadResidual',
+  'disruption',
+  'disruptionResidual',
+  'maxDamage',
+  'tail100',
+  'tail250',
+  // the means of the heat map and hazard values (dashboard/year-money.ts)
+  'intensity',
+  'score',
+  'scoreResidual',
+]);
+
+/** A copy of `src` as plane `key`: on a SharedArrayBuffer when `shared` and the plane is one the worker reads. */
+function bytePlane(key: string, src: Uint8Array, shared: boolean): Uint8Array {
+  if (!(shared && SHARED.has(key))) return new Uint8Array(src); // a copy (src may be a Buffer, whose slice is a view)
+  const a = new Uint8Array(new SharedArrayBuffer(src.length) as unknown as ArrayBuffer);
+  a.set(src);
+  return a;
+}
 
 /** A Float32Array of `n` cells of plane `key`: on a SharedArrayBuffer when `shared` and the plane is one the worker reads. */
 const floatPlane = (key: string, n: number, shared: boolean) =>
@@ -234,9 +254,9 @@ export function unpackChunk(header: Omit<HeaderV3, 'deflated'>, inflated: Uint8A
   });
   BYTE_PLANES.forEach((p, i) => {
     const n = p.key === 'climateScore' || p.key === 'climateScoreResidual' ? header.count * header.scenarioYears.length : cells;
-    if (header.planes[FLOAT_PLANES.length + i] === SAME) out[p.key] = (out[p.base!] as Uint8Array).slice();
+    if (header.planes[FLOAT_PLANES.length + i] === SAME) out[p.key] = bytePlane(p.key, out[p.base!] as Uint8Array, shared);
     else {
-      out[p.key] = new Uint8Array(inflated.subarray(d, d + n));
+      out[p.key] = bytePlane(p.key, inflated.subarray(d, d + n), shared);
       d += n;
     }
   });
@@ -303,7 +323,7 @@ function parseGzipped(raw: Buffer, shared = false): StoredChunk {
   };
   const out: Record<string, unknown> = { start: header.start, count: header.count, hazards: header.hazards, scenarioYears: header.scenarioYears };
   GZIPPED_FIELDS.forEach(([k, Ctor], i) => (out[k] = take(Ctor as unknown as new (b: ArrayBuffer) => unknown, header.lengths[i]!, k)));
-  out.intensity = take(Float32Array, header.lengths[GZIPPED_FIELDS.length]!);
+  out.intensity = take(Float32Array, header.lengths[GZIPPED_FIELDS.length]!, 'intensity');
   const cells = (out.maxDamage as Float32Array).length;
   // v1 blobs have no tails: NaN, unknown until the project is analysed again
   for (const [i, k] of (['tail100', 'tail250'] as const).entries()) {

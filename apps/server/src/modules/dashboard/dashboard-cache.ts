@@ -2,8 +2,8 @@
  * What the dashboard keeps per decoded analysis (docs/performance.md, "Dashboard"). Decoded analyses: at most 4
  * projects and DASHBOARD_RESULTS_CACHE_MB (default 768 MiB; a 10,000-asset analysis decodes to about 200 MiB) of typed
  * arrays, least recently used evicted first (the newest is always kept). Per analysis, at most 1,024 portfolio CVaR
- * series (a few hundred bytes each), 32 MiB of score matrices, 64 MiB of per-asset CVaRs computed by queries, 96 MiB
- * of 2020 money, and the precomputed scenario-years (year-batches.ts, at most 512 MiB, counted in the analysis's size).
+ * series (a few hundred bytes each), 32 MiB of score matrices, 64 MiB of per-asset CVaRs computed by queries, 64 sums
+ * of 2020 money, and the precomputed scenario-years (year-batches.ts, at most 768 MiB, counted in the analysis's size).
  */
 import { HAZARD_KEYS, hazardByLabel, SCENARIOS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { N_HAZARDS, portfolioCvarSeriesOf, portfolioHazardSeriesOf } from '@crp/engine';
@@ -11,6 +11,8 @@ import type { ProjectResults } from '../analysis/results-reader.js';
 import type { ProjectRow } from '../../infra/db/schema.js';
 import { Lru } from '../../lib/lru.js';
 import { MIB } from './dashboard-columns.js';
+import type { MoneySums } from './dashboard-money.js';
+import type { YearFigures } from './year-batches-compute.js';
 
 /** Portfolio series kept per analysis: the 24 precomputed of the project's hazards, 6 per single hazard, 6 per property type (year-batches.ts), and those asked. */
 const SERIES_PER_ANALYSIS = 1024;
@@ -31,23 +33,33 @@ export interface CachedResults {
   json: Map<string, string>;
   /** Means over every asset (hazard values, severity table, heat-map averages) by hazard, scenario-year and adaptation. */
   means: Map<string, number | null>;
-  /** Money of every asset x hazard at a baseline scenario-year (dashboard-selection moneyAt), by scenario-year, hazards and loss options. */
-  money: Lru<{ eal: Float64Array; ealR: Float64Array; op: Float64Array; exposedValue: Float64Array }>;
-  /** Per-asset CVaRs of every scenario-year at the default loss options, computed in a worker thread (year-batches.ts). */
+  /** Money sums of every asset at a baseline scenario-year (dashboard-selection baselineSums), by scenario-year, hazards and loss options. */
+  money: Lru<MoneySums>;
+  /** Per-asset CVaRs, money figures and means of the scenario-years a worker thread precomputed (year-batches.ts). */
   years?: YearBatches;
+  /** What does not depend on the filters when every asset is selected: the property types, each continent's assets, the bounds. */
+  propertyTypes?: string[];
+  continents?: Record<string, number[]>;
+  bounds?: [number, number, number, number] | null;
+  /** The countries of every asset in order of first appearance, and each asset's (dashboard-figures byCountry). */
+  countries?: { codes: string[]; of: Int32Array };
 }
 
 /**
- * What year-batches.ts precomputes per analysis for the project's hazards with content and without GDP adjustment:
- * per scenario-year (yearKeyOf), the per-asset CVaRs (assetCvarBatch's ASSET_BATCH_FIELDS per asset, Float64 as the
+ * What year-batches.ts precomputes per analysis (yearJobsOf: every scenario-year at the default loss options, the
+ * default scenario's also without content and GDP adjusted, each hazard alone at the default year): per scenario-year,
+ * loss options and hazards (yearKeyOf), the per-asset CVaRs (assetCvarBatch's ASSET_BATCH_FIELDS per asset, Float64 as the
  * engine pass gives them) and the sums of each hazard's own CVaR and residual CVaR over the whole portfolio (row 0)
  * and each property type (row groupOf + 1), H * 2 per row.
  */
 export interface YearBatches {
+  /** The project's hazards (the precomputed hazards: these, or one of them alone). */
   hazards: string;
   H: number;
   pa: Map<string, Float64Array>;
   bars: Map<string, Float64Array>;
+  /** Per stored scenario-year and loss options (figuresKeyOf): every asset's money sums and climate scores. */
+  figures: Map<string, YearFigures>;
   /** Lower-case property type ('na' for none) -> its group. */
   groupOf: Map<string, number>;
   /** Resolves when the worker has finished (or failed: then what arrived is used and the rest takes the engine pass). */
@@ -55,7 +67,7 @@ export interface YearBatches {
   /** Worker time (ms) when done; the error when it failed. */
   ms?: number;
   error?: string;
-  /** Bytes held (per-asset CVaRs). */
+  /** Bytes held (per-asset CVaRs, climate scores). */
   bytes: number;
 }
 
@@ -74,7 +86,7 @@ export class ResultsCache {
       hazardSeries: new Lru(SERIES_PER_ANALYSIS),
       scores: new Lru<Uint8Array>(Infinity, 32 * MIB),
       batches: new Lru(Infinity, 64 * MIB),
-      money: new Lru(4, 96 * MIB),
+      money: new Lru(64, MIB),
       json: new Map(),
       means: new Map(),
     }));

@@ -4,10 +4,11 @@
  * and the per-hazard, per-country and per-continent sums the sections show.
  */
 import { HAZARD_INDICATORS, type HazardKey, type ScenarioCode } from '@crp/contracts';
-import { isInsurableIndex, N_HAZARDS, portfolioCvarSeriesOf, portfolioHazardSeriesOf, technicalPremium } from '@crp/engine';
-import { scoreMatrixOf, seriesKeyOf } from './dashboard-cache.js';
+import { portfolioCvarSeriesOf, portfolioHazardSeriesOf } from '@crp/engine';
+import { seriesKeyOf } from './dashboard-cache.js';
+import { intensityMean, inventorySums, meanKeys, scoreMean, type MoneySums } from './dashboard-money.js';
 import { labelOf, r2 } from './dashboard-columns.js';
-import { px, type Money, type Selected } from './dashboard-selection.js';
+import { px, type Selected } from './dashboard-selection.js';
 
 /** The portfolio totals of a selection at the query's year. */
 export interface Totals {
@@ -26,15 +27,11 @@ export interface Totals {
 /** Percentage of the selection's exposed value. */
 export const pctOf = (t: Pick<Totals, 'totalValue'>, v: number) => (t.totalValue > 0 ? (100 * v) / t.totalValue : 0);
 
-/** The totals of the selection from its money at the query's year (atYear) and its climate scores. */
-export function portfolioTotals(sel: Selected, atYear: Money, assetScores: readonly (number | null)[]): Totals {
-  const { N, H, hk } = sel;
+/** The totals of the selection from its money sums at the query's year (atYear) and its climate scores. */
+export function portfolioTotals(sel: Selected, atYear: MoneySums, assetScores: readonly (number | null)[]): Totals {
+  const { N } = sel;
   const mitigation = sel.f.mitigation;
-  let totalValue = 0;
-  for (let n = 0; n < N; n++) {
-    const v = atYear.exposedValue[n]!;
-    totalValue += Number.isFinite(v) ? v : 0;
-  }
+  const { totalValue, premium } = atYear;
   let cvarTot = 0,
     rcvarTot = 0,
     maxExposure = 0,
@@ -49,19 +46,12 @@ export function portfolioTotals(sel: Selected, atYear: Money, assetScores: reado
     maxExposure += Number.isFinite(m) ? m : 0;
     if (Number.isFinite(e)) eal += e;
   }
-  // tail losses (each asset's hazards summed, capped at value plus a year's revenue; assets summed) and the premium
-  // (engine technicalPremium of the insurable hazards' expected loss)
+  // tail losses (each asset's hazards summed, capped at value plus a year's revenue; assets summed); the premium is
+  // in the money sums (moneySumsOf)
   let loss100 = 0,
     loss250 = 0,
-    premium = 0,
     tailsKnown = true;
   for (let n = 0; n < N; n++) {
-    let insEal = 0;
-    for (let k = 0; k < H; k++) {
-      const c = n * H + k;
-      if (Number.isFinite(atYear.eal[c]!) && isInsurableIndex(hk[k]!)) insEal += atYear.eal[c]!;
-    }
-    premium += technicalPremium(insEal);
     if (!Number.isFinite(px(sel, n, 4))) continue; // no hazard with data
     const t100 = px(sel, n, 6),
       t250 = px(sel, n, 7);
@@ -145,39 +135,12 @@ function memoMean(sel: Selected, key: string, mean: () => number | null): number
 
 /** Mean (rounded) of the non-null scores of the selected assets for the query's hazard k at stored scenario-year s. */
 export function meanScore(sel: Selected, k: number, s: number, residual: boolean): number | null {
-  return memoMean(sel, `score|${sel.hk[k]}|${s}|${residual}`, () => {
-    const m = scoreMatrixOf(sel.c, s, residual);
-    const h = sel.hk[k]!;
-    let t = 0,
-      c = 0;
-    for (let n = 0; n < sel.N; n++) {
-      const v = m[sel.idx[n]! * N_HAZARDS + h]!;
-      if (v !== 255) {
-        t += v;
-        c++;
-      }
-    }
-    return c ? Math.round(t / c) : null;
-  });
+  return memoMean(sel, meanKeys.score(sel.hk[k]!, s, residual), () => scoreMean(sel, sel.hk[k]!, s, residual));
 }
 
 /** Mean (rounded to 0.001) headline intensity of hazard k over the selected assets with data, at stored scenario-year s. */
 export function meanIntensity(sel: Selected, k: number, s: number): number | null {
-  return memoMean(sel, `intensity|${sel.hk[k]}|${s}`, () => {
-    const { chunks, chunkOf, localOf } = sel.R;
-    const h = sel.hk[k]!;
-    let t = 0,
-      c = 0;
-    for (let n = 0; n < sel.N; n++) {
-      const i = sel.idx[n]!;
-      const v = chunks[chunkOf[i]!]!.intensity[(localOf[i]! * N_HAZARDS + h) * sel.S + s]!;
-      if (Number.isFinite(v)) {
-        t += v;
-        c++;
-      }
-    }
-    return c ? Math.round((1000 * t) / c) / 1000 : null;
-  });
+  return memoMean(sel, meanKeys.intensity(sel.hk[k]!, s), () => intensityMean(sel, sel.hk[k]!, s));
 }
 
 /** Per hazard: [mean intensity, unit, mean score] at stored scenario-year s. */
@@ -189,15 +152,9 @@ export function hazardSummary(sel: Selected, s: number, residual: boolean): Reco
 }
 
 /** Per hazard: the selection's expected loss (with or without adaptation) and its share of the exposed value. */
-export function perHazardLoss(sel: Selected, t: Totals, mm: Money, residual: boolean) {
-  const { N, H } = sel;
+export function perHazardLoss(sel: Selected, t: Totals, mm: MoneySums, residual: boolean) {
   return sel.f.hazards.map((h, k) => {
-    let l = 0;
-    const L = residual ? mm.ealR : mm.eal;
-    for (let n = 0; n < N; n++) {
-      const v = L[n * H + k]!;
-      if (Number.isFinite(v)) l += v;
-    }
+    const l = (residual ? mm.lossResidual : mm.loss)[k]!;
     return { hazard: labelOf(h), loss: r2(l), percentage: r2(pctOf(t, l)) };
   });
 }
@@ -205,27 +162,18 @@ export function perHazardLoss(sel: Selected, t: Totals, mm: Money, residual: boo
 /**
  * Per hazard: the expected loss of the selection's inventories at stored scenario-year s. One pass over the assets for
  * every hazard (each hazard's sum still adds the assets in selection order); kept per analysis when every asset is
- * selected, like the means.
+ * selected, like the means (and precomputed then, year-batches.ts).
  */
 export function inventoryLoss(sel: Selected, s: number) {
-  const { chunks, chunkOf, localOf, prepared } = sel.R;
   const { H, hk } = sel;
-  const keyOf = (k: number) => `inventory|${hk[k]}|${s}|${sel.f.mitigation}`;
-  let v = sel.everyAsset ? Float64Array.from(sel.f.hazards, (_, k) => sel.c.means.get(keyOf(k)) ?? NaN) : null;
-  if (!v || v.some((x) => Number.isNaN(x))) {
-    v = new Float64Array(H);
-    for (let n = 0; n < sel.N; n++) {
-      const i = sel.idx[n]!;
-      const p = prepared[i]!;
-      const ch = chunks[chunkOf[i]!]!;
-      const src = sel.f.mitigation ? ch.eadResidual : ch.ead;
-      const b = localOf[i]! * N_HAZARDS;
-      for (let k = 0; k < H; k++) {
-        const ratio = src[(b + hk[k]!) * sel.S + s]!;
-        if (Number.isFinite(ratio)) v[k] = v[k]! + ratio * p.inventoryValue * p.ownership;
-      }
-    }
-    if (sel.everyAsset) for (let k = 0; k < H; k++) sel.c.means.set(keyOf(k), v[k]!);
+  const keyOf = (k: number) => meanKeys.inventory(hk[k]!, s, sel.f.mitigation);
+  const kept = sel.everyAsset ? Float64Array.from(sel.f.hazards, (_, k) => sel.c.means.get(keyOf(k)) ?? NaN) : null;
+  let v: ArrayLike<number>;
+  if (kept && !kept.some((x) => Number.isNaN(x))) v = kept;
+  else {
+    const sums = inventorySums(sel, s, sel.f.mitigation);
+    if (sel.everyAsset) for (let k = 0; k < H; k++) sel.c.means.set(keyOf(k), sums[k]!);
+    v = sums;
   }
   return sel.f.hazards.map((h, k) => ({ hazard: labelOf(h), loss: r2(v[k]!) }));
 }
@@ -252,16 +200,46 @@ export function overallBars(sel: Selected, t: Totals) {
   });
 }
 
-/** Per continent, the positions of its selected assets. */
+/** Per continent, the positions of its selected assets (kept per analysis when every asset is selected). */
 export function byContinent(sel: Selected): Record<string, number[]> {
+  if (sel.everyAsset && sel.c.continents) return sel.c.continents;
   const out: Record<string, number[]> = {};
+  if (sel.everyAsset) sel.c.continents = out;
   for (let n = 0; n < sel.N; n++) (out[sel.R.prepared[sel.idx[n]!]!.continent] ??= []).push(n);
   return out;
 }
 
-/** Per country, the CVaR, residual CVaR and number of the selected assets. */
+/** The countries of every asset in order of first appearance, and each asset's. */
+function countriesOf(sel: Selected): { codes: string[]; of: Int32Array } {
+  const at = new Map<string, number>();
+  const of = new Int32Array(sel.R.assets.length);
+  sel.R.assets.forEach((a, i) => {
+    const code = a.country_code ?? 'Unknown';
+    let j = at.get(code);
+    if (j === undefined) at.set(code, (j = at.size));
+    of[i] = j;
+  });
+  return { codes: [...at.keys()], of };
+}
+
+/** Per country, the CVaR, residual CVaR and number of the selected assets (each country's sums in selection order). */
 export function byCountry(sel: Selected): Map<string, { cvar: number; rcvar: number; assets: number }> {
   const out = new Map<string, { cvar: number; rcvar: number; assets: number }>();
+  if (sel.everyAsset) {
+    // every asset: each asset's country (in order of first appearance) is kept per analysis
+    const { codes, of } = (sel.c.countries ??= countriesOf(sel));
+    const v = codes.map(() => ({ cvar: 0, rcvar: 0, assets: 0 }));
+    for (let n = 0; n < sel.N; n++) {
+      const c = v[of[n]!]!;
+      const x = px(sel, n, 0),
+        y = px(sel, n, 1);
+      c.cvar += Number.isFinite(x) ? x : 0;
+      c.rcvar += Number.isFinite(y) ? y : 0;
+      c.assets += 1;
+    }
+    codes.forEach((code, j) => out.set(code, v[j]!));
+    return out;
+  }
   for (let n = 0; n < sel.N; n++) {
     const c = sel.R.assets[sel.idx[n]!]!.country_code ?? 'Unknown';
     let v = out.get(c);

@@ -58,13 +58,17 @@ export function resolveFilters(project: Pick<ProjectRow, 'default_filters' | 'po
     year,
     projectHazards,
     hazards,
-    syKey: at === 'ssp' && year === BASELINE_YEAR ? scenarioYearKey('baseline', null, year) : scenarioYearKey(at, sc, year),
+    syKey: syKeyOf(at, sc, year),
     baseKey: at === 'rcp' ? scenarioYearKey('rcp', sc, BASELINE_YEAR) : scenarioYearKey('baseline', null, BASELINE_YEAR),
     opt: { withContent: body.with_content, gdpAdjusted: body.adjusted_gdp },
     withContent: body.with_content ?? true,
     mitigation: body.mitigation,
   };
 }
+
+/** Stored scenario-year key of an analysis type, scenario and year (SSP 2020 is the baseline). */
+export const syKeyOf = (at: AnalysisType, sc: ScenarioCode, year: number) =>
+  at === 'ssp' && year === BASELINE_YEAR ? scenarioYearKey('baseline', null, year) : scenarioYearKey(at, sc, year);
 
 /** Key of the page endpoints' selection: the analysis and the filters that choose the assets and their losses. */
 export function selectionKeyOf(

@@ -220,6 +220,9 @@ export function pageRowOf(sel: Selection, n: number): DashboardAssetPageRow {
 /** [west, south, east, north] of the selected assets with a position (null: none), kept on the selection. */
 export function boundsOf(sel: Selection): [number, number, number, number] | null {
   if (sel.bounds !== undefined) return sel.bounds;
+  // every asset (in any order): the same bounds for every filter, kept per analysis
+  const all = sel.idx.length === sel.R.assets.length;
+  if (all && sel.cachedResults.bounds !== undefined) return (sel.bounds = sel.cachedResults.bounds);
   let w = Infinity,
     so = Infinity,
     e = -Infinity,
@@ -232,7 +235,9 @@ export function boundsOf(sel: Selection): [number, number, number, number] | nul
     so = Math.min(so, a.latitude);
     no = Math.max(no, a.latitude);
   }
-  return (sel.bounds = w <= e ? [w, so, e, no] : null);
+  sel.bounds = w <= e ? [w, so, e, no] : null;
+  if (all) sel.cachedResults.bounds = sel.bounds;
+  return sel.bounds;
 }
 
 /** A grid cell of the map: its assets' mean position, their number, the highest and the mean of their scores. */
@@ -259,13 +264,15 @@ export function mapClusters(
   const { R, idx } = sel;
   const [w, s, e, no] = bbox ?? [-180, -90, 180, 90];
   const cell = (360 / (512 * 2 ** Math.floor(zoom))) * 48; // degrees per ~48 screen pixels
-  const cells = new Map<string, { lat: number; lon: number; count: number; score: number | null; sum: number; scored: number; first: number }>();
+  const cells = new Map<string | number, { lat: number; lon: number; count: number; score: number | null; sum: number; scored: number; first: number }>();
+  // a cell's key: a number while the cell indexes fit 2^24 (zoom up to about 21), else text (a Map keeps first-seen order either way)
+  const numeric = 180 / cell < 2 ** 24;
   for (let n = 0; n < idx.length; n++) {
     const a = R.assets[idx[n]!]!;
     const x = a.longitude,
       y = a.latitude;
     if (!(x >= w && x <= e && y >= s && y <= no)) continue;
-    const key = `${Math.floor(x / cell)}:${Math.floor(y / cell)}`;
+    const key = numeric ? (Math.floor(x / cell) + 2 ** 24) * 2 ** 26 + Math.floor(y / cell) + 2 ** 24 : `${Math.floor(x / cell)}:${Math.floor(y / cell)}`;
     const sc = score(n);
     const c = cells.get(key);
     if (!c) cells.set(key, { lat: y, lon: x, count: 1, score: sc, sum: sc ?? 0, scored: sc === null ? 0 : 1, first: n });

@@ -52,7 +52,7 @@ import {
   type PortfolioSeries,
   type Totals,
 } from './dashboard-figures.js';
-import { px, type Money, type Selected } from './dashboard-selection.js';
+import { px, type MoneySums, type Selected } from './dashboard-selection.js';
 
 const DATA_SOURCES = Object.values(DATASETS).map((d) => ({ name: d.name, publisher: d.publisher, license: d.license }));
 /** Labels of the project's hazards whose data tier is 'placeholder' (HAZARD_META of @crp/hazards). */
@@ -118,8 +118,8 @@ export interface SectionInput {
   edits: Record<string, boolean>;
   body: DashboardBody;
   sel: Selected;
-  atYear: Money;
-  at2020: Money;
+  atYear: MoneySums;
+  at2020: MoneySums;
   assetScores: (number | null)[];
   totals: Totals;
   series: PortfolioSeries;
@@ -291,7 +291,7 @@ function headSections(x: SectionInput) {
     },
     asset_count: sel.N,
     hazard_count: hazards.length,
-    property_types: [...new Set(sel.R.assets.map((a) => a.property_type ?? 'NA'))].sort(),
+    property_types: (sel.c.propertyTypes ??= [...new Set(sel.R.assets.map((a) => a.property_type ?? 'NA'))].sort()),
     overall: {
       overall_risk: t.overallRisk,
       label: t.overallRisk === null ? null : climateScoreLevel(t.overallRisk),

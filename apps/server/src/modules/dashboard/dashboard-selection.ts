@@ -4,22 +4,17 @@
  * scenario-year and their climate scores. The page endpoints keep a selection as plain data (SelectionData).
  */
 import type { DashboardBody, HazardKey, TierSection } from '@crp/contracts';
-import {
-  ASSET_BATCH_FIELDS,
-  assetCvarBatch,
-  exposedValue as exposedValueOf,
-  gdpGrowthFactor,
-  hazardScore,
-  N_HAZARDS,
-  SCENARIO_YEAR_INDEX,
-  SCENARIO_YEARS,
-} from '@crp/engine';
+import { ASSET_BATCH_FIELDS, assetCvarBatch } from '@crp/engine';
 import type { ProjectResults } from '../analysis/results-reader.js';
 import { Lru } from '../../lib/lru.js';
 import { storedHazardIndex, type CachedResults } from './dashboard-cache.js';
 import { MIB } from './dashboard-columns.js';
 import type { ResolvedFilters } from './dashboard-filter.js';
-import { precomputedBars, precomputedBatch } from './year-batches.js';
+import { precomputedBars, precomputedBatch, precomputedFigures } from './year-batches.js';
+import { climateScoresOf, moneyAt, moneySumsOf, type MoneySums } from './dashboard-money.js';
+import { NO_SCORE } from './year-batches-compute.js';
+
+export { climateScoresOf, moneyAt, moneySumsOf, type Money, type MoneySums } from './dashboard-money.js';
 
 /** The selected assets of one query and what was computed for them. */
 export interface Selected {
@@ -48,14 +43,6 @@ export interface Selected {
   /** Stored index of the query's scenario-year and of its baseline. */
   syIdx: number;
   baseIdx: number;
-}
-
-/** Money of every selected asset x hazard at one scenario-year: [n * H + k] (engine cellMoney). */
-export interface Money {
-  eal: Float64Array;
-  ealR: Float64Array;
-  op: Float64Array;
-  exposedValue: Float64Array;
 }
 
 /** Field f of the per-asset batch of selected asset n. */
@@ -131,76 +118,37 @@ export function selectAssets(c: CachedResults, f: ResolvedFilters, body: Pick<Da
   };
 }
 
-/** Money of every selected asset x hazard at stored scenario-year s (expected losses with and without adaptation, operational losses, exposed values). */
-export function moneyAt(sel: Selected, s: number): Money {
-  const { N, H, S, hk, idx, f } = sel;
-  const { chunks, chunkOf, localOf, prepared } = sel.R;
-  const eal = new Float64Array(N * H),
-    ealR = new Float64Array(N * H),
-    op = new Float64Array(N * H);
-  const exposedValue = new Float64Array(N);
-  const sy = SCENARIO_YEARS[SCENARIO_YEAR_INDEX.get(chunks[0]!.scenarioYears[s] as string) ?? -1];
-  const g = f.opt.gdpAdjusted && sy ? gdpGrowthFactor(sy.scenario, sy.year) : 1;
-  for (let n = 0; n < N; n++) {
-    const i = idx[n]!;
-    const A = prepared[i]!;
-    const ch = chunks[chunkOf[i]!]!;
-    const val = exposedValueOf(A, f.withContent);
-    const rev = A.revenue * A.ownership * g;
-    exposedValue[n] = H > 0 ? val : 0;
-    const b = localOf[i]! * N_HAZARDS;
-    for (let k = 0; k < H; k++) {
-      const c = (b + hk[k]!) * S + s;
-      const bi = ch.disruption[c]!;
-      eal[n * H + k] = ch.ead[c]! * val + bi * rev;
-      ealR[n * H + k] = ch.eadResidual[c]! * val + ch.disruptionResidual[c]! * rev;
-      op[n * H + k] = bi * rev;
-    }
-  }
-  return { eal, ealR, op, exposedValue };
-}
-
 /**
- * moneyAt at the query's baseline (2020) scenario-year, kept per analysis when every asset is selected: the same for
- * every year of an analysis type (and scenario for RCP), so a year never asked computes only its own year's money.
+ * The money sums at the query's baseline (2020) scenario-year: precomputed for every asset (year-batches.ts), else
+ * kept per analysis when every asset is selected (the same for every year of an analysis type, and scenario for RCP),
+ * so a year never asked computes only its own year's money.
  */
-export function baselineMoney(sel: Selected): Money {
-  if (!sel.everyAsset) return moneyAt(sel, sel.baseIdx);
+export function baselineSums(sel: Selected): MoneySums {
+  if (!sel.everyAsset) return moneySumsOf(sel, moneyAt(sel, sel.baseIdx));
+  const pre = precomputedFigures(sel.c, sel.f, sel.baseIdx);
+  if (pre) return pre.sums;
   const { f } = sel;
   return sel.c.money.getOrMake(
     `${sel.baseIdx}|${f.hazards.join(',')}|${f.withContent}|${!!f.opt.gdpAdjusted}`,
-    () => moneyAt(sel, sel.baseIdx),
-    (m) => m.eal.byteLength * 3 + m.exposedValue.byteLength,
+    () => moneySumsOf(sel, moneyAt(sel, sel.baseIdx)),
+    (m) => 64 + m.loss.byteLength * 2,
   );
 }
 
-/** Climate score of each selected asset over the chosen hazards: the engine's score of the summed loss ratios (null = no data). */
-export function climateScoresOf(sel: Selected, mm: Money, residual: boolean): (number | null)[] {
-  const { N, H } = sel;
-  const out: (number | null)[] = new Array(N);
-  const L = residual ? mm.ealR : mm.eal;
-  for (let n = 0; n < N; n++) {
-    let loss = 0,
-      bi = 0,
-      seen = false;
-    for (let k = 0; k < H; k++) {
-      const l = L[n * H + k]!;
-      if (!Number.isFinite(l)) continue;
-      seen = true;
-      loss += l;
-      bi += mm.op[n * H + k]!;
-    }
-    if (!seen) {
-      out[n] = null;
-      continue;
-    }
-    const p = sel.R.prepared[sel.idx[n]!]!;
-    const value = mm.exposedValue[n]!;
-    const revenue = p.revenue * p.ownership;
-    const sc0 = hazardScore(value > 0 ? loss / value : revenue > 0 ? loss / revenue : 0, revenue > 0 ? bi / revenue : 0);
-    out[n] = Number.isFinite(sc0) ? Math.round(sc0) : null;
+/**
+ * The query's money sums at its year and the climate scores of its selected assets: precomputed for every asset at
+ * the year and loss options (year-batches.ts), else from the money of the selection at the year.
+ */
+export function yearFiguresOf(sel: Selected): { atYear: MoneySums; assetScores: (number | null)[] } {
+  const pre = sel.everyAsset ? precomputedFigures(sel.c, sel.f, sel.syIdx) : undefined;
+  if (pre?.scores) {
+    const src = pre.scores.subarray(sel.f.mitigation ? sel.N : 0, sel.f.mitigation ? 2 * sel.N : sel.N);
+    const assetScores: (number | null)[] = new Array(sel.N);
+    for (let n = 0; n < sel.N; n++) assetScores[n] = src[n] === NO_SCORE ? null : src[n]!;
+    return { atYear: pre.sums, assetScores };
   }
-  return out;
+  const mm = moneyAt(sel, sel.syIdx);
+  return { atYear: moneySumsOf(sel, mm), assetScores: climateScoresOf(sel, mm, sel.f.mitigation) };
 }
 
 /**

@@ -47,16 +47,7 @@ import { portfolioSeries, portfolioTotals } from './dashboard-figures.js';
 import { boundsOf, mapClusters, orderOf, pageRowOf, searchOf } from './dashboard-pages.js';
 import { answerOf, ownDataOf } from './dashboard-sections.js';
 import { startYearBatches } from './year-batches.js';
-import {
-  baselineMoney,
-  climateScoresOf,
-  moneyAt,
-  selectAssets,
-  selectionBytes,
-  selectionDataOf,
-  type Selection,
-  type SelectionData,
-} from './dashboard-selection.js';
+import { baselineSums, selectAssets, selectionBytes, selectionDataOf, type Selection, type SelectionData, yearFiguresOf } from './dashboard-selection.js';
 
 export { placeholderHazards } from './dashboard-sections.js';
 
@@ -154,9 +145,9 @@ export class DashboardService {
    */
   private startYears(key: string, c: CachedResults, project: Pick<ProjectRow, 'portfolio_variables' | 'default_filters'>): void {
     if (c.years) return;
-    const filters = project.default_filters as { analysis_type: AnalysisType; scenario: ScenarioCode };
+    const filters = project.default_filters as { analysis_type: AnalysisType; scenario: ScenarioCode; year?: number };
     const hazards = hazardKeysOf(project.portfolio_variables as string[]);
-    const years = startYearBatches(c, hazards, { at: filters.analysis_type, sc: filters.scenario });
+    const years = startYearBatches(c, hazards, { at: filters.analysis_type, sc: filters.scenario, year: filters.year });
     void years?.done.then(() => (years.error ? precomputeSeries(c, hazards) : this.cache.account(key, c)));
   }
 
@@ -302,8 +293,7 @@ export class DashboardService {
       this.startYears(x.resultsKey, c, x.project);
       // Step 2: the selection, its money at the year and its climate scores.
       const sel = selectAssets(c, f, body);
-      const atYear = moneyAt(sel, sel.syIdx);
-      const assetScores = climateScoresOf(sel, atYear, f.mitigation);
+      const { atYear, assetScores } = yearFiguresOf(sel);
       if (rowsMode || done.resolve) {
         const d = selectionDataOf(sel, assetScores);
         this.selections.set(selKey, d, selectionBytes(d));
@@ -312,7 +302,7 @@ export class DashboardService {
       }
       // Step 3: the figures; step 4: the sections.
       const totals = portfolioTotals(sel, atYear, assetScores);
-      const at2020 = sel.syIdx === sel.baseIdx ? atYear : baselineMoney(sel);
+      const at2020 = sel.syIdx === sel.baseIdx ? atYear : baselineSums(sel);
       const series = portfolioSeries(sel, body);
       const ownData = await ownDataOf(
         await this.own?.markerFor(x.project),
