@@ -10,7 +10,7 @@
  * SharedArrayBuffers); one such worker runs at a time in the process. If it fails, the series are computed on the
  * event loop as before (DashboardService).
  */
-import { Worker } from 'node:worker_threads';
+import { startTsWorker } from '../../lib/ts-worker.js';
 import { ASSET_BATCH_FIELDS, lossSeriesOf } from '@crp/engine';
 import { YEARS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { seriesKeyOf, type CachedResults, type YearBatches } from './dashboard-cache.js';
@@ -155,10 +155,7 @@ export function startYearBatches(
   c.years = y;
   const run = () =>
     new Promise<void>((resolve) => {
-      const w = new Worker(new URL('./year-batches-boot.mjs', import.meta.url), {
-        workerData: input,
-        execArgv: process.execArgv.filter((a) => !a.startsWith('--test') && !a.startsWith('--cpu-prof') && !a.startsWith('--watch')),
-      });
+      const w = startTsWorker(new URL('./year-batches.worker.ts', import.meta.url), input);
       w.unref();
       w.on('message', (m: YearMessage) => receive(c, y, groupNames, m));
       w.on('error', (e) => {

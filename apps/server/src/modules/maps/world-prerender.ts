@@ -3,15 +3,10 @@
  * server's event loop is not held up: each dataset's pack comes back whole and is served from then on. The thread
  * holds its own copy of the hazard layers (about 160 MB) while it runs and ends when done.
  */
-import { Worker } from 'node:worker_threads';
+import { startTsWorker } from '../../lib/ts-worker.js';
 import { datasetKey, type MapDataset } from './tile-renderer.js';
 import type { PrerenderJob, PrerenderMessage } from './world-prerender.worker.js';
 import { decodePack, type WorldTiles } from './world-tiles.js';
-
-/** Node options for the thread: the parent's loader (tsx), without test-runner, profiler or watch flags. */
-function workerExecArgv(): string[] {
-  return process.execArgv.filter((a) => !a.startsWith('--test') && !a.startsWith('--cpu-prof') && !a.startsWith('--watch'));
-}
 
 export interface PrerenderRun {
   /** Resolves with the number of tiles rendered (packs read from the folder count 0). */
@@ -24,7 +19,7 @@ export function prerenderInThread(world: WorldTiles, dir: string | null, dataset
   const todo = datasets.filter((d) => !world.complete(`${d.hazard}-${datasetKey(d)}`));
   if (todo.length === 0) return { done: Promise.resolve(0), stop: async () => {} };
   const job: PrerenderJob = { datasets: todo, fingerprint: world.fingerprint, dir };
-  const w = new Worker(new URL('./world-prerender-boot.mjs', import.meta.url), { workerData: job, execArgv: workerExecArgv() });
+  const w = startTsWorker(new URL('./world-prerender.worker.ts', import.meta.url), job);
   w.unref(); // never keeps the process alive
   let rendered = 0;
   const done = new Promise<number>((resolve, reject) => {
