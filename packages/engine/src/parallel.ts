@@ -218,7 +218,7 @@ export class EnginePool {
       if (this.options.unref) slot.w.unref();
       let next = this.queue.shift();
       while (next && next.run.failed) next = this.queue.shift();
-      if (!next) return;
+      if (!next) continue; // every idle worker is unref'd, not only the first (a process waited 60 s on the last one)
       slot.busy = next;
       if (this.options.unref) slot.w.ref(); // a running task keeps the process alive
       slot.w.postMessage(next.task);
