@@ -36,7 +36,7 @@ import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import { assertCan } from '../access/project-access.policy.js';
-import type { ProjectAccessPolicy as ProjectService, ProjectRole } from '../access/project-access.policy.js';
+import type { ProjectAccessPolicy, ProjectRole } from '../access/project-access.policy.js';
 import { tierDataOf } from '../accounts/tier.service.js';
 import { Lru } from '../../lib/lru.js';
 import type { OwnLayerService } from '../own-layers/own-layer.service.js';
@@ -83,7 +83,7 @@ export class DashboardService {
   constructor(
     private readonly db: DB,
     private readonly repo: DashboardRepository,
-    private readonly projects: ProjectService,
+    private readonly policy: ProjectAccessPolicy,
     private readonly users: UsersRepository,
     limits: { resultsCacheMb: number; answerCacheMb: number; maxDecodedBytes: number } = { resultsCacheMb: 768, answerCacheMb: 128, maxDecodedBytes: Infinity },
     /** The company's own hazard layers (issue 23 item 3), for the 'own data' marks; none when not given. */
@@ -100,7 +100,7 @@ export class DashboardService {
     body: { project_id?: number | undefined; project_name?: string | undefined },
   ): Promise<{ project: ProjectRow; role: ProjectRole }> {
     const access =
-      body.project_id !== undefined ? await this.projects.access(caller, body.project_id) : await this.projects.findVisibleByName(caller, body.project_name!);
+      body.project_id !== undefined ? await this.policy.access(caller, body.project_id) : await this.policy.findVisibleByName(caller, body.project_name!);
     assertCan(access.role, 'view', access.project.name);
     return access;
   }
