@@ -97,6 +97,9 @@ export function isNA(v: unknown): boolean {
   return s === '' || s === 'na' || s === 'n/a' || s === 'null' || s === 'none' || s === '-' || s === '--' || s === 'nan';
 }
 
+/** An optional sign, digits, and optionally a point followed by digits: nothing to trim, strip or scale. */
+export const PLAIN_DECIMAL = /^[+-]?\d+(?:\.\d+)?$/;
+
 const SUFFIX: Record<string, number> = {
   k: 1e3,
   thousand: 1e3,
@@ -117,6 +120,12 @@ const SUFFIX: Record<string, number> = {
  * Returns null for NA and an error sentence for text that is not a number.
  */
 export function parseAmount(v: unknown): { value: number | null } | { error: string } {
+  // A plain decimal ("1234", "-5.5") is what nearly every cell of a large upload holds: the answer the steps below
+  // give it (no NA, no unit, no separator), without their string copies and regular expressions.
+  if (typeof v === 'string' && PLAIN_DECIMAL.test(v)) {
+    const value = Number(v);
+    return Math.abs(value) > 1e15 ? { error: `'${v.slice(0, 40)}' is out of range` } : { value };
+  }
   // "NaN" is what a program writes for a failed computation, not a person's "no value": refused like other non-numbers
   // (the asset table's edit path refuses it too). An empty cell, NA, n/a or "-" is still "no value".
   if (isNaNText(v)) return { error: `'${String(v).trim().slice(0, 40)}' is not a number` };

@@ -8,6 +8,7 @@ import {
   isNaNText,
   looksLikeBomlessUtf16,
   parseAmount,
+  PLAIN_DECIMAL,
   textBom,
   type AssetFieldKey,
 } from '@crp/contracts';
@@ -136,7 +137,8 @@ export async function readUploadTableAsync(file: UploadedFile, maxRows: number, 
   if (sniffed.kind !== 'csv' || file.data.length <= LARGE_CSV_CHARS) return readUploadTable(file, maxRows);
   const { text } = decodeText(file.data);
   const table = await parseCsvRows(text, maxRows + 3, onProgress);
-  refuseNulCells(file, table);
+  // No cell can hold U+0000 when the text has none: one scan of the text instead of a look at every cell.
+  if (text.includes('\u0000')) refuseNulCells(file, table);
   return table;
 }
 
@@ -333,26 +335,70 @@ function checkZipSizes(file: UploadedFile, maxRows: number): void {
  * Each record carries its spreadsheet row number for error messages.
  */
 export function recordsFromTable(table: unknown[][]): { row: number; values: Record<string, unknown> }[] {
+  const reader = tableRecordReader(table);
+  const out: { row: number; values: Record<string, unknown> }[] = [];
+  if (reader) for (let i = reader.first; i < table.length; i++) reader.read(i, out);
+  return out;
+}
+
+/** The first data row of a table and a reader appending the record of table row `i` (blank rows skipped), or null. */
+function tableRecordReader(table: unknown[][]) {
   const firstIndex = table.findIndex((r) => r.some((c) => !isNA(c)));
-  if (firstIndex < 0) return [];
+  if (firstIndex < 0) return null;
   const first = table[firstIndex]!;
   const mapped = first.map(assetFieldForHeader);
   const hasHeader = ['name', 'latitude', 'longitude'].every((k) => mapped.includes(k as AssetFieldKey));
   const columns: (AssetFieldKey | undefined)[] = hasHeader ? mapped : ASSET_FIELDS.map((f) => f.key);
-  const out: { row: number; values: Record<string, unknown> }[] = [];
-  for (let i = hasHeader ? firstIndex + 1 : firstIndex; i < table.length; i++) {
+  const read = (i: number, out: { row: number; values: Record<string, unknown> }[]) => {
     const r = table[i]!;
-    if (!r.some((c) => !isNA(c))) continue;
+    if (!r.some((c) => !isNA(c))) return;
     const values: Record<string, unknown> = {};
     columns.forEach((key, c) => {
       if (key && values[key] === undefined) values[key] = r[c];
     });
     out.push({ row: i + 1, values });
-  }
-  return out;
+  };
+  return { first: hasHeader ? firstIndex + 1 : firstIndex, read };
 }
 
 const PROPERTY_TYPE_MAX = 80;
+
+/** The asset fields after name and location, in the order the validator fills them. */
+const ATTRIBUTE_FIELDS = ASSET_FIELDS.filter((f) => f.key !== 'name' && f.key !== 'latitude' && f.key !== 'longitude');
+
+/**
+ * An asset with every field of ATTRIBUTE_FIELDS, in that order, still null: one object shape for every row (a million
+ * objects grown key by key cost V8 several shape changes each; issue 22). The validator then sets each field.
+ */
+function newAssetRecord(name: string, latitude: number | null, longitude: number | null): Record<string, unknown> {
+  return {
+    name,
+    latitude,
+    longitude,
+    revenue: null,
+    construction_cost: null,
+    property_type: null,
+    area: null,
+    valuation: null,
+    stories: null,
+    solar_production: null,
+    wind_production: null,
+    hydro_production: null,
+    wheat_production: null,
+    rice_production: null,
+    maize_production: null,
+    fruit_production: null,
+    vegetable_production: null,
+    ownership: null,
+    flood_protection: null,
+  };
+}
+if (
+  Object.keys(newAssetRecord('', 0, 0))
+    .slice(3)
+    .join() !== ATTRIBUTE_FIELDS.map((f) => f.key).join()
+)
+  throw new Error('newAssetRecord must list the fields of ASSET_FIELDS after name, latitude and longitude, in their order');
 
 /**
  * Validates asset records. Returns the assets, or every problem as "Row N: ..." sentences (at most 100 listed).
@@ -383,6 +429,72 @@ export async function validateAssetsInSlices(
   return { assets: v.assets, errors: v.errors };
 }
 
+/**
+ * recordsFromTable and validateAssets in one pass for an upload's table, `slice` table rows at a time with a turn of
+ * the event loop between slices: each row's record is checked as soon as it is made and the row is then let go
+ * (`table` is emptied as it is read), so a million rows are never held as table, records and assets at once (less
+ * memory and shorter garbage-collection pauses; issue 22). Answers what validateAssets(recordsFromTable(table))
+ * answers, and how many records there were.
+ */
+export async function validateTableInSlices(table: unknown[][], slice = 5_000): Promise<{ assets: ImportedAsset[]; errors: string[]; records: number }> {
+  const reader = tableRecordReader(table);
+  const v = assetValidator();
+  let records = 0;
+  if (!reader) return { assets: v.assets, errors: v.errors, records };
+  const out: { row: number; values: Record<string, unknown> }[] = [];
+  for (let i = reader.first; i < table.length; i += slice) {
+    const end = Math.min(table.length, i + slice);
+    for (let j = i; j < end; j++) {
+      reader.read(j, out);
+      table[j] = READ;
+    }
+    for (const r of out) v.check(r);
+    records += out.length;
+    out.length = 0;
+    if (end < table.length) await new Promise((r) => setImmediate(r));
+  }
+  return { assets: v.assets, errors: v.errors, records };
+}
+const READ: unknown[] = [];
+
+type AddProblem = (row: number, msg: string) => void;
+
+/**
+ * A row's latitude or longitude, or null after adding its problem. Module-level functions taking the row rather than
+ * closures made per row (a million rows, issue 22).
+ */
+function coordinate(add: AddProblem, row: number, values: Record<string, unknown>, key: 'latitude' | 'longitude', limit: number): number | null {
+  const v = values[key];
+  // A plain decimal is neither NaN text nor NA, and has nothing to trim: straight to the range check.
+  if (typeof v === 'string' && PLAIN_DECIMAL.test(v)) return coordinateInRange(add, row, key, Number(v), v, limit);
+  if (isNaNText(v)) {
+    add(row, `${key} '${String(v).trim()}' is not a number`);
+    return null;
+  }
+  if (isNA(v)) {
+    add(row, `${key} is empty (location is mandatory)`);
+    return null;
+  }
+  const n = typeof v === 'number' ? v : Number(String(v).trim());
+  if (typeof v === 'string' && String(v).trim() === '') {
+    add(row, `${key} '${String(v).slice(0, 30)}' is not a number`);
+    return null;
+  }
+  return coordinateInRange(add, row, key, n, v, limit);
+}
+
+function coordinateInRange(add: AddProblem, row: number, key: 'latitude' | 'longitude', n: number, v: unknown, limit: number): number | null {
+  if (!Number.isFinite(n)) {
+    add(row, `${key} '${String(v).slice(0, 30)}' is not a number`);
+    return null;
+  }
+  if (n < -limit || n > limit) {
+    add(row, `${key} ${n} is outside -${limit}..${limit}`);
+    return null;
+  }
+  return n;
+}
+
 /** The row checks of validateAssets, one record at a time (names must be unique across all the records checked). */
 function assetValidator() {
   const errors: string[] = [];
@@ -396,40 +508,21 @@ function assetValidator() {
     const before = errors.length;
     const rawName = values.name;
     const name = isNA(rawName) ? '' : String(rawName).trim().replace(/\s+/g, ' ');
+    const lower = name.toLowerCase();
     if (!name) add(row, 'name is empty (asset name is mandatory)');
     else if (name.length > 200) add(row, 'name is longer than 200 characters');
-    else if (seen.has(name.toLowerCase())) add(row, `name '${name.slice(0, 40)}' is already used in row ${seen.get(name.toLowerCase())}`);
-    else seen.set(name.toLowerCase(), row);
+    else if (seen.has(lower)) add(row, `name '${name.slice(0, 40)}' is already used in row ${seen.get(lower)}`);
+    else seen.set(lower, row);
 
-    const coord = (key: 'latitude' | 'longitude', limit: number): number | null => {
-      const v = values[key];
-      if (isNaNText(v)) {
-        add(row, `${key} '${String(v).trim()}' is not a number`);
-        return null;
-      }
-      if (isNA(v)) {
-        add(row, `${key} is empty (location is mandatory)`);
-        return null;
-      }
-      const n = typeof v === 'number' ? v : Number(String(v).trim());
-      if (!Number.isFinite(n) || (typeof v === 'string' && String(v).trim() === '')) {
-        add(row, `${key} '${String(v).slice(0, 30)}' is not a number`);
-        return null;
-      }
-      if (n < -limit || n > limit) {
-        add(row, `${key} ${n} is outside -${limit}..${limit}`);
-        return null;
-      }
-      return n;
-    };
-    const latitude = coord('latitude', 90);
-    const longitude = coord('longitude', 180);
+    const latitude = coordinate(add, row, values, 'latitude', 90);
+    const longitude = coordinate(add, row, values, 'longitude', 180);
     if (latitude === 0 && longitude === 0) add(row, "latitude and longitude are both 0 (a point in the Gulf of Guinea): give the asset's real location");
 
-    const asset: Record<string, unknown> = { name, latitude, longitude };
-    for (const f of ASSET_FIELDS) {
-      if (f.key === 'name' || f.key === 'latitude' || f.key === 'longitude') continue;
+    const asset = newAssetRecord(name, latitude, longitude);
+    for (const f of ATTRIBUTE_FIELDS) {
       const v = values[f.key];
+      // An absent cell is "no value" for every field (what isNA and parseAmount answer for it): the field stays null.
+      if (v === undefined || v === null) continue;
       if (f.key === 'property_type') {
         if (isNA(v)) asset.property_type = null;
         else {

@@ -9,10 +9,10 @@ import type { UsersRepository } from '../accounts/users.repository.js';
 import {
   readUploadTableAsync,
   recordsFromJson,
-  recordsFromTable,
   unknownJsonKeys,
   unknownTableColumns,
   validateAssetsInSlices,
+  validateTableInSlices,
   type ImportedAsset,
   type UploadedFile,
 } from './asset-import.js';
@@ -51,33 +51,36 @@ export class ProjectService {
 
   /** Parses and validates the locations of a create request: every row problem is listed, nothing is stored. */
   async parseLocations(body: CreateProjectBody): Promise<{ assets: ImportedAsset[]; warnings: string[] }> {
-    let records;
     const warnings: string[] = [];
+    let checked: { assets: ImportedAsset[]; errors: string[]; records: number };
     if (body.upload_file !== undefined) {
       if (!isUploadedFile(body.upload_file))
         throw new AppError(400, 'upload_file must be a file sent as multipart/form-data.', [{ field: 'upload_file', message: 'not a file' }]);
       const table = await readUploadTableAsync(body.upload_file, this.config.UPLOAD_MAX_ROWS);
       const unknown = unknownTableColumns(table);
       if (unknown.length) warnings.push(unknownColumnsWarning(unknown));
-      records = recordsFromTable(table);
+      // Records made and checked row by row, the table let go as it is read (issue 22: a million rows).
+      checked = await validateTableInSlices(table);
     } else if (body.data !== undefined) {
       const unknown = unknownJsonKeys(body.data);
       if (unknown.length) warnings.push(unknownColumnsWarning(unknown, 'field'));
-      records = recordsFromJson(body.data);
+      const records = recordsFromJson(body.data);
+      checked = { ...(await validateAssetsInSlices(records)), records: records.length };
     } else {
       throw new AppError(400, 'data or upload_file is required: send the locations as a JSON list in data, or a CSV/XLSX/XLS file in upload_file.', [
         { field: 'data', message: 'data or upload_file is required' },
       ]);
     }
-    if (records.length === 0)
+    // The count checks come before the row problems, as when the records were counted before they were checked.
+    if (checked.records === 0)
       throw new AppError(400, 'The upload has no asset rows.', [{ field: body.upload_file !== undefined ? 'upload_file' : 'data', message: 'no rows' }], {
         error: ['The upload has no asset rows.'],
       });
-    if (records.length > this.config.UPLOAD_MAX_ROWS) {
+    if (checked.records > this.config.UPLOAD_MAX_ROWS) {
       const msg = `The upload has more than ${this.config.UPLOAD_MAX_ROWS.toLocaleString('en-US')} rows, the limit per upload.`;
       throw new AppError(400, msg, [{ field: body.upload_file !== undefined ? 'upload_file' : 'data', message: msg }], { error: [msg] });
     }
-    const { assets, errors } = await validateAssetsInSlices(records);
+    const { assets, errors } = checked;
     if (errors.length) {
       throw new AppError(
         400,
