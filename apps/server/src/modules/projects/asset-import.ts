@@ -135,17 +135,44 @@ export const LARGE_CSV_CHARS = 2 * 1_048_576;
 export async function readUploadTableAsync(file: UploadedFile, maxRows: number, onProgress?: (rows: number) => void): Promise<unknown[][]> {
   const sniffed = sniffFileType(file);
   if (sniffed.kind !== 'csv' || file.data.length <= LARGE_CSV_CHARS) return readUploadTable(file, maxRows);
-  const { text } = decodeText(file.data);
+  const text = await decodeTextInSlices(file.data);
   const table = await parseCsvRows(text, maxRows + 3, onProgress);
   // No cell can hold U+0000 when the text has none: one scan of the text instead of a look at every cell.
   if (text.includes('\u0000')) refuseNulCells(file, table);
   return table;
 }
 
+/** Bytes decoded per turn of the event loop by decodeTextInSlices (about 10 ms of work). */
+const DECODE_SLICE_BYTES = 4 * 1_048_576;
+
+/**
+ * decodeText for a large upload, a few MB per turn of the event loop (70 MB of UTF-8 are about 150 ms of work in one
+ * piece; issue 22): the same text. UTF-8 (with or without its byte order mark) is decoded in slices by a streaming
+ * decoder that refuses bad bytes; anything else (UTF-16, or bytes that are not UTF-8 and so Windows-1252) goes to
+ * decodeText in one piece, as before.
+ */
+export async function decodeTextInSlices(d: Buffer): Promise<string> {
+  const bom = textBom(d);
+  if (bom === 'utf-16le' || bom === 'utf-16be') return decodeText(d).text;
+  const body = bom === 'utf-8' ? d.subarray(3) : d;
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const parts: string[] = [];
+  try {
+    for (let i = 0; i < body.length; i += DECODE_SLICE_BYTES) {
+      const end = Math.min(body.length, i + DECODE_SLICE_BYTES);
+      parts.push(decoder.decode(body.subarray(i, end), { stream: end < body.length }));
+      await new Promise((r) => setImmediate(r));
+    }
+  } catch {
+    return decodeText(d).text;
+  }
+  return parts.join('');
+}
+
 /**
  * Splits CSV text into rows of cell strings as SheetJS reads a CSV with `raw: true` (RFC 4180 quotes with doubled
  * quotes inside, CRLF or LF, the delimiter guessed from the first line among comma, semicolon, tab and bar; empty
- * cells null, a line of empty cells an empty row), at most `maxRows` rows. Yields to the event loop every 20,000
+ * cells null, a line of empty cells an empty row), at most `maxRows` rows. Yields to the event loop every 5,000
  * rows. apps/server/test/upload-scale.test.ts checks it against SheetJS.
  */
 export async function parseCsvRows(text: string, maxRows: number, onProgress?: (rows: number) => void): Promise<unknown[][]> {
@@ -207,7 +234,7 @@ export async function parseCsvRows(text: string, maxRows: number, onProgress?: (
     if (!any) row = [];
     rows.push(row);
     start = i;
-    if (rows.length % 20_000 === 0) {
+    if (rows.length % 5_000 === 0) {
       onProgress?.(rows.length);
       await new Promise((r) => setImmediate(r));
     }

@@ -1,4 +1,6 @@
 /**
+ * The fast paths of create_project at a million rows (issue 22, branch feat/createspeed).
+ *
  * The batched asset insert of create_project (project.repository.ts insertAssets: each batch of rows sent as one array
  * per column, issue 22): every value is stored exactly as validated, over several batches, with the columns a batch
  * leaves out null, the positions in order, and adding to a portfolio continuing them. Runs on PGlite and, with
@@ -6,6 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { decodeText } from '@crp/contracts';
+import { decodeTextInSlices } from '../src/modules/projects/asset-import.js';
 import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
 
 /** Rows over three insert batches (2,000 rows each): a text with every character an array literal escapes, numbers whose shortest form is long. */
@@ -67,5 +71,25 @@ describe('asset insert (column arrays per batch)', () => {
       if (r.country_code) assert.equal(a.country_code, 'FR', at);
       else assert.ok(a.country_code === null || /^[A-Z]{2}$/.test(a.country_code), at);
     }
+  });
+});
+
+describe('a large upload decoded in slices', () => {
+  // A slice that ended inside a character without the streaming flag would fail to decode and fall back to decodeText of
+  // the whole upload: still the same text (only slower), which is what this test holds.
+  test('gives the text decodeText gives: characters across slice boundaries, a byte order mark, Windows-1252, UTF-16', async () => {
+    const MB4 = 4 * 1_048_576;
+    // Multi-byte characters placed so that each 4 MB slice boundary falls inside one of them.
+    const utf8 = (lead: number, ch: string) => Buffer.concat([Buffer.alloc(lead, 'a'), Buffer.from(ch.repeat(8)), Buffer.alloc(MB4, 'b')]);
+    const cases: [string, Buffer][] = [
+      ['é over the boundary', utf8(MB4 - 1, 'é')],
+      ['東 over the boundary', utf8(MB4 - 2, '東')],
+      ['emoji over the boundary', utf8(MB4 - 3, '🏢')],
+      ['UTF-8 with a byte order mark', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8(MB4 - 4, '東')])],
+      ['Windows-1252 after the first slice', Buffer.concat([Buffer.alloc(MB4 + 10, 'a'), Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x0a])])],
+      ['a character cut off at the end', Buffer.concat([Buffer.alloc(MB4 + 10, 'a'), Buffer.from([0xe6, 0x9d])])],
+      ['UTF-16LE', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('name,lat\n東京,35\n'.repeat(300_000), 'utf16le')])],
+    ];
+    for (const [what, bytes] of cases) assert.equal(await decodeTextInSlices(bytes), decodeText(bytes).text, what);
   });
 });
