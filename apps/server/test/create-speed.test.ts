@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeText } from '@crp/contracts';
-import { decodeTextInSlices } from '../src/modules/projects/asset-import.js';
+import { decodeTextInSlices, LARGE_CSV_CHARS } from '../src/modules/projects/asset-import.js';
 import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
 
 /** Rows over three insert batches (2,000 rows each): a text with every character an array literal escapes, numbers whose shortest form is long. */
@@ -71,6 +71,56 @@ describe('asset insert (column arrays per batch)', () => {
       if (r.country_code) assert.equal(a.country_code, 'FR', at);
       else assert.ok(a.country_code === null || /^[A-Z]{2}$/.test(a.country_code), at);
     }
+  });
+});
+
+describe('a large CSV checked while it is split', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startServer({ UPLOAD_MAX_ROWS: 10_000 });
+  });
+  after(() => s.close());
+  /** `rows` CSV lines of a few dozen bytes, over LARGE_CSV_CHARS from about 45,000 rows. */
+  const bigCsv = (rows: number, edit: (i: number, line: string) => string = (_i, l) => l) => {
+    const lines = ['name,latitude,longitude,valuation'];
+    for (let i = 0; i < rows; i++) lines.push(edit(i, `Site number ${i + 1} of a large book,${(i % 80) + 0.5},${(i % 170) + 0.5},${1e6 + i}`));
+    return Buffer.from(lines.join('\n'));
+  };
+  const upload = async (token: string, name: string, data: Buffer) =>
+    s.api.post('/api/v2/create_project/', { token, multipart: { portfolio_name: name, upload_file: { filename: 'book.csv', data } } });
+
+  test('a NUL anywhere is refused naming its cell, before a bad row above it; nothing is stored', async () => {
+    const u = await registerAndLogin(s.api);
+    const data = bigCsv(9_000, (i, l) => (i === 10 ? l.replace(',10.5,', ',95,') : i === 8_000 ? l.replace('Site', 'Si\u0000te') : l));
+    assert.ok(data.length > LARGE_CSV_CHARS / 8 && data.indexOf(0) > 8192);
+    const big = Buffer.concat([data, Buffer.from('\n' + 'x,1,1,1\n'.repeat(Math.ceil(LARGE_CSV_CHARS / 8)))]);
+    const before = await s.db.selectFrom('projects').select('id').execute();
+    const res = await upload(u.token, 'Nul in a large book', big);
+    assert.equal(res.status, 400, JSON.stringify(res.body).slice(0, 300));
+    assert.match(res.body.detail, /upload_file: cell A8002 .*NUL/);
+    assert.equal((await s.db.selectFrom('projects').select('id').execute()).length, before.length, 'nothing stored');
+  });
+
+  test('more rows than the limit is refused for the count, before the row problems; a clean book is stored', async () => {
+    const u = await registerAndLogin(s.api);
+    await s.db.updateTable('companies').set({ assets_allowed: 10_000 }).where('code', '=', u.company_code).execute();
+    const over = bigCsv(50_000, (i, l) => (i === 5 ? l.replace(',5.5,', ',-95,') : l));
+    assert.ok(over.length > LARGE_CSV_CHARS);
+    const res = await upload(u.token, 'Too many', over);
+    assert.equal(res.status, 400, JSON.stringify(res.body).slice(0, 300));
+    assert.deepEqual(res.body.error, ['The upload has more than 10,000 rows, the limit per upload.']);
+
+    const clean = Buffer.concat([bigCsv(9_990), Buffer.from('\n'.repeat(LARGE_CSV_CHARS))]);
+    const ok = await upload(u.token, 'Clean', clean);
+    assert.equal(ok.status, 201, JSON.stringify(ok.body).slice(0, 300));
+    const stored = await s.db
+      .selectFrom('assets')
+      .select(['position', 'name', 'valuation'])
+      .where('project_id', '=', ok.body.project.project_id)
+      .orderBy('position')
+      .execute();
+    assert.equal(stored.length, 9_990);
+    assert.deepEqual(stored.at(-1), { position: 9_989, name: 'Site number 9990 of a large book', valuation: 1e6 + 9_989 });
   });
 });
 

@@ -130,15 +130,20 @@ export const LARGE_CSV_CHARS = 2 * 1_048_576;
 /**
  * readUploadTable for create_project: a large CSV (over LARGE_CSV_CHARS) is split into rows by parseCsvRows in slices
  * with a turn of the event loop between them, instead of SheetJS building a workbook of cell objects (about 10x the
- * file's size in memory and one long block of the event loop at a million rows). Other files go to readUploadTable.
+ * file's size in memory and one long block of the event loop at a million rows); `onRows` gets the table as it grows
+ * (to check and let go of its rows meanwhile). Other files go to readUploadTable.
  */
-export async function readUploadTableAsync(file: UploadedFile, maxRows: number, onProgress?: (rows: number) => void): Promise<unknown[][]> {
+export async function readUploadTableAsync(file: UploadedFile, maxRows: number, onRows?: (table: unknown[][]) => void): Promise<unknown[][]> {
   const sniffed = sniffFileType(file);
   if (sniffed.kind !== 'csv' || file.data.length <= LARGE_CSV_CHARS) return readUploadTable(file, maxRows);
   const text = await decodeTextInSlices(file.data);
-  const table = await parseCsvRows(text, maxRows + 3, onProgress);
-  // No cell can hold U+0000 when the text has none: one scan of the text instead of a look at every cell.
-  if (text.includes('\u0000')) refuseNulCells(file, table);
+  // No cell can hold U+0000 when the text has none: one scan of the text instead of a look at every cell. Only then
+  // may `onRows` see (and let go of) the rows as they are split: a text with a NUL is refused from its whole table.
+  const hasNul = text.includes('\u0000');
+  await new Promise((r) => setImmediate(r)); // the text's last slice, its joining and this scan: enough for one turn
+  if (!hasNul) return parseCsvRows(text, maxRows + 3, onRows);
+  const table = await parseCsvRows(text, maxRows + 3);
+  refuseNulCells(file, table);
   return table;
 }
 
@@ -172,10 +177,10 @@ export async function decodeTextInSlices(d: Buffer): Promise<string> {
 /**
  * Splits CSV text into rows of cell strings as SheetJS reads a CSV with `raw: true` (RFC 4180 quotes with doubled
  * quotes inside, CRLF or LF, the delimiter guessed from the first line among comma, semicolon, tab and bar; empty
- * cells null, a line of empty cells an empty row), at most `maxRows` rows. Yields to the event loop every 5,000
- * rows. apps/server/test/upload-scale.test.ts checks it against SheetJS.
+ * cells null, a line of empty cells an empty row), at most `maxRows` rows. Every 5,000 rows it hands `onRows` the
+ * rows so far and yields to the event loop. apps/server/test/upload-scale.test.ts checks it against SheetJS.
  */
-export async function parseCsvRows(text: string, maxRows: number, onProgress?: (rows: number) => void): Promise<unknown[][]> {
+export async function parseCsvRows(text: string, maxRows: number, onRows?: (rows: unknown[][]) => void): Promise<unknown[][]> {
   let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const delimiter = guessDelimiter(text, start);
   const rows: unknown[][] = [];
@@ -235,7 +240,7 @@ export async function parseCsvRows(text: string, maxRows: number, onProgress?: (
     rows.push(row);
     start = i;
     if (rows.length % 5_000 === 0) {
-      onProgress?.(rows.length);
+      onRows?.(rows);
       await new Promise((r) => setImmediate(r));
     }
   }
@@ -457,30 +462,54 @@ export async function validateAssetsInSlices(
 }
 
 /**
- * recordsFromTable and validateAssets in one pass for an upload's table, `slice` table rows at a time with a turn of
- * the event loop between slices: each row's record is checked as soon as it is made and the row is then let go
- * (`table` is emptied as it is read), so a million rows are never held as table, records and assets at once (less
- * memory and shorter garbage-collection pauses; issue 22). Answers what validateAssets(recordsFromTable(table))
- * answers, and how many records there were.
+ * recordsFromTable and validateAssets in one pass over an upload's table, made and checked as the rows come:
+ * `advance(table)` checks the rows parsed so far (call it while the table grows: readUploadTableAsync's onRows),
+ * `finish(table)` the rest, `slice` rows per turn of the event loop. Each data row is let go once checked (the table is
+ * emptied as it is read, its header row kept), so a million rows are never held as table, records and assets at once
+ * (less memory, shorter garbage-collection pauses; issue 22). Answers what validateAssets(recordsFromTable(table))
+ * answers, how many records there were, and unknownTableColumns(table).
  */
-export async function validateTableInSlices(table: unknown[][], slice = 5_000): Promise<{ assets: ImportedAsset[]; errors: string[]; records: number }> {
-  const reader = tableRecordReader(table);
+export function tableValidator(slice = 5_000) {
   const v = assetValidator();
-  let records = 0;
-  if (!reader) return { assets: v.assets, errors: v.errors, records };
   const out: { row: number; values: Record<string, unknown> }[] = [];
-  for (let i = reader.first; i < table.length; i += slice) {
-    const end = Math.min(table.length, i + slice);
-    for (let j = i; j < end; j++) {
+  let reader: ReturnType<typeof tableRecordReader> = null;
+  let next = 0;
+  let records = 0;
+  let unknownColumns: string[] = [];
+  const checkUpTo = (table: unknown[][], end: number) => {
+    if (!reader) {
+      reader = tableRecordReader(table);
+      if (!reader) return;
+      unknownColumns = unknownTableColumns(table);
+      next = reader.first;
+    }
+    for (let j = next; j < end; j++) {
       reader.read(j, out);
       table[j] = READ;
     }
+    next = Math.max(next, end);
     for (const r of out) v.check(r);
     records += out.length;
     out.length = 0;
-    if (end < table.length) await new Promise((r) => setImmediate(r));
-  }
-  return { assets: v.assets, errors: v.errors, records };
+  };
+  return {
+    advance(table: unknown[][]): void {
+      checkUpTo(table, table.length);
+    },
+    async finish(table: unknown[][]): Promise<{ assets: ImportedAsset[]; errors: string[]; records: number; unknownColumns: string[] }> {
+      for (let end = Math.min(table.length, next + slice); ; end = Math.min(table.length, end + slice)) {
+        checkUpTo(table, end);
+        if (end >= table.length) break;
+        await new Promise((r) => setImmediate(r));
+      }
+      return { assets: v.assets, errors: v.errors, records, unknownColumns };
+    },
+  };
+}
+
+/** tableValidator over a whole table, `slice` rows per turn of the event loop. */
+export async function validateTableInSlices(table: unknown[][], slice = 5_000) {
+  return tableValidator(slice).finish(table);
 }
 const READ: unknown[] = [];
 

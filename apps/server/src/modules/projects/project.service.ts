@@ -10,9 +10,8 @@ import {
   readUploadTableAsync,
   recordsFromJson,
   unknownJsonKeys,
-  unknownTableColumns,
   validateAssetsInSlices,
-  validateTableInSlices,
+  tableValidator,
   type ImportedAsset,
   type UploadedFile,
 } from './asset-import.js';
@@ -56,11 +55,11 @@ export class ProjectService {
     if (body.upload_file !== undefined) {
       if (!isUploadedFile(body.upload_file))
         throw new AppError(400, 'upload_file must be a file sent as multipart/form-data.', [{ field: 'upload_file', message: 'not a file' }]);
-      const table = await readUploadTableAsync(body.upload_file, this.config.UPLOAD_MAX_ROWS);
-      const unknown = unknownTableColumns(table);
-      if (unknown.length) warnings.push(unknownColumnsWarning(unknown));
-      // Records made and checked row by row, the table let go as it is read (issue 22: a million rows).
-      checked = await validateTableInSlices(table);
+      // Records made and checked while the rows are split, each row let go once checked (issue 22: a million rows).
+      const validator = tableValidator();
+      const table = await readUploadTableAsync(body.upload_file, this.config.UPLOAD_MAX_ROWS, (rows) => validator.advance(rows));
+      checked = await validator.finish(table);
+      if (checked.unknownColumns.length) warnings.push(unknownColumnsWarning(checked.unknownColumns));
     } else if (body.data !== undefined) {
       const unknown = unknownJsonKeys(body.data);
       if (unknown.length) warnings.push(unknownColumnsWarning(unknown, 'field'));
