@@ -58,8 +58,9 @@ export class ProjectService {
       // Records made and checked while the rows are split, each row let go once checked (issue 22: a million rows).
       const validator = tableValidator();
       const table = await readUploadTableAsync(body.upload_file, this.config.UPLOAD_MAX_ROWS, (rows) => validator.advance(rows));
-      checked = await validator.finish(table);
-      if (checked.unknownColumns.length) warnings.push(unknownColumnsWarning(checked.unknownColumns));
+      const read = await validator.finish(table);
+      if (read.unknownColumns.length) warnings.push(unknownColumnsWarning(read.unknownColumns));
+      checked = read;
     } else if (body.data !== undefined) {
       const unknown = unknownJsonKeys(body.data);
       if (unknown.length) warnings.push(unknownColumnsWarning(unknown, 'field'));
