@@ -97,6 +97,14 @@ export function isNA(v: unknown): boolean {
   return s === '' || s === 'na' || s === 'n/a' || s === 'null' || s === 'none' || s === '-' || s === '--' || s === 'nan';
 }
 
+/**
+ * A table row the importers skip, in the server (create_project) and in the web wizard's preview and row count alike:
+ * every cell is empty or NA. Such rows are not assets and take no asset number.
+ */
+export function isBlankRow(cells: readonly unknown[]): boolean {
+  return !cells.some((c) => !isNA(c));
+}
+
 const SUFFIX: Record<string, number> = {
   k: 1e3,
   thousand: 1e3,

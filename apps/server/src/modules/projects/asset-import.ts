@@ -4,6 +4,8 @@ import {
   assetFieldForHeader,
   unknownAssetColumns,
   decodeText,
+  guessCsvDelimiter,
+  isBlankRow,
   isNA,
   isNaNText,
   looksLikeBomlessUtf16,
@@ -148,7 +150,7 @@ export async function readUploadTableAsync(file: UploadedFile, maxRows: number, 
  */
 export async function parseCsvRows(text: string, maxRows: number, onProgress?: (rows: number) => void): Promise<unknown[][]> {
   let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const delimiter = guessDelimiter(text, start);
+  const delimiter = guessCsvDelimiter(text, start);
   const rows: unknown[][] = [];
   const n = text.length;
   while (start < n && rows.length < maxRows) {
@@ -211,20 +213,6 @@ export async function parseCsvRows(text: string, maxRows: number, onProgress?: (
     }
   }
   return rows;
-}
-
-function guessDelimiter(text: string, from: number): string {
-  const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0, '|': 0 };
-  let quoted = false;
-  for (let i = from; i < text.length && i < from + 65_536; i++) {
-    const c = text[i]!;
-    if (c === '"') quoted = !quoted;
-    else if (!quoted && (c === '\n' || c === '\r')) break;
-    else if (!quoted && c in counts) counts[c]! += 1;
-  }
-  let best = ',';
-  for (const c of [';', '\t', '|']) if (counts[c]! > counts[best]!) best = c;
-  return best;
 }
 
 /**
@@ -333,7 +321,7 @@ function checkZipSizes(file: UploadedFile, maxRows: number): void {
  * Each record carries its spreadsheet row number for error messages.
  */
 export function recordsFromTable(table: unknown[][]): { row: number; values: Record<string, unknown> }[] {
-  const firstIndex = table.findIndex((r) => r.some((c) => !isNA(c)));
+  const firstIndex = table.findIndex((r) => !isBlankRow(r));
   if (firstIndex < 0) return [];
   const first = table[firstIndex]!;
   const mapped = first.map(assetFieldForHeader);
@@ -342,7 +330,7 @@ export function recordsFromTable(table: unknown[][]): { row: number; values: Rec
   const out: { row: number; values: Record<string, unknown> }[] = [];
   for (let i = hasHeader ? firstIndex + 1 : firstIndex; i < table.length; i++) {
     const r = table[i]!;
-    if (!r.some((c) => !isNA(c))) continue;
+    if (isBlankRow(r)) continue;
     const values: Record<string, unknown> = {};
     columns.forEach((key, c) => {
       if (key && values[key] === undefined) values[key] = r[c];
