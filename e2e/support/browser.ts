@@ -29,14 +29,16 @@ let shot = 0;
 
 /**
  * Saves `test-output/screenshots/NN-name.png` of the whole page. `settle: false` skips waiting for the network to
- * go idle (for short-lived states such as a progress bar fed by a stream).
+ * go idle (for short-lived states such as a progress bar fed by a stream). `fullPage: false` takes the viewport as
+ * the user sees it: for an open dialog or a scrolled page (a full-page picture of a scrolled page draws the fixed
+ * sidebar shifted down, and a dialog sits where the viewport was, not where the picture's eye goes).
  */
-export async function screenshot(page: Page, name: string, opts: { settle?: boolean } = {}): Promise<string> {
+export async function screenshot(page: Page, name: string, opts: { settle?: boolean; fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(screenshotDir, { recursive: true });
   shot += 1;
   const file = join(screenshotDir, `${String(shot).padStart(2, '0')}-${name}.png`);
   if (opts.settle !== false) await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+  await page.screenshot({ path: file, fullPage: opts.fullPage !== false, animations: 'disabled' });
   return file;
 }
 

@@ -100,6 +100,14 @@ export function isNA(v: unknown): boolean {
 /** An optional sign, digits, and optionally a point followed by digits: nothing to trim, strip or scale. */
 export const PLAIN_DECIMAL = /^[+-]?\d+(?:\.\d+)?$/;
 
+/**
+ * A table row the importers skip, in the server (create_project) and in the web wizard's preview and row count alike:
+ * every cell is empty or NA. Such rows are not assets and take no asset number.
+ */
+export function isBlankRow(cells: readonly unknown[]): boolean {
+  return !cells.some((c) => !isNA(c));
+}
+
 const SUFFIX: Record<string, number> = {
   k: 1e3,
   thousand: 1e3,

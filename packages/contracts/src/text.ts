@@ -1,3 +1,5 @@
+import { isNA } from './assets.js';
+
 /**
  * How an uploaded text file (CSV) is decoded, the same in the server and in the web client's preview (issue 21): a
  * byte order mark decides (UTF-8, UTF-16 LE or BE, as Excel's "Unicode text" is saved); without one, UTF-8 when the
@@ -56,37 +58,163 @@ export function decodeText(d: Uint8Array): { text: string; encoding: TextEncodin
 }
 
 /**
- * Counts the non-blank records of CSV bytes fed chunk by chunk (quote-aware: a line break inside "..." is part of
- * the cell), without decoding or keeping the text: the web wizard counts the rows of a large upload this way. A line
- * of only separators and spaces is blank, as the importers skip it. For UTF-8 and Windows-1252 (ASCII-compatible);
- * UTF-16 files are not counted here.
+ * The delimiter of CSV text as the server's large-CSV parser guesses it: the most frequent of comma, semicolon, tab
+ * and bar on the first line (quotes toggle, at most 65,536 characters from `from`); comma on a tie.
+ */
+export function guessCsvDelimiter(text: string, from = 0): string {
+  const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0, '|': 0 };
+  let quoted = false;
+  for (let i = from; i < text.length && i < from + 65_536; i++) {
+    const c = text[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === '\n' || c === '\r')) break;
+    else if (!quoted && c in counts) counts[c]! += 1;
+  }
+  let best = ',';
+  for (const c of [';', '\t', '|']) if (counts[c]! > counts[best]!) best = c;
+  return best;
+}
+
+const QUOTE = 0x22;
+const LF = 0x0a;
+const CR = 0x0d;
+/** Bytes of the first line kept to guess the delimiter (65,536 characters of at most 4 bytes). */
+const HEAD_LIMIT = 4 * 65_536;
+
+/**
+ * Bytes that can be part of an NA cell (isNA: blank, "NA", "N/A", "null", "none", "-", "--", "NaN", any case, spaces
+ * around): ASCII whitespace, the letters of those words, "/" and "-". Any other ASCII byte makes its row an asset.
+ * Bytes from 0x80 are kept and decoded with the cell (a no-break space is whitespace too).
+ */
+const MAYBE_NA = new Uint8Array(128);
+for (const ch of ' \t\n\r\v\fnNaAuUlLoOeE/-') MAYBE_NA[ch.charCodeAt(0)] = 1;
+
+/**
+ * Counts the records of CSV bytes fed chunk by chunk that the server imports as assets, without decoding or keeping
+ * the text: the web wizard counts the rows of a large upload this way, so the count it shows and checks against the
+ * asset allowance is the server's. The rules are the server's large-CSV parser's (parseCsvRows in
+ * apps/server/src/modules/projects/asset-import.ts): the delimiter guessed from the first line (guessCsvDelimiter);
+ * a cell starting with a quote is quoted up to its closing quote ("" is a quote, line breaks inside are part of the
+ * cell), a quote elsewhere is a character; CR, LF or CRLF end a record; and a record whose every cell is empty or NA
+ * is skipped (isBlankRow). For UTF-8 and Windows-1252 (ASCII-compatible); UTF-16 files are not counted here.
  */
 export class CsvRecordCounter {
-  private inQuotes = false;
+  /** Bytes before the delimiter is known (up to the end of the first line). */
+  private head: Uint8Array[] | null = [];
+  private headBytes = 0;
+  private headQuoted = false;
+  private delimiter = 0x2c;
+  private atCellStart = true;
+  private quoted = false;
+  /** A quote inside a quoted cell: it closes the cell, unless the next byte is a quote too. */
+  private quotePending = false;
   private lineHasContent = false;
+  /** The bytes of the current cell while its row may still be blank. */
+  private cell: number[] = [];
   private records = 0;
 
   push(chunk: Uint8Array): void {
-    let { inQuotes, lineHasContent, records } = this;
-    for (let i = 0; i < chunk.length; i++) {
-      const b = chunk[i]!;
-      if (b === 0x22) {
-        inQuotes = !inQuotes;
-        lineHasContent = true;
-      } else if (b === 0x0a && !inQuotes) {
-        if (lineHasContent) records++;
-        lineHasContent = false;
-      } else if (!lineHasContent && b !== 0x2c && b !== 0x3b && b !== 0x09 && b !== 0x20 && b !== 0x0d) {
-        lineHasContent = true;
-      }
+    if (this.head) {
+      this.head.push(chunk);
+      this.headBytes += chunk.length;
+      if (!this.headComplete(chunk)) return;
+      this.startBody();
+      return;
     }
-    this.inQuotes = inQuotes;
-    this.lineHasContent = lineHasContent;
-    this.records = records;
+    this.scan(chunk);
   }
 
-  /** The number of non-blank records so far, counting an unterminated last line. */
+  /** The number of asset records so far, counting an unterminated last line. */
   count(): number {
-    return this.records + (this.lineHasContent ? 1 : 0);
+    if (this.head) this.startBody();
+    if (this.lineHasContent) return this.records + 1;
+    return this.records + (this.cell.length > 0 && !isNA(decodeText(Uint8Array.from(this.cell)).text) ? 1 : 0);
+  }
+
+  /** Whether the first line has ended (a line break outside quotes) or is as long as the server looks. */
+  private headComplete(chunk: Uint8Array): boolean {
+    let quoted = this.headQuoted;
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (b === QUOTE) quoted = !quoted;
+      else if (!quoted && (b === LF || b === CR)) return true;
+    }
+    this.headQuoted = quoted;
+    return this.headBytes >= HEAD_LIMIT;
+  }
+
+  /** Guesses the delimiter from the buffered head (without its byte order mark), then counts the head. */
+  private startBody(): void {
+    const parts = this.head ?? [];
+    this.head = null;
+    let all = new Uint8Array(this.headBytes);
+    let at = 0;
+    for (const p of parts) {
+      all.set(p, at);
+      at += p.length;
+    }
+    if (textBom(all) === 'utf-8') all = all.subarray(3);
+    this.delimiter = guessCsvDelimiter(decodeText(all.subarray(0, HEAD_LIMIT)).text).charCodeAt(0);
+    this.scan(all);
+  }
+
+  private scan(chunk: Uint8Array): void {
+    const delimiter = this.delimiter;
+    const cell = this.cell;
+    let { atCellStart, quoted, quotePending, lineHasContent, records } = this;
+    const endCell = () => {
+      if (!lineHasContent && cell.length > 0 && !isNA(decodeText(Uint8Array.from(cell)).text)) lineHasContent = true;
+      cell.length = 0;
+      atCellStart = true;
+    };
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (quotePending) {
+        quotePending = false;
+        if (b === QUOTE) {
+          if (!lineHasContent) lineHasContent = true; // a quote character is content
+          continue;
+        }
+        quoted = false;
+      }
+      if (quoted) {
+        if (b === QUOTE) quotePending = true;
+        else if (!lineHasContent) {
+          if (b < 0x80 && !MAYBE_NA[b]) {
+            lineHasContent = true;
+            cell.length = 0;
+          } else cell.push(b);
+        }
+        continue;
+      }
+      if (b === delimiter) {
+        endCell();
+        continue;
+      }
+      if (b === LF || b === CR) {
+        endCell();
+        if (lineHasContent) records++;
+        lineHasContent = false;
+        continue;
+      }
+      if (atCellStart) {
+        atCellStart = false;
+        if (b === QUOTE) {
+          quoted = true;
+          continue;
+        }
+      }
+      if (!lineHasContent) {
+        if (b < 0x80 && !MAYBE_NA[b]) {
+          lineHasContent = true;
+          cell.length = 0;
+        } else cell.push(b);
+      }
+    }
+    this.atCellStart = atCellStart;
+    this.quoted = quoted;
+    this.quotePending = quotePending;
+    this.lineHasContent = lineHasContent;
+    this.records = records;
   }
 }

@@ -2,6 +2,7 @@ import {
   ASSET_FIELDS,
   assetFieldForHeader,
   decodeText,
+  isBlankRow,
   isNA,
   NA,
   OPTIONAL_ASSET_FIELDS,
@@ -64,7 +65,7 @@ export async function parseAssetFile(file: File): Promise<ParsedUpload> {
 }
 
 export function recordsFromTable(table: unknown[][]): ParsedUpload {
-  const firstIndex = table.findIndex((r) => r.some((c) => !isNA(c)));
+  const firstIndex = table.findIndex((r) => !isBlankRow(r));
   if (firstIndex < 0) return { rows: [], columns: [], optionalPresent: [], hasHeader: false, unknownColumns: [] };
   const mapped = table[firstIndex]!.map(assetFieldForHeader);
   const hasHeader = (['name', 'latitude', 'longitude'] as const).every((k) => mapped.includes(k));
@@ -72,7 +73,7 @@ export function recordsFromTable(table: unknown[][]): ParsedUpload {
   const rows: AssetRow[] = [];
   for (let i = hasHeader ? firstIndex + 1 : firstIndex; i < table.length; i++) {
     const r = table[i]!;
-    if (!r.some((c) => !isNA(c))) continue;
+    if (isBlankRow(r)) continue;
     const row: AssetRow = { key: `r${i + 1}`, row: i + 1 };
     columns.forEach((k, c) => {
       if (k && row[k] === undefined) row[k] = cellText(r[c]);

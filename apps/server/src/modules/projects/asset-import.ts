@@ -4,6 +4,8 @@ import {
   assetFieldForHeader,
   unknownAssetColumns,
   decodeText,
+  guessCsvDelimiter,
+  isBlankRow,
   isNA,
   isNaNText,
   looksLikeBomlessUtf16,
@@ -182,7 +184,7 @@ export async function decodeTextInSlices(d: Buffer): Promise<string> {
  */
 export async function parseCsvRows(text: string, maxRows: number, onRows?: (rows: unknown[][]) => void): Promise<unknown[][]> {
   let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const delimiter = guessDelimiter(text, start);
+  const delimiter = guessCsvDelimiter(text, start);
   const rows: unknown[][] = [];
   const n = text.length;
   while (start < n && rows.length < maxRows) {
@@ -245,20 +247,6 @@ export async function parseCsvRows(text: string, maxRows: number, onRows?: (rows
     }
   }
   return rows;
-}
-
-function guessDelimiter(text: string, from: number): string {
-  const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0, '|': 0 };
-  let quoted = false;
-  for (let i = from; i < text.length && i < from + 65_536; i++) {
-    const c = text[i]!;
-    if (c === '"') quoted = !quoted;
-    else if (!quoted && (c === '\n' || c === '\r')) break;
-    else if (!quoted && c in counts) counts[c]! += 1;
-  }
-  let best = ',';
-  for (const c of [';', '\t', '|']) if (counts[c]! > counts[best]!) best = c;
-  return best;
 }
 
 /**
@@ -375,7 +363,7 @@ export function recordsFromTable(table: unknown[][]): { row: number; values: Rec
 
 /** The first data row of a table and a reader appending the record of table row `i` (blank rows skipped), or null. */
 function tableRecordReader(table: unknown[][]) {
-  const firstIndex = table.findIndex((r) => r.some((c) => !isNA(c)));
+  const firstIndex = table.findIndex((r) => !isBlankRow(r));
   if (firstIndex < 0) return null;
   const first = table[firstIndex]!;
   const mapped = first.map(assetFieldForHeader);
@@ -383,7 +371,7 @@ function tableRecordReader(table: unknown[][]) {
   const columns: (AssetFieldKey | undefined)[] = hasHeader ? mapped : ASSET_FIELDS.map((f) => f.key);
   const read = (i: number, out: { row: number; values: Record<string, unknown> }[]) => {
     const r = table[i]!;
-    if (!r.some((c) => !isNA(c))) return;
+    if (isBlankRow(r)) return;
     const values: Record<string, unknown> = {};
     columns.forEach((key, c) => {
       if (key && values[key] === undefined) values[key] = r[c];
@@ -616,7 +604,7 @@ function assetValidator() {
 
 /** Header-row columns of a table that name no asset field (none when the table has no header row). */
 export function unknownTableColumns(table: unknown[][]): string[] {
-  const first = table.find((r) => r.some((c) => !isNA(c)));
+  const first = table.find((r) => !isBlankRow(r));
   if (!first) return [];
   const mapped = first.map(assetFieldForHeader);
   const hasHeader = ['name', 'latitude', 'longitude'].every((k) => mapped.includes(k as AssetFieldKey));

@@ -101,7 +101,7 @@ export function AnalysisProgress({
         Analysing {status.name}
       </Typography.Title>
       <Typography.Paragraph className="crp-muted">
-        {status.assets} {status.assets === 1 ? 'asset' : 'assets'} · the dashboard opens when the analysis is done.
+        {status.assets.toLocaleString('en-US')} {status.assets === 1 ? 'asset' : 'assets'} · the dashboard opens when the analysis is done.
       </Typography.Paragraph>
       <Steps
         className="crp-mb"

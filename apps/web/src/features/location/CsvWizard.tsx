@@ -2,13 +2,22 @@ import { useRef, useState } from 'react';
 import { Alert, App, Button, Card, Space, Steps, Upload } from 'antd';
 import { WizardNav } from './WizardNav';
 import { DownloadOutlined, EditOutlined, InboxOutlined } from '@ant-design/icons';
-import { unknownColumnsWarning, type AssetFieldKey } from '@crp/contracts';
+import { OPTIONAL_ASSET_FIELDS, unknownColumnsWarning, type AssetFieldKey } from '@crp/contracts';
 import { fetchUploadTemplate } from '../../api/locations';
 import { saveBlob } from '../../lib/openFileLink';
 import { AnalysisProgress } from './AnalysisProgress';
 import { AssetPreviewTable } from './AssetPreviewTable';
 import { LargeUploadPreview, UploadProgressBar, largeRowsText } from './LargeUploadPreview';
-import { countCsvAssetRows, isCountableCsv, isLargeBySize, isLargeParsed, largeFromParsed, readLargeCsvHead, type LargeUpload } from '../../lib/largeUpload';
+import {
+  countCsvAssetRows,
+  csvWithoutColumns,
+  isCountableCsv,
+  isLargeBySize,
+  isLargeParsed,
+  largeFromParsed,
+  readLargeCsvHead,
+  type LargeUpload,
+} from '../../lib/largeUpload';
 import { applyOptionalChoice, isAcceptedFile, parseAssetFile, rowProblems, rowsToSubmission, type AssetRow, type ParsedUpload } from '../../lib/assetRows';
 import { portfolioVariables } from './HazardPicker';
 import { OptionalColumnsDialog } from '../../ui/OptionalColumnsDialog';
@@ -39,6 +48,8 @@ export function CsvWizard() {
   const [unknownColumns, setUnknownColumns] = useState<string[]>([]);
   // A large file (docs/decisions.md): its first rows read-only, the file itself submitted; `rows` stays empty.
   const [large, setLarge] = useState<LargeUpload | null>(null);
+  // The optional columns a large CSV's header offers, while the optional-columns dialog asks about them.
+  const [pendingLarge, setPendingLarge] = useState<AssetFieldKey[] | null>(null);
   const latestFile = useRef<File | null>(null);
   const create = useCreatePortfolio();
   const editing = draft !== null;
@@ -65,13 +76,26 @@ export function CsvWizard() {
     setDraft(null);
   };
 
-  const showLarge = (f: File, upload: LargeUpload) => {
+  /**
+   * A large file's preview. A CSV with a header row gets the optional-columns dialog as a small file does: the header
+   * and the rows read are all it needs, and the columns left out are emptied in the header sent (csvWithoutColumns).
+   * An XLSX/XLS is sent as it is (docs/decisions.md "Large uploads are sent as the file").
+   */
+  const showLarge = (f: File, upload: LargeUpload, csv: boolean) => {
     setFile(f);
     setRows([]);
     setDraft(null);
     setColumns(upload.columns);
     setUnknownColumns(upload.unknownColumns);
     setLarge(upload);
+    setPendingLarge(csv && upload.optionalPresent.length > 0 ? upload.optionalPresent : null);
+  };
+
+  const acceptLarge = (keep: AssetFieldKey[]) => {
+    const offered = pendingLarge ?? [];
+    const drop = offered.filter((c) => !keep.includes(c));
+    setColumns((cols) => cols.filter((c) => !drop.includes(c)));
+    setLarge((l) => (l ? { ...l, preview: applyOptionalChoice(l.preview, keep.concat(OPTIONAL_ASSET_FIELDS.filter((c) => !offered.includes(c)))), drop } : l));
   };
 
   /** A CSV above LARGE_UPLOAD_BYTES: the first rows are parsed, the rest only counted (quote-aware, streaming). */
@@ -81,7 +105,7 @@ export function CsvWizard() {
       setParseError(`'${f.name}' has no asset rows. Fill in at least one asset with its name, latitude and longitude.`);
       return;
     }
-    showLarge(f, upload);
+    showLarge(f, upload, true);
     if (upload.rows !== null) return;
     const counted = await countCsvAssetRows(f, hasHeader);
     if (latestFile.current === f) setLarge((l) => (l ? { ...l, rows: counted } : l));
@@ -102,8 +126,9 @@ export function CsvWizard() {
         setParseError(`'${f.name}' has no asset rows. Fill in at least one asset with its name, latitude and longitude.`);
         return;
       }
-      if (isLargeParsed(f, parsed)) return showLarge(f, largeFromParsed(parsed));
+      if (isLargeParsed(f, parsed)) return showLarge(f, largeFromParsed(parsed), await isCountableCsv(f));
       setLarge(null);
+      setPendingLarge(null);
       setFile(f);
       setUnknownColumns(parsed.unknownColumns);
       if (parsed.optionalPresent.length > 0) setPending(parsed);
@@ -136,11 +161,12 @@ export function CsvWizard() {
   const canNext = step === 0 ? assetCount > 0 && !editing && file !== null : step === 1 ? details.name.trim() !== '' : false;
   const canSubmit = details.name.trim() !== '' && file !== null && assetCount > 0 && !editing && !create.submitting;
 
-  const submit = () => {
+  const submit = async () => {
     if (!canSubmit) return;
     const portfolio_variables = portfolioVariables(details.hazards, details.analysisType);
     if (large) {
-      create.submit({ portfolio_name: details.name.trim(), portfolio_variables, file, rows: assetCount }, details.analysisType);
+      const sent = await csvWithoutColumns(file, large.drop);
+      create.submit({ portfolio_name: details.name.trim(), portfolio_variables, file: sent, rows: assetCount }, details.analysisType);
       return;
     }
     create.submit(
@@ -244,15 +270,23 @@ export function CsvWizard() {
           {create.upload && <UploadProgressBar upload={create.upload} />}
         </div>
       )}
-      <WizardNav step={step} setStep={setStep} canNext={canNext} canSubmit={canSubmit} submitting={create.submitting} onSubmit={submit} />
+      <WizardNav step={step} setStep={setStep} canNext={canNext} canSubmit={canSubmit} submitting={create.submitting} onSubmit={() => void submit()} />
       <OptionalColumnsDialog
-        columns={pending?.optionalPresent ?? null}
+        columns={pending?.optionalPresent ?? pendingLarge}
         onConfirm={(keep) => {
           if (pending) accept(pending, keep);
+          else if (pendingLarge) acceptLarge(keep);
           setPending(null);
+          setPendingLarge(null);
         }}
         onCancel={() => {
+          if (pendingLarge) {
+            latestFile.current = null;
+            setLarge(null);
+            setUnknownColumns([]);
+          }
           setPending(null);
+          setPendingLarge(null);
           setFile(null);
         }}
       />

@@ -42,16 +42,24 @@ export function LargeUploadPreview({ large, columns, testId }: { large: LargeUpl
   );
 }
 
+/** A file size for people: below 1 MB in whole KB ("41 KB", "820 KB"), from 1 MB in MB with one decimal ("6.2 MB"). */
+export function formatBytes(bytes: number): string {
+  const kb = bytes / 1024;
+  if (Math.round(kb) < 1024) return `${n(Math.round(kb))} KB`;
+  return `${(kb / 1024).toFixed(1)} MB`;
+}
+
 /** The bytes of the file sent so far, then "Validating and storing" while the server reads and stores the rows. */
 export function UploadProgressBar({ upload }: { upload: UploadProgress }) {
-  const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
   const sent = upload.total > 0 && upload.sent >= upload.total;
   const percent = upload.total > 0 ? Math.floor((upload.sent / upload.total) * 100) : 0;
   return (
     <div className="crp-mt" data-testid="upload-progress" data-phase={sent ? 'storing' : 'uploading'} data-sent={upload.sent} data-total={upload.total}>
       <Progress percent={percent} status="active" aria-label="Upload progress" />
       <div className="crp-muted crp-small" data-testid="upload-progress-text">
-        {sent ? 'Validating and storing: the server checks every row and stores the assets.' : `Uploading: ${mb(upload.sent)} of ${mb(upload.total)} sent`}
+        {sent
+          ? 'Validating and storing: the server checks every row and stores the assets.'
+          : `Uploading: ${formatBytes(upload.sent)} of ${formatBytes(upload.total)} sent`}
       </div>
     </div>
   );
