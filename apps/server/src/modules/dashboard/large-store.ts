@@ -1,0 +1,453 @@
+/**
+ * The dashboard of an analysis too large to decode (issue 22 item 3/4: a 1,000,000-asset analysis decodes to about
+ * 24 GB). Once per analysis, its stored chunks are summarised batch by batch in a worker thread
+ * (large-store-compute.ts) into the dashboard store (migration 0021): per scenario-year job, each asset's CVaRs, climate
+ * scores and hazard scores (dashboard_slices), and the portfolio's aggregates (dashboard_stores.aggregates: each
+ * hazard's CVaR sums per property-type group, money sums, series, means). A dashboard query then reads one job's
+ * slices (tens of MB at a million assets) instead of the analysis; DashboardService fills the decoded-analysis caches
+ * from the store, so the answer is built by the same code as for any analysis. What the store does not hold (loss
+ * options other than the defaults, one hazard alone, `count`, a property type's own figures) is refused with a 422
+ * naming the filter (largeFilterError). docs/dashboard.md "Large portfolios".
+ */
+import { hostname } from 'node:os';
+import { promisify } from 'node:util';
+import { deflateRawSync, inflateRaw, inflateRawSync } from 'node:zlib';
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import { BASELINE_YEAR, HAZARD_KEYS, SCENARIOS, YEARS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
+import { ASSET_BATCH_FIELDS, N_HAZARDS, prepareAssets, SCENARIO_YEAR_INDEX, SCENARIO_YEARS } from '@crp/engine';
+import type { DB } from '../../infra/db/database.js';
+import type { AssetRow } from '../../infra/db/schema.js';
+import { AppError } from '../../lib/errors.js';
+import type { ProjectResults } from '../analysis/results-reader.js';
+import type { StoredChunk } from '../analysis/result-codec.js';
+import { blobColumn, blobOf, blobValue } from '../../infra/db/bytea.js';
+import { startTsWorker } from '../../lib/ts-worker.js';
+import { assetInputOf } from '../analysis/analysis.jobs.js';
+import { syKeyOf } from './dashboard-filter.js';
+import { sliceParts, type SeriesShare, type StoreBatchInput, type StoreBatchOutput, type StoreJob } from './large-store-compute.js';
+import { moneyOf } from './year-batches-compute.js';
+
+const inflateRawAsync = promisify(inflateRaw);
+
+/** Every job of a store, in job-number order: each (analysis type, scenario, year) the dashboard can ask, at the default loss options. */
+export const STORE_JOBS: readonly StoreJob[] = (() => {
+  const out: StoreJob[] = [];
+  for (const at of ['ssp', 'rcp'] as const)
+    for (const sc of SCENARIOS)
+      for (const year of at === 'ssp' ? [BASELINE_YEAR, ...YEARS.ssp] : YEARS.rcp) out.push({ at, sc, year, s: SCENARIO_YEAR_INDEX.get(syKeyOf(at, sc, year))! });
+  return out;
+})();
+
+/** The job number of an analysis type, scenario and year (undefined: none). */
+export function storeJobOf(at: AnalysisType, sc: ScenarioCode, year: number): number | undefined {
+  const j = STORE_JOBS.findIndex((x) => x.at === at && x.sc === sc && x.year === year);
+  return j < 0 ? undefined : j;
+}
+
+/** Chunks summarised together (about 500 assets each): one slice row per job and batch. */
+const BATCH_CHUNKS = 8;
+/** Property types with their own sums and series (the most frequent), as year-batches.ts. */
+const MAX_GROUPS = 64;
+/** A build not heard of for this long is taken over by the next process that needs the store. */
+const STALE_MS = 120_000;
+
+/** The portfolio's aggregates of a store (typed arrays; stored as deflated JSON). */
+export interface LargeAggregates {
+  hazards: HazardKey[];
+  /** Lower-case property type ('na' for none) of each group. */
+  groups: string[];
+  assets: number;
+  /** Per job: (groups + 1) * H * 2 sums of each hazard's CVaR and residual CVaR (row 0 every asset, row g + 1 group g). */
+  bars: Float64Array[];
+  /** Per job: exposed value, premium, each hazard's expected loss, each hazard's residual expected loss (every asset). */
+  sums: Float64Array[];
+  series: SeriesShare[];
+  /** Per stored scenario-year and hazard: large-store-compute MEAN_FIELDS sums. */
+  means: Float64Array;
+}
+
+/** One job's per-asset figures over the whole portfolio, in position order. */
+export interface LargeSlice {
+  pa: Float64Array;
+  /** Climate scores without adaptation (first N) and with (next N); NO_SCORE = none. */
+  scores: Int16Array;
+  /** Hazard scores at the job's scenario-year [i * N_HAZARDS + h], without and with adaptation. */
+  m: Uint8Array;
+  mR: Uint8Array;
+}
+
+export interface StoreState {
+  state: 'building' | 'done' | 'failed';
+  progress: number;
+  message: string | null;
+}
+
+const addInto = (a: Float64Array, b: ArrayLike<number>) => {
+  for (let i = 0; i < a.length; i++) a[i] = a[i]! + b[i]!;
+};
+
+function encodeAggregates(a: LargeAggregates): Uint8Array {
+  const plain = {
+    ...a,
+    bars: a.bars.map((x) => Array.from(x)),
+    sums: a.sums.map((x) => Array.from(x)),
+    means: Array.from(a.means),
+    series: a.series.map((s) => ({
+      ...s,
+      loss: Array.from(s.loss),
+      lossResidual: Array.from(s.lossResidual),
+      hazardLoss: s.hazardLoss?.map((x) => Array.from(x)) ?? null,
+      hazardLossResidual: s.hazardLossResidual?.map((x) => Array.from(x)) ?? null,
+    })),
+  };
+  return deflateRawSync(Buffer.from(JSON.stringify(plain), 'utf8'));
+}
+
+function decodeAggregates(data: Uint8Array): LargeAggregates {
+  const p = JSON.parse(inflateRawSync(data).toString('utf8')) as Omit<LargeAggregates, 'bars' | 'sums' | 'means' | 'series'> & {
+    bars: number[][];
+    sums: number[][];
+    means: number[];
+    series: (Omit<SeriesShare, 'loss' | 'lossResidual' | 'hazardLoss' | 'hazardLossResidual'> & {
+      loss: number[];
+      lossResidual: number[];
+      hazardLoss: number[][] | null;
+      hazardLossResidual: number[][] | null;
+    })[];
+  };
+  return {
+    ...p,
+    bars: p.bars.map((x) => Float64Array.from(x)),
+    sums: p.sums.map((x) => Float64Array.from(x)),
+    means: Float64Array.from(p.means),
+    series: p.series.map((s) => ({
+      ...s,
+      loss: Float64Array.from(s.loss),
+      lossResidual: Float64Array.from(s.lossResidual),
+      hazardLoss: s.hazardLoss?.map((x) => Float64Array.from(x)) ?? null,
+      hazardLossResidual: s.hazardLossResidual?.map((x) => Float64Array.from(x)) ?? null,
+    })),
+  };
+}
+
+/** A copy with its own ArrayBuffer (a Buffer may be a view into a shared pool: such a view cannot be transferred). */
+const own = (b: Uint8Array) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b));
+
+/** The dashboard stores of large analyses: their state, building, and reading. */
+export class LargeStores {
+  private readonly owner = `${hostname()}:${process.pid}`;
+  /** Builds running in this process, by project and version. */
+  private readonly building = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly db: DB,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  async state(projectId: number, version: number): Promise<StoreState | undefined> {
+    return this.db
+      .selectFrom('dashboard_stores')
+      .select(['state', 'progress', 'message'])
+      .where('project_id', '=', projectId)
+      .where('version', '=', version)
+      .executeTakeFirst();
+  }
+
+  /** Starts building the store of a project's analysis in the background, unless it is done or being built (here or by a live process). */
+  ensureBuilding(projectId: number, version: number, hazards: HazardKey[]): Promise<void> {
+    const key = `${projectId}:${version}`;
+    let p = this.building.get(key);
+    if (!p) {
+      p = this.build(projectId, version, hazards)
+        .catch(async (err: unknown) => {
+          const message = err instanceof Error ? err.message : String(err);
+          this.log?.error({ projectId, version, err }, 'dashboard store failed');
+          await this.db
+            .updateTable('dashboard_stores')
+            .set({ state: 'failed', message: message.slice(0, 500), updated_at: new Date() })
+            .where('project_id', '=', projectId)
+            .where('version', '=', version)
+            .where('owner', '=', this.owner)
+            .execute()
+            .catch(() => {});
+        })
+        .finally(() => this.building.delete(key));
+      this.building.set(key, p);
+    }
+    return p;
+  }
+
+  /** Claims the build: true when this process is to build (the store is missing, failed, or its builder went silent). */
+  private async claim(projectId: number, version: number): Promise<boolean> {
+    await this.db
+      .insertInto('dashboard_stores')
+      .values({ project_id: projectId, version, state: 'building', owner: this.owner })
+      .onConflict((oc) => oc.columns(['project_id', 'version']).doNothing())
+      .execute();
+    const taken = await this.db
+      .updateTable('dashboard_stores')
+      .set({ state: 'building', owner: this.owner, progress: 0, message: null, updated_at: new Date() })
+      .where('project_id', '=', projectId)
+      .where('version', '=', version)
+      .where((eb) =>
+        eb.or([
+          eb('state', '=', 'failed'),
+          eb.and([eb('state', '=', 'building'), eb.or([eb('owner', '=', this.owner), eb('updated_at', '<', new Date(Date.now() - STALE_MS))])]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(taken.numUpdatedRows) > 0;
+  }
+
+  private async build(projectId: number, version: number, hazards: HazardKey[]): Promise<void> {
+    if (!(await this.claim(projectId, version))) return;
+    const t0 = performance.now();
+    const { db } = this;
+    await db.deleteFrom('dashboard_slices').where('project_id', '=', projectId).where('version', '=', version).execute();
+    const typeRows = await db
+      .selectFrom('assets')
+      .select([sql<string>`lower(coalesce(property_type, 'NA'))`.as('t'), sql<number>`count(*)::int`.as('n')])
+      .where('project_id', '=', projectId)
+      .groupBy(sql`lower(coalesce(property_type, 'NA'))`)
+      .orderBy('n', 'desc')
+      .orderBy('t')
+      .execute();
+    const groups = typeRows
+      .map((r) => r.t)
+      .filter((t) => t !== 'all')
+      .slice(0, MAX_GROUPS);
+    const groupIndex = new Map(groups.map((t, g) => [t, g]));
+    const total = typeRows.reduce((s, r) => s + r.n, 0);
+    const H = hazards.length;
+    const agg: LargeAggregates = {
+      hazards,
+      groups,
+      assets: total,
+      bars: STORE_JOBS.map(() => new Float64Array((groups.length + 1) * H * 2)),
+      sums: STORE_JOBS.map(() => new Float64Array(2 + 2 * H)),
+      series: [],
+      means: new Float64Array(0),
+    };
+    const series = new Map<string, SeriesShare>();
+    const jobs = [...STORE_JOBS];
+
+    /** The next batch's input from the database (chunks after `after`), or null when there are none. */
+    const readBatch = async (after: number): Promise<StoreBatchInput | null> => {
+      const rows = await db
+        .selectFrom('analysis_chunks')
+        .select(['chunk_start', 'chunk_count', blobColumn('data').as('data')])
+        .where('project_id', '=', projectId)
+        .where('version', '=', version)
+        .where('chunk_start', '>', after)
+        .orderBy('chunk_start')
+        .limit(BATCH_CHUNKS)
+        .execute();
+      if (rows.length === 0) return null;
+      const start = rows[0]!.chunk_start;
+      const count = rows.reduce((s, r) => s + r.chunk_count, 0);
+      const assets = await db
+        .selectFrom('assets')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('position', '>=', start)
+        .where('position', '<', start + count)
+        .orderBy('position')
+        .execute();
+      if (assets.length !== count) throw new Error(`the stored analysis does not match the assets at position ${start} (the assets changed since)`);
+      const lists: number[][] = groups.map(() => []);
+      assets.forEach((a, i) => {
+        const g = groupIndex.get((a.property_type ?? 'NA').toLowerCase());
+        if (g !== undefined) lists[g]!.push(i);
+      });
+      return {
+        start,
+        count,
+        blobs: rows.map((r) => own(blobOf(r.data))),
+        money: moneyOf(prepareAssets(assets.map(assetInputOf), undefined)),
+        groups: lists.map((l) => Int32Array.from(l)),
+        hazards,
+        jobs,
+      };
+    };
+
+    const worker = startTsWorker(new URL('./large-store.worker.ts', import.meta.url), null);
+    worker.unref();
+    const compute = (input: StoreBatchInput) =>
+      new Promise<StoreBatchOutput>((resolve, reject) => {
+        const onMessage = (m: { ok: true; out: StoreBatchOutput } | { ok: false; message: string }) => {
+          worker.off('error', reject);
+          if (m.ok) resolve(m.out);
+          else reject(new Error(m.message));
+        };
+        worker.once('message', onMessage);
+        worker.once('error', reject);
+        worker.postMessage(input, input.blobs.map((b) => b.buffer as ArrayBuffer));
+      });
+
+    let done = 0;
+    let workerMs = 0;
+    try {
+      let next = readBatch(-1);
+      for (;;) {
+        const input = await next;
+        if (!input) break;
+        const lastChunk = input.start + input.count - 1;
+        const out = compute(input);
+        // the next batch is read while this one is computed
+        next = out.then(() => readBatch(lastChunk));
+        const o = await out;
+        workerMs += o.ms;
+        // one job's slices per statement group: about 60 rows of 50-150 kB per batch
+        for (let j0 = 0; j0 < o.slices.length; j0 += 12) {
+          await db
+            .insertInto('dashboard_slices')
+            .values(
+              o.slices.slice(j0, j0 + 12).map((data, k) => ({
+                project_id: projectId,
+                version,
+                job: j0 + k,
+                batch_start: o.start,
+                batch_count: o.count,
+                data: blobValue(data),
+              })),
+            )
+            .execute();
+        }
+        o.bars.forEach((b, j) => addInto(agg.bars[j]!, b));
+        o.sums.forEach((s, j) => addInto(agg.sums[j]!, s));
+        if (agg.means.length === 0) agg.means = new Float64Array(o.means.length);
+        addInto(agg.means, o.means);
+        for (const s of o.series) {
+          const key = `${s.at}|${s.sc}|${s.group}`;
+          const have = series.get(key);
+          if (!have) series.set(key, s);
+          else {
+            addInto(have.loss, s.loss);
+            addInto(have.lossResidual, s.lossResidual);
+            s.hazardLoss?.forEach((x, k) => addInto(have.hazardLoss![k]!, x));
+            s.hazardLossResidual?.forEach((x, k) => addInto(have.hazardLossResidual![k]!, x));
+          }
+        }
+        done += o.count;
+        await db
+          .updateTable('dashboard_stores')
+          .set({ progress: total ? done / total : 1, updated_at: new Date() })
+          .where('project_id', '=', projectId)
+          .where('version', '=', version)
+          .execute();
+      }
+    } finally {
+      await worker.terminate();
+    }
+    if (done !== total) throw new Error(`the stored analysis holds ${done} assets, the project ${total} (the assets changed since)`);
+    agg.series = [...series.values()];
+    await db
+      .updateTable('dashboard_stores')
+      .set({ state: 'done', progress: 1, assets: total, aggregates: blobValue(encodeAggregates(agg)), updated_at: new Date() })
+      .where('project_id', '=', projectId)
+      .where('version', '=', version)
+      .execute();
+    // earlier runs' stores are of no use any more
+    await db.deleteFrom('dashboard_slices').where('project_id', '=', projectId).where('version', '<>', version).execute();
+    await db.deleteFrom('dashboard_stores').where('project_id', '=', projectId).where('version', '<>', version).execute();
+    this.log?.info({ projectId, version, assets: total, ms: Math.round(performance.now() - t0), workerMs: Math.round(workerMs) }, 'dashboard store built');
+  }
+
+  /** The aggregates of a done store. */
+  async aggregates(projectId: number, version: number): Promise<LargeAggregates> {
+    const row = await this.db
+      .selectFrom('dashboard_stores')
+      .select([blobColumn('aggregates').as('data')])
+      .where('project_id', '=', projectId)
+      .where('version', '=', version)
+      .where('state', '=', 'done')
+      .executeTakeFirstOrThrow();
+    return decodeAggregates(blobOf(row.data));
+  }
+
+  /** One job's per-asset figures over the portfolio's N assets, read page by page and inflated off the event loop. */
+  async slice(projectId: number, version: number, job: number, N: number): Promise<LargeSlice> {
+    const out: LargeSlice = {
+      pa: new Float64Array(N * ASSET_BATCH_FIELDS),
+      scores: new Int16Array(2 * N),
+      m: new Uint8Array(N * N_HAZARDS),
+      mR: new Uint8Array(N * N_HAZARDS),
+    };
+    let seen = 0;
+    for (let after = -1; ;) {
+      const page = await this.db
+        .selectFrom('dashboard_slices')
+        .select(['batch_start', 'batch_count', blobColumn('data').as('data')])
+        .where('project_id', '=', projectId)
+        .where('version', '=', version)
+        .where('job', '=', job)
+        .where('batch_start', '>', after)
+        .orderBy('batch_start')
+        .limit(32)
+        .execute();
+      const raws = await Promise.all(page.map((r) => inflateRawAsync(blobOf(r.data))));
+      page.forEach((r, k) => {
+        // an inflated Buffer may start at any offset of its pool: copy to an aligned one for the typed views
+        const raw = raws[k]!.byteOffset % 4 === 0 ? raws[k]! : new Uint8Array(raws[k]!);
+        const p = sliceParts(raw, r.batch_count);
+        const s = r.batch_start;
+        out.pa.set(p.pa, s * ASSET_BATCH_FIELDS);
+        out.scores.set(p.scores.subarray(0, r.batch_count), s);
+        out.scores.set(p.scores.subarray(r.batch_count), N + s);
+        out.m.set(p.m, s * N_HAZARDS);
+        out.mR.set(p.mR, s * N_HAZARDS);
+        seen += r.batch_count;
+      });
+      if (page.length < 32) break;
+      after = page[page.length - 1]!.batch_start;
+    }
+    if (seen !== N) throw new Error(`the dashboard store holds ${seen} assets of job ${job}, the project ${N}`);
+    return out;
+  }
+}
+
+/** What the reader of a large analysis carries (ProjectResults.large): its store and the jobs read from it. */
+export interface LargeResults {
+  projectId: number;
+  version: number;
+  agg: LargeAggregates;
+  /** Jobs read from the store, most recently used last (at most LARGE_JOBS_KEPT). */
+  loaded: Map<number, Promise<LargeSlice>>;
+}
+
+/** One job's slices hold about 90 bytes per asset (90 MB at a million): the most recently asked are kept. */
+export const LARGE_JOBS_KEPT = 6;
+
+/**
+ * The reader of a large analysis: its assets (identity and money, for the pages, sums by country and the map) without
+ * result arrays. `chunks` holds one chunk without arrays, so the scenario-year count is known; a path that would read
+ * the arrays is a bug (DashboardService refuses the filters that need them).
+ */
+export function largeResultsOf(assets: AssetRow[], large: LargeResults): ProjectResults {
+  const prepared = prepareAssets(assets.map(assetInputOf), undefined);
+  const keys = SCENARIO_YEARS.map((s) => s.key);
+  const shell = { start: 0, count: 0, hazards: [...HAZARD_KEYS], scenarioYears: keys } as unknown as StoredChunk;
+  const none = (): never => {
+    throw new AppError(422, 'This analysis is read from its dashboard store: per-asset hazard values are not available at this size.');
+  };
+  const syIndex = (key: string) => {
+    const i = SCENARIO_YEAR_INDEX.get(key);
+    if (i === undefined) throw new AppError(400, `No scenario-year ${key}.`);
+    return i;
+  };
+  return {
+    assets,
+    prepared,
+    chunks: [shell],
+    chunkOf: new Int32Array(assets.length),
+    localOf: new Int32Array(assets.length),
+    // the asset rows and prepared assets (about 1.5 KB an asset in the heap)
+    bytes: assets.length * 1536,
+    locate: none,
+    syIndex,
+    intensity: none,
+    score: none,
+    large,
+  };
+}
