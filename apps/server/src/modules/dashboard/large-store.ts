@@ -139,6 +139,7 @@ export class LargeStores {
   private readonly owner = `${hostname()}:${process.pid}`;
   /** Builds running in this process, by project and version. */
   private readonly building = new Map<string, Promise<void>>();
+  private closing = false;
 
   constructor(
     private readonly db: DB,
@@ -154,15 +155,22 @@ export class LargeStores {
       .executeTakeFirst();
   }
 
+  /** Stops the builds of this process at their next batch and waits for them (the server is closing). */
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.building.values());
+  }
+
   /** Starts building the store of a project's analysis in the background, unless it is done or being built (here or by a live process). */
   ensureBuilding(projectId: number, version: number, hazards: HazardKey[]): Promise<void> {
     const key = `${projectId}:${version}`;
     let p = this.building.get(key);
-    if (!p) {
+    if (!p && !this.closing) {
       p = this.build(projectId, version, hazards)
         .catch(async (err: unknown) => {
-          const message = err instanceof Error ? err.message : String(err);
-          this.log?.error({ projectId, version, err }, 'dashboard store failed');
+          // closing: marked as failed, so that the next process that needs it builds it again at once
+          const message = this.closing ? 'interrupted: the server stopped' : err instanceof Error ? err.message : String(err);
+          if (!this.closing) this.log?.error({ projectId, version, err }, 'dashboard store failed');
           await this.db
             .updateTable('dashboard_stores')
             .set({ state: 'failed', message: message.slice(0, 500), updated_at: new Date() })
@@ -175,7 +183,7 @@ export class LargeStores {
         .finally(() => this.building.delete(key));
       this.building.set(key, p);
     }
-    return p;
+    return p ?? Promise.resolve();
   }
 
   /** Claims the build: true when this process is to build (the store is missing, failed, or its builder went silent). */
@@ -293,9 +301,11 @@ export class LargeStores {
         const input = await next;
         if (!input) break;
         const lastChunk = input.start + input.count - 1;
+        if (this.closing) throw new Error('the server is closing');
         const out = compute(input);
-        // the next batch is read while this one is computed
+        // the next batch is read while this one is computed (its failure is met when it is awaited)
         next = out.then(() => readBatch(lastChunk));
+        next.catch(() => {});
         const o = await out;
         workerMs += o.ms;
         // one job's slices per statement group: about 60 rows of 50-150 kB per batch
