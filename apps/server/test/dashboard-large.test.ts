@@ -12,7 +12,7 @@ import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from 
  * 24 GB) is read from its dashboard store, made once per analysis (large-store.ts): 409 with the progress while it is
  * made, then the same figures as the dashboard of the decoded analysis (per-asset CVaRs kept as Float32: equal to 6
  * significant digits), the page endpoints, and a 422 naming each filter the store does not hold. With a limit of 1 MiB
- * the server decodes at most 43 assets, so the 90-asset project is read from its store.
+ * the server decodes at most 43 assets, so the 700-asset project is read from its store, made of two batches.
  */
 describe('dashboard of a large analysis (dashboard store)', () => {
   let s: TestServer;
@@ -21,10 +21,10 @@ describe('dashboard of a large analysis (dashboard store)', () => {
   let reference: DashboardService;
   let caller: AuthUser;
   const types = ['Office', 'Warehouse', 'Retail'];
-  const portfolio = Array.from({ length: 90 }, (_, i) => ({
+  const portfolio = Array.from({ length: 700 }, (_, i) => ({
     name: `Site ${i}`,
     latitude: [22.3, 14.6, 35.7][i % 3]! + (i % 10) * 0.013,
-    longitude: [114.17, 121.0, 139.7][i % 3]! + Math.floor(i / 10) * 0.011,
+    longitude: [114.17, 121.0, 139.7][i % 3]! + (Math.floor(i / 10) % 40) * 0.011,
     property_type: types[i % 3],
     valuation: 5e6 + i * 1e5,
     revenue: i % 4 === 0 ? 2e6 : 0,
@@ -34,6 +34,8 @@ describe('dashboard of a large analysis (dashboard store)', () => {
     s = await startServer({ RESULTS_DECODE_MAX_MB: 1 }, { jobs: true });
     owner = await registerAndLogin(s.api);
     await enterpriseTier(s.db, owner.company_code);
+    // one stored chunk (500 assets) a batch: two batches on two threads, merged in order
+    s.app.services.dashboard.large.batchChunks = 1;
     const res = await s.api.post('/api/v2/create_project/', {
       token: owner.token,
       json: { portfolio_name: 'Large book', data: portfolio, portfolio_variables: ['Typhoon', 'River Flood', 'Extreme Heat', 'Rainfall Flood'] },
@@ -84,14 +86,14 @@ describe('dashboard of a large analysis (dashboard store)', () => {
       if (r.status === 200) break;
       assert.equal(r.status, 409, JSON.stringify(r.body).slice(0, 300));
       assert.equal(r.body.status, 'preparing');
-      assert.match(r.body.detail, /90 assets, more than this server reads at once: its dashboard is being prepared \(\d+ %\)/);
+      assert.match(r.body.detail, /700 assets, more than this server reads at once: its dashboard is being prepared \(\d+ %\)/);
       assert.ok(Date.now() < end, 'the dashboard store was not made in time');
       await new Promise((res) => setTimeout(res, 200));
     }
     const st = await s.db.selectFrom('dashboard_stores').select(['state', 'progress', 'assets']).where('project_id', '=', id).executeTakeFirstOrThrow();
-    assert.deepEqual(st, { state: 'done', progress: 1, assets: 90 });
+    assert.deepEqual(st, { state: 'done', progress: 1, assets: 700 });
     const slices = await s.db.selectFrom('dashboard_slices').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', id).executeTakeFirstOrThrow();
-    assert.equal(Number(slices.n), 60, 'one slice per scenario-year job (one batch of assets)');
+    assert.equal(Number(slices.n), 120, 'one slice per scenario-year job and batch of assets');
   });
 
   test('the same figures as the dashboard of the decoded analysis, for scenarios, years and adaptation', async () => {
@@ -116,7 +118,7 @@ describe('dashboard of a large analysis (dashboard store)', () => {
     const page = await s.api.post('/api/v2/dashboard/assets/', { token: owner.token, json: body });
     assert.equal(page.status, 200, JSON.stringify(page.body).slice(0, 300));
     const want = await reference.assetPage(caller, DashboardAssetPageBody.parse(body));
-    assert.equal(page.body.total, 90);
+    assert.equal(page.body.total, 700);
     close(
       page.body.rows.map((r: { cvar: number }) => r.cvar),
       want.rows.map((r) => r.cvar),
@@ -136,7 +138,7 @@ describe('dashboard of a large analysis (dashboard store)', () => {
     const r = await ask({ variable: 'Typhoon', with_content: false, count: 10, property_type: 'Office' });
     assert.equal(r.status, 422, JSON.stringify(r.body).slice(0, 300));
     assert.deepEqual(r.body.errors.map((e: { field: string }) => e.field).sort(), ['count', 'property_type', 'variable', 'with_content']);
-    assert.match(r.body.detail, /90 assets: its dashboard is read from a summary made once per analysis/);
+    assert.match(r.body.detail, /700 assets: its dashboard is read from a summary made once per analysis/);
     const cols = await s.api.post('/api/v2/dashboard/', { token: owner.token, json: { project_id: id } });
     assert.equal(cols.status, 422);
     assert.deepEqual(

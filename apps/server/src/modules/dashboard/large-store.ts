@@ -9,7 +9,8 @@
  * options other than the defaults, one hazard alone, `count`, a property type's own figures) is refused with a 422
  * naming the filter (largeFilterError). docs/dashboard.md "Large portfolios".
  */
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import { promisify } from 'node:util';
 import { deflateRawSync, inflateRaw, inflateRawSync } from 'node:zlib';
 import { sql } from 'kysely';
@@ -35,7 +36,8 @@ export const STORE_JOBS: readonly StoreJob[] = (() => {
   const out: StoreJob[] = [];
   for (const at of ['ssp', 'rcp'] as const)
     for (const sc of SCENARIOS)
-      for (const year of at === 'ssp' ? [BASELINE_YEAR, ...YEARS.ssp] : YEARS.rcp) out.push({ at, sc, year, s: SCENARIO_YEAR_INDEX.get(syKeyOf(at, sc, year))! });
+      for (const year of at === 'ssp' ? [BASELINE_YEAR, ...YEARS.ssp] : YEARS.rcp)
+        out.push({ at, sc, year, s: SCENARIO_YEAR_INDEX.get(syKeyOf(at, sc, year))! });
   return out;
 })();
 
@@ -49,6 +51,8 @@ export function storeJobOf(at: AnalysisType, sc: ScenarioCode, year: number): nu
 const BATCH_CHUNKS = 8;
 /** Property types with their own sums and series (the most frequent), as year-batches.ts. */
 const MAX_GROUPS = 64;
+/** Worker threads of a build (the analysis's engine uses every core the same way; the event loop only reads and writes). */
+const STORE_THREADS = Math.max(1, Math.min(2, availableParallelism()));
 /** A build not heard of for this long is taken over by the next process that needs the store. */
 const STALE_MS = 120_000;
 
@@ -140,6 +144,8 @@ export class LargeStores {
   /** Builds running in this process, by project and version. */
   private readonly building = new Map<string, Promise<void>>();
   private closing = false;
+  /** Stored chunks summarised together (tests lower it to make several batches of a small analysis). */
+  batchChunks = BATCH_CHUNKS;
 
   constructor(
     private readonly db: DB,
@@ -249,7 +255,7 @@ export class LargeStores {
         .where('version', '=', version)
         .where('chunk_start', '>', after)
         .orderBy('chunk_start')
-        .limit(BATCH_CHUNKS)
+        .limit(this.batchChunks)
         .execute();
       if (rows.length === 0) return null;
       const start = rows[0]!.chunk_start;
@@ -279,9 +285,12 @@ export class LargeStores {
       };
     };
 
-    const worker = startTsWorker(new URL('./large-store.worker.ts', import.meta.url), null);
-    worker.unref();
-    const compute = (input: StoreBatchInput) =>
+    const workers = Array.from({ length: STORE_THREADS }, () => {
+      const w = startTsWorker(new URL('./large-store.worker.ts', import.meta.url), null);
+      w.unref();
+      return w;
+    });
+    const compute = (worker: Worker, input: StoreBatchInput) =>
       new Promise<StoreBatchOutput>((resolve, reject) => {
         const onMessage = (m: { ok: true; out: StoreBatchOutput } | { ok: false; message: string }) => {
           worker.off('error', reject);
@@ -290,56 +299,69 @@ export class LargeStores {
         };
         worker.once('message', onMessage);
         worker.once('error', reject);
-        worker.postMessage(input, input.blobs.map((b) => b.buffer as ArrayBuffer));
+        worker.postMessage(
+          input,
+          input.blobs.map((b) => b.buffer as ArrayBuffer),
+        );
       });
+    /** The next batches after chunk start `after`, one per thread. */
+    const readRound = async (after: number) => {
+      const out: StoreBatchInput[] = [];
+      for (let k = 0; k < workers.length; k++) {
+        const b = await readBatch(after);
+        if (!b) break;
+        out.push(b);
+        after = b.start + b.count - 1;
+      }
+      return out;
+    };
 
     let done = 0;
     let workerMs = 0;
     try {
-      let next = readBatch(-1);
+      let next = readRound(-1);
       for (;;) {
-        const input = await next;
-        if (!input) break;
-        const lastChunk = input.start + input.count - 1;
+        const inputs = await next;
+        if (inputs.length === 0) break;
         if (this.closing) throw new Error('the server is closing');
-        const out = compute(input);
-        // the next batch is read while this one is computed (its failure is met when it is awaited)
-        next = out.then(() => readBatch(lastChunk));
+        const outs = inputs.map((input, k) => compute(workers[k]!, input));
+        for (const o of outs) o.catch(() => {}); // met when awaited below
+        // the next round is read while this one is computed (its failure is met when it is awaited)
+        const last = inputs[inputs.length - 1]!;
+        next = readRound(last.start + last.count - 1);
         next.catch(() => {});
-        const o = await out;
-        workerMs += o.ms;
-        // one job's slices per statement group: about 60 rows of 50-150 kB per batch
-        for (let j0 = 0; j0 < o.slices.length; j0 += 12) {
-          await db
-            .insertInto('dashboard_slices')
-            .values(
-              o.slices.slice(j0, j0 + 12).map((data, k) => ({
-                project_id: projectId,
-                version,
-                job: j0 + k,
-                batch_start: o.start,
-                batch_count: o.count,
-                data: blobValue(data),
-              })),
-            )
-            .execute();
-        }
-        o.bars.forEach((b, j) => addInto(agg.bars[j]!, b));
-        o.sums.forEach((s, j) => addInto(agg.sums[j]!, s));
-        if (agg.means.length === 0) agg.means = new Float64Array(o.means.length);
-        addInto(agg.means, o.means);
-        for (const s of o.series) {
-          const key = `${s.at}|${s.sc}|${s.group}`;
-          const have = series.get(key);
-          if (!have) series.set(key, s);
-          else {
-            addInto(have.loss, s.loss);
-            addInto(have.lossResidual, s.lossResidual);
-            s.hazardLoss?.forEach((x, k) => addInto(have.hazardLoss![k]!, x));
-            s.hazardLossResidual?.forEach((x, k) => addInto(have.hazardLossResidual![k]!, x));
+        // merged in position order, so the sums are the same whatever thread finishes first
+        for (const out of outs) {
+          const o = await out;
+          workerMs += o.ms;
+          // one job's slices per statement group: about 60 rows of 50-150 kB per batch
+          for (let j0 = 0; j0 < o.slices.length; j0 += 12) {
+            await db
+              .insertInto('dashboard_slices')
+              .values(
+                o.slices
+                  .slice(j0, j0 + 12)
+                  .map((data, k) => ({ project_id: projectId, version, job: j0 + k, batch_start: o.start, batch_count: o.count, data: blobValue(data) })),
+              )
+              .execute();
           }
+          o.bars.forEach((b, j) => addInto(agg.bars[j]!, b));
+          o.sums.forEach((s, j) => addInto(agg.sums[j]!, s));
+          if (agg.means.length === 0) agg.means = new Float64Array(o.means.length);
+          addInto(agg.means, o.means);
+          for (const s of o.series) {
+            const key = `${s.at}|${s.sc}|${s.group}`;
+            const have = series.get(key);
+            if (!have) series.set(key, s);
+            else {
+              addInto(have.loss, s.loss);
+              addInto(have.lossResidual, s.lossResidual);
+              s.hazardLoss?.forEach((x, k) => addInto(have.hazardLoss![k]!, x));
+              s.hazardLossResidual?.forEach((x, k) => addInto(have.hazardLossResidual![k]!, x));
+            }
+          }
+          done += o.count;
         }
-        done += o.count;
         await db
           .updateTable('dashboard_stores')
           .set({ progress: total ? done / total : 1, updated_at: new Date() })
@@ -348,7 +370,7 @@ export class LargeStores {
           .execute();
       }
     } finally {
-      await worker.terminate();
+      await Promise.all(workers.map((w) => w.terminate()));
     }
     if (done !== total) throw new Error(`the stored analysis holds ${done} assets, the project ${total} (the assets changed since)`);
     agg.series = [...series.values()];

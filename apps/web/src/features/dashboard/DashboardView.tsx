@@ -42,7 +42,9 @@ function AnalysisProgress({ pending, title }: { pending: Pending; title: string 
       <h2>{title}</h2>
       <p>{pending.detail}</p>
       <Progress percent={Math.round(pending.progress * 100)} status="active" aria-label="Analysis progress" />
-      <p className="crp-muted crp-small">The dashboard opens by itself when the analysis is done.</p>
+      <p className="crp-muted crp-small">
+        {pending.status === 'preparing' ? 'The dashboard opens by itself when it is ready.' : 'The dashboard opens by itself when the analysis is done.'}
+      </p>
     </Card>
   );
 }
@@ -113,7 +115,13 @@ export function DashboardView({
   };
 
   if (!data) {
-    if (pending) return <AnalysisProgress pending={pending} title={`Analysing ${entry.project_name ?? 'the project'}`} />;
+    if (pending)
+      return (
+        <AnalysisProgress
+          pending={pending}
+          title={`${pending.status === 'preparing' ? 'Preparing the dashboard of' : 'Analysing'} ${entry.project_name ?? 'the project'}`}
+        />
+      );
     if (error)
       return (
         <Alert
