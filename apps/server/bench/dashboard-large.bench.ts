@@ -10,6 +10,8 @@
  * heat map and the map, in parallel as the browser does), the same again (cache hits), asset-table pages sorted by
  * other columns, and the process's memory. Nothing else runs in the process meanwhile.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
@@ -27,8 +29,10 @@ const mib = (b: number) => `${Math.round(b / 2 ** 20)} MiB`;
 const config = loadConfig({}, { LOG_LEVEL: 'silent', DATA_DIR: 'memory://', SEED_DEMO: false, DATABASE_URL: url, MAP_PRERENDER_WORLD: false });
 const { app, database, base } = await startBenchApp(config, { jobs: false });
 const db = database.db;
-console.log(`\nLarge-analysis dashboard benchmark — ${new Date().toISOString().slice(0, 16)} UTC, ${cpus().length} cores (${cpus()[0]?.model}), ` +
-  `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${la()}`);
+console.log(
+  `\nLarge-analysis dashboard benchmark — ${new Date().toISOString().slice(0, 16)} UTC, ${cpus().length} cores (${cpus()[0]?.model}), ` +
+    `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${la()}`,
+);
 
 const project = await db
   .selectFrom('projects as p')
@@ -107,7 +111,9 @@ const dashboard = async (f: Record<string, unknown>) => {
 };
 
 const first = await dashboard({});
-console.log(`  first query (assets, aggregates and one year read): ${(first.ms / 1000).toFixed(2)} s, answer ${Math.round(first.answer.bytes / 1024)} KB; RSS ${mib(process.memoryUsage().rss)}`);
+console.log(
+  `  first query (assets, aggregates and one year read): ${(first.ms / 1000).toFixed(2)} s, answer ${Math.round(first.answer.bytes / 1024)} KB; RSS ${mib(process.memoryUsage().rss)}`,
+);
 const combos: Record<string, unknown>[] = [
   { analysis_type: 'ssp', scenario: '26', year: 2100 },
   { analysis_type: 'rcp', scenario: '45', year: 2030 },
@@ -120,11 +126,22 @@ const combos: Record<string, unknown>[] = [
   { analysis_type: 'rcp', scenario: '26', year: 2020 },
   { analysis_type: 'ssp', scenario: '26', year: 2080, mitigation: false },
 ];
+// BENCH_CPU_PROF=file.cpuprofile: a CPU profile of the queries never asked (after the first query)
+const profile = process.env.BENCH_CPU_PROF ? new Session() : null;
+if (profile) {
+  profile.connect();
+  await profile.post('Profiler.enable');
+  await profile.post('Profiler.start');
+}
 const fresh: number[] = [];
 for (const f of combos) {
   const r = await dashboard(f);
   fresh.push(r.ms);
   console.log(`    ${JSON.stringify(f)}: ${r.ms.toFixed(0)} ms`);
+}
+if (profile) {
+  const { profile: p } = await profile.post('Profiler.stop');
+  writeFileSync(process.env.BENCH_CPU_PROF!, JSON.stringify(p));
 }
 const again: number[] = [];
 for (const f of combos) again.push((await dashboard(f)).ms);

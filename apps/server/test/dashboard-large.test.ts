@@ -55,7 +55,8 @@ describe('dashboard of a large analysis (dashboard store)', () => {
   });
   after(() => s?.close());
 
-  const ask = (body: Record<string, unknown>) => s.api.post('/api/v2/dashboard/', { token: owner.token, json: { project_id: id, per_asset: 'pages', ...body } });
+  const ask = (body: Record<string, unknown>) =>
+    s.api.post('/api/v2/dashboard/', { token: owner.token, json: { project_id: id, per_asset: 'pages', ...body } });
 
   /** Every number of `a` equal to `b`'s to 6 significant digits (the store keeps per-asset CVaRs as Float32), the rest equal. */
   function close(a: unknown, b: unknown, path = ''): void {
@@ -92,7 +93,11 @@ describe('dashboard of a large analysis (dashboard store)', () => {
     }
     const st = await s.db.selectFrom('dashboard_stores').select(['state', 'progress', 'assets']).where('project_id', '=', id).executeTakeFirstOrThrow();
     assert.deepEqual(st, { state: 'done', progress: 1, assets: 700 });
-    const slices = await s.db.selectFrom('dashboard_slices').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', id).executeTakeFirstOrThrow();
+    const slices = await s.db
+      .selectFrom('dashboard_slices')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', id)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(slices.n), 120, 'one slice per scenario-year job and batch of assets');
   });
 
@@ -123,11 +128,17 @@ describe('dashboard of a large analysis (dashboard store)', () => {
       page.body.rows.map((r: { cvar: number }) => r.cvar),
       want.rows.map((r) => r.cvar),
     );
-    const heat = await s.api.post('/api/v2/dashboard/heatmap/', { token: owner.token, json: { project_id: id, ...f, sort: 'Typhoon', order: 'desc', limit: 30 } });
+    const heat = await s.api.post('/api/v2/dashboard/heatmap/', {
+      token: owner.token,
+      json: { project_id: id, ...f, sort: 'Typhoon', order: 'desc', limit: 30 },
+    });
     assert.equal(heat.status, 200, JSON.stringify(heat.body).slice(0, 300));
     const heatWant = await reference.heatmapPage(caller, DashboardHeatmapPageBody.parse({ project_id: id, ...f, sort: 'Typhoon', order: 'desc', limit: 30 }));
     assert.deepEqual(heat.body.scores, heatWant.scores);
-    assert.ok(heat.body.scores.flat().some((v: number | null) => v !== null && v > 0), 'scores to compare');
+    assert.ok(
+      heat.body.scores.flat().some((v: number | null) => v !== null && v > 0),
+      'scores to compare',
+    );
     const map = await s.api.post('/api/v2/dashboard/map/', { token: owner.token, json: { project_id: id, ...f, colour_by: 'River Flood' } });
     assert.equal(map.status, 200, JSON.stringify(map.body).slice(0, 300));
     const mapWant = await reference.mapData(caller, DashboardMapBody.parse({ project_id: id, ...f, colour_by: 'River Flood' }));

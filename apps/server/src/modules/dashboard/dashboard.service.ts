@@ -160,9 +160,8 @@ export class DashboardService {
       const need = (p.assets ?? 0) * DECODED_BYTES_PER_ASSET;
       if (need > this.decodeLimit.maxDecodedBytes) {
         // too large to decode: its dashboard store is built now if it is missing (read when first asked)
-        const v = await this.db.selectFrom('projects').select(['results_version', 'portfolio_variables']).where('id', '=', p.id).executeTakeFirst();
-        if (v?.results_version != null && (await this.large.state(p.id, v.results_version))?.state !== 'done')
-          void this.large.ensureBuilding(p.id, v.results_version, hazardKeysOf(v.portfolio_variables as string[]));
+        const { version, hazards } = await this.large.current(p.id);
+        if (version !== null && (await this.large.state(p.id, version))?.state !== 'done') void this.large.ensureBuilding(p.id, version, hazards);
         continue;
       }
       if (warmed.length > 0 && bytes + need > this.resultsCacheBytes) break;
@@ -378,13 +377,12 @@ export class DashboardService {
   private async load(projectId: number): Promise<ProjectResults> {
     const n = await countAssets(this.db, projectId);
     if (n * DECODED_BYTES_PER_ASSET <= this.decodeLimit.maxDecodedBytes) return loadProjectResults(this.db, projectId, this.decodeLimit);
-    const p = await this.db.selectFrom('projects').select(['results_version', 'portfolio_variables']).where('id', '=', projectId).executeTakeFirstOrThrow();
+    const { version, hazards } = await this.large.current(projectId);
     // no analysis stored yet: the reader's own 409
-    if (p.results_version === null) return loadProjectResults(this.db, projectId);
-    const version = p.results_version;
+    if (version === null) return loadProjectResults(this.db, projectId);
     const st = await this.large.state(projectId, version);
     if (st?.state !== 'done') {
-      void this.large.ensureBuilding(projectId, version, hazardKeysOf(p.portfolio_variables as string[]));
+      void this.large.ensureBuilding(projectId, version, hazards);
       const progress = st?.state === 'building' ? st.progress : 0;
       throw new AppError(
         409,
@@ -461,7 +459,10 @@ export class DashboardService {
     if (sel.allowed[section] !== true) throw new AppError(403, `Your subscription tier does not include the ${section.replace(/_/g, ' ')}.`);
     // a large analysis: the hazard scores of the selection's year, read again if they were let go since
     if (sel.R.large && !sel.cachedResults.scores.get(`${sel.syIdx}|false`))
-      await this.largeJob(sel.cachedResults, STORE_JOBS.findIndex((j) => j.s === sel.syIdx));
+      await this.largeJob(
+        sel.cachedResults,
+        STORE_JOBS.findIndex((j) => j.s === sel.syIdx),
+      );
     return sel;
   }
 

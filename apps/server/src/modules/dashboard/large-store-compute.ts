@@ -15,7 +15,17 @@ import { deflateRawSync } from 'node:zlib';
 import { HAZARD_KEYS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { ASSET_BATCH_FIELDS, N_HAZARDS, SCENARIO_YEARS } from '@crp/engine';
 import { decodeChunk } from '../analysis/result-codec.js';
-import { computeYearBatches, figuresKeyOf, MONEY_FIELDS, NO_SCORE, yearKeyOf, type ChunkArrays, type SeriesJob, type YearJob, type YearMessage } from './year-batches-compute.js';
+import {
+  computeYearBatches,
+  figuresKeyOf,
+  MONEY_FIELDS,
+  NO_SCORE,
+  yearKeyOf,
+  type ChunkArrays,
+  type SeriesJob,
+  type YearJob,
+  type YearMessage,
+} from './year-batches-compute.js';
 
 /** A store job: one (analysis type, scenario, year) at the default loss options; s = its stored scenario-year index. */
 export interface StoreJob {
@@ -132,18 +142,7 @@ export function computeStoreBatch(input: StoreBatchInput): StoreBatchOutput {
   const figures = new Map<string, Extract<YearMessage, { type: 'figures' }>['figures']>();
   const series: SeriesShare[] = [];
   computeYearBatches(
-    {
-      chunks,
-      chunkOf,
-      localOf,
-      money: input.money,
-      hazards,
-      groups,
-      jobs: yearJobs,
-      firstYears: yearJobs.length,
-      seriesFirst: seriesJobs,
-      seriesLater: [],
-    },
+    { chunks, chunkOf, localOf, money: input.money, hazards, groups, jobs: yearJobs, firstYears: yearJobs.length, seriesFirst: seriesJobs, seriesLater: [] },
     (m) => {
       if (m.type === 'year') {
         pa.set(m.key, m.pa);
@@ -164,7 +163,16 @@ export function computeStoreBatch(input: StoreBatchInput): StoreBatchOutput {
     },
   );
 
-  const out: StoreBatchOutput = { start: input.start, count, slices: [], bars: [], sums: [], series, means: meansOf(input, chunks, chunkOf, localOf, hk, S), ms: 0 };
+  const out: StoreBatchOutput = {
+    start: input.start,
+    count,
+    slices: [],
+    bars: [],
+    sums: [],
+    series,
+    means: meansOf(input, chunks, chunkOf, localOf, hk, S),
+    ms: 0,
+  };
   for (const j of yearJobs) {
     const key = yearKeyOf(j.at, j.sc, j.year);
     const f = figures.get(figuresKeyOf(j.s, true, false));
@@ -172,16 +180,7 @@ export function computeStoreBatch(input: StoreBatchInput): StoreBatchOutput {
     const b = bars.get(key);
     if (!f || !p || !b) throw new Error(`dashboard store: job ${key} not computed`);
     if (!f.scores) throw new Error(`dashboard store: a climate score of job ${key} does not fit the store (Int16)`);
-    const m = new Uint8Array(count * N_HAZARDS);
-    const mR = new Uint8Array(count * N_HAZARDS);
-    for (let n = 0; n < count; n++) {
-      const ch = chunks[chunkOf[n]!]!;
-      const base = localOf[n]! * N_HAZARDS;
-      for (let h = 0; h < N_HAZARDS; h++) {
-        m[n * N_HAZARDS + h] = ch.score[(base + h) * S + j.s]!;
-        mR[n * N_HAZARDS + h] = ch.scoreResidual[(base + h) * S + j.s]!;
-      }
-    }
+    const { m, mR } = hazardScoresAt(chunks, chunkOf, localOf, j.s);
     out.slices.push(encodeSlice(p, f.scores, m, mR));
     out.bars.push(b);
     const sums = new Float64Array(2 + 2 * H);
@@ -193,6 +192,23 @@ export function computeStoreBatch(input: StoreBatchInput): StoreBatchOutput {
   }
   out.ms = performance.now() - t0;
   return out;
+}
+
+/** Every stored hazard's severity score of each asset at stored scenario-year s, without and with adaptation ([n * N_HAZARDS + h]). */
+function hazardScoresAt(chunks: ChunkArrays[], chunkOf: Int32Array, localOf: Int32Array, s: number): { m: Uint8Array; mR: Uint8Array } {
+  const count = chunkOf.length;
+  const S = chunks[0]!.scenarioYears.length;
+  const m = new Uint8Array(count * N_HAZARDS);
+  const mR = new Uint8Array(count * N_HAZARDS);
+  for (let n = 0; n < count; n++) {
+    const ch = chunks[chunkOf[n]!]!;
+    const base = localOf[n]! * N_HAZARDS;
+    for (let h = 0; h < N_HAZARDS; h++) {
+      m[n * N_HAZARDS + h] = ch.score[(base + h) * S + s]!;
+      mR[n * N_HAZARDS + h] = ch.scoreResidual[(base + h) * S + s]!;
+    }
+  }
+  return { m, mR };
 }
 
 /**

@@ -13,7 +13,6 @@ import { availableParallelism, hostname } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { promisify } from 'node:util';
 import { deflateRawSync, inflateRaw, inflateRawSync } from 'node:zlib';
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { BASELINE_YEAR, HAZARD_KEYS, SCENARIOS, YEARS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { ASSET_BATCH_FIELDS, N_HAZARDS, prepareAssets, SCENARIO_YEAR_INDEX, SCENARIO_YEARS } from '@crp/engine';
@@ -22,7 +21,8 @@ import type { AssetRow } from '../../infra/db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import type { ProjectResults } from '../analysis/results-reader.js';
 import type { StoredChunk } from '../analysis/result-codec.js';
-import { blobColumn, blobOf, blobValue } from '../../infra/db/bytea.js';
+import { LargeStoreRepository } from './large-store.repository.js';
+import { hazardKeysOf } from './dashboard-cache.js';
 import { startTsWorker } from '../../lib/ts-worker.js';
 import { assetInputOf } from '../analysis/analysis.jobs.js';
 import { syKeyOf } from './dashboard-filter.js';
@@ -53,8 +53,6 @@ const BATCH_CHUNKS = 8;
 const MAX_GROUPS = 64;
 /** Worker threads of a build (the analysis's engine uses every core the same way; the event loop only reads and writes). */
 const STORE_THREADS = Math.max(1, Math.min(2, availableParallelism()));
-/** A build not heard of for this long is taken over by the next process that needs the store. */
-const STALE_MS = 120_000;
 
 /** The portfolio's aggregates of a store (typed arrays; stored as deflated JSON). */
 export interface LargeAggregates {
@@ -138,9 +136,74 @@ function decodeAggregates(data: Uint8Array): LargeAggregates {
 /** A copy with its own ArrayBuffer (a Buffer may be a view into a shared pool: such a view cannot be transferred). */
 const own = (b: Uint8Array) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b));
 
+/** One build: the project's run, its hazards and property-type groups, and the aggregates added so far. */
+interface Build {
+  projectId: number;
+  version: number;
+  hazards: HazardKey[];
+  groups: string[];
+  groupIndex: Map<string, number>;
+  total: number;
+  agg: LargeAggregates;
+  series: Map<string, SeriesShare>;
+  done: number;
+  workerMs: number;
+}
+
+/** Adds a batch's sums to the build's (in position order, so the sums do not depend on which thread finished first). */
+function mergeBatch(b: Build, o: StoreBatchOutput): void {
+  o.bars.forEach((x, j) => addInto(b.agg.bars[j]!, x));
+  o.sums.forEach((x, j) => addInto(b.agg.sums[j]!, x));
+  if (b.agg.means.length === 0) b.agg.means = new Float64Array(o.means.length);
+  addInto(b.agg.means, o.means);
+  for (const s of o.series) {
+    const key = `${s.at}|${s.sc}|${s.group}`;
+    const have = b.series.get(key);
+    if (!have) b.series.set(key, s);
+    else {
+      addInto(have.loss, s.loss);
+      addInto(have.lossResidual, s.lossResidual);
+      s.hazardLoss?.forEach((x, k) => addInto(have.hazardLoss![k]!, x));
+      s.hazardLossResidual?.forEach((x, k) => addInto(have.hazardLossResidual![k]!, x));
+    }
+  }
+  b.done += o.count;
+  b.workerMs += o.ms;
+}
+
+/** A pool of store threads (large-store.worker.ts), one batch each at a time. */
+function storeThreads(n: number) {
+  const workers = Array.from({ length: n }, () => {
+    const w = startTsWorker(new URL('./large-store.worker.ts', import.meta.url), null);
+    w.unref();
+    return w;
+  });
+  const compute = (worker: Worker, input: StoreBatchInput) =>
+    new Promise<StoreBatchOutput>((resolve, reject) => {
+      const onMessage = (m: { ok: true; out: StoreBatchOutput } | { ok: false; message: string }) => {
+        worker.off('error', reject);
+        if (m.ok) resolve(m.out);
+        else reject(new Error(m.message));
+      };
+      worker.once('message', onMessage);
+      worker.once('error', reject);
+      worker.postMessage(
+        input,
+        input.blobs.map((b) => b.buffer as ArrayBuffer),
+      );
+    });
+  return {
+    size: n,
+    /** Computes inputs[k] on thread k. */
+    run: (inputs: StoreBatchInput[]) => inputs.map((input, k) => compute(workers[k]!, input)),
+    close: () => Promise.all(workers.map((w) => w.terminate())),
+  };
+}
+
 /** The dashboard stores of large analyses: their state, building, and reading. */
 export class LargeStores {
   private readonly owner = `${hostname()}:${process.pid}`;
+  private readonly repo: LargeStoreRepository;
   /** Builds running in this process, by project and version. */
   private readonly building = new Map<string, Promise<void>>();
   private closing = false;
@@ -148,17 +211,20 @@ export class LargeStores {
   batchChunks = BATCH_CHUNKS;
 
   constructor(
-    private readonly db: DB,
+    db: DB,
     private readonly log?: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.repo = new LargeStoreRepository(db);
+  }
 
-  async state(projectId: number, version: number): Promise<StoreState | undefined> {
-    return this.db
-      .selectFrom('dashboard_stores')
-      .select(['state', 'progress', 'message'])
-      .where('project_id', '=', projectId)
-      .where('version', '=', version)
-      .executeTakeFirst();
+  state(projectId: number, version: number): Promise<StoreState | undefined> {
+    return this.repo.state(projectId, version);
+  }
+
+  /** The project's current results version and hazards (undefined version: no analysis stored). */
+  async current(projectId: number): Promise<{ version: number | null; hazards: HazardKey[] }> {
+    const p = await this.repo.project(projectId);
+    return { version: p?.results_version ?? null, hazards: hazardKeysOf((p?.portfolio_variables ?? []) as string[]) };
   }
 
   /** Stops the builds of this process at their next batch and waits for them (the server is closing). */
@@ -177,14 +243,7 @@ export class LargeStores {
           // closing: marked as failed, so that the next process that needs it builds it again at once
           const message = this.closing ? 'interrupted: the server stopped' : err instanceof Error ? err.message : String(err);
           if (!this.closing) this.log?.error({ projectId, version, err }, 'dashboard store failed');
-          await this.db
-            .updateTable('dashboard_stores')
-            .set({ state: 'failed', message: message.slice(0, 500), updated_at: new Date() })
-            .where('project_id', '=', projectId)
-            .where('version', '=', version)
-            .where('owner', '=', this.owner)
-            .execute()
-            .catch(() => {});
+          await this.repo.fail(projectId, version, this.owner, message).catch(() => {});
         })
         .finally(() => this.building.delete(key));
       this.building.set(key, p);
@@ -192,210 +251,106 @@ export class LargeStores {
     return p ?? Promise.resolve();
   }
 
-  /** Claims the build: true when this process is to build (the store is missing, failed, or its builder went silent). */
-  private async claim(projectId: number, version: number): Promise<boolean> {
-    await this.db
-      .insertInto('dashboard_stores')
-      .values({ project_id: projectId, version, state: 'building', owner: this.owner })
-      .onConflict((oc) => oc.columns(['project_id', 'version']).doNothing())
-      .execute();
-    const taken = await this.db
-      .updateTable('dashboard_stores')
-      .set({ state: 'building', owner: this.owner, progress: 0, message: null, updated_at: new Date() })
-      .where('project_id', '=', projectId)
-      .where('version', '=', version)
-      .where((eb) =>
-        eb.or([
-          eb('state', '=', 'failed'),
-          eb.and([eb('state', '=', 'building'), eb.or([eb('owner', '=', this.owner), eb('updated_at', '<', new Date(Date.now() - STALE_MS))])]),
-        ]),
-      )
-      .executeTakeFirst();
-    return Number(taken.numUpdatedRows) > 0;
-  }
-
   private async build(projectId: number, version: number, hazards: HazardKey[]): Promise<void> {
-    if (!(await this.claim(projectId, version))) return;
+    if (!(await this.repo.claim(projectId, version, this.owner))) return;
     const t0 = performance.now();
-    const { db } = this;
-    await db.deleteFrom('dashboard_slices').where('project_id', '=', projectId).where('version', '=', version).execute();
-    const typeRows = await db
-      .selectFrom('assets')
-      .select([sql<string>`lower(coalesce(property_type, 'NA'))`.as('t'), sql<number>`count(*)::int`.as('n')])
-      .where('project_id', '=', projectId)
-      .groupBy(sql`lower(coalesce(property_type, 'NA'))`)
-      .orderBy('n', 'desc')
-      .orderBy('t')
-      .execute();
-    const groups = typeRows
+    const types = await this.repo.propertyTypes(projectId);
+    const groups = types
       .map((r) => r.t)
       .filter((t) => t !== 'all')
       .slice(0, MAX_GROUPS);
-    const groupIndex = new Map(groups.map((t, g) => [t, g]));
-    const total = typeRows.reduce((s, r) => s + r.n, 0);
+    const total = types.reduce((s, r) => s + r.n, 0);
     const H = hazards.length;
-    const agg: LargeAggregates = {
+    const b: Build = {
+      projectId,
+      version,
       hazards,
       groups,
-      assets: total,
-      bars: STORE_JOBS.map(() => new Float64Array((groups.length + 1) * H * 2)),
-      sums: STORE_JOBS.map(() => new Float64Array(2 + 2 * H)),
-      series: [],
-      means: new Float64Array(0),
-    };
-    const series = new Map<string, SeriesShare>();
-    const jobs = [...STORE_JOBS];
-
-    /** The next batch's input from the database (chunks after `after`), or null when there are none. */
-    const readBatch = async (after: number): Promise<StoreBatchInput | null> => {
-      const rows = await db
-        .selectFrom('analysis_chunks')
-        .select(['chunk_start', 'chunk_count', blobColumn('data').as('data')])
-        .where('project_id', '=', projectId)
-        .where('version', '=', version)
-        .where('chunk_start', '>', after)
-        .orderBy('chunk_start')
-        .limit(this.batchChunks)
-        .execute();
-      if (rows.length === 0) return null;
-      const start = rows[0]!.chunk_start;
-      const count = rows.reduce((s, r) => s + r.chunk_count, 0);
-      const assets = await db
-        .selectFrom('assets')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('position', '>=', start)
-        .where('position', '<', start + count)
-        .orderBy('position')
-        .execute();
-      if (assets.length !== count) throw new Error(`the stored analysis does not match the assets at position ${start} (the assets changed since)`);
-      const lists: number[][] = groups.map(() => []);
-      assets.forEach((a, i) => {
-        const g = groupIndex.get((a.property_type ?? 'NA').toLowerCase());
-        if (g !== undefined) lists[g]!.push(i);
-      });
-      return {
-        start,
-        count,
-        blobs: rows.map((r) => own(blobOf(r.data))),
-        money: moneyOf(prepareAssets(assets.map(assetInputOf), undefined)),
-        groups: lists.map((l) => Int32Array.from(l)),
+      groupIndex: new Map(groups.map((t, g) => [t, g])),
+      total,
+      agg: {
         hazards,
-        jobs,
-      };
+        groups,
+        assets: total,
+        bars: STORE_JOBS.map(() => new Float64Array((groups.length + 1) * H * 2)),
+        sums: STORE_JOBS.map(() => new Float64Array(2 + 2 * H)),
+        series: [],
+        means: new Float64Array(0),
+      },
+      series: new Map(),
+      done: 0,
+      workerMs: 0,
     };
+    await this.runBatches(b);
+    if (b.done !== total) throw new Error(`the stored analysis holds ${b.done} assets, the project ${total} (the assets changed since)`);
+    b.agg.series = [...b.series.values()];
+    await this.repo.finish(projectId, version, total, encodeAggregates(b.agg));
+    this.log?.info({ projectId, version, assets: total, ms: Math.round(performance.now() - t0), workerMs: Math.round(b.workerMs) }, 'dashboard store built');
+  }
 
-    const workers = Array.from({ length: STORE_THREADS }, () => {
-      const w = startTsWorker(new URL('./large-store.worker.ts', import.meta.url), null);
-      w.unref();
-      return w;
+  /** The next batch's input (the chunks after chunk start `after`), or null when there are none. */
+  private async readBatch(b: Build, after: number): Promise<StoreBatchInput | null> {
+    const chunks = await this.repo.chunksAfter(b.projectId, b.version, after, this.batchChunks);
+    if (chunks.length === 0) return null;
+    const start = chunks[0]!.start;
+    const count = chunks.reduce((s, c) => s + c.count, 0);
+    const assets = await this.repo.assetsAt(b.projectId, start, count);
+    if (assets.length !== count) throw new Error(`the stored analysis does not match the assets at position ${start} (the assets changed since)`);
+    const lists: number[][] = b.groups.map(() => []);
+    assets.forEach((a, i) => {
+      const g = b.groupIndex.get((a.property_type ?? 'NA').toLowerCase());
+      if (g !== undefined) lists[g]!.push(i);
     });
-    const compute = (worker: Worker, input: StoreBatchInput) =>
-      new Promise<StoreBatchOutput>((resolve, reject) => {
-        const onMessage = (m: { ok: true; out: StoreBatchOutput } | { ok: false; message: string }) => {
-          worker.off('error', reject);
-          if (m.ok) resolve(m.out);
-          else reject(new Error(m.message));
-        };
-        worker.once('message', onMessage);
-        worker.once('error', reject);
-        worker.postMessage(
-          input,
-          input.blobs.map((b) => b.buffer as ArrayBuffer),
-        );
-      });
-    /** The next batches after chunk start `after`, one per thread. */
+    return {
+      start,
+      count,
+      blobs: chunks.map((c) => own(c.data)),
+      money: moneyOf(prepareAssets(assets.map(assetInputOf), undefined)),
+      groups: lists.map((l) => Int32Array.from(l)),
+      hazards: b.hazards,
+      jobs: [...STORE_JOBS],
+    };
+  }
+
+  /** Every batch: read (the next round while this one is computed), computed one per thread, stored and added in order. */
+  private async runBatches(b: Build): Promise<void> {
+    const threads = storeThreads(STORE_THREADS);
     const readRound = async (after: number) => {
       const out: StoreBatchInput[] = [];
-      for (let k = 0; k < workers.length; k++) {
-        const b = await readBatch(after);
-        if (!b) break;
-        out.push(b);
-        after = b.start + b.count - 1;
+      for (let k = 0; k < threads.size; k++) {
+        const batch = await this.readBatch(b, after);
+        if (!batch) break;
+        out.push(batch);
+        after = batch.start + batch.count - 1;
       }
       return out;
     };
-
-    let done = 0;
-    let workerMs = 0;
     try {
       let next = readRound(-1);
       for (;;) {
         const inputs = await next;
         if (inputs.length === 0) break;
         if (this.closing) throw new Error('the server is closing');
-        const outs = inputs.map((input, k) => compute(workers[k]!, input));
+        const outs = threads.run(inputs);
         for (const o of outs) o.catch(() => {}); // met when awaited below
-        // the next round is read while this one is computed (its failure is met when it is awaited)
         const last = inputs[inputs.length - 1]!;
         next = readRound(last.start + last.count - 1);
-        next.catch(() => {});
-        // merged in position order, so the sums are the same whatever thread finishes first
+        next.catch(() => {}); // met when awaited at the next turn
         for (const out of outs) {
           const o = await out;
-          workerMs += o.ms;
-          // one job's slices per statement group: about 60 rows of 50-150 kB per batch
-          for (let j0 = 0; j0 < o.slices.length; j0 += 12) {
-            await db
-              .insertInto('dashboard_slices')
-              .values(
-                o.slices
-                  .slice(j0, j0 + 12)
-                  .map((data, k) => ({ project_id: projectId, version, job: j0 + k, batch_start: o.start, batch_count: o.count, data: blobValue(data) })),
-              )
-              .execute();
-          }
-          o.bars.forEach((b, j) => addInto(agg.bars[j]!, b));
-          o.sums.forEach((s, j) => addInto(agg.sums[j]!, s));
-          if (agg.means.length === 0) agg.means = new Float64Array(o.means.length);
-          addInto(agg.means, o.means);
-          for (const s of o.series) {
-            const key = `${s.at}|${s.sc}|${s.group}`;
-            const have = series.get(key);
-            if (!have) series.set(key, s);
-            else {
-              addInto(have.loss, s.loss);
-              addInto(have.lossResidual, s.lossResidual);
-              s.hazardLoss?.forEach((x, k) => addInto(have.hazardLoss![k]!, x));
-              s.hazardLossResidual?.forEach((x, k) => addInto(have.hazardLossResidual![k]!, x));
-            }
-          }
-          done += o.count;
+          await this.repo.insertSlices(b.projectId, b.version, o, o.slices);
+          mergeBatch(b, o);
         }
-        await db
-          .updateTable('dashboard_stores')
-          .set({ progress: total ? done / total : 1, updated_at: new Date() })
-          .where('project_id', '=', projectId)
-          .where('version', '=', version)
-          .execute();
+        await this.repo.progress(b.projectId, b.version, b.total ? b.done / b.total : 1);
       }
     } finally {
-      await Promise.all(workers.map((w) => w.terminate()));
+      await threads.close();
     }
-    if (done !== total) throw new Error(`the stored analysis holds ${done} assets, the project ${total} (the assets changed since)`);
-    agg.series = [...series.values()];
-    await db
-      .updateTable('dashboard_stores')
-      .set({ state: 'done', progress: 1, assets: total, aggregates: blobValue(encodeAggregates(agg)), updated_at: new Date() })
-      .where('project_id', '=', projectId)
-      .where('version', '=', version)
-      .execute();
-    // earlier runs' stores are of no use any more
-    await db.deleteFrom('dashboard_slices').where('project_id', '=', projectId).where('version', '<>', version).execute();
-    await db.deleteFrom('dashboard_stores').where('project_id', '=', projectId).where('version', '<>', version).execute();
-    this.log?.info({ projectId, version, assets: total, ms: Math.round(performance.now() - t0), workerMs: Math.round(workerMs) }, 'dashboard store built');
   }
 
   /** The aggregates of a done store. */
   async aggregates(projectId: number, version: number): Promise<LargeAggregates> {
-    const row = await this.db
-      .selectFrom('dashboard_stores')
-      .select([blobColumn('aggregates').as('data')])
-      .where('project_id', '=', projectId)
-      .where('version', '=', version)
-      .where('state', '=', 'done')
-      .executeTakeFirstOrThrow();
-    return decodeAggregates(blobOf(row.data));
+    return decodeAggregates(await this.repo.aggregates(projectId, version));
   }
 
   /** One job's per-asset figures over the portfolio's N assets, read page by page and inflated off the event loop. */
@@ -408,31 +363,21 @@ export class LargeStores {
     };
     let seen = 0;
     for (let after = -1; ;) {
-      const page = await this.db
-        .selectFrom('dashboard_slices')
-        .select(['batch_start', 'batch_count', blobColumn('data').as('data')])
-        .where('project_id', '=', projectId)
-        .where('version', '=', version)
-        .where('job', '=', job)
-        .where('batch_start', '>', after)
-        .orderBy('batch_start')
-        .limit(32)
-        .execute();
-      const raws = await Promise.all(page.map((r) => inflateRawAsync(blobOf(r.data))));
+      const page = await this.repo.slicesAfter(projectId, version, job, after, 32);
+      const raws = await Promise.all(page.map((r) => inflateRawAsync(r.data)));
       page.forEach((r, k) => {
         // an inflated Buffer may start at any offset of its pool: copy to an aligned one for the typed views
         const raw = raws[k]!.byteOffset % 4 === 0 ? raws[k]! : new Uint8Array(raws[k]!);
-        const p = sliceParts(raw, r.batch_count);
-        const s = r.batch_start;
-        out.pa.set(p.pa, s * ASSET_BATCH_FIELDS);
-        out.scores.set(p.scores.subarray(0, r.batch_count), s);
-        out.scores.set(p.scores.subarray(r.batch_count), N + s);
-        out.m.set(p.m, s * N_HAZARDS);
-        out.mR.set(p.mR, s * N_HAZARDS);
-        seen += r.batch_count;
+        const p = sliceParts(raw, r.count);
+        out.pa.set(p.pa, r.start * ASSET_BATCH_FIELDS);
+        out.scores.set(p.scores.subarray(0, r.count), r.start);
+        out.scores.set(p.scores.subarray(r.count), N + r.start);
+        out.m.set(p.m, r.start * N_HAZARDS);
+        out.mR.set(p.mR, r.start * N_HAZARDS);
+        seen += r.count;
       });
       if (page.length < 32) break;
-      after = page[page.length - 1]!.batch_start;
+      after = page[page.length - 1]!.start;
     }
     if (seen !== N) throw new Error(`the dashboard store holds ${seen} assets of job ${job}, the project ${N}`);
     return out;
