@@ -47,8 +47,11 @@ export function storeJobOf(at: AnalysisType, sc: ScenarioCode, year: number): nu
   return j < 0 ? undefined : j;
 }
 
-/** Chunks summarised together (about 500 assets each): one slice row per job and batch. */
-const BATCH_CHUNKS = 8;
+/**
+ * Chunks summarised together (500 assets each): one slice row per job and batch. 16 (8,000 assets): a job of a million
+ * assets is 125 rows (each row read is an inflate stream to set up); a batch decodes to about 200 MB in its thread.
+ */
+const BATCH_CHUNKS = 16;
 /** Property types with their own sums and series (the most frequent), as year-batches.ts. */
 const MAX_GROUPS = 64;
 /** Worker threads of a build (the analysis's engine uses every core the same way; the event loop only reads and writes). */
