@@ -408,19 +408,20 @@ export class DashboardService {
   private async largeReady(c: CachedResults, f: ResolvedFilters, body: DashboardBody, rowsMode: boolean): Promise<void> {
     const L = c.R.large!;
     const refused: { field: string; message: string }[] = [];
-    const no = (field: string, what: string) => refused.push({ field, message: `${what}: not available for a portfolio of this size` });
-    if (f.hazards.join(',') !== L.agg.hazards.join(',')) no('variable', 'one hazard alone');
-    if (!f.withContent) no('with_content', 'losses without content');
+    const size = `${c.R.assets.length.toLocaleString('en-US')} assets`;
+    const no = (field: string, what: string) => refused.push({ field, message: `${what} is not available for a portfolio of ${size}.` });
+    if (f.hazards.join(',') !== L.agg.hazards.join(',')) no('variable', 'Showing one hazard alone');
+    if (!f.withContent) no('with_content', 'Losses without content');
     if (f.opt.gdpAdjusted) no('adjusted_gdp', 'GDP-adjusted operational losses');
-    if (body.count !== 'All') no('count', 'the highest-loss assets alone');
-    if (body.property_type !== 'All') no('property_type', 'one property type');
-    if (!rowsMode && body.per_asset !== 'pages') no('per_asset', "per-asset sections in the answer (ask per_asset 'pages' and use the page endpoints)");
+    if (body.count !== 'All') no('count', 'Showing only the highest-loss assets');
+    if (body.property_type !== 'All') no('property_type', 'Filtering by one property type');
+    if (!rowsMode && body.per_asset !== 'pages') no('per_asset', "The per-asset sections in the answer (ask per_asset 'pages' and use the page endpoints)");
     const job = storeJobOf(f.at, f.sc, f.year);
     if (job === undefined) no('year', `${f.at} ${f.sc} ${f.year}`);
     if (refused.length > 0)
       throw new AppError(
         422,
-        `This portfolio has ${c.R.assets.length.toLocaleString('en-US')} assets: its dashboard is read from a summary made once per analysis, ` +
+        `This portfolio has ${size}: its dashboard is read from a summary made once per analysis, ` +
           `which holds every scenario and year at the default loss options for the whole portfolio. Not available at this size: ` +
           `${refused.map((r) => r.field).join(', ')}.`,
         refused,
