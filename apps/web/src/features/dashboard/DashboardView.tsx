@@ -144,7 +144,24 @@ export function DashboardView({
   const refreshing = query.isFetching && !pending;
   return (
     <div className="crp-dash" data-testid="dashboard" data-loading={refreshing || pagesFetching ? 'true' : 'false'} data-pending={pending ? 'true' : 'false'}>
-      <AdvancedFilters value={filters} hazards={data.project.hazards} propertyTypes={data.property_types} onApply={setFilters} busy={refreshing} />
+      <AdvancedFilters
+        value={filters}
+        hazards={data.project.hazards}
+        propertyTypes={data.property_types}
+        onApply={setFilters}
+        busy={refreshing}
+        unavailable={data.large_portfolio?.unavailable}
+      />
+      {data.large_portfolio && (
+        <Alert
+          className="crp-dash-alert"
+          type="info"
+          showIcon
+          data-testid="dashboard-large"
+          title={`A portfolio of ${data.large_portfolio.assets.toLocaleString('en-US')} assets`}
+          description="Its dashboard is read from a summary made once per analysis: every scenario and year, with or without adaptation, for all its hazards and assets together, with content and unadjusted operational losses. One hazard alone, one property type, the highest-loss assets and the other loss options are not available at this size."
+        />
+      )}
 
       {pending && (
         <Alert
@@ -258,6 +275,7 @@ export function DashboardView({
               size="small"
               aria-label="Content"
               data-testid="toggle-content"
+              disabled={!!data.large_portfolio?.unavailable.includes('with_content')}
               value={options.with_content ? 'add' : 'remove'}
               onChange={(v) => setOption('with_content', v === 'add')}
               options={[
@@ -271,6 +289,7 @@ export function DashboardView({
               size="small"
               aria-label="Operational loss"
               data-testid="toggle-gdp"
+              disabled={!!data.large_portfolio?.unavailable.includes('adjusted_gdp')}
               value={options.adjusted_gdp ? 'gdp' : 'plain'}
               onChange={(v) => setOption('adjusted_gdp', v === 'gdp')}
               options={[
