@@ -365,8 +365,10 @@ export class LargeStores {
       mR: new Uint8Array(N * N_HAZARDS),
     };
     let seen = 0;
-    for (let after = -1; ;) {
-      const page = await this.repo.slicesAfter(projectId, version, job, after, 32);
+    // the next page is fetched while this one is inflated
+    for (let next = this.repo.slicesAfter(projectId, version, job, -1, 32); ;) {
+      const page = await next;
+      if (page.length === 32) next = this.repo.slicesAfter(projectId, version, job, page[page.length - 1]!.start, 32);
       const raws = await Promise.all(page.map((r) => inflateRawAsync(r.data)));
       page.forEach((r, k) => {
         // an inflated Buffer may start at any offset of its pool: copy to an aligned one for the typed views
@@ -380,7 +382,6 @@ export class LargeStores {
         seen += r.count;
       });
       if (page.length < 32) break;
-      after = page[page.length - 1]!.start;
     }
     if (seen !== N) throw new Error(`the dashboard store holds ${seen} assets of job ${job}, the project ${N}`);
     return out;

@@ -5,7 +5,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { SCENARIO_LABELS } from '@crp/contracts';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import type { AssetRow, DashboardData, UpdateAssetsResult, Unit } from '../../api/dashboard';
-import { firstErrorMessage } from '../../api/http';
+import { ApiError, firstErrorMessage } from '../../api/http';
 import { readPreference, writePreference } from '../../lib/storage';
 import { PageLoading } from '../../ui/PageLoading';
 import { AdvancedFilters } from './AdvancedFilters';
@@ -131,9 +131,16 @@ export function DashboardView({
           title="The dashboard could not be loaded"
           description={firstErrorMessage(error, 'Something went wrong. Try again.')}
           action={
-            <Button icon={<ReloadOutlined />} onClick={() => void query.refetch()}>
-              Retry
-            </Button>
+            // a filter this dashboard cannot serve (e.g. of a large portfolio, from a link): open it with its defaults
+            error instanceof ApiError && error.status === 422 && entry.project_id !== null ? (
+              <Button data-testid="dashboard-default-filters" onClick={() => window.location.assign(`/dashboard?project_id=${entry.project_id}`)}>
+                Open with the default filters
+              </Button>
+            ) : (
+              <Button icon={<ReloadOutlined />} onClick={() => void query.refetch()}>
+                Retry
+              </Button>
+            )
           }
         />
       );
