@@ -116,6 +116,8 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('services', createServices(database, config, app.log));
+  // a dashboard store being built stops at its next batch and is let go (built again when next needed)
+  app.addHook('onClose', () => app.services.dashboard.large.close());
 
   registerErrorHandler(app);
   await app.register(formbody, { bodyLimit: config.BODY_LIMIT_BYTES });

@@ -90,6 +90,7 @@ export function createServices(
     users,
     { resultsCacheMb: config.DASHBOARD_RESULTS_CACHE_MB, answerCacheMb: config.DASHBOARD_ANSWER_CACHE_MB, ...decodeLimit },
     ownLayers,
+    log,
   );
   // When an analysis is stored, the dashboard decodes it right away, so the first query after it is not a cold read.
   const onStored = options.warmDashboard === false ? undefined : (projectId: number) => dashboard.warm(projectId);

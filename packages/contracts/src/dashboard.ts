@@ -90,6 +90,14 @@ const chartUnit = z.strictObject({
 });
 const chartUnits = z.strictObject({ dollar: chartUnit, percentage: chartUnit });
 const gated = <T extends z.ZodType>(t: T, section: string) => t.nullable().describe(`null when the tier does not allow ${section}`);
+/**
+ * The filters the dashboard of a large analysis (one read from its dashboard store, docs/dashboard.md "Large
+ * portfolios") cannot serve: one hazard alone, without content, GDP-adjusted, the highest-loss assets, one property
+ * type, and the per-asset sections in the answer.
+ */
+export const LARGE_PORTFOLIO_FILTERS = ['variable', 'with_content', 'adjusted_gdp', 'count', 'property_type', 'per_asset'] as const;
+export type LargePortfolioFilter = (typeof LARGE_PORTFOLIO_FILTERS)[number];
+
 /** A per-asset section: absent when the query asked for per_asset 'pages' (the page endpoints serve it). */
 const perAsset = <T extends z.ZodType>(t: T) => t.optional();
 
@@ -242,6 +250,12 @@ export const DashboardAnswer = z.strictObject({
     .int()
     .optional()
     .describe("with per_asset 'pages': the number of selected assets the page endpoints (api/v2/dashboard/assets/, heatmap/, map/) page through"),
+  large_portfolio: z
+    .strictObject({ assets: z.number().int(), unavailable: z.array(z.enum(LARGE_PORTFOLIO_FILTERS)) })
+    .optional()
+    .describe(
+      'present when the analysis is too large to read at once and the dashboard reads its dashboard store: the filters it cannot serve (they answer 422)',
+    ),
   tier_permissions: z.partialRecord(z.enum(TIER_SECTIONS), z.boolean()),
   data_edit_permissions: z.partialRecord(z.enum(DATA_EDIT_PERMISSIONS), z.boolean()),
 });

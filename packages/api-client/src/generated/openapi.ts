@@ -7108,6 +7108,11 @@ export interface operations {
                         } | null;
                         /** @description with per_asset 'pages': the number of selected assets the page endpoints (api/v2/dashboard/assets/, heatmap/, map/) page through */
                         per_asset_total?: number;
+                        /** @description present when the analysis is too large to read at once and the dashboard reads its dashboard store: the filters it cannot serve (they answer 422) */
+                        large_portfolio?: {
+                            assets: number;
+                            unavailable: ("variable" | "with_content" | "adjusted_gdp" | "count" | "property_type" | "per_asset")[];
+                        };
                         tier_permissions: {
                             [key: string]: boolean;
                         };
@@ -8201,6 +8206,11 @@ export interface operations {
                         } | null;
                         /** @description with per_asset 'pages': the number of selected assets the page endpoints (api/v2/dashboard/assets/, heatmap/, map/) page through */
                         per_asset_total?: number;
+                        /** @description present when the analysis is too large to read at once and the dashboard reads its dashboard store: the filters it cannot serve (they answer 422) */
+                        large_portfolio?: {
+                            assets: number;
+                            unavailable: ("variable" | "with_content" | "adjusted_gdp" | "count" | "property_type" | "per_asset")[];
+                        };
                         tier_permissions: {
                             [key: string]: boolean;
                         };

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { Kysely, PostgresDialect } from 'kysely';
+import { readBlobsRaw } from './bytea.js';
 import type { Config } from '../../config.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { Database } from './schema.js';
@@ -29,6 +30,7 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_D
     // statement in flight fails (the job attempt fails and is retried) instead of an unhandled 'error' ending the process.
     pool.on('connect', (client) => client.on('error', (err) => console.error(`[db] PostgreSQL connection closed: ${err.message}`)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    readBlobsRaw(true);
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');

@@ -165,6 +165,8 @@ export interface Database extends FaqTables {
   /** A view (migration 0020): the chunks of each project's current run (projects.results_version). Read only. */
   analysis_results: AnalysisResultsTable;
   analysis_chunks: AnalysisChunksTable;
+  dashboard_stores: DashboardStoresTable;
+  dashboard_slices: DashboardSlicesTable;
   analysis_runs: AnalysisRunsTable;
   analysis_parts: AnalysisPartsTable;
   analysis_staging: AnalysisStagingTable;
@@ -295,6 +297,29 @@ export type ProjectRow = Selectable<ProjectsTable>;
 export type AssetRow = Selectable<AssetsTable>;
 export type NewAsset = Insertable<AssetsTable>;
 export type JobRow = Selectable<JobsTable>;
+
+/** The dashboard store of a large analysis (migration 0021, modules/dashboard/large-store.ts): state and aggregates. */
+export interface DashboardStoresTable {
+  project_id: number;
+  version: number;
+  state: 'building' | 'done' | 'failed';
+  progress: Generated<number>;
+  owner: string | null;
+  message: string | null;
+  assets: Generated<number>;
+  aggregates: Uint8Array | null;
+  updated_at: Timestamp;
+}
+
+/** One scenario-year job's per-asset figures of a batch of assets (migration 0021). */
+export interface DashboardSlicesTable {
+  project_id: number;
+  version: number;
+  job: number;
+  batch_start: number;
+  batch_count: number;
+  data: Uint8Array;
+}
 
 /** Every result chunk of every run of a project (migration 0020); the current run is projects.results_version. */
 export interface AnalysisChunksTable {

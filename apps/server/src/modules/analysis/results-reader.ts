@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors.js';
 import { assetInputOf } from './analysis.jobs.js';
 import { countAssets, readAssets } from './analysis.repository.js';
 import { decodeChunkAsync, type StoredChunk } from './result-codec.js';
+import type { LargeResults } from '../dashboard/large-store.js';
 
 /** Stored chunks read per query (about 1 MB each): bounds the driver's buffers and lets requests interleave. */
 const READ_CHUNKS = 16;
@@ -38,6 +39,11 @@ export interface ProjectResults<A extends AssetRow | ResultsAssetRow = AssetRow>
   localOf: Int32Array;
   /** Bytes held by the decoded arrays (for the memory bound of the dashboard's cache). */
   bytes: number;
+  /**
+   * Set when the analysis is too large to decode and is read from its dashboard store instead (large-store.ts): then
+   * `chunks` holds no result arrays, and only what the store holds may be asked (DashboardService checks the filters).
+   */
+  large?: LargeResults;
 }
 
 /**

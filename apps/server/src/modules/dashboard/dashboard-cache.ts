@@ -41,6 +41,8 @@ export interface CachedResults {
   propertyTypes?: string[];
   continents?: Record<string, number[]>;
   bounds?: [number, number, number, number] | null;
+  /** The world view's map cells of every asset by zoom (dashboard-pages worldClusters). */
+  worldGrids?: Map<number, unknown>;
   /** The countries of every asset in order of first appearance, and each asset's (dashboard-figures byCountry). */
   countries?: { codes: string[]; of: Int32Array };
 }

@@ -20,6 +20,7 @@ import {
   type HazardKey,
   type ScenarioCode,
   type TierSection,
+  LARGE_PORTFOLIO_FILTERS,
 } from '@crp/contracts';
 import { defaultMeasure, keyFindings, N_HAZARDS, seriesIndices } from '@crp/engine';
 import { DATASETS, HAZARD_META } from '@crp/hazards';
@@ -448,6 +449,8 @@ function assetSections(x: SectionInput, cols: AssetColumns) {
           : cols.assetTable(),
       ),
     ),
+    // an analysis read from its dashboard store: the filters it cannot serve (DashboardService.largeReady refuses them)
+    ...(sel.R.large ? { large_portfolio: { assets: sel.R.assets.length, unavailable: [...LARGE_PORTFOLIO_FILTERS] } } : {}),
     tier_permissions: x.tierPermissions,
     data_edit_permissions: Object.fromEntries(DATA_EDIT_PERMISSIONS.map((k) => [k, x.edits[k] !== false])),
   };

@@ -176,6 +176,8 @@ export interface SelectionData {
   /** Selected position of each asset id (ids filter). */
   positionOfId?: Map<number, number>;
   bounds?: [number, number, number, number] | null;
+  /** Every asset in position order (dashboard-pages isEveryAssetInOrder), once checked. */
+  inOrder?: boolean;
 }
 /** A selection with the caller's tier sections (what the page endpoints may show). */
 export type Selection = SelectionData & { allowed: Partial<Record<TierSection, boolean>> };

@@ -27,8 +27,10 @@ import {
   type AnalysisType,
   type ScenarioCode,
 } from '@crp/contracts';
-import { N_HAZARDS } from '@crp/engine';
-import { DECODED_BYTES_PER_ASSET, loadProjectResults, type DecodeLimit } from '../analysis/results-reader.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { lossSeriesOf, N_HAZARDS } from '@crp/engine';
+import { DECODED_BYTES_PER_ASSET, loadProjectResults, type DecodeLimit, type ProjectResults } from '../analysis/results-reader.js';
+import { countAssets, readAssets } from '../analysis/analysis.repository.js';
 import type { DB } from '../../infra/db/database.js';
 import type { DashboardRepository } from './dashboard.repository.js';
 import type { ProjectRow } from '../../infra/db/schema.js';
@@ -40,7 +42,21 @@ import type { ProjectAccessPolicy, ProjectRole } from '../access/project-access.
 import { tierDataOf } from '../accounts/tier.service.js';
 import { Lru } from '../../lib/lru.js';
 import type { OwnLayerService } from '../own-layers/own-layer.service.js';
-import { hazardKeysOf, precomputeSeries, resultsKeyOf, ResultsCache, scoreMatrixOf, type CachedResults } from './dashboard-cache.js';
+import {
+  hazardKeysOf,
+  precomputeSeries,
+  resultsKeyOf,
+  ResultsCache,
+  scoreMatrixOf,
+  seriesKeyOf,
+  storedHazardIndex,
+  type CachedResults,
+  type YearBatches,
+} from './dashboard-cache.js';
+import { meanKeys } from './dashboard-money.js';
+import { LARGE_JOBS_KEPT, largeResultsOf, LargeStores, STORE_JOBS, storeJobOf } from './large-store.js';
+import { MEAN_FIELDS } from './large-store-compute.js';
+import { figuresKeyOf, yearKeyOf } from './year-batches-compute.js';
 import { labelOf, LOSS_FIELDS, MIB } from './dashboard-columns.js';
 import { resolveFilters, selectionKeyOf, type ResolvedFilters } from './dashboard-filter.js';
 import { portfolioSeries, portfolioTotals } from './dashboard-figures.js';
@@ -77,6 +93,8 @@ export class DashboardService {
   private readonly decodeLimit: DecodeLimit;
   /** Memory for decoded analyses (config DASHBOARD_RESULTS_CACHE_MB). */
   private readonly resultsCacheBytes: number;
+  /** The dashboard stores of analyses too large to decode (large-store.ts). */
+  readonly large: LargeStores;
   /** Up to this many selected assets the map endpoint sends points, above it clusters (tests lower it). */
   mapPointsMax = DASHBOARD_MAP_POINTS_MAX;
 
@@ -88,7 +106,9 @@ export class DashboardService {
     limits: { resultsCacheMb: number; answerCacheMb: number; maxDecodedBytes: number } = { resultsCacheMb: 768, answerCacheMb: 128, maxDecodedBytes: Infinity },
     /** The company's own hazard layers (issue 23 item 3), for the 'own data' marks; none when not given. */
     private readonly own?: Pick<OwnLayerService, 'markerFor' | 'signatureOf'>,
+    log?: FastifyBaseLogger,
   ) {
+    this.large = new LargeStores(db, log);
     this.cache = new ResultsCache(limits.resultsCacheMb * MIB);
     this.resultsCacheBytes = limits.resultsCacheMb * MIB;
     this.decodeLimit = { maxDecodedBytes: limits.maxDecodedBytes };
@@ -112,7 +132,15 @@ export class DashboardService {
   async warm(projectId: number): Promise<void> {
     const project = await this.repo.analysisState(projectId);
     if (!project || project.status !== 'done') return;
-    const cached = await this.cache.get(resultsKeyOf(project), () => loadProjectResults(this.db, project.id, this.decodeLimit));
+    let cached: CachedResults;
+    try {
+      cached = await this.cache.get(resultsKeyOf(project), () => this.load(project.id));
+    } catch (err) {
+      // a large analysis whose dashboard store is being prepared (load started it)
+      if (err instanceof AppError && err.statusCode === 409) return;
+      throw err;
+    }
+    if (cached.R.large) return;
     this.startYears(resultsKeyOf(project), cached, project);
     // The per-asset CVaRs at the project's default filters (what most first queries ask), kept with the analysis.
     selectAssets(cached, resolveFilters(project, null, DashboardBodySchema.parse({ project_id: project.id })), { property_type: 'All', count: 'All' });
@@ -127,13 +155,23 @@ export class DashboardService {
    */
   async warmRecent(maxProjects = 4): Promise<number[]> {
     const warmed: number[] = [];
+    const large: number[] = [];
     let bytes = 0;
     for (const p of await this.repo.recentlyAnalysed(maxProjects)) {
       const need = (p.assets ?? 0) * DECODED_BYTES_PER_ASSET;
-      if (need > this.decodeLimit.maxDecodedBytes || (warmed.length > 0 && bytes + need > this.resultsCacheBytes)) break;
-      await this.warm(p.id);
-      warmed.push(p.id);
-      bytes += need;
+      if (need > this.decodeLimit.maxDecodedBytes) large.push(p.id);
+      else if (warmed.length > 0 && bytes + need > this.resultsCacheBytes) break;
+      else {
+        await this.warm(p.id);
+        warmed.push(p.id);
+        bytes += need;
+      }
+    }
+    // too large to decode, after the others: the dashboard store is built if it is missing, else the assets are read
+    // (about 40 s at a million), so the first query after a restart finds them
+    for (const id of large) {
+      await this.warm(id);
+      warmed.push(id);
     }
     return warmed;
   }
@@ -289,8 +327,9 @@ export class DashboardService {
       );
     }
     try {
-      const c = await this.cache.get(x.resultsKey, () => loadProjectResults(this.db, x.project.id, this.decodeLimit));
-      this.startYears(x.resultsKey, c, x.project);
+      const c = await this.cache.get(x.resultsKey, () => this.load(x.project.id));
+      if (c.R.large) await this.largeReady(c, f, body, rowsMode);
+      else this.startYears(x.resultsKey, c, x.project);
       // Step 2: the selection, its money at the year and its climate scores.
       const sel = selectAssets(c, f, body);
       const { atYear, assetScores } = yearFiguresOf(sel);
@@ -334,6 +373,87 @@ export class DashboardService {
     }
   }
 
+  /**
+   * Reads a project's analysis: decoded when it fits the decode limit (RESULTS_DECODE_MAX_MB), else its assets and the
+   * aggregates of its dashboard store (large-store.ts), which is built in the background the first time (409 with the
+   * progress until it is done).
+   */
+  private async load(projectId: number): Promise<ProjectResults> {
+    const n = await countAssets(this.db, projectId);
+    if (n * DECODED_BYTES_PER_ASSET <= this.decodeLimit.maxDecodedBytes) return loadProjectResults(this.db, projectId, this.decodeLimit);
+    const { version, hazards } = await this.large.current(projectId);
+    // no analysis stored yet: the reader's own 409
+    if (version === null) return loadProjectResults(this.db, projectId);
+    const st = await this.large.state(projectId, version);
+    if (st?.state !== 'done') {
+      void this.large.ensureBuilding(projectId, version, hazards);
+      const progress = st?.state === 'building' ? st.progress : 0;
+      throw new AppError(
+        409,
+        `This portfolio has ${n.toLocaleString('en-US')} assets, more than this server reads at once: its dashboard is being prepared ` +
+          `(${Math.round(progress * 100)} %). It opens when this is done.` +
+          (st?.state === 'failed' ? ` The last attempt failed (${st.message ?? 'unknown error'}) and is being retried.` : ''),
+        undefined,
+        { status: 'preparing', progress },
+      );
+    }
+    const agg = await this.large.aggregates(projectId, version);
+    return largeResultsOf(await readAssets(this.db, projectId), { projectId, version, agg, loaded: new Map() });
+  }
+
+  /**
+   * A query of a large analysis: refuses (422, naming each filter) what its dashboard store does not hold, fills the
+   * analysis's caches from the store's aggregates once, and reads the query's scenario-year job.
+   */
+  private async largeReady(c: CachedResults, f: ResolvedFilters, body: DashboardBody, rowsMode: boolean): Promise<void> {
+    const L = c.R.large!;
+    const refused: { field: string; message: string }[] = [];
+    const size = `${c.R.assets.length.toLocaleString('en-US')} assets`;
+    const no = (field: string, what: string) => refused.push({ field, message: `${what} is not available for a portfolio of ${size}.` });
+    if (f.hazards.join(',') !== L.agg.hazards.join(',')) no('variable', 'Showing one hazard alone');
+    if (!f.withContent) no('with_content', 'Losses without content');
+    if (f.opt.gdpAdjusted) no('adjusted_gdp', 'GDP-adjusted operational losses');
+    if (body.count !== 'All') no('count', 'Showing only the highest-loss assets');
+    if (body.property_type !== 'All') no('property_type', 'Filtering by one property type');
+    if (!rowsMode && body.per_asset !== 'pages') no('per_asset', "The per-asset sections in the answer (ask per_asset 'pages' and use the page endpoints)");
+    const job = storeJobOf(f.at, f.sc, f.year);
+    if (job === undefined) no('year', `${f.at} ${f.sc} ${f.year}`);
+    if (refused.length > 0)
+      throw new AppError(
+        422,
+        `This portfolio has ${size}: its dashboard is read from a summary made once per analysis, ` +
+          `which holds every scenario and year at the default loss options for the whole portfolio. Not available at this size: ` +
+          `${refused.map((r) => r.field).join(', ')}.`,
+        refused,
+      );
+    if (!c.years) fillFromStore(c);
+    await this.largeJob(c, job!);
+  }
+
+  /** Reads one job of a large analysis's store into its caches (the most recently asked LARGE_JOBS_KEPT are kept). */
+  private async largeJob(c: CachedResults, job: number): Promise<void> {
+    const L = c.R.large!;
+    let p = L.loaded.get(job);
+    if (p) L.loaded.delete(job);
+    else {
+      p = this.large.slice(L.projectId, L.version, job, c.R.assets.length);
+      p.catch(() => L.loaded.delete(job));
+    }
+    L.loaded.set(job, p);
+    for (const old of [...L.loaded.keys()].slice(0, Math.max(0, L.loaded.size - LARGE_JOBS_KEPT))) {
+      L.loaded.delete(old);
+      forgetJob(c, old);
+    }
+    const slice = await p;
+    const j = STORE_JOBS[job]!;
+    const y = c.years!;
+    y.pa.set(yearKeyOf(j.at, j.sc, j.year), slice.pa);
+    const fk = figuresKeyOf(j.s, true, false);
+    y.figures.set(fk, { sums: y.figures.get(fk)!.sums, scores: slice.scores });
+    c.scores.set(`${j.s}|false`, slice.m, slice.m.byteLength);
+    c.scores.set(`${j.s}|true`, slice.mR, slice.mR.byteLength);
+  }
+
   /** The selection of the page endpoints for a caller and filters (tier section checked: 403 when not allowed). */
   private async selection(
     caller: AuthUser,
@@ -342,6 +462,12 @@ export class DashboardService {
   ): Promise<Selection> {
     const sel = (await this.build(caller, { ...body, per_asset: 'pages' } as DashboardBody, undefined, undefined, true)) as Selection;
     if (sel.allowed[section] !== true) throw new AppError(403, `Your subscription tier does not include the ${section.replace(/_/g, ' ')}.`);
+    // a large analysis: the hazard scores of the selection's year, read again if they were let go since
+    if (sel.R.large && !sel.cachedResults.scores.get(`${sel.syIdx}|false`))
+      await this.largeJob(
+        sel.cachedResults,
+        STORE_JOBS.findIndex((j) => j.s === sel.syIdx),
+      );
     return sel;
   }
 
@@ -437,6 +563,66 @@ export class DashboardService {
     const clusters = mapClusters(sel, score, body.bbox, body.zoom);
     return { ...base, clustered: true, points: null, clusters };
   }
+}
+
+/**
+ * The caches of a large analysis filled from its store's aggregates (what year-batches.ts precomputes for a decoded
+ * one): each job's bar sums and money sums, the series of every scenario (whole portfolio and property types), the
+ * means of every scenario-year. Per-asset figures come per job (DashboardService.largeJob).
+ */
+function fillFromStore(c: CachedResults): void {
+  const { agg } = c.R.large!;
+  const H = agg.hazards.length;
+  const y: YearBatches = {
+    hazards: agg.hazards.join(','),
+    H,
+    pa: new Map(),
+    bars: new Map(),
+    figures: new Map(),
+    groupOf: new Map(agg.groups.map((t, g) => [t, g])),
+    done: Promise.resolve(),
+    bytes: 0,
+  };
+  STORE_JOBS.forEach((j, n) => {
+    y.bars.set(yearKeyOf(j.at, j.sc, j.year), agg.bars[n]!);
+    const s = agg.sums[n]!;
+    y.figures.set(figuresKeyOf(j.s, true, false), {
+      sums: { totalValue: s[0]!, premium: s[1]!, loss: s.slice(2, 2 + H), lossResidual: s.slice(2 + H, 2 + 2 * H) },
+      scores: null,
+    });
+  });
+  for (const s of agg.series) {
+    const key = seriesKeyOf(s.at, s.sc, agg.hazards, true, false, s.group < 0 ? 'All' : agg.groups[s.group]!);
+    c.series.set(key, lossSeriesOf(s.years, s.loss, s.lossResidual));
+    if (s.hazardLoss && s.hazardLossResidual) c.hazardSeries.set(key, { years: s.years, loss: s.hazardLoss, lossResidual: s.hazardLossResidual });
+  }
+  const hk = storedHazardIndex(agg.hazards);
+  const m = agg.means;
+  const S = m.length / (H * MEAN_FIELDS);
+  for (let s = 0; s < S; s++)
+    for (let k = 0; k < H; k++) {
+      const o = (s * H + k) * MEAN_FIELDS;
+      c.means.set(meanKeys.score(hk[k]!, s, false), m[o + 1] ? Math.round(m[o]! / m[o + 1]!) : null);
+      c.means.set(meanKeys.score(hk[k]!, s, true), m[o + 3] ? Math.round(m[o + 2]! / m[o + 3]!) : null);
+      c.means.set(meanKeys.intensity(hk[k]!, s), m[o + 5] ? Math.round((1000 * m[o + 4]!) / m[o + 5]!) / 1000 : null);
+      c.means.set(meanKeys.inventory(hk[k]!, s, false), m[o + 6]!);
+      c.means.set(meanKeys.inventory(hk[k]!, s, true), m[o + 7]!);
+    }
+  // the hazard-score matrices of the kept jobs (11 bytes an asset each), managed by largeJob and forgetJob
+  c.scores = new Lru<Uint8Array>(Infinity, Infinity);
+  c.years = y;
+}
+
+/** Lets go of a job's per-asset figures (and its year's scores, unless another kept job has the same year). */
+function forgetJob(c: CachedResults, job: number): void {
+  const j = STORE_JOBS[job]!;
+  const y = c.years!;
+  y.pa.delete(yearKeyOf(j.at, j.sc, j.year));
+  if ([...c.R.large!.loaded.keys()].some((k) => STORE_JOBS[k]!.s === j.s)) return;
+  const fk = figuresKeyOf(j.s, true, false);
+  y.figures.set(fk, { sums: y.figures.get(fk)!.sums, scores: null });
+  c.scores.delete(`${j.s}|false`);
+  c.scores.delete(`${j.s}|true`);
 }
 
 /**

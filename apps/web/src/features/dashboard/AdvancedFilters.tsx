@@ -22,12 +22,15 @@ export function AdvancedFilters({
   propertyTypes,
   onApply,
   busy,
+  unavailable = [],
 }: {
   value: AppliedFilters;
   hazards: string[];
   propertyTypes: string[];
   onApply: (f: AppliedFilters) => void;
   busy?: boolean;
+  /** Filters the dashboard cannot serve (a large portfolio read from its dashboard store): shown disabled. */
+  unavailable?: readonly string[];
 }) {
   const { message } = App.useApp();
   const qc = useQueryClient();
@@ -101,6 +104,7 @@ export function AdvancedFilters({
           <Select
             aria-label="Hazard"
             data-testid="filter-variable"
+            disabled={unavailable.includes('variable')}
             style={{ width: 150 }}
             value={draft.variable}
             onChange={(variable) => setDraft((d) => ({ ...d, variable }))}
@@ -111,6 +115,7 @@ export function AdvancedFilters({
           <Select
             aria-label="Property type"
             data-testid="filter-property-type"
+            disabled={unavailable.includes('property_type')}
             style={{ width: 150 }}
             value={draft.property_type}
             onChange={(property_type) => setDraft((d) => ({ ...d, property_type }))}
@@ -121,6 +126,7 @@ export function AdvancedFilters({
         <Form.Item label="Assets">
           <Select
             aria-label="Number of assets"
+            disabled={unavailable.includes('count')}
             style={{ width: 100 }}
             value={draft.count}
             onChange={(count) => setDraft((d) => ({ ...d, count }))}

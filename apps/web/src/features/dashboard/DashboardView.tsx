@@ -5,7 +5,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { SCENARIO_LABELS } from '@crp/contracts';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import type { AssetRow, DashboardData, UpdateAssetsResult, Unit } from '../../api/dashboard';
-import { firstErrorMessage } from '../../api/http';
+import { ApiError, firstErrorMessage } from '../../api/http';
 import { readPreference, writePreference } from '../../lib/storage';
 import { PageLoading } from '../../ui/PageLoading';
 import { AdvancedFilters } from './AdvancedFilters';
@@ -42,7 +42,9 @@ function AnalysisProgress({ pending, title }: { pending: Pending; title: string 
       <h2>{title}</h2>
       <p>{pending.detail}</p>
       <Progress percent={Math.round(pending.progress * 100)} status="active" aria-label="Analysis progress" />
-      <p className="crp-muted crp-small">The dashboard opens by itself when the analysis is done.</p>
+      <p className="crp-muted crp-small">
+        {pending.status === 'preparing' ? 'The dashboard opens by itself when it is ready.' : 'The dashboard opens by itself when the analysis is done.'}
+      </p>
     </Card>
   );
 }
@@ -113,7 +115,13 @@ export function DashboardView({
   };
 
   if (!data) {
-    if (pending) return <AnalysisProgress pending={pending} title={`Analysing ${entry.project_name ?? 'the project'}`} />;
+    if (pending)
+      return (
+        <AnalysisProgress
+          pending={pending}
+          title={`${pending.status === 'preparing' ? 'Preparing the dashboard of' : 'Analysing'} ${entry.project_name ?? 'the project'}`}
+        />
+      );
     if (error)
       return (
         <Alert
@@ -123,9 +131,16 @@ export function DashboardView({
           title="The dashboard could not be loaded"
           description={firstErrorMessage(error, 'Something went wrong. Try again.')}
           action={
-            <Button icon={<ReloadOutlined />} onClick={() => void query.refetch()}>
-              Retry
-            </Button>
+            // a filter this dashboard cannot serve (e.g. of a large portfolio, from a link): open it with its defaults
+            error instanceof ApiError && error.status === 422 && entry.project_id !== null ? (
+              <Button data-testid="dashboard-default-filters" onClick={() => window.location.assign(`/dashboard?project_id=${entry.project_id}`)}>
+                Open with the default filters
+              </Button>
+            ) : (
+              <Button icon={<ReloadOutlined />} onClick={() => void query.refetch()}>
+                Retry
+              </Button>
+            )
           }
         />
       );
@@ -136,7 +151,24 @@ export function DashboardView({
   const refreshing = query.isFetching && !pending;
   return (
     <div className="crp-dash" data-testid="dashboard" data-loading={refreshing || pagesFetching ? 'true' : 'false'} data-pending={pending ? 'true' : 'false'}>
-      <AdvancedFilters value={filters} hazards={data.project.hazards} propertyTypes={data.property_types} onApply={setFilters} busy={refreshing} />
+      <AdvancedFilters
+        value={filters}
+        hazards={data.project.hazards}
+        propertyTypes={data.property_types}
+        onApply={setFilters}
+        busy={refreshing}
+        unavailable={data.large_portfolio?.unavailable}
+      />
+      {data.large_portfolio && (
+        <Alert
+          className="crp-dash-alert"
+          type="info"
+          showIcon
+          data-testid="dashboard-large"
+          title={`A portfolio of ${data.large_portfolio.assets.toLocaleString('en-US')} assets`}
+          description="Its dashboard is read from a summary made once per analysis: every scenario and year, with or without adaptation, for all its hazards and assets together, with content and unadjusted operational losses. One hazard alone, one property type, the highest-loss assets and the other loss options are not available at this size."
+        />
+      )}
 
       {pending && (
         <Alert
@@ -250,6 +282,7 @@ export function DashboardView({
               size="small"
               aria-label="Content"
               data-testid="toggle-content"
+              disabled={!!data.large_portfolio?.unavailable.includes('with_content')}
               value={options.with_content ? 'add' : 'remove'}
               onChange={(v) => setOption('with_content', v === 'add')}
               options={[
@@ -263,6 +296,7 @@ export function DashboardView({
               size="small"
               aria-label="Operational loss"
               data-testid="toggle-gdp"
+              disabled={!!data.large_portfolio?.unavailable.includes('adjusted_gdp')}
               value={options.adjusted_gdp ? 'gdp' : 'plain'}
               onChange={(v) => setOption('adjusted_gdp', v === 'gdp')}
               options={[

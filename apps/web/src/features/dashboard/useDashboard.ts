@@ -7,7 +7,10 @@ import type { AnalysisOptions, AppliedFilters, DashboardEntry } from './dashboar
 
 export const dashboardKey = (f: DashboardFiltersSent, perAsset: 'columns' | 'pages' = 'columns') => ['dashboard', f, perAsset] as const;
 
-/** The analysis is still running: the 409 answer's status and progress (0-1). */
+/**
+ * The analysis is still running, or (status 'preparing') the analysis is too large to read at once and its dashboard
+ * is being prepared: the 409 answer's status and progress (0-1).
+ */
 export interface Pending {
   status: string;
   progress: number;
@@ -50,7 +53,12 @@ export function useDashboard(sent: DashboardFiltersSent, perAsset: 'columns' | '
     retry: false,
     staleTime: 60_000,
     refetchOnWindowFocus: false,
-    refetchInterval: (query) => (pendingOf(query.state.error) && sent.project_id === undefined ? 2500 : false),
+    // the dashboard itself is polled when the project is unknown, or while its dashboard is prepared (the project's
+    // status is then 'done' already)
+    refetchInterval: (query) => {
+      const p = pendingOf(query.state.error);
+      return p && (sent.project_id === undefined || p.status === 'preparing') ? 2500 : false;
+    },
   });
   const pending = pendingOf(q.error);
   const projectId = sent.project_id ?? q.data?.project.project_id;
@@ -58,7 +66,7 @@ export function useDashboard(sent: DashboardFiltersSent, perAsset: 'columns' | '
   const status = useQuery({
     queryKey: ['projects', 'status', projectId, 'dashboard-poll'],
     queryFn: () => fetchProjectStatus(projectId!),
-    enabled: !!pending && projectId !== undefined,
+    enabled: !!pending && pending.status !== 'preparing' && projectId !== undefined,
     refetchInterval: 1500,
     gcTime: 0,
   });
@@ -70,7 +78,7 @@ export function useDashboard(sent: DashboardFiltersSent, perAsset: 'columns' | '
   }, [status.data?.status, pending, q]);
 
   const progress: Pending | null = pending
-    ? status.data
+    ? status.data && pending.status !== 'preparing'
       ? { status: status.data.status, progress: status.data.progress, detail: status.data.message ?? pending.detail }
       : pending
     : null;
