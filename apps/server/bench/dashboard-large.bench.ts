@@ -8,7 +8,8 @@
  * query (assets and aggregates read, one job's slices), then what the web dashboard asks for scenario-year and
  * adaptation filters never asked before (the answer with per_asset 'pages' plus the first page of the asset table, the
  * heat map and the map, in parallel as the browser does), the same again (cache hits), asset-table pages sorted by
- * other columns, and the process's memory. Nothing else runs in the process meanwhile.
+ * other columns, and the process's memory. Nothing else runs in the process meanwhile. BENCH_SERIAL=true asks the four
+ * requests of a filter set one after the other and prints each one's time (the first builds the selection).
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -99,8 +100,27 @@ const post = async (path: string, body: Record<string, unknown>) => {
   return { ms, bytes: text.length };
 };
 /** What the web dashboard asks for one filter set: the answer and the first pages, in parallel. */
+const SERIAL = process.env.BENCH_SERIAL === 'true';
 const dashboard = async (f: Record<string, unknown>) => {
   const t0 = performance.now();
+  if (SERIAL) {
+    // BENCH_SERIAL=true: the four requests one after the other, each one's time printed
+    const parts: [string, Record<string, unknown>][] = [
+      ['/api/v2/dashboard/', { ...f, per_asset: 'pages' }],
+      ['/api/v2/dashboard/assets/', { ...f, limit: 20 }],
+      ['/api/v2/dashboard/heatmap/', { ...f, limit: 50 }],
+      ['/api/v2/dashboard/map/', { ...f }],
+    ];
+    const times: string[] = [];
+    let answer = { ms: 0, bytes: 0 };
+    for (const [path, body] of parts) {
+      const r = await post(path, body);
+      if (path === '/api/v2/dashboard/') answer = r;
+      times.push(`${path.split('/').slice(-2, -1)[0]} ${r.ms.toFixed(0)}`);
+    }
+    console.log(`      ${times.join(', ')} ms`);
+    return { ms: performance.now() - t0, answer };
+  }
   const [answer] = await Promise.all([
     post('/api/v2/dashboard/', { ...f, per_asset: 'pages' }),
     post('/api/v2/dashboard/assets/', { ...f, limit: 20 }),
