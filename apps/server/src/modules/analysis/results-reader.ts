@@ -75,8 +75,11 @@ export function assertDecodable(assets: number, limit: DecodeLimit): void {
   throw new AppError(422, msg, [{ field: 'project_id', message: 'analysis too large to read on this server' }], { code: 'results_too_large', error: msg });
 }
 
-/** Reads the stored analysis of a project; 409 when there is none yet (still queued or running), 422 when too large. */
-export async function loadProjectResults(db: DB, projectId: number, limit?: DecodeLimit): Promise<ProjectResults> {
+/**
+ * Reads the stored analysis of a project; 409 when there is none yet (still queued or running), 422 when too large
+ * (`assetCount`: the project's asset count when the caller has it, else counted here).
+ */
+export async function loadProjectResults(db: DB, projectId: number, limit?: DecodeLimit, assetCount?: number): Promise<ProjectResults> {
   const project = await db.selectFrom('projects').select(['status', 'status_message', 'results_version']).where('id', '=', projectId).executeTakeFirstOrThrow();
   const version = project.results_version;
   if (version === null) {
@@ -87,7 +90,7 @@ export async function loadProjectResults(db: DB, projectId: number, limit?: Deco
         : 'The analysis of this project is not finished yet. Try again when it is done.',
     );
   }
-  if (limit) assertDecodable(await countAssets(db, projectId), limit);
+  if (limit) assertDecodable(assetCount ?? (await countAssets(db, projectId)), limit);
   const assets = await readAssets(db, projectId);
   // Page by page, each page's blobs inflated on the thread pool (off the event loop), so a large analysis does not
   // stall other requests while it is read (issue 22). Every page from the same run (the current one when read began).
@@ -108,6 +111,13 @@ export async function loadProjectResults(db: DB, projectId: number, limit?: Deco
   }
   if (chunks.length === 0) throw new AppError(409, 'The analysis of this project is not finished yet. Try again when it is done.');
   return resultsOf(assets, chunks);
+}
+
+/** Stored index of a scenario-year key (400 when there is none): the readers' syIndex. */
+export function syIndexOf(key: string): number {
+  const i = SCENARIO_YEAR_INDEX.get(key);
+  if (i === undefined) throw new AppError(400, `No scenario-year ${key}.`);
+  return i;
 }
 
 /** The reader over decoded chunks of `assets` (stored, or computed just now for posted assets). */
@@ -134,11 +144,7 @@ export function resultsOf<A extends AssetRow | ResultsAssetRow>(assets: A[], chu
   });
   if (owner.length !== assets.length)
     throw new AppError(409, 'The stored analysis does not match the assets (they changed since). A new analysis is queued or running.');
-  const syIndex = (key: string) => {
-    const i = SCENARIO_YEAR_INDEX.get(key);
-    if (i === undefined) throw new AppError(400, `No scenario-year ${key}.`);
-    return i;
-  };
+  const syIndex = syIndexOf;
   return {
     assets,
     prepared,

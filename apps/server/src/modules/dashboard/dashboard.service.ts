@@ -380,7 +380,7 @@ export class DashboardService {
    */
   private async load(projectId: number): Promise<ProjectResults> {
     const n = await countAssets(this.db, projectId);
-    if (n * DECODED_BYTES_PER_ASSET <= this.decodeLimit.maxDecodedBytes) return loadProjectResults(this.db, projectId, this.decodeLimit);
+    if (n * DECODED_BYTES_PER_ASSET <= this.decodeLimit.maxDecodedBytes) return loadProjectResults(this.db, projectId, this.decodeLimit, n);
     const { version, hazards } = await this.large.current(projectId);
     // no analysis stored yet: the reader's own 409
     if (version === null) return loadProjectResults(this.db, projectId);

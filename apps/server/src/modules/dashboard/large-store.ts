@@ -19,7 +19,7 @@ import { ASSET_BATCH_FIELDS, N_HAZARDS, prepareAssets, SCENARIO_YEAR_INDEX, SCEN
 import type { DB } from '../../infra/db/database.js';
 import type { AssetRow } from '../../infra/db/schema.js';
 import { AppError } from '../../lib/errors.js';
-import type { ProjectResults } from '../analysis/results-reader.js';
+import { syIndexOf, type ProjectResults } from '../analysis/results-reader.js';
 import type { StoredChunk } from '../analysis/result-codec.js';
 import { LargeStoreRepository } from './large-store.repository.js';
 import { hazardKeysOf } from './dashboard-cache.js';
@@ -412,11 +412,6 @@ export function largeResultsOf(assets: AssetRow[], large: LargeResults): Project
   const none = (): never => {
     throw new AppError(422, 'This analysis is read from its dashboard store: per-asset hazard values are not available at this size.');
   };
-  const syIndex = (key: string) => {
-    const i = SCENARIO_YEAR_INDEX.get(key);
-    if (i === undefined) throw new AppError(400, `No scenario-year ${key}.`);
-    return i;
-  };
   return {
     assets,
     prepared,
@@ -426,7 +421,7 @@ export function largeResultsOf(assets: AssetRow[], large: LargeResults): Project
     // the asset rows and prepared assets (about 1.5 KB an asset in the heap)
     bytes: assets.length * 1536,
     locate: none,
-    syIndex,
+    syIndex: syIndexOf,
     intensity: none,
     score: none,
     large,
