@@ -28,6 +28,11 @@ describe('dashboard of a large analysis (dashboard store)', () => {
     property_type: types[i % 3],
     valuation: 5e6 + i * 1e5,
     revenue: i % 4 === 0 ? 2e6 : 0,
+    // the asset table's stored columns, some not known (null), as the store keeps them
+    area: i % 5 === 0 ? null : 1000 + i * 3.25,
+    floors: (i % 7) + 1,
+    construction_cost: i % 2 ? 3e6 + i : null,
+    ownership: 50 + (i % 50),
   }));
 
   before(async () => {
@@ -42,6 +47,25 @@ describe('dashboard of a large analysis (dashboard store)', () => {
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     id = res.body.project.project_id;
+    await waitForAnalysis(s, owner.token, id);
+    // the columns only the asset table sets (update_assets), analysed again: the store is made of the second run
+    const rows = await s.db.selectFrom('assets').select(['id', 'position']).where('project_id', '=', id).orderBy('position').execute();
+    const edit = await s.api.post('/api/v2/update_assets/', {
+      token: owner.token,
+      json: {
+        project_id: id,
+        assets: rows.map(({ id: assetId, position: i }) => ({
+          id: assetId,
+          basement: ['yes', 'no', null][i % 3],
+          building_age: i % 6 === 0 ? null : 10 + (i % 30),
+          content_value: i % 4 === 1 ? 1e6 : null,
+          plinth_height: i % 8 === 0 ? 0.5 : null,
+          yearly_inventory_value: i % 9 === 0 ? 2e5 : null,
+          mitigation_risk: i % 4,
+        })),
+      },
+    });
+    assert.equal(edit.status, 200, JSON.stringify(edit.body).slice(0, 300));
     await waitForAnalysis(s, owner.token, id);
     const u = await s.db.selectFrom('users').select(['id', 'company_id', 'username']).where('id', '=', owner.userId).executeTakeFirstOrThrow();
     caller = { id: u.id, companyId: u.company_id!, username: u.username, isCompanyAdmin: true, tokenId: 0 };
@@ -98,7 +122,12 @@ describe('dashboard of a large analysis (dashboard store)', () => {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('project_id', '=', id)
       .executeTakeFirstOrThrow();
-    assert.equal(Number(slices.n), 120, 'one slice per scenario-year job and batch of assets');
+    assert.equal(Number(slices.n), 122, 'one slice per scenario-year job and batch of assets, and the assets of each batch');
+    const assetRows = await s.db.selectFrom('dashboard_slices').select(['batch_start', 'batch_count']).where('project_id', '=', id).where('job', '=', -1).orderBy('batch_start').execute();
+    assert.deepEqual(assetRows, [
+      { batch_start: 0, batch_count: 500 },
+      { batch_start: 500, batch_count: 200 },
+    ]);
   });
 
   test('the same figures as the dashboard of the decoded analysis, for scenarios, years and adaptation', async () => {
@@ -131,10 +160,17 @@ describe('dashboard of a large analysis (dashboard store)', () => {
     assert.equal(page.status, 200, JSON.stringify(page.body).slice(0, 300));
     const want = await reference.assetPage(caller, DashboardAssetPageBody.parse(body));
     assert.equal(page.body.total, 700);
-    close(
-      page.body.rows.map((r: { cvar: number }) => r.cvar),
-      want.rows.map((r) => r.cvar),
-    );
+    close(page.body.rows, want.rows, 'cvar page');
+    // every stored column of every asset as the decoded analysis's (names, nulls, booleans), in name order
+    for (const offset of [0, 350]) {
+      const byName = { ...body, sort: 'name', order: 'asc', offset, limit: 350 };
+      const all = await s.api.post('/api/v2/dashboard/assets/', { token: owner.token, json: byName });
+      assert.equal(all.status, 200, JSON.stringify(all.body).slice(0, 300));
+      const allWant = await reference.assetPage(caller, DashboardAssetPageBody.parse(byName));
+      assert.equal(all.body.rows.length, 350);
+      assert.ok(all.body.rows.some((r: { basement: boolean | null }) => r.basement === true) && all.body.rows.some((r: { area: number | null }) => r.area === null), JSON.stringify(all.body.rows.slice(0, 3)));
+      close(all.body.rows, allWant.rows, `name page at ${offset}`);
+    }
     const heat = await s.api.post('/api/v2/dashboard/heatmap/', {
       token: owner.token,
       json: { project_id: id, ...f, sort: 'Typhoon', order: 'desc', limit: 30 },
@@ -169,5 +205,23 @@ describe('dashboard of a large analysis (dashboard store)', () => {
       gdp.body.errors.map((e: { field: string }) => e.field),
       ['adjusted_gdp'],
     );
+  });
+
+  test('a store made before it kept its assets reads them from the assets table', async () => {
+    await s.db.deleteFrom('dashboard_slices').where('project_id', '=', id).where('job', '=', -1).execute();
+    // a new service (as after a restart) over the same store, with the server's decode limit
+    const services = s.app.services;
+    const restarted = new DashboardService(s.db, new DashboardRepository(s.db), services.projectAccess, services.users, {
+      resultsCacheMb: 256,
+      answerCacheMb: 16,
+      maxDecodedBytes: 2 ** 20,
+    });
+    for (const offset of [0, 350]) {
+      const body = DashboardAssetPageBody.parse({ project_id: id, analysis_type: 'ssp', scenario: '45', year: 2030, sort: 'area', order: 'desc', offset, limit: 350 });
+      const got = await restarted.assetPage(caller, body);
+      const want = await reference.assetPage(caller, body);
+      assert.equal(got.rows.length, 350);
+      close(got.rows, want.rows, `area page at ${offset}`);
+    }
   });
 });

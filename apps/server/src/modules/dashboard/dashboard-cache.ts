@@ -7,7 +7,7 @@
  */
 import { HAZARD_KEYS, hazardByLabel, SCENARIOS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { N_HAZARDS, portfolioCvarSeriesOf, portfolioHazardSeriesOf } from '@crp/engine';
-import type { ProjectResults } from '../analysis/results-reader.js';
+import type { DashboardAsset, ProjectResults } from '../analysis/results-reader.js';
 import type { ProjectRow } from '../../infra/db/schema.js';
 import { Lru } from '../../lib/lru.js';
 import { MIB } from './dashboard-columns.js';
@@ -19,7 +19,7 @@ const SERIES_PER_ANALYSIS = 1024;
 
 /** A decoded analysis and what the dashboard derived from it (valid as long as the analysis). */
 export interface CachedResults {
-  R: ProjectResults;
+  R: ProjectResults<DashboardAsset>;
   /** The background computation of the whole-portfolio series has been started (precomputeSeries). */
   precomputing?: boolean;
   series: Lru<ReturnType<typeof portfolioCvarSeriesOf>>;
@@ -79,7 +79,7 @@ export class ResultsCache {
   constructor(maxBytes: number) {
     this.lru = new Lru<Promise<CachedResults>>(4, maxBytes);
   }
-  get(key: string, load: () => Promise<ProjectResults>): Promise<CachedResults> {
+  get(key: string, load: () => Promise<ProjectResults<DashboardAsset>>): Promise<CachedResults> {
     let hit = this.lru.get(key);
     if (hit) return hit;
     hit = load().then((R) => ({

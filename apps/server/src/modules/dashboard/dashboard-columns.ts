@@ -3,14 +3,14 @@
  * stored columns and its loss columns (fields of the engine's per-asset batch), shared by the answer and the pages.
  */
 import { ASSET_TABLE_COLUMNS, DashboardAssetRow, HAZARDS, HAZARD_KEYS, type DashboardAssets, type HazardKey } from '@crp/contracts';
-import type { ProjectResults } from '../analysis/results-reader.js';
+import type { DashboardAsset, ProjectResults } from '../analysis/results-reader.js';
 
 export const labelOf = (h: HazardKey) => HAZARDS.find((x) => x.key === h)!.label;
 export const r2 = (v: number) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
 export const TYPHOON = HAZARD_KEYS.indexOf('typhoon');
 export const MIB = 2 ** 20;
 
-export type AssetRecord = ProjectResults['assets'][number];
+export type AssetRecord = ProjectResults<DashboardAsset>['assets'][number];
 export type AssetTableColumn = (typeof ASSET_TABLE_COLUMNS)[number];
 /** How the identity columns (the `assets` block) read an asset. */
 export const IDENTITY_COLUMNS = {

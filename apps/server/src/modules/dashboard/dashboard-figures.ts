@@ -4,7 +4,7 @@
  * and the per-hazard, per-country and per-continent sums the sections show.
  */
 import { HAZARD_INDICATORS, type HazardKey, type ScenarioCode } from '@crp/contracts';
-import { portfolioCvarSeriesOf, portfolioHazardSeriesOf } from '@crp/engine';
+import { jrcContinentOf, portfolioCvarSeriesOf, portfolioHazardSeriesOf } from '@crp/engine';
 import { seriesKeyOf } from './dashboard-cache.js';
 import { intensityMean, inventorySums, meanKeys, scoreMean, type MoneySums } from './dashboard-money.js';
 import { labelOf, r2 } from './dashboard-columns.js';
@@ -205,7 +205,11 @@ export function byContinent(sel: Selected): Record<string, number[]> {
   if (sel.everyAsset && sel.c.continents) return sel.c.continents;
   const out: Record<string, number[]> = {};
   if (sel.everyAsset) sel.c.continents = out;
-  for (let n = 0; n < sel.N; n++) (out[sel.R.prepared[sel.idx[n]!]!.continent] ??= []).push(n);
+  // the engine's continent of each asset (PreparedAsset.continent), from the columns a large analysis keeps too
+  for (let n = 0; n < sel.N; n++) {
+    const a = sel.R.assets[sel.idx[n]!]!;
+    (out[jrcContinentOf(a.latitude, a.longitude, a.country_code)] ??= []).push(n);
+  }
   return out;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { DashboardBody, HazardKey, TierSection } from '@crp/contracts';
 import { ASSET_BATCH_FIELDS, assetCvarBatch } from '@crp/engine';
-import type { ProjectResults } from '../analysis/results-reader.js';
+import type { DashboardAsset, ProjectResults } from '../analysis/results-reader.js';
 import { Lru } from '../../lib/lru.js';
 import { storedHazardIndex, type CachedResults } from './dashboard-cache.js';
 import { MIB } from './dashboard-columns.js';
@@ -19,7 +19,7 @@ export { climateScoresOf, moneyAt, moneySumsOf, type Money, type MoneySums } fro
 /** The selected assets of one query and what was computed for them. */
 export interface Selected {
   c: CachedResults;
-  R: ProjectResults;
+  R: ProjectResults<DashboardAsset>;
   f: ResolvedFilters;
   /** idx[n] = the asset index of the n-th selected asset (also its row in pa and ph). */
   idx: number[];
@@ -158,7 +158,7 @@ export function yearFiguresOf(sel: Selected): { atYear: MoneySums; assetScores: 
  */
 export interface SelectionData {
   kind: 'rows';
-  R: ProjectResults;
+  R: ProjectResults<DashboardAsset>;
   cachedResults: CachedResults;
   idx: Int32Array;
   pa: Float64Array;

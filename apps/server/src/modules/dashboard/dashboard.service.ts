@@ -29,7 +29,7 @@ import {
 } from '@crp/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { lossSeriesOf, N_HAZARDS } from '@crp/engine';
-import { DECODED_BYTES_PER_ASSET, loadProjectResults, type DecodeLimit, type ProjectResults } from '../analysis/results-reader.js';
+import { DECODED_BYTES_PER_ASSET, loadProjectResults, type DecodeLimit, type ProjectResults, type DashboardAsset } from '../analysis/results-reader.js';
 import { countAssets, readAssets } from '../analysis/analysis.repository.js';
 import type { DB } from '../../infra/db/database.js';
 import type { DashboardRepository } from './dashboard.repository.js';
@@ -378,7 +378,7 @@ export class DashboardService {
    * aggregates of its dashboard store (large-store.ts), which is built in the background the first time (409 with the
    * progress until it is done).
    */
-  private async load(projectId: number): Promise<ProjectResults> {
+  private async load(projectId: number): Promise<ProjectResults<DashboardAsset>> {
     const n = await countAssets(this.db, projectId);
     if (n * DECODED_BYTES_PER_ASSET <= this.decodeLimit.maxDecodedBytes) return loadProjectResults(this.db, projectId, this.decodeLimit, n);
     const { version, hazards } = await this.large.current(projectId);
@@ -398,7 +398,7 @@ export class DashboardService {
       );
     }
     const agg = await this.large.aggregates(projectId, version);
-    return largeResultsOf(await readAssets(this.db, projectId), { projectId, version, agg, loaded: new Map() });
+    return largeResultsOf(await this.large.assets(projectId, version, n), { projectId, version, agg, loaded: new Map() });
   }
 
   /**

@@ -12,24 +12,26 @@
 import { availableParallelism, hostname } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { promisify } from 'node:util';
-import { deflateRawSync, inflateRaw, inflateRawSync } from 'node:zlib';
+import { deflateRaw, deflateRawSync, inflateRaw, inflateRawSync } from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import { BASELINE_YEAR, HAZARD_KEYS, SCENARIOS, YEARS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { ASSET_BATCH_FIELDS, N_HAZARDS, prepareAssets, SCENARIO_YEAR_INDEX, SCENARIO_YEARS } from '@crp/engine';
 import type { DB } from '../../infra/db/database.js';
 import type { AssetRow } from '../../infra/db/schema.js';
 import { AppError } from '../../lib/errors.js';
-import { syIndexOf, type ProjectResults } from '../analysis/results-reader.js';
+import { syIndexOf, type ProjectResults, type DashboardAsset } from '../analysis/results-reader.js';
 import type { StoredChunk } from '../analysis/result-codec.js';
 import { LargeStoreRepository } from './large-store.repository.js';
 import { hazardKeysOf } from './dashboard-cache.js';
 import { startTsWorker } from '../../lib/ts-worker.js';
 import { assetInputOf } from '../analysis/analysis.jobs.js';
 import { syKeyOf } from './dashboard-filter.js';
+import { ASSETS_JOB, decodeAssets, encodeAssets } from './large-store-assets.js';
 import { sliceParts, type SeriesShare, type StoreBatchInput, type StoreBatchOutput, type StoreJob } from './large-store-compute.js';
 import { moneyOf } from './year-batches-compute.js';
 
 const inflateRawAsync = promisify(inflateRaw);
+const deflateRawAsync = promisify(deflateRaw);
 
 /** Every job of a store, in job-number order: each (analysis type, scenario, year) the dashboard can ask, at the default loss options. */
 export const STORE_JOBS: readonly StoreJob[] = (() => {
@@ -291,8 +293,11 @@ export class LargeStores {
     this.log?.info({ projectId, version, assets: total, ms: Math.round(performance.now() - t0), workerMs: Math.round(b.workerMs) }, 'dashboard store built');
   }
 
-  /** The next batch's input (the chunks after chunk start `after`), or null when there are none. */
-  private async readBatch(b: Build, after: number): Promise<StoreBatchInput | null> {
+  /**
+   * The next batch's input (the chunks after chunk start `after`) and its assets' row of the store (deflating in the
+   * background), or null when there are none.
+   */
+  private async readBatch(b: Build, after: number): Promise<{ input: StoreBatchInput; assets: Promise<Uint8Array> } | null> {
     const chunks = await this.repo.chunksAfter(b.projectId, b.version, after, this.batchChunks);
     if (chunks.length === 0) return null;
     const start = chunks[0]!.start;
@@ -304,7 +309,7 @@ export class LargeStores {
       const g = b.groupIndex.get((a.property_type ?? 'NA').toLowerCase());
       if (g !== undefined) lists[g]!.push(i);
     });
-    return {
+    const input: StoreBatchInput = {
       start,
       count,
       blobs: chunks.map((c) => own(c.data)),
@@ -313,35 +318,39 @@ export class LargeStores {
       hazards: b.hazards,
       jobs: [...STORE_JOBS],
     };
+    const rows = deflateRawAsync(encodeAssets(assets));
+    rows.catch(() => {}); // met when awaited with the batch's slices
+    return { input, assets: rows };
   }
 
   /** Every batch: read (the next round while this one is computed), computed one per thread, stored and added in order. */
   private async runBatches(b: Build): Promise<void> {
     const threads = storeThreads(STORE_THREADS);
     const readRound = async (after: number) => {
-      const out: StoreBatchInput[] = [];
+      const out: { input: StoreBatchInput; assets: Promise<Uint8Array> }[] = [];
       for (let k = 0; k < threads.size; k++) {
         const batch = await this.readBatch(b, after);
         if (!batch) break;
         out.push(batch);
-        after = batch.start + batch.count - 1;
+        after = batch.input.start + batch.input.count - 1;
       }
       return out;
     };
     try {
       let next = readRound(-1);
       for (;;) {
-        const inputs = await next;
-        if (inputs.length === 0) break;
+        const batches = await next;
+        if (batches.length === 0) break;
         if (this.closing) throw new Error('the server is closing');
-        const outs = threads.run(inputs);
+        const outs = threads.run(batches.map((x) => x.input));
         for (const o of outs) o.catch(() => {}); // met when awaited below
-        const last = inputs[inputs.length - 1]!;
+        const last = batches[batches.length - 1]!.input;
         next = readRound(last.start + last.count - 1);
         next.catch(() => {}); // met when awaited at the next turn
-        for (const out of outs) {
+        for (const [k, out] of outs.entries()) {
           const o = await out;
           await this.repo.insertSlices(b.projectId, b.version, o, o.slices);
+          await this.repo.insertSlice(b.projectId, b.version, ASSETS_JOB, o, await batches[k]!.assets);
           mergeBatch(b, o);
         }
         await this.repo.progress(b.projectId, b.version, b.total ? b.done / b.total : 1);
@@ -356,7 +365,26 @@ export class LargeStores {
     return decodeAggregates(await this.repo.aggregates(projectId, version));
   }
 
-  /** One job's per-asset figures over the portfolio's N assets, read page by page and inflated off the event loop. */
+  /**
+   * Every row of one job in batch order, read page by page (the next page fetched while this one is inflated, off the
+   * event loop); `each` gets each batch inflated (starting at a multiple of 8 bytes). Answers the assets seen.
+   */
+  private async eachSlice(projectId: number, version: number, job: number, each: (raw: Uint8Array, start: number, count: number) => void): Promise<number> {
+    let seen = 0;
+    for (let next = this.repo.slicesAfter(projectId, version, job, -1, 32); ;) {
+      const page = await next;
+      if (page.length === 32) next = this.repo.slicesAfter(projectId, version, job, page[page.length - 1]!.start, 32);
+      const raws = await Promise.all(page.map((r) => inflateRawAsync(r.data)));
+      page.forEach((r, k) => {
+        // an inflated Buffer may start at any offset of its pool: copy to an aligned one for the typed views
+        each(raws[k]!.byteOffset % 8 === 0 ? raws[k]! : new Uint8Array(raws[k]!), r.start, r.count);
+        seen += r.count;
+      });
+      if (page.length < 32) return seen;
+    }
+  }
+
+  /** One job's per-asset figures over the portfolio's N assets. */
   async slice(projectId: number, version: number, job: number, N: number): Promise<LargeSlice> {
     const out: LargeSlice = {
       pa: new Float64Array(N * ASSET_BATCH_FIELDS),
@@ -364,26 +392,31 @@ export class LargeStores {
       m: new Uint8Array(N * N_HAZARDS),
       mR: new Uint8Array(N * N_HAZARDS),
     };
-    let seen = 0;
-    // the next page is fetched while this one is inflated
-    for (let next = this.repo.slicesAfter(projectId, version, job, -1, 32); ;) {
-      const page = await next;
-      if (page.length === 32) next = this.repo.slicesAfter(projectId, version, job, page[page.length - 1]!.start, 32);
-      const raws = await Promise.all(page.map((r) => inflateRawAsync(r.data)));
-      page.forEach((r, k) => {
-        // an inflated Buffer may start at any offset of its pool: copy to an aligned one for the typed views
-        const raw = raws[k]!.byteOffset % 4 === 0 ? raws[k]! : new Uint8Array(raws[k]!);
-        const p = sliceParts(raw, r.count);
-        out.pa.set(p.pa, r.start * ASSET_BATCH_FIELDS);
-        out.scores.set(p.scores.subarray(0, r.count), r.start);
-        out.scores.set(p.scores.subarray(r.count), N + r.start);
-        out.m.set(p.m, r.start * N_HAZARDS);
-        out.mR.set(p.mR, r.start * N_HAZARDS);
-        seen += r.count;
-      });
-      if (page.length < 32) break;
-    }
+    const seen = await this.eachSlice(projectId, version, job, (raw, start, count) => {
+      const p = sliceParts(raw, count);
+      out.pa.set(p.pa, start * ASSET_BATCH_FIELDS);
+      out.scores.set(p.scores.subarray(0, count), start);
+      out.scores.set(p.scores.subarray(count), N + start);
+      out.m.set(p.m, start * N_HAZARDS);
+      out.mR.set(p.mR, start * N_HAZARDS);
+    });
     if (seen !== N) throw new Error(`the dashboard store holds ${seen} assets of job ${job}, the project ${N}`);
+    return out;
+  }
+
+  /**
+   * The assets as the analysis saw them, from the store's asset rows (large-store-assets.ts); for a store made before
+   * it kept them, read from the assets table (their dashboard columns only).
+   */
+  async assets(projectId: number, version: number, N: number): Promise<DashboardAsset[]> {
+    const out: DashboardAsset[] = [];
+    const seen = await this.eachSlice(projectId, version, ASSETS_JOB, (raw, start, count) => {
+      const rows = decodeAssets(raw);
+      if (rows.length !== count || start !== out.length) throw new Error(`the dashboard store's assets at position ${start} do not follow on`);
+      for (const a of rows) out.push(a);
+    });
+    if (seen === 0) return this.repo.dashboardAssets(projectId);
+    if (seen !== N) throw new Error(`the dashboard store holds ${seen} assets, the project ${N}`);
     return out;
   }
 }
@@ -401,12 +434,12 @@ export interface LargeResults {
 export const LARGE_JOBS_KEPT = 6;
 
 /**
- * The reader of a large analysis: its assets (identity and money, for the pages, sums by country and the map) without
- * result arrays. `chunks` holds one chunk without arrays, so the scenario-year count is known; a path that would read
- * the arrays is a bug (DashboardService refuses the filters that need them).
+ * The reader of a large analysis: its assets (identity and money columns, for the pages, sums by country and the map)
+ * without result arrays or engine input (`prepared` is empty: the store holds what the engine gave). `chunks` holds
+ * one chunk without arrays, so the scenario-year count is known; a path that would read the arrays is a bug
+ * (DashboardService refuses the filters that need them).
  */
-export function largeResultsOf(assets: AssetRow[], large: LargeResults): ProjectResults {
-  const prepared = prepareAssets(assets.map(assetInputOf), undefined);
+export function largeResultsOf(assets: DashboardAsset[], large: LargeResults): ProjectResults<DashboardAsset> {
   const keys = SCENARIO_YEARS.map((s) => s.key);
   const shell = { start: 0, count: 0, hazards: [...HAZARD_KEYS], scenarioYears: keys } as unknown as StoredChunk;
   const none = (): never => {
@@ -414,12 +447,12 @@ export function largeResultsOf(assets: AssetRow[], large: LargeResults): Project
   };
   return {
     assets,
-    prepared,
+    prepared: [],
     chunks: [shell],
     chunkOf: new Int32Array(assets.length),
     localOf: new Int32Array(assets.length),
-    // the asset rows and prepared assets (about 1.5 KB an asset in the heap)
-    bytes: assets.length * 1536,
+    // the assets' objects of 19 fields and their names (about 250 bytes an asset in the heap)
+    bytes: assets.length * 256,
     locate: none,
     syIndex: syIndexOf,
     intensity: none,
