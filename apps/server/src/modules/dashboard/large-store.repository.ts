@@ -73,7 +73,10 @@ export class LargeStoreRepository {
       .execute();
   }
 
-  /** Marks the store done with its aggregates, then deletes the stores of the project's earlier runs. */
+  /**
+   * Marks the store done with its aggregates, then deletes the stores of the project's earlier runs (only earlier: a
+   * build of an older run that ends after a newer one's must not delete the newer store).
+   */
   async finish(projectId: number, version: number, assets: number, aggregates: Uint8Array): Promise<void> {
     await this.db
       .updateTable('dashboard_stores')
@@ -81,8 +84,8 @@ export class LargeStoreRepository {
       .where('project_id', '=', projectId)
       .where('version', '=', version)
       .execute();
-    await this.db.deleteFrom('dashboard_slices').where('project_id', '=', projectId).where('version', '<>', version).execute();
-    await this.db.deleteFrom('dashboard_stores').where('project_id', '=', projectId).where('version', '<>', version).execute();
+    await this.db.deleteFrom('dashboard_slices').where('project_id', '=', projectId).where('version', '<', version).execute();
+    await this.db.deleteFrom('dashboard_stores').where('project_id', '=', projectId).where('version', '<', version).execute();
   }
 
   /** Each lower-case property type ('na' for none) and its number of assets, most frequent first. */
