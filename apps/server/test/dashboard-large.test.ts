@@ -123,7 +123,13 @@ describe('dashboard of a large analysis (dashboard store)', () => {
       .where('project_id', '=', id)
       .executeTakeFirstOrThrow();
     assert.equal(Number(slices.n), 122, 'one slice per scenario-year job and batch of assets, and the assets of each batch');
-    const assetRows = await s.db.selectFrom('dashboard_slices').select(['batch_start', 'batch_count']).where('project_id', '=', id).where('job', '=', -1).orderBy('batch_start').execute();
+    const assetRows = await s.db
+      .selectFrom('dashboard_slices')
+      .select(['batch_start', 'batch_count'])
+      .where('project_id', '=', id)
+      .where('job', '=', -1)
+      .orderBy('batch_start')
+      .execute();
     assert.deepEqual(assetRows, [
       { batch_start: 0, batch_count: 500 },
       { batch_start: 500, batch_count: 200 },
@@ -168,7 +174,10 @@ describe('dashboard of a large analysis (dashboard store)', () => {
       assert.equal(all.status, 200, JSON.stringify(all.body).slice(0, 300));
       const allWant = await reference.assetPage(caller, DashboardAssetPageBody.parse(byName));
       assert.equal(all.body.rows.length, 350);
-      assert.ok(all.body.rows.some((r: { basement: boolean | null }) => r.basement === true) && all.body.rows.some((r: { area: number | null }) => r.area === null), JSON.stringify(all.body.rows.slice(0, 3)));
+      assert.ok(
+        all.body.rows.some((r: { basement: boolean | null }) => r.basement === true) && all.body.rows.some((r: { area: number | null }) => r.area === null),
+        JSON.stringify(all.body.rows.slice(0, 3)),
+      );
       close(all.body.rows, allWant.rows, `name page at ${offset}`);
     }
     const heat = await s.api.post('/api/v2/dashboard/heatmap/', {
@@ -217,7 +226,16 @@ describe('dashboard of a large analysis (dashboard store)', () => {
       maxDecodedBytes: 2 ** 20,
     });
     for (const offset of [0, 350]) {
-      const body = DashboardAssetPageBody.parse({ project_id: id, analysis_type: 'ssp', scenario: '45', year: 2030, sort: 'area', order: 'desc', offset, limit: 350 });
+      const body = DashboardAssetPageBody.parse({
+        project_id: id,
+        analysis_type: 'ssp',
+        scenario: '45',
+        year: 2030,
+        sort: 'area',
+        order: 'desc',
+        offset,
+        limit: 350,
+      });
       const got = await restarted.assetPage(caller, body);
       const want = await reference.assetPage(caller, body);
       assert.equal(got.rows.length, 350);

@@ -30,7 +30,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { lossSeriesOf, N_HAZARDS } from '@crp/engine';
 import { DECODED_BYTES_PER_ASSET, loadProjectResults, type DecodeLimit, type ProjectResults, type DashboardAsset } from '../analysis/results-reader.js';
-import { countAssets, readAssets } from '../analysis/analysis.repository.js';
+import { countAssets } from '../analysis/analysis.repository.js';
 import type { DB } from '../../infra/db/database.js';
 import type { DashboardRepository } from './dashboard.repository.js';
 import type { ProjectRow } from '../../infra/db/schema.js';

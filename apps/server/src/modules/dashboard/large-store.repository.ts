@@ -2,13 +2,10 @@
 import { sql } from 'kysely';
 import type { DB } from '../../infra/db/database.js';
 import { blobColumn, blobOf, blobValue } from '../../infra/db/bytea.js';
-import type { DashboardAsset } from '../analysis/results-reader.js';
-import { DASHBOARD_ASSET_COLUMNS, dashboardAssetOf } from './large-store-assets.js';
+import { DASHBOARD_ASSET_COLUMNS } from './large-store-assets.js';
 
 /** A builder not heard of for this long is taken over by the next process that needs the store. */
 export const STALE_MS = 120_000;
-/** Asset rows read per statement. */
-const ASSET_PAGE = 10_000;
 
 export class LargeStoreRepository {
   constructor(private readonly db: DB) {}
@@ -127,22 +124,16 @@ export class LargeStoreRepository {
       .execute();
   }
 
-  /** The dashboard's columns of every asset of a project, in position order (large-store-assets.ts: a store without its asset rows). */
-  async dashboardAssets(projectId: number): Promise<DashboardAsset[]> {
-    const out: DashboardAsset[] = [];
-    for (let after = -1; ; ) {
-      const page = await this.db
-        .selectFrom('assets')
-        .select(['position', ...DASHBOARD_ASSET_COLUMNS])
-        .where('project_id', '=', projectId)
-        .where('position', '>', after)
-        .orderBy('position')
-        .limit(ASSET_PAGE)
-        .execute();
-      for (const r of page) out.push(dashboardAssetOf(r));
-      if (page.length < ASSET_PAGE) return out;
-      after = page[page.length - 1]!.position;
-    }
+  /** The dashboard's columns (large-store-assets.ts) of up to `limit` assets of a project after position `after`, in order. */
+  dashboardAssetsAfter(projectId: number, after: number, limit: number) {
+    return this.db
+      .selectFrom('assets')
+      .select(['position', ...DASHBOARD_ASSET_COLUMNS])
+      .where('project_id', '=', projectId)
+      .where('position', '>', after)
+      .orderBy('position')
+      .limit(limit)
+      .execute();
   }
 
   /** One row of a job and batch. */

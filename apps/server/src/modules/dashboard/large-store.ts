@@ -17,7 +17,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { BASELINE_YEAR, HAZARD_KEYS, SCENARIOS, YEARS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { ASSET_BATCH_FIELDS, N_HAZARDS, prepareAssets, SCENARIO_YEAR_INDEX, SCENARIO_YEARS } from '@crp/engine';
 import type { DB } from '../../infra/db/database.js';
-import type { AssetRow } from '../../infra/db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import { syIndexOf, type ProjectResults, type DashboardAsset } from '../analysis/results-reader.js';
 import type { StoredChunk } from '../analysis/result-codec.js';
@@ -26,7 +25,7 @@ import { hazardKeysOf } from './dashboard-cache.js';
 import { startTsWorker } from '../../lib/ts-worker.js';
 import { assetInputOf } from '../analysis/analysis.jobs.js';
 import { syKeyOf } from './dashboard-filter.js';
-import { ASSETS_JOB, decodeAssets, encodeAssets } from './large-store-assets.js';
+import { ASSETS_JOB, dashboardAssetOf, decodeAssets, encodeAssets } from './large-store-assets.js';
 import { sliceParts, type SeriesShare, type StoreBatchInput, type StoreBatchOutput, type StoreJob } from './large-store-compute.js';
 import { moneyOf } from './year-batches-compute.js';
 
@@ -58,6 +57,8 @@ const BATCH_CHUNKS = 16;
 const MAX_GROUPS = 64;
 /** Worker threads of a build (the analysis's engine uses every core the same way; the event loop only reads and writes). */
 const STORE_THREADS = Math.max(1, Math.min(2, availableParallelism()));
+/** Asset rows read per statement (a store made before it kept its assets). */
+const ASSET_PAGE = 10_000;
 
 /** The portfolio's aggregates of a store (typed arrays; stored as deflated JSON). */
 export interface LargeAggregates {
@@ -416,7 +417,14 @@ export class LargeStores {
       if (rows.length !== count || start !== out.length) throw new Error(`the dashboard store's assets at position ${start} do not follow on`);
       for (const a of rows) out.push(a);
     });
-    if (seen === 0) return this.repo.dashboardAssets(projectId);
+    if (seen === 0) {
+      for (let after = -1; ;) {
+        const page = await this.repo.dashboardAssetsAfter(projectId, after, ASSET_PAGE);
+        for (const r of page) out.push(dashboardAssetOf(r));
+        if (page.length < ASSET_PAGE) return out;
+        after = page[page.length - 1]!.position;
+      }
+    }
     if (seen !== N) throw new Error(`the dashboard store holds ${seen} assets, the project ${N}`);
     return out;
   }
