@@ -14,6 +14,12 @@ import { MIB } from './dashboard-columns.js';
 import type { MoneySums } from './dashboard-money.js';
 import type { YearFigures } from './year-batches-compute.js';
 
+/**
+ * Each asset's figures at a scenario-year (ASSET_BATCH_FIELDS an asset, assetCvarBatch's layout): Float64 as computed,
+ * Float32 as a large analysis's dashboard store keeps them (read as they are: half the memory, no widening copy).
+ */
+export type PerAssetFigures = Float64Array | Float32Array;
+
 /** Portfolio series kept per analysis: the 24 precomputed of the project's hazards, 6 per single hazard, 6 per property type (year-batches.ts), and those asked. */
 const SERIES_PER_ANALYSIS = 1024;
 
@@ -58,7 +64,7 @@ export interface YearBatches {
   /** The project's hazards (the precomputed hazards: these, or one of them alone). */
   hazards: string;
   H: number;
-  pa: Map<string, Float64Array>;
+  pa: Map<string, PerAssetFigures>;
   bars: Map<string, Float64Array>;
   /** Per stored scenario-year and loss options (figuresKeyOf): every asset's money sums and climate scores. */
   figures: Map<string, YearFigures>;

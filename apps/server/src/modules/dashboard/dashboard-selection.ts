@@ -7,7 +7,7 @@ import type { DashboardBody, HazardKey, TierSection } from '@crp/contracts';
 import { ASSET_BATCH_FIELDS, assetCvarBatch } from '@crp/engine';
 import type { DashboardAsset, ProjectResults } from '../analysis/results-reader.js';
 import { Lru } from '../../lib/lru.js';
-import { storedHazardIndex, type CachedResults } from './dashboard-cache.js';
+import { storedHazardIndex, type CachedResults, type PerAssetFigures } from './dashboard-cache.js';
 import { MIB } from './dashboard-columns.js';
 import type { ResolvedFilters } from './dashboard-filter.js';
 import { precomputedBars, precomputedBatch, precomputedFigures } from './year-batches.js';
@@ -32,7 +32,7 @@ export interface Selected {
    * phByPosition, r = n (only the selected assets: the scenario-year was precomputed, year-batches.ts); bars = the
    * selection's sums of those (H * 2), when precomputed for it.
    */
-  pa: Float64Array;
+  pa: PerAssetFigures;
   ph: Float64Array;
   phByPosition: boolean;
   bars: Float64Array | null;
@@ -161,7 +161,7 @@ export interface SelectionData {
   R: ProjectResults<DashboardAsset>;
   cachedResults: CachedResults;
   idx: Int32Array;
-  pa: Float64Array;
+  pa: PerAssetFigures;
   assetScores: (number | null)[];
   hazards: HazardKey[];
   hk: Int32Array;

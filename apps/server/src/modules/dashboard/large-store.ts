@@ -77,7 +77,7 @@ export interface LargeAggregates {
 
 /** One job's per-asset figures over the whole portfolio, in position order. */
 export interface LargeSlice {
-  pa: Float64Array;
+  pa: Float32Array;
   /** Climate scores without adaptation (first N) and with (next N); NO_SCORE = none. */
   scores: Int16Array;
   /** Hazard scores at the job's scenario-year [i * N_HAZARDS + h], without and with adaptation. */
@@ -389,7 +389,7 @@ export class LargeStores {
   /** One job's per-asset figures over the portfolio's N assets. */
   async slice(projectId: number, version: number, job: number, N: number): Promise<LargeSlice> {
     const out: LargeSlice = {
-      pa: new Float64Array(N * ASSET_BATCH_FIELDS),
+      pa: new Float32Array(N * ASSET_BATCH_FIELDS),
       scores: new Int16Array(2 * N),
       m: new Uint8Array(N * N_HAZARDS),
       mR: new Uint8Array(N * N_HAZARDS),
@@ -439,8 +439,11 @@ export interface LargeResults {
   loaded: Map<number, Promise<LargeSlice>>;
 }
 
-/** One job's slices hold about 90 bytes per asset (90 MB at a million): the most recently asked are kept. */
-export const LARGE_JOBS_KEPT = 6;
+/**
+ * One job's slices hold 58 bytes per asset (58 MB at a million; the CVaRs kept as Float32): the most recently asked are
+ * kept, about half a GB at a million assets.
+ */
+export const LARGE_JOBS_KEPT = 9;
 
 /**
  * The reader of a large analysis: its assets (identity and money columns, for the pages, sums by country and the map)

@@ -13,7 +13,7 @@
 import { startTsWorker } from '../../lib/ts-worker.js';
 import { ASSET_BATCH_FIELDS, lossSeriesOf } from '@crp/engine';
 import { YEARS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
-import { seriesKeyOf, type CachedResults, type YearBatches } from './dashboard-cache.js';
+import { seriesKeyOf, type CachedResults, type PerAssetFigures, type YearBatches } from './dashboard-cache.js';
 import { syKeyOf, type ResolvedFilters } from './dashboard-filter.js';
 import {
   figuresKeyOf,
@@ -175,7 +175,7 @@ function hazardPart(y: YearBatches, f: ResolvedFilters): string | null {
 }
 
 /** The precomputed per-asset CVaRs of the query's scenario-year, when its hazards and loss options were precomputed. */
-export function precomputedBatch(c: CachedResults, f: ResolvedFilters): Float64Array | undefined {
+export function precomputedBatch(c: CachedResults, f: ResolvedFilters): PerAssetFigures | undefined {
   const y = c.years;
   const h = y && hazardPart(y, f);
   if (!y || h === null || h === undefined) return undefined;
