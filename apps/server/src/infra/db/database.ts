@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { Kysely, PostgresDialect } from 'kysely';
 import { readBlobsRaw } from './bytea.js';
+import { setCopyRows } from './copy-binary.js';
 import type { Config } from '../../config.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { Database } from './schema.js';
@@ -31,6 +32,7 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_D
     pool.on('connect', (client) => client.on('error', (err) => console.error(`[db] PostgreSQL connection closed: ${err.message}`)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     readBlobsRaw(true);
+    setCopyRows(db, pool);
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');

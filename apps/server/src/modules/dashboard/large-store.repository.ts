@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../../infra/db/database.js';
 import { blobColumn, blobOf, blobValue } from '../../infra/db/bytea.js';
+import { copyRowsOf, sqlInt } from '../../infra/db/copy-binary.js';
 import { DASHBOARD_ASSET_COLUMNS } from './large-store-assets.js';
 
 /** A builder not heard of for this long is taken over by the next process that needs the store. */
@@ -169,8 +170,16 @@ export class LargeStoreRepository {
     return blobOf(row.data);
   }
 
-  /** Up to `limit` slices of one job after batch start `after`, in order. */
-  async slicesAfter(projectId: number, version: number, job: number, after: number, limit: number) {
+  /** Up to `limit` slices of one job after batch start `after`, in order (on PostgreSQL by a binary COPY: copy-binary.ts). */
+  async slicesAfter(projectId: number, version: number, job: number, after: number, limit: number): Promise<{ start: number; count: number; data: Buffer }[]> {
+    const copy = copyRowsOf(this.db);
+    if (copy) {
+      const rows = await copy(
+        `select batch_start, batch_count, data from dashboard_slices where project_id = ${sqlInt(projectId)} and version = ${sqlInt(version)} ` +
+          `and job = ${sqlInt(job)} and batch_start > ${sqlInt(after)} order by batch_start limit ${sqlInt(limit)}`,
+      );
+      return rows.map(([start, count, data]) => ({ start: start!.readInt32BE(0), count: count!.readInt32BE(0), data: data! }));
+    }
     const rows = await this.db
       .selectFrom('dashboard_slices')
       .select(['batch_start', 'batch_count', blobColumn('data').as('data')])
