@@ -103,18 +103,19 @@ describe('dashboard of a large analysis (dashboard store)', () => {
   }
 
   test('409 with the progress while the store is made, then the answer', async () => {
-    let first: { status: number; body: any } | null = null;
+    const r = await ask({});
+    assert.equal(r.status, 409, JSON.stringify(r.body).slice(0, 300));
+    assert.equal(r.body.status, 'preparing');
+    assert.match(r.body.detail, /700 assets, more than this server reads at once: its dashboard is being prepared \(\d+ %\)/);
+    // made in the background, then read into the cache with the job of the default filters, before anyone asks again
     const end = Date.now() + 90_000;
     for (;;) {
-      const r = await ask({});
-      first ??= r;
-      if (r.status === 200) break;
-      assert.equal(r.status, 409, JSON.stringify(r.body).slice(0, 300));
-      assert.equal(r.body.status, 'preparing');
-      assert.match(r.body.detail, /700 assets, more than this server reads at once: its dashboard is being prepared \(\d+ %\)/);
-      assert.ok(Date.now() < end, 'the dashboard store was not made in time');
-      await new Promise((res) => setTimeout(res, 200));
+      const warm = await s.app.services.dashboard.precomputed(id);
+      if (warm?.years === 1) break;
+      assert.ok(Date.now() < end, 'the dashboard store was not made and read in time');
+      await new Promise((res) => setTimeout(res, 100));
     }
+    assert.equal((await ask({})).status, 200);
     const st = await s.db.selectFrom('dashboard_stores').select(['state', 'progress', 'assets']).where('project_id', '=', id).executeTakeFirstOrThrow();
     assert.deepEqual(st, { state: 'done', progress: 1, assets: 700 });
     const slices = await s.db

@@ -106,7 +106,7 @@ export class DashboardService {
     limits: { resultsCacheMb: number; answerCacheMb: number; maxDecodedBytes: number } = { resultsCacheMb: 768, answerCacheMb: 128, maxDecodedBytes: Infinity },
     /** The company's own hazard layers (issue 23 item 3), for the 'own data' marks; none when not given. */
     private readonly own?: Pick<OwnLayerService, 'markerFor' | 'signatureOf'>,
-    log?: FastifyBaseLogger,
+    private readonly log?: FastifyBaseLogger,
   ) {
     this.large = new LargeStores(db, log);
     this.cache = new ResultsCache(limits.resultsCacheMb * MIB);
@@ -140,10 +140,17 @@ export class DashboardService {
       if (err instanceof AppError && err.statusCode === 409) return;
       throw err;
     }
-    if (cached.R.large) return;
+    const defaults = resolveFilters(project, null, DashboardBodySchema.parse({ project_id: project.id }));
+    if (cached.R.large) {
+      // a large analysis: its assets and aggregates are read; the job of the default filters too, for the first query
+      if (!cached.years) fillFromStore(cached);
+      const job = storeJobOf(defaults.at, defaults.sc, defaults.year);
+      if (job !== undefined) await this.largeJob(cached, job);
+      return;
+    }
     this.startYears(resultsKeyOf(project), cached, project);
     // The per-asset CVaRs at the project's default filters (what most first queries ask), kept with the analysis.
-    selectAssets(cached, resolveFilters(project, null, DashboardBodySchema.parse({ project_id: project.id })), { property_type: 'All', count: 'All' });
+    selectAssets(cached, defaults, { property_type: 'All', count: 'All' });
   }
 
   /**
@@ -386,7 +393,13 @@ export class DashboardService {
     if (version === null) return loadProjectResults(this.db, projectId);
     const st = await this.large.state(projectId, version);
     if (st?.state !== 'done') {
-      void this.large.ensureBuilding(projectId, version, hazards);
+      // once made here, read into the cache (unless another process makes it, or it failed: then the next query asks)
+      void this.large
+        .ensureBuilding(projectId, version, hazards)
+        .then(async () => {
+          if (!this.large.closing && (await this.large.state(projectId, version))?.state === 'done') await this.warm(projectId);
+        })
+        .catch((err: unknown) => this.log?.warn({ projectId, err }, 'reading a new dashboard store failed'));
       const progress = st?.state === 'building' ? st.progress : 0;
       throw new AppError(
         409,

@@ -212,7 +212,7 @@ export class LargeStores {
   private readonly repo: LargeStoreRepository;
   /** Builds running in this process, by project and version. */
   private readonly building = new Map<string, Promise<void>>();
-  private closing = false;
+  private stopping = false;
   /** Stored chunks summarised together (tests lower it to make several batches of a small analysis). */
   batchChunks = BATCH_CHUNKS;
 
@@ -221,6 +221,11 @@ export class LargeStores {
     private readonly log?: FastifyBaseLogger,
   ) {
     this.repo = new LargeStoreRepository(db);
+  }
+
+  /** True once close() was called (the server is stopping). */
+  get closing(): boolean {
+    return this.stopping;
   }
 
   state(projectId: number, version: number): Promise<StoreState | undefined> {
@@ -235,7 +240,7 @@ export class LargeStores {
 
   /** Stops the builds of this process at their next batch and waits for them (the server is closing). */
   async close(): Promise<void> {
-    this.closing = true;
+    this.stopping = true;
     await Promise.all(this.building.values());
   }
 
@@ -243,12 +248,12 @@ export class LargeStores {
   ensureBuilding(projectId: number, version: number, hazards: HazardKey[]): Promise<void> {
     const key = `${projectId}:${version}`;
     let p = this.building.get(key);
-    if (!p && !this.closing) {
+    if (!p && !this.stopping) {
       p = this.build(projectId, version, hazards)
         .catch(async (err: unknown) => {
           // closing: marked as failed, so that the next process that needs it builds it again at once
-          const message = this.closing ? 'interrupted: the server stopped' : err instanceof Error ? err.message : String(err);
-          if (!this.closing) this.log?.error({ projectId, version, err }, 'dashboard store failed');
+          const message = this.stopping ? 'interrupted: the server stopped' : err instanceof Error ? err.message : String(err);
+          if (!this.stopping) this.log?.error({ projectId, version, err }, 'dashboard store failed');
           await this.repo.fail(projectId, version, this.owner, message).catch(() => {});
         })
         .finally(() => this.building.delete(key));
@@ -342,7 +347,7 @@ export class LargeStores {
       for (;;) {
         const batches = await next;
         if (batches.length === 0) break;
-        if (this.closing) throw new Error('the server is closing');
+        if (this.stopping) throw new Error('the server is closing');
         const outs = threads.run(batches.map((x) => x.input));
         for (const o of outs) o.catch(() => {}); // met when awaited below
         const last = batches[batches.length - 1]!.input;
