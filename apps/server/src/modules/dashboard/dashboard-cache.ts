@@ -46,6 +46,8 @@ export interface CachedResults {
   /** What does not depend on the filters when every asset is selected: the property types, each continent's assets, the bounds. */
   propertyTypes?: string[];
   continents?: Record<string, number[]>;
+  /** Every asset index in order, as the selection of every asset lists it and as its page endpoints' Int32Array (shared, never written). */
+  every?: { idx: number[]; idx32: Int32Array };
   bounds?: [number, number, number, number] | null;
   /** The world view's map cells of every asset by zoom (dashboard-pages worldClusters). */
   worldGrids?: Map<number, unknown>;

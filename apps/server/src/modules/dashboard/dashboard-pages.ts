@@ -97,19 +97,29 @@ export function sortValues(sel: Selection, key: string, residual: boolean): { nu
   return { num };
 }
 
+/** The filled positions radix sorted by their keys, then the empty ones in position order (typed arrays throughout: no million-entry lists). */
+function sortedThenEmpty(filled: Int32Array, empty: Int32Array, hi: Uint32Array, lo: Uint32Array | null): Int32Array {
+  const out = new Int32Array(filled.length + empty.length);
+  out.set(radixSort(filled, hi, lo));
+  out.set(empty, filled.length);
+  return out;
+}
+
 /** Positions sorted by numbers (NaN last in either order): their order-preserving 64-bit patterns, radix sorted. */
 function numberOrder(num: Float64Array, desc: boolean): Int32Array {
   const N = num.length;
   const hi = new Uint32Array(N),
     lo = new Uint32Array(N);
-  const filled: number[] = [],
-    empty: number[] = [];
+  const filled = new Int32Array(N),
+    empty = new Int32Array(N);
+  let nf = 0,
+    ne = 0;
   const f = new Float64Array(1),
     u = new Uint32Array(f.buffer);
   for (let n = 0; n < N; n++) {
     const x = num[n]!;
     if (x !== x) {
-      empty.push(n);
+      empty[ne++] = n;
       continue;
     }
     f[0] = x + 0; // -0 sorts with 0
@@ -125,29 +135,31 @@ function numberOrder(num: Float64Array, desc: boolean): Int32Array {
     }
     hi[n] = h;
     lo[n] = l;
-    filled.push(n);
+    filled[nf++] = n;
   }
-  return Int32Array.from([...radixSort(Int32Array.from(filled), hi, lo), ...empty]);
+  return sortedThenEmpty(filled.subarray(0, nf), empty.subarray(0, ne), hi, lo);
 }
 
 /** Positions sorted by text (empty last in either order): each value's rank among the distinct values, radix sorted. */
 function textOrder(str: string[], desc: boolean): Int32Array {
   const N = str.length;
   const hi = new Uint32Array(N);
-  const filled: number[] = [],
-    empty: number[] = [];
+  const filled = new Int32Array(N),
+    empty = new Int32Array(N);
+  let nf = 0,
+    ne = 0;
   const distinct = [...new Set(str)].filter((x) => x !== '').sort();
   const rank = new Map(distinct.map((x, r) => [x, desc ? distinct.length - 1 - r : r]));
   for (let n = 0; n < N; n++) {
     const x = str[n]!;
     if (x === '') {
-      empty.push(n);
+      empty[ne++] = n;
       continue;
     }
     hi[n] = rank.get(x)!;
-    filled.push(n);
+    filled[nf++] = n;
   }
-  return Int32Array.from([...radixSort(Int32Array.from(filled), hi, null), ...empty]);
+  return sortedThenEmpty(filled.subarray(0, nf), empty.subarray(0, ne), hi, null);
 }
 
 /**

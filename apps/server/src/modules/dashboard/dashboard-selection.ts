@@ -81,6 +81,12 @@ function perHazardOf(c: CachedResults, f: ResolvedFilters, idx: number[], body: 
   return { ph, bars: null };
 }
 
+function everyIndexOf(n: number): { idx: number[]; idx32: Int32Array } {
+  const idx32 = new Int32Array(n);
+  for (let i = 0; i < n; i++) idx32[i] = i;
+  return { idx: Array.from(idx32), idx32 };
+}
+
 /** The query's selection: property type filter, then the `count` highest residual CVaRs. */
 export function selectAssets(c: CachedResults, f: ResolvedFilters, body: Pick<DashboardBody, 'property_type' | 'count'>): Selected {
   const { R } = c;
@@ -88,7 +94,8 @@ export function selectAssets(c: CachedResults, f: ResolvedFilters, body: Pick<Da
   const baseIdx = R.syIndex(f.baseKey);
   const precomputed = precomputedBatch(c, f);
   const { pa, ph: phAll } = precomputed ? { pa: precomputed, ph: null } : batchOf(c, f);
-  let idx: number[] = R.assets.map((_, i) => i);
+  const every = (c.every ??= everyIndexOf(R.assets.length));
+  let idx: number[] = every.idx;
   if (body.property_type !== 'All') {
     const pt = body.property_type.toLowerCase();
     idx = idx.filter((i) => (R.assets[i]!.property_type ?? 'NA').toLowerCase() === pt);
@@ -188,7 +195,7 @@ export function selectionDataOf(sel: Selected, assetScores: (number | null)[]): 
     kind: 'rows',
     R: sel.R,
     cachedResults: sel.c,
-    idx: Int32Array.from(sel.idx),
+    idx: sel.idx === sel.c.every?.idx ? sel.c.every.idx32 : Int32Array.from(sel.idx),
     pa: sel.pa,
     assetScores,
     hazards: sel.f.hazards,
