@@ -169,6 +169,20 @@ describe('dashboard pages: asset table, heat map and maps from the server (issue
         `${key} ${order}`,
       );
     }
+    // text columns under other filters and the other order: each asset's rank is kept per analysis, not per filter set
+    const other = { analysis_type: 'ssp', scenario: '85', year: 2050 };
+    const otherRows = (await full(other)).asset_table!;
+    for (const [key, order] of [
+      ['name', 'desc'],
+      ['type', 'asc'],
+    ] as const) {
+      const got = await allPages({ ...other, sort: key, order }, 4);
+      assert.deepEqual(
+        got.map((r) => r.position),
+        expectedOrder(otherRows, key, order),
+        `${key} ${order} at ${JSON.stringify(other)}`,
+      );
+    }
     // position desc is the upload order reversed
     const rev = await post('/api/v2/dashboard/assets/', { sort: 'position', order: 'desc', limit: 500 });
     assert.deepEqual(

@@ -48,6 +48,8 @@ export interface CachedResults {
   continents?: Record<string, number[]>;
   /** Every asset index in order, as the selection of every asset lists it and as its page endpoints' Int32Array (shared, never written). */
   every?: { idx: number[]; idx32: Int32Array };
+  /** Each asset's rank by a text column (name, type, country) among its distinct values, by column (dashboard-pages textOrder). */
+  textRanks?: Map<string, { rank: Uint32Array; distinct: number }>;
   bounds?: [number, number, number, number] | null;
   /** The world view's map cells of every asset by zoom (dashboard-pages worldClusters). */
   worldGrids?: Map<number, unknown>;

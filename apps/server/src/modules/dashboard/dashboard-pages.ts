@@ -140,23 +140,40 @@ function numberOrder(num: Float64Array, desc: boolean): Int32Array {
   return sortedThenEmpty(filled.subarray(0, nf), empty.subarray(0, ne), hi, lo);
 }
 
-/** Positions sorted by text (empty last in either order): each value's rank among the distinct values, radix sorted. */
-function textOrder(str: string[], desc: boolean): Int32Array {
-  const N = str.length;
+/** Each value's rank among the distinct values in code-unit order (TEXT_EMPTY: empty), and the number of distinct values. */
+const TEXT_EMPTY = 0xffffffff;
+function textRanks(str: string[]): { rank: Uint32Array; distinct: number } {
+  const distinct = [...new Set(str)].filter((x) => x !== '').sort();
+  const at = new Map(distinct.map((x, r) => [x, r]));
+  const rank = new Uint32Array(str.length);
+  for (let n = 0; n < str.length; n++) rank[n] = str[n] === '' ? TEXT_EMPTY : at.get(str[n]!)!;
+  return { rank, distinct: distinct.length };
+}
+
+/**
+ * Positions sorted by text (empty last in either order): each value's rank among the distinct values, radix sorted.
+ * The ranks of a selection of every asset are kept per analysis (they do not depend on the filters): sorting a million
+ * names took 1.3-2.1 s each time a new filter set was sorted by name.
+ */
+function textOrder(sel: Selection, key: string, str: () => string[], desc: boolean): Int32Array {
+  const c = sel.cachedResults;
+  const every = sel.idx === c.every?.idx32;
+  const ranks = every ? (c.textRanks ??= new Map()).get(key) : undefined;
+  const { rank, distinct } = ranks ?? textRanks(str());
+  if (every && !ranks) c.textRanks!.set(key, { rank, distinct });
+  const N = rank.length;
   const hi = new Uint32Array(N);
   const filled = new Int32Array(N),
     empty = new Int32Array(N);
   let nf = 0,
     ne = 0;
-  const distinct = [...new Set(str)].filter((x) => x !== '').sort();
-  const rank = new Map(distinct.map((x, r) => [x, desc ? distinct.length - 1 - r : r]));
   for (let n = 0; n < N; n++) {
-    const x = str[n]!;
-    if (x === '') {
+    const r = rank[n]!;
+    if (r === TEXT_EMPTY) {
       empty[ne++] = n;
       continue;
     }
-    hi[n] = rank.get(x)!;
+    hi[n] = desc ? distinct - 1 - r : r;
     filled[nf++] = n;
   }
   return sortedThenEmpty(filled.subarray(0, nf), empty.subarray(0, ne), hi, null);
@@ -177,8 +194,10 @@ export function orderOf(sel: Selection, key: string, order: 'asc' | 'desc', resi
         for (let n = 0; n < N; n++) out[n] = order === 'asc' ? n : N - 1 - n;
         return out;
       }
+      // a text column's ranks kept for this analysis: no values to read again
+      if (sel.idx === sel.cachedResults.every?.idx32 && sel.cachedResults.textRanks?.has(key)) return textOrder(sel, key, () => [], order === 'desc');
       const v = sortValues(sel, key, residual);
-      return 'num' in v ? numberOrder(v.num, order === 'desc') : textOrder(v.str, order === 'desc');
+      return 'num' in v ? numberOrder(v.num, order === 'desc') : textOrder(sel, key, () => v.str, order === 'desc');
     },
     (o) => o.byteLength,
   );
