@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DashboardAssetPageBody, DashboardBody, DashboardHeatmapPageBody, DashboardMapBody } from '@crp/contracts';
+import { deflateRawSync } from 'node:zlib';
+import { blobColumn, blobOf, blobValue } from '../src/infra/db/bytea.js';
 import { DashboardRepository } from '../src/modules/dashboard/dashboard.repository.js';
+import { sliceBytes } from '../src/modules/dashboard/large-store-compute.js';
 import { DashboardService } from '../src/modules/dashboard/dashboard.service.js';
 import type { AuthUser } from '../src/lib/auth-context.js';
 import { enterpriseTier } from '../bench/fixtures.js';
@@ -217,8 +220,26 @@ describe('dashboard of a large analysis (dashboard store)', () => {
     );
   });
 
-  test('a store made before it kept its assets reads them from the assets table', async () => {
+  test('a store made before it kept its assets, with deflated slices, reads its assets from the assets table', async () => {
     await s.db.deleteFrom('dashboard_slices').where('project_id', '=', id).where('job', '=', -1).execute();
+    // slices as stores made before migration 0022 kept them: deflated
+    const rows = await s.db
+      .selectFrom('dashboard_slices')
+      .select(['job', 'batch_start', blobColumn('data').as('data')])
+      .where('project_id', '=', id)
+      .execute();
+    assert.equal(rows.length, 120);
+    for (const r of rows) {
+      const raw = blobOf(r.data);
+      assert.equal(raw.byteLength, sliceBytes(r.batch_start === 0 ? 500 : 200), 'slices are stored as they are');
+      await s.db
+        .updateTable('dashboard_slices')
+        .set({ data: blobValue(deflateRawSync(raw, { level: 1 })) })
+        .where('project_id', '=', id)
+        .where('job', '=', r.job)
+        .where('batch_start', '=', r.batch_start)
+        .execute();
+    }
     // a new service (as after a restart) over the same store, with the server's decode limit
     const services = s.app.services;
     const restarted = new DashboardService(s.db, new DashboardRepository(s.db), services.projectAccess, services.users, {

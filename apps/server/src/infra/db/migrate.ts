@@ -17,6 +17,7 @@ import * as m0018 from './migrations/0018_own_hazard_layers.js';
 import * as m0019 from './migrations/0019_tcfd_narratives.js';
 import * as m0020 from './migrations/0020_results_by_run.js';
 import * as m0021 from './migrations/0021_dashboard_store.js';
+import * as m0022 from './migrations/0022_dashboard_slices_raw.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
 const MIGRATIONS: Record<string, { statements: string[] }> = {
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0019_tcfd_narratives': m0019,
   '0020_results_by_run': m0020,
   '0021_dashboard_store': m0021,
+  '0022_dashboard_slices_raw': m0022,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -11,7 +11,6 @@
  * large-store.ts), plus each hazard's score, intensity and inventory sums at every stored scenario-year (means). Pure:
  * imports the engine, the codec and year-batches-compute.ts only.
  */
-import { deflateRawSync } from 'node:zlib';
 import { HAZARD_KEYS, type AnalysisType, type HazardKey, type ScenarioCode } from '@crp/contracts';
 import { ASSET_BATCH_FIELDS, N_HAZARDS, SCENARIO_YEARS } from '@crp/engine';
 import { decodeChunk } from '../analysis/result-codec.js';
@@ -84,7 +83,7 @@ export interface StoreBatchOutput {
 /**
  * A slice: per asset of a batch, at one job, the ASSET_BATCH_FIELDS CVaRs (Float32), the climate score without and with
  * adaptation (Int16, NO_SCORE = none) and every stored hazard's severity score without and with adaptation (Uint8,
- * 255 = no data), deflated.
+ * 255 = no data), as they are (migration 0022: not deflated).
  */
 export function encodeSlice(pa: Float64Array, scores: Int16Array, m: Uint8Array, mR: Uint8Array): Uint8Array {
   const n = scores.length / 2;
@@ -93,12 +92,15 @@ export function encodeSlice(pa: Float64Array, scores: Int16Array, m: Uint8Array,
   new Int16Array(buf.buffer, n * ASSET_BATCH_FIELDS * 4, 2 * n).set(scores);
   buf.set(m, n * (ASSET_BATCH_FIELDS * 4 + 4));
   buf.set(mR, n * (ASSET_BATCH_FIELDS * 4 + 4 + N_HAZARDS));
-  return deflateRawSync(buf, { level: 1 });
+  return buf;
 }
+
+/** Bytes of a slice of n assets as encodeSlice writes it (a stored slice of another size is deflated: made before migration 0022). */
+export const sliceBytes = (n: number) => n * ASSET_BATCH_FIELDS * 4 + n * 4 + 2 * n * N_HAZARDS;
 
 /** The parts of an inflated slice of n assets (views into `raw`, which must be 4-byte aligned). */
 export function sliceParts(raw: Uint8Array, n: number): { pa: Float32Array; scores: Int16Array; m: Uint8Array; mR: Uint8Array } {
-  const need = n * ASSET_BATCH_FIELDS * 4 + n * 4 + 2 * n * N_HAZARDS;
+  const need = sliceBytes(n);
   if (raw.byteLength !== need) throw new Error(`dashboard slice of ${n} assets has ${raw.byteLength} bytes, expected ${need}`);
   const o = raw.byteOffset;
   return {

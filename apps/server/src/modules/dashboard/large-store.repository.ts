@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../../infra/db/database.js';
 import { blobColumn, blobOf, blobValue } from '../../infra/db/bytea.js';
-import { copyRowsOf, sqlInt } from '../../infra/db/copy-binary.js';
+import { bytesOf, copyRowsOf, sqlInt, type Field } from '../../infra/db/copy-binary.js';
 import { DASHBOARD_ASSET_COLUMNS } from './large-store-assets.js';
 
 /** A builder not heard of for this long is taken over by the next process that needs the store. */
@@ -171,14 +171,18 @@ export class LargeStoreRepository {
   }
 
   /** Up to `limit` slices of one job after batch start `after`, in order (on PostgreSQL by a binary COPY: copy-binary.ts). */
-  async slicesAfter(projectId: number, version: number, job: number, after: number, limit: number): Promise<{ start: number; count: number; data: Buffer }[]> {
+  async slicesAfter(projectId: number, version: number, job: number, after: number, limit: number): Promise<{ start: number; count: number; data: Field }[]> {
     const copy = copyRowsOf(this.db);
     if (copy) {
       const rows = await copy(
         `select batch_start, batch_count, data from dashboard_slices where project_id = ${sqlInt(projectId)} and version = ${sqlInt(version)} ` +
           `and job = ${sqlInt(job)} and batch_start > ${sqlInt(after)} order by batch_start limit ${sqlInt(limit)}`,
       );
-      return rows.map(([start, count, data]) => ({ start: start!.readInt32BE(0), count: count!.readInt32BE(0), data: data! }));
+      const int = (f: Field | null | undefined) => {
+        const b = bytesOf(f!);
+        return new DataView(b.buffer, b.byteOffset, 4).getInt32(0);
+      };
+      return rows.map(([start, count, data]) => ({ start: int(start), count: int(count), data: data! }));
     }
     const rows = await this.db
       .selectFrom('dashboard_slices')
@@ -190,6 +194,6 @@ export class LargeStoreRepository {
       .orderBy('batch_start')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ start: r.batch_start, count: r.batch_count, data: blobOf(r.data) }));
+    return rows.map((r) => ({ start: r.batch_start, count: r.batch_count, data: [blobOf(r.data)] }));
   }
 }
