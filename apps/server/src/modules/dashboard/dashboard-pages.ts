@@ -143,11 +143,25 @@ function numberOrder(num: Float64Array, desc: boolean): Int32Array {
 /** Each value's rank among the distinct values in code-unit order (TEXT_EMPTY: empty), and the number of distinct values. */
 const TEXT_EMPTY = 0xffffffff;
 function textRanks(str: string[]): { rank: Uint32Array; distinct: number } {
-  const distinct = [...new Set(str)].filter((x) => x !== '').sort();
-  const at = new Map(distinct.map((x, r) => [x, r]));
+  // positions sorted by their text, then ranked in one pass: at a million names about 0.65 s, against 1.5 s for a Set
+  // of the distinct values sorted and looked up in a Map (hashing a million new strings twice)
   const rank = new Uint32Array(str.length);
-  for (let n = 0; n < str.length; n++) rank[n] = str[n] === '' ? TEXT_EMPTY : at.get(str[n]!)!;
-  return { rank, distinct: distinct.length };
+  const filled: number[] = [];
+  for (let n = 0; n < str.length; n++) {
+    if (str[n] === '') rank[n] = TEXT_EMPTY;
+    else filled.push(n);
+  }
+  filled.sort((a, b) => {
+    const x = str[a]!,
+      y = str[b]!;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  let distinct = 0;
+  for (let j = 0; j < filled.length; j++) {
+    if (j > 0 && str[filled[j]!] !== str[filled[j - 1]!]) distinct++;
+    rank[filled[j]!] = distinct;
+  }
+  return { rank, distinct: filled.length > 0 ? distinct + 1 : 0 };
 }
 
 /**
