@@ -145,7 +145,7 @@ export class LargeStoreRepository {
       .execute();
   }
 
-  /** One batch's slices, job j = index in `slices`, a few per statement (50-150 kB each). */
+  /** One batch's slices, job j = index in `slices`, a few per statement (58 bytes an asset each: about 460 kB for 8,000 assets). */
   async insertSlices(projectId: number, version: number, batch: { start: number; count: number }, slices: Uint8Array[]): Promise<void> {
     for (let j0 = 0; j0 < slices.length; j0 += 12) {
       await this.db
