@@ -69,3 +69,7 @@ export async function hasRoute(baseUrl: string, method: string, path: string, to
 export async function apiGet<T>(baseUrl: string, path: string, token: string): Promise<{ status: number; body: T }> {
   return call<T>(baseUrl, 'GET', path, { token });
 }
+
+export async function apiPost<T>(baseUrl: string, path: string, token: string, json: unknown): Promise<{ status: number; body: T }> {
+  return call<T>(baseUrl, 'POST', path, { token, json });
+}

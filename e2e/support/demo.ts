@@ -24,10 +24,10 @@ export interface DemoSession {
 
 /**
  * A server with the demo seed, its demo portfolio analysed, and a browser page signed in as the demo user.
- * The seed analyses the demo portfolio in the background: this waits until it is done.
+ * The seed analyses the demo portfolio in the background: this waits until it is done. `env`: more server settings.
  */
-export async function startDemoSession(contextOptions: Parameters<Browser['newContext']>[0] = {}): Promise<DemoSession> {
-  const server = await startServer({ env: { SEED_DEMO: 'true' } });
+export async function startDemoSession(contextOptions: Parameters<Browser['newContext']>[0] = {}, env: Record<string, string> = {}): Promise<DemoSession> {
+  const server = await startServer({ env: { SEED_DEMO: 'true', ...env } });
   let browser: Browser | undefined;
   try {
     const token = await loginUser(server.baseUrl, DEMO.username, DEMO.password, DEMO.companyCode);

@@ -25,8 +25,10 @@ export function axisMax(values: (number | null | undefined)[]): number | undefin
   if (!(m > 0)) return undefined;
   // 1.25 x the max, rounded up to two significant digits so the top tick reads cleanly.
   const t = m * 1.25;
-  const step = 10 ** (Math.floor(Math.log10(t)) - 1);
-  return Math.ceil(t / step) * step;
+  const e = Math.floor(Math.log10(t)) - 1;
+  // a negative power divides by a whole power of ten: 17 / 10 reads 1.7, while 17 * 0.1 is 1.7000000000000002 (the
+  // top tick was printed that way)
+  return e >= 0 ? Math.ceil(t / 10 ** e) * 10 ** e : Math.ceil(t * 10 ** -e) / 10 ** -e;
 }
 /** Names truncated to 15 characters in the dashboard table (spec 001 §5). */
 export function truncate(s: string, n = 15): string {
