@@ -104,6 +104,8 @@ async function runSuite(name, files, env = {}, extraArgs = [], opts = {}) {
       '--test-reporter-destination=stdout',
       '--test-reporter=tap',
       `--test-reporter-destination=${tap}`,
+      '--test-reporter=./scripts/test-file-times.mjs',
+      `--test-reporter-destination=${join(root, 'test-output', `${name}.files.txt`)}`,
       ...extraArgs,
       ...files.map((f) => relative(root, f)),
     ],
