@@ -165,14 +165,14 @@ async function runCheck(name, cmd, args, opts = {}) {
 }
 
 /**
- * Whether a server test file opens a database (the harness, the server or worker processes, a PGlite folder, a
- * PostgreSQL URL). One that does not (pure parsing, codec and OpenAPI-document tests) checks the same thing whichever
- * database the suite is for, so it runs once, in the first server suite asked for, rather than in both.
+ * Whether a server test file runs on the suite's database: the harness's startServer and createTestDatabase pick
+ * PGlite or PostgreSQL by TEST_DB, and a file may read TEST_DB or a database URL itself (or open a database or build
+ * the app its own way, counted here too). A file that does none of these checks the same thing in either suite, so
+ * it runs once, in the first server suite asked for, rather than in both: pure parsing, codec and OpenAPI-document
+ * tests, and dashboard-warm.test.ts, whose `npm start` servers always run on a PGlite folder of their own.
  */
-function opensDatabase(file) {
-  return /support\/(harness|processes)|openDatabase|createTestDatabase|buildApp|startServer|migrateToLatest|TEST_DB|DATABASE_URL|DATA_DIR/.test(
-    readFileSync(file, 'utf8'),
-  );
+function usesSuiteDatabase(file) {
+  return /\b(startServer|createTestDatabase|openDatabase|buildApp|migrateToLatest|TEST_DB|TEST_DATABASE_URL|DATABASE_URL)\b/.test(readFileSync(file, 'utf8'));
 }
 
 // The server test files known to be slow, slowest first (wall seconds of a full run on the 2-core machine, PostgreSQL
@@ -197,7 +197,7 @@ async function runServerSuites(suites, files) {
   for (const file of files) {
     const rel = relative(root, file);
     const base = rel.split('/').pop();
-    const dbSuites = opensDatabase(file) ? suites : suites.slice(0, 1);
+    const dbSuites = usesSuiteDatabase(file) ? suites : suites.slice(0, 1);
     if (dbSuites.length < suites.length) once.push(base);
     for (const suite of dbSuites) jobs.push({ suite, rel, expect: previous[`${suite.name} ${rel}`] ?? SLOW_SERVER_FILES[base] ?? 0 });
   }
@@ -205,7 +205,9 @@ async function runServerSuites(suites, files) {
   const state = new Map(suites.map((s) => [s.name, { files: [], pass: 0, fail: 0, skipped: 0, failed: false, cpu: 0, end: 0 }]));
   for (const suite of suites) {
     const n = jobs.filter((j) => j.suite === suite).length;
-    console.log(`\n=== ${suite.name}: ${n} file(s)${once.length && suite === suites[0] ? ` (${once.join(', ')} open no database: run here only)` : ''}`);
+    console.log(
+      `\n=== ${suite.name}: ${n} file(s)${once.length && suite === suites[0] ? ` (${once.join(', ')} do not depend on the suite's database: run here only)` : ''}`,
+    );
     rmSync(join(root, 'test-output', suite.name), { recursive: true, force: true });
     mkdirSync(join(root, 'test-output', suite.name), { recursive: true });
   }
