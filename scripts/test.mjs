@@ -175,10 +175,22 @@ function usesSuiteDatabase(file) {
   return /\b(startServer|createTestDatabase|openDatabase|buildApp|migrateToLatest|TEST_DB|TEST_DATABASE_URL|DATABASE_URL)\b/.test(readFileSync(file, 'utf8'));
 }
 
-// The server test files known to be slow, slowest first (wall seconds of a full run on the 2-core machine, PostgreSQL
-// run; the PGlite run is similar): they start first, so the run does not end on one long file. A run writes the
-// times it saw to test-output/server-times.json, and a later run in the same folder orders by those instead.
-const SLOW_SERVER_FILES = { 'scaleout.test.ts': 90, 'backup.test.ts': 85, 'crash.test.ts': 70, 'fuzz.test.ts': 65 };
+// The server test files known to be slow (rough wall seconds in a full run on the 2-core machine): they start first,
+// so the run does not end on one long file. A run writes the times it saw to test-output/server-times.json, and a
+// later run in the same folder orders by those instead.
+const SLOW_SERVER_FILES = {
+  'scaleout.test.ts': 90,
+  'backup.test.ts': 85,
+  'crash.test.ts': 70,
+  'fuzz.test.ts': 65,
+  'dashboard-equivalence.test.ts': 50,
+  'dashboard-large.test.ts': 40,
+  'compression.test.ts': 35,
+  'projects.test.ts': 35,
+  'dashboard-warm.test.ts': 30,
+  'world-tiles.test.ts': 30,
+  'reports.test.ts': 25,
+};
 
 /**
  * The server test files of every suite asked for, as one queue of (suite, file) runs, SERVER_SLOTS at a time, the
