@@ -3,15 +3,21 @@
 // package unit tests, server API tests on PGlite and on PostgreSQL, and browser end-to-end tests.
 // Prints one closing line "N passed, N failed".
 import { spawn, execSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import { ensureDeps } from './ensure-deps.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 process.chdir(root);
-const only = process.argv.slice(2); // optional suite names: unit, server-pglite, server-pg, e2e, typecheck, lint, format, docs
+// Optional suite names (unit, server-pglite, server-pg, e2e, typecheck, lint, format, docs) and test files (paths
+// ending in .test.ts: only those files run in their suites).
+const only = process.argv.slice(2).filter((a) => !a.endsWith('.test.ts'));
+const onlyFiles = process.argv
+  .slice(2)
+  .filter((a) => a.endsWith('.test.ts'))
+  .map((a) => resolve(process.env.INIT_CWD ?? root, a));
 const want = (s) => only.length === 0 || only.includes(s);
 
 ensureDeps();
@@ -23,7 +29,7 @@ function findTests(dir) {
     if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
     const p = join(dir, name);
     if (statSync(p).isDirectory()) out.push(...findTests(p));
-    else if (name.endsWith('.test.ts')) out.push(p);
+    else if (name.endsWith('.test.ts') && (onlyFiles.length === 0 || onlyFiles.includes(p))) out.push(p);
   }
   return out.sort();
 }
@@ -61,14 +67,26 @@ const failedSuites = [];
 const times = [];
 mkdirSync(join(root, 'test-output'), { recursive: true });
 
+// GNU time, where there is one, measures each command's CPU: user + system seconds of the command and of every process
+// it started and waited for (test files, their servers and workers). Wall times on a shared 2-core machine say more
+// about the other load than about the tests; the CPU seconds say what the tests cost.
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+let cpuFiles = 0;
+/** Runs a command at idle priority: the scheduler's idle class (a core only when nothing else wants it), else nice 19. */
+const IDLE = existsSync('/usr/bin/chrt') ? ['/usr/bin/chrt', '--idle', '0'] : ['nice', '-n', '19'];
+
 /**
- * Runs a command; resolves with its exit status. Suites run side by side: the first of a group (`live`) prints as it
- * goes, the others' output is held and printed in one block when they end, so no two suites' lines interleave.
+ * Runs a command; resolves with { code, seconds, cpu, held }. `live` output goes to the terminal as it comes, else
+ * it is held and handed back, to be printed in one block (so no two commands' lines interleave). `cpu` is in
+ * seconds, or null without GNU time.
  */
-function run(label, cmd, args, { env = {}, live = true } = {}) {
+function exec(cmd, args, { env = {}, live = false, idle = false } = {}) {
   const t0 = Date.now();
+  if (idle) [cmd, args] = [IDLE[0], [...IDLE.slice(1), cmd, ...args]];
+  const cpuFile = GNU_TIME ? join(root, 'test-output', `.cpu-${process.pid}-${cpuFiles++}`) : null;
+  const [c, a] = cpuFile ? [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, cmd, ...args]] : [cmd, args];
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', live ? 'inherit' : 'pipe', live ? 'inherit' : 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(c, a, { stdio: ['ignore', live ? 'inherit' : 'pipe', live ? 'inherit' : 'pipe'], env: { ...process.env, ...env } });
     let held = '';
     if (!live) {
       child.stdout.on('data', (d) => (held += d));
@@ -76,13 +94,30 @@ function run(label, cmd, args, { env = {}, live = true } = {}) {
     }
     child.on('error', (err) => (held += `\n${err.stack ?? err}\n`));
     child.on('close', (code, signal) => {
-      const seconds = Math.round((Date.now() - t0) / 100) / 10;
-      times.push(`${label} ${seconds} s`);
-      if (!live) process.stdout.write(`\n=== ${label}: output (ran alongside other suites)\n${held}`);
-      console.log(`\n=== ${label}: ${code === 0 ? 'done' : `exit ${code ?? signal}`} in ${seconds} s`);
-      resolve(code ?? 1);
+      let cpu = null;
+      if (cpuFile && existsSync(cpuFile)) {
+        // The last line holds "user system" (a line before it says so when the command exited non-zero).
+        const [user, system] = readFileSync(cpuFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+        if (Number.isFinite(user) && Number.isFinite(system)) cpu = user + system;
+        rmSync(cpuFile, { force: true });
+      }
+      resolve({ code: code ?? (signal ? 1 : 0), signal, seconds: Math.round((Date.now() - t0) / 100) / 10, cpu, held });
     });
   });
+}
+
+const cpuText = (cpu) => (cpu === null ? '' : `, CPU ${Math.round(cpu)} s`);
+
+/**
+ * Runs a command as one step of the run, with its wall time (and CPU) in the closing summary. Steps run side by side:
+ * the `live` one prints as it goes, the others' output is held and printed in one block when they end.
+ */
+async function run(label, cmd, args, { env = {}, live = true, idle = false } = {}) {
+  const r = await exec(cmd, args, { env, live, idle });
+  times.push(`${label} ${r.seconds} s${cpuText(r.cpu)}`);
+  if (!live) process.stdout.write(`\n=== ${label}: output (ran alongside other suites)\n${r.held}`);
+  console.log(`\n=== ${label}: ${r.code === 0 && !r.signal ? 'done' : `exit ${r.signal ?? r.code}`} in ${r.seconds} s${cpuText(r.cpu)}`);
+  return r.code;
 }
 
 async function runSuite(name, files, env = {}, extraArgs = [], opts = {}) {
@@ -104,6 +139,8 @@ async function runSuite(name, files, env = {}, extraArgs = [], opts = {}) {
       '--test-reporter-destination=stdout',
       '--test-reporter=tap',
       `--test-reporter-destination=${tap}`,
+      '--test-reporter=./scripts/test-file-times.mjs',
+      `--test-reporter-destination=${join(root, 'test-output', `${name}.files.txt`)}`,
       ...extraArgs,
       ...files.map((f) => relative(root, f)),
     ],
@@ -130,6 +167,135 @@ async function runCheck(name, cmd, args, opts = {}) {
   } else totals.pass += 1;
 }
 
+/**
+ * Whether a server test file runs on the suite's database: the harness's startServer and createTestDatabase pick
+ * PGlite or PostgreSQL by TEST_DB, and a file may read TEST_DB or a database URL itself (or open a database or build
+ * the app its own way, counted here too). A file that does none of these checks the same thing in either suite, so
+ * it runs once, in the first server suite asked for, rather than in both: pure parsing, codec and OpenAPI-document
+ * tests, and dashboard-warm.test.ts, whose `npm start` servers always run on a PGlite folder of their own.
+ */
+function usesSuiteDatabase(file) {
+  return /\b(startServer|createTestDatabase|openDatabase|buildApp|migrateToLatest|TEST_DB|TEST_DATABASE_URL|DATABASE_URL)\b/.test(readFileSync(file, 'utf8'));
+}
+
+// The server test files known to be slow (rough wall seconds in a full run on the 2-core machine): they start first,
+// so the run does not end on one long file. A run writes the times it saw to test-output/server-times.json, and a
+// later run in the same folder orders by those instead.
+const SLOW_SERVER_FILES = {
+  'scaleout.test.ts': 90,
+  'backup.test.ts': 85,
+  'crash.test.ts': 70,
+  'fuzz.test.ts': 65,
+  'authorization.test.ts': 55,
+  'dashboard-equivalence.test.ts': 50,
+  'analysis-responsive.test.ts': 35,
+  'dashboard-large.test.ts': 40,
+  'compression.test.ts': 35,
+  'projects.test.ts': 35,
+  'dashboard-warm.test.ts': 30,
+  'world-tiles.test.ts': 30,
+  'reports.test.ts': 25,
+};
+
+/**
+ * The server test files of every suite asked for, as one queue of (suite, file) runs, SERVER_SLOTS at a time, the
+ * slowest first (longest-first keeps the end of the run from waiting on one long file while the other slots idle).
+ * Each run is its own `node --test` process (one test file, as before, in its own process with its own database);
+ * its output is printed in one block when it ends. Per suite: test-output/<suite>.tap (the files' TAP one after
+ * the other, each file's also under test-output/<suite>/), test-output/<suite>.files.txt (wall and CPU per file).
+ */
+const SERVER_SLOTS = 4;
+async function runServerSuites(suites, files) {
+  if (suites.length === 0) return;
+  const timesFile = join(root, 'test-output', 'server-times.json');
+  const previous = existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : {};
+  const jobs = [];
+  const once = [];
+  for (const file of files) {
+    const rel = relative(root, file);
+    const base = rel.split('/').pop();
+    const dbSuites = usesSuiteDatabase(file) ? suites : suites.slice(0, 1);
+    if (dbSuites.length < suites.length) once.push(base);
+    for (const suite of dbSuites) jobs.push({ suite, rel, expect: previous[`${suite.name} ${rel}`] ?? SLOW_SERVER_FILES[base] ?? 0 });
+  }
+  jobs.sort((a, b) => b.expect - a.expect || a.rel.localeCompare(b.rel) || a.suite.name.localeCompare(b.suite.name));
+  const state = new Map(suites.map((s) => [s.name, { files: [], pass: 0, fail: 0, skipped: 0, failed: false, cpu: 0, end: 0 }]));
+  for (const suite of suites) {
+    const n = jobs.filter((j) => j.suite === suite).length;
+    console.log(
+      `\n=== ${suite.name}: ${n} file(s)${once.length && suite === suites[0] ? ` (${once.join(', ')} do not depend on the suite's database: run here only)` : ''}`,
+    );
+    rmSync(join(root, 'test-output', suite.name), { recursive: true, force: true });
+    mkdirSync(join(root, 'test-output', suite.name), { recursive: true });
+  }
+  console.log(`\n=== server suites: ${jobs.length} file runs, ${SERVER_SLOTS} at a time, slowest first`);
+  const t0 = Date.now();
+  let next = 0;
+  const seen = { ...previous };
+  async function slot() {
+    while (next < jobs.length) {
+      const { suite, rel } = jobs[next++];
+      const tap = join(root, 'test-output', suite.name, `${rel.split('/').pop().replace(/\.ts$/, '')}.tap`);
+      const r = await exec(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--test',
+          '--test-reporter=spec',
+          '--test-reporter-destination=stdout',
+          '--test-reporter=tap',
+          `--test-reporter-destination=${tap}`,
+          rel,
+        ],
+        { env: suite.env },
+      );
+      const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
+      const num = (k) => Number((text.match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
+      const st = state.get(suite.name);
+      st.pass += num('pass');
+      st.fail += num('fail');
+      st.skipped += num('skipped') + num('todo');
+      if (r.code !== 0) {
+        st.failed = true;
+        if (num('fail') === 0) st.fail += 1;
+      }
+      st.cpu += r.cpu ?? 0;
+      st.end = Date.now();
+      st.files.push({ rel, seconds: r.seconds, cpu: r.cpu, tap: text, code: r.code });
+      seen[`${suite.name} ${rel}`] = r.seconds;
+      process.stdout.write(
+        `\n--- ${suite.name} ${rel}: ${r.code === 0 ? 'passed' : `FAILED (exit ${r.signal ?? r.code})`} in ${r.seconds} s${cpuText(r.cpu)}\n${r.held}`,
+      );
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(SERVER_SLOTS, jobs.length) }, slot));
+  writeFileSync(timesFile, JSON.stringify(seen, null, 1) + '\n');
+  for (const suite of suites) {
+    const st = state.get(suite.name);
+    const seconds = Math.round((st.end - t0) / 100) / 10;
+    const cpu = GNU_TIME ? st.cpu : null;
+    times.push(`${suite.name} ${seconds} s${cpuText(cpu)}`);
+    totals.pass += st.pass;
+    totals.fail += st.fail;
+    totals.skipped += st.skipped;
+    if (st.failed || st.fail) failedSuites.push(suite.name);
+    const byTime = [...st.files].sort((a, b) => b.seconds - a.seconds);
+    writeFileSync(join(root, 'test-output', `${suite.name}.tap`), st.files.map((f) => `# file: ${f.rel}\n${f.tap}`).join('\n'));
+    writeFileSync(
+      join(root, 'test-output', `${suite.name}.files.txt`),
+      `# per-file wall time (s) and CPU (s), slowest first; ${st.files.length} files, ${SERVER_SLOTS} files at a time across the server suites\n` +
+        byTime
+          .map((f) => `${f.seconds.toFixed(1).padStart(7)} ${f.cpu === null ? '' : f.cpu.toFixed(1).padStart(7)}  ${f.rel}${f.code ? '  FAILED' : ''}`)
+          .join('\n') +
+        '\n',
+    );
+    console.log(
+      `\n=== ${suite.name}: ${st.failed || st.fail ? 'FAILED' : 'done'} in ${seconds} s${cpuText(cpu)}: ${st.pass} passed, ${st.fail} failed${st.skipped ? `, ${st.skipped} skipped` : ''}`,
+    );
+  }
+}
+
 const started = Date.now();
 const packageTests = readdirSync(join(root, 'packages')).flatMap((p) => findTests(join(root, 'packages', p)));
 const serverTests = findTests(join(root, 'apps/server/test'));
@@ -140,21 +306,38 @@ if (['server-pglite', 'server-pg', 'e2e'].some(want)) ensureSystemPackages();
 // The suites run in three groups, side by side within a group. Test files cannot collide: every file has its own
 // database (a PGlite folder or in-memory instance, or a PostgreSQL database with a random name) and its servers
 // listen on ports the system picks (port 0).
-// Group 1: the checks, the unit tests, the web build for the browser tests and the PGlite template database
+// The checks (type-check, lint, format, docs) start at once and run beside everything else at idle priority
+// (SCHED_IDLE with chrt, else nice 19): they get a core only when the tests leave one unused, which is mostly during
+// the browser tests (one file at a time, about a core's worth of work on two cores), and they have no timings to
+// disturb. A process at idle priority yields the core to a test process the moment that one wakes, so the browser
+// tests' timing checks see the machine as before (see group 3). TEST_CHECKS=first runs them in group 1 instead, at
+// normal priority and before the tests, as this script used to. Their results are counted at the end.
+const checksFirst = process.env.TEST_CHECKS === 'first';
+const startChecks = () =>
+  Promise.all([
+    want('typecheck') && runCheck('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present', '--silent'], { live: false, idle: !checksFirst }),
+    want('lint') &&
+      runCheck(
+        'lint (ESLint: typescript-eslint, import boundaries and cycles; npm run lint)',
+        'npx',
+        ['eslint', '.', '--max-warnings=0', '--cache', '--cache-location', 'node_modules/.cache/eslint/'],
+        { live: false, idle: !checksFirst },
+      ),
+    want('format') &&
+      runCheck('format (Prettier; npm run format rewrites)', 'npx', ['prettier', '--check', '.', '--log-level', 'warn'], { live: false, idle: !checksFirst }),
+    want('docs') &&
+      runCheck('docs (documents are built from the current docs: npm run docs:build)', process.execPath, ['scripts/build-docs.mjs', '--check'], {
+        live: false,
+        idle: !checksFirst,
+      }),
+  ]);
+const checks = checksFirst ? null : startChecks();
+
+// Group 1: the unit tests, the web build for the browser tests and the PGlite template database
 // (apps/server/test/support/pglite-template.ts, made once here rather than by several test files at once).
 let webBuilt = true;
 await Promise.all([
-  want('typecheck') && runCheck('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present', '--silent']),
-  want('lint') &&
-    runCheck(
-      'lint (ESLint: typescript-eslint, import boundaries and cycles; npm run lint)',
-      'npx',
-      ['eslint', '.', '--max-warnings=0', '--cache', '--cache-location', 'node_modules/.cache/eslint/'],
-      { live: false },
-    ),
-  want('format') && runCheck('format (Prettier; npm run format rewrites)', 'npx', ['prettier', '--check', '.', '--log-level', 'warn'], { live: false }),
-  want('docs') &&
-    runCheck('docs (documents are built from the current docs: npm run docs:build)', process.execPath, ['scripts/build-docs.mjs', '--check'], { live: false }),
+  checksFirst && startChecks(),
   want('unit') && runSuite('unit', packageTests, {}, ['--test-concurrency=2'], { live: false }),
   e2eTests.length > 0 &&
     run('web build for e2e', 'npm', ['run', 'build', '-w', '@crp/web', '--silent'], { live: false }).then((status) => {
@@ -173,15 +356,14 @@ await Promise.all([
     ),
 ]);
 
-// Group 2: the server tests on PGlite and on PostgreSQL, two files at a time each.
-const SERVER_CONCURRENCY = ['--test-concurrency=2'];
-const group2 = [];
-if (want('server-pglite')) group2.push((live) => runSuite('server-pglite', serverTests, { TEST_DB: 'pglite' }, SERVER_CONCURRENCY, { live }));
+// Group 2: the server tests on PGlite and on PostgreSQL.
+const serverSuites = [];
+if (want('server-pglite')) serverSuites.push({ name: 'server-pglite', env: { TEST_DB: 'pglite' } });
 if (want('server-pg')) {
   const url = process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
   const u = new URL(url);
   if (await canConnect(u.hostname, Number(u.port || 5432))) {
-    group2.push((live) => runSuite('server-pg', serverTests, { TEST_DB: 'postgres', TEST_DATABASE_URL: url }, SERVER_CONCURRENCY, { live }));
+    serverSuites.push({ name: 'server-pg', env: { TEST_DB: 'postgres', TEST_DATABASE_URL: url } });
   } else if (process.env.CI) {
     console.error(`[test] PostgreSQL at ${u.host} is not reachable, and CI requires the PostgreSQL run`);
     failedSuites.push('server-pg');
@@ -190,14 +372,16 @@ if (want('server-pg')) {
     console.warn(`[test] PostgreSQL at ${u.host} not reachable: server-pg suite skipped`);
   }
 }
-await Promise.all(group2.map((start, i) => start(i === 0)));
+await runServerSuites(serverSuites, serverTests);
 
 // Group 3: the browser tests, alone and one file at a time: some check timings in the page (the PDF viewer's 50 ms
 // steps, antd's animated dialogs) that a busier machine disturbs. Tried on a 2-core machine: two e2e files at a time,
 // or e2e alongside the server suites, saved a minute or two, but each of 3 runs failed one of help.test.ts's PDF step
 // timing (gaps under 40 ms between steps) or dashboard.test.ts's info-modal close. (The PDF step check has also
-// failed once with one file at a time while other tests loaded the machine.)
+// failed once with one file at a time while other tests loaded the machine.) The checks started at idle priority
+// above may still be running then: unlike those test suites, they take only the CPU the browser tests leave unused.
 if (e2eTests.length > 0 && webBuilt) await runSuite('e2e', e2eTests, {}, ['--test-concurrency=1']);
+await checks;
 
 console.log(`\nwall times: ${times.join(', ')}; whole run ${Math.round((Date.now() - started) / 1000)} s`);
 console.log(`\n${failedSuites.length ? `failed suites: ${failedSuites.join(', ')}` : 'all suites green'}`);

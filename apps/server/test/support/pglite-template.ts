@@ -18,7 +18,8 @@ import { migrateToLatest } from '../../src/infra/db/migrate.js';
  * rename into place wins, the others use it.
  */
 
-function templateKey(): string {
+/** A hash of the PGlite version, the database code and the migrations: a change makes new templates. */
+export function templateKey(): string {
   const h = createHash('sha256');
   h.update(readFileSync(join(REPO_ROOT, 'node_modules/@electric-sql/pglite/package.json')));
   const dbDir = join(REPO_ROOT, 'apps/server/src/infra/db');
