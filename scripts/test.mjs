@@ -120,6 +120,17 @@ async function run(label, cmd, args, { env = {}, live = true, idle = false } = {
   return r.code;
 }
 
+/** `node --test` through tsx, its spec report on stdout and its TAP written to `tap`. */
+const nodeTestArgs = (tap) => [
+  '--import',
+  'tsx',
+  '--test',
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  '--test-reporter=tap',
+  `--test-reporter-destination=${tap}`,
+];
+
 async function runSuite(name, files, env = {}, extraArgs = [], opts = {}) {
   if (files.length === 0) {
     console.log(`\n=== ${name}: no test files`);
@@ -132,13 +143,7 @@ async function runSuite(name, files, env = {}, extraArgs = [], opts = {}) {
     name,
     process.execPath,
     [
-      '--import',
-      'tsx',
-      '--test',
-      '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      '--test-reporter=tap',
-      `--test-reporter-destination=${tap}`,
+      ...nodeTestArgs(tap),
       '--test-reporter=./scripts/test-file-times.mjs',
       `--test-reporter-destination=${join(root, 'test-output', `${name}.files.txt`)}`,
       ...extraArgs,
@@ -236,20 +241,7 @@ async function runServerSuites(suites, files) {
     while (next < jobs.length) {
       const { suite, rel } = jobs[next++];
       const tap = join(root, 'test-output', suite.name, `${rel.split('/').pop().replace(/\.ts$/, '')}.tap`);
-      const r = await exec(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          '--test',
-          '--test-reporter=spec',
-          '--test-reporter-destination=stdout',
-          '--test-reporter=tap',
-          `--test-reporter-destination=${tap}`,
-          rel,
-        ],
-        { env: suite.env },
-      );
+      const r = await exec(process.execPath, [...nodeTestArgs(tap), rel], { env: suite.env });
       const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
       const num = (k) => Number((text.match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
       const st = state.get(suite.name);
