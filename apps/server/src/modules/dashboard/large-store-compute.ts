@@ -86,28 +86,36 @@ export interface StoreBatchOutput {
  * 255 = no data), as they are (migration 0022: not deflated).
  */
 export function encodeSlice(pa: Float64Array, scores: Int16Array, m: Uint8Array, mR: Uint8Array): Uint8Array {
-  const n = scores.length / 2;
-  const buf = new Uint8Array(n * ASSET_BATCH_FIELDS * 4 + n * 4 + 2 * n * N_HAZARDS);
-  new Float32Array(buf.buffer, 0, n * ASSET_BATCH_FIELDS).set(pa);
-  new Int16Array(buf.buffer, n * ASSET_BATCH_FIELDS * 4, 2 * n).set(scores);
-  buf.set(m, n * (ASSET_BATCH_FIELDS * 4 + 4));
-  buf.set(mR, n * (ASSET_BATCH_FIELDS * 4 + 4 + N_HAZARDS));
+  const L = sliceLayout(scores.length / 2);
+  const buf = new Uint8Array(L.bytes);
+  new Float32Array(buf.buffer, L.pa, pa.length).set(pa);
+  new Int16Array(buf.buffer, L.scores, scores.length).set(scores);
+  buf.set(m, L.m);
+  buf.set(mR, L.mR);
   return buf;
 }
 
+/** Byte offsets of the parts of a slice of n assets as encodeSlice writes them, and its size (the one place of the layout). */
+export function sliceLayout(n: number): { pa: number; scores: number; m: number; mR: number; bytes: number } {
+  const scores = n * ASSET_BATCH_FIELDS * 4;
+  const m = scores + 4 * n;
+  const mR = m + n * N_HAZARDS;
+  return { pa: 0, scores, m, mR, bytes: mR + n * N_HAZARDS };
+}
+
 /** Bytes of a slice of n assets as encodeSlice writes it (a stored slice of another size is deflated: made before migration 0022). */
-export const sliceBytes = (n: number) => n * ASSET_BATCH_FIELDS * 4 + n * 4 + 2 * n * N_HAZARDS;
+export const sliceBytes = (n: number) => sliceLayout(n).bytes;
 
 /** The parts of an inflated slice of n assets (views into `raw`, which must be 4-byte aligned). */
 export function sliceParts(raw: Uint8Array, n: number): { pa: Float32Array; scores: Int16Array; m: Uint8Array; mR: Uint8Array } {
-  const need = sliceBytes(n);
-  if (raw.byteLength !== need) throw new Error(`dashboard slice of ${n} assets has ${raw.byteLength} bytes, expected ${need}`);
+  const L = sliceLayout(n);
+  if (raw.byteLength !== L.bytes) throw new Error(`dashboard slice of ${n} assets has ${raw.byteLength} bytes, expected ${L.bytes}`);
   const o = raw.byteOffset;
   return {
-    pa: new Float32Array(raw.buffer, o, n * ASSET_BATCH_FIELDS),
-    scores: new Int16Array(raw.buffer, o + n * ASSET_BATCH_FIELDS * 4, 2 * n),
-    m: raw.subarray(n * (ASSET_BATCH_FIELDS * 4 + 4), n * (ASSET_BATCH_FIELDS * 4 + 4 + N_HAZARDS)),
-    mR: raw.subarray(n * (ASSET_BATCH_FIELDS * 4 + 4 + N_HAZARDS)),
+    pa: new Float32Array(raw.buffer, o + L.pa, n * ASSET_BATCH_FIELDS),
+    scores: new Int16Array(raw.buffer, o + L.scores, 2 * n),
+    m: raw.subarray(L.m, L.mR),
+    mR: raw.subarray(L.mR),
   };
 }
 

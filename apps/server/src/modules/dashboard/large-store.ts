@@ -27,7 +27,7 @@ import { startTsWorker } from '../../lib/ts-worker.js';
 import { assetInputOf } from '../analysis/analysis.jobs.js';
 import { syKeyOf } from './dashboard-filter.js';
 import { ASSETS_JOB, dashboardAssetOf, decodeAssets, encodeAssets } from './large-store-assets.js';
-import { sliceBytes, sliceParts, type SeriesShare, type StoreBatchInput, type StoreBatchOutput, type StoreJob } from './large-store-compute.js';
+import { sliceBytes, sliceLayout, sliceParts, type SeriesShare, type StoreBatchInput, type StoreBatchOutput, type StoreJob } from './large-store-compute.js';
 import { moneyOf } from './year-batches-compute.js';
 
 const inflateRawAsync = promisify(inflateRaw);
@@ -427,13 +427,13 @@ export class LargeStores {
       },
       {
         bytes: sliceBytes,
-        // sliceParts's layout, byte for byte
         each: (data, start, n) => {
-          copyField(data, 0, n * F, pa, start * F);
-          copyField(data, n * F, 2 * n, scores, 2 * start);
-          copyField(data, n * F + 2 * n, 2 * n, scores, 2 * (N + start));
-          copyField(data, n * (F + 4), n * N_HAZARDS, out.m, start * N_HAZARDS);
-          copyField(data, n * (F + 4 + N_HAZARDS), n * N_HAZARDS, out.mR, start * N_HAZARDS);
+          const L = sliceLayout(n);
+          copyField(data, L.pa, n * F, pa, start * F);
+          copyField(data, L.scores, 2 * n, scores, 2 * start);
+          copyField(data, L.scores + 2 * n, 2 * n, scores, 2 * (N + start));
+          copyField(data, L.m, n * N_HAZARDS, out.m, start * N_HAZARDS);
+          copyField(data, L.mR, n * N_HAZARDS, out.mR, start * N_HAZARDS);
         },
       },
     );
