@@ -72,6 +72,11 @@ describe('the dashboard of a large portfolio in the browser', { timeout: 300_000
     assert.ok((await dash.table().locator('tr.ant-table-row').count()) >= 10, 'asset-table rows');
     assert.equal(await page.getByTestId('heatmap').getAttribute('data-rows'), '100', "the heat map's first page");
     await screenshot(page, 'dashboard-large-portfolio', { settle: true });
-    assert.deepEqual(problems, []);
+    // a 409 is the dashboard's 'preparing' answer while the store is made (the page shows the progress and asks again);
+    // the browser logs it as a failed resource when the page opens before the store is done
+    assert.deepEqual(
+      problems.filter((m) => !/status of 409 \(Conflict\)/.test(m)),
+      [],
+    );
   });
 });
