@@ -31,6 +31,10 @@ import {
   type HazardKey,
   type ScenarioCode,
 } from '@crp/contracts';
+import { installBoundedTiffDecoders } from './tiff-decoders.js';
+
+// Every GeoTIFF this process reads decodes through the bounded decoders (no tile past its declared size).
+installBoundedTiffDecoders();
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_BYO_CATALOG = resolve(here, '../byo/catalog.json');
