@@ -1,13 +1,13 @@
 import { warmCountries, warmForward } from '@crp/geo';
 import { defaultHazardLayers } from '@crp/hazards';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { openDatabase } from './infra/db/database.js';
 import { migrateToLatest } from './infra/db/migrate.js';
 import { announceReleases } from './modules/help/release.service.js';
 import { DEMO, seedDemo } from './seed.js';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const database = await openDatabase(config);
 const applied = await migrateToLatest(database.db);
 const app = await buildApp(config, database);
