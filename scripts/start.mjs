@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // `npm start`: installs what is missing, builds the web app when its sources changed, then runs the server,
 // which migrates the database, seeds the demo data and serves the app and API on http://localhost:8080 (PORT overrides).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDeps } from './ensure-deps.mjs';
+import { supervise } from './supervise.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 process.chdir(root);
@@ -31,6 +32,5 @@ if (!existsSync(distIndex) || statSync(distIndex).mtimeMs < sourcesTime) {
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { stdio: 'inherit', env: process.env });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code) => process.exit(code ?? 0));
+// Restarted after a crash it could not prevent; Ctrl-C (SIGINT) and SIGTERM stop it without a restart (supervise.mjs).
+process.exit(await supervise('apps/server/src/main.ts'));

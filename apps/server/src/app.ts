@@ -24,9 +24,53 @@ declare module 'fastify' {
 /** An incoming x-request-id is kept when it is a short token of safe characters (a proxy's or a client's id). */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
 
-/** The secret part of a download link (`/api/v2/files/<token>/...`, `/api/v2/reports/<token>/...`) never reaches a log. */
+/**
+ * Query parameters whose value is a secret, by decoded, lower-cased name (`-` read as `_`): session and API tokens,
+ * one-time and e-mail codes, passwords, keys, signatures.
+ */
+const SECRET_PARAM =
+  /token|passw|secret|api_?key|access_?key|private_?key|signature|^(key|code|sig|auth|authorization|session|session_?id|otp|totp_code|current_code|mfa_code)$/;
+
+/** Percent-decoding as a query parser does it (`+` is a space), repeated so that a doubly encoded name is seen too; a broken escape stays as it is. */
+function decodedName(raw: string): string {
+  let name = raw.replace(/\+/g, ' ');
+  for (let i = 0; i < 3 && name.includes('%'); i++) {
+    const next = [...new URLSearchParams(`${name}=`).keys()][0] ?? name;
+    if (next === name) break;
+    name = next;
+  }
+  return name.trim().toLowerCase().replace(/-/g, '_');
+}
+
+function decodedSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/**
+ * A request URL as it may be logged: the secret segment of a download link (`/api/v2/files/<token>/...`,
+ * `/api/v2/reports/<token>/...`, also when the path is percent-encoded) and the value of every query parameter whose
+ * decoded name is a secret (SECRET_PARAM: `?%74oken=`, `?TOKEN=`, each of repeated keys) are replaced by `[redacted]`;
+ * the rest is kept as sent. Every log line with a URL goes through this (the `req` serializer of the logger).
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/(\/api\/v2\/(?:files|reports)\/)[^/?#]+/g, '$1[redacted]').replace(/([?&](?:token|code|password)=)[^&#]*/gi, '$1[redacted]');
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const segments = path.split('/');
+  for (let i = 3; i < segments.length; i++) {
+    const [api, v2, kind] = segments.slice(i - 3, i).map(decodedSegment);
+    if (api === 'api' && v2 === 'v2' && (kind === 'files' || kind === 'reports') && segments[i]) segments[i] = '[redacted]';
+  }
+  if (q < 0) return segments.join('/');
+  const [query = '', ...fragment] = url.slice(q + 1).split('#');
+  const params = query.split('&').map((part) => {
+    const eq = part.indexOf('=');
+    return eq >= 0 && SECRET_PARAM.test(decodedName(part.slice(0, eq))) ? `${part.slice(0, eq)}=[redacted]` : part;
+  });
+  return `${segments.join('/')}?${params.join('&')}${fragment.length ? `#${fragment.join('#')}` : ''}`;
 }
 
 /**

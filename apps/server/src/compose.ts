@@ -121,7 +121,7 @@ export function createServices(
   const hazards = new HazardService(projectAccess, ownLayers);
   const buildingDamage = new BuildingDamageService(projectAccess);
   return {
-    system: new SystemService(new SystemRepository(db), database.kind),
+    system: new SystemService(new SystemRepository(db), database.kind, config),
     geo: new GeoService(projects),
     projectAccess,
     portfolioAssets,

@@ -122,6 +122,13 @@ const EnvSchema = z.object({
    */
   MAP_TILE_DIR: z.string().optional(),
   MAP_PRERENDER_WORLD: bool.default(true),
+  /**
+   * Set by the supervisor of `npm start` and `npm run worker` (scripts/supervise.mjs) when it starts this process
+   * again after a crash: how many restarts so far, and why and when the last one happened (the health check reports them).
+   */
+  SUPERVISOR_RESTARTS: z.coerce.number().int().min(0).default(0),
+  SUPERVISOR_LAST_RESTART_REASON: z.string().max(200).optional(),
+  SUPERVISOR_LAST_RESTART_AT: z.string().datetime().optional(),
   /** Argon2id memory cost in KiB (OWASP 2023 minimum for argon2id: 19 MiB, t=2). */
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(8192).default(19_456),
   ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
@@ -144,6 +151,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if (!existsSync(config.BASEMAP_PMTILES)) throw new Error(`Invalid configuration:\n  BASEMAP_PMTILES: no file at ${config.BASEMAP_PMTILES}`);
   }
   return config;
+}
+
+/** The exit code of a process whose configuration is invalid: its supervisor does not restart it (scripts/supervise.mjs). */
+export const EXIT_CONFIG = 78;
+
+/** loadConfig for the entry points (main.ts, worker.ts): an invalid configuration is its lines on stderr and exit 78. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(EXIT_CONFIG);
+  }
 }
 
 /** Folder of the world-view tile packs: MAP_TILE_DIR, else DATA_DIR/tiles; null (memory only) for a memory:// DATA_DIR. */

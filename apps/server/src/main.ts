@@ -1,22 +1,35 @@
 import { warmCountries, warmForward } from '@crp/geo';
 import { defaultHazardLayers } from '@crp/hazards';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { type Config, loadConfigOrExit } from './config.js';
+import { startupFailureLine } from './lib/disk-full.js';
 import { openDatabase } from './infra/db/database.js';
 import { migrateToLatest } from './infra/db/migrate.js';
 import { announceReleases } from './modules/help/release.service.js';
 import { DEMO, seedDemo } from './seed.js';
 
-const config = loadConfig();
-const database = await openDatabase(config);
-const applied = await migrateToLatest(database.db);
-const app = await buildApp(config, database);
-if (applied.length) app.log.info({ applied }, 'migrations applied');
-const announced = await announceReleases(database.db, app.services.notifications);
-if (announced.length) app.log.info({ announced }, 'releases announced');
-if (config.SEED_DEMO) await seedDemo(app, database.db);
-await app.services.faq.seed(); // built-in FAQ content (content/faq.ts), inserted or updated by key
-await app.services.companies.ensureLoaded(); // listed companies for the company search (migration 0011), once per data version
+const config = loadConfigOrExit();
+const { database, app } = await prepare(config).catch((err: unknown) => {
+  // A full disk is one line saying so, not a stack trace (issue 32); anything else keeps its stack.
+  const line = startupFailureLine(err, config.DATABASE_URL ? `the data folder ${config.DATA_DIR} or the database` : `the data folder ${config.DATA_DIR}`);
+  if (!line) throw err;
+  console.error(line);
+  process.exit(1);
+});
+
+/** Everything before listening: the database opened and migrated, the app built, releases, demo data, FAQ, companies. */
+async function prepare(config: Config) {
+  const database = await openDatabase(config);
+  const applied = await migrateToLatest(database.db);
+  const app = await buildApp(config, database);
+  if (applied.length) app.log.info({ applied }, 'migrations applied');
+  const announced = await announceReleases(database.db, app.services.notifications);
+  if (announced.length) app.log.info({ announced }, 'releases announced');
+  if (config.SEED_DEMO) await seedDemo(app, database.db);
+  await app.services.faq.seed(); // built-in FAQ content (content/faq.ts), inserted or updated by key
+  await app.services.companies.ensureLoaded(); // listed companies for the company search (migration 0011), once per data version
+  return { database, app };
+}
 
 let closing = false;
 async function shutdown(signal: string) {

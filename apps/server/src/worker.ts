@@ -6,15 +6,15 @@
  */
 import { defaultHazardLayers } from '@crp/hazards';
 import pino from 'pino';
-import { loadConfig } from './config.js';
+import { EXIT_CONFIG, loadConfigOrExit } from './config.js';
 import { openDatabase } from './infra/db/database.js';
 import { migrateToLatest } from './infra/db/migrate.js';
 import { createServices } from './compose.js';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 if (!config.DATABASE_URL) {
   console.error('npm run worker needs DATABASE_URL (a PostgreSQL server). With the embedded database, jobs run inside `npm start`.');
-  process.exit(2);
+  process.exit(EXIT_CONFIG);
 }
 const log = pino({ level: config.LOG_LEVEL === 'silent' ? 'silent' : config.LOG_LEVEL, base: { role: 'worker' } });
 const database = await openDatabase(config);

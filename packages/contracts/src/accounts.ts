@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from './common.js';
+import { dbId, text } from './common.js';
 
 /** Modules a tier can unlock (spec 000 §6). */
 export const MODULES = ['physical_risk', 'transition_risk', 'map'] as const;
@@ -178,12 +178,7 @@ export const DisableMfaBody = z.object({
 
 export const CurrentCodeResponse = z.object({ detail: z.string(), sent_to: z.string() });
 
-export const MarkNotificationReadBody = z.object({
-  notification_id: z.coerce
-    .number({ error: 'notification_id must be a number' })
-    .int('notification_id must be an integer')
-    .positive('notification_id must be positive'),
-});
+export const MarkNotificationReadBody = z.object({ notification_id: dbId('notification_id', { coerce: true }) });
 
 export const LastAccessedBody = z.object({
   path: z.string({ error: 'path is required' }).trim().min(1, 'path is required').max(500, 'path is too long').startsWith('/', 'path must start with /'),

@@ -17,14 +17,24 @@ export const text = (label: string, max = 150) =>
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`);
 
-/** Id in a path: positive integer as text. */
-export const IdParam = (name: string) =>
-  z.object({
-    [name]: z.coerce
-      .number({ error: `${name} must be a number` })
-      .int()
-      .positive(`${name} must be a positive integer`),
-  });
+/**
+ * Largest id of a row: every id column is `serial`, a PostgreSQL `integer` (int4), so 1..2,147,483,647
+ * (apps/server/src/infra/db/migrations). A larger number would fail in the query ("out of range for type integer").
+ */
+export const ID_MAX = 2_147_483_647;
+
+/**
+ * A row id in a request (issue 32: ids of 2^31 or more answered 500): a whole number from 1 to ID_MAX, refused
+ * with a 400 naming the field otherwise. `coerce` for text (paths, queries, form fields, JSON text lists); JSON
+ * bodies take a number. Every id a route reads goes through this.
+ */
+export function dbId(name: string, opts: { coerce?: boolean } = {}) {
+  const base = opts.coerce ? z.coerce.number({ error: `${name} must be a number` }) : z.number({ error: `${name} must be a number` });
+  return base.int(`${name} must be a whole number`).min(1, `${name} must be a positive id`).max(ID_MAX, `${name} must be at most ${ID_MAX} (no such id)`);
+}
+
+/** Id in a path: positive integer as text, at most ID_MAX. */
+export const IdParam = (name: string) => z.object({ [name]: dbId(name, { coerce: true }) });
 
 /**
  * A binary answer (a file, an image) in the OpenAPI document: `type: string, format: binary`. The routes send a Buffer

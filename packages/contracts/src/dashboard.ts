@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dbId } from './common.js';
 import { DATA_EDIT_PERMISSIONS, TIER_SECTIONS } from './accounts.js';
 import { markerColour } from './scores.js';
 import { DashboardFilterFields, namesProject } from './projects.js';
@@ -411,7 +412,7 @@ export const DashboardAssetPageBody = DashboardFilterFields.extend({
     .default('position')
     .describe('column to sort by; empty values last in either order; ties in upload order'),
   ids: z
-    .array(z.number().int().positive(), { error: 'ids must be a list of asset ids' })
+    .array(dbId('ids'), { error: 'ids must be a list of asset ids' })
     .max(DASHBOARD_PAGE_MAX, 'ids: at most 500')
     .optional()
     .describe('only these assets (of the selection), e.g. the one asset of the analysis window'),

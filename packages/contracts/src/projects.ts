@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HAZARDS, DEFAULT_HAZARD_LABELS, type HazardLabel } from './hazards.js';
-import { DetailBody, PROJECT_NAME_MAX_LENGTH, text } from './common.js';
+import { dbId, DetailBody, ID_MAX, PROJECT_NAME_MAX_LENGTH, text } from './common.js';
 
 /** Parses a JSON string when a form field carries JSON; passes other values through. */
 const jsonField = <T extends z.ZodType>(schema: T, field: string) =>
@@ -168,16 +168,13 @@ export const RenameProjectBody = z.object({ oldname: text('oldname', PROJECT_NAM
 
 export const DeleteProjectBody = z.object({ name: text('name', PROJECT_NAME_MAX_LENGTH) });
 
-export const UpdateDefaultFilterBody = z.object({
-  data: jsonField(DefaultFilters, 'data'),
-  project_id: z.coerce.number({ error: 'project_id must be a number' }).int().positive().optional(),
-});
+export const UpdateDefaultFilterBody = z.object({ data: jsonField(DefaultFilters, 'data'), project_id: dbId('project_id', { coerce: true }).optional() });
 
 export const ShareProjectBody = z.object({
-  project_id: z.coerce.number({ error: 'project_id must be a number' }).int('project_id must be an integer').positive('project_id must be positive'),
+  project_id: dbId('project_id', { coerce: true }),
   share_with: jsonField(
     z
-      .array(z.union([z.number().int().positive(), z.string().trim().min(1).max(50)]), { error: 'share_with must be a JSON list of user ids or usernames' })
+      .array(z.union([dbId('share_with'), z.string().trim().min(1).max(50)]), { error: 'share_with must be a JSON list of user ids or usernames' })
       .min(1, 'share_with needs at least one user')
       .max(200, 'share_with has too many users'),
     'share_with',
@@ -229,7 +226,7 @@ export type CsvReportBody = z.infer<typeof CsvReportBody>;
 
 /** `POST api/v2/generate_pdf_report/` (spec 000 §7 Exports): the slide report, With Content or Without Content. */
 export const SlideReportBody = z.object({
-  project_id: z.coerce.number({ error: 'project_id must be a number' }).int('project_id must be an integer').positive('project_id must be positive'),
+  project_id: dbId('project_id', { coerce: true }),
   analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).optional(),
   /** The report variant: losses with building contents (With Content, default) or without. */
   with_content: flag.default(true),
@@ -245,7 +242,7 @@ export const SummaryReportBody = z.object({
 /** The dashboard's project and filter fields (spec 001 §7 Dashboard query), shared by the answer and its page endpoints. */
 export const DashboardFilterFields = z.object({
   project_name: z.string().trim().max(PROJECT_NAME_MAX_LENGTH, 'project_name is too long').optional(),
-  project_id: z.coerce.number({ error: 'project_id must be a number' }).int('project_id must be an integer').positive('project_id must be positive').optional(),
+  project_id: dbId('project_id', { coerce: true }).optional(),
   analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).optional(),
   scenario: z.coerce
     .string()
@@ -320,7 +317,7 @@ const nonNegative = (label: string) =>
 
 export const AssetEdit = z
   .object({
-    id: z.coerce.number({ error: 'id must be a number' }).int().positive(),
+    id: dbId('id', { coerce: true }),
     name: z.string().trim().min(1, 'name is required').max(200, 'name is too long').optional(),
     type: orNA(z.string().trim().max(80, 'type is too long')).optional(),
     revenue: nonNegative('revenue').optional(),
@@ -376,7 +373,7 @@ export type AssetEdit = z.infer<typeof AssetEdit>;
 export const UpdateAssetsBody = z
   .object({
     project_name: z.string().trim().max(PROJECT_NAME_MAX_LENGTH).optional(),
-    project_id: z.coerce.number({ error: 'project_id must be a number' }).int().positive().optional(),
+    project_id: dbId('project_id', { coerce: true }).optional(),
     assets: jsonField(
       z
         .array(AssetEdit, { error: 'assets must be a JSON list of asset rows' })
@@ -384,7 +381,7 @@ export const UpdateAssetsBody = z
         .max(100_000, 'assets has too many rows'),
       'assets',
     ),
-    version: z.coerce.number({ error: 'version must be a number' }).int().positive().optional(),
+    version: z.coerce.number({ error: 'version must be a number' }).int().positive().max(ID_MAX, 'version is too large').optional(),
   })
   .refine((b) => b.project_id !== undefined || (b.project_name ?? '') !== '', { message: 'project_name or project_id is required', path: ['project_name'] });
 

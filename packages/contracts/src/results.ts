@@ -5,6 +5,7 @@
  * feature per row, these fields as properties). docs/results-api.md documents it with examples.
  */
 import { z } from 'zod';
+import { dbId } from './common.js';
 import { ANALYSIS_TYPES, HAZARDS, SCENARIOS, type HazardKey } from './hazards.js';
 
 const HAZARD_KEY_LIST = HAZARDS.map((h) => h.key) as unknown as [HazardKey, ...HazardKey[]];
@@ -68,7 +69,7 @@ export type ResultsAsset = z.infer<typeof ResultsAsset>;
 /** `POST /api/v2/asset_results/`: either `project_id` (its stored analysis) or `assets` (analysed now), not both. */
 export const ResultsRequest = z
   .object({
-    project_id: z.number({ error: 'project_id must be a number' }).int('project_id must be a whole number').positive('project_id must be positive').optional(),
+    project_id: dbId('project_id').optional(),
     assets: z
       .array(ResultsAsset, { error: 'assets must be a list of assets' })
       .min(1, 'assets needs at least one asset')

@@ -53,7 +53,12 @@ export class FileStore {
     const token = newToken();
     const safeName = safeFileName(filename);
     const storedAs = `${sha256(token).slice(0, 32)}.bin`;
-    writeFileSync(join(this.dir, storedAs), data);
+    try {
+      writeFileSync(join(this.dir, storedAs), data);
+    } catch (err) {
+      rmSync(join(this.dir, storedAs), { force: true }); // a disk-full write leaves part of the file
+      throw err;
+    }
     const expires = new Date(Date.now() + (await this.linkHours(ownerId)) * 3_600_000);
     const row = await this.db
       .insertInto('files')

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DISK_FULL_DETAIL, isDiskFull } from '../lib/disk-full.js';
 import { AppError } from '../lib/errors.js';
 
 interface FieldError {
@@ -35,6 +36,11 @@ export function registerErrorHandler(app: FastifyInstance) {
         void reply.header('retry-after', String(error.extra.retry_after_seconds));
       }
       return reply.status(error.statusCode).send({ detail: error.message, ...(error.errors ? { errors: error.errors } : {}), ...(error.extra ?? {}) });
+    }
+    // A write that met a full disk (file store, PostgreSQL, PGlite): 507, and the request changed nothing.
+    if (isDiskFull(error)) {
+      request.log.error({ err: error }, 'disk full');
+      return reply.status(507).send({ detail: DISK_FULL_DETAIL });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -8,7 +8,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and database check */
+        /** Liveness and database check; restarts of the process after a crash (docs/reliability.md "Restarts after a crash") */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -1893,6 +1893,16 @@ export interface operations {
                         status: "ok";
                         database: string;
                         version: string;
+                        /** @description the server process (restarted by the supervisor of `npm start` after a crash) */
+                        pid: number;
+                        uptime_seconds: number;
+                        /** @description restarts after a crash since `npm start` began; 0 when run without the supervisor */
+                        restarts: number;
+                        last_restart: {
+                            /** @description how the previous process ended, e.g. "signal SIGKILL (killed: out of memory or kill -9)" */
+                            reason: string;
+                            at: string | null;
+                        } | null;
                     };
                 };
             };

@@ -5,9 +5,10 @@ import {
   ConfigureMfaResponse,
   CurrentCodeResponse,
   CurrentUserResponse,
-  DisableMfaBody,
+  dbId,
   DemoRequestBody,
   DetailBody,
+  DisableMfaBody,
   DownloadLinkHoursBody,
   DownloadLinkHoursResponse,
   ErrorBody,
@@ -32,13 +33,7 @@ import { presentUser, iso } from './user.presenter.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 const MethodParam = z.object({ method: z.enum(TWO_FA_METHODS, { error: 'method must be app or email' }) });
-const UserIdParam = z.object({
-  userId: z.coerce
-    .number({ error: 'userId must be a number' })
-    .int('userId must be an integer')
-    .positive('userId must be positive')
-    .max(2_147_483_647, 'userId is too large'),
-});
+const UserIdParam = z.object({ userId: dbId('userId', { coerce: true }) });
 
 /** Registration, log-in and log-out, the signed-in user and their permissions. */
 // eslint-disable-next-line max-lines-per-function -- a route table (schemas and one-line handlers, each one service call), not request-path logic

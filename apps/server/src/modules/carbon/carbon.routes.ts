@@ -6,6 +6,7 @@ import {
   CarbonNameBody,
   CarbonProject,
   CarbonProjectListResponse,
+  dbId,
   DetailBody,
   ErrorBody,
   safeFileName,
@@ -24,13 +25,7 @@ const errors = {
   404: ErrorBody,
   413: ErrorBody,
 };
-const UserIdParam = z.object({
-  userId: z.coerce
-    .number({ error: 'userId must be a number' })
-    .int('userId must be an integer')
-    .positive('userId must be positive')
-    .max(2_147_483_647, 'userId is too large'),
-});
+const UserIdParam = z.object({ userId: dbId('userId', { coerce: true }) });
 const TAG = 'Carbon';
 const stamp = () => new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
 

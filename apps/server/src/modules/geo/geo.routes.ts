@@ -1,4 +1,4 @@
-import { CompanySearchAnswer, CreateProjectResponse, ErrorBody, ForwardGeocodeHit, IndexListAnswer, ReverseGeocodeAnswer } from '@crp/contracts';
+import { CompanySearchAnswer, CreateProjectResponse, dbId, ErrorBody, ForwardGeocodeHit, IndexListAnswer, ReverseGeocodeAnswer } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
@@ -12,7 +12,7 @@ const lng = z.coerce
   .number({ error: 'longitude must be a number' })
   .min(-180, 'longitude must be between -180 and 180')
   .max(180, 'longitude must be between -180 and 180');
-const UserIdParam = z.object({ userId: z.coerce.number({ error: 'userId must be a number' }).int().positive().max(2_147_483_647) });
+const UserIdParam = z.object({ userId: dbId('userId', { coerce: true }) });
 
 // eslint-disable-next-line max-lines-per-function -- a route table (schemas and one-line handlers, each one service call), not request-path logic
 export const geoRoutes: FastifyPluginAsyncZod = async (app) => {

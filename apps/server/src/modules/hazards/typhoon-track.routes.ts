@@ -1,16 +1,11 @@
-import { ErrorBody, TYPHOON_TRACK_RADIUS_DEFAULT_KM, TYPHOON_TRACK_RADIUS_MAX_KM, TyphoonTrackAnswer } from '@crp/contracts';
+import { dbId, ErrorBody, TYPHOON_TRACK_RADIUS_DEFAULT_KM, TYPHOON_TRACK_RADIUS_MAX_KM, TyphoonTrackAnswer } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
 const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 404: ErrorBody };
-const UserIdParam = z.object({ userId: z.coerce.number({ error: 'userId must be a number' }).int().positive().max(2_147_483_647) });
-const id = (field: string) =>
-  z.coerce
-    .number({ error: `${field} must be a number` })
-    .int(`${field} must be an integer`)
-    .positive(`${field} must be positive`)
-    .max(2_147_483_647, `${field} is too large`);
+const UserIdParam = z.object({ userId: dbId('userId', { coerce: true }) });
+const id = (field: string) => dbId(field, { coerce: true });
 
 const TyphoonTrackBody = z.object({
   latitude: z.coerce

@@ -1,4 +1,4 @@
-import { DetailBody, ErrorBody, HAZARD_KEYS, OwnLayer, OwnLayerList } from '@crp/contracts';
+import { dbId, DetailBody, ErrorBody, HAZARD_KEYS, OwnLayer, OwnLayerList } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
@@ -65,7 +65,7 @@ export const ownLayerRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Hazards'],
         summary: 'Delete an own hazard layer (company administrators only); your physical portfolios are re-analysed without it',
         security: TOKEN_SECURITY,
-        params: z.object({ id: z.coerce.number({ error: 'id must be a layer id' }).int('id must be a layer id').positive('id must be a layer id') }),
+        params: z.object({ id: dbId('id', { coerce: true }) }),
         response: { 200: DetailBody.extend({ reanalysed: z.number().int() }), ...errors },
       },
     },

@@ -1,5 +1,6 @@
 import {
   CreateProjectResponse,
+  dbId,
   ErrorBody,
   PortfolioAssetsResponse,
   PortfolioListItem,
@@ -12,7 +13,7 @@ import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
 const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
-const UserIdParam = z.object({ userId: z.coerce.number({ error: 'userId must be a number' }).int().positive().max(2_147_483_647) });
+const UserIdParam = z.object({ userId: dbId('userId', { coerce: true }) });
 const jsonList = (field: string) =>
   z.preprocess(
     (v) => {
@@ -59,7 +60,7 @@ export const portfolioAssetRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'The assets of one of your portfolios (by project_id or portfolio_name)',
         security: TOKEN_SECURITY,
         params: UserIdParam,
-        querystring: z.object({ project_id: z.coerce.number().int().positive().optional(), portfolio_name: z.string().trim().max(150).optional() }),
+        querystring: z.object({ project_id: dbId('project_id', { coerce: true }).optional(), portfolio_name: z.string().trim().max(150).optional() }),
         response: { 200: PortfolioAssetsResponse, ...errors },
       },
     },
@@ -82,10 +83,10 @@ export const portfolioAssetRoutes: FastifyPluginAsyncZod = async (app) => {
         security: TOKEN_SECURITY,
         params: UserIdParam,
         body: z.object({
-          project_id: z.coerce.number().int().positive().optional(),
+          project_id: dbId('project_id', { coerce: true }).optional(),
           portfolio_name: z.string().trim().max(150).optional(),
           asset_ids: jsonList('asset_ids').pipe(
-            z.array(z.coerce.number().int().positive(), { error: 'asset_ids must be a list of asset ids' }).min(1, 'asset_ids needs at least one id'),
+            z.array(dbId('asset_ids', { coerce: true }), { error: 'asset_ids must be a list of asset ids' }).min(1, 'asset_ids needs at least one id'),
           ),
         }),
         response: { 201: z.object({ detail: z.string(), deleted: z.number().int(), job_id: z.number().int().nullable() }), ...errors },

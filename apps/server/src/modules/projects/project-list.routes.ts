@@ -1,4 +1,5 @@
 import {
+  dbId,
   DefaultFilters,
   DeleteProjectBody,
   DetailBody,
@@ -15,12 +16,7 @@ import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
 const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
-const id = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a number` })
-    .int(`${name} must be an integer`)
-    .positive(`${name} must be positive`)
-    .max(2_147_483_647, `${name} is too large`);
+const id = (name: string) => dbId(name, { coerce: true });
 const UserIdParam = z.object({ userId: id('userId') });
 
 // eslint-disable-next-line max-lines-per-function -- a route table (schemas and one-line handlers, each one service call), not request-path logic

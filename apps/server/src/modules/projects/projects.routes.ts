@@ -1,4 +1,4 @@
-import { CreateProjectBody, CreateProjectResponse, ErrorBody, ProjectStatus } from '@crp/contracts';
+import { CreateProjectBody, CreateProjectResponse, dbId, ErrorBody, ProjectStatus } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
@@ -12,13 +12,7 @@ const errors = {
   404: ErrorBody,
   413: ErrorBody,
 };
-const ProjectIdParam = z.object({
-  projectId: z.coerce
-    .number({ error: 'projectId must be a number' })
-    .int('projectId must be an integer')
-    .positive('projectId must be positive')
-    .max(2_147_483_647, 'projectId is too large'),
-});
+const ProjectIdParam = z.object({ projectId: dbId('projectId', { coerce: true }) });
 
 /** Project creation and the upload template. */
 function projectCreateRoutes(app: RouteApp) {

@@ -1,4 +1,14 @@
-import { BinaryBody, CsvReportAnswer, CsvReportBody, ErrorBody, FileLinkAnswer, SlideReportAnswer, SlideReportBody, SummaryReportBody } from '@crp/contracts';
+import {
+  BinaryBody,
+  CsvReportAnswer,
+  CsvReportBody,
+  dbId,
+  ErrorBody,
+  FileLinkAnswer,
+  SlideReportAnswer,
+  SlideReportBody,
+  SummaryReportBody,
+} from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
@@ -118,7 +128,7 @@ function downloadRoutes(app: RouteApp) {
         tags: ['Exports'],
         summary: 'A fresh 24-hour link to a file you generated, from its earlier link (the old link stops working)',
         security: TOKEN_SECURITY,
-        params: z.object({ userId: z.coerce.number({ error: 'userId must be a number' }).int().positive().max(2_147_483_647) }),
+        params: z.object({ userId: dbId('userId', { coerce: true }) }),
         body: z.object({ url: z.string({ error: 'url is required' }).trim().min(20, 'url must be a file link').max(500, 'url is too long') }),
         response: { 201: FileLinkAnswer, ...errors, 410: ErrorBody },
       },

@@ -1,4 +1,4 @@
-import { BinaryBody, ErrorBody, ResultsQuery, ResultsRequest, ResultsResponse } from '@crp/contracts';
+import { BinaryBody, dbId, ErrorBody, ResultsQuery, ResultsRequest, ResultsResponse } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
@@ -68,13 +68,7 @@ function gisExportRoutes(app: RouteApp) {
           "One Point feature per asset: name, property type, exposed value, climate score, expected annual loss, CVaR, maximum exposure, 1-in-100 and 1-in-250-year losses over the project's hazards, and `score_<hazard>` per hazard. " +
           "Scenario-year defaults to the project's default filter. `format=gpkg` answers a GeoPackage 1.4 (application/geopackage+sqlite3) with one layer `assets`. Needs download permission on the project.",
         security: TOKEN_SECURITY,
-        params: z.object({
-          projectId: z.coerce
-            .number({ error: 'projectId must be a number' })
-            .int('projectId must be a whole number')
-            .positive('projectId must be positive')
-            .max(2_147_483_647),
-        }),
+        params: z.object({ projectId: dbId('projectId', { coerce: true }) }),
         querystring: GisQuery,
         response: { 200: BinaryBody('GeoJSON FeatureCollection (application/geo+json) or GeoPackage (application/geopackage+sqlite3)'), ...errors },
         produces: ['application/geo+json', 'application/geopackage+sqlite3'],

@@ -10,14 +10,26 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['System'],
-        summary: 'Liveness and database check',
-        response: { 200: z.object({ status: z.literal('ok'), database: z.string(), version: z.string() }) },
+        summary: 'Liveness and database check; restarts of the process after a crash (docs/reliability.md "Restarts after a crash")',
+        response: {
+          200: z.object({
+            status: z.literal('ok'),
+            database: z.string(),
+            version: z.string(),
+            pid: z.number().int().describe('the server process (restarted by the supervisor of `npm start` after a crash)'),
+            uptime_seconds: z.number().int(),
+            restarts: z.number().int().describe('restarts after a crash since `npm start` began; 0 when run without the supervisor'),
+            last_restart: z
+              .object({
+                reason: z.string().describe('how the previous process ended, e.g. "signal SIGKILL (killed: out of memory or kill -9)"'),
+                at: z.string().nullable(),
+              })
+              .nullable(),
+          }),
+        },
       },
     },
-    async () => {
-      const { database } = await app.services.system.health();
-      return { status: 'ok' as const, database, version: API_VERSION };
-    },
+    async () => ({ status: 'ok' as const, version: API_VERSION, ...(await app.services.system.health()) }),
   );
 
   app.get(

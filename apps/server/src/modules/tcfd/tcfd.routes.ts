@@ -1,16 +1,10 @@
-import { ErrorBody, TcfdNarrative, TcfdNarrativeBody } from '@crp/contracts';
+import { dbId, ErrorBody, TcfdNarrative, TcfdNarrativeBody } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
 const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
-const Params = z.object({
-  projectId: z.coerce
-    .number({ error: 'projectId must be a number' })
-    .int('projectId must be a whole number')
-    .positive('projectId must be positive')
-    .max(2_147_483_647, 'projectId is too large'),
-});
+const Params = z.object({ projectId: dbId('projectId', { coerce: true }) });
 
 /** The organisation's text of a portfolio's TCFD report (issue 23 item 6), shared by everyone with access. */
 export const tcfdRoutes: FastifyPluginAsyncZod = async (app) => {
