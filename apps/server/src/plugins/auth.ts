@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
 import type { AuthUser } from '../lib/auth-context.js';
 import { unauthorized } from '../lib/errors.js';
 
@@ -32,13 +33,20 @@ export function registerAuth(app: FastifyInstance) {
       const q = fromQuery ? (request.query as { token?: unknown } | undefined)?.token : undefined;
       const header = request.headers.authorization ?? (typeof q === 'string' && q ? `Token ${q}` : undefined);
       const r = await app.services.auth.resolveSession(header, { activity });
-      if (r && 'ended' in r) throw unauthorized(`Your session ended after ${app.config.SESSION_IDLE_MINUTES} minutes without activity. Log in again.`);
+      if (r && 'ended' in r) throw unauthorized(sessionEndedMessage(r.ended, app.config));
       if (!r) throw unauthorized('Authentication credentials were not provided or are invalid. Send Authorization: Token <token>.');
       request.authUser = r.user;
     };
   app.decorate('authenticate', check(true));
   app.decorate('authenticateBackground', check(false));
   app.decorate('authenticateHeaderOrQuery', check(true, true));
+}
+
+/** Why a session token stopped working, in the user's words. */
+export function sessionEndedMessage(why: 'idle' | 'lifetime', config: Pick<Config, 'SESSION_IDLE_MINUTES' | 'SESSION_MAX_HOURS'>): string {
+  return why === 'idle'
+    ? `Your session ended after ${config.SESSION_IDLE_MINUTES} minutes without activity. Log in again.`
+    : `Your session ended ${config.SESSION_MAX_HOURS} hours after you signed in. Log in again.`;
 }
 
 /** The caller of a route guarded by `app.authenticate`. */

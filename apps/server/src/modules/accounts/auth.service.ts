@@ -249,16 +249,21 @@ export class AuthService {
   }
 
   /**
-   * The caller behind a token, or why there is none. A session unused for SESSION_IDLE_MINUTES ends (its token is
-   * revoked: ASVS V3.3.2). `activity: false` (the browser's own background ping) checks the session without counting
-   * as use. `last_used_at` is written at most every tenth of the idle time (and every 5 minutes at most), so a session
-   * may end up to that much before the full idle time after its last use.
+   * The caller behind a token, or why there is none. A session ends SESSION_MAX_HOURS after its login however much it
+   * is used, and when unused for SESSION_IDLE_MINUTES (its token is revoked: ASVS V3.3.2). `activity: false` (the
+   * browser's own background ping) checks the session without counting as use. `last_used_at` is written at most every
+   * tenth of the idle time (and every 5 minutes at most), so a session may end up to that much before the full idle
+   * time after its last use.
    */
-  async resolveSession(header: string | undefined, opts: { activity?: boolean } = {}): Promise<{ user: AuthUser } | { ended: 'idle' } | null> {
+  async resolveSession(header: string | undefined, opts: { activity?: boolean } = {}): Promise<{ user: AuthUser } | { ended: 'idle' | 'lifetime' } | null> {
     const m = header?.match(/^(?:Token|Bearer)\s+([A-Za-z0-9_-]{20,100})$/);
     if (!m?.[1]) return null;
     const row = await this.repo.liveToken(sha256(m[1]));
     if (!row || row.status !== 'active') return null;
+    if (Date.now() - new Date(row.created_at).getTime() > this.config.SESSION_MAX_HOURS * 3_600_000) {
+      await this.repo.revokeLiveToken(row.token_id);
+      return { ended: 'lifetime' };
+    }
     const idleMs = this.config.SESSION_IDLE_MINUTES * 60_000;
     const unused = Date.now() - new Date(row.last_used_at).getTime();
     if (idleMs > 0 && unused > idleMs) {
