@@ -69,6 +69,8 @@ const EnvSchema = z.object({
    * Personal API tokens have their own expiry and are not capped by it.
    */
   SESSION_MAX_HOURS: z.coerce.number().positive().default(12),
+  /** The longest lifetime a user may give a personal API token (read-only tokens for QGIS and notebooks), days. */
+  API_TOKEN_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   LOGIN_THROTTLE_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
   LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().positive().default(50),
