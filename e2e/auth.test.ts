@@ -137,6 +137,37 @@ describe('accounts in the browser: register, 2FA setup, login with a code', { ti
     await card.screenshot({ path: (await screenshot(page, 'setup-activity-log')).replace(/\.png$/, '-card.png') });
   });
 
+  it('makes a read-only API token on /setup by keyboard, shows it once with a copy button, and revokes it (issue 32)', async () => {
+    const card = page.getByTestId('api-tokens-card');
+    await card.scrollIntoViewIfNeeded();
+    await card.getByLabel('Name').focus();
+    await page.keyboard.type('QGIS on my laptop');
+    await page.keyboard.press('Enter');
+    const secret = page.getByTestId('api-token-secret');
+    await secret.waitFor();
+    const token = (await secret.locator('.crp-api-token-secret').innerText()).trim();
+    assert.match(token, /^crp_pat_[A-Za-z0-9_-]{43}$/);
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'Copy token', 'the copy button has the focus');
+    await page.keyboard.press('Enter');
+    await page.getByText('Token copied').first().waitFor();
+    const row = card.locator('tr.ant-table-row', { hasText: 'QGIS on my laptop' });
+    await row.waitFor();
+    assert.match(await row.innerText(), /crp_pat_/);
+    await card.screenshot({ path: (await screenshot(page, 'setup-api-tokens')).replace(/\.png$/, '-card.png') });
+    // The token reads, and refuses to write.
+    const get = await fetch(`${server.baseUrl}/accounts/user/`, { headers: { authorization: `Token ${token}` } });
+    assert.equal(get.status, 200);
+    const post = await fetch(`${server.baseUrl}/api/user/rest_logout_all/`, { method: 'POST', headers: { authorization: `Token ${token}` } });
+    assert.equal(post.status, 403);
+    await secret.getByRole('button', { name: 'Done, hide it' }).click();
+    await secret.waitFor({ state: 'detached' });
+    assert.ok(!(await card.innerText()).includes(token), 'the secret is not shown again');
+    await row.getByRole('button', { name: 'Revoke QGIS on my laptop' }).click();
+    await page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'Revoke' }).click();
+    await row.waitFor({ state: 'detached' });
+    assert.equal((await fetch(`${server.baseUrl}/accounts/user/`, { headers: { authorization: `Token ${token}` } })).status, 401);
+  });
+
   it('sets up app 2FA with a QR code and a TOTP code, then lands on /location', async () => {
     const setup = new SetupPage(page);
     await setup.chooseMethod('app');

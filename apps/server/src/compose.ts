@@ -4,6 +4,8 @@ import type { DatabaseHandle } from './infra/db/database.js';
 import { UsersRepository } from './modules/accounts/users.repository.js';
 import { AccountService } from './modules/accounts/account.service.js';
 import { AccountRepository } from './modules/accounts/account.repository.js';
+import { ApiTokenRepository } from './modules/accounts/api-token.repository.js';
+import { ApiTokenService } from './modules/accounts/api-token.service.js';
 import { AuthService } from './modules/accounts/auth.service.js';
 import { AuthRepository } from './modules/accounts/auth.repository.js';
 import { MailService } from './infra/mail.service.js';
@@ -65,7 +67,8 @@ export function createServices(
   const notifications = new NotificationService(new NotificationRepository(db));
   const passwords = new PasswordHasher(config);
   const mfa = new MfaService(new MfaRepository(db), users, mail);
-  const auth = new AuthService(new AuthRepository(db), users, passwords, mail, notifications, mfa, config);
+  const apiTokens = new ApiTokenService(new ApiTokenRepository(db), users, config);
+  const auth = new AuthService(new AuthRepository(db), users, passwords, mail, notifications, mfa, config, apiTokens);
   const accounts = new AccountService(new AccountRepository(db), users, notifications);
   // The embedded database belongs to this one process: a job still marked running at start-up was cut off by a crash.
   const jobs = new JobQueue(db, log, {
@@ -137,6 +140,7 @@ export function createServices(
     mfa,
     auth,
     accounts,
+    apiTokens,
     jobs,
     projects,
     projectList,

@@ -63,6 +63,14 @@ const EnvSchema = z.object({
    * browser makes by itself (the page ping every 5 minutes) do not count as use.
    */
   SESSION_IDLE_MINUTES: z.coerce.number().min(0).default(30),
+  /**
+   * A session ends this long after its login however much it is used (ASVS V3.3.2: 12 hours at level 2), so a token in
+   * a QGIS layer that polls tiles cannot keep a session alive for TOKEN_TTL_DAYS. Fractions allowed (0.5 = 30 minutes).
+   * Personal API tokens have their own expiry and are not capped by it.
+   */
+  SESSION_MAX_HOURS: z.coerce.number().positive().default(12),
+  /** The longest lifetime a user may give a personal API token (read-only tokens for QGIS and notebooks), days. */
+  API_TOKEN_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   LOGIN_THROTTLE_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
   LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_CLIENT: z.coerce.number().int().positive().default(50),

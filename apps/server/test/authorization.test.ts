@@ -185,6 +185,14 @@ const ACCESS: Record<string, Rule> = {
     }),
   },
   'DELETE /api/v2/own_layers/{id}/': { kind: 'admin', call: () => ({ path: '/api/v2/own_layers/2147483000/' }) },
+  'GET /api/user/api_tokens/': { kind: 'user', call: () => ({ path: '/api/user/api_tokens/' }) },
+  'POST /api/user/api_tokens/': {
+    kind: 'user',
+    call: () => ({ path: '/api/user/api_tokens/', opts: { json: { name: 'authorization walk', expires_in_days: 30 } } }),
+  },
+  // Someone else's (or no) token: 404 for every role; the owner/admin rules are in api-tokens.test.ts.
+  'POST /api/user/api_tokens/{tokenId}/revoke/': { kind: 'user', call: () => ({ path: '/api/user/api_tokens/2147483000/revoke/' }) },
+  'GET /api/company/api_tokens/': { kind: 'admin', call: () => ({ path: '/api/company/api_tokens/' }) },
   'GET /api/v2/audit_log/': { kind: 'admin', call: () => ({ path: '/api/v2/audit_log/?page=1&page_size=5&action=login' }) },
 
   'GET /api/v2/projects/{projectId}/status/': { kind: 'read', call: (c) => ({ path: `/api/v2/projects/${c.projectId}/status/` }) },

@@ -150,6 +150,46 @@ describe('registration and company membership', () => {
     }
   });
 
+  test('passwords: repeats, sequences, keyboard walks and white space are refused by the strength estimator (zxcvbn score < 3) with its feedback (issue 32 item 1)', async () => {
+    const refused: [string, RegExp][] = [
+      [' '.repeat(12), /only spaces/],
+      ['aaaaaaaaaaaa', /Repeated characters/],
+      ['111111111111', /Repeated characters|common or breached/],
+      ['abcdefghijkl', /sequences/],
+      ['zyxwvutsrqpo', /sequences/],
+      ['qwertyuiopas', /too easy to guess/], // keyboard walk
+      ['zxcvbnm,./as', /keyboard/],
+      ['abcabcabcabc', /Repeated character patterns/],
+      ['P@$$w0rd1234', /too easy to guess/],
+    ];
+    for (const [pw, why] of refused) {
+      const u = newUser({ password: pw, confirm_password: pw });
+      const res = await s.api.post('/api/user/register/', { json: u });
+      assert.equal(res.status, 400, `${JSON.stringify(pw)}: ${res.status} ${JSON.stringify(res.body)}`);
+      assert.match(res.body.detail, /^password: /, 'the message names the field');
+      assert.match(res.body.detail, why, pw);
+      assert.ok(res.body.errors.some((e: { field: string }) => e.field === 'password'));
+      const row = await s.db.selectFrom('users').select('id').where('username_lower', '=', u.username.toLowerCase()).executeTakeFirst();
+      assert.equal(row, undefined, `${pw}: nothing stored`);
+    }
+    // Joining a company goes through the same rule.
+    const admin = await registerAndLogin(s.api);
+    const join = await s.api.post('/api/user/register/', {
+      json: newUser({ password: 'abcdefghijkl', confirm_password: 'abcdefghijkl', company_code: admin.company_code }),
+    });
+    assert.equal(join.status, 400);
+    assert.match(join.body.detail, /^password: .*too easy to guess/);
+    // A long hostile password is answered quickly (the estimator looks at 64 characters at most).
+    const hostile = Array.from({ length: 256 }, (_, i) => String.fromCharCode(33 + ((i * 7) % 90))).join('');
+    const t0 = Date.now();
+    const long = await s.api.post('/api/user/register/', { json: newUser({ password: hostile, confirm_password: hostile }) });
+    assert.equal(long.status, 201, JSON.stringify(long.body));
+    assert.ok(Date.now() - t0 < 5_000, `256 characters took ${Date.now() - t0} ms`);
+    // A passphrase of unrelated words passes.
+    const ok = await s.api.post('/api/user/register/', { json: newUser({ password: 'monsoon lantern quartz', confirm_password: 'monsoon lantern quartz' }) });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+  });
+
   test('malformed, empty, oversized and wrongly typed bodies are 4xx with a detail, never 500', async () => {
     const bad = await s.api.post('/api/user/register/', { raw: { body: '{"username": ', contentType: 'application/json' } });
     assert.equal(bad.status, 400);

@@ -82,3 +82,59 @@ describe('SESSION_IDLE_MINUTES=0 turns the idle time-out off', () => {
     assert.equal((await s.api.get('/accounts/user/', { token: u.token })).status, 200);
   });
 });
+
+/** Issue 32 item 2: a session ends SESSION_MAX_HOURS (default 12) after its login, however much it is used. */
+describe('absolute session lifetime (SESSION_MAX_HOURS)', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startServer({ SESSION_IDLE_MINUTES: 30 });
+  });
+  after(() => s.close());
+  const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+  /** Makes the session look signed in `hours` ago and used just now. */
+  const signedInAgo = (token: string, hours: number) =>
+    s.db
+      .updateTable('auth_tokens')
+      .set({ created_at: new Date(Date.now() - hours * 3_600_000), last_used_at: new Date() })
+      .where('token_hash', '=', sha(token))
+      .execute();
+
+  test('a session in continuous use ends 12 hours after the login with a 401 saying why, and stays ended', async () => {
+    assert.equal(s.config.SESSION_MAX_HOURS, 12, 'the default');
+    const u = await registerAndLogin(s.api);
+    await signedInAgo(u.token, 11.9);
+    assert.equal((await s.api.get('/accounts/user/', { token: u.token })).status, 200, 'just under 12 hours: still signed in');
+    await signedInAgo(u.token, 12.01);
+    const gone = await s.api.get('/accounts/user/', { token: u.token });
+    assert.equal(gone.status, 401);
+    assert.equal(gone.body.detail, 'Your session ended 12 hours after you signed in. Log in again.');
+    const row = await s.db.selectFrom('auth_tokens').select('revoked_at').where('token_hash', '=', sha(u.token)).executeTakeFirstOrThrow();
+    assert.ok(row.revoked_at, 'the token is revoked');
+    // The background ping and the tile route's ?token= are refused the same way, and logging in again works.
+    assert.equal((await s.api.post('/user/update_last_accessed', { token: u.token, json: { path: '/dashboard' } })).status, 401);
+    const again = await s.api.post('/api/user/rest_login/', { form: { username: u.username, password: u.password, company_code: u.company_code } });
+    assert.ok(again.body.token, JSON.stringify(again.body));
+    assert.equal((await s.api.get('/accounts/user/', { token: again.body.token })).status, 200);
+  });
+});
+
+describe('SESSION_MAX_HOURS takes fractions of an hour', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startServer({ SESSION_MAX_HOURS: 0.003 }); // 10.8 seconds
+  });
+  after(() => s.close());
+
+  test('a session ends SESSION_MAX_HOURS after the login even when used all the time', async () => {
+    const u = await registerAndLogin(s.api);
+    assert.equal((await s.api.get('/accounts/user/', { token: u.token })).status, 200);
+    const deadline = Date.now() + 10_800 + 3_000;
+    let gone = await s.api.get('/accounts/user/', { token: u.token });
+    while (gone.status === 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 300));
+      gone = await s.api.get('/accounts/user/', { token: u.token });
+    }
+    assert.equal(gone.status, 401);
+    assert.equal(gone.body.detail, 'Your session ended 0.003 hours after you signed in. Log in again.');
+  });
+});

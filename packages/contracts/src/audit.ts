@@ -35,6 +35,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'realestate.overwrite': 'Replaced a property-risk analysis',
   'own_layer.uploaded': 'Uploaded an own hazard layer',
   'own_layer.deleted': 'Deleted an own hazard layer',
+  'api_token.created': 'Made a personal API token',
+  'api_token.revoked': 'Revoked a personal API token',
 };
 
 /** Filter groups offered by the activity log (an action's code before the dot). */
@@ -51,6 +53,7 @@ export const AUDIT_ACTION_GROUPS: Record<string, string> = {
   carbon: 'Carbon analyses',
   realestate: 'Property risk',
   own_layer: 'Own hazard layers',
+  api_token: 'Personal API tokens',
 };
 
 export function auditActionLabel(action: string): string {

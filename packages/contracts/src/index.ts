@@ -19,3 +19,4 @@ export * from './text.js';
 export * from './own-layers.js';
 export * from './tcfd.js';
 export * from './results.js';
+export * from './api-tokens.js';

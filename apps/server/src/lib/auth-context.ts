@@ -4,5 +4,8 @@ export interface AuthUser {
   companyId: number;
   username: string;
   isCompanyAdmin: boolean;
+  /** The session's `auth_tokens` id; 0 when the caller came with a personal API token (`apiTokenId`) or is a job. */
   tokenId: number;
+  /** Set when the caller came with a personal API token (issue 32): read-only, GET and HEAD requests only. */
+  apiTokenId?: number;
 }

@@ -1,4 +1,6 @@
 import type {
+  ApiTokenCreated,
+  ApiTokenList,
   AuditLogResponse,
   CompanyMember,
   ConfigureMfaResponse,
@@ -122,4 +124,18 @@ export async function fetchAuditLog(params: AuditLogParams): Promise<AuditLogRes
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
   return (await request<AuditLogResponse>('GET', `/api/v2/audit_log/?${q.toString()}`)).data;
+}
+
+/** Your personal API tokens (a company administrator: the company's, with `company`). */
+export async function fetchApiTokens(scope: 'mine' | 'company'): Promise<ApiTokenList> {
+  return (await request<ApiTokenList>('GET', scope === 'company' ? '/api/company/api_tokens/' : '/api/user/api_tokens/')).data;
+}
+
+/** Makes a read-only personal API token; the answer holds the secret, shown this once. */
+export async function createApiToken(name: string, expiresInDays: number): Promise<ApiTokenCreated> {
+  return (await request<ApiTokenCreated>('POST', '/api/user/api_tokens/', { json: { name, expires_in_days: expiresInDays } })).data;
+}
+
+export async function revokeApiToken(tokenId: number): Promise<{ detail: string }> {
+  return (await request<{ detail: string }>('POST', `/api/user/api_tokens/${tokenId}/revoke/`)).data;
 }

@@ -6,6 +6,7 @@ import { AccountCard } from '../features/company/AccountCard';
 import { CompanyMembersCard } from '../features/company/CompanyMembersCard';
 import { ActivityLogCard } from '../features/company/ActivityLogCard';
 import { OwnLayersCard } from '../features/company/OwnLayersCard';
+import { ApiTokensCard } from '../features/apitokens/ApiTokensCard';
 import { useAuth } from '../lib/AuthProvider';
 
 export function SetupPage() {
@@ -21,6 +22,11 @@ export function SetupPage() {
         <Col xs={24} xl={10}>
           <AccountCard />
         </Col>
+        {user && (
+          <Col xs={24}>
+            <ApiTokensCard admin={user.is_company_admin} />
+          </Col>
+        )}
         {user?.is_company_admin && (
           <Col xs={24}>
             <CompanyMembersCard companyCode={user.company_code} />

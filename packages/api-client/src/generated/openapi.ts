@@ -411,6 +411,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/api_tokens/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your personal API tokens (not the secrets): name, created, last used, expiry
+         * @description A personal API token is sent like a session token (`Authorization: Token crp_pat_...`, or `?token=` on the XYZ tile route) and is read-only: any request other than GET or HEAD (except the results query POST /api/v2/asset_results/) answers 403. It lasts until its expiry or until it is revoked; it has no idle time-out and does not keep a session alive. Only its SHA-256 is stored: the token is shown once, when it is made.
+         */
+        get: operations["getUserApiTokens"];
+        put?: never;
+        /**
+         * Make a personal API token for QGIS or a notebook (read-only; shown once)
+         * @description A personal API token is sent like a session token (`Authorization: Token crp_pat_...`, or `?token=` on the XYZ tile route) and is read-only: any request other than GET or HEAD (except the results query POST /api/v2/asset_results/) answers 403. It lasts until its expiry or until it is revoked; it has no idle time-out and does not keep a session alive. Only its SHA-256 is stored: the token is shown once, when it is made.
+         */
+        post: operations["postUserApiTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/api_tokens/{tokenId}/revoke/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a personal API token: one of yours, or, for a company administrator, a colleague's */
+        post: operations["postUserApiTokensByTokenIdRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/company/api_tokens/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your company members' personal API tokens (administrators only) */
+        get: operations["getCompanyApiTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/create_project/": {
         parameters: {
             query?: never;
@@ -652,7 +710,7 @@ export interface paths {
         put?: never;
         /**
          * Asset x hazard x scenario x year rows with intensity, score and losses, as an .xlsx link and inline rows
-         * @description Cells that start with = + - @ are escaped against formula injection. 409 while the analysis is not finished.
+         * @description Text cells are escaped against formula injection: an apostrophe before = + - @ (tab, CR) at the start of a cell and after ; , or a tab inside it. 409 while the analysis is not finished.
          */
         post: operations["postV2DownloadCsvReport"];
         delete?: never;
@@ -4111,6 +4169,472 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getUserApiTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tokens: {
+                            id: number;
+                            name: string;
+                            /** @description the first characters of the token (crp_pat_ and four more), to tell tokens apart */
+                            hint: string;
+                            /** @description whose token it is */
+                            user: {
+                                id: number;
+                                username: string;
+                            };
+                            created_at: string;
+                            /** @description last request made with it (written at most every 5 minutes); null when never used */
+                            last_used_at: string | null;
+                            expires_at: string;
+                            expired: boolean;
+                        }[];
+                        /** @description the longest lifetime this installation allows (API_TOKEN_MAX_DAYS) */
+                        max_days: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postUserApiTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what the token is for, e.g. "QGIS on my laptop" */
+                    name: string;
+                    /** @description days until the token expires (30, 90 or 365 in the web app; at most the installation cap, API_TOKEN_MAX_DAYS) */
+                    expires_in_days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description the secret: send it as `Authorization: Token <token>` (or `?token=` on the tile route); it is not shown again */
+                        token: string;
+                        api_token: {
+                            id: number;
+                            name: string;
+                            /** @description the first characters of the token (crp_pat_ and four more), to tell tokens apart */
+                            hint: string;
+                            /** @description whose token it is */
+                            user: {
+                                id: number;
+                                username: string;
+                            };
+                            created_at: string;
+                            /** @description last request made with it (written at most every 5 minutes); null when never used */
+                            last_used_at: string | null;
+                            expires_at: string;
+                            expired: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postUserApiTokensByTokenIdRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tokenId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getCompanyApiTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tokens: {
+                            id: number;
+                            name: string;
+                            /** @description the first characters of the token (crp_pat_ and four more), to tell tokens apart */
+                            hint: string;
+                            /** @description whose token it is */
+                            user: {
+                                id: number;
+                                username: string;
+                            };
+                            created_at: string;
+                            /** @description last request made with it (written at most every 5 minutes); null when never used */
+                            last_used_at: string | null;
+                            expires_at: string;
+                            expired: boolean;
+                        }[];
+                        /** @description the longest lifetime this installation allows (API_TOKEN_MAX_DAYS) */
+                        max_days: number;
                     };
                 };
             };

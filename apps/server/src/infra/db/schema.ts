@@ -72,6 +72,18 @@ export interface AuthTokensTable {
   revoked_at: Timestamp | null;
 }
 
+export interface PersonalApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  hint: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
 export interface EmailCodesTable {
   id: Generated<number>;
   user_id: number;
@@ -150,6 +162,7 @@ export interface Database extends FaqTables {
   companies: CompaniesTable;
   users: UsersTable;
   auth_tokens: AuthTokensTable;
+  personal_api_tokens: PersonalApiTokensTable;
   email_codes: EmailCodesTable;
   login_attempts: LoginAttemptsTable;
   notifications: NotificationsTable;

@@ -46,9 +46,10 @@ export class AccountRepository {
     await this.db.updateTable('users').set({ status }).where('id', '=', userId).execute();
   }
 
-  /** Revokes every live token of the user (they are signed out everywhere). */
+  /** Revokes every live token of the user, sessions and personal API tokens (they are signed out everywhere). */
   async revokeTokens(userId: number): Promise<void> {
     await this.db.updateTable('auth_tokens').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+    await this.db.updateTable('personal_api_tokens').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
   }
 
   /** The user's last page, and the visit, in one transaction. */

@@ -1,8 +1,12 @@
 import {
+  ApiTokenCreated,
+  ApiTokenIdParam,
+  ApiTokenList,
   AuditLogQuery,
   AuditLogResponse,
   CompanyMember,
   ConfigureMfaResponse,
+  CreateApiTokenBody,
   CurrentCodeResponse,
   CurrentUserResponse,
   dbId,
@@ -350,9 +354,73 @@ function companyRoutes(app: RouteApp) {
   );
 }
 
+/** Personal API tokens (issue 32 item 3): read-only tokens for QGIS and notebooks, shown once, revocable. */
+function apiTokenRoutes(app: RouteApp) {
+  const { apiTokens } = app.services;
+  const about =
+    'A personal API token is sent like a session token (`Authorization: Token crp_pat_...`, or `?token=` on the XYZ tile route) and is read-only: any request other than GET or HEAD (except the results query POST /api/v2/asset_results/) answers 403. It lasts until its expiry or until it is revoked; it has no idle time-out and does not keep a session alive. Only its SHA-256 is stored: the token is shown once, when it is made.';
+  app.get(
+    '/api/user/api_tokens/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Auth'],
+        summary: 'Your personal API tokens (not the secrets): name, created, last used, expiry',
+        description: about,
+        security: TOKEN_SECURITY,
+        response: { 200: ApiTokenList, ...errors },
+      },
+    },
+    async (req) => apiTokens.list(caller(req)),
+  );
+  app.post(
+    '/api/user/api_tokens/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Auth'],
+        summary: 'Make a personal API token for QGIS or a notebook (read-only; shown once)',
+        description: about,
+        security: TOKEN_SECURITY,
+        body: CreateApiTokenBody,
+        response: { 201: ApiTokenCreated, ...errors, 409: ErrorBody },
+      },
+    },
+    async (req, reply) => reply.status(201).send(await apiTokens.create(caller(req), req.body, req.ip)),
+  );
+  app.post(
+    '/api/user/api_tokens/:tokenId/revoke/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Auth'],
+        summary: "Revoke a personal API token: one of yours, or, for a company administrator, a colleague's",
+        security: TOKEN_SECURITY,
+        params: ApiTokenIdParam,
+        response: { 200: DetailBody, ...errors },
+      },
+    },
+    async (req) => apiTokens.revoke(caller(req), req.params.tokenId, req.ip),
+  );
+  app.get(
+    '/api/company/api_tokens/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Company'],
+        summary: "Your company members' personal API tokens (administrators only)",
+        security: TOKEN_SECURITY,
+        response: { 200: ApiTokenList, ...errors },
+      },
+    },
+    async (req) => apiTokens.listCompany(caller(req)),
+  );
+}
+
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   sessionRoutes(app);
   multifactorRoutes(app);
   notificationRoutes(app);
   companyRoutes(app);
+  apiTokenRoutes(app);
 };

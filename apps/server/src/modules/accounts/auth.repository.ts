@@ -83,7 +83,7 @@ export class AuthRepository {
     return this.db
       .selectFrom('auth_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
-      .select(['t.id as token_id', 't.last_used_at', 'u.id as user_id', 'u.company_id', 'u.username', 'u.is_company_admin', 'u.status'])
+      .select(['t.id as token_id', 't.created_at', 't.last_used_at', 'u.id as user_id', 'u.company_id', 'u.username', 'u.is_company_admin', 'u.status'])
       .where('t.token_hash', '=', tokenHash)
       .where('t.revoked_at', 'is', null)
       .where('t.expires_at', '>', new Date())

@@ -1,9 +1,10 @@
-import type { LoginBody, LoginResponse, RegisterBody } from '@crp/contracts';
+import { API_TOKEN_PREFIX, type LoginBody, type LoginResponse, type RegisterBody } from '@crp/contracts';
 import type { Config } from '../../config.js';
 import type { NewUser, UserRow } from '../../infra/db/schema.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { newCompanyCode, newToken, normaliseCompanyCode, sha256 } from '../../lib/crypto.js';
 import { AppError, badRequest, forbidden, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import type { ApiTokenService } from './api-token.service.js';
 import type { AuthRepository } from './auth.repository.js';
 import { presentUser } from './user.presenter.js';
 import type { UsersRepository } from './users.repository.js';
@@ -51,6 +52,7 @@ export class AuthService {
     private readonly notifications: NotificationService,
     private readonly mfa: MfaService,
     private readonly config: Config,
+    private readonly apiTokens: ApiTokenService,
   ) {}
 
   /**
@@ -249,16 +251,26 @@ export class AuthService {
   }
 
   /**
-   * The caller behind a token, or why there is none. A session unused for SESSION_IDLE_MINUTES ends (its token is
-   * revoked: ASVS V3.3.2). `activity: false` (the browser's own background ping) checks the session without counting
-   * as use. `last_used_at` is written at most every tenth of the idle time (and every 5 minutes at most), so a session
-   * may end up to that much before the full idle time after its last use.
+   * The caller behind a token, or why there is none. A personal API token (`crp_pat_...`) is resolved by the
+   * ApiTokenService: no idle time-out and no SESSION_MAX_HOURS, its own expiry only. A session ends SESSION_MAX_HOURS after its login however much it
+   * is used, and when unused for SESSION_IDLE_MINUTES (its token is revoked: ASVS V3.3.2). `activity: false` (the
+   * browser's own background ping) checks the session without counting as use. `last_used_at` is written at most every
+   * tenth of the idle time (and every 5 minutes at most), so a session may end up to that much before the full idle
+   * time after its last use.
    */
-  async resolveSession(header: string | undefined, opts: { activity?: boolean } = {}): Promise<{ user: AuthUser } | { ended: 'idle' } | null> {
+  async resolveSession(header: string | undefined, opts: { activity?: boolean } = {}): Promise<{ user: AuthUser } | { ended: 'idle' | 'lifetime' } | null> {
     const m = header?.match(/^(?:Token|Bearer)\s+([A-Za-z0-9_-]{20,100})$/);
     if (!m?.[1]) return null;
+    if (m[1].startsWith(API_TOKEN_PREFIX)) {
+      const user = await this.apiTokens.resolve(m[1]);
+      return user ? { user } : null;
+    }
     const row = await this.repo.liveToken(sha256(m[1]));
     if (!row || row.status !== 'active') return null;
+    if (Date.now() - new Date(row.created_at).getTime() > this.config.SESSION_MAX_HOURS * 3_600_000) {
+      await this.repo.revokeLiveToken(row.token_id);
+      return { ended: 'lifetime' };
+    }
     const idleMs = this.config.SESSION_IDLE_MINUTES * 60_000;
     const unused = Date.now() - new Date(row.last_used_at).getTime();
     if (idleMs > 0 && unused > idleMs) {

@@ -3,6 +3,7 @@ import {
   CARBON_REGIONS,
   CARBON_SECTORS,
   CARBON_UNITS,
+  csvField,
   isNA,
   parseAmount,
   safeCell,
@@ -428,11 +429,7 @@ export class CarbonService {
   }
 
   static toCsv(columns: string[], rows: Record<string, unknown>[]): string {
-    const cell = (v: unknown) => {
-      const s = v === null || v === undefined ? '' : String(safeCell(v));
-      return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-    };
-    return '\uFEFF' + [columns.join(','), ...rows.map((r) => columns.map((c) => cell(r[c])).join(','))].join('\r\n') + '\r\n';
+    return '\uFEFF' + [columns.join(','), ...rows.map((r) => columns.map((c) => csvField(r[c])).join(','))].join('\r\n') + '\r\n';
   }
 
   static toXlsx(name: string, columns: string[], rows: Record<string, unknown>[]): Buffer {

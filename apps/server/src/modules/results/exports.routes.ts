@@ -26,7 +26,8 @@ function exportRequestRoutes(app: RouteApp) {
       schema: {
         tags: ['Exports'],
         summary: 'Asset x hazard x scenario x year rows with intensity, score and losses, as an .xlsx link and inline rows',
-        description: 'Cells that start with = + - @ are escaped against formula injection. 409 while the analysis is not finished.',
+        description:
+          'Text cells are escaped against formula injection: an apostrophe before = + - @ (tab, CR) at the start of a cell and after ; , or a tab inside it. 409 while the analysis is not finished.',
         security: TOKEN_SECURITY,
         body: CsvReportBody,
         response: { 200: CsvReportAnswer, ...errors },

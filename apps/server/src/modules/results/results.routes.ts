@@ -18,6 +18,8 @@ function resultsApiRoutes(app: RouteApp) {
     '/api/v2/asset_results/',
     {
       onRequest: app.authenticate,
+      // A query in a POST body that changes nothing: personal API tokens (read-only) may call it from notebooks.
+      config: { readOnlyPost: true },
       schema: {
         tags: ['Results'],
         summary: 'Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses, score (JSON, CSV or GeoJSON)',

@@ -10,8 +10,8 @@ import {
   RESULTS_MAX_ROWS,
   SCENARIOS,
   YEARS,
+  csvField,
   hazardByLabel,
-  safeCell,
   type AnalysisType,
   type AssetResult,
   type HazardKey,
@@ -89,15 +89,10 @@ function inputOf(a: ResultsAsset, i: number): AssetInput {
   };
 }
 
-/** CSV text of result rows: RFC 4180 quoting; text cells that a spreadsheet would run as a formula are escaped. */
+/** CSV text of result rows: RFC 4180 quoting; text cells that a spreadsheet would run as a formula are escaped (csvField). */
 export function resultsCsv(rows: Iterable<AssetResult>): string {
-  const cell = (v: unknown) => {
-    if (v === null || v === undefined) return '';
-    const s = String(typeof v === 'string' ? safeCell(v) : v);
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
   const lines = [ASSET_RESULT_COLUMNS.join(',')];
-  for (const r of rows) lines.push(ASSET_RESULT_COLUMNS.map((c) => cell(r[c])).join(','));
+  for (const r of rows) lines.push(ASSET_RESULT_COLUMNS.map((c) => csvField(r[c])).join(','));
   return lines.join('\r\n') + '\r\n';
 }
 

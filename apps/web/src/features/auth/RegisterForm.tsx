@@ -105,8 +105,9 @@ export function RegisterForm({ onRegistered }: { onRegistered: (result: Register
             rules={[
               { required: true, message: 'Choose a password' },
               { min: PASSWORD_MIN_LENGTH, message: `At least ${PASSWORD_MIN_LENGTH} characters` },
+              { whitespace: true, message: 'A password of spaces only is refused' },
             ]}
-            extra={`At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words work well; common passwords and your username are refused.`}
+            extra={`At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words work well; common passwords, repeats (aaaa), sequences (abcd, 1234), keyboard rows (qwerty) and your username are refused.`}
           >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
