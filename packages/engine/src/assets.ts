@@ -10,6 +10,7 @@ import { buildingFloodDamage, FLOOD_MIN_DEPTH_M, jrcCurve } from './vulnerabilit
 import { defaultFloodProtection, type FloodProtection } from './vulnerability/protection.js';
 import { piecewiseLinear } from './interp.js';
 import { vHalfForRegion, WIND_TURBINE_CURVE } from './vulnerability/wind.js';
+import { wildfireDestructionGivenExposure } from './vulnerability/other.js';
 import { uniformTable, type PiecewiseLinear, type UniformTable } from './interp.js';
 import { combineMeasures, defaultMeasure, mitigationLevelOf, resolveMeasure, type AdaptationMeasure, type ResolvedMeasure } from './adaptation.js';
 
@@ -92,6 +93,8 @@ export interface PreparedAsset {
    */
   floodTable: UniformTable;
   vHalfMs: number;
+  /** Probability that a wildfire exposure destroys the building, by occupancy (vulnerability/other.ts). */
+  wildfireDestruction: number;
   /** Tabulated wind vulnerability replacing Emanuel (wind turbines: Rose et al. 2012), or null. */
   windTable: UniformTable | null;
   /** Resolved measure per hazard, in HAZARD_KEYS order. */
@@ -203,6 +206,7 @@ export function prepareAsset(a: AssetInput, measures: HazardMeasures = {}): Prep
     floodCurve: jrcCurve(property.jrc, continent),
     floodTable: floodTableOf(property.jrc, continent, plinthHeightM, floors, basement),
     vHalfMs: vHalfForRegion(tcRegion),
+    wildfireDestruction: wildfireDestructionGivenExposure(property.hazus),
     windTable: property.production === 'wind' ? TURBINE_TABLE : null,
     measures: resolvedMeasures(mitigationLevel, measures),
     energyGwh: pos(a.solar_production) + pos(a.wind_production) + pos(a.hydro_production),

@@ -19,8 +19,7 @@ import {
   LANDSLIDE_DAMAGE_GIVEN_HIT,
   LANDSLIDE_DISRUPTION_GIVEN_HIT_YEARS,
   LANDSLIDE_SITE_HIT_FRACTION,
-  WILDFIRE_DAMAGE_GIVEN_BURN,
-  WILDFIRE_DISRUPTION_GIVEN_BURN_YEARS,
+  WILDFIRE_DOWNTIME_GIVEN_DESTRUCTION_YEARS,
 } from './vulnerability/other.js';
 import { hazardScoreFast } from './scores.js';
 import type { ScenarioYear } from './scenarios.js';
@@ -379,11 +378,13 @@ function scalarCell(
   let occ = -1;
   switch (si) {
     case 0: /* wildfire */ {
+      // x = annual edge-equivalent exposure; the damage of an exposure is the asset's destruction probability
       const p = x > 0 ? (x < 1 ? x : 1) : 0;
-      dmg = WILDFIRE_DAMAGE_GIVEN_BURN * p;
-      dis = WILDFIRE_DISRUPTION_GIVEN_BURN_YEARS * p;
-      sd = WILDFIRE_DAMAGE_GIVEN_BURN * Math.sqrt(p * (1 - p));
-      pml = p > 0 ? WILDFIRE_DAMAGE_GIVEN_BURN : 0;
+      const d = A.wildfireDestruction;
+      dmg = d * p;
+      dis = WILDFIRE_DOWNTIME_GIVEN_DESTRUCTION_YEARS * dmg;
+      sd = d * Math.sqrt(p * (1 - p));
+      pml = p > 0 ? d : 0;
       occ = p;
       break;
     }

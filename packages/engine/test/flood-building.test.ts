@@ -136,5 +136,5 @@ test('tail events: the 1-in-100 and 1-in-250-year damage, after the standard of 
   // occurrence hazards: the damage of an event once its annual probability reaches 1/RP
   const fire = run({ latitude: 22.3, longitude: 114.2, type: 'Office', flood_protection: 1 }, { wildfire: 0.005 });
   assert.equal(fire.tail100[HAZARD_INDEX.wildfire], 0);
-  close(fire.tail250[HAZARD_INDEX.wildfire]!, 0.7, 1e-6);
+  close(fire.tail250[HAZARD_INDEX.wildfire]!, 0.3, 1e-6); // an office's destruction given exposure (vulnerability/other.ts)
 });

@@ -57,12 +57,40 @@ export const GLOBAL_BURNED_AREA_KM2 = 3.81e6;
  */
 export const IGBP_CURVE_NUMBER = [0, 70, 70, 70, 70, 70, 65, 65, 72, 72, 74, 98, 85, 94, 85, 98, 91];
 /**
- * Burnable fuel classes: IGBP 1-10 (forests, shrublands, savannas, grasslands). Urban and built-up land (class 13) is not
- * given a vegetation burn rate: its own rate is that of the calibration product, and FireCCI51 (Chuvieco et al. 2018)
- * maps urban land as non-burnable (its observation flag marks non-burnable land covers), so burned area on built-up
- * pixels is zero by construction; water, wetlands, croplands, snow/ice and barren are 0 too.
+ * Fuel code by IGBP class (src/models/wildfire.ts): forests and shrublands (1-7) woody; savannas, woody savannas and
+ * grasslands (8-10) grass-fuelled inside the tropics (the frequent, low-intensity grass-fuelled pyromes of Archibald et
+ * al. 2013, PNAS 110:6442) and woody outside them (California's oak-conifer foothills and the Mediterranean's wooded
+ * grasslands burn as shrub and crown fires); the cropland/natural-vegetation mosaic (14) its own code (natural vegetation
+ * inside, exposure only). Urban and built-up land (13) has no burn rate of its own (FireCCI51, Chuvieco et al. 2018, maps
+ * it as non-burnable): its buildings are exposed from the burnable pixels next to it; water, wetlands, croplands,
+ * snow/ice and barren likewise.
  */
-export const IGBP_FUEL = [0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0];
+export const IGBP_FUEL = [0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 0, 0, 0, 3, 0, 0];
+/** Latitude of the Tropics of Cancer and Capricorn (°): grass-fuelled fuel code inside, woody outside. */
+export const TROPICS_LAT_DEG = 23.44;
+/** Fuel code of IGBP class `igbp` at the 0.1° row `r` (IGBP_FUEL, grass outside the tropics counted as woody). */
+export function fuelCodeOf(igbp: number, r: number): number {
+  const g = IGBP_FUEL[igbp] ?? 0;
+  return g === 2 && Math.abs(90 - (r + 0.5) * 0.1) > TROPICS_LAT_DEG ? 1 : g;
+}
+/**
+ * Calibration anchors of the landscape burn rate, one per fuel group: k is set so that the area-weighted mean burn rate of
+ * the group's pixels in the box equals the observed annual burned fraction.
+ * - grass: the north Australian savanna (IGBP 8-10 between 11°S and 20°S, 125°E-146°E), 21 % burnt per year on average
+ *   1997-2005 (Russell-Smith et al. 2007, Fire Ecology 3(1):48).
+ * - woody: forests and shrublands of the European Mediterranean and its coasts (36°N-44°N, 9.5°W-28°E), 2 %/yr, the middle
+ *   of the 1-3 %/yr of Mediterranean shrublands (fire return intervals of 30-100 years; literature-consistent magnitude,
+ *   **to verify** against the EFFIS national statistics or GFED5 per-class burned area).
+ * The global total is then a check, not a target: between GFED4's 3.48 Mkm²/yr (Giglio, Randerson & van der Werf 2013,
+ * JGR-Biogeosci. 118:317; most small fires missed), FireCCI51's 3.81 (Chuvieco et al. 2018) and GFED5's 7.74 (Chen et
+ * al. 2023, ESSD 15:5227; small fires and croplands included).
+ */
+export const WILDFIRE_ANCHORS = {
+  grass: { south: -20, north: -11, west: 125, east: 146, burnedFraction: 0.21, source: 'Russell-Smith et al. (2007) Fire Ecology 3(1):48' },
+  woody: { south: 36, north: 44, west: -9.5, east: 28, burnedFraction: 0.02, source: 'Mediterranean shrublands 1-3 %/yr (to verify)' },
+} as const;
+/** GFED5 mean annual global burned area 2001-2020, km² (Chen et al. 2023, ESSD 15:5227). */
+export const GFED5_BURNED_AREA_KM2 = 7.74e6;
 /** HAND below 5 m marks the flood-prone floodplain (Rennó et al. 2008; Nobre et al. 2011 HAND classes). */
 export const FLOODPLAIN_HAND_M = 5;
 /** GLC reporting window used for rates: 2007-01-01 to 2018-08-13 (metadata export date). */
@@ -70,6 +98,54 @@ export const GLC_YEARS = 11.6;
 export const HK_GEO_YEARS = 37; // 1984-2020
 /** Hong Kong box for the GEO catalogue: 5' rows south of the Shenzhen River border (about 22.5°N). */
 export const HK_BBOX: Bbox = { west: 113.82, south: 22.15, east: 114.45, north: 22.5 };
+
+const cellArea01Km2 = (r: number) => 11.1195 * 11.1195 * Math.cos(((90 - (r + 0.5) * 0.1) * Math.PI) / 180);
+
+/**
+ * Per-fuel-group burn-rate coefficients k (p = min(1, k·F) on the group's pixels, F the baseline fire climate) that
+ * reproduce WILDFIRE_ANCHORS, found by bisection (the cap at 1 makes the mean non-linear in k), and the global landscape
+ * burned area they imply (a check against FireCCI51 and GFED5).
+ */
+export function calibrateWildfire(fuel: Uint8Array, fireClim: Float32Array, nO: number) {
+  const F = (i: number) => fireClim[(Math.floor(i / 3600 / 5) * W05 + Math.floor((i % 3600) / 5)) * nO]!;
+  const meanIn = (g: number, box: { south: number; north: number; west: number; east: number }, k: number) => {
+    let a = 0,
+      b = 0;
+    for (let r = Math.floor((90 - box.north) * 10); r < Math.floor((90 - box.south) * 10); r++)
+      for (let c = Math.floor((box.west + 180) * 10); c < Math.floor((box.east + 180) * 10); c++) {
+        const i = r * 3600 + c;
+        if (fuel[i] !== g) continue;
+        a += cellArea01Km2(r);
+        b += cellArea01Km2(r) * Math.min(1, k * F(i));
+      }
+    return b / a;
+  };
+  const solve = (g: number, anchor: (typeof WILDFIRE_ANCHORS)['grass' | 'woody']) => {
+    let lo = 0,
+      hi = 100;
+    for (let it = 0; it < 60; it++) {
+      const mid = (lo + hi) / 2;
+      if (meanIn(g, anchor, mid) < anchor.burnedFraction) lo = mid;
+      else hi = mid;
+    }
+    return (lo + hi) / 2;
+  };
+  const kWoody = solve(1, WILDFIRE_ANCHORS.woody),
+    kGrass = solve(2, WILDFIRE_ANCHORS.grass);
+  let burnedAreaKm2 = 0;
+  for (let i = 0; i < fuel.length; i++) {
+    const k = fuel[i] === 1 ? kWoody : fuel[i] === 2 ? kGrass : 0;
+    if (k > 0) burnedAreaKm2 += cellArea01Km2(Math.floor(i / 3600)) * Math.min(1, k * F(i));
+  }
+  return {
+    kWoody,
+    kGrass,
+    anchors: WILDFIRE_ANCHORS,
+    burnedAreaKm2,
+    fireCci51BurnedAreaKm2: GLOBAL_BURNED_AREA_KM2,
+    gfed5BurnedAreaKm2: GFED5_BURNED_AREA_KM2,
+  };
+}
 
 interface Out {
   entries: LayerEntry[];
@@ -803,7 +879,7 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
   for (let i = 0; i < igbp.length; i++) {
     const k = igbp[i]!;
     cn[i] = IGBP_CURVE_NUMBER[k] ?? 0;
-    fuel[i] = IGBP_FUEL[k] ?? 0;
+    fuel[i] = fuelCodeOf(k, Math.floor(i / 3600));
   }
   writeLayer(
     out,
@@ -832,25 +908,18 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
       scale: 1,
       offset: 0,
       nodata: null,
-      unit: 'flag',
-      description: 'Burnable vegetation (IGBP 1-10) flag',
+      unit: 'code',
+      description:
+        'Fuel code: 1 woody (IGBP 1-7; 8-10 outside the tropics), 2 grass-fuelled (IGBP 8-10 in the tropics), 3 cropland/natural-vegetation mosaic (IGBP 14), 0 other',
       resolutionKm: 11,
       datasets: ['modis-landcover-igbp-0.1deg'],
     },
     fuel,
   );
-  // wildfire calibration: Σ area × fuel × fireClim(0) × k = global burned area
-  let s = 0;
-  for (let r = 0; r < 1800; r++) {
-    const lat = 90 - (r + 0.5) * 0.1;
-    const a = 11.1195 * 11.1195 * Math.cos((lat * Math.PI) / 180);
-    for (let c = 0; c < 3600; c++) {
-      if (!fuel[r * 3600 + c]) continue;
-      const k05 = Math.floor(r / 5) * W05 + Math.floor(c / 5);
-      s += a * ch.fireClim[k05 * nO]!;
-    }
-  }
-  const wildfireK = GLOBAL_BURNED_AREA_KM2 / s;
+  const wildfireCalibration = calibrateWildfire(fuel, ch.fireClim, nO);
+  console.log(
+    `  wildfire: k woody ${wildfireCalibration.kWoody.toFixed(4)}, grass ${wildfireCalibration.kGrass.toFixed(4)}; landscape burned area ${(wildfireCalibration.burnedAreaKm2 / 1e6).toFixed(2)} Mkm²/yr`,
+  );
 
   console.log('  terrain (ETOPO5)…');
   const t = loadTerrain(dir, igbp);
@@ -1076,8 +1145,7 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
     typhoonSources: ty.sources,
     typhoonSmoothingSigmaKm: ty.smoothingSigmaKm,
     chronicOffsetsC: CHRONIC_OFFSETS_C,
-    wildfireK,
-    globalBurnedAreaKm2: GLOBAL_BURNED_AREA_KM2,
+    wildfireCalibration,
     hko: { years: hko.years, gev1: hko.gev1, gev5: hko.gev5, rx1Mm: hko.rx1, rx5Mm: hko.rx5, maxObserved1Mm: hko.maxObserved1, cmapWetMonthMmDay: hkWet },
     /** Ratio of the T-year daily rainfall to the wettest-month mean daily rate, calibrated at HKO. */
     rainfallRatio: hko.rx1.map((v) => v / hkWet),

@@ -4,8 +4,9 @@
  *   the severity bands Low / Medium / Medium-High / High / Very High.
  * - River, rainfall and storm-surge flood (100-yr depth): spec 001 §9 flood legend 0-0.25, 0.25-0.5, 0.5-1, 1-2, >2 m.
  * - Wildfire and landslide (annual damage fraction): physrisk GenericScoreBasedRiskMeasures acute breakpoints on AAL
- *   as fraction of value 0.01 %, 0.2 %, 1 %, 5 % (references.md b.1), log-interpolated; wildfire damage = 0.7 × annual
- *   burn probability (physrisk generic fire curve), landslide damage taken as the annual probability (total loss).
+ *   as fraction of value 0.01 %, 0.2 %, 1 %, 5 % (references.md b.1), log-interpolated; wildfire damage = 0.6 × annual
+ *   edge-equivalent exposure (a house at the bushland edge, Chen & McAneney 2004; models/wildfire.ts), landslide damage
+ *   taken as the annual probability (total loss).
  * - Drought: UNEP (1992) aridity classes humid ≥ 0.65, dry sub-humid 0.5-0.65, semi-arid 0.2-0.5, arid 0.05-0.2,
  *   hyper-arid < 0.05.
  * - Cold (coldest-month mean): Köppen-Geiger thresholds as updated by Peel, Finlayson & McMahon (2007, HESS 11:1633):

@@ -214,6 +214,20 @@ export function fireSeasonMonths(tC: ArrayLike<number>, pMm: ArrayLike<number>, 
   return m;
 }
 
+/** Fire-season months at which the season factor reaches its plateau (half the year: one dry season of a seasonal climate). */
+export const FIRE_SEASON_PLATEAU_MONTHS = 6;
+/**
+ * Season factor of the fire climate: min(1, m / 6) of the fire-season months m. It used to be 4·(m/12)(1 − m/12), which
+ * fell back to 0 at 12 months and so zeroed 29 % of the burnable semi-arid and dry sub-humid land; a climate dry all year
+ * is limited by its fuel (van der Werf et al. 2008: burned area rises with precipitation up to 1000-2000 mm/yr; Archibald
+ * et al. 2013: fuel-limited and dryness-limited fire regimes), which the precipitation factor min(1, P/1000 mm) carries, and
+ * in the tropics every month can be fire season (Canadian fire-season rules, Boulanger et al. 2014), so the factor must be
+ * 1, not 0, at 12 months.
+ */
+export function fireSeasonShape(fireSeasonMonths: number): number {
+  return Math.min(1, Math.max(0, fireSeasonMonths / FIRE_SEASON_PLATEAU_MONTHS));
+}
+
 export interface ChronicLayers {
   warmC: Float32Array;
   coldC: Float32Array;
@@ -256,12 +270,12 @@ export function computeChronic(cl: Climate, reg?: Region): ChronicLayers {
     out.dryMonths[k] = dm;
     const corr = monthCorrections(lat);
     const pet0 = annualPet(T, 0, corr);
-    // Fire needs both fuel growth (wet season) and a dry season: peak at 6 dry months (intermediate-productivity shape),
-    // and in drier climates it is fuel-limited: burned area rises with precipitation up to ~1000 mm/yr and peaks at
-    // 1000-2000 mm/yr (van der Werf et al. 2008, GBC 22:GB3028), so fuel availability = min(1, P / 1000 mm).
     // Fire-season months: Bagnouls-Gaussen dry months plus the Monthly Drought Code's fuel dryness in the other months.
+    // Burned area is dryness-limited in wet climates and fuel-limited in dry ones (van der Werf et al. 2008, GBC
+    // 22:GB3028; Archibald et al. 2013, PNAS 110:6442), so the season factor rises with the fire-season months and
+    // plateaus (fireSeasonShape) while the fuel limitation is carried by min(1, P / 1000 mm) alone.
     const fm = fireSeasonMonths(T, P, lat);
-    const shape = 4 * (fm / 12) * (1 - fm / 12) * Math.min(1, pAnn / FIRE_FUEL_PRECIP_MM);
+    const shape = fireSeasonShape(fm) * Math.min(1, pAnn / FIRE_FUEL_PRECIP_MM);
     CHRONIC_OFFSETS_C.forEach((o, oi) => {
       let snow = 0;
       for (let m = 0; m < 12; m++) snow += P[m]! * snowFraction(T[m]! + o);
