@@ -113,3 +113,52 @@ test('wildfire: a Mediterranean warehouse, a wildland-urban suburb house and sav
   // the WUI suburb is not 0, and the savanna town loses far less than its landscape burns (21 %/yr)
   assert.ok(rows[1]!.byHazard.wildfire! > 0 && rows[2]!.byHazard.wildfire! > 0);
 });
+
+/**
+ * Heat and drought (issue 33 items 3 and 4; docs/validation.md "Issue 33: heat and drought"), each with its published range
+ * (loss as a fraction of value per year; revenue = value for the plants, 0.2 × value for the office).
+ * - Factory in a hot desert (Kuwait City, Arabian Peninsula; Niamey, Sahel): the ILO / Kjellstrom work-capacity loss at
+ *   300 W in the shade. ILO (2019) "Working on a warmer planet": 1.4 % of the world's working hours lost in 1995, 2.2 % in
+ *   2030, up to about 5 % in the hottest subregions (Southern Asia, Western Africa), all sectors together and mostly
+ *   agriculture at 400 W; an indoor 300 W factory therefore loses more than nothing and at most a few %: 0.1-5 %/yr of its
+ *   revenue to heat, and its drought disruption today is 0 (not a water-intensive plant; drought keyed to change).
+ * - Air-conditioned office in a hot humid city (Singapore; Dhaka): cooled to ISO 7730 category B (≤ 26 °C), the indoor WBGT
+ *   stays below the curve's onset, so at most 0.1 % of revenue a year (largely protected, as an office should be).
+ * - Water-intensive plant (thermal power) in a drying region (Seville, Mediterranean: CMIP6 soil moisture −2 to −4 σ by
+ *   2-4 °C of warming, Seneviratne et al. 2021): 0 today; by 2050 under SSP5-8.5 inside van Vliet et al. (2012, Nature
+ *   Climate Change 2:676) summer usable-capacity reductions of 6.3-19 % (Europe, 2031-2060) — the year-round share at
+ *   most their upper bound, at least 1 %; more by 2100 than by 2050.
+ */
+test('heat and drought: a desert factory, an air-conditioned office in a hot humid city and a water-intensive plant in a drying region', () => {
+  const factory = { type: 'Industrial', valuation: 20e6, revenue: 20e6, floors: 3 };
+  const office = { type: 'Office', valuation: 100e6, revenue: 20e6, floors: 10 };
+  const plant = { type: 'Energy - Thermal Power', valuation: 100e6, revenue: 100e6, floors: 1 };
+  const sites = [
+    { name: 'Kuwait City factory (KW)', a: { latitude: 29.37, longitude: 47.98, country_code: 'KW', ...factory } },
+    { name: 'Niamey factory (NE)', a: { latitude: 13.51, longitude: 2.11, country_code: 'NE', ...factory } },
+    { name: 'Singapore office (SG)', a: { latitude: 1.29, longitude: 103.85, country_code: 'SG', ...office } },
+    { name: 'Dhaka office (BD)', a: { latitude: 23.78, longitude: 90.4, country_code: 'BD', ...office } },
+    { name: 'Seville thermal plant (ES)', a: { latitude: 37.39, longitude: -5.98, country_code: 'ES', ...plant } },
+  ] as const;
+  const assets = sites.map((s) => ({ name: s.name, ...s.a }));
+  const today = analyseReference(assets, 2020, '45');
+  const mid = analyseReference(assets, 2050, '85');
+  const late = analyseReference(assets, 2100, '85');
+  const share = (r: (typeof today)[number], h: 'extreme_heat' | 'drought', a: (typeof sites)[number]['a']) => (r.byHazard[h]! * a.valuation) / a.revenue;
+  for (const i of [0, 1]) {
+    const heat = share(today[i]!, 'extreme_heat', sites[i]!.a);
+    assert.ok(heat >= 0.001 && heat <= 0.05, `${sites[i]!.name}: heat ${pct(heat)} of revenue outside 0.1-5 % (ILO 2019)`);
+    assert.ok(today[i]!.byHazard.drought! === 0, `${sites[i]!.name}: drought ${pct(today[i]!.byHazard.drought!)} today`);
+    assert.ok(today[i]!.total <= 0.025, `${sites[i]!.name}: total ${pct(today[i]!.total)} above 2.5 %/yr`);
+  }
+  for (const i of [2, 3]) {
+    const heat = share(today[i]!, 'extreme_heat', sites[i]!.a);
+    assert.ok(heat <= 0.001, `${sites[i]!.name}: heat ${pct(heat)} of revenue in a cooled office`);
+  }
+  const d0 = share(today[4]!, 'drought', sites[4]!.a);
+  const d50 = share(mid[4]!, 'drought', sites[4]!.a);
+  const d100 = share(late[4]!, 'drought', sites[4]!.a);
+  assert.equal(d0, 0, `Seville plant drought today ${pct(d0)}`);
+  assert.ok(d50 >= 0.01 && d50 <= 0.19, `Seville plant drought 2050 ${pct(d50)} outside 1-19 % (van Vliet et al. 2012)`);
+  assert.ok(d100 > d50, `Seville plant drought 2100 ${pct(d100)} not above 2050 ${pct(d50)}`);
+});

@@ -12,8 +12,6 @@ import {
   downtimeYears,
   COLD_DAMAGE_CURVE,
   COLD_DISRUPTION_CURVE,
-  DROUGHT_DISRUPTION_CURVE,
-  HEAT_DISRUPTION_CURVE,
   SNOW_DAMAGE_CURVE,
   SNOW_DISRUPTION_FACTOR,
   LANDSLIDE_DAMAGE_GIVEN_HIT,
@@ -21,6 +19,8 @@ import {
   LANDSLIDE_SITE_HIT_FRACTION,
   WILDFIRE_DOWNTIME_GIVEN_DESTRUCTION_YEARS,
 } from './vulnerability/other.js';
+import { heatDisruption } from './vulnerability/heat.js';
+import { droughtDisruption } from './vulnerability/drought.js';
 import { hazardScoreFast } from './scores.js';
 import type { ScenarioYear } from './scenarios.js';
 
@@ -47,6 +47,12 @@ export interface HazardBatch {
    * data), e.g. the 100-year depth or the indicator value, copied into ResultChunk.intensity by computeChunk.
    */
   values?: Float32Array | Float64Array;
+  /**
+   * Optional per asset: the change of the drought index at the scenario-year vs the baseline, in standard deviations
+   * (the AR6 region's CMIP6 soil-moisture change; negative = drying). Drought disruption is keyed to it; without it
+   * (NaN or absent) drought disrupts nothing.
+   */
+  droughtChangeSigma?: Float32Array | Float64Array;
 }
 
 /** Per-asset hazard inputs: a return-period curve for the curve hazards, a number for the others; null = no data. */
@@ -397,9 +403,14 @@ function scalarCell(
       occ = p;
       break;
     }
-    case 3:
-      /* heat */ dis = Math.min(1, lookup(HEAT_T, x) * A.property.heatSensitivity);
+    case 3: {
+      // heat: lost work time (ILO / Kjellstrom) over the year from the warmest and coldest months, humidity by aridity
+      const P = A.property;
+      const cold = CTX.cold ? (CTX.cold[j] as number) : NaN;
+      const ai = CTX.aridity ? (CTX.aridity[j] as number) : NaN;
+      dis = heatDisruption(x, cold, ai, A.latDeg, P.metabolicRateW, P.cooledShare);
       break;
+    }
     case 2:
       /* cold */ dmg = lookup(COLD_DMG_T, x);
       dis = lookup(COLD_DIS_T, x);
@@ -411,7 +422,8 @@ function scalarCell(
       pml = dmg;
       break;
     case 6:
-      /* drought */ dis = x >= 0 ? Math.min(1, lookup(DROUGHT_T, x) * A.property.droughtSensitivity) : 0;
+      /* drought: the change of the water balance (σ) × water dependence, not the absolute aridity */
+      dis = CTX.droughtShift ? droughtDisruption(CTX.droughtShift[j] as number, A.property.waterDependence) : 0;
       break;
     case 5: /* slr */ {
       // Permanent inundation depth: SLR above ground if the elevation is known; otherwise the site counts as exposed
@@ -449,12 +461,16 @@ function scalarCell(
   writeCell(chunk, c);
 }
 
-// The scalar rules tabulated on grids that contain every breakpoint (exact): heat 1 °C, cold 1 °C, snow 50 mm, drought 0.05.
-const HEAT_T = uniformTable(HEAT_DISRUPTION_CURVE, 1);
+// The scalar rules tabulated on grids that contain every breakpoint (exact): cold 1 °C, snow 50 mm.
 const COLD_DMG_T = uniformTable(COLD_DAMAGE_CURVE, 1);
 const COLD_DIS_T = uniformTable(COLD_DISRUPTION_CURVE, 1);
 const SNOW_T = uniformTable(SNOW_DAMAGE_CURVE, 50);
-const DROUGHT_T = uniformTable(DROUGHT_DISRUPTION_CURVE, 0.05);
+/** The batch's other inputs that the heat and drought cells read (set per batch by computeBatch). */
+const CTX: { cold: ArrayLike<number> | null; aridity: ArrayLike<number> | null; droughtShift: ArrayLike<number> | null } = {
+  cold: null,
+  aridity: null,
+  droughtShift: null,
+};
 const LX = new Float64Array(1);
 /** Table lookup with the argument passed through LX (no boxing when not inlined): set LX[0] then call. */
 function lookupLx(t: UniformTable): number {
@@ -498,6 +514,9 @@ export function computeBatch(prepared: readonly PreparedAsset[], start: number, 
     return { p, n, data: c.intensities };
   });
   const scal = SCALAR_HAZARDS.map((h) => batch.scalars[h] ?? null);
+  CTX.cold = batch.scalars.extreme_cold ?? null;
+  CTX.aridity = batch.scalars.drought ?? null;
+  CTX.droughtShift = batch.droughtChangeSigma ?? null;
   const surge = curveAxes[CURVE_HAZARDS.indexOf('storm_surge')] ?? null;
 
   for (let j = 0; j < batch.count; j++) {

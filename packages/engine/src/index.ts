@@ -17,6 +17,8 @@ export * from './uncertainty.js';
 export * from './vulnerability/flood.js';
 export * from './vulnerability/wind.js';
 export * from './vulnerability/other.js';
+export * from './vulnerability/heat.js';
+export * from './vulnerability/drought.js';
 export * from './vulnerability/protection.js';
 export { JRC_FLOOD_CURVES } from './data/jrc-flood-curves.js';
 export { HAZUS_FLOOD_FUNCTIONS, HAZUS_DEPTH_AXIS_M } from './data/hazus-flood-curves.js';

@@ -1,6 +1,6 @@
 /**
  * Scenario-year → ScenarioContext: the global warming level, the GMSL rise since 2020 and, per AR6 region, the changes
- * of TXx, TNn, Rx1day and Rx5day against the baseline climatology and the typhoon intensity factor per basin, computed
+ * of TXx, TNn, Rx1day, Rx5day and total soil moisture against the baseline climatology and the typhoon intensity factor per basin, computed
  * once per scenario-year and cached (scenario.ts holds the maths).
  */
 import { deltaAtGwl, gmslRiseSince2020M, knutsonFactor, warmingLevelC, type HazardParams } from './scenario.js';
@@ -28,6 +28,15 @@ export function createScenarioResolver(params: HazardParams): (o: ScenarioYearOp
       }
       return a;
     };
+    // soil moisture (σ) against today's (2020) warming level, not the climatology's: a business is adapted to the climate
+    // it runs in, so drought disruption starts at 0 today (engine.md §1.4b); SM_total has no global row, so cells outside
+    // every region get no change
+    const gwlToday = Math.min(gwl, warmingLevelC(params, o.scenario, 2020));
+    const dSM = new Float32Array(nReg + 1);
+    for (let r = 0; r < nReg; r++) {
+      const v4 = params.regionalDeltas.SM_total[r];
+      if (v4) dSM[r] = deltaAtGwl(v4, gwl) - deltaAtGwl(v4, gwlToday);
+    }
     const tf = new Float32Array(basinCodes.length);
     basinCodes.forEach((b, i) => {
       tf[i] = b ? knutsonFactor(params.knutsonIntensityPct[b] ?? 0, gwl, base) : 1;
@@ -42,6 +51,7 @@ export function createScenarioResolver(params: HazardParams): (o: ScenarioYearOp
       dTNn: mk('TNn', false),
       dRx1: mk('Rx1day', true),
       dRx5: mk('Rx5day', true),
+      dSM,
       typhoonFactor: tf,
     };
     if (ctxCache.size > 2000) ctxCache.clear();

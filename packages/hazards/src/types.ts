@@ -33,6 +33,11 @@ export interface ScenarioContext {
   dTNn: Float32Array;
   dRx1: Float32Array;
   dRx5: Float32Array;
+  /**
+   * Per region: change of total soil moisture (CMIP6 SM_total, in standard deviations of its interannual variability;
+   * negative = drying) vs today's (2020) warming level; 0 outside every region (the table has no global row).
+   */
+  dSM: Float32Array;
   /** Typhoon intensity factor per basin index. */
   typhoonFactor: Float32Array;
 }
@@ -45,10 +50,21 @@ export interface CurveSample {
   values: Float32Array;
   /** One 0-100 score per hazard in HAZARD_KEYS order. */
   scores: Float32Array;
+  /**
+   * The drought model's change signal for the risk engine (not a hazard value): the AR6 region's CMIP6 total soil-moisture
+   * change at the scenario-year vs 2020, in standard deviations of interannual variability (SPEI-like; negative =
+   * drying). NaN when the drought model did not run.
+   */
+  soilMoistureChangeSigma: number;
 }
 
 export function newCurveSample(): CurveSample {
-  return { curves: new Float32Array(4 * N_RP), values: new Float32Array(HAZARD_KEYS.length), scores: new Float32Array(HAZARD_KEYS.length) };
+  return {
+    curves: new Float32Array(4 * N_RP),
+    values: new Float32Array(HAZARD_KEYS.length),
+    scores: new Float32Array(HAZARD_KEYS.length),
+    soilMoistureChangeSigma: Number.NaN,
+  };
 }
 
 export interface CatalogEntry {

@@ -1,6 +1,7 @@
 /**
  * Adapter from the hazard layers (@crp/hazards) to the engine's HazardProvider: for each asset and scenario-year it
- * samples the four return-period curves and the seven scalar indicators. Also the module the engine's worker threads
+ * samples the four return-period curves, the seven scalar indicators and the drought change (σ) the engine keys drought
+ * disruption to. Also the module the engine's worker threads
  * import (`createHazardProvider`), so it must not depend on the server.
  */
 import { HAZARD_KEYS, type HazardKey } from '@crp/contracts';
@@ -63,6 +64,7 @@ export function createHazardProvider(
     const scalars: HazardBatch['scalars'] = {};
     SCALAR_HAZARDS.forEach((h, i) => (scalars[h] = scalarData[i]));
     const values = new Float32Array(count * HAZARD_KEYS.length);
+    const droughtChangeSigma = new Float32Array(count);
     for (let j = 0; j < count; j++) {
       const a = assets[start + j]!;
       const lat = Number(a.latitude);
@@ -75,7 +77,8 @@ export function createHazardProvider(
       }
       for (let s = 0; s < SCALAR_HAZARDS.length; s++) scalarData[s]![j] = sample.values[scalarIndex[s]!]!;
       values.set(sample.values, j * HAZARD_KEYS.length);
+      droughtChangeSigma[j] = sample.soilMoistureChangeSigma;
     }
-    return { count, curves, scalars, values };
+    return { count, curves, scalars, values, droughtChangeSigma };
   };
 }
