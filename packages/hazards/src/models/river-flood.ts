@@ -1,36 +1,53 @@
 /**
- * River flood (screening; docs/methodology/hazards.md §3.4): flood depth at the return periods from a HAND proxy on
- * the 5' grid (height above the nearest Natural Earth 1:50m river cell, ETOPO5). The T-year stage above the channel is
- * h_T = 5 m·(g_T − g_2)/(1 − g_2)·(1 + ΔRx5day): 5 m the HAND limit of the flood-prone floodplain class (Rennó et al.
- * 2008; Nobre et al. 2011) taken as the 100-year stage, g_T the 5-day rainfall growth curve of a GEV fitted by
- * L-moments (Hosking 1990) to the Hong Kong Observatory annual 5-day maxima, and CMIP6 ΔRx5day of the AR6 region.
- * depth_T = max(0, h_T − HAND). Curve 2 of CurveSample.
+ * River flood (screening; docs/methodology/hazards.md §3.4): flood depth at the return periods from the stage of the
+ * governing mapped river above its bankfull level. Layers (built by scripts/lib/rivers.ts): `river_hand`, the height
+ * (m) of the 5' cell above the bankfull water level of its governing river (WDBII rivers of GSHHG and Natural Earth,
+ * flow-path HAND on ETOPO5; nodata beyond the 1,000-year stage), and `river_bankfull_depth`, that river's bankfull depth
+ * D_bf = 0.30·A^0.213 (Bieger et al. 2015, A the drainage area in km²).
+ *
+ * The 2-year flood fills the channel (bankfull; Winsemius et al. 2013, as Aqueduct and JRC maps take it), and the
+ * stage above bankfull follows the at-a-station hydraulic geometry d ∝ Q^0.40 (Leopold & Maddock 1953):
+ * s_T = D_bf·(q_T^0.40 − 1) for q_T = (Q_T/Q_2)·(1 + ΔRx5day) > 1, with Q_T/Q_2 the 5-day rainfall growth R5_T/R5_2 of the
+ * Hong Kong Observatory GEV (Hosking 1990) and ΔRx5day the CMIP6 change of the AR6 region. depth_T = max(0, s_T − HAND).
+ * Curve 2 of CurveSample.
  */
 import { floodScore } from '../scoring.js';
 import { N_RP, type HazardMeta, type LayerSet } from '../types.js';
 import { hazardIndex, I100, type HazardModel } from './common.js';
 
 export const RIVER_FLOOD_META: HazardMeta = {
-  layers: ['river_hand', 'ar6_region'],
+  layers: ['river_hand', 'river_bankfull_depth', 'ar6_region'],
   tier: 'placeholder',
   resolutionKm: 9.3,
-  model: 'HAND proxy (ETOPO5 vs Natural Earth rivers) against a 5 m 100-yr floodplain stage scaled by the HKO 5-day rainfall growth curve and CMIP6 Rx5day',
+  model:
+    'Stage above bankfull of the governing WDBII/Natural Earth river (bankfull depth from drainage area, Bieger et al. 2015; d ∝ Q^0.4, Leopold & Maddock 1953) over flow-path HAND on ETOPO5; discharge growth from the HKO 5-day rainfall GEV and CMIP6 Rx5day',
 };
 
 const H = hazardIndex('river_flood');
 
 export function createRiverFlood(src: LayerSet): HazardModel {
-  // HAND, m (255: no river within reach: depth 0)
-  const hand = src.get('river_hand').data as Uint8Array;
+  const handL = src.get('river_hand');
+  const dbfL = src.get('river_bankfull_depth');
+  const hand = handL.data as Uint8Array;
+  const dbf = dbfL.data as Uint8Array;
+  const handNodata = handL.e.nodata;
+  const handScale = handL.e.scale;
+  const dbfScale = dbfL.e.scale;
   const growth = src.params.riverGrowth as number[];
-  const g2 = growth[0]!;
-  const stageFrac = Float64Array.from(growth.map((g) => Math.max(0, (g - g2) / (1 - g2))));
-  const floodplainM = src.params.floodplainHandM as number;
+  // Q_T/Q_2 from the growth curve (riverGrowth is R5_T/R5_100)
+  const q = Float64Array.from(growth.map((g) => g / growth[0]!));
+  const f = (src.params.riverStage as { stageDischargeExp: number }).stageDischargeExp;
   return {
     sample(site, _ctx, { curves, values, scores }) {
-      const h = hand[site.c5]!;
-      const stageMul = floodplainM * (1 + site.dRx5 / 100);
-      for (let k = 0; k < N_RP; k++) curves[2 * N_RP + k] = h === 255 ? 0 : Math.max(0, stageFrac[k]! * stageMul - h);
+      const raw = hand[site.c5]!;
+      const h = raw * handScale;
+      const d = dbf[site.c5]! * dbfScale;
+      const m = 1 + site.dRx5 / 100;
+      for (let k = 0; k < N_RP; k++) {
+        const qk = q[k]! * m;
+        const s = raw === handNodata || qk <= 1 ? 0 : d * (Math.pow(qk, f) - 1);
+        curves[2 * N_RP + k] = s > h ? s - h : 0;
+      }
       values[H] = curves[2 * N_RP + I100]!;
       scores[H] = floodScore(values[H]!);
     },
