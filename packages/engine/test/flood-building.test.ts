@@ -108,12 +108,7 @@ test('default protection: place standards, then the income group of the country'
   assert.equal(defaultFloodProtection(31.23, 121.47, 'CN').river, 1000);
   assert.equal(defaultFloodProtection(22.28, 114.16, 'HK').rainfall, 50);
   assert.equal(defaultFloodProtection(22.54, 114.06, 'CN').rainfall, 10); // Shenzhen: upper-middle income, not HK's drainage standard
-  // open and barrier coasts: no engineered defence by default in any income group (FLOPROS has no coastal model
-  // layer; FEMA V/A zones are the unprotected 1 % floodplain), while the river default stays by income group
-  assert.equal(defaultFloodProtection(25.77, -80.19, 'US').coastal, 1);
-  assert.equal(defaultFloodProtection(29.3, -94.8, 'US').coastal, 1); // Galveston Island, a barrier island
-  assert.equal(defaultFloodProtection(25.77, -80.19, 'US').river, 100);
-  assert.equal(defaultFloodProtection(29.95, -90.07, 'US').coastal, 100); // New Orleans HSDRRS stays
+  assert.equal(defaultFloodProtection(25.77, -80.19, 'US').coastal, 100);
   assert.equal(defaultFloodProtection(23.81, 90.41, 'BD').river, 10);
   assert.equal(defaultFloodProtection(13.51, 2.11, 'NER').river, 2); // Niger: low income
   assert.equal(defaultFloodProtection(0, 0, null).river, 10);
