@@ -1,5 +1,5 @@
 /**
- * The river-flood layers (`river_hand`, `river_bankfull_depth`) and their parameters, shared by the full build
+ * The river-flood layers (`river_hand`, `river_bankfull_depth`, `river_relief`) and their parameters, shared by the full build
  * (build-layers.ts) and the river-only rebuild (build-river-layers.ts). Model: docs/methodology/hazards.md §3.4.
  */
 import { GRID_5M, type LayerEntry, type TypedArray } from '../../src/layer-format.js';
@@ -10,6 +10,9 @@ import type { Terrain } from './terrain.js';
 export const RIVER_HAND_SCALE_M = 0.1;
 /** Bankfull depth in 0.05 m steps up to 12.75 m (the Amazon's drainage area gives 8.6 m). */
 export const RIVER_BANKFULL_SCALE_M = 0.05;
+/** Sub-grid relief in 0.5 m steps (ETOPO5 heights are whole metres) up to 127 m; larger reliefs are clipped, which
+ * floods more of the cell than the true relief would (errs on the side of more loss). */
+export const RIVER_RELIEF_SCALE_M = 0.5;
 
 /** Rounds to uint8 steps of `scale` (NaN → nodata, clipped below nodata), as build-layers.ts quantise does. */
 function toUint8(values: Float32Array, scale: number, nodata: number | null): Uint8Array {
@@ -62,6 +65,23 @@ export function buildRiverLayers(dir: string, t: Terrain, riverGrowth: readonly 
       },
       data: toUint8(s.bankfullM, RIVER_BANKFULL_SCALE_M, null),
     },
+    {
+      entry: {
+        name: 'river_relief',
+        dtype: 'uint8',
+        grid: GRID_5M,
+        bands: 1,
+        scale: RIVER_RELIEF_SCALE_M,
+        offset: 0,
+        nodata: null,
+        unit: 'm',
+        description:
+          "Sub-grid relief of the 5' cell (half the ETOPO5 height range of its 3×3 neighbourhood, an approximation): ground heights in the cell are taken as uniform over [HAND, HAND + relief] (sub-grid floodplain profile, Yamazaki et al. 2011); 0 outside every river's 1,000-year stage",
+        resolutionKm: 9.3,
+        datasets: ['etopo5-global-dem'],
+      },
+      data: toUint8(s.reliefM, RIVER_RELIEF_SCALE_M, null),
+    },
   ];
   const params = {
     bankfullDepth: BANKFULL_DEPTH,
@@ -74,6 +94,7 @@ export function buildRiverLayers(dir: string, t: Terrain, riverGrowth: readonly 
       'Winsemius et al. (2013) HESS 17:1871: the channel holds the 2-year flood',
       'Rennó et al. (2008) RSE 112:3469: HAND',
       'Barnes, Lehman & Mulla (2014) C&G 62:117: Priority-Flood',
+      'Yamazaki, Kanae, Kim & Oki (2011) WRR 47:W04501: sub-grid floodplain profile (flooded share and depth from the ground heights within the cell)',
     ],
   };
   return { layers, params };

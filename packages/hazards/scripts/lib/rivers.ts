@@ -255,6 +255,30 @@ export interface RiverStageInputs {
   bankfullM: Float32Array;
   /** Drainage area of the governing river cell, km² (diagnostics). */
   areaKm2: Float32Array;
+  /** Sub-grid relief of the cell, m (0 where hand is NaN): see subgridRelief. */
+  reliefM: Float32Array;
+}
+
+/**
+ * Sub-grid relief R of a 5' cell (m): half the elevation range of its 3×3 neighbourhood of ETOPO5 cells (land, heights
+ * clipped at sea level). APPROXIMATION (no finer DEM is staged): on a plane or a V-shaped valley the range over one
+ * cell is half the range over the centres of its 3×3 block (two cell widths), so R estimates the spread of ground
+ * heights inside the cell. Used with the sub-grid floodplain profile of CaMa-Flood (Yamazaki, Kanae, Kim & Oki 2011,
+ * Water Resour. Res. 47:W04501: flooded area and depth from the distribution of ground heights within the unit
+ * catchment), here taken as uniform over [HAND, HAND + R] (docs/methodology/hazards.md §3.4).
+ */
+export function subgridRelief(t: Terrain, i: number, nb: Int32Array): number {
+  let lo = Math.max(0, t.elev[i]!),
+    hi = lo;
+  const n = neighbours(i, nb);
+  for (let k = 0; k < n; k++) {
+    const j = nb[k]!;
+    if (!t.land[j]) continue;
+    const e = Math.max(0, t.elev[j]!);
+    if (e < lo) lo = e;
+    if (e > hi) hi = e;
+  }
+  return (hi - lo) / 2;
 }
 
 /**
@@ -271,6 +295,7 @@ export function riverStageInputs(t: Terrain, net: RiverNet, q1000: number): Rive
   const hand = new Float32Array(N).fill(NaN);
   const bankfullM = new Float32Array(N);
   const areaKm2 = new Float32Array(N);
+  const reliefM = new Float32Array(N);
   const dbf = (k: number) => BANKFULL_DEPTH.coef * Math.pow(dr.areaKm2[k]!, BANKFULL_DEPTH.exp);
   const nb = new Int32Array(8);
   for (const i of dr.order) {
@@ -296,6 +321,7 @@ export function riverStageInputs(t: Terrain, net: RiverNet, q1000: number): Rive
     hand[i] = bestH;
     bankfullM[i] = dbf(bestK);
     areaKm2[i] = dr.areaKm2[bestK]!;
+    reliefM[i] = subgridRelief(t, i, nb);
   }
-  return { hand, bankfullM, areaKm2 };
+  return { hand, bankfullM, areaKm2, reliefM };
 }

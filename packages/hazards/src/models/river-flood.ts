@@ -8,28 +8,44 @@
  * The 2-year flood fills the channel (bankfull; Winsemius et al. 2013, as Aqueduct and JRC maps take it), and the
  * stage above bankfull follows the at-a-station hydraulic geometry d ∝ Q^0.40 (Leopold & Maddock 1953):
  * s_T = D_bf·(q_T^0.40 − 1) for q_T = (Q_T/Q_2)·(1 + ΔRx5day) > 1, with Q_T/Q_2 the 5-day rainfall growth R5_T/R5_2 of the
- * Hong Kong Observatory GEV (Hosking 1990) and ΔRx5day the CMIP6 change of the AR6 region. depth_T = max(0, s_T − HAND).
- * Curve 2 of CurveSample.
+ * Hong Kong Observatory GEV (Hosking 1990) and ΔRx5day the CMIP6 change of the AR6 region.
+ *
+ * A building sits at an unknown place in the 9 km cell. Ground heights in the cell are taken as uniform over
+ * [HAND, HAND + R], R the cell's sub-grid relief (`river_relief`; sub-grid floodplain profile as in CaMa-Flood,
+ * Yamazaki et al. 2011), and the depth is the cell mean over that profile, dry ground counted as 0:
+ * (s_T − HAND)²/(2R) while the water covers part of the cell, s_T − HAND − R/2 once it covers all of it (R → 0 gives
+ * max(0, s_T − HAND)). APPROXIMATION: damage of the mean depth; depth-damage curves are concave from 0, so this is at
+ * or above the mean damage over the cell (errs on the side of more loss). Curve 2 of CurveSample.
  */
 import { floodScore } from '../scoring.js';
 import { N_RP, type HazardMeta, type LayerSet } from '../types.js';
 import { hazardIndex, I100, type HazardModel } from './common.js';
 
 export const RIVER_FLOOD_META: HazardMeta = {
-  layers: ['river_hand', 'river_bankfull_depth', 'ar6_region'],
+  layers: ['river_hand', 'river_bankfull_depth', 'river_relief', 'ar6_region'],
   tier: 'placeholder',
   resolutionKm: 9.3,
   model:
-    'Stage above bankfull of the governing WDBII/Natural Earth river (bankfull depth from drainage area, Bieger et al. 2015; d ∝ Q^0.4, Leopold & Maddock 1953) over flow-path HAND on ETOPO5; discharge growth from the HKO 5-day rainfall GEV and CMIP6 Rx5day',
+    'Stage above bankfull of the governing WDBII/Natural Earth river (bankfull depth from drainage area, Bieger et al. 2015; d ∝ Q^0.4, Leopold & Maddock 1953) over flow-path HAND on ETOPO5, averaged over the sub-grid relief of the cell (Yamazaki et al. 2011); discharge growth from the HKO 5-day rainfall GEV and CMIP6 Rx5day',
 };
 
 const H = hazardIndex('river_flood');
+
+/** Cell-mean depth (m) of a stage `s` above the bankfull water level over ground uniform in [h, h + r]. */
+export function cellMeanDepth(s: number, h: number, r: number): number {
+  const a = s - h;
+  if (a <= 0) return 0;
+  return a < r ? (a * a) / (2 * r) : a - r / 2;
+}
 
 export function createRiverFlood(src: LayerSet): HazardModel {
   const handL = src.get('river_hand');
   const dbfL = src.get('river_bankfull_depth');
   const hand = handL.data as Uint8Array;
   const dbf = dbfL.data as Uint8Array;
+  const relL = src.get('river_relief');
+  const rel = relL.data as Uint8Array;
+  const relScale = relL.e.scale;
   const handNodata = handL.e.nodata;
   const handScale = handL.e.scale;
   const dbfScale = dbfL.e.scale;
@@ -42,11 +58,12 @@ export function createRiverFlood(src: LayerSet): HazardModel {
       const raw = hand[site.c5]!;
       const h = raw * handScale;
       const d = dbf[site.c5]! * dbfScale;
+      const r = rel[site.c5]! * relScale;
       const m = 1 + site.dRx5 / 100;
       for (let k = 0; k < N_RP; k++) {
         const qk = q[k]! * m;
         const s = raw === handNodata || qk <= 1 ? 0 : d * (Math.pow(qk, f) - 1);
-        curves[2 * N_RP + k] = s > h ? s - h : 0;
+        curves[2 * N_RP + k] = cellMeanDepth(s, h, r);
       }
       values[H] = curves[2 * N_RP + I100]!;
       scores[H] = floodScore(values[H]!);
