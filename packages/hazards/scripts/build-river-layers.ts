@@ -52,7 +52,7 @@ export function buildRiverOnly(dir = rawDir(), outDir = LAYERS_DIR) {
   const params = JSON.parse(readFileSync(paramsPath, 'utf8')) as Record<string, unknown>;
   const next: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) {
-    if (k === 'floodplainHandM') continue;
+    if (k === 'floodplainHandM' || k === 'riverStage') continue;
     next[k] = v;
     if (k === 'riverGrowth') next.riverStage = rv.params;
   }

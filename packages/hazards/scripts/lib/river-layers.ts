@@ -3,8 +3,8 @@
  * (build-layers.ts) and the river-only rebuild (build-river-layers.ts). Model: docs/methodology/hazards.md §3.4.
  */
 import { GRID_5M, type LayerEntry, type TypedArray } from '../../src/layer-format.js';
-import { BANKFULL_DEPTH, STAGE_DISCHARGE_EXP, WDBII_MAX_LEVEL, riverNetwork, riverStageInputs } from './rivers.js';
-import type { Terrain } from './terrain.js';
+import { BANKFULL_DEPTH, BANKFULL_WIDTH, MANNING_N, STAGE_DISCHARGE_EXP, WDBII_MAX_LEVEL, riverNetwork, riverStageInputs } from './rivers.js';
+import { KM_PER_5MIN, type Terrain } from './terrain.js';
 
 /** HAND is stored in 0.1 m steps up to 25.4 m (255: outside every river's 1,000-year stage). */
 export const RIVER_HAND_SCALE_M = 0.1;
@@ -86,6 +86,9 @@ export function buildRiverLayers(dir: string, t: Terrain, riverGrowth: readonly 
   const params = {
     bankfullDepth: BANKFULL_DEPTH,
     stageDischargeExp: STAGE_DISCHARGE_EXP,
+    bankfullWidth: BANKFULL_WIDTH,
+    manningN: MANNING_N,
+    cellWidthM: Math.round(KM_PER_5MIN * 1000),
     bankfullReturnPeriodYears: 2,
     wdbii: net.wdbii ? { ...net.wdbii, package: 'Debian gmt-gshhg-full 2.3.7-6 (GSHHG 2.3.7)', maxLevel: WDBII_MAX_LEVEL } : null,
     sources: [
@@ -94,6 +97,8 @@ export function buildRiverLayers(dir: string, t: Terrain, riverGrowth: readonly 
       'Winsemius et al. (2013) HESS 17:1871: the channel holds the 2-year flood',
       'Rennó et al. (2008) RSE 112:3469: HAND',
       'Barnes, Lehman & Mulla (2014) C&G 62:117: Priority-Flood',
+      'Bieger et al. (2015) JAWRA 51:842: W_bf = 2.70·A^0.352 (US nationwide)',
+      'CaMa-Flood defaults (Yamazaki et al. 2011): Manning n 0.03 channel, 0.10 floodplain',
       'Yamazaki, Kanae, Kim & Oki (2011) WRR 47:W04501: sub-grid floodplain profile (flooded share and depth from the ground heights within the cell)',
     ],
   };

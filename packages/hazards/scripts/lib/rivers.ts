@@ -27,6 +27,14 @@ export const WDBII_MAX_LEVEL = 7;
  * against the paper).
  */
 export const BANKFULL_DEPTH = { coef: 0.3, exp: 0.213 } as const;
+/**
+ * Bankfull width against drainage area, W_bf = 2.70·A^0.352 (m, A km²): Bieger et al. (2015), the same nationwide US
+ * regression as BANKFULL_DEPTH (coefficients as quoted in references-2.md §6.2, flagged there for checking).
+ */
+export const BANKFULL_WIDTH = { coef: 2.7, exp: 0.352 } as const;
+/** Manning's n of the river channel and of the floodplain: CaMa-Flood defaults PMANRIV = 0.03, PMANFLD = 0.10
+ * (Yamazaki et al. 2011, WRR 47:W04501; CaMa-Flood namelist &NPARAM). */
+export const MANNING_N = { channel: 0.03, floodplain: 0.1 } as const;
 /** At-a-station depth exponent d ∝ Q^f, f = 0.40 (Leopold & Maddock 1953, USGS Prof. Paper 252, mean of US rivers). */
 export const STAGE_DISCHARGE_EXP = 0.4;
 

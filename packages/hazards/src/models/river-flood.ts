@@ -10,6 +10,16 @@
  * s_T = D_bf·(q_T^0.40 − 1) for q_T = (Q_T/Q_2)·(1 + ΔRx5day) > 1, with Q_T/Q_2 the 5-day rainfall growth R5_T/R5_2 of the
  * Hong Kong Observatory GEV (Hosking 1990) and ΔRx5day the CMIP6 change of the AR6 region.
  *
+ * Overbank: once the water leaves the channel, the floodplain carries the discharge above bankfull (compound channel,
+ * Manning's wide-channel flow with the same energy slope in channel and floodplain, so the slope cancels):
+ *   q_T = (1 + s/D_bf)^(1/0.40) + (n_c/n_fp)·(w(s)/W_bf)·(ȳ(s)/D_bf)^(5/3),
+ * the first term the channel (at-a-station relation above), the second the floodplain: n_c = 0.03, n_fp = 0.10 (CaMa-
+ * Flood defaults, Yamazaki et al. 2011), W_bf = 2.70·A^0.352 (Bieger et al. 2015), w(s) the flooded width and ȳ(s) its
+ * mean depth over the sub-grid profile (w = Δx·s/R, ȳ = s/2 while s < R; w = Δx, ȳ = s − R/2 beyond; Δx the 9.26 km
+ * cell). APPROXIMATIONS: the relief of the building's cell stands for the river's valley, and the floodplain is no wider
+ * than one cell (a narrower floodplain gives a higher stage: errs on the side of more loss). s_T solves this by
+ * bisection; with no floodplain term it is the in-channel D_bf·(q_T^0.40 − 1), its upper bound.
+ *
  * A building sits at an unknown place in the 9 km cell. Ground heights in the cell are taken as uniform over
  * [HAND, HAND + R], R the cell's sub-grid relief (`river_relief`; sub-grid floodplain profile as in CaMa-Flood,
  * Yamazaki et al. 2011), and the depth is the cell mean over that profile, dry ground counted as 0:
@@ -52,7 +62,33 @@ export function createRiverFlood(src: LayerSet): HazardModel {
   const growth = src.params.riverGrowth as number[];
   // Q_T/Q_2 from the growth curve (riverGrowth is R5_T/R5_100)
   const q = Float64Array.from(growth.map((g) => g / growth[0]!));
-  const f = (src.params.riverStage as { stageDischargeExp: number }).stageDischargeExp;
+  const rs = src.params.riverStage as {
+    stageDischargeExp: number;
+    bankfullDepth: { coef: number; exp: number };
+    bankfullWidth: { coef: number; exp: number };
+    manningN: { channel: number; floodplain: number };
+    cellWidthM: number;
+  };
+  const f = rs.stageDischargeExp;
+  // W_bf from D_bf through the drainage area of both Bieger et al. (2015) relations
+  const wExp = rs.bankfullWidth.exp / rs.bankfullDepth.exp;
+  const nRatio = rs.manningN.channel / rs.manningN.floodplain;
+  const wbf = (d: number) => rs.bankfullWidth.coef * Math.pow(d / rs.bankfullDepth.coef, wExp);
+  /** Stage above bankfull (m) at discharge ratio q > 1: bisection on the compound-channel relation above. */
+  const overbankStage = (q: number, d: number, w: number, r: number): number => {
+    let lo = 0,
+      hi = d * (Math.pow(q, f) - 1);
+    const k = (nRatio * rs.cellWidthM) / w;
+    for (let it = 0; it < 30; it++) {
+      const s = (lo + hi) / 2;
+      const frac = r > s ? s / r : 1;
+      const ybar = r > s ? s / 2 : s - r / 2;
+      const g = Math.pow(1 + s / d, 1 / f) + k * frac * Math.pow(ybar / d, 5 / 3);
+      if (g > q) hi = s;
+      else lo = s;
+    }
+    return (lo + hi) / 2;
+  };
   return {
     sample(site, _ctx, { curves, values, scores }) {
       const raw = hand[site.c5]!;
@@ -62,7 +98,7 @@ export function createRiverFlood(src: LayerSet): HazardModel {
       const m = 1 + site.dRx5 / 100;
       for (let k = 0; k < N_RP; k++) {
         const qk = q[k]! * m;
-        const s = raw === handNodata || qk <= 1 ? 0 : d * (Math.pow(qk, f) - 1);
+        const s = raw === handNodata || qk <= 1 || d <= 0 ? 0 : overbankStage(qk, d, wbf(d), r);
         curves[2 * N_RP + k] = cellMeanDepth(s, h, r);
       }
       values[H] = curves[2 * N_RP + I100]!;
