@@ -30,9 +30,12 @@ test('rainfall flood: every wet monsoon lowland above every desert plateau, at e
 
 test('river flood: a floodplain city on a large mapped river above a desert plateau; small streams stay shallow', () => {
   let least = Infinity;
+  // the depth is the mean over the 9 km cell's sub-grid relief, dry ground counted as 0 (hazards 3.4): a cell with
+  // tens of metres of relief (Guangzhou 14 m, Wuhan) is partly flooded, so its mean is below the depth at the river's
+  // edge (before the cell mean this bound was 0.5 m)
   for (const name of ['guangzhou', 'wuhan', 'kolkata'] as const) {
     const v = at(MONSOON_LOWLANDS[name]).river_flood.value!;
-    assert.ok(v > 0.5 && v < 10, `${name} 100-yr river depth ${v} m`);
+    assert.ok(v > 0.2 && v < 10, `${name} 100-yr river depth ${v} m`);
     least = Math.min(least, v);
   }
   // the WDBII network reaches desert wadis too, but their stage stays below the large rivers'
