@@ -309,7 +309,7 @@ describe('map module API', () => {
     assert.ok(r.body.value_85_2050 >= r.body.value_00_2020);
     const hand = layers.layer('river_hand')!;
     const raw = hand.data[Math.floor((90 - 22.3) * 12) * 4320 + Math.floor((114.2 + 180) * 12)]!;
-    assert.equal(r.body.hand, raw === 255 ? null : raw);
+    assert.equal(r.body.hand, raw === 255 ? null : raw * hand.entry.scale);
     assert.equal(r.body.no_of_days, null);
     const w = await s.api.post('/api/v2/map_value/', { token: owner.token, form: { latitude: 22.25, longitude: 114.25, variable: 'Wildfire' } });
     assert.equal(w.status, 200);

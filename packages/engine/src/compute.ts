@@ -209,8 +209,8 @@ const INT = new Float64Array(3);
 /**
  * Trapezoid integral over exceedance probability of damage Dd and disruption Bd at p[0..n-1] (ead.ts
  * integrateExceedance): the rare tail held at the rarest value; events more frequent than `cut` (the standard of
- * protection, and a measure's) do no damage, the damage interpolated at the cut; a dry bin (no damage at its more
- * frequent end) contributes nothing (physrisk's convention). Writes INT.
+ * protection, and a measure's) do no damage, the damage interpolated at the cut; every bin counts, also one whose more
+ * frequent end is dry (physrisk's get_probability_bins). Writes INT.
  */
 function integrate(p: Float64Array, n: number, Dd: Float64Array, Bd: Float64Array, cut: number): void {
   const pn = p[n - 1] as number;
@@ -224,7 +224,6 @@ function integrate(p: Float64Array, n: number, Dd: Float64Array, Bd: Float64Arra
     const loP = p[k + 1] as number;
     if (loP >= cut) break;
     let d1 = Dd[k] as number;
-    if (d1 === 0) break; // dry bin; damage is non-decreasing in RP, so every more frequent bin is dry too
     const d0 = Dd[k + 1] as number;
     const b0 = Bd[k + 1] as number;
     let b1 = Bd[k] as number;

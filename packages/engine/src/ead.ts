@@ -7,8 +7,9 @@
  *   EAD = sum_i (p_i - p_{i+1}) (D_i + D_{i+1}) / 2  +  tail
  * Tail extrapolation: rarer than the largest RP the damage is held at D_n (adds p_n D_n; conservative, "constant"),
  * or dropped ("none", the physrisk convention used for the like-for-like benchmark). More frequent than the smallest
- * RP nothing is added (the 2-year event is taken as the onset of damage), and a bin whose more frequent end does no
- * damage contributes nothing (physrisk's convention: a dry return period is dry for the whole bin). Intensities are made non-decreasing with RP
+ * RP nothing is added (the 2-year event is taken as the onset of damage). Every bin counts, also one whose more frequent
+ * end does no damage (as physrisk's ExceedanceCurve.get_probability_bins: bin probability p_i - p_{i+1} for every bin,
+ * impact the mean of its edge damages or the damage at its centre). Intensities are made non-decreasing with RP
  * (running maximum) so a noisy curve can never make a rarer event less damaging; damages are clipped to [0, 1].
  */
 
@@ -44,7 +45,6 @@ export function integrateExceedance(p: ArrayLike<number>, d: ArrayLike<number>, 
     if (loP >= cutoffP) break;
     const a = d[i + 1] as number; // damage at loP (rarer)
     let b = d[i] as number; // damage at hiP (more frequent)
-    if (b === 0) continue; // a dry bin (no damage at its more frequent end) contributes nothing (physrisk)
     let top = hiP;
     if (hiP > cutoffP) {
       // partial segment: damage interpolated at the cutoff

@@ -110,3 +110,29 @@ test('Emanuel TC workload: 19 RPs, tail none equals the bin-mean sum', () => {
   for (let i = 0; i < 18; i++) direct += ((1 / rps[i]! - 1 / rps[i + 1]!) * (emanuelDamage(v[i]!) + emanuelDamage(v[i + 1]!))) / 2;
   close(eadFromCurve(rps, v, (x) => emanuelDamage(x), { tail: 'none' }).mean, direct, 1e-15);
 });
+
+/**
+ * physrisk equivalence on curves whose frequent end is dry (issue 34). physrisk's ExceedanceCurve.get_probability_bins
+ * gives every bin [I_i, I_i+1] the probability 1/RP_i − 1/RP_i+1, and DeterministicVulnerabilityModel takes the mean of
+ * the damages at the bin edges: EAD = Σ (p_i − p_i+1)(f(I_i) + f(I_i+1))/2, with no rule that drops a bin whose more
+ * frequent end does no damage. Reference values computed by hand from that formula (tail beyond the rarest RP dropped,
+ * as DeterministicVulnerabilityModel does).
+ */
+test('physrisk bin probabilities on dry-ended curves: flood (JRC Europe commercial) and wind (Emanuel) count every bin', () => {
+  const rps = [2, 5, 10, 25, 50, 100, 250, 500, 1000];
+  const depths = [0, 0, 0.3, 0.8, 1.2, 1.6, 2.2, 2.7, 3.3];
+  const jc = jrcCurve('commercial', 'europe');
+  // JRC Europe commercial damage at the depths: 0, 0, 0.09, 0.24, 0.36, 0.47, 0.59, 0.69, 0.795; bins:
+  // 0.3·0 + 0.1·0.045 + 0.06·0.165 + 0.02·0.30 + 0.01·0.415 + 0.006·0.53 + 0.002·0.64 + 0.001·0.7425 = 0.0297525
+  // (the former dry-bin rule dropped the [5, 10] bin, 0.0045, and gave 0.0252525)
+  close(eadFromCurve(rps, depths, (x) => jrcDamage(jc, x), { tail: 'none' }).mean, 0.0297525, 1e-12);
+  // wind: V_T = 5 + 8 ln T m/s is calm below the Emanuel threshold (25.7 m/s) at 10 years, damaging from 20 years
+  const wr = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000];
+  const v = wr.map((rp) => 5 + 8 * Math.log(rp));
+  assert.equal(emanuelDamage(v[0]!), 0);
+  let ref = 0;
+  for (let i = 0; i < wr.length - 1; i++) ref += ((1 / wr[i]! - 1 / wr[i + 1]!) * (emanuelDamage(v[i]!) + emanuelDamage(v[i + 1]!))) / 2;
+  const firstBin = ((1 / 10 - 1 / 20) * emanuelDamage(v[1]!)) / 2;
+  assert.ok(firstBin > 0);
+  close(eadFromCurve(wr, v, (x) => emanuelDamage(x), { tail: 'none' }).mean, ref, 1e-15);
+});

@@ -69,11 +69,11 @@ test('the portfolio grid applies storeys and basement from the asset (floors, ba
   close(one, ref, 1e-6);
 });
 
-test('a dry return period contributes nothing: EAD starts at the first wet return period', () => {
+test('a bin dry at its frequent end counts as physrisk counts it: the mean of its edge damages', () => {
   const rps = [2, 10, 100];
   const dry = eadFromCurve(rps, [0, 1, 2], (d) => (d > 0 ? d / 4 : 0)).mean;
-  // bins: 2-10 dry at its frequent end -> 0; 10-100: (0.1 - 0.01)(0.25 + 0.5)/2; tail 0.01 x 0.5
-  close(dry, 0.09 * 0.375 + 0.005, 1e-12);
+  // bins: 2-10: (0.5 - 0.1)(0 + 0.25)/2; 10-100: (0.1 - 0.01)(0.25 + 0.5)/2; tail 0.01 x 0.5 (issue 34)
+  close(dry, 0.4 * 0.125 + 0.09 * 0.375 + 0.005, 1e-12);
 });
 
 test('standard of protection: events more frequent than the standard do no damage', () => {

@@ -28,7 +28,8 @@ import { HAZARD_META } from '../src/sampler.js';
 import { HAZARD_INDICATORS, HAZARD_KEYS } from '@crp/contracts';
 import { rawDir, rawAvailable, readCsv, readCsvRecords, readText, readRaw } from './lib/io.js';
 import { loadClimate, computeChronic, loadRegions, regionGrid, loadRegionalDeltas, CHRONIC_OFFSETS_C, W05, H05, type Region } from './lib/chronic.js';
-import { loadTerrain, slopeTan, riverMask, handProxy, W5, H5, KM_PER_5MIN, type Terrain } from './lib/terrain.js';
+import { loadTerrain, slopeTan, W5, H5, KM_PER_5MIN, type Terrain } from './lib/terrain.js';
+import { buildRiverLayers } from './lib/river-layers.js';
 import { allSources, type TrackSource } from './lib/tracks.js';
 import { buildFineCoast, FINE_SCALE_KM, FINE_OFFSET_KM, FINE_NODATA } from './lib/coastline.js';
 import { accumulateSource, gpdReturnLevels, smoothHistogram, TRACK_SHIFT_SIGMA_KM, NB, ROW0, ROW1, type Bbox } from './lib/typhoon.js';
@@ -91,8 +92,6 @@ export const WILDFIRE_ANCHORS = {
 } as const;
 /** GFED5 mean annual global burned area 2001-2020, km² (Chen et al. 2023, ESSD 15:5227). */
 export const GFED5_BURNED_AREA_KM2 = 7.74e6;
-/** HAND below 5 m marks the flood-prone floodplain (Rennó et al. 2008; Nobre et al. 2011 HAND classes). */
-export const FLOODPLAIN_HAND_M = 5;
 /** GLC reporting window used for rates: 2007-01-01 to 2018-08-13 (metadata export date). */
 export const GLC_YEARS = 11.6;
 export const HK_GEO_YEARS = 37; // 1984-2020
@@ -147,12 +146,12 @@ export function calibrateWildfire(fuel: Uint8Array, fireClim: Float32Array, nO: 
   };
 }
 
-interface Out {
+export interface Out {
   entries: LayerEntry[];
   dir: string;
 }
 
-function writeLayer(out: Out, e: Omit<LayerEntry, 'file' | 'sha256' | 'bytesRaw' | 'bytesGz'>, data: TypedArray) {
+export function writeLayer(out: Out, e: Omit<LayerEntry, 'file' | 'sha256' | 'bytesRaw' | 'bytesGz'>, data: TypedArray) {
   const raw = toBytes(data);
   const gz = gzipSync(raw, { level: 9 });
   const file = `${e.name}.bin.gz`;
@@ -1045,25 +1044,14 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
     fc.codes,
   );
 
-  console.log('  rivers (HAND proxy)…');
-  const hand = handProxy(t, riverMask(dir));
-  writeLayer(
-    out,
-    {
-      name: 'river_hand',
-      dtype: 'uint8',
-      grid: GRID_5M,
-      bands: 1,
-      scale: 1,
-      offset: 0,
-      nodata: 255,
-      unit: 'm',
-      description: 'Height above the lowest Natural Earth 1:50m river cell within ~28 km (ETOPO5); 255 where no mapped river',
-      resolutionKm: 9.3,
-      datasets: ['etopo5-global-dem', 'natural-earth'],
-    },
-    quantise('uint8', hand, 1, 0, 255),
+  console.log('  rivers (WDBII/Natural Earth network, drainage area, HAND)…');
+  const rx5 = hkoRainfallStats(dir).rx5;
+  const rv = buildRiverLayers(
+    dir,
+    t,
+    rx5.map((v) => v / rx5[RPS.indexOf(100)]!),
   );
+  for (const l of rv.layers) writeLayer(out, l.entry, l.data);
 
   console.log('  landslides…');
   const ls = buildLandslide(dir, t, slope);
@@ -1151,7 +1139,7 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
     rainfallRatio: hko.rx1.map((v) => v / hkWet),
     /** 5-day rainfall growth curve R5_T / R5_100 at HKO. */
     riverGrowth: hko.rx5.map((v) => v / hko.rx5[RPS.indexOf(100)]!),
-    floodplainHandM: FLOODPLAIN_HAND_M,
+    riverStage: rv.params,
     drainageDesignRpYears: 10,
     landslideFootprintKm: 1,
     landslideCalibration: lsCal,

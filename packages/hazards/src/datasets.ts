@@ -22,6 +22,13 @@ export const DATASETS: Record<string, DatasetInfo> = {
     citation: 'Natural Earth (naturalearthdata.com), ne_50m_rivers_lake_centerlines.',
     origin: 'NelisV/ne_geojson@7baddf96',
   },
+  'gshhg-wdbii-rivers': {
+    name: 'GSHHG 2.3.7 WDBII rivers, full resolution (levels 0-7: double-lined, permanent and intermittent rivers)',
+    publisher: 'P. Wessel & W. H. F. Smith (SOEST, University of Hawaii / NOAA); WDBII from the CIA World Data Bank II',
+    license: 'GNU LGPL v3',
+    citation: 'Wessel, P. & Smith, W. H. F. (1996) A global, self-consistent, hierarchical, high-resolution shoreline database. JGR 101(B4), 8741-8743.',
+    origin: 'Debian package gmt-gshhg-full 2.3.7-6, /usr/share/gmt-gshhg/binned_river_f.nc',
+  },
   'natural-earth-10m-land': {
     name: 'Natural Earth 1:10m land polygons (coastline), world-atlas land-10m TopoJSON (Natural Earth 4.1.0)',
     publisher: 'Natural Earth; TopoJSON by M. Bostock (world-atlas, ISC)',

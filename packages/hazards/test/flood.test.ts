@@ -28,12 +28,22 @@ test('rainfall flood: every wet monsoon lowland above every desert plateau, at e
   assert.ok(riyadh < 0.05, `Riyadh ${riyadh} m`);
 });
 
-test('river flood: a floodplain city on a large mapped river above a desert plateau; no mapped river, no depth', () => {
+test('river flood: a floodplain city on a large mapped river above a desert plateau; small streams stay shallow', () => {
+  let least = Infinity;
+  // the depth is the mean over the 9 km cell's sub-grid relief, dry ground counted as 0 (hazards 3.4): a cell with
+  // tens of metres of relief (Guangzhou 14 m, Wuhan) is partly flooded, so its mean is below the depth at the river's
+  // edge (before the cell mean this bound was 0.5 m)
   for (const name of ['guangzhou', 'wuhan', 'kolkata'] as const) {
     const v = at(MONSOON_LOWLANDS[name]).river_flood.value!;
-    assert.ok(v > 0.5 && v < 10, `${name} 100-yr river depth ${v} m`);
+    assert.ok(v > 0.2 && v < 10, `${name} 100-yr river depth ${v} m`);
+    least = Math.min(least, v);
   }
-  for (const q of Object.values(DESERT_PLATEAU)) assert.equal(at(q).river_flood.value, 0);
+  // the WDBII network reaches desert wadis too, but their stage stays below the large rivers'
+  for (const q of Object.values(DESERT_PLATEAU)) assert.ok(at(q).river_flood.value! < least, `${q} ${at(q).river_flood.value}`);
+  // frequent events stay near bankfull: at most 1.1 m at 5 years even on the largest rivers (bankfull depth 6-8 m),
+  // small streams a few centimetres (issue 34: the former curve gave 1.3 m at every river)
+  for (const q of [...Object.values(MONSOON_LOWLANDS), ...Object.values(DESERT_PLATEAU)])
+    assert.ok(at(q).river_flood.return_periods!.intensities[1]! <= 1.1, `${q} 5-yr ${at(q).river_flood.return_periods!.intensities[1]}`);
 });
 
 test('river and rainfall flood depths increase with the return period and with warming (SSP5-8.5 ≥ SSP1-2.6)', () => {

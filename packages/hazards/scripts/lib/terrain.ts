@@ -1,8 +1,8 @@
 /**
- * Terrain layers at 5' (ETOPO5, NOAA NGDC 1988): elevation, land mask, distance to coast, slope, and a
- * height-above-nearest-drainage proxy against Natural Earth 1:50m river centre lines.
+ * Terrain layers at 5' (ETOPO5, NOAA NGDC 1988): elevation, land mask, distance to coast and slope (the river network
+ * and HAND are in rivers.ts).
  */
-import { readNetcdf, readText } from './io.js';
+import { readNetcdf } from './io.js';
 import { GRID_5M } from '../../src/layer-format.js';
 
 export const W5 = GRID_5M.width; // 4320
@@ -126,56 +126,4 @@ export function slopeTan(t: Terrain): Float32Array {
     }
   }
   return s;
-}
-
-/** Rasterise Natural Earth 1:50m river and lake centre lines onto the 5' grid (sampling every ~1 km along segments). */
-export function riverMask(dir: string): Uint8Array {
-  const gj = JSON.parse(readText(dir, 'natural-earth/ne_50m_rivers_lake_centerlines.geojson.gz')) as {
-    features: { geometry: { type: string; coordinates: unknown } | null }[];
-  };
-  const m = new Uint8Array(W5 * H5);
-  const mark = (lng: number, lat: number) => {
-    const r = Math.floor((90 - lat) * 12),
-      c = ((Math.floor((lng + 180) * 12) % W5) + W5) % W5;
-    if (r >= 0 && r < H5) m[r * W5 + c] = 1;
-  };
-  const line = (coords: number[][]) => {
-    for (let i = 0; i + 1 < coords.length; i++) {
-      const [x0, y0] = coords[i] as [number, number];
-      const [x1, y1] = coords[i + 1] as [number, number];
-      const n = Math.max(1, Math.ceil(Math.hypot(x1 - x0, y1 - y0) / 0.01));
-      for (let k = 0; k <= n; k++) mark(x0 + ((x1 - x0) * k) / n, y0 + ((y1 - y0) * k) / n);
-    }
-  };
-  for (const f of gj.features) {
-    if (!f.geometry) continue;
-    if (f.geometry.type === 'LineString') line(f.geometry.coordinates as number[][]);
-    else if (f.geometry.type === 'MultiLineString') for (const l of f.geometry.coordinates as number[][][]) line(l);
-  }
-  return m;
-}
-
-/**
- * Height above nearest drainage proxy (m): land-cell elevation minus the lowest mapped-river cell within
- * `radiusCells` (3 cells ≈ 28 km). NaN where no mapped river is that close.
- */
-export function handProxy(t: Terrain, rivers: Uint8Array, radiusCells = 3): Float32Array {
-  const h = new Float32Array(W5 * H5).fill(NaN);
-  for (let r = 0; r < H5; r++) {
-    for (let c = 0; c < W5; c++) {
-      const i = r * W5 + c;
-      if (!t.land[i]) continue;
-      let minE = Infinity;
-      for (let dr = -radiusCells; dr <= radiusCells; dr++) {
-        const rr = r + dr;
-        if (rr < 0 || rr >= H5) continue;
-        for (let dc = -radiusCells; dc <= radiusCells; dc++) {
-          const k = rr * W5 + ((c + dc + W5) % W5);
-          if (rivers[k] && t.elev[k]! < minE) minE = t.elev[k]!;
-        }
-      }
-      if (minE < Infinity) h[i] = Math.max(0, t.elev[i]! - Math.max(0, minE));
-    }
-  }
-  return h;
 }

@@ -1,36 +1,106 @@
 /**
- * River flood (screening; docs/methodology/hazards.md §3.4): flood depth at the return periods from a HAND proxy on
- * the 5' grid (height above the nearest Natural Earth 1:50m river cell, ETOPO5). The T-year stage above the channel is
- * h_T = 5 m·(g_T − g_2)/(1 − g_2)·(1 + ΔRx5day): 5 m the HAND limit of the flood-prone floodplain class (Rennó et al.
- * 2008; Nobre et al. 2011) taken as the 100-year stage, g_T the 5-day rainfall growth curve of a GEV fitted by
- * L-moments (Hosking 1990) to the Hong Kong Observatory annual 5-day maxima, and CMIP6 ΔRx5day of the AR6 region.
- * depth_T = max(0, h_T − HAND). Curve 2 of CurveSample.
+ * River flood (screening; docs/methodology/hazards.md §3.4): flood depth at the return periods from the stage of the
+ * governing mapped river above its bankfull level. Layers (built by scripts/lib/rivers.ts): `river_hand`, the height
+ * (m) of the 5' cell above the bankfull water level of its governing river (WDBII rivers of GSHHG and Natural Earth,
+ * flow-path HAND on ETOPO5; nodata beyond the 1,000-year stage), and `river_bankfull_depth`, that river's bankfull depth
+ * D_bf = 0.30·A^0.213 (Bieger et al. 2015, A the drainage area in km²).
+ *
+ * The 2-year flood fills the channel (bankfull; Winsemius et al. 2013, as Aqueduct and JRC maps take it), and the
+ * stage above bankfull follows the at-a-station hydraulic geometry d ∝ Q^0.40 (Leopold & Maddock 1953):
+ * s_T = D_bf·(q_T^0.40 − 1) for q_T = (Q_T/Q_2)·(1 + ΔRx5day) > 1, with Q_T/Q_2 the 5-day rainfall growth R5_T/R5_2 of the
+ * Hong Kong Observatory GEV (Hosking 1990) and ΔRx5day the CMIP6 change of the AR6 region.
+ *
+ * Overbank: once the water leaves the channel, the floodplain carries the discharge above bankfull (compound channel,
+ * Manning's wide-channel flow with the same energy slope in channel and floodplain, so the slope cancels):
+ *   q_T = (1 + s/D_bf)^(1/0.40) + (n_c/n_fp)·(w(s)/W_bf)·(ȳ(s)/D_bf)^(5/3),
+ * the first term the channel (at-a-station relation above), the second the floodplain: n_c = 0.03, n_fp = 0.10 (CaMa-
+ * Flood defaults, Yamazaki et al. 2011), W_bf = 2.70·A^0.352 (Bieger et al. 2015), w(s) the flooded width and ȳ(s) its
+ * mean depth over the sub-grid profile (w = Δx·s/R, ȳ = s/2 while s < R; w = Δx, ȳ = s − R/2 beyond; Δx the 9.26 km
+ * cell). APPROXIMATIONS: the relief of the building's cell stands for the river's valley, and the floodplain is no wider
+ * than one cell (a narrower floodplain gives a higher stage: errs on the side of more loss). s_T solves this by
+ * bisection; with no floodplain term it is the in-channel D_bf·(q_T^0.40 − 1), its upper bound.
+ *
+ * A building sits at an unknown place in the 9 km cell. Ground heights in the cell are taken as uniform over
+ * [HAND, HAND + R], R the cell's sub-grid relief (`river_relief`; sub-grid floodplain profile as in CaMa-Flood,
+ * Yamazaki et al. 2011), and the depth is the cell mean over that profile, dry ground counted as 0:
+ * (s_T − HAND)²/(2R) while the water covers part of the cell, s_T − HAND − R/2 once it covers all of it (R → 0 gives
+ * max(0, s_T − HAND)). APPROXIMATION: damage of the mean depth; depth-damage curves are concave from 0, so this is at
+ * or above the mean damage over the cell (errs on the side of more loss). Curve 2 of CurveSample.
  */
 import { floodScore } from '../scoring.js';
 import { N_RP, type HazardMeta, type LayerSet } from '../types.js';
 import { hazardIndex, I100, type HazardModel } from './common.js';
 
 export const RIVER_FLOOD_META: HazardMeta = {
-  layers: ['river_hand', 'ar6_region'],
+  layers: ['river_hand', 'river_bankfull_depth', 'river_relief', 'ar6_region'],
   tier: 'placeholder',
   resolutionKm: 9.3,
-  model: 'HAND proxy (ETOPO5 vs Natural Earth rivers) against a 5 m 100-yr floodplain stage scaled by the HKO 5-day rainfall growth curve and CMIP6 Rx5day',
+  model:
+    'Stage above bankfull of the governing WDBII/Natural Earth river (bankfull depth from drainage area, Bieger et al. 2015; d ∝ Q^0.4, Leopold & Maddock 1953) over flow-path HAND on ETOPO5, averaged over the sub-grid relief of the cell (Yamazaki et al. 2011); discharge growth from the HKO 5-day rainfall GEV and CMIP6 Rx5day',
 };
 
 const H = hazardIndex('river_flood');
 
+/** Cell-mean depth (m) of a stage `s` above the bankfull water level over ground uniform in [h, h + r]. */
+export function cellMeanDepth(s: number, h: number, r: number): number {
+  const a = s - h;
+  if (a <= 0) return 0;
+  return a < r ? (a * a) / (2 * r) : a - r / 2;
+}
+
 export function createRiverFlood(src: LayerSet): HazardModel {
-  // HAND, m (255: no river within reach: depth 0)
-  const hand = src.get('river_hand').data as Uint8Array;
+  const handL = src.get('river_hand');
+  const dbfL = src.get('river_bankfull_depth');
+  const hand = handL.data as Uint8Array;
+  const dbf = dbfL.data as Uint8Array;
+  const relL = src.get('river_relief');
+  const rel = relL.data as Uint8Array;
+  const relScale = relL.e.scale;
+  const handNodata = handL.e.nodata;
+  const handScale = handL.e.scale;
+  const dbfScale = dbfL.e.scale;
   const growth = src.params.riverGrowth as number[];
-  const g2 = growth[0]!;
-  const stageFrac = Float64Array.from(growth.map((g) => Math.max(0, (g - g2) / (1 - g2))));
-  const floodplainM = src.params.floodplainHandM as number;
+  // Q_T/Q_2 from the growth curve (riverGrowth is R5_T/R5_100)
+  const q = Float64Array.from(growth.map((g) => g / growth[0]!));
+  const rs = src.params.riverStage as {
+    stageDischargeExp: number;
+    bankfullDepth: { coef: number; exp: number };
+    bankfullWidth: { coef: number; exp: number };
+    manningN: { channel: number; floodplain: number };
+    cellWidthM: number;
+  };
+  const f = rs.stageDischargeExp;
+  // W_bf from D_bf through the drainage area of both Bieger et al. (2015) relations
+  const wExp = rs.bankfullWidth.exp / rs.bankfullDepth.exp;
+  const nRatio = rs.manningN.channel / rs.manningN.floodplain;
+  const wbf = (d: number) => rs.bankfullWidth.coef * Math.pow(d / rs.bankfullDepth.coef, wExp);
+  /** Stage above bankfull (m) at discharge ratio q > 1: bisection on the compound-channel relation above. */
+  const overbankStage = (q: number, d: number, w: number, r: number): number => {
+    let lo = 0,
+      hi = d * (Math.pow(q, f) - 1);
+    const k = (nRatio * rs.cellWidthM) / w;
+    for (let it = 0; it < 30; it++) {
+      const s = (lo + hi) / 2;
+      const frac = r > s ? s / r : 1;
+      const ybar = r > s ? s / 2 : s - r / 2;
+      const g = Math.pow(1 + s / d, 1 / f) + k * frac * Math.pow(ybar / d, 5 / 3);
+      if (g > q) hi = s;
+      else lo = s;
+    }
+    return (lo + hi) / 2;
+  };
   return {
     sample(site, _ctx, { curves, values, scores }) {
-      const h = hand[site.c5]!;
-      const stageMul = floodplainM * (1 + site.dRx5 / 100);
-      for (let k = 0; k < N_RP; k++) curves[2 * N_RP + k] = h === 255 ? 0 : Math.max(0, stageFrac[k]! * stageMul - h);
+      const raw = hand[site.c5]!;
+      const h = raw * handScale;
+      const d = dbf[site.c5]! * dbfScale;
+      const r = rel[site.c5]! * relScale;
+      const m = 1 + site.dRx5 / 100;
+      for (let k = 0; k < N_RP; k++) {
+        const qk = q[k]! * m;
+        const s = raw === handNodata || qk <= 1 || d <= 0 ? 0 : overbankStage(qk, d, wbf(d), r);
+        curves[2 * N_RP + k] = cellMeanDepth(s, h, r);
+      }
       values[H] = curves[2 * N_RP + I100]!;
       scores[H] = floodScore(values[H]!);
     },

@@ -440,7 +440,7 @@ const HAZARD_SLR = HAZARD_KEYS.indexOf('sea_level_rise');
 
 /**
  * Terrain at a point from the hazard layers (adapter over @crp/hazards `layer()`; nothing is edited there):
- * HAND from `river_hand` (5', m above the lowest river cell within about 28 km; null where no river is near),
+ * HAND from `river_hand` (5', m above the bankfull level of the governing river; null outside every river's 1,000-yr stage),
  * elevation from the ETOPO5 cells of `coast_elevation` (stored only in coastal 1° tiles, so null inland) and the slope
  * (degrees) of those 5' cells by central differences inside the tile. Screening-grade: 5' cells are about 9 km wide.
  */
