@@ -40,6 +40,7 @@ import { CompanySearchService } from './modules/carbon/company-search.service.js
 import { CompanySearchRepository } from './modules/carbon/company-search.repository.js';
 import { OwnLayersRepository } from './modules/own-layers/own-layers.repository.js';
 import { OwnLayerService } from './modules/own-layers/own-layer.service.js';
+import { ParseSandbox } from './lib/parse-sandbox.js';
 import { ProjectAccessRepository } from './modules/access/project-access.repository.js';
 import { ProjectAccessPolicy } from './modules/access/project-access.policy.js';
 import { PortfolioAssetsRepository } from './modules/projects/portfolio-assets.repository.js';
@@ -77,7 +78,13 @@ export function createServices(
   /** Who may see and do what to a project: every project-scoped service asks it. */
   const projectAccess = new ProjectAccessPolicy(new ProjectAccessRepository(db));
   const projects = new ProjectService(db, users, jobs, config);
-  const ownLayers = new OwnLayerService(db, new OwnLayersRepository(db), users, jobs, config, log);
+  // users' files are read in child processes with memory and time limits (issue 32)
+  const parser = new ParseSandbox(
+    [new URL('./modules/own-layers/own-layer.parse.ts', import.meta.url)],
+    { memoryMb: config.PARSE_MEMORY_MB, timeoutS: config.PARSE_TIMEOUT_S, concurrency: config.PARSE_CONCURRENCY },
+    log,
+  );
+  const ownLayers = new OwnLayerService(db, new OwnLayersRepository(db), users, jobs, config, log, parser);
   const ownLayersOf = (projectId: number) => ownLayers.registryForProject(projectId);
   const projectList = new ProjectListService(db, new ProjectListRepository(db), users, projectAccess);
   const files = new FileStore(db, config);
@@ -121,6 +128,7 @@ export function createServices(
   const hazards = new HazardService(projectAccess, ownLayers);
   const buildingDamage = new BuildingDamageService(projectAccess);
   return {
+    parser,
     system: new SystemService(new SystemRepository(db), database.kind),
     geo: new GeoService(projects),
     projectAccess,
