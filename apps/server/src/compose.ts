@@ -77,13 +77,13 @@ export function createServices(
   });
   /** Who may see and do what to a project: every project-scoped service asks it. */
   const projectAccess = new ProjectAccessPolicy(new ProjectAccessRepository(db));
-  const projects = new ProjectService(db, users, jobs, config);
   // users' files are read in child processes with memory and time limits (issue 32)
   const parser = new ParseSandbox(
-    [new URL('./modules/own-layers/own-layer.parse.ts', import.meta.url)],
+    [new URL('./modules/own-layers/own-layer.parse.ts', import.meta.url), new URL('./modules/projects/asset-import.parse.ts', import.meta.url)],
     { memoryMb: config.PARSE_MEMORY_MB, timeoutS: config.PARSE_TIMEOUT_S, concurrency: config.PARSE_CONCURRENCY },
     log,
   );
+  const projects = new ProjectService(db, users, jobs, config, parser);
   const ownLayers = new OwnLayerService(db, new OwnLayersRepository(db), users, jobs, config, log, parser);
   const ownLayersOf = (projectId: number) => ownLayers.registryForProject(projectId);
   const projectList = new ProjectListService(db, new ProjectListRepository(db), users, projectAccess);
@@ -118,7 +118,7 @@ export function createServices(
   const reportRepo = new ReportRepository(db);
   jobs.register(slideReportJob(reportRepo, users, dashboard, files, log));
   const reports = new ReportService(reportRepo, projectAccess, jobs);
-  const carbon = new CarbonService(db, new CarbonRepository(db), users, projectAccess, config);
+  const carbon = new CarbonService(db, new CarbonRepository(db), users, projectAccess, config, parser);
   const realEstate = new RealEstateRepository(db);
   jobs.register(propertyRiskJob(db, realEstate, log));
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projectAccess, jobs);
