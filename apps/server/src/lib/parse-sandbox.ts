@@ -92,6 +92,8 @@ export class ParseSandbox {
    */
   async run<T>(module: URL, fn: string, input: unknown, target: ParseTarget, opts: { file?: Uint8Array; onChunk?: (chunk: unknown) => void } = {}): Promise<T> {
     if (this.closed) throw new Error('the parse sandbox is closed');
+    // the children are unref'd (an idle one keeps no process alive): this holds the event loop while a file is read
+    const hold = setInterval(() => {}, 1 << 30);
     await this.slot();
     let dir: string | null = null;
     try {
@@ -105,6 +107,7 @@ export class ParseSandbox {
       return await this.exec<T>(child, { module: module.href, fn, input, file }, target, opts.file?.byteLength ?? 0, opts.onChunk);
     } finally {
       if (dir) await rm(dir, { recursive: true, force: true });
+      clearInterval(hold);
       this.running--;
       this.waiting.shift()?.();
     }
@@ -148,6 +151,12 @@ export class ParseSandbox {
       const i = this.idle.indexOf(child);
       if (i >= 0) this.idle.splice(i, 1);
     });
+    // a send to a child that just died, or a failed spawn: its exit (or the start's rejection) answers the upload
+    proc.on('error', (err) => this.log?.warn({ err: err.message }, 'a file reader process failed'));
+    // an idle child does not keep the server's process alive (run() holds the event loop while a file is read)
+    proc.unref();
+    proc.channel?.unref();
+    (proc.stderr as unknown as { unref?: () => void }).unref?.(); // a net.Socket
     try {
       if (proc.pid) setPriority(proc.pid, NICE); // the server's own requests first
     } catch {
@@ -156,6 +165,7 @@ export class ParseSandbox {
     return new Promise((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`a parse child did not start (exit ${code}): ${child.stderr.slice(-400)}`));
       proc.once('exit', onExit);
+      proc.once('error', onExit.bind(null, null));
       proc.once('message', (m: ChildMessage) => {
         proc.off('exit', onExit);
         child.baseRss = m.rss ?? 0;
