@@ -162,6 +162,8 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   app.decorate('services', createServices(database, config, app.log));
   // a dashboard store being built stops at its next batch and is let go (built again when next needed)
   app.addHook('onClose', () => app.services.dashboard.large.close());
+  // the children reading users' files stop with the server
+  app.addHook('onClose', async () => app.services.parser.close());
 
   registerErrorHandler(app);
   await app.register(formbody, { bodyLimit: config.BODY_LIMIT_BYTES });

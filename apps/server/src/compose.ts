@@ -42,6 +42,7 @@ import { CompanySearchService } from './modules/carbon/company-search.service.js
 import { CompanySearchRepository } from './modules/carbon/company-search.repository.js';
 import { OwnLayersRepository } from './modules/own-layers/own-layers.repository.js';
 import { OwnLayerService } from './modules/own-layers/own-layer.service.js';
+import { ParseSandbox } from './lib/parse-sandbox.js';
 import { ProjectAccessRepository } from './modules/access/project-access.repository.js';
 import { ProjectAccessPolicy } from './modules/access/project-access.policy.js';
 import { PortfolioAssetsRepository } from './modules/projects/portfolio-assets.repository.js';
@@ -79,8 +80,14 @@ export function createServices(
   });
   /** Who may see and do what to a project: every project-scoped service asks it. */
   const projectAccess = new ProjectAccessPolicy(new ProjectAccessRepository(db));
-  const projects = new ProjectService(db, users, jobs, config);
-  const ownLayers = new OwnLayerService(db, new OwnLayersRepository(db), users, jobs, config, log);
+  // users' files are read in child processes with memory and time limits (issue 32)
+  const parser = new ParseSandbox(
+    [new URL('./modules/own-layers/own-layer.parse.ts', import.meta.url), new URL('./modules/projects/asset-import.parse.ts', import.meta.url)],
+    { memoryMb: config.PARSE_MEMORY_MB, timeoutS: config.PARSE_TIMEOUT_S, concurrency: config.PARSE_CONCURRENCY },
+    log,
+  );
+  const projects = new ProjectService(db, users, jobs, config, parser);
+  const ownLayers = new OwnLayerService(db, new OwnLayersRepository(db), users, jobs, config, log, parser);
   const ownLayersOf = (projectId: number) => ownLayers.registryForProject(projectId);
   const projectList = new ProjectListService(db, new ProjectListRepository(db), users, projectAccess);
   const files = new FileStore(db, config);
@@ -114,7 +121,7 @@ export function createServices(
   const reportRepo = new ReportRepository(db);
   jobs.register(slideReportJob(reportRepo, users, dashboard, files, log));
   const reports = new ReportService(reportRepo, projectAccess, jobs);
-  const carbon = new CarbonService(db, new CarbonRepository(db), users, projectAccess, config);
+  const carbon = new CarbonService(db, new CarbonRepository(db), users, projectAccess, config, parser);
   const realEstate = new RealEstateRepository(db);
   jobs.register(propertyRiskJob(db, realEstate, log));
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projectAccess, jobs);
@@ -124,6 +131,7 @@ export function createServices(
   const hazards = new HazardService(projectAccess, ownLayers);
   const buildingDamage = new BuildingDamageService(projectAccess);
   return {
+    parser,
     system: new SystemService(new SystemRepository(db), database.kind, config),
     geo: new GeoService(projects),
     projectAccess,

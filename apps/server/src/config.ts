@@ -88,6 +88,17 @@ const EnvSchema = z.object({
   OWN_LAYER_MAX_BYTES: z.coerce.number().int().positive().default(OWN_LAYER_DEFAULT_MAX_BYTES),
   OWN_LAYER_MAX_PIXELS: z.coerce.number().int().positive().default(OWN_LAYER_DEFAULT_MAX_PIXELS),
   OWN_LAYERS_PER_COMPANY: z.coerce.number().int().min(0).default(OWN_LAYERS_DEFAULT_PER_COMPANY),
+  /** Most memory one company's own layers may take decoded (MiB; 4 bytes per pixel): an upload past it answers 413. */
+  OWN_LAYER_COMPANY_MB: z.coerce.number().int().positive().default(256),
+  /** Memory for loaded own layers across companies (MiB); the least recently used company's layers are let go first. */
+  OWN_LAYER_CACHE_MB: z.coerce.number().int().positive().default(1024),
+  /**
+   * Users' files (own-layer GeoTIFFs, asset and carbon uploads) are read in child processes (issue 32): the most
+   * memory one file may take while it is read beyond its own bytes (MiB), the most time (s), and files read at once.
+   */
+  PARSE_MEMORY_MB: z.coerce.number().int().min(64).default(512),
+  PARSE_TIMEOUT_S: z.coerce.number().positive().default(60),
+  PARSE_CONCURRENCY: z.coerce.number().int().positive().default(2),
   /** Most asset rows accepted in one upload or JSON list. */
   UPLOAD_MAX_ROWS: z.coerce.number().int().positive().default(1_000_000),
   /** Jobs run at once by one process (analyses are CPU-bound: keep this near the core count). */

@@ -363,4 +363,43 @@ describe('own hazard layers: upload, checks, company scope and marks', () => {
     // another company's analyses and answers are untouched
     assert.equal((await s.api.get(`/api/v2/hazard/point/?latitude=${HK.latitude}&longitude=${HK.longitude}`, { token: b.token })).status, 200);
   });
+
+  test('a layer stored before migration 0023 (the file only) is decoded once in the parse child on first load and rewritten', async () => {
+    const companyId = (await s.db.selectFrom('users').select('company_id').where('id', '=', a.userId).executeTakeFirstOrThrow()).company_id;
+    const { id } = await s.db
+      .insertInto('own_hazard_layers')
+      .values({
+        company_id: companyId,
+        hazard: 'river_flood',
+        scenario: null,
+        year: null,
+        return_period_years: 50,
+        unit: 'm',
+        label: 'Old layer',
+        filename: 'old.tif',
+        bytes: 1,
+        sha256: 'x',
+        crs: 'EPSG:3857',
+        width: 20,
+        height: 20,
+        west: 114.08,
+        south: 22.2,
+        east: 114.26,
+        north: 22.4,
+        resolution_km: 1,
+        valid_pixels: 400,
+        value_min: 3,
+        value_max: 3,
+        data: hkFloodTiff(3),
+        uploaded_by: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const point = await s.api.get(`/api/v2/hazard/point/?latitude=${HK.latitude}&longitude=${HK.longitude}&scenario=45&year=2050`, { token: a.token });
+    assert.equal(point.status, 200);
+    assert.equal(point.body.hazards.river_flood.tier, 'own data', JSON.stringify(point.body.hazards.river_flood));
+    const row = await s.db.selectFrom('own_hazard_layers').select(['data', 'pixels', 'x0', 'res_x']).where('id', '=', id).executeTakeFirstOrThrow();
+    assert.equal(row.data, null, 'the file is let go');
+    assert.ok(row.pixels && row.pixels.length > 0 && row.x0 !== null && row.res_x === 1000, 'stored decoded, with its grid');
+  });
 });

@@ -167,13 +167,14 @@ export function normaliseHeader(h: unknown): string {
  * dropped without a word): non-empty, in file order, each once. The upload is not refused for them.
  */
 export function unknownAssetColumns(headerRow: readonly unknown[]): string[] {
-  const out: string[] = [];
+  // a Set: a header of 200,000 columns took 98 s with a list's includes (issue 32)
+  const out = new Set<string>();
   for (const h of headerRow) {
     const text = String(h ?? '').trim();
-    if (!text || assetFieldForHeader(h) !== undefined || out.includes(text)) continue;
-    out.push(text);
+    if (!text || out.has(text) || assetFieldForHeader(h) !== undefined) continue;
+    out.add(text);
   }
-  return out;
+  return [...out];
 }
 
 /** Keys of a JSON `data` location that the server reads (asset fields and the accepted spellings). */
@@ -193,10 +194,23 @@ export function unknownColumnsWarning(columns: readonly string[], what: 'column'
 /** Maps an uploaded header to a field key, or undefined. */
 export function assetFieldForHeader(h: unknown): AssetFieldKey | undefined {
   const n = normaliseHeader(h);
-  if (!n) return undefined;
+  return n ? headerKeys().get(n) : undefined;
+}
+
+let HEADER_KEYS: Map<string, AssetFieldKey> | null = null;
+/**
+ * Every accepted spelling (normalised header, key, label, alias) to its field, the first field in ASSET_FIELDS order
+ * winning: one lookup per column instead of normalising every spelling again (a 200,000-column header took seconds;
+ * issue 32).
+ */
+function headerKeys(): Map<string, AssetFieldKey> {
+  if (HEADER_KEYS) return HEADER_KEYS;
+  const m = new Map<string, AssetFieldKey>();
   for (const f of ASSET_FIELDS) {
-    if (normaliseHeader(f.header) === n || f.key === n.replace(/ /g, '_') || normaliseHeader(f.label) === n) return f.key;
-    if ((f.aliases as readonly string[]).some((a) => normaliseHeader(a) === n)) return f.key;
+    for (const spelling of [f.header, f.key.replace(/_/g, ' '), f.label, ...(f.aliases as readonly string[])]) {
+      const n = normaliseHeader(spelling);
+      if (n && !m.has(n)) m.set(n, f.key);
+    }
   }
-  return undefined;
+  return (HEADER_KEYS = m);
 }

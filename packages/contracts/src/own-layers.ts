@@ -113,7 +113,8 @@ export const OwnLayer = z.object({
   label: z.string(),
   source: z.string(),
   filename: z.string().describe('the uploaded file name (as sent by the browser)'),
-  bytes: z.number().int(),
+  bytes: z.number().int().describe('size of the uploaded file'),
+  decoded_bytes: z.number().int().describe("memory the layer takes decoded (4 bytes per pixel); counts against the company's budget"),
   crs: z.string().describe('the coordinate reference system of the file, e.g. EPSG:32650'),
   width: z.number().int(),
   height: z.number().int(),
@@ -130,7 +131,13 @@ export type OwnLayer = z.infer<typeof OwnLayer>;
 
 export const OwnLayerList = z.object({
   layers: z.array(OwnLayer),
-  limits: z.object({ max_bytes: z.number().int(), max_pixels: z.number().int(), max_layers: z.number().int() }),
+  limits: z.object({
+    max_bytes: z.number().int(),
+    max_pixels: z.number().int(),
+    max_layers: z.number().int(),
+    company_budget_bytes: z.number().int().describe("most memory the company's own layers may take decoded (OWN_LAYER_COMPANY_MB)"),
+    company_used_bytes: z.number().int().describe("memory the company's own layers take decoded now"),
+  }),
   units: z.record(z.string(), z.array(z.string())).describe("units accepted per hazard (the first is the hazard's own)"),
   ranges: z.record(z.string(), z.tuple([z.number(), z.number()])).describe("plausible values per hazard, in the hazard's unit"),
 });

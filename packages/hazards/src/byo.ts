@@ -178,6 +178,43 @@ export async function readGeoTiffLayer(bytes: Uint8Array, entry: ByoEntry, limit
   };
 }
 
+/** A raster without its projection function: what crosses a process boundary or is stored (the pixels already decoded). */
+export type DecodedRaster = Omit<ByoRaster, 'project'>;
+
+/** The raster as plain data (structured-clone safe). */
+export function decodedRaster(r: ByoRaster): DecodedRaster {
+  const { project: _project, ...rest } = r;
+  return rest;
+}
+
+/**
+ * A raster rebuilt from its decoded grid (a stored own layer, or one read in another process): the projection comes
+ * back from the CRS code readGeoTiffLayer accepted; no file is parsed. Throws OwnLayerError for a CRS it does not know.
+ */
+export function rasterFromDecoded(d: Omit<DecodedRaster, 'grid'>): ByoRaster {
+  const code = Number(/^EPSG:(\d+)$/.exec(d.crs)?.[1] ?? NaN);
+  const def = GEOGRAPHIC.has(code) ? null : projDef(code);
+  if (!GEOGRAPHIC.has(code) && !def) throw new OwnLayerError('file', `Own layer ${d.entry.id}: unknown CRS ${d.crs}`);
+  if (d.data.length !== d.width * d.height)
+    throw new OwnLayerError('file', `Own layer ${d.entry.id}: ${d.data.length} pixels stored for ${d.width} × ${d.height}`);
+  const conv = def ? proj4('EPSG:4326', def) : null;
+  return {
+    ...d,
+    project: conv ? (lng, lat) => conv.forward([lng, lat]) as [number, number] : null,
+    grid: { lon0: d.bounds.west, lat0: d.bounds.north, resDeg: conv ? d.resY / 111_200 : d.resX, width: d.width, height: d.height },
+  };
+}
+
+/** The size a GeoTIFF declares (its first image), read from its header without decoding a pixel; null when it cannot be opened. */
+export async function geoTiffSize(bytes: Uint8Array): Promise<{ width: number; height: number } | null> {
+  try {
+    const img = await openImage(bytes);
+    return { width: img.getWidth(), height: img.getHeight() };
+  } catch {
+    return null;
+  }
+}
+
 type GeoKeys = Record<string, number | string | undefined>;
 type Unproject = (x: number, y: number) => [number, number];
 

@@ -25,10 +25,14 @@ export {
   byoCatalogPath,
   validateByoEntry,
   readGeoTiffLayer,
+  geoTiffSize,
+  decodedRaster,
+  rasterFromDecoded,
   OwnLayerError,
   DEFAULT_BYO_CATALOG,
   type ByoEntry,
   type ByoRaster,
+  type DecodedRaster,
   type ReadLimits,
 } from './byo.js';
 export { warmingLevelC, gmslRiseSince2020M, knutsonFactor, deltaAtGwl, pchip, type HazardParams } from './scenario.js';

@@ -12879,7 +12879,10 @@ export interface operations {
                             source: string;
                             /** @description the uploaded file name (as sent by the browser) */
                             filename: string;
+                            /** @description size of the uploaded file */
                             bytes: number;
+                            /** @description memory the layer takes decoded (4 bytes per pixel); counts against the company's budget */
+                            decoded_bytes: number;
                             /** @description the coordinate reference system of the file, e.g. EPSG:32650 */
                             crs: string;
                             width: number;
@@ -12905,6 +12908,10 @@ export interface operations {
                             max_bytes: number;
                             max_pixels: number;
                             max_layers: number;
+                            /** @description most memory the company's own layers may take decoded (OWN_LAYER_COMPANY_MB) */
+                            company_budget_bytes: number;
+                            /** @description memory the company's own layers take decoded now */
+                            company_used_bytes: number;
                         };
                         /** @description units accepted per hazard (the first is the hazard's own) */
                         units: {
@@ -13064,7 +13071,10 @@ export interface operations {
                             source: string;
                             /** @description the uploaded file name (as sent by the browser) */
                             filename: string;
+                            /** @description size of the uploaded file */
                             bytes: number;
+                            /** @description memory the layer takes decoded (4 bytes per pixel); counts against the company's budget */
+                            decoded_bytes: number;
                             /** @description the coordinate reference system of the file, e.g. EPSG:32650 */
                             crs: string;
                             width: number;

@@ -18,6 +18,7 @@ import * as m0019 from './migrations/0019_tcfd_narratives.js';
 import * as m0020 from './migrations/0020_results_by_run.js';
 import * as m0021 from './migrations/0021_dashboard_store.js';
 import * as m0022 from './migrations/0022_dashboard_slices_raw.js';
+import * as m0023 from './migrations/0023_own_layers_decoded.js';
 import * as m0024 from './migrations/0024_personal_api_tokens.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0020_results_by_run': m0020,
   '0021_dashboard_store': m0021,
   '0022_dashboard_slices_raw': m0022,
+  '0023_own_layers_decoded': m0023,
   '0024_personal_api_tokens': m0024,
 };
 

@@ -516,7 +516,15 @@ export interface OwnHazardLayersTable {
   valid_pixels: number;
   value_min: number;
   value_max: number;
-  data: Uint8Array;
+  /** The uploaded file: only rows stored before migration 0023 that were not decoded yet. */
+  data: Uint8Array | null;
+  /** Float32 LE pixels, row-major, NaN = no value, in the hazard's unit (migration 0023); null until decoded. */
+  pixels: Uint8Array | null;
+  /** Top-left corner and pixel size in the units of `crs` (migration 0023). */
+  x0: number | null;
+  y0: number | null;
+  res_x: number | null;
+  res_y: number | null;
   uploaded_by: number | null;
   created_at: Timestamp;
 }

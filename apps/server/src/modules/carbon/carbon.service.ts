@@ -22,7 +22,12 @@ import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import type { CarbonCompanyInsert, CarbonRepository } from './carbon.repository.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
-import { readUploadTable, type UploadedFile } from '../projects/asset-import.js';
+import { type UploadedFile } from '../projects/asset-import.js';
+import type { UploadReadInput } from '../projects/asset-import.parse.js';
+import type { ParseSandbox } from '../../lib/parse-sandbox.js';
+
+/** The upload readers' task module (modules/projects/asset-import.parse.ts), run in a parse child. */
+const READ_TABLE_TASK = new URL('../projects/asset-import.parse.ts', import.meta.url);
 import { roleOf, type ProjectAccessPolicy, type ProjectRole } from '../access/project-access.policy.js';
 
 /** Most companies one carbon portfolio may hold. */
@@ -210,18 +215,24 @@ export class CarbonService {
     private readonly users: UsersRepository,
     private readonly policy: ProjectAccessPolicy,
     private readonly config: Pick<Config, 'UPLOAD_MAX_ROWS'>,
+    private readonly parser: ParseSandbox,
   ) {}
 
-  private parse(body: CarbonAnalysisBody, allowFile: boolean): CarbonCompanyInsert[] {
+  private async parse(body: CarbonAnalysisBody, allowFile: boolean): Promise<CarbonCompanyInsert[]> {
     let records: RawRecord[];
     let source: 'companies_data' | 'uploaded_file';
     if (allowFile && body.uploaded_file !== undefined && body.uploaded_file !== '') {
       if (!isUploadedFile(body.uploaded_file)) throw badRequest('uploaded_file must be a CSV file sent as multipart/form-data.', 'uploaded_file');
-      records = recordsFromCarbonTable(
-        readUploadTable({ ...body.uploaded_file, filename: body.uploaded_file.filename }, Math.min(this.config.UPLOAD_MAX_ROWS, CARBON_MAX_COMPANIES)).map(
-          (r) => r ?? [],
-        ),
+      // read in a parse child (memory and time limits; issue 32)
+      const file = body.uploaded_file;
+      const table = await this.parser.run<unknown[][]>(
+        READ_TABLE_TASK,
+        'readTable',
+        { filename: file.filename, maxRows: Math.min(this.config.UPLOAD_MAX_ROWS, CARBON_MAX_COMPANIES) } satisfies UploadReadInput,
+        { field: 'uploaded_file', filename: file.filename },
+        { file: file.data },
       );
+      records = recordsFromCarbonTable(table.map((r) => r ?? []));
       source = 'uploaded_file';
     } else if (body.companies_data !== undefined && body.companies_data !== '') {
       records = recordsFromJsonList(body.companies_data);
@@ -262,7 +273,7 @@ export class CarbonService {
 
   /** Create (201), or overwrite the caller's project of the same name when `overwrite` is set. */
   async create(caller: AuthUser, body: CarbonAnalysisBody, client: string): Promise<{ project: CarbonProject; created: boolean }> {
-    const rows = this.parse(body, true);
+    const rows = await this.parse(body, true);
     const name = body.portfolio_name;
     const id = await this.db.transaction().execute(async (tx) => {
       const existing = await this.repo.ownByName(tx, caller.id, name);
@@ -291,7 +302,7 @@ export class CarbonService {
   /** Modify: replaces the portfolio value and rows of a project the caller owns or may write. */
   async modify(caller: AuthUser, body: CarbonAnalysisBody, client: string): Promise<CarbonProject> {
     const { project } = await this.policy.requireByName(caller, body.portfolio_name, 'editAssets', 'transition', 'portfolio_name');
-    const rows = this.parse(body, false);
+    const rows = await this.parse(body, false);
     await this.db.transaction().execute(async (tx) => {
       await this.repo.touchProject(tx, project.id, project.version + 1);
       await this.repo.saveInputs(tx, project.id, body.portfolio_value, rows);

@@ -5,7 +5,9 @@ const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : new Dat
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
 /** An own layer as the API shows it: its metadata, never the bytes nor a server path. */
-export function presentOwnLayer(row: Omit<OwnHazardLayerRow, 'data'> & { uploaded_by_username: string | null }): OwnLayer {
+export function presentOwnLayer(
+  row: Omit<OwnHazardLayerRow, 'data' | 'pixels' | 'x0' | 'y0' | 'res_x' | 'res_y'> & { uploaded_by_username: string | null },
+): OwnLayer {
   return {
     id: row.id,
     hazard: row.hazard as HazardKey,
@@ -17,6 +19,7 @@ export function presentOwnLayer(row: Omit<OwnHazardLayerRow, 'data'> & { uploade
     source: row.source,
     filename: row.filename,
     bytes: row.bytes,
+    decoded_bytes: row.width * row.height * 4,
     crs: row.crs,
     width: row.width,
     height: row.height,

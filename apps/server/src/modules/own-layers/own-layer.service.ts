@@ -10,12 +10,17 @@ import {
   type OwnLayerList,
   type ScenarioCode,
 } from '@crp/contracts';
-import { ByoRegistry, OwnLayerError, readGeoTiffLayer, type ByoRaster } from '@crp/hazards';
+import { promisify } from 'node:util';
+import { inflateRaw } from 'node:zlib';
+import { ByoRegistry, rasterFromDecoded, type ByoEntry, type ByoRaster } from '@crp/hazards';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { DB } from '../../infra/db/database.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
+import { Lru } from '../../lib/lru.js';
+import type { ParseSandbox } from '../../lib/parse-sandbox.js';
+import { budgetError, type ReadOwnLayerInput, type StoredLayer } from './own-layer.parse.js';
 import { presentOwnLayer } from './own-layer.presenter.js';
 import type { OwnLayersRepository } from './own-layers.repository.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
@@ -31,8 +36,11 @@ function isUploadedFile(v: unknown): v is UploadedFile {
   return !!v && typeof v === 'object' && Buffer.isBuffer((v as UploadedFile).data) && typeof (v as UploadedFile).filename === 'string';
 }
 
-/** Companies whose loaded layers are kept in memory at once (each is at most OWN_LAYERS_PER_COMPANY rasters). */
-const CACHED_COMPANIES = 32;
+const MiB = 1_048_576;
+/** The reader's task module, run in a parse child (lib/parse-sandbox.ts). */
+const READ_TASK = new URL('./own-layer.parse.ts', import.meta.url);
+/** zlib's inflate in its thread pool: a company's layers load without blocking other requests. */
+const inflateRawAsync = promisify(inflateRaw);
 /** A layer that failed to load is tried again after this long (never cached as a failure for good). */
 const RETRY_FAILED_MS = 60_000;
 
@@ -44,6 +52,8 @@ interface Loaded {
   loadedAt: number;
   failed: number;
 }
+
+type Row = NonNullable<Awaited<ReturnType<OwnLayersRepository['pixelsOf']>>>;
 
 /**
  * Which of a project's values came from its company's own layers, for the marks in the dashboard, exports and reports.
@@ -64,16 +74,29 @@ export interface OwnDataMarker {
  * delete; kept in the database; loaded per company for its analyses, never shared with another company.
  */
 export class OwnLayerService {
-  private cache = new Map<number, Loaded>();
+  /** Loaded layers by company, bounded in bytes across companies (OWN_LAYER_CACHE_MB). */
+  private readonly cache: Lru<Loaded>;
+  /** Loads under way by company: concurrent analyses of one company share one load. */
+  private readonly loading = new Map<number, Promise<Loaded>>();
 
   constructor(
     private readonly db: DB,
     private readonly repo: OwnLayersRepository,
     private readonly users: UsersRepository,
     private readonly jobs: JobQueue,
-    private readonly config: Pick<Config, 'OWN_LAYER_MAX_BYTES' | 'OWN_LAYER_MAX_PIXELS' | 'OWN_LAYERS_PER_COMPANY' | 'UPLOAD_LIMIT_BYTES'>,
+    private readonly config: Pick<
+      Config,
+      'OWN_LAYER_MAX_BYTES' | 'OWN_LAYER_MAX_PIXELS' | 'OWN_LAYERS_PER_COMPANY' | 'UPLOAD_LIMIT_BYTES' | 'OWN_LAYER_COMPANY_MB' | 'OWN_LAYER_CACHE_MB'
+    >,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    private readonly parser: ParseSandbox,
+  ) {
+    this.cache = new Lru<Loaded>(Infinity, config.OWN_LAYER_CACHE_MB * MiB);
+  }
+
+  private get budgetBytes() {
+    return this.config.OWN_LAYER_COMPANY_MB * MiB;
+  }
 
   private get maxBytes() {
     return Math.min(this.config.OWN_LAYER_MAX_BYTES, this.config.UPLOAD_LIMIT_BYTES);
@@ -82,9 +105,16 @@ export class OwnLayerService {
   /** The company's layers (any member may see them: their marks are in every answer). */
   async list(caller: AuthUser): Promise<OwnLayerList> {
     const rows = await this.repo.list(caller.companyId);
+    const layers = rows.map(presentOwnLayer);
     return {
-      layers: rows.map(presentOwnLayer),
-      limits: { max_bytes: this.maxBytes, max_pixels: this.config.OWN_LAYER_MAX_PIXELS, max_layers: this.config.OWN_LAYERS_PER_COMPANY },
+      layers,
+      limits: {
+        max_bytes: this.maxBytes,
+        max_pixels: this.config.OWN_LAYER_MAX_PIXELS,
+        max_layers: this.config.OWN_LAYERS_PER_COMPANY,
+        company_budget_bytes: this.budgetBytes,
+        company_used_bytes: layers.reduce((a, l) => a + l.decoded_bytes, 0),
+      },
       units: Object.fromEntries(
         Object.entries(OWN_LAYER_UNITS).map(([h, u]) => [
           h,
@@ -104,11 +134,11 @@ export class OwnLayerService {
     const { f, file, unit } = this.uploadFields(body);
     const key: LayerKey = { hazard: f.hazard, scenario: f.scenario, year: f.year, return_period_years: f.return_period_years };
     await this.assertRoomFor(caller, key);
-    const raster = await this.readRaster(file, f, unit);
     const filename = safeFileName(file.filename || 'layer.tif');
+    const raster = await this.readRaster(file, filename, f, unit, await this.repo.decodedBytes(caller.companyId));
     const label = f.label || `${filename} (${describeKey(key)})`;
     const { id, reanalysed } = await this.storeLayer(caller, { f, file, unit, key, filename, label, raster });
-    this.cache.delete(caller.companyId);
+    this.cache.delete(String(caller.companyId));
     const row = (await this.repo.list(caller.companyId)).find((r) => r.id === id)!;
     this.log.info(
       { companyId: caller.companyId, layerId: id, hazard: f.hazard, crs: raster.crs, pixels: raster.width * raster.height, reanalysed },
@@ -158,30 +188,36 @@ export class OwnLayerService {
     if (clash) throw conflict(`Your company already has a layer for ${describeKey(key)} ('${clash.label}'); delete it first to replace it.`, 'hazard');
   }
 
-  /** The GeoTIFF read and checked; a refusal is a 400 naming the field and the file. */
-  private async readRaster(file: UploadedFile, f: UploadFields, unit: string): Promise<ByoRaster> {
-    try {
-      return await readGeoTiffLayer(
-        file.data,
-        { id: 'upload', hazard: f.hazard, scenario: f.scenario, year: f.year, returnPeriodYears: f.return_period_years, unit },
-        { maxBytes: this.maxBytes, maxPixels: this.config.OWN_LAYER_MAX_PIXELS },
-      );
-    } catch (err) {
-      if (err instanceof OwnLayerError) {
-        const name = safeFileName(file.filename || 'upload.tif');
-        throw new AppError(400, `${err.field}: '${name}' was refused: ${err.message}`, [{ field: err.field, message: err.message }]);
-      }
-      throw err;
-    }
+  /**
+   * The GeoTIFF read and checked in a parse child (memory and time limits; issue 32); a refusal is a 400 naming the
+   * field and the file, a file past the limits a 413.
+   */
+  private async readRaster(file: UploadedFile, filename: string, f: UploadFields, unit: string, usedBytes: number): Promise<StoredLayer> {
+    const input: ReadOwnLayerInput = {
+      entry: { id: 'upload', hazard: f.hazard, scenario: f.scenario, year: f.year, returnPeriodYears: f.return_period_years, unit },
+      limits: { maxBytes: this.maxBytes, maxPixels: this.config.OWN_LAYER_MAX_PIXELS },
+      filename,
+      budget: { budgetBytes: this.budgetBytes, usedBytes },
+    };
+    return this.parser.run<StoredLayer>(READ_TASK, 'readOwnLayer', input, { field: 'file', filename }, { file: file.data });
+  }
+
+  /** 413 when the layer, decoded, would take the company past its budget (OWN_LAYER_COMPANY_MB). */
+  private assertBudget(filename: string, raster: Pick<StoredLayer, 'width' | 'height'>, usedBytes: number): void {
+    const over = budgetError(filename, raster.width, raster.height, { budgetBytes: this.budgetBytes, usedBytes });
+    if (over) throw over;
   }
 
   /** The layer stored and the company's portfolios queued for re-analysis, in one transaction with its audit line. */
   private async storeLayer(
     caller: AuthUser,
-    u: { f: UploadFields; file: UploadedFile; unit: string; key: LayerKey; filename: string; label: string; raster: ByoRaster },
+    u: { f: UploadFields; file: UploadedFile; unit: string; key: LayerKey; filename: string; label: string; raster: StoredLayer },
   ): Promise<{ id: number; reanalysed: number }> {
     const { f, file, unit, key, filename, label, raster } = u;
     return this.db.transaction().execute(async (tx) => {
+      // checked again under the company's lock: two uploads at once cannot both spend the same budget
+      await this.repo.lockCompany(caller.companyId, tx);
+      this.assertBudget(filename, raster, await this.repo.decodedBytes(caller.companyId, tx));
       let id: number;
       try {
         id = await this.repo.insert(
@@ -205,7 +241,12 @@ export class OwnLayerService {
             valid_pixels: raster.validPixels,
             value_min: raster.min,
             value_max: raster.max,
-            data: file.data,
+            data: null,
+            pixels: raster.pixels,
+            x0: raster.x0,
+            y0: raster.y0,
+            res_x: raster.resX,
+            res_y: raster.resY,
             uploaded_by: caller.id,
           },
           tx,
@@ -242,7 +283,7 @@ export class OwnLayerService {
       return { label: gone.label, reanalysed };
     });
     if (!out) throw notFound(`id: your company has no own layer ${id}.`);
-    this.cache.delete(caller.companyId);
+    this.cache.delete(String(caller.companyId));
     return { detail: `Layer '${out.label}' deleted; ${out.reanalysed} portfolio(s) are being re-analysed without it.`, reanalysed: out.reanalysed };
   }
 
@@ -258,35 +299,40 @@ export class OwnLayerService {
   }
 
   /**
-   * The company's own layers, loaded (from the database) and cached until they change. A layer that cannot be read
-   * any more is skipped with a logged reason, the others still apply, and it is tried again a minute later.
+   * The company's own layers, loaded (from the database: decoded pixels, nothing parsed) and cached until they change.
+   * A layer that cannot be loaded is skipped with a logged reason, the others still apply, and it is tried again a
+   * minute later.
    */
   async registryFor(companyId: number): Promise<{ registry: ByoRegistry; uploadedAt: Map<string, number> }> {
     const sig = await this.repo.signature(companyId);
     const signature = sig.map((s) => s.id).join(',');
-    const hit = this.cache.get(companyId);
+    const hit = this.cache.get(String(companyId));
     if (hit && hit.signature === signature && (hit.failed === 0 || Date.now() - hit.loadedAt < RETRY_FAILED_MS)) return hit;
+    const under = this.loading.get(companyId);
+    if (under) {
+      const loaded = await under;
+      if (loaded.signature === signature) return loaded;
+    }
+    const load = this.load(
+      companyId,
+      signature,
+      sig.map((s) => s.id),
+    ).finally(() => this.loading.get(companyId) === load && this.loading.delete(companyId));
+    this.loading.set(companyId, load);
+    return load;
+  }
+
+  private async load(companyId: number, signature: string, ids: number[]): Promise<Loaded> {
     const registry = new ByoRegistry();
     const uploadedAt = new Map<string, number>();
     let failed = 0;
-    for (const row of await this.repo.withData(
-      companyId,
-      sig.map((s) => s.id),
-    )) {
-      const entry = {
-        id: `own-${row.id}`,
-        hazard: row.hazard as HazardKey,
-        scenario: row.scenario,
-        year: row.year,
-        returnPeriodYears: row.return_period_years,
-        unit: row.unit,
-        label: row.label,
-        publisher: row.source || 'your company',
-        license: "your company's own data",
-      };
+    // one layer per query: the event loop turns between them, and a company's layers are never all read twice at once
+    for (const id of ids) {
+      const row = await this.repo.pixelsOf(companyId, id);
+      if (!row) continue;
       try {
-        registry.add(await readGeoTiffLayer(row.data, entry, { maxBytes: Number.MAX_SAFE_INTEGER, maxPixels: Number.MAX_SAFE_INTEGER }));
-        uploadedAt.set(entry.id, new Date(row.created_at).getTime());
+        registry.add(await this.rasterOf(row));
+        uploadedAt.set(`own-${row.id}`, new Date(row.created_at).getTime());
       } catch (err) {
         failed++;
         this.log.warn(
@@ -296,10 +342,56 @@ export class OwnLayerService {
       }
     }
     const loaded: Loaded = { signature, registry, uploadedAt, loadedAt: Date.now(), failed };
-    this.cache.delete(companyId);
-    this.cache.set(companyId, loaded);
-    while (this.cache.size > CACHED_COMPANIES) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(String(companyId), loaded, registry.memoryBytes());
     return loaded;
+  }
+
+  /** A stored layer as a raster: its decoded pixels, or (a row from before migration 0023) its file decoded once in a parse child and rewritten. */
+  private async rasterOf(row: Row): Promise<ByoRaster> {
+    const entry: ByoEntry = {
+      id: `own-${row.id}`,
+      hazard: row.hazard as HazardKey,
+      scenario: row.scenario,
+      year: row.year,
+      returnPeriodYears: row.return_period_years,
+      unit: row.unit,
+      label: row.label,
+      publisher: row.source || 'your company',
+      license: "your company's own data",
+    };
+    if (row.pixels && row.x0 !== null && row.y0 !== null && row.res_x !== null && row.res_y !== null) {
+      const size = row.width * row.height * 4;
+      // our own deflate of a size the row states: inflated off the main thread, never past that size
+      const bytes = await inflateRawAsync(row.pixels, { maxOutputLength: size });
+      if (bytes.byteLength !== size) throw new Error(`${bytes.byteLength} bytes stored for ${row.width} × ${row.height} pixels`);
+      const data = new Float32Array(row.width * row.height);
+      new Uint8Array(data.buffer).set(bytes); // a copy: zlib's buffer may not be 4-byte aligned
+      return rasterFromDecoded({
+        entry,
+        x0: row.x0,
+        y0: row.y0,
+        resX: row.res_x,
+        resY: row.res_y,
+        width: row.width,
+        height: row.height,
+        data,
+        nodata: null,
+        crs: row.crs,
+        bounds: { west: row.west, south: row.south, east: row.east, north: row.north },
+        resolutionKm: row.resolution_km,
+        sha256: row.sha256,
+        validPixels: row.valid_pixels,
+        min: row.value_min,
+        max: row.value_max,
+      });
+    }
+    if (!row.data) throw new Error('the layer has neither pixels nor a file');
+    const input: ReadOwnLayerInput = { entry, limits: { maxBytes: Number.MAX_SAFE_INTEGER, maxPixels: Number.MAX_SAFE_INTEGER }, filename: row.filename };
+    const d = await this.parser.run<StoredLayer>(READ_TASK, 'readOwnLayer', input, { field: 'file', filename: row.filename }, { file: row.data });
+    await this.repo.storeDecoded(row.id, { pixels: d.pixels, x0: d.x0, y0: d.y0, res_x: d.resX, res_y: d.resY });
+    this.log.info({ companyId: row.company_id, layerId: row.id }, 'own hazard layer decoded and stored decoded (migration 0023)');
+    const pixels = Buffer.from(d.pixels.buffer, d.pixels.byteOffset, d.pixels.byteLength);
+    return this.rasterOf({ ...row, pixels, x0: d.x0, y0: d.y0, res_x: d.resX, res_y: d.resY, data: null });
   }
 
   /** The own layers an analysis of the project applies: its company's (null when it has none). */

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../infra/db/database.js';
+import { blobColumn, blobOf, blobValue } from '../../infra/db/bytea.js';
 import type { Database, OwnHazardLayersTable } from '../../infra/db/schema.js';
 import type { Insertable } from 'kysely';
 
@@ -54,9 +55,40 @@ export class OwnLayersRepository {
     return this.db.selectFrom('own_hazard_layers').select(['id', 'created_at']).where('company_id', '=', companyId).orderBy('id').execute();
   }
 
-  async withData(companyId: number, ids: number[]) {
-    if (ids.length === 0) return [];
-    return this.db.selectFrom('own_hazard_layers').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).orderBy('id').execute();
+  /** One layer's decoded pixels and grid (or, for a row stored before migration 0023, the file to decode once). */
+  async pixelsOf(companyId: number, id: number) {
+    const row = await this.db
+      .selectFrom('own_hazard_layers')
+      .select([...META, 'x0', 'y0', 'res_x', 'res_y'])
+      .select([blobColumn('pixels').as('pixels'), blobColumn('data').as('data')])
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && { ...row, pixels: row.pixels === null ? null : blobOf(row.pixels), data: row.data === null ? null : blobOf(row.data) };
+  }
+
+  /** A layer stored before migration 0023, decoded: its pixels and grid replace the file. */
+  async storeDecoded(id: number, d: { pixels: Uint8Array; x0: number; y0: number; res_x: number; res_y: number }): Promise<void> {
+    await this.db
+      .updateTable('own_hazard_layers')
+      .set({ ...d, pixels: blobValue(d.pixels), data: null })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Bytes a company's layers take decoded (Float32: 4 per pixel). */
+  async decodedBytes(companyId: number, tx: DB | Tx = this.db): Promise<number> {
+    const r = await tx
+      .selectFrom('own_hazard_layers')
+      .select(sql<string>`coalesce(sum(width::bigint * height * 4), 0)::text`.as('n'))
+      .where('company_id', '=', companyId)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /** Holds the company's row until the transaction ends: one upload at a time checks and spends its layer budget. */
+  async lockCompany(companyId: number, tx: Tx): Promise<void> {
+    await tx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().execute();
   }
 
   async count(companyId: number, tx: DB | Tx = this.db): Promise<number> {
@@ -80,8 +112,15 @@ export class OwnLayersRepository {
       .executeTakeFirst();
   }
 
-  async insert(row: Insertable<OwnHazardLayersTable>, tx: DB | Tx): Promise<number> {
-    return (await tx.insertInto('own_hazard_layers').values(row).returning('id').executeTakeFirstOrThrow()).id;
+  /** A new layer; `pixels` crosses the driver as base64 (infra/db/bytea.ts). */
+  async insert(row: Insertable<OwnHazardLayersTable> & { pixels: Uint8Array }, tx: DB | Tx): Promise<number> {
+    return (
+      await tx
+        .insertInto('own_hazard_layers')
+        .values({ ...row, pixels: blobValue(row.pixels) })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   }
 
   async delete(companyId: number, id: number, tx: DB | Tx): Promise<{ id: number; label: string; hazard: string } | undefined> {

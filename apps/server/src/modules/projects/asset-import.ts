@@ -455,9 +455,10 @@ export async function validateAssetsInSlices(
  * `finish(table)` the rest, `slice` rows per turn of the event loop. Each data row is let go once checked (the table is
  * emptied as it is read, its header row kept), so a million rows are never held as table, records and assets at once
  * (less memory, shorter garbage-collection pauses; issue 22). Answers what validateAssets(recordsFromTable(table))
- * answers, how many records there were, and unknownTableColumns(table).
+ * answers, how many records there were, and unknownTableColumns(table). With `onAssets`, the checked assets are handed
+ * over in batches of at least `slice` as they come (and not kept); `finish` answers the rest.
  */
-export function tableValidator(slice = 5_000) {
+export function tableValidator(slice = 5_000, onAssets?: (assets: ImportedAsset[]) => void) {
   const v = assetValidator();
   const out: { row: number; values: Record<string, unknown> }[] = [];
   let reader: ReturnType<typeof tableRecordReader> = null;
@@ -479,6 +480,7 @@ export function tableValidator(slice = 5_000) {
     for (const r of out) v.check(r);
     records += out.length;
     out.length = 0;
+    if (onAssets && v.assets.length >= slice) onAssets(v.assets.splice(0));
   };
   return {
     advance(table: unknown[][]): void {
@@ -540,6 +542,19 @@ function coordinateInRange(add: AddProblem, row: number, key: 'latitude' | 'long
 }
 
 /** The row checks of validateAssets, one record at a time (names must be unique across all the records checked). */
+/**
+ * A name cell trimmed with its runs of white space made one space. A cell of megabytes (a hostile CSV line; issue 32)
+ * is cut first: when its first 1,000 characters already make more than 200 (the limit), so does the whole.
+ */
+function assetName(raw: string): string {
+  const norm = (t: string) => t.trim().replace(/\s+/g, ' ');
+  if (raw.length > 1_000) {
+    const head = norm(raw.slice(0, 1_000));
+    if (head.length > 200) return head;
+  }
+  return norm(raw);
+}
+
 function assetValidator() {
   const errors: string[] = [];
   const assets: ImportedAsset[] = [];
@@ -551,7 +566,7 @@ function assetValidator() {
   const check = ({ row, values }: { row: number; values: Record<string, unknown> }) => {
     const before = errors.length;
     const rawName = values.name;
-    const name = isNA(rawName) ? '' : String(rawName).trim().replace(/\s+/g, ' ');
+    const name = isNA(rawName) ? '' : assetName(String(rawName));
     const lower = name.toLowerCase();
     if (!name) add(row, 'name is empty (asset name is mandatory)');
     else if (name.length > 200) add(row, 'name is longer than 200 characters');

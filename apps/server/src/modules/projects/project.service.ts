@@ -6,15 +6,12 @@ import type { ProjectRow } from '../../infra/db/schema.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
-import {
-  readUploadTableAsync,
-  recordsFromJson,
-  unknownJsonKeys,
-  validateAssetsInSlices,
-  tableValidator,
-  type ImportedAsset,
-  type UploadedFile,
-} from './asset-import.js';
+import { recordsFromJson, unknownJsonKeys, validateAssetsInSlices, type ImportedAsset, type UploadedFile } from './asset-import.js';
+import type { AssetUploadRead, UploadReadInput } from './asset-import.parse.js';
+import type { ParseSandbox } from '../../lib/parse-sandbox.js';
+
+/** The upload readers' task module, run in a parse child (lib/parse-sandbox.ts). */
+const READ_TASK = new URL('./asset-import.parse.ts', import.meta.url);
 import type { JobQueue } from '../../infra/job-queue.js';
 import { tierDataOf } from '../accounts/tier.service.js';
 import {
@@ -46,6 +43,7 @@ export class ProjectService {
     private readonly users: UsersRepository,
     private readonly jobs: JobQueue,
     private readonly config: Pick<Config, 'UPLOAD_MAX_ROWS'>,
+    private readonly parser: ParseSandbox,
   ) {}
 
   /** Parses and validates the locations of a create request: every row problem is listed, nothing is stored. */
@@ -55,12 +53,18 @@ export class ProjectService {
     if (body.upload_file !== undefined) {
       if (!isUploadedFile(body.upload_file))
         throw new AppError(400, 'upload_file must be a file sent as multipart/form-data.', [{ field: 'upload_file', message: 'not a file' }]);
-      // Records made and checked while the rows are split, each row let go once checked (issue 22: a million rows).
-      const validator = tableValidator();
-      const table = await readUploadTableAsync(body.upload_file, this.config.UPLOAD_MAX_ROWS, (rows) => validator.advance(rows));
-      const read = await validator.finish(table);
+      // Read and checked in a parse child (memory and time limits; issue 32), the assets coming back in batches.
+      const file = body.upload_file;
+      const assets: ImportedAsset[] = [];
+      const read = await this.parser.run<AssetUploadRead>(
+        READ_TASK,
+        'readAssetUpload',
+        { filename: file.filename, maxRows: this.config.UPLOAD_MAX_ROWS } satisfies UploadReadInput,
+        { field: 'upload_file', filename: file.filename },
+        { file: file.data, onChunk: (batch) => void assets.push(...(batch as ImportedAsset[])) },
+      );
       if (read.unknownColumns.length) warnings.push(unknownColumnsWarning(read.unknownColumns));
-      checked = read;
+      checked = { assets, errors: read.errors, records: read.records };
     } else if (body.data !== undefined) {
       const unknown = unknownJsonKeys(body.data);
       if (unknown.length) warnings.push(unknownColumnsWarning(unknown, 'field'));

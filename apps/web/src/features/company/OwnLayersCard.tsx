@@ -95,6 +95,7 @@ export function OwnLayersCard() {
         value replaces ours in your company's analyses only, marked <Tag color="purple">own data</Tag> in the dashboard, exports and reports. Your portfolios
         are re-analysed after each change.
         {limits && ` Up to ${limits.max_layers} layers of at most ${mb(limits.max_bytes)} and ${limits.max_pixels.toLocaleString('en-US')} pixels each.`}
+        {limits && ` Decoded, your layers take ${mb(limits.company_used_bytes)} of your company's ${mb(limits.company_budget_bytes)} (4 bytes per pixel).`}
       </Typography.Paragraph>
       <Form
         form={form}
