@@ -37,19 +37,15 @@ test('area-weighted mean, min and max', () => {
 });
 
 test('point scores are the engine scores the dashboard uses; the ring differs from the point where the hazard varies', () => {
-  // Houston: the 5' river-flood HAND cell of downtown is in the floodplain, cells within 10 km are not all. The
-  // properties here are unprotected (flood_protection 1) so the ring geometry, not the US 100-yr standard, is tested.
-  const houston = propertyRisk(
-    { name: 'Houston', latitude: 29.76, longitude: -95.37, type: 'Residential', valuation: 1e7, flood_protection: 1 },
-    1,
-    10,
-    layers,
-    sy,
-  );
-  assert.ok(houston.flood_score >= 75, JSON.stringify(houston)); // measured 100 (river flood) with the layers of Nov 2026
-  assert.ok(houston.flood.min_value < houston.flood_score, JSON.stringify(houston.flood));
-  assert.notEqual(houston.flood.mean_score, houston.flood_score);
-  assert.ok(houston.flood.min_value <= houston.flood.mean_score && houston.flood.mean_score <= houston.flood.max_value);
+  // Patna, on the Ganges: the river-flood cell of the city is in the floodplain, cells within 10 km are not all. The
+  // properties here are unprotected (flood_protection 1) so the ring geometry, not a standard of protection, is tested.
+  // (Houston was the example until the river depth became the cell mean over the sub-grid relief, hazards.md §3.4:
+  // downtown Houston's cell now reads 0.07 m at 100 years, score 0.)
+  const patna = propertyRisk({ name: 'Patna', latitude: 25.59, longitude: 85.14, type: 'Residential', valuation: 1e7, flood_protection: 1 }, 1, 10, layers, sy);
+  assert.ok(patna.flood_score >= 75, JSON.stringify(patna)); // measured 89 (river flood) with the layers of 28 Nov 2026
+  assert.ok(patna.flood.min_value < patna.flood_score, JSON.stringify(patna.flood));
+  assert.notEqual(patna.flood.mean_score, patna.flood_score);
+  assert.ok(patna.flood.min_value <= patna.flood.mean_score && patna.flood.mean_score <= patna.flood.max_value);
   // Hong Kong Central: the ring reaches coastal cells with deeper surge and higher scores than the point.
   const hk = propertyRisk(
     { name: 'Central', latitude: 22.2819, longitude: 114.1585, type: 'Residential', valuation: 1e7, flood_protection: 1 },
