@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { REPO_ROOT } from '../src/config.js';
 import { createTestDatabase } from './support/harness.js';
+import { launchNode } from './support/processes.js';
 
 /**
  * The process survives what it cannot prevent (issue 32): `npm start`'s supervisor (scripts/supervise.mjs) runs the
@@ -21,16 +21,9 @@ interface Supervised {
 }
 
 function supervise(script: string, env: Record<string, string>): Supervised {
-  const child = spawn(process.execPath, ['scripts/supervise.mjs', script], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-100_000)));
-  child.stderr?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-100_000)));
+  const { child, output } = launchNode(['scripts/supervise.mjs', script], env);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
-  return { child, output: () => log, exited };
+  return { child, output, exited };
 }
 
 /** The URL of the `n`th server the supervisor started (main.ts prints "is running at http://localhost:PORT"), once it answers. */

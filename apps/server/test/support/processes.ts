@@ -12,8 +12,9 @@ export interface Proc {
   output(): string;
 }
 
-function launch(script: string, env: Record<string, string>): { child: ChildProcess; output(): string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+/** A node process from the repository root (`args` after the node binary) with its output kept (the last 50,000 characters). */
+export function launchNode(args: string[], env: Record<string, string>): { child: ChildProcess; output(): string } {
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -33,7 +34,7 @@ function launch(script: string, env: Record<string, string>): { child: ChildProc
 export async function spawnServer(env: Record<string, string>): Promise<Proc> {
   if (!env.DATABASE_URL && env.DATA_DIR) await seedPgliteDataDir(env.DATA_DIR);
   // the world-view tile pre-render (minutes of background CPU on a fresh DATA_DIR) is left out unless a test asks for it
-  const { child, output } = launch('apps/server/src/main.ts', { SEED_DEMO: 'true', MAP_PRERENDER_WORLD: 'false', ...env, PORT: '0' });
+  const { child, output } = launchNode(['--import', 'tsx', 'apps/server/src/main.ts'], { SEED_DEMO: 'true', MAP_PRERENDER_WORLD: 'false', ...env, PORT: '0' });
   let url = '';
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -59,7 +60,7 @@ export async function spawnServer(env: Record<string, string>): Promise<Proc> {
 
 /** `npm run worker` (apps/server/src/worker.ts); resolves when it logged that it started (LOG_LEVEL info). */
 export async function spawnWorker(env: Record<string, string>): Promise<Proc> {
-  const { child, output } = launch('apps/server/src/worker.ts', { ...env, LOG_LEVEL: 'info' });
+  const { child, output } = launchNode(['--import', 'tsx', 'apps/server/src/worker.ts'], { ...env, LOG_LEVEL: 'info' });
   const deadline = Date.now() + 120_000;
   while (!output().includes('worker started')) {
     if (child.exitCode !== null) throw new Error(`worker exited ${child.exitCode}:\n${output()}`);
