@@ -122,7 +122,8 @@ test('wildfire: a Mediterranean warehouse, a wildland-urban suburb house and sav
  *   300 W in the shade. ILO (2019) "Working on a warmer planet": 1.4 % of the world's working hours lost in 1995, 2.2 % in
  *   2030, up to about 5 % in the hottest subregions (Southern Asia, Western Africa), all sectors together and mostly
  *   agriculture at 400 W; an indoor 300 W factory therefore loses more than nothing and at most a few %: 0.1-5 %/yr of its
- *   revenue to heat, and its drought disruption today is 0 (not a water-intensive plant; drought keyed to change).
+ *   revenue to heat (since the follow-up below, the wage bill of its lost hours: hours × 0.150), and its drought
+ *   disruption today is 0 (not a water-intensive plant; drought keyed to change).
  * - Air-conditioned office in a hot humid city (Singapore; Dhaka): cooled to ISO 7730 category B (≤ 26 °C), the indoor WBGT
  *   stays below the curve's onset, so at most 0.1 % of revenue a year (largely protected, as an office should be).
  * - Water-intensive plant (thermal power) in a drying region (Seville, Mediterranean: CMIP6 soil moisture −2 to −4 σ by
