@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HAZARD_KEYS } from '@crp/contracts';
+import { propertyTypeOf } from '@crp/engine';
 import { analyseReference, demoReferenceAssets, REFERENCE_BUILDINGS } from '../src/modules/analysis/reference-buildings.js';
 
 const pct = (x: number) => `${(100 * x).toFixed(3)} %`;
@@ -121,7 +122,8 @@ test('wildfire: a Mediterranean warehouse, a wildland-urban suburb house and sav
  *   300 W in the shade. ILO (2019) "Working on a warmer planet": 1.4 % of the world's working hours lost in 1995, 2.2 % in
  *   2030, up to about 5 % in the hottest subregions (Southern Asia, Western Africa), all sectors together and mostly
  *   agriculture at 400 W; an indoor 300 W factory therefore loses more than nothing and at most a few %: 0.1-5 %/yr of its
- *   revenue to heat, and its drought disruption today is 0 (not a water-intensive plant; drought keyed to change).
+ *   revenue to heat (since the follow-up below, the wage bill of its lost hours: hours × 0.150), and its drought
+ *   disruption today is 0 (not a water-intensive plant; drought keyed to change).
  * - Air-conditioned office in a hot humid city (Singapore; Dhaka): cooled to ISO 7730 category B (≤ 26 °C), the indoor WBGT
  *   stays below the curve's onset, so at most 0.1 % of revenue a year (largely protected, as an office should be).
  * - Water-intensive plant (thermal power) in a drying region (Seville, Mediterranean: CMIP6 soil moisture −2 to −4 σ by
@@ -161,4 +163,60 @@ test('heat and drought: a desert factory, an air-conditioned office in a hot hum
   assert.equal(d0, 0, `Seville plant drought today ${pct(d0)}`);
   assert.ok(d50 >= 0.01 && d50 <= 0.19, `Seville plant drought 2050 ${pct(d50)} outside 1-19 % (van Vliet et al. 2012)`);
   assert.ok(d100 > d50, `Seville plant drought 2100 ${pct(d100)} not above 2050 ${pct(d50)}`);
+});
+
+/**
+ * Heat in money (issue 33 item 3 follow-up; docs/validation.md "Issue 33 follow-up: heat costed at the wage bill"). The
+ * heat loss is business interruption, not damage: the share of work hours lost (ILO / Kjellstrom, 300 W in the shade for a
+ * factory) × the labour cost share of revenue (ILO labour income share 51.4 % × value added per unit of gross output of
+ * manufacturing 0.293, China NBS input-output table 2005: 0.150). Published ranges:
+ * - hours: ILO (2019) "Working on a warmer planet": India loses 4.3 % of its working hours to heat in 1995 and 5.8 % in
+ *   2030 (1.5 °C of warming), all sectors, mostly agriculture and construction at 400 W; an indoor 300 W factory in the
+ *   hot north-Indian plain (Lucknow) therefore loses at least 1 % (the world's 1995 average, 1.4 %, is of that order) and
+ *   at most India's all-sector 5.8 %, today and in 2050 under SSP5-8.5, and more in 2050 than today. A factory in a hot
+ *   desert (Riyadh; Jacobabad, Sindh) loses something (≥ 0.1 %) and at most that 5.8 %; dry heat in the shade is milder
+ *   than humid heat (the shade WBGT is mostly the wet bulb).
+ * - money: those hours × the labour cost share, so at most 5.8 % × 0.150 = 0.87 % of revenue; issue 33's criteria: no
+ *   building above 2 %/yr of value (revenue = value here), none in a hot desert above 2.5 %/yr; drought of a factory that
+ *   is not water-intensive ≤ 1 %/yr (it is 0: drought is costed by water dependence).
+ * - work intensity: an indoor warehouse (200 W, ILO services) loses fewer hours than the factory (300 W), which loses
+ *   fewer than open-air road works (400 W, ILO construction), at the same place.
+ */
+test('heat in money: factories in a hot desert and in northern India lose the wage bill of their lost hours, inside ILO 2019', () => {
+  const factory = { type: 'Industrial', valuation: 20e6, revenue: 20e6, floors: 3 };
+  const L = propertyTypeOf('Industrial').labourCostShare;
+  assert.ok(L > 0.1 && L < 0.2, `labour cost share of manufacturing ${pct(L)}`);
+  const sites = [
+    { name: 'Lucknow factory (IN)', a: { latitude: 26.85, longitude: 80.95, country_code: 'IN', ...factory }, minHours: 0.01 },
+    { name: 'Riyadh factory (SA)', a: { latitude: 24.71, longitude: 46.68, country_code: 'SA', ...factory }, minHours: 0.001 },
+    { name: 'Jacobabad factory (PK)', a: { latitude: 28.28, longitude: 68.44, country_code: 'PK', ...factory }, minHours: 0.001 },
+  ] as const;
+  const assets = sites.map((s) => ({ name: s.name, ...s.a }));
+  const today = analyseReference(assets, 2020, '45');
+  const mid = analyseReference(assets, 2050, '85');
+  sites.forEach((s, i) => {
+    for (const [label, r] of [
+      ['today', today[i]!],
+      ['2050 SSP5-8.5', mid[i]!],
+    ] as const) {
+      const heatOfRevenue = (r.byHazard.extreme_heat! * s.a.valuation) / s.a.revenue;
+      const hours = heatOfRevenue / L;
+      assert.ok(hours >= s.minHours && hours <= 0.058, `${s.name} ${label}: ${pct(hours)} of work hours lost, outside ${pct(s.minHours)}-5.8 % (ILO 2019)`);
+      assert.ok(heatOfRevenue <= 0.058 * L, `${s.name} ${label}: heat ${pct(heatOfRevenue)} of revenue above the wage bill of 5.8 % of hours`);
+      assert.ok(r.byHazard.extreme_heat! <= 0.02, `${s.name} ${label}: heat ${pct(r.byHazard.extreme_heat!)} of value a year above 2 %`);
+      assert.ok((r.byHazard.drought ?? 0) <= 0.01, `${s.name} ${label}: drought ${pct(r.byHazard.drought ?? 0)} above 1 %/yr`);
+      if (i > 0) assert.ok(r.total <= 0.025, `${s.name} ${label}: total ${pct(r.total)} above 2.5 %/yr in a hot desert`);
+    }
+    assert.ok(mid[i]!.byHazard.extreme_heat! > today[i]!.byHazard.extreme_heat!, `${s.name}: heat not larger in 2050 under SSP5-8.5`);
+  });
+  // work intensity at one place: indoor warehouse 200 W < factory 300 W < open-air road works 400 W (hours lost)
+  const at = { latitude: 26.85, longitude: 80.95, country_code: 'IN', valuation: 10e6, revenue: 10e6, floors: 1 };
+  const kinds = ['Warehouse', 'Industrial', 'Roads'] as const;
+  const r = analyseReference(
+    kinds.map((type) => ({ name: `Lucknow ${type}`, type, ...at })),
+    2020,
+    '45',
+  );
+  const hours = kinds.map((type, k) => r[k]!.byHazard.extreme_heat! / propertyTypeOf(type).labourCostShare);
+  assert.ok(hours[0]! < hours[1]! && hours[1]! < hours[2]!, `hours lost 200/300/400 W: ${hours.map(pct).join(', ')}`);
 });

@@ -403,11 +403,12 @@ function scalarCell(
       break;
     }
     case 3: {
-      // heat: lost work time (ILO / Kjellstrom) over the year from the warmest and coldest months, humidity by aridity
+      // heat: lost work time (ILO / Kjellstrom) over the year from the warmest and coldest months, humidity by aridity,
+      // costed at the wage bill of the lost hours (labour cost share of revenue): business interruption, no damage
       const P = A.property;
       const cold = CTX.cold ? (CTX.cold[j] as number) : NaN;
       const ai = CTX.aridity ? (CTX.aridity[j] as number) : NaN;
-      dis = heatDisruption(x, cold, ai, A.latDeg, P.metabolicRateW, P.cooledShare);
+      dis = heatDisruption(x, cold, ai, A.latDeg, P.metabolicRateW, P.cooledShare, P.labourCostShare);
       break;
     }
     case 2:

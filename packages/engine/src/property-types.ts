@@ -25,7 +25,43 @@ export interface PropertyTypeInfo {
   cooledShare: number;
   /** Dependence of operations on water (0-1): 1 for the water-intensive sectors (engine.md §1.4b), else 0. */
   waterDependence: number;
+  /**
+   * Labour cost as a share of revenue (gross output), the money of a lost work hour (engine.md §1.4a): the labour income
+   * share of value added (ILO_LABOUR_INCOME_SHARE) × the value added per unit of gross output of the type's sector
+   * (VALUE_ADDED_SHARE_BY_SECTOR).
+   */
+  labourCostShare: number;
 }
+
+/**
+ * Labour income share of GDP (value added), world, 2017: 51.4 % (ILO Department of Statistics, "The global labour income
+ * share and distribution", 2019, ILOSTAT: "in 2017, the share of GDP earned by labour was 51.4%"; includes the labour
+ * income of the self-employed). APPROXIMATION: one world value for every sector and country (ILO 2024 regional values run
+ * from 33 % in the Arab States to 54.7 % in the Americas).
+ */
+export const ILO_LABOUR_INCOME_SHARE = 0.514;
+
+/**
+ * Value added per unit of gross output (1 − the intermediate-input coefficient) by sector: National Bureau of Statistics
+ * of China, China Statistical Yearbook 2008, Table 2-28 "Direct input coefficient of input-output table (2005)", row
+ * "Intermediate input" (e.g. other manufacturing 0.7072730, transport, postal and telecommunication 0.5530772).
+ * APPROXIMATION: one economy's 2005 table for every country; manufacturing is the largest of its manufacturing columns
+ * (other manufacturing 0.293; food 0.285, textiles 0.230, chemicals 0.223, metal products 0.212, machinery 0.207), so the
+ * labour cost is not understated (US BEA manufacturing 2002-2006: 0.35-0.31).
+ */
+export const VALUE_ADDED_SHARE_BY_SECTOR = {
+  agriculture: 1 - 0.4135449,
+  mining: 1 - 0.5339587,
+  food: 1 - 0.7154474,
+  manufacturing: 1 - 0.707273,
+  utilities: 1 - 0.650236,
+  construction: 1 - 0.7443001,
+  transport: 1 - 0.5530772,
+  trade_hotels: 1 - 0.5075785,
+  business: 1 - 0.4560822,
+  other_services: 1 - 0.5305512,
+} as const;
+export type Sector = keyof typeof VALUE_ADDED_SHARE_BY_SECTOR;
 
 /** How a type works in the heat and how it depends on water (engine.md §1.4a, §1.4b). */
 type Work = 'cooled-services' | 'services' | 'industry' | 'heavy' | 'home';
@@ -43,47 +79,57 @@ const T = (
   hazus: HazusOccupancy,
   production: ProductionKind,
   work: Work,
+  sector: Sector,
   waterIntensive = false,
-): PropertyTypeInfo => ({ key, label, jrc, hazus, production, ...WORK[work], waterDependence: waterIntensive ? 1 : 0 });
+): PropertyTypeInfo => ({
+  key,
+  label,
+  jrc,
+  hazus,
+  production,
+  ...WORK[work],
+  waterDependence: waterIntensive ? 1 : 0,
+  labourCostShare: ILO_LABOUR_INCOME_SHARE * VALUE_ADDED_SHARE_BY_SECTOR[sector],
+});
 
 export const PROPERTY_TYPES = [
-  T('apartments', 'Apartments', 'residential', 'RES3', 'none', 'home'),
-  T('residential', 'Residential', 'residential', 'RES1', 'none', 'home'),
-  T('home', 'Home', 'residential', 'RES1', 'none', 'home'),
-  T('mobile_home', 'Mobile Home', 'residential', 'RES2', 'none', 'home'),
-  T('hotel', 'Hotel', 'commercial', 'RES4', 'none', 'cooled-services'),
-  T('commercial', 'Commercial', 'commercial', 'COM4', 'none', 'cooled-services'),
-  T('office', 'Office', 'commercial', 'COM4', 'none', 'cooled-services'),
-  T('retail', 'Retail', 'commercial', 'COM1', 'none', 'cooled-services'),
-  T('shopping_mall', 'Shopping Mall', 'commercial', 'COM1', 'none', 'cooled-services'),
-  T('warehouse', 'Warehouse', 'commercial', 'COM2', 'none', 'services'),
-  T('data_centre', 'Data Centre', 'commercial', 'COM4', 'none', 'cooled-services'),
-  T('healthcare', 'Healthcare', 'commercial', 'COM6', 'none', 'cooled-services'),
-  T('entertainment', 'Entertainment & Recreation', 'commercial', 'COM8', 'none', 'services'),
-  T('parking', 'Parking', 'commercial', 'COM10', 'none', 'services'),
-  T('education', 'Education', 'commercial', 'EDU1', 'none', 'services'),
-  T('school', 'School', 'commercial', 'EDU1', 'none', 'services'),
-  T('university', 'University', 'commercial', 'EDU2', 'none', 'cooled-services'),
-  T('government', 'Government', 'commercial', 'GOV1', 'none', 'cooled-services'),
-  T('religious', 'Religious', 'commercial', 'REL1', 'none', 'services'),
-  T('industrial', 'Industrial', 'industrial', 'IND2', 'none', 'industry'),
-  T('manufacture', 'Manufacture', 'industrial', 'IND1', 'none', 'industry'),
-  T('food_chemicals', 'Food & Chemicals', 'industrial', 'IND3', 'none', 'industry', true),
-  T('mining_metals', 'Mining & Metals', 'industrial', 'IND4', 'none', 'industry', true),
-  T('agriculture', 'Agriculture', 'agriculture', 'AGR1', 'crops', 'heavy', true),
-  T('roads', 'Roads', 'roads', 'GOV1', 'none', 'heavy'),
-  T('railway', 'Railway', 'transport', 'GOV1', 'none', 'services'),
-  T('airport', 'Airport', 'transport', 'COM4', 'none', 'services'),
-  T('port', 'Port', 'transport', 'COM2', 'none', 'services'),
-  T('energy_solar', 'Energy - Solar', 'industrial', 'IND2', 'solar', 'industry'),
-  T('energy_wind', 'Energy - Wind', 'industrial', 'IND2', 'wind', 'industry'),
-  T('energy_hydro', 'Energy - Hydro', 'industrial', 'IND2', 'hydro', 'industry', true),
-  T('energy_thermal', 'Energy - Thermal Power', 'industrial', 'IND2', 'thermal', 'industry', true),
-  T('energy_grid', 'Energy - Transmission & Distribution', 'industrial', 'IND2', 'none', 'industry'),
-  T('oil_gas', 'Oil & Gas', 'industrial', 'IND3', 'none', 'industry', true),
-  T('water', 'Water Supply', 'industrial', 'IND2', 'none', 'industry', true),
-  T('wastewater', 'Wastewater', 'industrial', 'IND2', 'none', 'industry'),
-  T('telecommunication', 'Telecommunication', 'industrial', 'COM4', 'none', 'industry'),
+  T('apartments', 'Apartments', 'residential', 'RES3', 'none', 'home', 'business'),
+  T('residential', 'Residential', 'residential', 'RES1', 'none', 'home', 'business'),
+  T('home', 'Home', 'residential', 'RES1', 'none', 'home', 'business'),
+  T('mobile_home', 'Mobile Home', 'residential', 'RES2', 'none', 'home', 'business'),
+  T('hotel', 'Hotel', 'commercial', 'RES4', 'none', 'cooled-services', 'trade_hotels'),
+  T('commercial', 'Commercial', 'commercial', 'COM4', 'none', 'cooled-services', 'business'),
+  T('office', 'Office', 'commercial', 'COM4', 'none', 'cooled-services', 'business'),
+  T('retail', 'Retail', 'commercial', 'COM1', 'none', 'cooled-services', 'trade_hotels'),
+  T('shopping_mall', 'Shopping Mall', 'commercial', 'COM1', 'none', 'cooled-services', 'trade_hotels'),
+  T('warehouse', 'Warehouse', 'commercial', 'COM2', 'none', 'services', 'transport'),
+  T('data_centre', 'Data Centre', 'commercial', 'COM4', 'none', 'cooled-services', 'business'),
+  T('healthcare', 'Healthcare', 'commercial', 'COM6', 'none', 'cooled-services', 'other_services'),
+  T('entertainment', 'Entertainment & Recreation', 'commercial', 'COM8', 'none', 'services', 'other_services'),
+  T('parking', 'Parking', 'commercial', 'COM10', 'none', 'services', 'transport'),
+  T('education', 'Education', 'commercial', 'EDU1', 'none', 'services', 'other_services'),
+  T('school', 'School', 'commercial', 'EDU1', 'none', 'services', 'other_services'),
+  T('university', 'University', 'commercial', 'EDU2', 'none', 'cooled-services', 'other_services'),
+  T('government', 'Government', 'commercial', 'GOV1', 'none', 'cooled-services', 'other_services'),
+  T('religious', 'Religious', 'commercial', 'REL1', 'none', 'services', 'other_services'),
+  T('industrial', 'Industrial', 'industrial', 'IND2', 'none', 'industry', 'manufacturing'),
+  T('manufacture', 'Manufacture', 'industrial', 'IND1', 'none', 'industry', 'manufacturing'),
+  T('food_chemicals', 'Food & Chemicals', 'industrial', 'IND3', 'none', 'industry', 'food', true),
+  T('mining_metals', 'Mining & Metals', 'industrial', 'IND4', 'none', 'industry', 'mining', true),
+  T('agriculture', 'Agriculture', 'agriculture', 'AGR1', 'crops', 'heavy', 'agriculture', true),
+  T('roads', 'Roads', 'roads', 'GOV1', 'none', 'heavy', 'construction'),
+  T('railway', 'Railway', 'transport', 'GOV1', 'none', 'services', 'transport'),
+  T('airport', 'Airport', 'transport', 'COM4', 'none', 'services', 'transport'),
+  T('port', 'Port', 'transport', 'COM2', 'none', 'services', 'transport'),
+  T('energy_solar', 'Energy - Solar', 'industrial', 'IND2', 'solar', 'industry', 'utilities'),
+  T('energy_wind', 'Energy - Wind', 'industrial', 'IND2', 'wind', 'industry', 'utilities'),
+  T('energy_hydro', 'Energy - Hydro', 'industrial', 'IND2', 'hydro', 'industry', 'utilities', true),
+  T('energy_thermal', 'Energy - Thermal Power', 'industrial', 'IND2', 'thermal', 'industry', 'utilities', true),
+  T('energy_grid', 'Energy - Transmission & Distribution', 'industrial', 'IND2', 'none', 'industry', 'utilities'),
+  T('oil_gas', 'Oil & Gas', 'industrial', 'IND3', 'none', 'industry', 'mining', true),
+  T('water', 'Water Supply', 'industrial', 'IND2', 'none', 'industry', 'utilities', true),
+  T('wastewater', 'Wastewater', 'industrial', 'IND2', 'none', 'industry', 'utilities'),
+  T('telecommunication', 'Telecommunication', 'industrial', 'COM4', 'none', 'industry', 'transport'),
 ] as const satisfies readonly PropertyTypeInfo[];
 
 export type PropertyTypeKey = (typeof PROPERTY_TYPES)[number]['key'];
