@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rawDir, rawAvailable } from '../scripts/lib/io.js';
-import { giaRateAt, readGiaRates, SLR_GIA_RULES } from '../scripts/build-layers.js';
+import { buildSlrLayers, giaRateAt, readGiaRates, SLR_GIA_RULES } from '../scripts/build-layers.js';
 import { CITY_SUBSIDENCE, citySubsidenceMmYr } from '../src/models/subsidence.js';
 import { layers, SSP85_2050 } from './helpers.js';
 
@@ -67,4 +67,16 @@ test('the GIA fallback reproduces the ICE-5G rates of the PSMSL file where no ga
   const stored = (l.data[r * 720 + c] as number) * 0.01;
   const fresh = giaRateAt(st, 90 - (r + 0.5) * 0.5, -180 + (c + 0.5) * 0.5);
   assert.ok(Math.abs(stored - fresh) < 0.006, `${stored} vs ${fresh}`);
+});
+
+test('rebuilding the sea-level layers (npm run build:slr-layers) reproduces the committed ones byte for byte', { skip }, () => {
+  const { layers: built } = buildSlrLayers(dir);
+  for (const [entry, data] of built) {
+    const committed = layers().layer(entry.name)!;
+    assert.equal(committed.entry.description, entry.description, entry.name);
+    assert.equal(data.length, committed.data.length, entry.name);
+    let diff = 0;
+    for (let i = 0; i < data.length; i++) if (data[i] !== committed.data[i]) diff++;
+    assert.equal(diff, 0, `${entry.name}: ${diff} cells differ`);
+  }
 });
