@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HAZARD_KEYS } from '@crp/contracts';
 import { propertyTypeOf } from '@crp/engine';
-import { analyseReference, demoReferenceAssets, REFERENCE_BUILDINGS } from '../src/modules/analysis/reference-buildings.js';
+import { analyseReference, demoReferenceAssets, PHYSRISK_BAND, REFERENCE_BUILDINGS } from '../src/modules/analysis/reference-buildings.js';
 
 const pct = (x: number) => `${(100 * x).toFixed(3)} %`;
 
@@ -219,4 +219,31 @@ test('heat in money: factories in a hot desert and in northern India lose the wa
   );
   const hours = kinds.map((type, k) => r[k]!.byHazard.extreme_heat! / propertyTypeOf(type).labourCostShare);
   assert.ok(hours[0]! < hours[1]! && hours[1]! < hours[2]!, `hours lost 200/300/400 W: ${hours.map(pct).join(', ')}`);
+ * The tail beyond a very high standard of protection (issue 34 item 3; docs/validation.md "Tail beyond a standard of
+ * protection"): a port terminal on the Waalhaven/Eemhaven docks of Rotterdam, where the river-flood curve (HAND) floods
+ * the quay 0.35-1.2 m from the 5- to the 1,000-year event, behind the Dutch 1-in-1,250-year river standard (Waterwet 2009).
+ * Only the excess of events rarer than the standard over the design level passes (ead.ts beyondStandard), so the river
+ * loss sits in physrisk's "very low" acute band, below 0.01 %/yr (was 0.065 %/yr, the constant 1,000-year tail); it is not
+ * zero, since the curve still grows beyond 1,000 years; and the same terminal with its own 100-year standard loses more.
+ */
+test('the tail beyond a 1-in-1,250-year dike: a Rotterdam port terminal loses at most 0.01 %/yr to river floods', () => {
+  const terminal = {
+    name: 'Rotterdam Waalhaven terminal (NL)',
+    latitude: 51.89,
+    longitude: 4.43,
+    country_code: 'NL',
+    type: 'Port',
+    valuation: 100e6,
+    revenue: 20e6,
+    floors: 3,
+  };
+  for (const [year, scenario] of [
+    [2020, '45'],
+    [2050, '85'],
+  ] as const) {
+    const [dike, own100] = analyseReference([terminal, { ...terminal, flood_protection: 100 }], year, scenario);
+    const river = dike!.byHazard.river_flood!;
+    assert.ok(river > 0 && river <= PHYSRISK_BAND.veryLow, `${year}: river ${pct(river)} outside 0..0.01 %/yr behind the 1,250-yr dike`);
+    assert.ok(own100!.byHazard.river_flood! > 10 * river, `${year}: 100-yr standard ${pct(own100!.byHazard.river_flood!)} vs dike ${pct(river)}`);
+  }
 });

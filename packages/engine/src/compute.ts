@@ -8,6 +8,7 @@ import type { PreparedAsset } from './assets.js';
 import { applyDamage, type ResolvedMeasure } from './adaptation.js';
 import { evalTable, uniformTable, type UniformTable } from './interp.js';
 import { EMANUEL_V_THRESH_MS } from './vulnerability/wind.js';
+import { GAUSS_LAGUERRE_U, GAUSS_LAGUERRE_W } from './ead.js';
 import {
   downtimeYears,
   COLD_DAMAGE_CURVE,
@@ -203,8 +204,67 @@ function damageAtP(p: Float64Array, n: number, Dd: Float64Array, q: number, cut:
   return d1 + ((d0 - d1) * (q - lo)) / (hi - lo);
 }
 
-// integration results: ead, E[D^2], bi
-const INT = new Float64Array(3);
+// integration results: ead, E[D^2], bi (and, beyond a standard, ead and bi with the measure)
+const INT = new Float64Array(5);
+
+/**
+ * Flood EAD behind a standard of protection at or beyond the curve's rarest return period (ead.ts beyondStandard, the
+ * same rule): the curve grows past its rarest point linearly in ln RP (slope of its last segment), an event rarer than
+ * the standard passes its excess over the design level, s·ln(p_cut/p), and the expectation over those events is taken by
+ * Gauss-Laguerre quadrature. A measure reduces that excess depth and its damage as it does any depth. Writes INT[0..4].
+ */
+function beyondStandardCell(
+  A: PreparedAsset,
+  data: Float64Array | Float32Array,
+  off: number,
+  n: number,
+  p: Float64Array,
+  cut: number,
+  m: ResolvedMeasure,
+  active: boolean,
+): void {
+  let run = -Infinity,
+    prev = -Infinity;
+  for (let k = 0; k < n; k++) {
+    const x = data[off + k] as number;
+    prev = run;
+    if (x > run) run = x;
+  }
+  const s = tailSlope(p, n, prev, run);
+  let e = 0,
+    e2 = 0,
+    b = 0,
+    eR = 0,
+    bR = 0;
+  for (let i = 0; i < GAUSS_LAGUERRE_U.length; i++) {
+    const w = GAUSS_LAGUERRE_W[i]!;
+    const x = s * GAUSS_LAGUERRE_U[i]!;
+    const d = floodDamage(A, x);
+    e += w * d;
+    e2 += w * d * d;
+    b += w * (d > 0.1 ? (d >= 0.5 ? 1 : (d - 0.1) * 2.5) : 0);
+    if (active) {
+      const xr = m.a * x - m.b;
+      let dr = m.c * floodDamage(A, xr > 0 ? xr : 0) + m.e;
+      if (dr < 0) dr = 0;
+      if (dr > d) dr = d;
+      eR += w * dr;
+      bR += w * (dr > 0.1 ? (dr >= 0.5 ? 1 : (dr - 0.1) * 2.5) : 0);
+    }
+  }
+  INT[0] = cut * e;
+  INT[1] = cut * e2;
+  INT[2] = cut * b;
+  INT[3] = active ? cut * eR : cut * e;
+  INT[4] = active ? cut * bR : cut * b;
+}
+
+/** Slope per unit ln RP of the last curve segment (intensities `prev`, `last` at p[n-2], p[n-1]); never negative. */
+function tailSlope(p: Float64Array, n: number, prev: number, last: number): number {
+  if (n < 2) return 0;
+  const dl = Math.log((p[n - 2] as number) / (p[n - 1] as number));
+  return last > prev && dl > 0 ? (last - prev) / dl : 0;
+}
 
 /**
  * Trapezoid integral over exceedance probability of damage Dd and disruption Bd at p[0..n-1] (ead.ts
@@ -333,20 +393,31 @@ function curveCell(chunk: ResultChunk, A: PreparedAsset, ax: CurveAxis, j: numbe
   }
   const p = ax.p;
   const prot = A.protectionCutP[ci] as number;
-  integrate(p, n, D, B, prot);
-  const ead = INT[0] as number;
-  const m2 = INT[1] as number;
-  const bi = INT[2] as number;
-  let eadR = ead;
-  let biR = bi;
-  if (active) {
-    const cut = m.cutoffP < prot ? m.cutoffP : prot;
-    integrate(p, n, DR, BR, cut);
-    eadR = INT[0] as number;
-    biR = INT[2] as number;
-    if (eadR > ead) eadR = ead;
-    if (biR > bi) biR = bi;
+  let ead: number, m2: number, bi: number, eadR: number, biR: number;
+  if (!wind && prot <= (p[n - 1] as number)) {
+    // a standard at or beyond the rarest return period (Dutch dikes): only the excess over the design level passes
+    beyondStandardCell(A, data, off, n, p, prot, m, active);
+    ead = INT[0] as number;
+    m2 = INT[1] as number;
+    bi = INT[2] as number;
+    eadR = INT[3] as number;
+    biR = INT[4] as number;
+  } else {
+    integrate(p, n, D, B, prot);
+    ead = INT[0] as number;
+    m2 = INT[1] as number;
+    bi = INT[2] as number;
+    eadR = ead;
+    biR = bi;
+    if (active) {
+      const cut = m.cutoffP < prot ? m.cutoffP : prot;
+      integrate(p, n, DR, BR, cut);
+      eadR = INT[0] as number;
+      biR = INT[2] as number;
+    }
   }
+  if (eadR > ead) eadR = ead;
+  if (biR > bi) biR = bi;
   const v = m2 - ead * ead;
   W[0] = ead;
   W[1] = eadR;

@@ -33,7 +33,13 @@ test('EAD: standard of protection (frequency cut-off), full and partial segment'
   close(eadFromCurve([2, 10, 100], [0.1, 0.3, 0.6], id, { protectionRpYears: 10 }).mean, 0.0465);
   // cut at p = 0.2: damage there 0.25 -> (0.2-0.1)(0.3+0.25)/2 = 0.0275
   close(eadFromCurve([2, 10, 100], [0.1, 0.3, 0.6], id, { protectionRpYears: 5 }).mean, 0.074);
-  close(eadFromCurve([2, 10, 100], [0.1, 0.3, 0.6], id, { protectionRpYears: 1000 }).mean, 0.0006); // only rarer than 1000 y: 0.001 x 0.6
+  // a standard beyond the rarest return period: not the constant tail 0.001 x 0.6, but the excess over the design level of
+  // the curve extended in ln RP (slope 0.03 / ln 10 per e-fold): E[D] = 0.001 x 0.01303 x E[u] (u ~ Exp(1), D = identity)
+  close(eadFromCurve([2, 10, 100], [0.01, 0.03, 0.06], id, { protectionRpYears: 1000 }).mean, (0.001 * 0.03) / Math.log(10), 1e-12);
+  // a flat curve beyond its rarest point passes nothing beyond a high standard (the HAND-plateau artefact)
+  close(eadFromCurve([2, 10, 100], [0.6, 0.6, 0.6], id, { protectionRpYears: 1250 }).mean, 0, 1e-12);
+  // at the rarest return period itself the rule is continuous with the excess, not with the constant tail
+  assert.ok(eadFromCurve([2, 10, 100], [0.1, 0.3, 0.6], id, { protectionRpYears: 100 }).mean < 0.01 * 0.6);
 });
 
 test('EAD: monotone, never negative, no-data and degenerate curves', () => {

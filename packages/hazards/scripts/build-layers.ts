@@ -422,6 +422,62 @@ export function selectSlrGauges(dir: string): { used: SlrGauge[]; rejected: Reco
   return { used, rejected };
 }
 
+/**
+ * Vertical land motion where no tide gauge qualifies (docs/methodology/hazards.md §3.3): the ICE-5G (VM2) v1.3 GIA
+ * prediction of the present-day rate of relative sea-level change at each PSMSL station (Peltier 2004, Annu. Rev. Earth
+ * Planet. Sci. 32:111; file drsl250 distributed by PSMSL, the "average present-day" column: the mean of the rates over
+ * the last and the next 250 years), inverse-distance-squared weighted over the stations within `radiusKm` of the 0.5°
+ * cell centre; beyond it no GIA term. GIA varies over hundreds of km (the Hudson Bay and Fennoscandian domes are 1,000-2,000 km across), so stations within 500 km stand for a cell.
+ */
+export const SLR_GIA_RULES = { radiusKm: 500, power: 2, column: 'average present-day rate ([250 yr BP, 250 yr AP])' };
+
+export interface GiaStation {
+  id: string;
+  name: string;
+  lat: number;
+  lon: number;
+  rate: number;
+}
+
+/** The ICE-5G GIA relative sea-level rates at the PSMSL stations (mm/yr; positive = relative sea level rising). */
+export function readGiaRates(dir: string): GiaStation[] {
+  const out: GiaStation[] = [];
+  for (const line of readText(dir, 'psmsl-rlr-annual/gia_drsl250_PSMSL_ICE5Gv1.3_VM2_L90_2012b.txt.gz').split(/\r?\n/)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 8 || !/^-?\d+\.\d+$/.test(f[0]!) || !/^\d+$/.test(f[2]!)) continue;
+    const lat = +f[0]!,
+      lon360 = +f[1]!,
+      rate = +f[f.length - 1]!;
+    if (!Number.isFinite(lat) || !Number.isFinite(lon360) || !Number.isFinite(rate)) continue;
+    out.push({ id: f[2]!, name: f.slice(4, f.length - 3).join(' '), lat, lon: lon360 > 180 ? lon360 - 360 : lon360, rate });
+  }
+  return out;
+}
+
+/** Great-circle-free flat distance (km) used for the gauge and GIA searches (equirectangular at the cell latitude). */
+function flatKm(lat: number, lon: number, sLat: number, sLon: number): number {
+  let dl = Math.abs(sLon - lon);
+  if (dl > 180) dl = 360 - dl;
+  return Math.hypot((sLat - lat) * 110.57, dl * 111.32 * Math.cos((lat * Math.PI) / 180));
+}
+
+/** GIA rate (mm/yr) at a point: inverse-distance-squared mean of the stations within SLR_GIA_RULES.radiusKm; NaN if none. */
+export function giaRateAt(st: readonly GiaStation[], lat: number, lon: number): number {
+  const R = SLR_GIA_RULES.radiusKm;
+  const dLat = R / 110.57;
+  let sw = 0,
+    s = 0;
+  for (const g of st) {
+    if (Math.abs(g.lat - lat) > dLat) continue;
+    const d = flatKm(lat, lon, g.lat, g.lon);
+    if (d > R) continue;
+    const w = 1 / Math.max(1, d) ** SLR_GIA_RULES.power;
+    sw += w;
+    s += w * g.rate;
+  }
+  return sw > 0 ? s / sw : NaN;
+}
+
 export function buildLocalSlrRate(dir: string): {
   grid: Float32Array;
   seGrid: Float32Array;
@@ -429,8 +485,12 @@ export function buildLocalSlrRate(dir: string): {
   capped: number;
   rejected: Record<string, number>;
   gauges: SlrGauge[];
+  giaStations: number;
+  cells: { gauge: number; gia: number };
 } {
   const { used: st, rejected } = selectSlrGauges(dir);
+  const gia = readGiaRates(dir);
+  const cells = { gauge: 0, gia: 0 };
   const grid = new Float32Array(W05 * H05).fill(NaN),
     seGrid = new Float32Array(W05 * H05).fill(NaN);
   const maxKm = SLR_GAUGE_RULES.maxDistanceKm;
@@ -453,10 +513,70 @@ export function buildLocalSlrRate(dir: string): {
       if (g && best <= maxKm) {
         grid[r * W05 + c] = g.local;
         seGrid[r * W05 + c] = g.se;
+        cells.gauge++;
+      } else {
+        // no qualifying gauge: vertical land motion from ICE-5G GIA (no standard error known: left empty)
+        const v = giaRateAt(gia, lat, lon);
+        if (v === v) {
+          grid[r * W05 + c] = v;
+          cells.gia++;
+        }
       }
     }
   }
-  return { grid, seGrid, stations: st.length, capped: st.filter((s) => s.capped).length, rejected, gauges: st };
+  return { grid, seGrid, stations: st.length, capped: st.filter((s) => s.capped).length, rejected, gauges: st, giaStations: gia.length, cells };
+}
+
+/** The sea-level layers (slr_local_rate, slr_local_se) and their params.json entries; used by buildAll and build-slr-layers.ts. */
+export function buildSlrLayers(dir: string): {
+  layers: [Omit<LayerEntry, 'file' | 'sha256' | 'bytesRaw' | 'bytesGz'>, TypedArray][];
+  params: Record<string, unknown>;
+} {
+  const layers: [Omit<LayerEntry, 'file' | 'sha256' | 'bytesRaw' | 'bytesGz'>, TypedArray][] = [];
+  const slr = buildLocalSlrRate(dir);
+  console.log(
+    `  sea level: ${slr.stations} gauges kept (${slr.capped} capped at ±${SLR_GAUGE_RULES.capMmYr} mm/yr), rejected ${JSON.stringify(slr.rejected)}; cells from gauges ${slr.cells.gauge}, from GIA ${slr.cells.gia}`,
+  );
+  layers.push([
+    {
+      name: 'slr_local_rate',
+      dtype: 'int16',
+      grid: GRID_05,
+      bands: 1,
+      scale: 0.01,
+      offset: 0,
+      nodata: -32768,
+      unit: 'mm/yr',
+      description: `Local relative sea-level rate beyond GMSL: the PSMSL gauge trend minus the AR6 GMSL rate over its record (nearest of ${slr.stations} long, well-fitted gauges within ${SLR_GAUGE_RULES.maxDistanceKm} km; capped at ±${SLR_GAUGE_RULES.capMmYr} mm/yr), else the ICE-5G GIA rate (inverse-distance-squared mean of the PSMSL stations within ${SLR_GIA_RULES.radiusKm} km)`,
+      resolutionKm: 55,
+      datasets: ['psmsl-rlr-annual'],
+    },
+    quantise('int16', slr.grid, 0.01, 0, -32768),
+  ]);
+  layers.push([
+    {
+      name: 'slr_local_se',
+      dtype: 'int16',
+      grid: GRID_05,
+      bands: 1,
+      scale: 0.01,
+      offset: 0,
+      nodata: -32768,
+      unit: 'mm/yr',
+      description: 'Standard error of the local tide-gauge trend (autocorrelation-adjusted OLS) of slr_local_rate (empty where the rate is from GIA)',
+      resolutionKm: 55,
+      datasets: ['psmsl-rlr-annual'],
+    },
+    quantise('int16', slr.seGrid, 0.01, 0, -32768),
+  ]);
+  return {
+    layers,
+    params: {
+      slrGaugeRules: SLR_GAUGE_RULES,
+      slrGauges: { kept: slr.stations, capped: slr.capped, rejected: slr.rejected },
+      slrGia: { ...SLR_GIA_RULES, stations: slr.giaStations, cells: slr.cells },
+    },
+  };
 }
 
 // ---------------------------------------------------------------- HKO rainfall statistics
@@ -833,43 +953,9 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
     regGrid,
   );
 
-  console.log('  sea level (PSMSL)…');
-  const slr = buildLocalSlrRate(dir);
-  console.log(`  sea level: ${slr.stations} gauges kept (${slr.capped} capped at ±${SLR_GAUGE_RULES.capMmYr} mm/yr), rejected ${JSON.stringify(slr.rejected)}`);
-  writeLayer(
-    out,
-    {
-      name: 'slr_local_rate',
-      dtype: 'int16',
-      grid: GRID_05,
-      bands: 1,
-      scale: 0.01,
-      offset: 0,
-      nodata: -32768,
-      unit: 'mm/yr',
-      description: `Local relative sea-level rate minus the AR6 GMSL rate over each gauge record (nearest of ${slr.stations} long, well-fitted PSMSL gauges within ${SLR_GAUGE_RULES.maxDistanceKm} km; capped at ±${SLR_GAUGE_RULES.capMmYr} mm/yr)`,
-      resolutionKm: 55,
-      datasets: ['psmsl-rlr-annual'],
-    },
-    quantise('int16', slr.grid, 0.01, 0, -32768),
-  );
-  writeLayer(
-    out,
-    {
-      name: 'slr_local_se',
-      dtype: 'int16',
-      grid: GRID_05,
-      bands: 1,
-      scale: 0.01,
-      offset: 0,
-      nodata: -32768,
-      unit: 'mm/yr',
-      description: 'Standard error of the local tide-gauge trend (autocorrelation-adjusted OLS) of slr_local_rate',
-      resolutionKm: 55,
-      datasets: ['psmsl-rlr-annual'],
-    },
-    quantise('int16', slr.seGrid, 0.01, 0, -32768),
-  );
+  console.log('  sea level (PSMSL, ICE-5G GIA)…');
+  const slr = buildSlrLayers(dir);
+  for (const [e, d] of slr.layers) writeLayer(out, e, d);
 
   console.log('  land cover (MODIS)…');
   const igbp = new Uint8Array(readRaw(dir, 'modis-landcover-igbp-0.1deg/mcd12c1_igbp_2011_uint8_3600x1800.bin.gz'));
@@ -1143,8 +1229,7 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
     drainageDesignRpYears: 10,
     landslideFootprintKm: 1,
     landslideCalibration: lsCal,
-    slrGaugeRules: SLR_GAUGE_RULES,
-    slrGauges: { kept: slr.stations, capped: slr.capped, rejected: slr.rejected },
+    ...slr.params,
     /** IPCC AR6 WGI Table 9.9 GMSL median and likely (17-83 %) range, m relative to 1995-2014. */
     gmslLikely: gmslLikelyTable(dir),
   };

@@ -69,7 +69,8 @@ export const DATASETS: Record<string, DatasetInfo> = {
     name: 'PSMSL RLR annual mean sea level',
     publisher: 'Permanent Service for Mean Sea Level (NOC Liverpool)',
     license: 'Free, without restriction; cite PSMSL',
-    citation: 'PSMSL (2023) Tide Gauge Data, retrieved 09 Oct 2023; Holgate, S. J. et al. (2013) J. Coastal Res. 29(3), 493-504.',
+    citation:
+      'PSMSL (2023) Tide Gauge Data, retrieved 09 Oct 2023; Holgate, S. J. et al. (2013) J. Coastal Res. 29(3), 493-504. GIA rates: Peltier, W. R. (2004) Annu. Rev. Earth Planet. Sci. 32, 111-149 (ICE-5G VM2 v1.3, distributed by PSMSL).',
     origin: 'JohannaHillebrand/global-connected-tide-gauge-station-clustering@0fb37cf5',
   },
   'jtwc-besttrack-wp': {

@@ -34,7 +34,9 @@ export function createCoast(src: LayerSet): { near(lat: number, lng: number): Co
   };
   return {
     near(lat, lng) {
-      const coast = Math.abs(lat) <= 61 ? coastCell(lat, lng) : null;
+      // every latitude: the coastal tiles cover the ETOPO5 coast pole to pole (the storm surge stays null where the
+      // typhoon layer is, beyond about 62°; sea-level rise, with GIA uplift, is reported at high latitudes too)
+      const coast = coastCell(lat, lng);
       return coast && coast.dist <= 50 ? coast : null;
     },
   };

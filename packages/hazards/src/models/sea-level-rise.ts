@@ -1,20 +1,22 @@
 /**
- * Sea-level rise at a coastal site (within 50 km of the coast), m since 2020 (docs/methodology/hazards.md §3.3):
- * ΔSL = [GMSL(SSP, year) − GMSL(SSP, 2020)] + r_local·(year − 2020), GMSL the IPCC AR6 central projection
- * (Fox-Kemper et al. 2021, Garner et al. 2021; scenario.ts gmslRiseSince2020M) and r_local the PSMSL RLR gauge trend
- * minus the AR6 GMSL mean rate over the same years (slr_local_rate). Scored on the freeboard left above the risen sea
- * (ground elevation minus the rise, scoring.ts slrScore).
+ * Sea-level rise at a coastal site (within 50 km of the coast, every latitude), m since 2020 (docs/methodology/hazards.md
+ * §3.3): ΔSL = [GMSL(SSP, year) − GMSL(SSP, 2020)] + r_local·(year − 2020), GMSL the IPCC AR6 central projection
+ * (Fox-Kemper et al. 2021, Garner et al. 2021; scenario.ts gmslRiseSince2020M) and r_local (slr_local_rate) the PSMSL RLR
+ * gauge trend minus the AR6 GMSL mean rate over the same years where a gauge qualifies, else the ICE-5G GIA rate
+ * (Peltier 2004), and at least a sinking city's published subsidence rate (subsidence.ts). Scored on the freeboard left
+ * above the risen sea (ground elevation minus the rise, scoring.ts slrScore).
  */
 import { slrScore } from '../scoring.js';
 import { linearInterp, sspOf } from '../scenario.js';
 import type { HazardMeta, LayerSet, ScenarioContext } from '../types.js';
 import { hazardIndex, idx05, round4, type HazardModel, type Site } from './common.js';
+import { citySubsidenceMmYr } from './subsidence.js';
 
 export const SEA_LEVEL_RISE_META: HazardMeta = {
   layers: ['coast_tile_index', 'coast_elevation', 'coast_distance', 'coast_fine_tile_index', 'coast_fine_distance', 'slr_local_rate', 'slr_local_se'],
   tier: 'observed/modelled from real data',
   resolutionKm: 9.3,
-  model: 'AR6 GMSL central projection + local PSMSL residual rate',
+  model: 'AR6 GMSL central projection + local PSMSL residual rate, else ICE-5G GIA; published subsidence of sinking cities',
 };
 
 const H = hazardIndex('sea_level_rise');
@@ -24,6 +26,8 @@ type GmslLikely = Record<'ssp126' | 'ssp245' | 'ssp585', { years: number[]; medi
 export interface SeaLevelRiseModel extends HazardModel {
   /** Relative rise since 2020 at the site, m (GMSL plus the local gauge rate); also inland, where it is not reported. */
   riseM(site: Site, ctx: ScenarioContext): number;
+  /** Local relative sea-level rate beyond GMSL at a point, mm/yr (gauge residual, else ICE-5G GIA; sinking cities' rate). */
+  localRateMmYr(lat: number, lng: number): number;
   /** AR6 likely (17-83 %) range of a point's rise `median`; null without the AR6 likely table. */
   likelyRange(lat: number, lng: number, ctx: ScenarioContext, median: number): { low: number; high: number } | null;
 }
@@ -34,11 +38,17 @@ export function createSeaLevelRise(src: LayerSet): SeaLevelRiseModel {
   // optional (layers built before 2026-11-25 lack it): standard error of the local gauge trend, 0.01 mm/yr
   const slrSe = src.optional('slr_local_se')?.data as Int16Array | undefined;
   const gmslLikely = src.params.gmslLikely as GmslLikely | undefined;
+  /** Local rate beyond GMSL, mm/yr: the gauge residual or GIA rate of the cell, at least a sinking city's published rate. */
+  const localRateMmYr = (c05: number, lat: number, lng: number): number => {
+    const rate = slrRate[c05]!;
+    const layer = rate === -32768 ? 0 : rate * 0.01;
+    const city = citySubsidenceMmYr(lat, lng);
+    return city > layer ? city : layer; // (NaN outside every city: the layer's rate)
+  };
   return {
+    localRateMmYr: (lat, lng) => localRateMmYr(idx05(lat, lng), lat, lng),
     riseM(site, ctx) {
-      const rate = slrRate[site.c05]!;
-      const localRateMmYr = rate === -32768 ? 0 : rate * 0.01;
-      return ctx.gmslRiseM + (localRateMmYr * (ctx.year - 2020)) / 1000;
+      return ctx.gmslRiseM + (localRateMmYr(site.c05, site.lat, site.lng) * (ctx.year - 2020)) / 1000;
     },
     sample(site, _ctx, { values, scores }) {
       const coast = site.coast;
