@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { HAZARD_KEYS } from '@crp/contracts';
 import { propertyTypeOf } from '@crp/engine';
 import { analyseReference, demoReferenceAssets, PHYSRISK_BAND, REFERENCE_BUILDINGS } from '../src/modules/analysis/reference-buildings.js';
+import { sharedHazardLayers } from '../src/modules/analysis/hazard-provider.js';
 
 const pct = (x: number) => `${(100 * x).toFixed(3)} %`;
 
@@ -246,4 +247,67 @@ test('the tail beyond a 1-in-1,250-year dike: a Rotterdam port terminal loses at
     assert.ok(river > 0 && river <= PHYSRISK_BAND.veryLow, `${year}: river ${pct(river)} outside 0..0.01 %/yr behind the 1,250-yr dike`);
     assert.ok(own100!.byHazard.river_flood! > 10 * river, `${year}: 100-yr standard ${pct(own100!.byHazard.river_flood!)} vs dike ${pct(river)}`);
   }
+ * Landslide (issue 33 item 2; docs/validation.md "Issue 33: landslide and winter"): a house in a hillside town with
+ * documented catastrophic landslides, outside Hong Kong, where the hit rate is now carried to the NASA catalogue's towns
+ * by its completeness against the Hong Kong register (274.7 GEO incidents per GLC point) and by Hong Kong's pre-1977
+ * slope risk (4x, Ho & Cheung 2016). Published range: 1e-5 to 1e-3 of value a year — above Hong Kong's own average
+ * building hit-and-damage rate (9.27e-5 hits per building a year × 0.049 damage per hit = 4.5e-6, GEO 1984-2020), below
+ * the 0.01 %/yr... 0.1 %/yr that would make landslide a leading peril for ordinary buildings (references-2 §10: landslide,
+ * engineered building on ordinary slopes < 0.01 %/yr; non-engineered houses on steep hillsides up to 10x that).
+ * - Pokhara, Nepal (GLC: 9 reported landslides within 10 km 2007-2018; the 2012 Seti River debris flood killed ~70).
+ * - Banjarnegara, Central Java (the Jemblung landslide of 12 December 2014 buried a village, ~100 dead; 4 GLC points
+ *   within 10 km).
+ * Flat land stays at 0 (Amsterdam, the Gangetic plain at Kolkata).
+ */
+test('landslide: a house in a hillside town with documented landslides loses 1e-5 to 1e-3 of its value a year; flat land 0', () => {
+  const house = { type: 'Residential', valuation: 1e6, revenue: 0, floors: 2 };
+  const cases = [
+    { name: 'Pokhara house (NP)', a: { latitude: 28.21, longitude: 83.99, country_code: 'NP', ...house }, range: [1e-5, 1e-3] },
+    { name: 'Banjarnegara house (ID)', a: { latitude: -7.39, longitude: 109.69, country_code: 'ID', ...house }, range: [1e-5, 1e-3] },
+    { name: 'Amsterdam house (NL)', a: { latitude: 52.37, longitude: 4.9, country_code: 'NL', ...house }, range: [0, 1e-7] },
+    { name: 'Kolkata house (IN)', a: { latitude: 22.57, longitude: 88.36, country_code: 'IN', ...house }, range: [0, 1e-7] },
+  ] as const;
+  const rows = analyseReference(
+    cases.map((c) => ({ name: c.name, ...c.a })),
+    2020,
+    '45',
+  );
+  cases.forEach((c, i) => {
+    const v = rows[i]!.byHazard.landslide!;
+    const [lo, hi] = c.range;
+    assert.ok(v >= lo && v <= hi, `${c.name}: landslide ${v.toExponential(2)} of value/yr outside ${lo}..${hi}`);
+  });
+});
+
+/**
+ * Winter (issue 33 item 5): a cold-climate office in 2100 under SSP5-8.5 keeps its cold and its snow where January stays
+ * far below 0 °C. The coldest month warms by the region's winter-mean change, inside the AR6 WGI Atlas CMIP6 DJF range for
+ * 2081-2100 vs 1995-2014, SSP5-8.5, 10th-90th percentile over models (ESB 5.5-10.4 °C, CNA 4.2-7.5 °C; recomputed from the
+ * Atlas repository's regional means, packages/hazards/data/atlas-winter-tas.json) plus the 2090→2100 step; with ΔTNn it
+ * warmed 8.6 °C in Yakutsk and 8.6 °C in Winnipeg. The cold loss stays above 0 and inside the 0.01-0.5 %/yr of value that
+ * commercial property loses to all natural hazards (references-2 §10), and the snowfall keeps at least 60 % of today's.
+ */
+test('winter: a cold-climate office in 2100 (Yakutsk, Winnipeg) keeps cold and snow, with winter warming inside the AR6 Atlas range', () => {
+  const office = { type: 'Office', valuation: 100e6, revenue: 20e6, floors: 10 };
+  const cases = [
+    { name: 'Yakutsk office (RU)', a: { latitude: 62.03, longitude: 129.73, country_code: 'RU', ...office }, atlas: [5.47, 10.36] },
+    { name: 'Winnipeg office (CA)', a: { latitude: 49.9, longitude: -97.14, country_code: 'CA', ...office }, atlas: [4.15, 7.5] },
+  ] as const;
+  const assets = cases.map((c) => ({ name: c.name, ...c.a }));
+  const today = analyseReference(assets, 2020, '85');
+  const late = analyseReference(assets, 2100, '85');
+  const hz = sharedHazardLayers();
+  cases.forEach((c, i) => {
+    const at = (year: number) => hz.samplePoint(c.a.latitude, c.a.longitude, { analysisType: 'ssp', scenario: '85', year });
+    const now = at(2020),
+      fut = at(2100);
+    // 2020 → 2090 (the centre of 2081-2100): below the Atlas 90th percentile counted from 1995-2014
+    const d2090 = at(2090).extreme_cold.value! - now.extreme_cold.value!;
+    assert.ok(fut.extreme_cold.value! < -5, `${c.name}: coldest month ${fut.extreme_cold.value!.toFixed(1)} °C in 2100`);
+    assert.ok(fut.snowfall.value! >= 0.6 * now.snowfall.value!, `${c.name}: snow ${now.snowfall.value!.toFixed(0)} → ${fut.snowfall.value!.toFixed(0)} mm`);
+    assert.ok(d2090 > 0 && d2090 <= c.atlas[1], `${c.name}: winter warming 2020→2090 ${d2090.toFixed(2)} °C above the Atlas 90th percentile ${c.atlas[1]}`);
+    const cold = late[i]!.byHazard.extreme_cold!;
+    assert.ok(cold >= 1e-4 && cold <= 5e-3, `${c.name}: cold ${pct(cold)} in 2100 outside 0.01-0.5 %/yr`);
+    assert.ok(cold < today[i]!.byHazard.extreme_cold!, `${c.name}: cold loss does not fall with warming`);
+  });
 });

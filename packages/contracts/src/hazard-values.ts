@@ -52,7 +52,8 @@ export const HAZARD_INDICATORS: Record<HazardKey, { indicator: string; unit: str
     unit: '1/yr',
     curve: false,
     higherIsWorse: true,
-    description: 'Annual probability of at least one reported landslide within 1 km of the site',
+    description:
+      'Annual probability of at least one landslide within 1 km of the site, at the completeness of the Hong Kong GEO register (the NASA catalogue scaled by its under-reporting)',
   },
   extreme_heat: {
     indicator: 'warmest_month_tas',
@@ -66,7 +67,7 @@ export const HAZARD_INDICATORS: Record<HazardKey, { indicator: string; unit: str
     unit: '°C',
     curve: false,
     higherIsWorse: false,
-    description: 'Mean 2 m air temperature of the coldest month (baseline 1991-2020) shifted by the CMIP6 TNn change',
+    description: 'Mean 2 m air temperature of the coldest month (baseline 1991-2020) shifted by the CMIP6 regional winter-mean change (AR6 WGI Atlas)',
   },
   snowfall: { indicator: 'annual_snowfall_swe', unit: 'mm/yr', curve: false, higherIsWorse: true, description: 'Annual snowfall, water equivalent' },
   sea_level_rise: {

@@ -17,7 +17,7 @@ import {
   SNOW_DISRUPTION_FACTOR,
   LANDSLIDE_DAMAGE_GIVEN_HIT,
   LANDSLIDE_DISRUPTION_GIVEN_HIT_YEARS,
-  LANDSLIDE_SITE_HIT_FRACTION,
+  landslideHitProbability,
   WILDFIRE_DOWNTIME_GIVEN_DESTRUCTION_YEARS,
 } from './vulnerability/other.js';
 import { heatDisruption } from './vulnerability/heat.js';
@@ -465,7 +465,8 @@ function scalarCell(
       break;
     }
     case 1: /* landslide */ {
-      const p = (x > 0 ? (x < 1 ? x : 1) : 0) * LANDSLIDE_SITE_HIT_FRACTION;
+      // x = probability of at least one landslide within 1 km; p = annual probability that one hits the site
+      const p = landslideHitProbability(x);
       dmg = LANDSLIDE_DAMAGE_GIVEN_HIT * p;
       dis = LANDSLIDE_DISRUPTION_GIVEN_HIT_YEARS * p;
       sd = LANDSLIDE_DAMAGE_GIVEN_HIT * Math.sqrt(p * (1 - p));

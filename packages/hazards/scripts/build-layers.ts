@@ -37,6 +37,7 @@ import { fitGevLmoments, gevReturnLevel } from './lib/stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const LAYERS_DIR = resolve(here, '../layers');
+export const SCRIPTS_DIR = here;
 const RPS = [...HAZARD_RETURN_PERIODS_YEARS];
 
 /** Knutson et al. (2020) BAMS 101:E303, median projected change of mean TC intensity (%) at +2 °C, per basin. */
@@ -177,6 +178,27 @@ export function quantise(dtype: DType, values: ArrayLike<number>, scale: number,
 }
 
 // ---------------------------------------------------------------- parameters (scenarios, sea level, regions)
+/**
+ * Regional winter-mean warming at the warming levels (params.json winterTas), from packages/hazards/data/atlas-winter-tas.json
+ * (derive-winter-warming.ts: CMIP6 regional tas of the AR6 WGI Atlas repository). Per region in params.regions order:
+ * [ΔT at +1.5, +2, +3, +4 °C] vs 1850-1900, °C, or null; `global`: the Atlas 'world' column (DJF), for cells outside
+ * every region. The cold and snow models warm the monthly means by this instead of by ΔTNn (issue 33 item 5).
+ */
+export function winterTasParams(abbrevs: string[]) {
+  const j = JSON.parse(readFileSync(join(SCRIPTS_DIR, '..', 'data', 'atlas-winter-tas.json'), 'utf8')) as {
+    source: string;
+    warmingLevelsC: number[];
+    regions: { abbrev: string; winter: string; deltaAtGwl: (number | null)[] }[];
+  };
+  const by = new Map(j.regions.map((r) => [r.abbrev, r]));
+  const rows = abbrevs.map((a) => {
+    const r = by.get(a);
+    return r && r.deltaAtGwl.every((v) => v !== null) ? (r.deltaAtGwl as number[]) : null;
+  });
+  const global = by.get('world')!.deltaAtGwl as number[];
+  return { source: j.source, season: abbrevs.map((a) => by.get(a)?.winter ?? null), deltas: rows, global };
+}
+
 export function buildParams(dir: string) {
   const gs = readCsv(dir, 'cmip6_regional_extremes_ar6/gsat_by_ssp_period/cmip6_mmm_gsat_anomaly_by_ssp_period.csv');
   const col = (prefix: string) => gs.header.findIndex((h) => h.startsWith(prefix));
@@ -622,7 +644,47 @@ export function hkoRainfallStats(dir: string) {
 }
 
 // ---------------------------------------------------------------- landslide
-export function buildLandslide(dir: string, t: Terrain, slope: Float32Array): Float32Array {
+/** GLC span used for its rate (2007-01 to the 2018-08-13 export) as dates, for the completeness count of GEO incidents. */
+export const GLC_SPAN = { from: '2007-01-01', to: '2018-08-13' };
+const ddmmyyyy = (s: string | undefined): string | null => {
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec((s ?? '').trim());
+  return m ? `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}` : null;
+};
+
+/**
+ * Completeness of the NASA GLC against the complete Hong Kong register, over the same box and the GLC's own span:
+ * GEO incidents (dated by FAILDATE, else CALLDATE) between GLC_SPAN.from and .to, divided by the GLC points in the
+ * Hong Kong box. The GLC reports one landslide for every `factor` GEO records (any size): the factor that turns a GLC
+ * density into the GEO-equivalent density the hit rate is calibrated on (docs/methodology/hazards.md §3.6b).
+ */
+export function glcCompleteness(dir: string) {
+  const inHk = (lat: number, lon: number) => lat >= HK_BBOX.south && lat <= HK_BBOX.north && lon >= HK_BBOX.west && lon <= HK_BBOX.east;
+  const glc = readCsv(dir, 'nasa-global-landslide-catalog-points/glc_coolr_points.csv.gz');
+  const glcHk = glc.rows.filter((r) => inHk(+r[2]!, +r[1]!)).length;
+  const hk = readCsvRecords(dir, 'hk-geo-landslide-incidents-1984-2020/hk_landslide_incidents_1984_2020.csv.gz');
+  const iF = hk.header.indexOf('FAILDATE'),
+    iC = hk.header.indexOf('CALLDATE'),
+    iLat = hk.header.indexOf('LAT_WGS84'),
+    iLon = hk.header.indexOf('LON_WGS84');
+  let geoSpan = 0;
+  for (const r of hk.rows) {
+    const d = ddmmyyyy(r[iF]) ?? ddmmyyyy(r[iC]);
+    if (d && d >= GLC_SPAN.from && d <= GLC_SPAN.to && inHk(+r[iLat]!, +r[iLon]!)) geoSpan++;
+  }
+  return { glcPointsHongKong: glcHk, geoIncidentsSameSpan: geoSpan, span: GLC_SPAN, factor: geoSpan / glcHk, slopeSafetyFactor: SLOPE_SAFETY_FACTOR };
+}
+
+/**
+ * Landslide risk of slopes outside Hong Kong relative to present-day Hong Kong, whose hit rate the engine is calibrated
+ * on: 4. Hong Kong's Landslip Preventive Measures programme (1977-2010, about 4,500 government man-made slopes upgraded)
+ * reduced the overall landslide risk from man-made slopes to less than 25 % of the 1977 level (Ho & Cheung 2016,
+ * Geotech. Eng. J. SEAGS 47(3):1-10, doi:10.14456/seagj.2016.18; HKSAR press release 30 April 2010: "reduced by 75 %").
+ * Elsewhere, slopes are taken at Hong Kong's 1977 level. APPROXIMATION: "less than 25 %" makes 4 a lower bound, and it
+ * was measured on man-made slopes (natural hillsides are not in it), as risk to life, not as building hits.
+ */
+export const SLOPE_SAFETY_FACTOR = 4;
+
+export function buildLandslide(dir: string, t: Terrain, slope: Float32Array, glcFactor = 1): Float32Array {
   const glcRate = new Float64Array(W5 * H5),
     geoRate = new Float64Array(W5 * H5);
   const inHk = (lat: number, lon: number) => lat >= HK_BBOX.south && lat <= HK_BBOX.north && lon >= HK_BBOX.west && lon <= HK_BBOX.east;
@@ -632,7 +694,9 @@ export function buildLandslide(dir: string, t: Terrain, slope: Float32Array): Fl
     if (r >= 0 && r < H5) a[r * W5 + c]! += w;
   };
   const glc = readCsv(dir, 'nasa-global-landslide-catalog-points/glc_coolr_points.csv.gz');
-  for (const r of glc.rows) add(glcRate, +r[2]!, +r[1]!, 1 / GLC_YEARS);
+  // outside Hong Kong each GLC point stands for glcFactor GEO-equivalent incidents (catalogue completeness), on slopes
+  // without Hong Kong's slope-safety programme (SLOPE_SAFETY_FACTOR times the risk per incident)
+  for (const r of glc.rows) add(glcRate, +r[2]!, +r[1]!, (glcFactor * SLOPE_SAFETY_FACTOR) / GLC_YEARS);
   const hk = readCsvRecords(dir, 'hk-geo-landslide-incidents-1984-2020/hk_landslide_incidents_1984_2020.csv.gz');
   const iLat = hk.header.indexOf('LAT_WGS84'),
     iLon = hk.header.indexOf('LON_WGS84');
@@ -798,7 +862,32 @@ export function hkBuildingIncidents(dir: string) {
  * Mean landslide probability over the Hong Kong box's cells with a non-zero value (land and the partly-sea coastal cells
  * filled from their land neighbours): the catalogue's coverage. `scale` converts quantised values.
  */
-export function hkMeanLandslideP(p: ArrayLike<number>, scale = 1): { mean: number; cells: number } {
+/** Storage step of landslide_probability: 2e-5 so that p up to 1 fits uint16 (1e-5 clipped p at 0.655 before). */
+export const LANDSLIDE_SCALE = 2e-5;
+
+/**
+ * The hit-rate calibration stored in params.json landslideCalibration: the GEO building counts, the GLC completeness
+ * and the mean over the Hong Kong cells of the layer's p and of its expected count n = -ln(1 - p) (the engine turns p
+ * back into n, so that hits scale with the number of landslides, not with p saturating at 1).
+ */
+export function landslideCalibration(dir: string, ls: Float32Array, glcC: ReturnType<typeof glcCompleteness>) {
+  const hkB = hkBuildingIncidents(dir);
+  const q = quantise('uint16', ls, LANDSLIDE_SCALE, 0, null);
+  const hkP = hkMeanLandslideP(q, LANDSLIDE_SCALE);
+  const hkN = hkMeanLandslideP(q, LANDSLIDE_SCALE, (p) => -Math.log1p(-Math.min(p, LANDSLIDE_P_MAX)));
+  return {
+    ...hkB,
+    glcCompleteness: glcC,
+    meanPHongKong: hkP.mean,
+    meanNHongKong: hkN.mean,
+    hongKongCells: hkP.cells,
+    siteHitFractionPerLandslide: hkB.affectedPerBuildingYear / hkN.mean,
+  };
+}
+/** Largest p the engine inverts (n = -ln(1 - p) <= 10.8); the same constant as engine LANDSLIDE_P_MAX. */
+export const LANDSLIDE_P_MAX = 1 - 2e-5;
+
+export function hkMeanLandslideP(p: ArrayLike<number>, scale = 1, f: (p: number) => number = (x) => x): { mean: number; cells: number } {
   const r0 = Math.floor((90 - HK_BBOX.north) * 12),
     r1 = Math.floor((90 - HK_BBOX.south) * 12);
   const c0 = Math.floor((HK_BBOX.west + 180) * 12),
@@ -809,7 +898,7 @@ export function hkMeanLandslideP(p: ArrayLike<number>, scale = 1): { mean: numbe
     for (let c = c0; c <= c1; c++) {
       const v = p[r * W5 + c]! * scale;
       if (v > 0) {
-        s += v;
+        s += f(v);
         n++;
       }
     }
@@ -1140,10 +1229,9 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
   for (const l of rv.layers) writeLayer(out, l.entry, l.data);
 
   console.log('  landslides…');
-  const ls = buildLandslide(dir, t, slope);
-  const hkB = hkBuildingIncidents(dir);
-  const hkP = hkMeanLandslideP(quantise('uint16', ls, 1e-5, 0, null), 1e-5);
-  const lsCal = { ...hkB, meanPHongKong: hkP.mean, hongKongCells: hkP.cells, siteHitFraction: hkB.affectedPerBuildingYear / hkP.mean };
+  const glcC = glcCompleteness(dir);
+  const ls = buildLandslide(dir, t, slope, glcC.factor);
+  const lsCal = landslideCalibration(dir, ls, glcC);
   console.log(`  landslide calibration: ${JSON.stringify(lsCal)}`);
   writeLayer(
     out,
@@ -1152,15 +1240,16 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
       dtype: 'uint16',
       grid: GRID_5M,
       bands: 1,
-      scale: 1e-5,
+      scale: LANDSLIDE_SCALE,
       offset: 0,
       nodata: null,
       unit: '1/yr',
-      description: 'Annual probability of a reported landslide within 1 km (catalogue density × relative ETOPO5 slope)',
+      description:
+        'Annual probability of a landslide within 1 km at the completeness of the Hong Kong GEO register (catalogue density × GLC completeness factor × relative ETOPO5 slope)',
       resolutionKm: 9.3,
       datasets: ['nasa-global-landslide-catalog-points', 'hk-geo-landslide-incidents-1984-2020', 'etopo5-global-dem'],
     },
-    quantise('uint16', ls, 1e-5, 0, null),
+    quantise('uint16', ls, LANDSLIDE_SCALE, 0, null),
   );
 
   console.log('  typhoon wind field over all best tracks…');
@@ -1214,6 +1303,7 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
     regions: P.reg.regions.map((r) => ({ abbrev: r.abbrev, name: r.name })),
     regionalDeltas: P.deltas,
     globalDeltas: P.globals,
+    winterTas: winterTasParams(P.reg.regions.map((r) => r.abbrev)),
     knutsonIntensityPct: KNUTSON_INTENSITY_PCT,
     typhoonBasins: TYPHOON_BASINS,
     typhoonSources: ty.sources,

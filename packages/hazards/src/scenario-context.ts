@@ -1,6 +1,6 @@
 /**
  * Scenario-year → ScenarioContext: the global warming level, the GMSL rise since 2020 and, per AR6 region, the changes
- * of TXx, TNn, Rx1day, Rx5day and total soil moisture against the baseline climatology and the typhoon intensity factor per basin, computed
+ * of TXx, TNn, Rx1day, Rx5day, the winter-mean temperature and total soil moisture against the baseline climatology and the typhoon intensity factor per basin, computed
  * once per scenario-year and cached (scenario.ts holds the maths).
  */
 import { deltaAtGwl, gmslRiseSince2020M, knutsonFactor, warmingLevelC, type HazardParams } from './scenario.js';
@@ -28,6 +28,13 @@ export function createScenarioResolver(params: HazardParams): (o: ScenarioYearOp
       }
       return a;
     };
+    // winter-mean warming (the cold and snow models), same pattern scaling as the extremes
+    const wt = params.winterTas;
+    const dTWin = new Float32Array(nReg + 1);
+    for (let r = 0; r <= nReg; r++) {
+      const v4 = (r < nReg ? wt.deltas[r] : null) ?? wt.global;
+      dTWin[r] = deltaAtGwl(v4, gwl) - deltaAtGwl(v4, base);
+    }
     // soil moisture (σ) against today's (2020) warming level, not the climatology's: a business is adapted to the climate
     // it runs in, so drought disruption starts at 0 today (engine.md §1.4b); SM_total has no global row, so cells outside
     // every region get no change
@@ -51,6 +58,7 @@ export function createScenarioResolver(params: HazardParams): (o: ScenarioYearOp
       dTNn: mk('TNn', false),
       dRx1: mk('Rx1day', true),
       dRx5: mk('Rx5day', true),
+      dTWin,
       dSM,
       typhoonFactor: tf,
     };

@@ -31,6 +31,12 @@ export interface HazardParams {
   regionalDeltas: Record<'TXx' | 'TNn' | 'Rx1day' | 'Rx5day' | 'CDD' | 'SM_total', (number[] | null)[]>;
   /** Global row of each index (fallback for regions without data). */
   globalDeltas: Record<string, number[]>;
+  /**
+   * Regional winter-mean warming vs 1850-1900 at GWL 1.5, 2, 3, 4 °C (multi-model median of the CMIP6 regional tas of
+   * the AR6 WGI Atlas repository; scripts/derive-winter-warming.ts), per region index (null when missing), and the
+   * global row (the Atlas 'world' column) for cells outside every region.
+   */
+  winterTas: { source: string; season: (string | null)[]; deltas: (number[] | null)[]; global: number[] };
   /** Knutson et al. (2020) median change of mean TC intensity at +2 °C (%), per basin code. */
   knutsonIntensityPct: Record<string, number>;
   typhoonBasins: string[];

@@ -34,6 +34,12 @@ export interface ScenarioContext {
   dRx1: Float32Array;
   dRx5: Float32Array;
   /**
+   * Per region: change of the winter-mean air temperature (°C; DJF, JJA in the southern regions) vs the baseline
+   * climatology, from the CMIP6 regional tas of the AR6 WGI Atlas (params.winterTas). The cold and snow models warm the
+   * monthly means by this, not by ΔTNn: the coldest night warms 1.1-2x faster than the winter mean (issue 33 item 5).
+   */
+  dTWin: Float32Array;
+  /**
    * Per region: change of total soil moisture (CMIP6 SM_total, in standard deviations of its interannual variability;
    * negative = drying) vs today's (2020) warming level; 0 outside every region (the table has no global row).
    */

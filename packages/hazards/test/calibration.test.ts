@@ -8,9 +8,11 @@ import {
   LANDSLIDE_HK_BUILDING_DAMAGED,
   LANDSLIDE_HK_BUILDING_HITS,
   LANDSLIDE_HK_BUILDINGS,
-  LANDSLIDE_HK_MEAN_P,
+  LANDSLIDE_HK_MEAN_N,
   LANDSLIDE_HK_YEARS,
   LANDSLIDE_SITE_HIT_FRACTION,
+  landslideExpectedCount,
+  landslideHitProbability,
 } from '@crp/engine';
 
 /** Baseline landscape burn rate of every 0.1° pixel (0 where not burnable), from the committed fuel and fire-climate layers. */
@@ -66,7 +68,7 @@ test('landslide: Hong Kong rates reproduce the GEO catalogue (9,840 incidents in
     for (let lng = 113.82 + 1 / 24; lng < 114.45; lng += 1 / 12) {
       const r = Math.floor((90 - lat) * 12),
         c = Math.floor((lng + 180) * 12);
-      const pr = p[r * 4320 + c]! * 1e-5;
+      const pr = p[r * 4320 + c]! * l.layer('landslide_probability')!.entry.scale;
       const lambda = -Math.log(1 - pr) / Math.PI; // events per km² per year
       rate += lambda * (40008 / 4320) ** 2 * Math.cos((lat * Math.PI) / 180);
     }
@@ -83,37 +85,44 @@ test('landslide: the engine building-hit factor is recomputed from the GEO conse
     affectedBuildings: number;
     damagedBuildings: number;
     meanPHongKong: number;
-    siteHitFraction: number;
+    meanNHongKong: number;
+    siteHitFractionPerLandslide: number;
   };
-  // the layer's mean p over the Hong Kong cells (the catalogue's coverage), recomputed from the committed grid
-  const p = l.layer('landslide_probability')!.data;
+  // the layer's mean p and mean expected count n = -ln(1 - p) over the Hong Kong cells (the catalogue's coverage),
+  // recomputed from the committed grid
+  const layer = l.layer('landslide_probability')!;
+  const p = layer.data;
   const r0 = Math.floor((90 - 22.5) * 12),
     r1 = Math.floor((90 - 22.15) * 12),
     c0 = Math.floor((113.82 + 180) * 12),
     c1 = Math.floor((114.45 + 180) * 12);
   let s = 0,
+    sn = 0,
     n = 0;
   for (let r = r0; r <= r1; r++)
     for (let c = c0; c <= c1; c++) {
-      const v = p[r * 4320 + c]! * 1e-5;
+      const v = p[r * 4320 + c]! * layer.entry.scale;
       if (v > 0) {
         s += v;
+        sn += landslideExpectedCount(v);
         n++;
       }
     }
-  const meanP = s / n;
+  const meanP = s / n,
+    meanN = sn / n;
   assert.ok(Math.abs(meanP - cal.meanPHongKong) < 1e-9, `${meanP} vs ${cal.meanPHongKong}`);
+  assert.ok(Math.abs(meanN - cal.meanNHongKong) < 1e-9, `${meanN} vs ${cal.meanNHongKong}`);
   const rate = cal.affectedBuildings / cal.years / cal.buildingsExposed; // building hits per building per year
-  assert.ok(Math.abs(rate / meanP - cal.siteHitFraction) < 1e-12);
+  assert.ok(Math.abs(rate / meanN - cal.siteHitFractionPerLandslide) < 1e-12);
   assert.equal(cal.years, 37);
   assert.equal(cal.buildingsExposed, 43163);
-  // the engine's constants are these figures (rounded mean p)
+  // the engine's constants are these figures (rounded mean n)
   assert.equal(LANDSLIDE_HK_BUILDING_HITS, cal.affectedBuildings);
   assert.equal(LANDSLIDE_HK_BUILDING_DAMAGED, cal.damagedBuildings);
   assert.equal(LANDSLIDE_HK_YEARS, cal.years);
   assert.equal(LANDSLIDE_HK_BUILDINGS, cal.buildingsExposed);
-  assert.ok(Math.abs(LANDSLIDE_HK_MEAN_P - meanP) < 5e-5, `engine mean p ${LANDSLIDE_HK_MEAN_P} vs layer ${meanP}`);
-  assert.ok(Math.abs(LANDSLIDE_SITE_HIT_FRACTION / cal.siteHitFraction - 1) < 1e-3);
+  assert.ok(Math.abs(LANDSLIDE_HK_MEAN_N - meanN) < 5e-5, `engine mean n ${LANDSLIDE_HK_MEAN_N} vs layer ${meanN}`);
+  assert.ok(Math.abs(LANDSLIDE_SITE_HIT_FRACTION / cal.siteHitFractionPerLandslide - 1) < 1e-3);
   assert.ok(Math.abs(LANDSLIDE_DAMAGE_GIVEN_HIT - (0.6 * cal.damagedBuildings) / cal.affectedBuildings) < 1e-12);
   // an office in Hong Kong Central or Sha Tin: expected annual damage 0.0001-0.05 % of value (commercial property rarely
   // loses more than 0.05-0.5 %/yr from all hazards together)
@@ -122,9 +131,20 @@ test('landslide: the engine building-hit factor is recomputed from the GEO conse
     [22.383, 114.188],
   ] as const) {
     const v = l.samplePoint(lat, lng, { analysisType: 'ssp', scenario: '45', year: 2020 }).landslide.value!;
-    const ead = v * LANDSLIDE_SITE_HIT_FRACTION * LANDSLIDE_DAMAGE_GIVEN_HIT;
+    const ead = landslideHitProbability(v) * LANDSLIDE_DAMAGE_GIVEN_HIT;
     assert.ok(v > 0.2 && ead > 1e-6 && ead < 5e-4, `p ${v}, EAD ${ead}`);
   }
+});
+
+test('landslide: the NASA GLC completeness factor is recomputed from the two catalogues inside Hong Kong', () => {
+  const l = layers();
+  const g = (l.params.landslideCalibration as { glcCompleteness: { glcPointsHongKong: number; geoIncidentsSameSpan: number; factor: number } }).glcCompleteness;
+  // GLC has 11 points in Hong Kong (SOURCE.md; 9 inside the GEO box south of the Shenzhen River), GEO about 230
+  // incidents a year in 2007-2018 (references-2 §2.2): the GLC reports well under 1 % of the register's incidents
+  assert.ok(g.glcPointsHongKong >= 8 && g.glcPointsHongKong <= 11, `${g.glcPointsHongKong} GLC points`);
+  assert.ok(g.geoIncidentsSameSpan / 11.6 > 180 && g.geoIncidentsSameSpan / 11.6 < 280, `${g.geoIncidentsSameSpan} GEO incidents`);
+  assert.equal(g.factor, g.geoIncidentsSameSpan / g.glcPointsHongKong);
+  assert.ok(g.factor > 100 && g.factor < 500, `factor ${g.factor}`);
 });
 
 test('landslide: a site on land in a partly-sea coastal cell is treated as on land', () => {

@@ -5,7 +5,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rawDir, rawAvailable } from '../scripts/lib/io.js';
-import { buildChronicArrays, buildTyphoonArrays, quantise, hkoRainfallStats } from '../scripts/build-layers.js';
+import {
+  buildChronicArrays,
+  buildLandslide,
+  buildTyphoonArrays,
+  glcCompleteness,
+  landslideCalibration,
+  quantise,
+  hkoRainfallStats,
+  LANDSLIDE_SCALE,
+  winterTasParams,
+} from '../scripts/build-layers.js';
+import { readRaw } from '../scripts/lib/io.js';
+import { loadTerrain, slopeTan } from '../scripts/lib/terrain.js';
 import { jtwcWp, type TrackSource } from '../scripts/lib/tracks.js';
 import { allSources } from '../scripts/lib/tracks.js';
 import { stormFootprint } from '../scripts/lib/typhoon.js';
@@ -38,6 +50,20 @@ test('rebuilding the chronic layers reproduces the committed ones (South China)'
   compareRegion('aridity', quantise('uint16', ch.aridity, 0.001, 0, null), 105, 15, 125, 30);
   compareRegion('snowfall', quantise('uint16', ch.snowMm, 0.2, 0, null), 100, 35, 130, 50);
   assert.equal(CHRONIC_OFFSETS_C.length, layers().layer('snowfall')!.entry.bands);
+});
+
+test('rebuilding the landslide layer reproduces the committed one (Hong Kong, Nepal, Java) and its calibration; winterTas is the Atlas table', { skip }, () => {
+  const igbp = new Uint8Array(readRaw(dir, 'modis-landcover-igbp-0.1deg/mcd12c1_igbp_2011_uint8_3600x1800.bin.gz'));
+  const t = loadTerrain(dir, igbp);
+  const g = glcCompleteness(dir);
+  const ls = buildLandslide(dir, t, slopeTan(t), g.factor);
+  const q = quantise('uint16', ls, LANDSLIDE_SCALE, 0, null);
+  compareRegion('landslide_probability', q, 113.8, 22.1, 114.5, 22.6);
+  compareRegion('landslide_probability', q, 83.5, 27.5, 85.5, 28.5);
+  compareRegion('landslide_probability', q, 106.5, -7.5, 110, -6.5);
+  const committed = layers().params;
+  assert.deepEqual(landslideCalibration(dir, ls, g), committed.landslideCalibration);
+  assert.deepEqual(winterTasParams(committed.regions.map((r) => r.abbrev)), JSON.parse(JSON.stringify(committed.winterTas)));
 });
 
 test('rebuilding the Natural Earth coastline-distance tiles of Hong Kong and Manila reproduces the committed ones', { skip }, () => {

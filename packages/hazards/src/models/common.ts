@@ -36,6 +36,8 @@ export interface Site {
   dTNn: number;
   dRx1: number;
   dRx5: number;
+  /** The AR6 region's winter-mean warming (°C) at the scenario-year (ScenarioContext.dTWin). */
+  dTWin: number;
   /** The AR6 region's total soil-moisture change (σ of interannual variability, negative = drying) at the scenario-year. */
   dSM: number;
   /** The coastal site (elevation m, distance inland km) when a coast is within 50 km, else null (coast.ts). */
@@ -45,7 +47,7 @@ export interface Site {
 }
 
 export function newSite(): Site {
-  return { lat: 0, lng: 0, c05: 0, c025: 0, c01: 0, c5: 0, dTXx: 0, dTNn: 0, dRx1: 0, dRx5: 0, dSM: 0, coast: null, slrM: 0 };
+  return { lat: 0, lng: 0, c05: 0, c025: 0, c01: 0, c5: 0, dTXx: 0, dTNn: 0, dRx1: 0, dRx5: 0, dTWin: 0, dSM: 0, coast: null, slrM: 0 };
 }
 
 /** Fills `s` for a point: grid cells and the scenario changes of its AR6 region (`nReg`: the global row); not the coast. */
@@ -60,6 +62,7 @@ export function locate(s: Site, region: Uint8Array, nReg: number, lat: number, l
   s.dTNn = ctx.dTNn[r]!;
   s.dRx1 = ctx.dRx1[r]!;
   s.dRx5 = ctx.dRx5[r]!;
+  s.dTWin = ctx.dTWin[r]!;
   s.dSM = ctx.dSM[r]!;
   s.c025 = cellOf(0.25, GRID_025.width, GRID_025.height, lat, lng);
   s.c01 = cellOf(0.1, GRID_01.width, GRID_01.height, lat, lng);

@@ -1,8 +1,9 @@
 /**
- * Landslide (screening; docs/methodology/hazards.md §3.6): probability of at least one reported landslide within 1 km
- * of the site, from the density of catalogued landslides (NASA Global Landslide Catalog, Kirschbaum et al. 2010, 2015;
- * the Hong Kong GEO incident catalogue inside Hong Kong) redistributed by ETOPO5 slope, scaled by the CMIP6 ΔRx1day of
- * the AR6 region.
+ * Landslide (screening; docs/methodology/hazards.md §3.6): probability of at least one landslide within 1 km of the site
+ * at the completeness of the Hong Kong GEO register, from the density of catalogued landslides redistributed by ETOPO5
+ * slope: the Hong Kong GEO incident catalogue inside Hong Kong, elsewhere the NASA Global Landslide Catalog (Kirschbaum
+ * et al. 2010, 2015) times its completeness factor against the GEO register (§3.6b). The future scales the expected
+ * number of landslides n = -ln(1 - p) by the CMIP6 ΔRx1day of the AR6 region: p' = 1 - exp(-n (1 + ΔRx1day)).
  */
 import { damageFractionScore } from '../scoring.js';
 import type { HazardMeta, LayerSet } from '../types.js';
@@ -12,17 +13,21 @@ export const LANDSLIDE_META: HazardMeta = {
   layers: ['landslide_probability', 'ar6_region'],
   tier: 'model on real inputs',
   resolutionKm: 9.3,
-  model: 'Catalogue density (NASA GLC, HK GEO) redistributed by ETOPO5 slope; scaled by CMIP6 Rx1day',
+  model: 'Catalogue density (HK GEO; NASA GLC × its completeness against GEO) redistributed by ETOPO5 slope; scaled by CMIP6 Rx1day',
 };
 
 const H = hazardIndex('landslide');
 
 export function createLandslide(src: LayerSet): HazardModel {
-  // probability per 5' cell, 1e-5 steps
-  const slide = src.get('landslide_probability').data as Uint16Array;
+  // probability per 5' cell, in steps of the layer's scale (2e-5)
+  const layer = src.get('landslide_probability');
+  const slide = layer.data as Uint16Array;
+  const scale = layer.e.scale;
   return {
     sample(site, _ctx, { values, scores }) {
-      const pl = Math.min(1, slide[site.c5]! * 1e-5 * (1 + site.dRx1 / 100));
+      const p0 = Math.min(1, slide[site.c5]! * scale);
+      const f = 1 + site.dRx1 / 100;
+      const pl = p0 >= 1 ? 1 : f === 1 ? p0 : -Math.expm1(f * Math.log1p(-p0));
       values[H] = pl;
       scores[H] = damageFractionScore(pl);
     },

@@ -1,6 +1,6 @@
 /**
  * Snowfall (docs/methodology/hazards.md §3.9): Σ over months of CMAP precipitation × the snow fraction of the NCEP
- * monthly temperature warmed by the region's CMIP6 ΔTNn (all snow at ≤ 0 °C, all rain at ≥ 2 °C, linear between: NWS
+ * monthly temperature warmed by the region's CMIP6 winter-mean warming (AR6 WGI Atlas regional tas; all snow at ≤ 0 °C, all rain at ≥ 2 °C, linear between: NWS
  * Snow-17 PXTEMP guidance, Anderson 2006), precomputed at warming offsets and interpolated. Scored as the area-weighted
  * percentile among the snowy (≥ 1 mm) 2020 land cells; 0 below 1 mm.
  */
@@ -13,7 +13,7 @@ export const SNOWFALL_META: HazardMeta = {
   layers: ['snowfall', 'ar6_region'],
   tier: 'model on real inputs',
   resolutionKm: 280,
-  model: 'CMAP precipitation × snow fraction of NCEP monthly temperature warmed by CMIP6 ΔTNn',
+  model: 'CMAP precipitation × snow fraction of NCEP monthly temperature warmed by the CMIP6 (AR6 Atlas) winter-mean warming',
 };
 
 const H = hazardIndex('snowfall');
@@ -30,7 +30,7 @@ export function createSnowfall(src: LayerSet): HazardModel {
   const score = (v: number) => (v < 1 ? 0 : percentileScore(v, pct));
   return {
     sample(site, _ctx, { values, scores }) {
-      const sn = bandInterp(snow, site.c05, site.dTNn, 0.2);
+      const sn = bandInterp(snow, site.c05, site.dTWin, 0.2);
       values[H] = sn;
       scores[H] = score(sn);
     },
