@@ -86,7 +86,8 @@ function unitCatchment(hand: Uint8Array, rel: Uint8Array, nodata: number | null,
         const a = s - bh[j]!;
         if (!(a > 0)) continue;
         const r = br[j]!;
-        const c = (r > a ? a / r : 1) * Math.pow(r > a ? a / 2 : a - r / 2, 5 / 3);
+        const y = r > a ? a / 2 : a - r / 2;
+        const c = (r > a ? a / r : 1) * y * Math.cbrt(y * y); // f·ȳ^(5/3)
         block += c;
         if (j === 4) own = c;
       }
@@ -123,12 +124,14 @@ export function createRiverFlood(src: LayerSet): HazardModel {
   const nRatio = rs.manningN.channel / rs.manningN.floodplain;
   const wbf = (d: number) => rs.bankfullWidth.coef * Math.pow(d / rs.bankfullDepth.coef, wExp);
   const uc = unitCatchment(hand, rel, handNodata, handScale, relScale);
-  /** Stage above bankfull (m) at discharge ratio q > 1: bisection on the compound-channel relation above. */
-  const overbankStage = (q: number, d: number, w: number): number => {
-    let lo = 0,
-      hi = d * (Math.pow(q, f) - 1);
+  /**
+   * Stage above bankfull (m) at discharge ratio q > 1: bisection on the compound-channel relation above, from `lo` (a
+   * stage known to be below: the previous, more frequent return period's) to 0.1 mm.
+   */
+  const overbankStage = (q: number, d: number, w: number, lo: number): number => {
+    let hi = d * (Math.pow(q, f) - 1);
     const k = (nRatio * rs.cellWidthM) / (w * Math.pow(d, 5 / 3));
-    for (let it = 0; it < 30; it++) {
+    while (hi - lo > 1e-4) {
       const s = (lo + hi) / 2;
       const g = Math.pow(1 + s / d, 1 / f) + k * uc.conveyance(s);
       if (g > q) hi = s;
@@ -144,9 +147,11 @@ export function createRiverFlood(src: LayerSet): HazardModel {
       const r = rel[site.c5]! * relScale;
       const m = 1 + site.dRx5 / 100;
       if (raw !== handNodata && d > 0) uc.load(site.c5);
+      let s = 0;
       for (let k = 0; k < N_RP; k++) {
         const qk = q[k]! * m;
-        const s = raw === handNodata || qk <= 1 || d <= 0 ? 0 : overbankStage(qk, d, wbf(d));
+        // q grows with the return period, so each stage starts from the last
+        s = raw === handNodata || qk <= 1 || d <= 0 ? 0 : overbankStage(qk, d, wbf(d), s);
         curves[2 * N_RP + k] = cellMeanDepth(s, h, r);
       }
       values[H] = curves[2 * N_RP + I100]!;
