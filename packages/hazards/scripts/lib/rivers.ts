@@ -268,25 +268,47 @@ export interface RiverStageInputs {
 }
 
 /**
- * Sub-grid relief R of a 5' cell (m): half the elevation range of its 3×3 neighbourhood of ETOPO5 cells (land, heights
- * clipped at sea level). APPROXIMATION (no finer DEM is staged): on a plane or a V-shaped valley the range over one
- * cell is half the range over the centres of its 3×3 block (two cell widths), so R estimates the spread of ground
- * heights inside the cell. Used with the sub-grid floodplain profile of CaMa-Flood (Yamazaki, Kanae, Kim & Oki 2011,
- * Water Resour. Res. 47:W04501: flooded area and depth from the distribution of ground heights within the unit
- * catchment), here taken as uniform over [HAND, HAND + R] (docs/methodology/hazards.md §3.4).
+ * Window radius (cells) up to which subgridRelief looks for the nearest independent ETOPO5 samples: 6 cells = 0.5°, the
+ * grid of the global runoff and routing models whose flood volumes the global flood maps downscale (PCR-GLOBWB /
+ * GLOFRIS, Winsemius et al. 2013).
  */
-export function subgridRelief(t: Terrain, i: number, nb: Int32Array): number {
+export const RELIEF_MAX_RADIUS = 6;
+
+/**
+ * Sub-grid relief R of a 5' cell (m): the ground slope the DEM resolves times one cell width, from the smallest
+ * (2k+1)×(2k+1) neighbourhood of ETOPO5 cells (k = 1 … RELIEF_MAX_RADIUS; land, heights clipped at sea level) whose
+ * heights are not all equal: R = (max − min)/(2k). For k = 1 this is half the range of the 3×3 neighbourhood: on a
+ * plane or a V-shaped valley the range over one cell is half the range over the centres of its 3×3 block (two cell
+ * widths). Larger k only where the 3×3 block is flat: ETOPO5 carries coarser source grids on much of the land (the
+ * Gangetic plain is blocks of 10-20 cells at one height, 91 m, 98.5 m, 114 m), so nine equal cells are copies of one
+ * source sample, not a measured flat, and the slope between the nearest distinct samples is the best estimate the DEM
+ * gives. Flat out to 0.5° (deltas at 0 m) stays 0. APPROXIMATION (no finer DEM is staged). Used with the sub-grid
+ * floodplain profile of CaMa-Flood (Yamazaki, Kanae, Kim & Oki 2011, Water Resour. Res. 47:W04501: flooded area and
+ * depth from the distribution of ground heights within the unit catchment), here taken as uniform over [HAND, HAND + R]
+ * (docs/methodology/hazards.md §3.4).
+ */
+export function subgridRelief(t: Terrain, i: number): number {
+  const r0 = Math.floor(i / W5),
+    c0 = i - r0 * W5;
   let lo = Math.max(0, t.elev[i]!),
     hi = lo;
-  const n = neighbours(i, nb);
-  for (let k = 0; k < n; k++) {
-    const j = nb[k]!;
-    if (!t.land[j]) continue;
-    const e = Math.max(0, t.elev[j]!);
-    if (e < lo) lo = e;
-    if (e > hi) hi = e;
+  for (let k = 1; k <= RELIEF_MAX_RADIUS; k++) {
+    // the ring at Chebyshev distance k
+    for (let dr = -k; dr <= k; dr++) {
+      const rr = r0 + dr;
+      if (rr < 0 || rr >= H5) continue;
+      const step = dr === -k || dr === k ? 1 : 2 * k;
+      for (let dc = -k; dc <= k; dc += step) {
+        const j = rr * W5 + ((c0 + dc + W5) % W5);
+        if (!t.land[j]) continue;
+        const e = Math.max(0, t.elev[j]!);
+        if (e < lo) lo = e;
+        if (e > hi) hi = e;
+      }
+    }
+    if (hi > lo) return (hi - lo) / (2 * k);
   }
-  return (hi - lo) / 2;
+  return 0;
 }
 
 /**
@@ -329,7 +351,7 @@ export function riverStageInputs(t: Terrain, net: RiverNet, q1000: number): Rive
     hand[i] = bestH;
     bankfullM[i] = dbf(bestK);
     areaKm2[i] = dr.areaKm2[bestK]!;
-    reliefM[i] = subgridRelief(t, i, nb);
+    reliefM[i] = subgridRelief(t, i);
   }
   return { hand, bankfullM, areaKm2, reliefM };
 }

@@ -16,18 +16,23 @@
  * the first term the channel (at-a-station relation above), the second the floodplain: n_c = 0.03, n_fp = 0.10 (CaMa-
  * Flood defaults, Yamazaki et al. 2011), W_bf = 2.70·A^0.352 (Bieger et al. 2015), w(s) the flooded width and ȳ(s) its
  * mean depth over the sub-grid profile (w = Δx·s/R, ȳ = s/2 while s < R; w = Δx, ȳ = s − R/2 beyond; Δx the 9.26 km
- * cell). APPROXIMATIONS: the relief of the building's cell stands for the river's valley, and the floodplain is no wider
- * than one cell (a narrower floodplain gives a higher stage: errs on the side of more loss). s_T solves this by
- * bisection; with no floodplain term it is the in-channel D_bf·(q_T^0.40 − 1), its upper bound.
+ * cell). The floodplain is that of the site's 15' unit catchment (its 3×3 block of 5' cells, CaMa-Flood's global grid):
+ * w·ȳ^(5/3) summed over the block's flooded strips and spread over one catchment length 3Δx (CaMa-Flood's floodplain
+ * width: flooded area of the unit catchment over its channel length), or the site's own cell if that conveys more.
+ * APPROXIMATIONS: the block's HAND and relief stand for the river's valley (each cell's HAND is to its own governing
+ * river), and the floodplain is no wider than the block (a narrower floodplain gives a higher stage: errs on the side
+ * of more loss). s_T solves this by bisection; with no floodplain term it is the in-channel D_bf·(q_T^0.40 − 1), its
+ * upper bound.
  *
  * A building sits at an unknown place in the 9 km cell. Ground heights in the cell are taken as uniform over
- * [HAND, HAND + R], R the cell's sub-grid relief (`river_relief`; sub-grid floodplain profile as in CaMa-Flood,
- * Yamazaki et al. 2011), and the depth is the cell mean over that profile, dry ground counted as 0:
+ * [HAND, HAND + R], R the cell's sub-grid relief (`river_relief`: the slope ETOPO5 resolves around the cell times one
+ * cell width, scripts/lib/rivers.ts subgridRelief; sub-grid floodplain profile as in CaMa-Flood, Yamazaki et al. 2011), and the depth is the cell mean over that profile, dry ground counted as 0:
  * (s_T − HAND)²/(2R) while the water covers part of the cell, s_T − HAND − R/2 once it covers all of it (R → 0 gives
  * max(0, s_T − HAND)). APPROXIMATION: damage of the mean depth; depth-damage curves are concave from 0, so this is at
  * or above the mean damage over the cell (errs on the side of more loss). Curve 2 of CurveSample.
  */
 import { floodScore } from '../scoring.js';
+import { GRID_5M } from '../layer-format.js';
 import { N_RP, type HazardMeta, type LayerSet } from '../types.js';
 import { hazardIndex, I100, type HazardModel } from './common.js';
 
@@ -46,6 +51,50 @@ export function cellMeanDepth(s: number, h: number, r: number): number {
   const a = s - h;
   if (a <= 0) return 0;
   return a < r ? (a * a) / (2 * r) : a - r / 2;
+}
+
+/**
+ * The 15' unit catchment of a site (its 3×3 block of 5' cells; CaMa-Flood's global grid, Yamazaki et al. 2011) and
+ * its floodplain conveyance. `load(c5)` reads the HAND and relief of the block's cells (HAND NaN beyond every river's
+ * 1,000-year stage: never flooded); `conveyance(s)` is Σ w_j·ȳ_j^(5/3)/Δx at stage s above bankfull, the larger of the
+ * site's own cell (flooded share and mean flooded depth over its sub-grid profile) and the unit catchment's, whose
+ * flooded area spread over one catchment length (3Δx) is the floodplain width, as CaMa-Flood takes the floodplain width
+ * as the flooded area of the unit catchment over its channel length.
+ */
+function unitCatchment(hand: Uint8Array, rel: Uint8Array, nodata: number | null, handScale: number, relScale: number) {
+  const bh = new Float64Array(9);
+  const br = new Float64Array(9);
+  const W5 = GRID_5M.width,
+    H5 = GRID_5M.height;
+  return {
+    load(c5: number): void {
+      const row = Math.floor(c5 / W5),
+        col = c5 % W5;
+      for (let dr = -1, j = 0; dr <= 1; dr++)
+        for (let dc = -1; dc <= 1; dc++, j++) {
+          const rr = row + dr;
+          const c = rr < 0 || rr >= H5 ? -1 : rr * W5 + ((col + dc + W5) % W5);
+          const v = c < 0 ? nodata : hand[c]!;
+          bh[j] = v === nodata || v === null ? NaN : v * handScale;
+          br[j] = c < 0 ? 0 : rel[c]! * relScale;
+        }
+    },
+    conveyance(s: number): number {
+      let block = 0,
+        own = 0;
+      for (let j = 0; j < 9; j++) {
+        const a = s - bh[j]!;
+        if (!(a > 0)) continue;
+        const r = br[j]!;
+        const y = r > a ? a / 2 : a - r / 2;
+        const c = (r > a ? a / r : 1) * y * Math.cbrt(y * y); // f·ȳ^(5/3)
+        block += c;
+        if (j === 4) own = c;
+      }
+      block /= 3;
+      return block > own ? block : own;
+    },
+  };
 }
 
 export function createRiverFlood(src: LayerSet): HazardModel {
@@ -74,16 +123,17 @@ export function createRiverFlood(src: LayerSet): HazardModel {
   const wExp = rs.bankfullWidth.exp / rs.bankfullDepth.exp;
   const nRatio = rs.manningN.channel / rs.manningN.floodplain;
   const wbf = (d: number) => rs.bankfullWidth.coef * Math.pow(d / rs.bankfullDepth.coef, wExp);
-  /** Stage above bankfull (m) at discharge ratio q > 1: bisection on the compound-channel relation above. */
-  const overbankStage = (q: number, d: number, w: number, r: number): number => {
-    let lo = 0,
-      hi = d * (Math.pow(q, f) - 1);
-    const k = (nRatio * rs.cellWidthM) / w;
-    for (let it = 0; it < 30; it++) {
+  const uc = unitCatchment(hand, rel, handNodata, handScale, relScale);
+  /**
+   * Stage above bankfull (m) at discharge ratio q > 1: bisection on the compound-channel relation above, from `lo` (a
+   * stage known to be below: the previous, more frequent return period's) to 0.1 mm.
+   */
+  const overbankStage = (q: number, d: number, w: number, lo: number): number => {
+    let hi = d * (Math.pow(q, f) - 1);
+    const k = (nRatio * rs.cellWidthM) / (w * Math.pow(d, 5 / 3));
+    while (hi - lo > 1e-4) {
       const s = (lo + hi) / 2;
-      const frac = r > s ? s / r : 1;
-      const ybar = r > s ? s / 2 : s - r / 2;
-      const g = Math.pow(1 + s / d, 1 / f) + k * frac * Math.pow(ybar / d, 5 / 3);
+      const g = Math.pow(1 + s / d, 1 / f) + k * uc.conveyance(s);
       if (g > q) hi = s;
       else lo = s;
     }
@@ -96,9 +146,12 @@ export function createRiverFlood(src: LayerSet): HazardModel {
       const d = dbf[site.c5]! * dbfScale;
       const r = rel[site.c5]! * relScale;
       const m = 1 + site.dRx5 / 100;
+      if (raw !== handNodata && d > 0) uc.load(site.c5);
+      let s = 0;
       for (let k = 0; k < N_RP; k++) {
         const qk = q[k]! * m;
-        const s = raw === handNodata || qk <= 1 || d <= 0 ? 0 : overbankStage(qk, d, wbf(d), r);
+        // q grows with the return period, so each stage starts from the last
+        s = raw === handNodata || qk <= 1 || d <= 0 ? 0 : overbankStage(qk, d, wbf(d), s);
         curves[2 * N_RP + k] = cellMeanDepth(s, h, r);
       }
       values[H] = curves[2 * N_RP + I100]!;
