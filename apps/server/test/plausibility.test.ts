@@ -167,6 +167,53 @@ test('heat and drought: a desert factory, an air-conditioned office in a hot hum
 });
 
 /**
+ * Drought of a water-intensive firm (issue 33 item 4; docs/validation.md "Issue 33 item 4: drought of water-intensive
+ * firms"). A Food & Chemicals plant is not a power plant: the WRI curve's share of the year in drought is the share of the
+ * year its water supply fails, a year of failing water costs a formal firm 8 % of its revenue (World Bank 2017, Uncharted
+ * Waters / "Shocks in the City": "a single water outage can reduce a firm's revenue by more than 8 %"), and a unit of lost
+ * revenue costs it the value added of the lost sales (food 0.285, China NBS input-output table 2005). Published range:
+ * - at most a whole year of failing water, 8 % of revenue, in money at most 8 % × 0.285 = 2.3 % of revenue a year;
+ * - Cairo and Seville (AR6 region MED, drying: CMIP6 soil moisture −2 to −4 σ by 2-4 °C of warming, Seneviratne et al.
+ *   2021): 0 today, more than 0 in 2050 and more in 2100 under SSP5-8.5;
+ * - issue 33's criteria: no building in a hot desert or drought climate above 2.5 %/yr of value (revenue = value here);
+ * - the same plant loses far less than a thermal power plant at the same place (whose whole capacity depends on cooling
+ *   water): under a twentieth of it.
+ */
+test('drought of a water-intensive firm: a food & chemicals plant in Cairo and Seville, 2050 and 2100 SSP5-8.5, at most a year of failing water at value added', () => {
+  const food = { type: 'Food & Chemicals', valuation: 50e6, revenue: 50e6, floors: 2 };
+  const cap = 0.08 * propertyTypeOf('Food & Chemicals').droughtCostShare;
+  assert.ok(cap > 0.02 && cap < 0.025, `cap ${pct(cap)}`);
+  const sites = [
+    { name: 'Cairo food & chemicals plant (EG)', a: { latitude: 30.04, longitude: 31.24, country_code: 'EG', ...food } },
+    { name: 'Seville food & chemicals plant (ES)', a: { latitude: 37.39, longitude: -5.98, country_code: 'ES', ...food } },
+  ] as const;
+  const assets = [
+    ...sites.map((s) => ({ name: s.name, ...s.a })),
+    ...sites.map((s) => ({ name: `${s.name} as a thermal plant`, ...s.a, type: 'Energy - Thermal Power' })),
+  ];
+  const today = analyseReference(assets, 2020, '45');
+  const mid = analyseReference(assets, 2050, '85');
+  const late = analyseReference(assets, 2100, '85');
+  sites.forEach((s, i) => {
+    const of = (r: (typeof today)[number]) => (r.byHazard.drought! * s.a.valuation) / s.a.revenue;
+    assert.equal(of(today[i]!), 0, `${s.name}: drought today ${pct(of(today[i]!))}`);
+    assert.ok(of(mid[i]!) > 0, `${s.name}: no drought in 2050 under SSP5-8.5 in a drying region`);
+    assert.ok(of(late[i]!) > of(mid[i]!), `${s.name}: drought 2100 ${pct(of(late[i]!))} not above 2050 ${pct(of(mid[i]!))}`);
+    for (const [label, r, plant] of [
+      ['2050 SSP5-8.5', mid[i]!, mid[i + 2]!],
+      ['2100 SSP5-8.5', late[i]!, late[i + 2]!],
+    ] as const) {
+      assert.ok(of(r) <= cap, `${s.name} ${label}: drought ${pct(of(r))} of revenue above a year of failing water (${pct(cap)})`);
+      assert.ok(r.total <= 0.025, `${s.name} ${label}: total ${pct(r.total)} above 2.5 %/yr in a drying climate`);
+      assert.ok(
+        r.byHazard.drought! < 0.05 * plant.byHazard.drought!,
+        `${s.name} ${label}: ${pct(r.byHazard.drought!)} vs thermal plant ${pct(plant.byHazard.drought!)}`,
+      );
+    }
+  });
+});
+
+/**
  * Heat in money (issue 33 item 3 follow-up; docs/validation.md "Issue 33 follow-up: heat costed at the wage bill"). The
  * heat loss is business interruption, not damage: the share of work hours lost (ILO / Kjellstrom, 300 W in the shade for a
  * factory) × the labour cost share of revenue (ILO labour income share 51.4 % × value added per unit of gross output of

@@ -494,8 +494,8 @@ function scalarCell(
       pml = dmg;
       break;
     case 6:
-      /* drought: the change of the water balance (σ) × water dependence, not the absolute aridity */
-      dis = CTX.droughtShift ? droughtDisruption(CTX.droughtShift[j] as number, A.property.waterDependence) : 0;
+      /* drought: the change of the water balance (σ) × water dependence × cost share, not the absolute aridity */
+      dis = CTX.droughtShift ? droughtDisruption(CTX.droughtShift[j] as number, A.property.waterDependence, A.property.droughtCostShare) : 0;
       break;
     case 5: /* slr */ {
       // Permanent inundation depth: SLR above ground if the elevation is known; otherwise the site counts as exposed

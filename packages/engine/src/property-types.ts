@@ -6,6 +6,7 @@
  */
 import type { JrcOccupancy, HazusOccupancy } from './vulnerability/flood.js';
 import type { MetabolicRateW } from './vulnerability/heat.js';
+import { FIRM_WATER_OUTAGE_REVENUE_LOSS } from './vulnerability/drought.js';
 
 export type ProductionKind = 'none' | 'solar' | 'wind' | 'hydro' | 'thermal' | 'crops';
 
@@ -23,8 +24,18 @@ export interface PropertyTypeInfo {
   metabolicRateW: MetabolicRateW;
   /** Share of the work done in cooled space (0-1): 1 for offices and other service buildings taken as air-conditioned. */
   cooledShare: number;
-  /** Dependence of operations on water (0-1): 1 for the water-intensive sectors (engine.md §1.4b), else 0. */
+  /**
+   * Share of revenue lost in a year of drought at the curve's full value (engine.md §1.4b): 1 for plants whose output is
+   * the water-dependent capacity (thermal and hydro power, water supply, crops), FIRM_WATER_OUTAGE_REVENUE_LOSS (0.08) for
+   * water-intensive firms (food & chemicals, mining & metals, oil & gas), 0 for the others.
+   */
   waterDependence: number;
+  /**
+   * Cost to the business of a unit of revenue lost to drought (engine.md §1.4b): 1 for the plants (their lost capacity
+   * is lost revenue, as the WRI curve is calibrated), the sector's value added per unit of gross output for a
+   * water-intensive firm (the inputs of unsold output are not bought), 0 where waterDependence is 0.
+   */
+  droughtCostShare: number;
   /**
    * Labour cost as a share of revenue (gross output), the money of a lost work hour (engine.md §1.4a): the labour income
    * share of value added (ILO_LABOUR_INCOME_SHARE) × the value added per unit of gross output of the type's sector
@@ -72,6 +83,12 @@ const WORK: Record<Work, { metabolicRateW: MetabolicRateW; cooledShare: number }
   heavy: { metabolicRateW: 400, cooledShare: 0 },
   home: { metabolicRateW: 200, cooledShare: 0 },
 };
+/**
+ * How a type depends on water (engine.md §1.4b; water-intensive sectors of references-2 §4.3): 'plant' whose output is
+ * the water-dependent capacity (the WRI curve's share inoperable is the share of revenue lost), 'firm' a water-intensive
+ * business whose water supply fails in drought (World Bank 2017 revenue loss, costed at value added), 'none'.
+ */
+type Water = 'none' | 'plant' | 'firm';
 const T = (
   key: string,
   label: string,
@@ -80,7 +97,7 @@ const T = (
   production: ProductionKind,
   work: Work,
   sector: Sector,
-  waterIntensive = false,
+  water: Water = 'none',
 ): PropertyTypeInfo => ({
   key,
   label,
@@ -88,7 +105,8 @@ const T = (
   hazus,
   production,
   ...WORK[work],
-  waterDependence: waterIntensive ? 1 : 0,
+  waterDependence: water === 'plant' ? 1 : water === 'firm' ? FIRM_WATER_OUTAGE_REVENUE_LOSS : 0,
+  droughtCostShare: water === 'plant' ? 1 : water === 'firm' ? VALUE_ADDED_SHARE_BY_SECTOR[sector] : 0,
   labourCostShare: ILO_LABOUR_INCOME_SHARE * VALUE_ADDED_SHARE_BY_SECTOR[sector],
 });
 
@@ -114,20 +132,20 @@ export const PROPERTY_TYPES = [
   T('religious', 'Religious', 'commercial', 'REL1', 'none', 'services', 'other_services'),
   T('industrial', 'Industrial', 'industrial', 'IND2', 'none', 'industry', 'manufacturing'),
   T('manufacture', 'Manufacture', 'industrial', 'IND1', 'none', 'industry', 'manufacturing'),
-  T('food_chemicals', 'Food & Chemicals', 'industrial', 'IND3', 'none', 'industry', 'food', true),
-  T('mining_metals', 'Mining & Metals', 'industrial', 'IND4', 'none', 'industry', 'mining', true),
-  T('agriculture', 'Agriculture', 'agriculture', 'AGR1', 'crops', 'heavy', 'agriculture', true),
+  T('food_chemicals', 'Food & Chemicals', 'industrial', 'IND3', 'none', 'industry', 'food', 'firm'),
+  T('mining_metals', 'Mining & Metals', 'industrial', 'IND4', 'none', 'industry', 'mining', 'firm'),
+  T('agriculture', 'Agriculture', 'agriculture', 'AGR1', 'crops', 'heavy', 'agriculture', 'plant'),
   T('roads', 'Roads', 'roads', 'GOV1', 'none', 'heavy', 'construction'),
   T('railway', 'Railway', 'transport', 'GOV1', 'none', 'services', 'transport'),
   T('airport', 'Airport', 'transport', 'COM4', 'none', 'services', 'transport'),
   T('port', 'Port', 'transport', 'COM2', 'none', 'services', 'transport'),
   T('energy_solar', 'Energy - Solar', 'industrial', 'IND2', 'solar', 'industry', 'utilities'),
   T('energy_wind', 'Energy - Wind', 'industrial', 'IND2', 'wind', 'industry', 'utilities'),
-  T('energy_hydro', 'Energy - Hydro', 'industrial', 'IND2', 'hydro', 'industry', 'utilities', true),
-  T('energy_thermal', 'Energy - Thermal Power', 'industrial', 'IND2', 'thermal', 'industry', 'utilities', true),
+  T('energy_hydro', 'Energy - Hydro', 'industrial', 'IND2', 'hydro', 'industry', 'utilities', 'plant'),
+  T('energy_thermal', 'Energy - Thermal Power', 'industrial', 'IND2', 'thermal', 'industry', 'utilities', 'plant'),
   T('energy_grid', 'Energy - Transmission & Distribution', 'industrial', 'IND2', 'none', 'industry', 'utilities'),
-  T('oil_gas', 'Oil & Gas', 'industrial', 'IND3', 'none', 'industry', 'mining', true),
-  T('water', 'Water Supply', 'industrial', 'IND2', 'none', 'industry', 'utilities', true),
+  T('oil_gas', 'Oil & Gas', 'industrial', 'IND3', 'none', 'industry', 'mining', 'firm'),
+  T('water', 'Water Supply', 'industrial', 'IND2', 'none', 'industry', 'utilities', 'plant'),
   T('wastewater', 'Wastewater', 'industrial', 'IND2', 'none', 'industry', 'utilities'),
   T('telecommunication', 'Telecommunication', 'industrial', 'COM4', 'none', 'industry', 'transport'),
 ] as const satisfies readonly PropertyTypeInfo[];
