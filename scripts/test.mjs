@@ -5,7 +5,7 @@
 import { spawn, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import net from 'node:net';
 import { ensureDeps } from './ensure-deps.mjs';
 
@@ -203,45 +203,91 @@ const SLOW_SERVER_FILES = {
 };
 
 /**
- * The server test files of every suite asked for, as one queue of (suite, file) runs, SERVER_SLOTS at a time, the
- * slowest first (longest-first keeps the end of the run from waiting on one long file while the other slots idle).
- * Each run is its own `node --test` process (one test file, as before, in its own process with its own database);
- * its output is printed in one block when it ends. Per suite: test-output/<suite>.tap (the files' TAP one after
- * the other, each file's also under test-output/<suite>/), test-output/<suite>.files.txt (wall and CPU per file).
+ * Whether a server test file needs a process of its own: it sets process.env (read by code it imports or by the
+ * servers it starts), or measures its own process's memory, CPU or event-loop delay, which what other files left
+ * running in the same process would distort.
+ */
+function needsOwnProcess(file) {
+  return /process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|memoryUsage\(|cpuUsage\(|monitorEventLoopDelay\(/.test(readFileSync(file, 'utf8'));
+}
+
+/**
+ * The server test files of every suite asked for, as one queue of runs, SERVER_SLOTS at a time, the slowest first
+ * (longest-first keeps the end of the run from waiting on one long file while the other slots idle).
+ *
+ * A run is one `node --test` process. Most of a small file's CPU is the process starting (tsx loading the server's
+ * modules, about 5 s of CPU, the hazard layers at the first analysis, about 3 s, the password dictionaries, about 1 s),
+ * so files share processes: up to GROUP_FILES files, one after the other in one process, each with its own servers
+ * and databases as before (the process imports them all; node:test runs their tests in order). Slow files, and
+ * files that set process.env or measure their own process (needsOwnProcess), run in a process of their own.
+ * Per suite: test-output/<suite>.tap (the runs' TAP one after the other, each run's also under test-output/<suite>/),
+ * test-output/<suite>.files.txt (wall and CPU per run).
  */
 const SERVER_SLOTS = 4;
+const GROUP_FILES = 6;
+const ALONE_SECONDS = 60;
 async function runServerSuites(suites, files) {
   if (suites.length === 0) return;
   const timesFile = join(root, 'test-output', 'server-times.json');
   const previous = existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : {};
   const jobs = [];
   const once = [];
+  const perSuite = new Map(suites.map((s) => [s, []]));
   for (const file of files) {
     const rel = relative(root, file);
     const base = rel.split('/').pop();
     const dbSuites = usesSuiteDatabase(file) ? suites : suites.slice(0, 1);
     if (dbSuites.length < suites.length) once.push(base);
-    for (const suite of dbSuites) jobs.push({ suite, rel, expect: previous[`${suite.name} ${rel}`] ?? SLOW_SERVER_FILES[base] ?? 0 });
+    const alone = needsOwnProcess(file);
+    for (const suite of dbSuites) perSuite.get(suite).push({ rel, alone, expect: previous[`${suite.name} ${rel}`] ?? SLOW_SERVER_FILES[base] ?? 10 });
   }
-  jobs.sort((a, b) => b.expect - a.expect || a.rel.localeCompare(b.rel) || a.suite.name.localeCompare(b.suite.name));
+  for (const [suite, list] of perSuite) {
+    const shared = [];
+    for (const f of list) {
+      if (f.alone || f.expect >= ALONE_SECONDS || list.length === 1) jobs.push({ suite, rels: [f.rel], expect: f.expect });
+      else shared.push(f);
+    }
+    // longest processing time first: each file to the group with the least expected time so far
+    const groups = Array.from({ length: Math.ceil(shared.length / GROUP_FILES) }, () => ({ suite, rels: [], expect: 0 }));
+    for (const f of shared.sort((a, b) => b.expect - a.expect || a.rel.localeCompare(b.rel))) {
+      const g = groups.filter((x) => x.rels.length < GROUP_FILES).sort((a, b) => a.expect - b.expect)[0];
+      g.rels.push(f.rel);
+      g.expect += f.expect;
+    }
+    jobs.push(...groups);
+  }
+  jobs.sort((a, b) => b.expect - a.expect || a.rels[0].localeCompare(b.rels[0]) || a.suite.name.localeCompare(b.suite.name));
   const state = new Map(suites.map((s) => [s.name, { files: [], pass: 0, fail: 0, skipped: 0, failed: false, cpu: 0, end: 0 }]));
   for (const suite of suites) {
-    const n = jobs.filter((j) => j.suite === suite).length;
+    const mine = jobs.filter((j) => j.suite === suite);
     console.log(
-      `\n=== ${suite.name}: ${n} file(s)${once.length && suite === suites[0] ? ` (${once.join(', ')} do not depend on the suite's database: run here only)` : ''}`,
+      `\n=== ${suite.name}: ${mine.reduce((n, j) => n + j.rels.length, 0)} file(s) in ${mine.length} processes` +
+        `${once.length && suite === suites[0] ? ` (${once.join(', ')} do not depend on the suite's database: run here only)` : ''}`,
     );
     rmSync(join(root, 'test-output', suite.name), { recursive: true, force: true });
     mkdirSync(join(root, 'test-output', suite.name), { recursive: true });
   }
-  console.log(`\n=== server suites: ${jobs.length} file runs, ${SERVER_SLOTS} at a time, slowest first`);
+  console.log(`\n=== server suites: ${jobs.length} processes, ${SERVER_SLOTS} at a time, slowest first`);
   const t0 = Date.now();
   let next = 0;
+  let groupNo = 0;
   const seen = { ...previous };
   async function slot() {
     while (next < jobs.length) {
-      const { suite, rel } = jobs[next++];
-      const tap = join(root, 'test-output', suite.name, `${rel.split('/').pop().replace(/\.ts$/, '')}.tap`);
-      const r = await exec(process.execPath, [...nodeTestArgs(tap), rel], { env: suite.env });
+      const { suite, rels } = jobs[next++];
+      const name = rels.length === 1 ? rels[0].split('/').pop().replace(/\.ts$/, '') : `group-${++groupNo}`;
+      const tap = join(root, 'test-output', suite.name, `${name}.tap`);
+      let target = rels[0];
+      if (rels.length > 1) {
+        target = relative(root, join(root, 'test-output', suite.name, `${name}.test.mjs`));
+        writeFileSync(
+          join(root, target),
+          `// ${suite.name}: these server test files share one process (scripts/test.mjs, runServerSuites)\n` +
+            rels.map((r) => `import ${JSON.stringify(pathToFileURL(join(root, r)).href)};\n`).join(''),
+        );
+      }
+      const label = rels.length === 1 ? rels[0] : `${name} (${rels.map((r) => r.split('/').pop()).join(', ')})`;
+      const r = await exec(process.execPath, [...nodeTestArgs(tap), target], { env: suite.env });
       const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
       const num = (k) => Number((text.match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
       const st = state.get(suite.name);
@@ -254,10 +300,10 @@ async function runServerSuites(suites, files) {
       }
       st.cpu += r.cpu ?? 0;
       st.end = Date.now();
-      st.files.push({ rel, seconds: r.seconds, cpu: r.cpu, tap: text, code: r.code });
-      seen[`${suite.name} ${rel}`] = r.seconds;
+      st.files.push({ rel: label, seconds: r.seconds, cpu: r.cpu, tap: text, code: r.code });
+      if (rels.length === 1) seen[`${suite.name} ${rels[0]}`] = r.seconds;
       process.stdout.write(
-        `\n--- ${suite.name} ${rel}: ${r.code === 0 ? 'passed' : `FAILED (exit ${r.signal ?? r.code})`} in ${r.seconds} s${cpuText(r.cpu)}\n${r.held}`,
+        `\n--- ${suite.name} ${label}: ${r.code === 0 ? 'passed' : `FAILED (exit ${r.signal ?? r.code})`} in ${r.seconds} s${cpuText(r.cpu)}\n${r.held}`,
       );
     }
   }
@@ -276,7 +322,7 @@ async function runServerSuites(suites, files) {
     writeFileSync(join(root, 'test-output', `${suite.name}.tap`), st.files.map((f) => `# file: ${f.rel}\n${f.tap}`).join('\n'));
     writeFileSync(
       join(root, 'test-output', `${suite.name}.files.txt`),
-      `# per-file wall time (s) and CPU (s), slowest first; ${st.files.length} files, ${SERVER_SLOTS} files at a time across the server suites\n` +
+      `# per-process wall time (s) and CPU (s), slowest first; ${st.files.length} processes, ${SERVER_SLOTS} at a time across the server suites\n` +
         byTime
           .map((f) => `${f.seconds.toFixed(1).padStart(7)} ${f.cpu === null ? '' : f.cpu.toFixed(1).padStart(7)}  ${f.rel}${f.code ? '  FAILED' : ''}`)
           .join('\n') +

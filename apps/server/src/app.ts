@@ -145,6 +145,9 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
             serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }) },
           },
     bodyLimit: config.BODY_LIMIT_BYTES,
+    // A plugin's registration (the API docs page reads its assets) may take more than Fastify's default 10 s on a
+    // machine under load (seen at load 20 on 2 cores); failing the start for it helps nobody.
+    pluginTimeout: 120_000,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     requestIdHeader: false,
