@@ -5,6 +5,7 @@
  * feature per row, these fields as properties). docs/results-api.md documents it with examples.
  */
 import { z } from 'zod';
+import { CONSTRUCTION_CLASSES, constructionClassError, constructionClassOf } from './assets.js';
 import { dbId } from './common.js';
 import { ANALYSIS_TYPES, HAZARDS, SCENARIOS, type HazardKey } from './hazards.js';
 
@@ -62,6 +63,18 @@ export const ResultsAsset = z
       .max(100000, 'flood_protection must be 1 to 100000 years')
       .optional()
       .describe('Standard of flood protection, years.'),
+    construction: z
+      .preprocess(
+        (v) => constructionClassOf(v) ?? v,
+        z.enum(CONSTRUCTION_CLASSES, {
+          error: (i) =>
+            typeof i.input === 'string' ? constructionClassError('construction', i.input) : `construction must be one of ${CONSTRUCTION_CLASSES.join(', ')}`,
+        }),
+      )
+      .optional()
+      .describe(
+        `Construction class (${CONSTRUCTION_CLASSES.join(', ')}): typhoon wind then uses the FEMA Hazus curve of the building type (class, floors, property type); without it the regional Emanuel curve.`,
+      ),
   })
   .meta({ id: 'ResultsAsset' });
 export type ResultsAsset = z.infer<typeof ResultsAsset>;

@@ -1716,6 +1716,11 @@ export interface components {
             floors?: number;
             /** @description Standard of flood protection, years. */
             flood_protection?: number;
+            /**
+             * @description Construction class (concrete, steel, masonry, wood, manufactured): typhoon wind then uses the FEMA Hazus curve of the building type (class, floors, property type); without it the regional Emanuel curve.
+             * @enum {string}
+             */
+            construction?: "concrete" | "steel" | "masonry" | "wood" | "manufactured";
         };
         AssetResultInput: {
             /** @description Position of the asset in the request or project, from 0. */
@@ -1830,6 +1835,11 @@ export interface components {
             floors?: number;
             /** @description Standard of flood protection, years. */
             flood_protection?: number;
+            /**
+             * @description Construction class (concrete, steel, masonry, wood, manufactured): typhoon wind then uses the FEMA Hazus curve of the building type (class, floors, property type); without it the regional Emanuel curve.
+             * @enum {string}
+             */
+            construction?: "concrete" | "steel" | "masonry" | "wood" | "manufactured";
         };
         AssetResult: {
             /** @description Position of the asset in the request or project, from 0. */
