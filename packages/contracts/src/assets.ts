@@ -4,7 +4,7 @@
  * NA (empty, "NA", "N/A", "-", null) is kept distinct from zero: it becomes null.
  */
 
-export type AssetFieldKind = 'text' | 'latitude' | 'longitude' | 'money' | 'number' | 'integer' | 'percent' | 'energy' | 'crop';
+export type AssetFieldKind = 'text' | 'latitude' | 'longitude' | 'money' | 'number' | 'integer' | 'percent' | 'energy' | 'crop' | 'construction';
 
 export interface AssetField {
   key: string;
@@ -76,6 +76,14 @@ export const ASSET_FIELDS = [
     optional: true,
     range: [1, 100000],
     aliases: ['standard of protection', 'protection standard', 'flood protection standard', 'flood protection years', 'sop'],
+  },
+  {
+    key: 'construction',
+    header: 'construction',
+    label: 'Construction',
+    kind: 'construction',
+    optional: true,
+    aliases: ['construction class', 'construction type', 'construction material', 'structure type', 'building material'],
   },
 ] as const satisfies readonly AssetField[];
 
