@@ -3,7 +3,7 @@
 // OS-Climate physrisk vulnerability_config.csv.gz (Apache-2.0; staging source only, never committed) into the committed
 // module src/data/hazus-wind-curves.ts. Reproducible: `node packages/engine/scripts/convert-hazus-wind.mjs [dir]`.
 // Original source: FEMA Hazus Hurricane Model (Hazus 6.1, "HazusWindDamFunctions_Hazus61"; Hazus Hurricane Model
-// Technical Manual, FEMA 2021/2022, ch. 5-6, specific building types); physrisk rows
+// Technical Manual, specific building types); physrisk rows
 // `Wind,Asset,"hazus_wind_spec_build_type=<SBT>,damage_type=structure",max_speed,m/s,damage`.
 // Intensity: 3-second peak gust at 10 m in open terrain, 50-250 mph in 5-mph steps (22.35-111.76 m/s).
 import { readFileSync, writeFileSync } from 'node:fs';
