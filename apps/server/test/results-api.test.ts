@@ -150,6 +150,10 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
     assert.notEqual(none.typhoon.expected_annual_loss_usd, concrete.typhoon.expected_annual_loss_usd);
     assert.notEqual(none.typhoon.loss_1_in_100_usd, wood.typhoon.loss_1_in_100_usd);
     assert.equal(wood2.typhoon.expected_annual_loss_usd, wood.typhoon.expected_annual_loss_usd, 'a synonym of wood');
+    // each row names the class and the Hazus building type whose curve was used (retail, 2 storeys)
+    assert.deepEqual([none.typhoon.construction, none.typhoon.wind_building_type], [null, null]);
+    assert.deepEqual([wood2.typhoon.construction, wood2.typhoon.wind_building_type], ['wood', 'WMUH2']);
+    assert.deepEqual([concrete.river.construction, concrete.river.wind_building_type], ['concrete', 'CECBL']);
     // the wind intensity and the other hazards do not depend on the construction class
     assert.equal(wood.typhoon.intensity, none.typhoon.intensity);
     assert.equal(wood.river.expected_annual_loss_usd, none.river.expected_annual_loss_usd);

@@ -143,6 +143,13 @@ export const AssetResult = z
     latitude: z.number(),
     longitude: z.number(),
     property_type: z.string().nullable(),
+    construction: z.enum(CONSTRUCTION_CLASSES).nullable().describe('Construction class of the asset; null = unknown.'),
+    wind_building_type: z
+      .string()
+      .nullable()
+      .describe(
+        'FEMA Hazus hurricane building type whose curve gives the typhoon damage (e.g. CECBL, WSF2; engine.md §1.3a); null = the regional Emanuel curve (or a wind turbine).',
+      ),
     hazard: z.enum(HAZARD_KEY_LIST),
     hazard_label: z.string(),
     analysis_type: z.enum(ANALYSIS_TYPES),
