@@ -337,6 +337,30 @@ test('flood and surge: floodplain warehouses, a delta-city shop and barrier-coas
     { name: 'Nong Khai warehouse (TH)', a: { latitude: 17.88, longitude: 102.74, country_code: 'TH', ...warehouse }, lo: 0.0005 },
     { name: 'Davenport warehouse, no levee (US)', a: { latitude: 41.52, longitude: -90.58, country_code: 'US', ...warehouse, flood_protection: 2 }, lo: 0 },
     { name: 'Ho Chi Minh City ground-floor shop (VN)', a: { latitude: 10.77, longitude: 106.7, country_code: 'VN', ...shop }, lo: 0.0005 },
+ * Wind by construction class (issue 33 item 6; docs/validation.md "Issue 33: wind by construction class"): buildings on
+ * hurricane and typhoon coasts with a construction class, typhoon wind loss (fraction of value per year) inside:
+ * - Miami-Dade house (wood, masonry): at least the Florida state-wide residential average of the Florida Public Hurricane
+ *   Loss Model, about 5 billion USD a year before deductibles on about 1.8 trillion USD of residential property = 0.28 %/yr
+ *   (Hamid et al. 2011, "Catastrophe model-based assessment of hurricane risk and estimates of potential insured losses
+ *   for the State of Florida", Natural Hazards Review 12(4):171 [verify volume], abstract): Miami on the coast is among
+ *   the most exposed counties, so at least that average; at most physrisk's "very high" threshold, 5 %/yr.
+ * - Manila and Tacloban (Philippines) wood house: physrisk's "medium" to "high" bands, 0.2-5 %/yr, for light houses on
+ *   the coast most often struck by typhoons (Haiyan 2013 at Tacloban).
+ * - A 10-storey concrete office in Miami loses less than a wood house there, which loses more than a masonry one.
+ */
+test('wind by construction class: coastal houses and offices inside their published ranges, wood above masonry above concrete', () => {
+  const house = { type: 'Residential', valuation: 1e6, revenue: 0, floors: 1 };
+  const miami = { latitude: 25.7743, longitude: -80.1937, country_code: 'US' };
+  const cases = [
+    { name: 'Miami house, wood', a: { ...miami, ...house, construction: 'wood' }, range: [0.0028, 0.05] },
+    { name: 'Miami house, masonry', a: { ...miami, ...house, construction: 'masonry' }, range: [0.0028, 0.05] },
+    { name: 'Manila house, wood', a: { latitude: 14.58, longitude: 120.98, country_code: 'PH', ...house, construction: 'wood' }, range: [0.002, 0.05] },
+    { name: 'Tacloban house, wood', a: { latitude: 11.24, longitude: 125.0, country_code: 'PH', ...house, construction: 'wood' }, range: [0.002, 0.05] },
+    {
+      name: 'Miami 10-storey office, concrete',
+      a: { ...miami, type: 'Office', valuation: 100e6, revenue: 20e6, floors: 10, construction: 'concrete' },
+      range: [0.0005, 0.01],
+    },
   ] as const;
   const rows = analyseReference(
     cases.map((c) => ({ name: c.name, ...c.a })),
@@ -411,3 +435,11 @@ test(
     assert.ok(r!.byHazard.river_flood! <= 0.02, `Patna: river ${pct(r!.byHazard.river_flood!)} above 2 %`);
   },
 );
+    const w = rows[i]!.byHazard.typhoon!;
+    const [lo, hi] = c.range;
+    assert.ok(w >= lo && w <= hi, `${c.name}: typhoon ${pct(w)} outside ${pct(lo)}..${pct(hi)}`);
+    assert.ok(rows[i]!.cvar20 < 1, `${c.name}: 20-year loss ${pct(rows[i]!.cvar20)} of value`);
+  });
+  const [wood, masonry, , , office] = rows.map((r) => r.byHazard.typhoon!);
+  assert.ok(wood! > masonry! && masonry! > office!, `wood ${pct(wood!)}, masonry ${pct(masonry!)}, concrete office ${pct(office!)}`);
+});

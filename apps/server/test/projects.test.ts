@@ -23,6 +23,7 @@ const HEADER = [
   'veg',
   'ownership',
   'flood protection',
+  'construction',
 ];
 const ROWS = [
   ['Central Tower', 22.2819, 114.1585, '12,500,000', '85M', 'Office', 42000, 310000000, 38, 'NA', '', '', '', '', '', '', '', 100],

@@ -124,6 +124,55 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
     }
   });
 
+  test('a posted construction class selects the Hazus wind curve of the building: it changes the typhoon loss, not the others', async () => {
+    const base = { name: 'Manila 2-storey shop', latitude: 14.58, longitude: 120.98, property_type: 'Retail', valuation: 1e7, floors: 2 };
+    const post = async (construction?: string) => {
+      const asset = construction === undefined ? base : { ...base, construction };
+      const res = await s.api.post('/api/v2/asset_results/', {
+        token: owner.token,
+        json: { assets: [asset], hazards: ['typhoon', 'river_flood'], scenarios: ['85'], years: [2050] },
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 400));
+      const rows = res.body.results as AssetResult[];
+      return { typhoon: rows.find((r) => r.hazard === 'typhoon')!, river: rows.find((r) => r.hazard === 'river_flood')! };
+    };
+    const none = await post();
+    const wood = await post('wood');
+    const concrete = await post('Concrete');
+    const wood2 = await post('Timber Frame');
+    assert.ok(none.typhoon.intensity! > 30, `Manila has typhoon wind (${none.typhoon.intensity} m/s)`);
+    for (const r of [none, wood, concrete]) assert.ok(r.typhoon.expected_annual_loss_usd! > 0);
+    // Hazus WMUH2 (wood multi-unit, 2 storeys) above CECBL (concrete commercial low-rise) at the same wind
+    assert.ok(
+      wood.typhoon.expected_annual_loss_usd! > 1.5 * concrete.typhoon.expected_annual_loss_usd!,
+      `wood ${wood.typhoon.expected_annual_loss_usd} vs concrete ${concrete.typhoon.expected_annual_loss_usd}`,
+    );
+    assert.notEqual(none.typhoon.expected_annual_loss_usd, concrete.typhoon.expected_annual_loss_usd);
+    assert.notEqual(none.typhoon.loss_1_in_100_usd, wood.typhoon.loss_1_in_100_usd);
+    assert.equal(wood2.typhoon.expected_annual_loss_usd, wood.typhoon.expected_annual_loss_usd, 'a synonym of wood');
+    // each row names the class and the Hazus building type whose curve was used (retail, 2 storeys)
+    assert.deepEqual([none.typhoon.construction, none.typhoon.wind_building_type], [null, null]);
+    assert.deepEqual([wood2.typhoon.construction, wood2.typhoon.wind_building_type], ['wood', 'WMUH2']);
+    assert.deepEqual([concrete.river.construction, concrete.river.wind_building_type], ['concrete', 'CECBL']);
+    // the wind intensity and the other hazards do not depend on the construction class
+    assert.equal(wood.typhoon.intensity, none.typhoon.intensity);
+    assert.equal(wood.river.expected_annual_loss_usd, none.river.expected_annual_loss_usd);
+    // a value that is not a class: 400 naming the field and the classes
+    const bad = await s.api.post('/api/v2/asset_results/', {
+      token: owner.token,
+      json: { assets: [base, { ...base, name: 'b', construction: 'adobe' }], hazards: ['typhoon'], scenarios: ['85'], years: [2050] },
+    });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.errors?.map((e: { field: string }) => e.field).join(','), 'assets.1.construction');
+    assert.match(bad.body.detail, /construction 'adobe' is not a construction class \(concrete, steel, masonry, wood, manufactured\)/);
+    const num = await s.api.post('/api/v2/asset_results/', {
+      token: owner.token,
+      json: { assets: [{ ...base, construction: 3 }], hazards: ['typhoon'], scenarios: ['85'], years: [2050] },
+    });
+    assert.equal(num.status, 400);
+    assert.match(JSON.stringify(num.body.errors), /assets\.0\.construction/);
+  });
+
   test('the generated typed client calls the results API and surfaces 4xx with the field', async () => {
     const api = createApiClient({ baseUrl: s.url, token: owner.token });
     const out = await api.assetResults({

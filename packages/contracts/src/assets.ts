@@ -4,7 +4,7 @@
  * NA (empty, "NA", "N/A", "-", null) is kept distinct from zero: it becomes null.
  */
 
-export type AssetFieldKind = 'text' | 'latitude' | 'longitude' | 'money' | 'number' | 'integer' | 'percent' | 'energy' | 'crop';
+export type AssetFieldKind = 'text' | 'latitude' | 'longitude' | 'money' | 'number' | 'integer' | 'percent' | 'energy' | 'crop' | 'construction';
 
 export interface AssetField {
   key: string;
@@ -77,9 +77,59 @@ export const ASSET_FIELDS = [
     range: [1, 100000],
     aliases: ['standard of protection', 'protection standard', 'flood protection standard', 'flood protection years', 'sop'],
   },
+  {
+    key: 'construction',
+    header: 'construction',
+    label: 'Construction',
+    kind: 'construction',
+    optional: true,
+    aliases: ['construction class', 'construction type', 'construction material', 'structure type', 'building material'],
+  },
 ] as const satisfies readonly AssetField[];
 
 export type AssetFieldKey = (typeof ASSET_FIELDS)[number]['key'];
+
+/**
+ * Construction classes of a building (issue 33 item 6): each selects a FEMA Hazus hurricane wind damage function by
+ * storeys and occupancy (docs/methodology/engine.md §1.3a). Empty = unknown: the regional Emanuel curve applies.
+ */
+export const CONSTRUCTION_CLASSES = ['concrete', 'steel', 'masonry', 'wood', 'manufactured'] as const;
+export type ConstructionClass = (typeof CONSTRUCTION_CLASSES)[number];
+
+/** Other spellings of the classes accepted in uploads and the API (lower case, single spaces). */
+const CONSTRUCTION_SYNONYMS: Record<string, ConstructionClass> = {
+  'reinforced concrete': 'concrete',
+  rc: 'concrete',
+  'steel frame': 'steel',
+  'structural steel': 'steel',
+  brick: 'masonry',
+  'concrete block': 'masonry',
+  blockwork: 'masonry',
+  timber: 'wood',
+  'timber frame': 'wood',
+  'wood frame': 'wood',
+  'manufactured home': 'manufactured',
+  'manufactured housing': 'manufactured',
+  'mobile home': 'manufactured',
+};
+
+/** The construction class a cell or field names: null for NA/empty, undefined for a value that is not a class. */
+export function constructionClassOf(v: unknown): ConstructionClass | null | undefined {
+  if (isNA(v)) return null;
+  if (typeof v !== 'string') return undefined;
+  const s = v
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
+  if ((CONSTRUCTION_CLASSES as readonly string[]).includes(s)) return s as ConstructionClass;
+  return CONSTRUCTION_SYNONYMS[s];
+}
+
+/** The sentence naming the field when a construction value is not a class. */
+export function constructionClassError(field: string, v: unknown): string {
+  return `${field} '${String(v).slice(0, 40)}' is not a construction class (${CONSTRUCTION_CLASSES.join(', ')})`;
+}
+
 export const OPTIONAL_ASSET_FIELDS = ASSET_FIELDS.filter((f): boolean => (f as AssetField).optional === true).map((f) => f.key);
 
 /** The NA sentinel of the spec: sent for empty values. */

@@ -5,6 +5,7 @@
  * feature per row, these fields as properties). docs/results-api.md documents it with examples.
  */
 import { z } from 'zod';
+import { CONSTRUCTION_CLASSES, constructionClassError, constructionClassOf } from './assets.js';
 import { dbId } from './common.js';
 import { ANALYSIS_TYPES, HAZARDS, SCENARIOS, type HazardKey } from './hazards.js';
 
@@ -62,6 +63,18 @@ export const ResultsAsset = z
       .max(100000, 'flood_protection must be 1 to 100000 years')
       .optional()
       .describe('Standard of flood protection, years.'),
+    construction: z
+      .preprocess(
+        (v) => constructionClassOf(v) ?? v,
+        z.enum(CONSTRUCTION_CLASSES, {
+          error: (i) =>
+            typeof i.input === 'string' ? constructionClassError('construction', i.input) : `construction must be one of ${CONSTRUCTION_CLASSES.join(', ')}`,
+        }),
+      )
+      .optional()
+      .describe(
+        `Construction class (${CONSTRUCTION_CLASSES.join(', ')}): typhoon wind then uses the FEMA Hazus curve of the building type (class, floors, property type); without it the regional Emanuel curve.`,
+      ),
   })
   .meta({ id: 'ResultsAsset' });
 export type ResultsAsset = z.infer<typeof ResultsAsset>;
@@ -130,6 +143,13 @@ export const AssetResult = z
     latitude: z.number(),
     longitude: z.number(),
     property_type: z.string().nullable(),
+    construction: z.enum(CONSTRUCTION_CLASSES).nullable().describe('Construction class of the asset; null = unknown.'),
+    wind_building_type: z
+      .string()
+      .nullable()
+      .describe(
+        'FEMA Hazus hurricane building type whose curve gives the typhoon damage (e.g. CECBL, WSF2; engine.md §1.3a); null = the regional Emanuel curve (or a wind turbine).',
+      ),
     hazard: z.enum(HAZARD_KEY_LIST),
     hazard_label: z.string(),
     analysis_type: z.enum(ANALYSIS_TYPES),

@@ -3,13 +3,13 @@
  * Every field may be missing or NA: money defaults to 0, ownership to 100 %, type to "commercial", mitigation to none.
  * (These types could move to @crp/contracts.)
  */
-import { HAZARD_KEYS, type HazardKey } from '@crp/contracts';
+import { constructionClassOf, HAZARD_KEYS, type ConstructionClass, type HazardKey } from '@crp/contracts';
 import { jrcContinentOf, tcRegionOf, type JrcContinent, type TcRegion } from './geo.js';
 import { propertyTypeOf, type PropertyTypeInfo } from './property-types.js';
 import { buildingFloodDamage, FLOOD_MIN_DEPTH_M, jrcCurve } from './vulnerability/flood.js';
 import { defaultFloodProtection, type FloodProtection } from './vulnerability/protection.js';
 import { piecewiseLinear } from './interp.js';
-import { vHalfForRegion, WIND_TURBINE_CURVE } from './vulnerability/wind.js';
+import { hazusWindBuildingType, hazusWindCurve, vHalfForRegion, WIND_TURBINE_CURVE, type HazusWindBuildingType } from './vulnerability/wind.js';
 import { wildfireDestructionGivenExposure } from './vulnerability/other.js';
 import { uniformTable, type PiecewiseLinear, type UniformTable } from './interp.js';
 import { combineMeasures, defaultMeasure, mitigationLevelOf, resolveMeasure, type AdaptationMeasure, type ResolvedMeasure } from './adaptation.js';
@@ -36,6 +36,11 @@ export interface AssetInput {
   /** First-floor (plinth) height above ground, metres. */
   plinth_height?: Num;
   basement?: boolean | string | null;
+  /**
+   * Construction class (CONSTRUCTION_CLASSES or a synonym): selects the Hazus hurricane wind curve of the building
+   * type (engine.md §1.3a). Empty or not a class: unknown, the regional Emanuel curve.
+   */
+  construction?: string | null;
   /** Asset mitigation level 0-3 or none/low/medium/high. */
   mitigation_risk?: Num;
   /**
@@ -95,7 +100,14 @@ export interface PreparedAsset {
   vHalfMs: number;
   /** Probability that a wildfire exposure destroys the building, by occupancy (vulnerability/other.ts). */
   wildfireDestruction: number;
-  /** Tabulated wind vulnerability replacing Emanuel (wind turbines: Rose et al. 2012), or null. */
+  /** Construction class given with the asset, or null (unknown). */
+  construction: ConstructionClass | null;
+  /** Hazus hurricane specific building type of the construction class, storeys and occupancy, or null. */
+  windBuildingType: HazusWindBuildingType | null;
+  /**
+   * Tabulated wind vulnerability replacing Emanuel over the 1-minute wind: wind turbines (Rose et al. 2012), or the
+   * Hazus curve of windBuildingType; null = the regional Emanuel curve.
+   */
   windTable: UniformTable | null;
   /** Resolved measure per hazard, in HAZARD_KEYS order. */
   measures: ResolvedMeasure[];
@@ -110,6 +122,13 @@ export const NA_DEFAULT_FIRST_FLOOR_M = 0.305;
 export const FLOOD_TABLE_MAX_DEPTH_M = 30;
 const tables = new Map<string, UniformTable>();
 const TURBINE_TABLE = uniformTable(WIND_TURBINE_CURVE, 5);
+const hazusWindTables = new Map<HazusWindBuildingType, UniformTable>();
+/** The Hazus curve of a building type tabulated every 0.25 m/s of 1-minute wind (the points lie 1.82 m/s apart). */
+function hazusWindTable(sbt: HazusWindBuildingType): UniformTable {
+  let t = hazusWindTables.get(sbt);
+  if (!t) hazusWindTables.set(sbt, (t = uniformTable(hazusWindCurve(sbt), 0.25)));
+  return t;
+}
 function floodTableOf(occ: PropertyTypeInfo['jrc'], continent: JrcContinent, plinthM: number, floors: number, basement: boolean): UniformTable {
   const f = floors > 1 ? Math.floor(floors) : 1;
   const k = `${occ}/${continent}/${plinthM}/${f}/${basement ? 1 : 0}`;
@@ -183,6 +202,10 @@ export function prepareAsset(a: AssetInput, measures: HazardMeasures = {}): Prep
   const ownSop = num(a.flood_protection);
   const protection: FloodProtection = ownSop >= 1 ? { river: ownSop, coastal: ownSop, rainfall: ownSop, source: 'asset' } : dflt;
   const cut = (rp: number) => (rp > 1 ? 1 / rp : Infinity);
+  const construction = constructionClassOf(a.construction) ?? null;
+  // Hazus building curves for buildings only: not wind turbines (their fragility), roads or railways (no building)
+  const building = property.production !== 'wind' && property.jrc !== 'roads' && property.jrc !== 'transport';
+  const windBuildingType = construction && building ? hazusWindBuildingType(construction, floors, property.hazus) : null;
   return {
     latDeg: lat,
     lonDeg: lon,
@@ -207,7 +230,9 @@ export function prepareAsset(a: AssetInput, measures: HazardMeasures = {}): Prep
     floodTable: floodTableOf(property.jrc, continent, plinthHeightM, floors, basement),
     vHalfMs: vHalfForRegion(tcRegion),
     wildfireDestruction: wildfireDestructionGivenExposure(property.hazus),
-    windTable: property.production === 'wind' ? TURBINE_TABLE : null,
+    construction,
+    windBuildingType,
+    windTable: property.production === 'wind' ? TURBINE_TABLE : windBuildingType ? hazusWindTable(windBuildingType) : null,
     measures: resolvedMeasures(mitigationLevel, measures),
     energyGwh: pos(a.solar_production) + pos(a.wind_production) + pos(a.hydro_production),
     cropsKg: pos(a.wheat_production) + pos(a.rice_production) + pos(a.maize_production) + pos(a.fruit_production) + pos(a.vegetable_production),

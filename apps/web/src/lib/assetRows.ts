@@ -1,5 +1,7 @@
 import {
   ASSET_FIELDS,
+  constructionClassError,
+  constructionClassOf,
   assetFieldForHeader,
   decodeText,
   isBlankRow,
@@ -100,6 +102,10 @@ export function rowProblems(row: AssetRow): string[] {
   }
   for (const f of ASSET_FIELDS) {
     if (f.kind === 'text' || f.kind === 'latitude' || f.kind === 'longitude') continue;
+    if (f.kind === 'construction') {
+      if (constructionClassOf(row[f.key]) === undefined) out.push(constructionClassError(f.label.toLowerCase(), row[f.key]));
+      continue;
+    }
     const p = parseAmount(row[f.key]);
     if ('error' in p) out.push(`${f.label.toLowerCase()} ${p.error}`);
   }

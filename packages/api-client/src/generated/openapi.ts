@@ -1716,6 +1716,11 @@ export interface components {
             floors?: number;
             /** @description Standard of flood protection, years. */
             flood_protection?: number;
+            /**
+             * @description Construction class (concrete, steel, masonry, wood, manufactured): typhoon wind then uses the FEMA Hazus curve of the building type (class, floors, property type); without it the regional Emanuel curve.
+             * @enum {string}
+             */
+            construction?: "concrete" | "steel" | "masonry" | "wood" | "manufactured";
         };
         AssetResultInput: {
             /** @description Position of the asset in the request or project, from 0. */
@@ -1726,6 +1731,13 @@ export interface components {
             latitude: number;
             longitude: number;
             property_type: string | null;
+            /**
+             * @description Construction class of the asset; null = unknown.
+             * @enum {string|null}
+             */
+            construction: "concrete" | "steel" | "masonry" | "wood" | "manufactured" | null;
+            /** @description FEMA Hazus hurricane building type whose curve gives the typhoon damage (e.g. CECBL, WSF2; engine.md §1.3a); null = the regional Emanuel curve (or a wind turbine). */
+            wind_building_type: string | null;
             /** @enum {string} */
             hazard: "river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought";
             hazard_label: string;
@@ -1830,6 +1842,11 @@ export interface components {
             floors?: number;
             /** @description Standard of flood protection, years. */
             flood_protection?: number;
+            /**
+             * @description Construction class (concrete, steel, masonry, wood, manufactured): typhoon wind then uses the FEMA Hazus curve of the building type (class, floors, property type); without it the regional Emanuel curve.
+             * @enum {string}
+             */
+            construction?: "concrete" | "steel" | "masonry" | "wood" | "manufactured";
         };
         AssetResult: {
             /** @description Position of the asset in the request or project, from 0. */
@@ -1840,6 +1857,13 @@ export interface components {
             latitude: number;
             longitude: number;
             property_type: string | null;
+            /**
+             * @description Construction class of the asset; null = unknown.
+             * @enum {string|null}
+             */
+            construction: "concrete" | "steel" | "masonry" | "wood" | "manufactured" | null;
+            /** @description FEMA Hazus hurricane building type whose curve gives the typhoon damage (e.g. CECBL, WSF2; engine.md §1.3a); null = the regional Emanuel curve (or a wind turbine). */
+            wind_building_type: string | null;
             /** @enum {string} */
             hazard: "river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought";
             hazard_label: string;

@@ -272,6 +272,8 @@ export interface AssetsTable {
   plinth_height: number | null;
   /** Standard of flood protection, years (null: the place's default). */
   flood_protection: number | null;
+  /** Construction class (CONSTRUCTION_CLASSES; null: unknown). */
+  construction: string | null;
   mitigation_risk: number | null;
   content_value: number | null;
   yearly_inventory_value: number | null;

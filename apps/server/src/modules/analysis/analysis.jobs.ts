@@ -66,6 +66,7 @@ export function assetInputOf(a: AssetRow): AssetInput {
     floors: a.stories,
     plinth_height: a.plinth_height,
     flood_protection: a.flood_protection,
+    construction: a.construction,
     basement: a.basement,
     mitigation_risk: a.mitigation_risk,
     solar_production: a.solar_production,

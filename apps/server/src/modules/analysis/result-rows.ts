@@ -69,6 +69,8 @@ export function* assetResultRows(
             latitude: asset.latitude,
             longitude: asset.longitude,
             property_type: asset.property_type ?? null,
+            construction: prepared.construction,
+            wind_building_type: prepared.windBuildingType,
             hazard: h,
             hazard_label: LABEL[h],
             analysis_type: at,

@@ -2,6 +2,8 @@ import {
   ASSET_FIELDS,
   ASSET_JSON_KEYS,
   assetFieldForHeader,
+  constructionClassError,
+  constructionClassOf,
   unknownAssetColumns,
   decodeText,
   guessCsvDelimiter,
@@ -42,6 +44,7 @@ export const ASSET_ATTRIBUTE_COLUMNS = [
   'vegetable_production',
   'ownership',
   'flood_protection',
+  'construction',
 ] as const;
 
 export type ImportedAsset = { name: string; latitude: number; longitude: number } & Partial<
@@ -411,6 +414,7 @@ function newAssetRecord(name: string, latitude: number | null, longitude: number
     vegetable_production: null,
     ownership: null,
     flood_protection: null,
+    construction: null,
   };
 }
 if (
@@ -589,6 +593,12 @@ function assetValidator() {
           if (s.length > PROPERTY_TYPE_MAX) add(row, `property type is longer than ${PROPERTY_TYPE_MAX} characters`);
           asset.property_type = s;
         }
+        continue;
+      }
+      if (f.key === 'construction') {
+        const c = constructionClassOf(v);
+        if (c === undefined) add(row, constructionClassError(f.header, v));
+        asset.construction = c ?? null;
         continue;
       }
       const parsed = parseAmount(v);

@@ -1,4 +1,4 @@
-import { ASSET_FIELDS, type AssetField } from '@crp/contracts';
+import { ASSET_FIELDS, CONSTRUCTION_CLASSES, type AssetField } from '@crp/contracts';
 import { PROPERTY_TYPES } from '@crp/engine';
 import * as XLSX from '@e965/xlsx';
 
@@ -23,6 +23,7 @@ const EXAMPLE: Record<string, string | number> = {
   vegetable_production: 'NA',
   ownership: 100,
   flood_protection: 'NA',
+  construction: 'concrete',
 };
 
 const headerOf = (f: AssetField) => (f.unit ? `${f.header} (${f.unit})` : f.header);
@@ -44,6 +45,9 @@ export function buildAssetTemplate(): Buffer {
     [],
     ['property type (one of)'],
     ...PROPERTY_TYPES.map((p) => [p.label]),
+    [],
+    ['construction (one of; empty = unknown)'],
+    ...CONSTRUCTION_CLASSES.map((c) => [c]),
   ]);
   instructions['!cols'] = [{ wch: 24 }, { wch: 60 }, { wch: 12 }, { wch: 10 }, { wch: 16 }];
   const wb = XLSX.utils.book_new();

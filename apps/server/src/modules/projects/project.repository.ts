@@ -59,7 +59,7 @@ export function insertProject(tx: DB, values: Insertable<ProjectsTable>): Promis
 }
 
 /** Columns of `assets` that insertAssets fills from ImportedAsset as text; the others are double precision. */
-const TEXT_COLUMNS = new Set<string>(['name', 'property_type', 'country_code']);
+const TEXT_COLUMNS = new Set<string>(['name', 'property_type', 'country_code', 'construction']);
 
 /**
  * Asset rows per INSERT. A batch goes as one array per column (INSERT ... SELECT FROM unnest(...)): the statement

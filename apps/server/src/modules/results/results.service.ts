@@ -86,6 +86,7 @@ function inputOf(a: ResultsAsset, i: number): AssetInput {
     ownership: a.ownership ?? null,
     floors: a.floors ?? null,
     flood_protection: a.flood_protection ?? null,
+    construction: a.construction ?? null,
   };
 }
 
