@@ -47,4 +47,17 @@ export const RELEASES: readonly Release[] = [
       'Help centre, climate methodology and adaptation measures documents.',
     ],
   },
+  {
+    version: '5.1',
+    date: '2026-11-28',
+    title: 'Loss figures recalibrated (methodology 2026.11-2)',
+    items: [
+      'Heat is business interruption costed at the wage bill of the lost work hours, not at revenue.',
+      'Drought of water-intensive firms follows water-supply outages; ordinary buildings lose nothing to drought.',
+      'Wind damage by construction class (concrete, steel, masonry, wood, manufactured) from the FEMA Hazus hurricane curves.',
+      'Cold and snow futures follow the regional winter warming; landslide rates corrected for under-reporting outside Hong Kong.',
+      'Relative sea level everywhere, with glacial land motion and subsiding cities; wider floodplains on flat land.',
+      'Uploaded files are read in a sandboxed process with memory and time limits.',
+    ],
+  },
 ];

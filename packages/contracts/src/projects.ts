@@ -183,7 +183,7 @@ export const ShareProjectBody = z.object({
 });
 
 /** Version of the methodology every report and export states (docs/methodology.md). */
-export const METHODOLOGY_VERSION = '2026.11-1';
+export const METHODOLOGY_VERSION = '2026.11-2';
 
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
 
