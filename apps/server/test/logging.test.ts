@@ -92,16 +92,7 @@ describe('request ids and structured logs without secrets', () => {
       );
     }
     const all = lines.join('\n');
-    for (const secret of [
-      u.password,
-      'wrong-but-secret-pw',
-      'another-secret-pw',
-      token,
-      linkToken,
-      'authorization',
-      'Bearer ',
-      `Token ${token}`,
-    ]) {
+    for (const secret of [u.password, 'wrong-but-secret-pw', 'another-secret-pw', token, linkToken, 'authorization', 'Bearer ', `Token ${token}`]) {
       assert.ok(!all.includes(secret), `the logs contain ${secret.slice(0, 4)}...`);
     }
     // A TOTP code is six digits: as a substring it turns up by chance inside timestamps and durations (a flaky failure
