@@ -287,9 +287,7 @@ async function runServerSuites(suites, files) {
         );
       }
       const label = rels.length === 1 ? rels[0] : `${name} (${rels.map((r) => r.split('/').pop()).join(', ')})`;
-      // --test-force-exit: a handle one file leaves open (a server whose start failed under load) must not keep the
-      // process, and the files after it, waiting once every test has finished
-      const r = await exec(process.execPath, [...nodeTestArgs(tap), '--test-force-exit', target], { env: suite.env });
+      const r = await exec(process.execPath, [...nodeTestArgs(tap), target], { env: suite.env });
       const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
       const num = (k) => Number((text.match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
       const st = state.get(suite.name);
