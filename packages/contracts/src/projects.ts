@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HAZARDS, DEFAULT_HAZARD_LABELS, type HazardLabel } from './hazards.js';
+import { CONSTRUCTION_CLASSES } from './assets.js';
 import { dbId, DetailBody, ID_MAX, PROJECT_NAME_MAX_LENGTH, text } from './common.js';
 
 /** Parses a JSON string when a form field carries JSON; passes other values through. */
@@ -434,6 +435,7 @@ export const StoredAsset = z.object({
   content_value: n,
   yearly_inventory_value: n,
   flood_protection: n.describe('standard of flood protection, years (null: the default of the place)'),
+  construction: z.enum(CONSTRUCTION_CLASSES).nullable().describe('construction class for wind damage (null: unknown, the regional curve)'),
   ticker: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

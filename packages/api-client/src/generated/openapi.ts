@@ -9712,6 +9712,11 @@ export interface operations {
                             yearly_inventory_value: number | null;
                             /** @description standard of flood protection, years (null: the default of the place) */
                             flood_protection: number | null;
+                            /**
+                             * @description construction class for wind damage (null: unknown, the regional curve)
+                             * @enum {string|null}
+                             */
+                            construction: "concrete" | "steel" | "masonry" | "wood" | "manufactured" | null;
                             ticker: string | null;
                             created_at: string;
                             updated_at: string;

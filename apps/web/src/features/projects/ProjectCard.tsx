@@ -153,7 +153,8 @@ export function ProjectCard({ project: p, handlers: h }: { project: PhysicalProj
               onClick: ({ key }) => h.onDownloadGis?.(p, key as 'geojson' | 'gpkg'),
             }}
           >
-            <Tooltip title="Download for GIS (QGIS, ArcGIS)" placement="bottom">
+            {/* above the button: the menu opens below it, and a tooltip there took the click meant for a menu item */}
+            <Tooltip title="Download for GIS (QGIS, ArcGIS)" placement="top">
               <Button icon={<GlobalOutlined />} aria-label="Download for GIS" disabled={!analysed} />
             </Tooltip>
           </Dropdown>
