@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { FaqTables } from './migrations/0006_faq.js';
+import type { ConstructionClass } from '@crp/contracts';
 
 /** timestamptz; optional on insert where the column has a default. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -272,8 +273,8 @@ export interface AssetsTable {
   plinth_height: number | null;
   /** Standard of flood protection, years (null: the place's default). */
   flood_protection: number | null;
-  /** Construction class (CONSTRUCTION_CLASSES; null: unknown). */
-  construction: string | null;
+  /** Construction class (CONSTRUCTION_CLASSES, a CHECK constraint of migration 0025; null: unknown). */
+  construction: ConstructionClass | null;
   mitigation_risk: number | null;
   content_value: number | null;
   yearly_inventory_value: number | null;
