@@ -12,7 +12,7 @@ import { Shell } from './pages/Shell';
 
 const VIEWPORT = { width: 1440, height: 900 };
 
-describe('accounts in the browser: register, 2FA setup, login with a code', { timeout: 300_000 }, () => {
+describe('accounts in the browser: register, 2FA setup, login with a code', { timeout: 600_000 }, () => {
   let server: RunningServer;
   let browser: Browser;
   let context: BrowserContext;

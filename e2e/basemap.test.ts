@@ -62,7 +62,7 @@ test('the built web app ships no source maps', () => {
   assert.deepEqual(withComment, [], 'no sourceMappingURL comment');
 });
 
-describe('maps in the browser: a configured OpenStreetMap basemap at street zoom, distinct names for map clicks', { timeout: 300_000 }, () => {
+describe('maps in the browser: a configured OpenStreetMap basemap at street zoom, distinct names for map clicks', { timeout: 600_000 }, () => {
   let server: RunningServer;
   let browser: Browser;
   let context: BrowserContext;
@@ -174,7 +174,7 @@ describe('maps in the browser: a configured OpenStreetMap basemap at street zoom
   });
 });
 
-describe('maps in the browser: a configured MapLibre style URL on another origin', { timeout: 240_000 }, () => {
+describe('maps in the browser: a configured MapLibre style URL on another origin', { timeout: 600_000 }, () => {
   let server: RunningServer;
   let styleHost: Server;
   let browser: Browser;

@@ -11,7 +11,7 @@ import { TransitionPages } from './pages/TransitionPages';
 const num = (text: string) => Number(text.replace(/,/g, ''));
 const NAME = 'E2E Listed Equity';
 
-describe('carbon module in the browser: create through the table, see outputs, edit, list, delete', { timeout: 420_000 }, () => {
+describe('carbon module in the browser: create through the table, see outputs, edit, list, delete', { timeout: 900_000 }, () => {
   let s: DemoSession;
   let t: TransitionPages;
   let coalChina = 0;

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { screenshot } from './support/browser';
 import { startDemoSession, type DemoSession } from './support/demo';
 
-describe('company search and index benchmark on /location', { timeout: 420_000 }, () => {
+describe('company search and index benchmark on /location', { timeout: 900_000 }, () => {
   let s: DemoSession;
   const suffix = Date.now().toString(36);
 

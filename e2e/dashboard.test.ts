@@ -22,7 +22,7 @@ async function shootSection(page: Page, id: string, name = id): Promise<void> {
   await el.screenshot({ path: join(screenshotDir, `dashboard-section-${name}.png`), animations: 'disabled' });
 }
 
-describe('physical-risk dashboard in the browser: filters, views, asset edit and asset analysis', { timeout: 420_000 }, () => {
+describe('physical-risk dashboard in the browser: filters, views, asset edit and asset analysis', { timeout: 900_000 }, () => {
   let server: RunningServer;
   let browser: Browser;
   let page: Page;

@@ -87,7 +87,7 @@ describe('generated documents', () => {
   });
 });
 
-describe('help centre, change log and document viewers in the browser', { timeout: 240_000 }, () => {
+describe('help centre, change log and document viewers in the browser', { timeout: 600_000 }, () => {
   let server: RunningServer;
   let browser: Browser;
   let context: BrowserContext;
@@ -289,7 +289,7 @@ describe('help centre, change log and document viewers in the browser', { timeou
   });
 });
 
-describe('a new release notifies users: the toast opens the change log', { timeout: 300_000 }, () => {
+describe('a new release notifies users: the toast opens the change log', { timeout: 600_000 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'crp-e2e-release-'));
   let server: RunningServer | undefined;
   let browser: Browser | undefined;

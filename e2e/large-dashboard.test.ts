@@ -13,7 +13,7 @@ import { DashboardPage } from './pages/DashboardPage';
  * browser shows the note naming what is not available at this size, the refused filters are disabled, and the
  * sections and asset-table pages are filled from the store.
  */
-describe('the dashboard of a large portfolio in the browser', { timeout: 300_000 }, () => {
+describe('the dashboard of a large portfolio in the browser', { timeout: 600_000 }, () => {
   let server: RunningServer;
   let browser: Browser;
   let page: Page;

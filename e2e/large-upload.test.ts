@@ -45,7 +45,7 @@ function assetCsvWithBlankRows(file: string, n: number, pad: string): { size: nu
   return { size: statSync(file).size, blank };
 }
 
-describe('large uploads in the browser: read-only preview, the file sent with upload progress, server row errors', { timeout: 600_000 }, () => {
+describe('large uploads in the browser: read-only preview, the file sent with upload progress, server row errors', { timeout: 1_200_000 }, () => {
   let server: RunningServer;
   let browser: Browser;
   let context: BrowserContext;

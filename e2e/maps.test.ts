@@ -11,7 +11,7 @@ import { ProjectPage } from './pages/ProjectPage';
 
 const MAP_NAME = 'Kowloon rainfall map';
 
-describe('map module in the browser: create a map, see tiles and legend, export the image', { timeout: 420_000 }, () => {
+describe('map module in the browser: create a map, see tiles and legend, export the image', { timeout: 900_000 }, () => {
   let s: DemoSession;
   let work = '';
   const tiles: { status: number; type: string | null; url: string }[] = [];

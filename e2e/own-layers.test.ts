@@ -16,7 +16,7 @@ function floodTiff(fill: number): Buffer {
   return geoTiff({ width: 20, height: 20, x0: x - 10_000, y0: y + 10_000, res: 1000, fill, geoKeys: { ProjectedCSTypeGeoKey: 3857, GTModelTypeGeoKey: 1 } });
 }
 
-describe('own hazard layers in the browser: upload form, refusal, list, delete', { timeout: 300_000 }, () => {
+describe('own hazard layers in the browser: upload form, refusal, list, delete', { timeout: 600_000 }, () => {
   let server: RunningServer;
   let browser: Browser;
   let page: Page;

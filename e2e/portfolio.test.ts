@@ -14,7 +14,7 @@ import { ProjectPage } from './pages/ProjectPage';
 
 const VIEWPORT = { width: 1440, height: 900 };
 
-describe('portfolios in the browser: map and CSV creation, project cards, rename, share, download', { timeout: 420_000 }, () => {
+describe('portfolios in the browser: map and CSV creation, project cards, rename, share, download', { timeout: 900_000 }, () => {
   let server: RunningServer;
   let browser: Browser;
   let context: BrowserContext;

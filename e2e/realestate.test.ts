@@ -18,7 +18,7 @@ const CSV = [
   'Kwun Tong Office,22.3104,114.2252,,,Office,,310000000,38',
 ].join('\n');
 
-describe('real estate in the browser: map and CSV selection, property-risk project, dashboard', { timeout: 300_000 }, () => {
+describe('real estate in the browser: map and CSV selection, property-risk project, dashboard', { timeout: 600_000 }, () => {
   let server: RunningServer;
   let browser: Browser;
   let page: Page;

@@ -15,7 +15,7 @@ type Row = Record<string, unknown>;
 const num = (text: string) => Number(text.replace(/,/g, ''));
 const rowsInState = (page: Page) => page.evaluate(() => (history.state as { usr: { rows: Record<string, unknown>[] } }).usr.rows);
 
-describe('reports in the browser: the TCFD report and the pivot table', { timeout: 420_000 }, () => {
+describe('reports in the browser: the TCFD report and the pivot table', { timeout: 900_000 }, () => {
   let s: DemoSession;
   let work = '';
   before(async () => {
