@@ -333,16 +333,25 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
 
     const valuation = row.getByLabel('Valuation of Oslo Office');
     await valuation.fill('123000000');
+    // the construction class (typhoon wind by the Hazus curve of the class) is picked from its list
+    await row.getByLabel('Construction of Oslo Office').click();
+    await page.locator('.ant-select-dropdown:visible').getByText('Concrete', { exact: true }).click();
     const saved = page.waitForResponse((r) => r.url().includes('/api/v2/update_assets/'));
     await page.getByTestId('save-all').click();
     const res = await saved;
     assert.equal(res.status(), 200, await res.text());
+    const sentRows = (res.request().postDataJSON() as { assets: Record<string, unknown>[] }).assets.filter((a) => Object.keys(a).length > 1);
+    assert.deepEqual(
+      sentRows.map(({ valuation: v, construction }) => ({ v, construction })),
+      [{ v: 123000000, construction: 'concrete' }],
+    );
     const body = (await res.json()) as { changed: number; version: number };
     assert.equal(body.changed, 1);
     assert.equal(body.version, 2);
     await page.getByTestId('edit-all').waitFor();
     await dash.waitForLoaded();
     await row.locator('td', { hasText: '123.00 M USD' }).waitFor({ timeout: 60_000 });
+    await row.locator('td', { hasText: /^Concrete$/ }).waitFor();
     // Editing scrolled the table sideways: back to the first columns, where Valuation is.
     await dash
       .table()

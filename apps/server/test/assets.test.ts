@@ -41,7 +41,9 @@ describe('asset table editing', () => {
       before.map((b) => b.chunk_start),
       [0, 500],
     );
-    const res = await save(owner.token, [{ id: ids[550], valuation: 5e6, mitigation_risk: 2, basement: 'yes', floors: 3 }], { version: 1 });
+    const res = await save(owner.token, [{ id: ids[550], valuation: 5e6, mitigation_risk: 2, basement: 'yes', floors: 3, construction: 'Timber frame' }], {
+      version: 1,
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.changed, 1);
     assert.equal(res.body.version, 2);
@@ -58,6 +60,7 @@ describe('asset table editing', () => {
     assert.equal(row.valuation, 5e6);
     assert.equal(row.mitigation_risk, 2);
     assert.equal(row.basement, true);
+    assert.equal(row.construction, 'wood', 'a synonym of a construction class is stored as the class');
     const nothing = await save(owner.token, [{ id: ids[550], valuation: 5e6 }]);
     assert.equal(nothing.body.changed, 0);
   });
@@ -109,6 +112,7 @@ describe('asset table editing', () => {
       [[{ id: ids[2], ownership: 150 }], /ownership must be 0 to 100/],
       [[{ id: ids[2], mitigation_risk: 5 }], /mitigation_risk/],
       [[{ id: ids[2], floors: 2.5 }], /floors must be a whole number/],
+      [[{ id: ids[2], construction: 'straw' }], /construction 'straw' is not a construction class \(concrete, steel, masonry, wood, manufactured\)/],
       [[{ id: ids[2], valuation: -1 }], /valuation must not be negative/],
       [[{ id: ids[2], latitude: 10 }], /latitude cannot be changed/],
       [[{ id: 99999999, valuation: 1 }], /not an asset of/],

@@ -65,6 +65,9 @@ describe('dashboard of a large analysis (dashboard store)', () => {
           plinth_height: i % 8 === 0 ? 0.5 : null,
           yearly_inventory_value: i % 9 === 0 ? 2e5 : null,
           mitigation_risk: i % 4,
+          // the first batch with construction classes (a synonym among them), the second without any (its store has
+          // no construction list, as batches stored before the column existed)
+          construction: i < 500 ? [null, 'concrete', 'Timber frame', 'masonry'][i % 4] : null,
         })),
       },
     });
@@ -179,7 +182,10 @@ describe('dashboard of a large analysis (dashboard store)', () => {
       const allWant = await reference.assetPage(caller, DashboardAssetPageBody.parse(byName));
       assert.equal(all.body.rows.length, 350);
       assert.ok(
-        all.body.rows.some((r: { basement: boolean | null }) => r.basement === true) && all.body.rows.some((r: { area: number | null }) => r.area === null),
+        all.body.rows.some((r: { basement: boolean | null }) => r.basement === true) &&
+          all.body.rows.some((r: { area: number | null }) => r.area === null) &&
+          all.body.rows.some((r: { construction: string | null }) => r.construction === 'wood') &&
+          all.body.rows.some((r: { construction: string | null }) => r.construction === null),
         JSON.stringify(all.body.rows.slice(0, 3)),
       );
       close(all.body.rows, allWant.rows, `name page at ${offset}`);

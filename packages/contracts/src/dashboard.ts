@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dbId } from './common.js';
 import { DATA_EDIT_PERMISSIONS, TIER_SECTIONS } from './accounts.js';
+import { CONSTRUCTION_CLASSES } from './assets.js';
 import { markerColour } from './scores.js';
 import { DashboardFilterFields, namesProject } from './projects.js';
 
@@ -33,6 +34,10 @@ export const DashboardAssetRow = z.strictObject({
   basement: z.boolean().nullable(),
   plinth_height: z.number().nullable(),
   flood_protection: z.number().nullable().describe('standard of flood protection (years) the user set; null: the default of the place'),
+  construction: z
+    .enum(CONSTRUCTION_CLASSES)
+    .nullable()
+    .describe('construction class for typhoon wind (the FEMA Hazus curve of the building type); null: unknown, the regional curve'),
   mitigation_risk: z.number().int().min(0).max(3),
   content_value: z.number().nullable(),
   yearly_inventory_value: z.number().nullable(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HAZARDS, DEFAULT_HAZARD_LABELS, type HazardLabel } from './hazards.js';
-import { CONSTRUCTION_CLASSES } from './assets.js';
+import { CONSTRUCTION_CLASSES, constructionClassError, constructionClassOf } from './assets.js';
 import { dbId, DetailBody, ID_MAX, PROJECT_NAME_MAX_LENGTH, text } from './common.js';
 
 /** Parses a JSON string when a form field carries JSON; passes other values through. */
@@ -302,6 +302,7 @@ export const EDITABLE_ASSET_COLUMNS = {
   basement: null,
   yearly_inventory_value: null,
   flood_protection: null,
+  construction: null,
 } as const;
 export type EditableAssetColumn = keyof typeof EDITABLE_ASSET_COLUMNS;
 
@@ -363,6 +364,15 @@ export const AssetEdit = z
         .number({ error: 'flood_protection must be a number of years' })
         .min(1, 'flood_protection must be 1 to 100000 years')
         .max(100000, 'flood_protection must be 1 to 100000 years'),
+    ).optional(),
+    construction: orNA(
+      z.preprocess(
+        (v) => constructionClassOf(v) ?? v,
+        z.enum(CONSTRUCTION_CLASSES, {
+          error: (i) =>
+            typeof i.input === 'string' ? constructionClassError('construction', i.input) : `construction must be one of ${CONSTRUCTION_CLASSES.join(', ')}`,
+        }),
+      ),
     ).optional(),
     latitude: z.unknown().optional(),
     longitude: z.unknown().optional(),

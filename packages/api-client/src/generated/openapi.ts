@@ -1004,7 +1004,7 @@ export interface paths {
         put?: never;
         /**
          * Save the asset table (all rows); the analysis re-runs for the changed assets only
-         * @description Editable: name, type, revenue, construction_cost, area, ownership (0-100), floors, valuation, building_age, mitigation_risk (0-3), content_value, plinth_height, basement, yearly_inventory_value. Location cannot change. Columns gated by data_edit_permissions answer 403. Send the `version` you loaded: a newer one answers 409.
+         * @description Editable: name, type, revenue, construction_cost, area, ownership (0-100), floors, valuation, building_age, mitigation_risk (0-3), content_value, plinth_height, basement, yearly_inventory_value, flood_protection (years), construction (concrete, steel, masonry, wood, manufactured; NA for unknown). Location cannot change. Columns gated by data_edit_permissions answer 403. Send the `version` you loaded: a newer one answers 409.
          */
         post: operations["postV2UpdateAssets"];
         delete?: never;
@@ -7607,6 +7607,11 @@ export interface operations {
                             plinth_height: number | null;
                             /** @description standard of flood protection (years) the user set; null: the default of the place */
                             flood_protection: number | null;
+                            /**
+                             * @description construction class for typhoon wind (the FEMA Hazus curve of the building type); null: unknown, the regional curve
+                             * @enum {string|null}
+                             */
+                            construction: "concrete" | "steel" | "masonry" | "wood" | "manufactured" | null;
                             mitigation_risk: number;
                             content_value: number | null;
                             yearly_inventory_value: number | null;
@@ -7653,6 +7658,7 @@ export interface operations {
                             basement: (boolean | null)[];
                             plinth_height: (number | null)[];
                             flood_protection: (number | null)[];
+                            construction: ("concrete" | "steel" | "masonry" | "wood" | "manufactured" | null)[];
                             mitigation_risk: number[];
                             content_value: (number | null)[];
                             yearly_inventory_value: (number | null)[];
@@ -7818,7 +7824,7 @@ export interface operations {
                      * @default position
                      * @enum {string}
                      */
-                    sort?: "position" | "id" | "name" | "type" | "revenue" | "construction_cost" | "area" | "gross_area" | "ownership" | "floors" | "valuation" | "building_age" | "basement" | "plinth_height" | "flood_protection" | "mitigation_risk" | "content_value" | "yearly_inventory_value" | "latitude" | "longitude" | "country_code" | "climatic_score" | "percentage" | "overall_loss" | "cvar" | "max_exposure" | "loss_100_year" | "loss_250_year";
+                    sort?: "position" | "id" | "name" | "type" | "revenue" | "construction_cost" | "area" | "gross_area" | "ownership" | "floors" | "valuation" | "building_age" | "basement" | "plinth_height" | "flood_protection" | "construction" | "mitigation_risk" | "content_value" | "yearly_inventory_value" | "latitude" | "longitude" | "country_code" | "climatic_score" | "percentage" | "overall_loss" | "cvar" | "max_exposure" | "loss_100_year" | "loss_250_year";
                     /** @description only these assets (of the selection), e.g. the one asset of the analysis window */
                     ids?: number[];
                 };
@@ -7855,6 +7861,11 @@ export interface operations {
                             plinth_height: number | null;
                             /** @description standard of flood protection (years) the user set; null: the default of the place */
                             flood_protection: number | null;
+                            /**
+                             * @description construction class for typhoon wind (the FEMA Hazus curve of the building type); null: unknown, the regional curve
+                             * @enum {string|null}
+                             */
+                            construction: "concrete" | "steel" | "masonry" | "wood" | "manufactured" | null;
                             mitigation_risk: number;
                             content_value: number | null;
                             yearly_inventory_value: number | null;
@@ -8705,6 +8716,11 @@ export interface operations {
                             plinth_height: number | null;
                             /** @description standard of flood protection (years) the user set; null: the default of the place */
                             flood_protection: number | null;
+                            /**
+                             * @description construction class for typhoon wind (the FEMA Hazus curve of the building type); null: unknown, the regional curve
+                             * @enum {string|null}
+                             */
+                            construction: "concrete" | "steel" | "masonry" | "wood" | "manufactured" | null;
                             mitigation_risk: number;
                             content_value: number | null;
                             yearly_inventory_value: number | null;
@@ -8751,6 +8767,7 @@ export interface operations {
                             basement: (boolean | null)[];
                             plinth_height: (number | null)[];
                             flood_protection: (number | null)[];
+                            construction: ("concrete" | "steel" | "masonry" | "wood" | "manufactured" | null)[];
                             mitigation_risk: number[];
                             content_value: (number | null)[];
                             yearly_inventory_value: (number | null)[];
@@ -8886,6 +8903,8 @@ export interface operations {
                         basement?: (boolean | ("yes" | "no" | "Yes" | "No" | "true" | "false")) | null;
                         yearly_inventory_value?: number | null;
                         flood_protection?: number | null;
+                        /** @enum {string|null} */
+                        construction?: "concrete" | "steel" | "masonry" | "wood" | "manufactured" | null;
                         latitude?: unknown;
                         longitude?: unknown;
                     } & {
@@ -10063,6 +10082,8 @@ export interface operations {
                         basement?: (boolean | ("yes" | "no" | "Yes" | "No" | "true" | "false")) | null;
                         yearly_inventory_value?: number | null;
                         flood_protection?: number | null;
+                        /** @enum {string|null} */
+                        construction?: "concrete" | "steel" | "masonry" | "wood" | "manufactured" | null;
                         latitude?: unknown;
                         longitude?: unknown;
                     } & {

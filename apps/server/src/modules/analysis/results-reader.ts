@@ -45,6 +45,7 @@ export type DashboardAsset = Pick<
   | 'basement'
   | 'plinth_height'
   | 'flood_protection'
+  | 'construction'
   | 'mitigation_risk'
   | 'content_value'
   | 'yearly_inventory_value'

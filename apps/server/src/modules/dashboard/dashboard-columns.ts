@@ -35,6 +35,7 @@ export const STORED_COLUMNS = {
   basement: (a: AssetRecord) => a.basement,
   plinth_height: (a: AssetRecord) => a.plinth_height,
   flood_protection: (a: AssetRecord) => a.flood_protection,
+  construction: (a: AssetRecord) => a.construction,
   mitigation_risk: (a: AssetRecord) => a.mitigation_risk ?? 0,
   content_value: (a: AssetRecord) => a.content_value,
   yearly_inventory_value: (a: AssetRecord) => a.yearly_inventory_value,

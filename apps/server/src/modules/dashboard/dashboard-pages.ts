@@ -82,7 +82,7 @@ export function sortValues(sel: Selection, key: string, residual: boolean): { nu
   const read = key in IDENTITY_COLUMNS ? IDENTITY_COLUMNS[key as keyof typeof IDENTITY_COLUMNS] : STORED_COLUMNS[key as keyof typeof STORED_COLUMNS];
   if (!read) throw badRequest(`sort: '${key}' is not a column.`, 'sort');
   const first = N ? read(R.assets[idx[0]!]!) : null;
-  if (typeof first === 'string' || key === 'name' || key === 'type' || key === 'country_code') {
+  if (typeof first === 'string' || key === 'name' || key === 'type' || key === 'country_code' || key === 'construction') {
     const str: string[] = new Array(N);
     for (let n = 0; n < N; n++) {
       const v = read(R.assets[idx[n]!]!);

@@ -6,8 +6,11 @@
  *
  * Layout of one batch of n assets (little-endian, before deflate): u32 n, u32 JSON bytes; Float64 columns (NUMBERS,
  * NaN = null) n each; Int32 ids; Int16 country and property-type indices into the JSON's dictionary (-1 = null);
- * Int8 basement (-1 null, 0, 1); the JSON {names, dict}.
+ * Int8 basement (-1 null, 0, 1); the JSON {names, dict, construction?}. `construction` (index into
+ * CONSTRUCTION_CLASSES, -1 = null) is there only when an asset of the batch has a class, so batches stored before the
+ * column existed read as they are (every class null).
  */
+import { CONSTRUCTION_CLASSES, type ConstructionClass } from '@crp/contracts';
 import type { DashboardAsset } from '../analysis/results-reader.js';
 
 /** The job number of the asset rows in dashboard_slices (scenario-year jobs are 0 and up). */
@@ -53,7 +56,10 @@ export function encodeAssets(rows: readonly DashboardAsset[]): Uint8Array {
     basement[i] = a.basement === null ? -1 : a.basement ? 1 : 0;
   });
   if (dict.length > 32767) throw new Error('too many distinct countries and property types in one batch');
-  const json = Buffer.from(JSON.stringify({ names: rows.map((a) => a.name), dict }), 'utf8');
+  const construction = rows.some((a) => a.construction !== null)
+    ? rows.map((a) => (a.construction === null ? -1 : CONSTRUCTION_CLASSES.indexOf(a.construction)))
+    : undefined;
+  const json = Buffer.from(JSON.stringify({ names: rows.map((a) => a.name), dict, construction }), 'utf8');
   const head = new Uint32Array([n, json.byteLength]);
   return Buffer.concat([head, ...cols, ids, cc, pt, basement, json].map((x) => new Uint8Array(x.buffer, x.byteOffset, x.byteLength)));
 }
@@ -74,7 +80,15 @@ export function decodeAssets(raw: Uint8Array): DashboardAsset[] {
   const cc = take((b, off, len) => new Int16Array(b, off, len), 2);
   const pt = take((b, off, len) => new Int16Array(b, off, len), 2);
   const basement = take((b, off, len) => new Int8Array(b, off, len), 1);
-  const { names, dict } = JSON.parse(Buffer.from(raw.buffer, o, jsonBytes).toString('utf8')) as { names: string[]; dict: string[] };
+  const { names, dict, construction } = JSON.parse(Buffer.from(raw.buffer, o, jsonBytes).toString('utf8')) as {
+    names: string[];
+    dict: string[];
+    construction?: number[];
+  };
+  const classOf = (i: number): ConstructionClass | null => {
+    const c = construction?.[i] ?? -1;
+    return c < 0 ? null : (CONSTRUCTION_CLASSES[c] ?? null);
+  };
   const [lat, lon, revenue, cost, area, valuation, stories, ownership, age, plinth, protection, mitigation, content, inventory] = cols as [
     Float64Array,
     ...Float64Array[],
@@ -103,6 +117,7 @@ export function decodeAssets(raw: Uint8Array): DashboardAsset[] {
       basement: b < 0 ? null : b === 1,
       plinth_height: v(plinth, i),
       flood_protection: v(protection, i),
+      construction: classOf(i),
       mitigation_risk: v(mitigation, i),
       content_value: v(content, i),
       yearly_inventory_value: v(inventory, i),
@@ -118,6 +133,7 @@ export const DASHBOARD_ASSET_COLUMNS = [
   'country_code',
   'property_type',
   'basement',
+  'construction',
   ...NUMBERS,
 ] as const satisfies readonly (keyof DashboardAsset)[];
 
@@ -140,6 +156,7 @@ export function dashboardAssetOf(a: DashboardAsset): DashboardAsset {
     basement: a.basement,
     plinth_height: a.plinth_height,
     flood_protection: a.flood_protection,
+    construction: a.construction,
     mitigation_risk: a.mitigation_risk,
     content_value: a.content_value,
     yearly_inventory_value: a.yearly_inventory_value,

@@ -26,6 +26,7 @@ const DB_COLUMN: Record<EditableAssetColumn, keyof AssetRow> = {
   basement: 'basement',
   yearly_inventory_value: 'yearly_inventory_value',
   flood_protection: 'flood_protection',
+  construction: 'construction',
 };
 
 /** Saving the asset table (spec 001 §4 "Asset table editing"; issue 7 §3). */

@@ -12,7 +12,7 @@ export const assetRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Assets'],
         summary: 'Save the asset table (all rows); the analysis re-runs for the changed assets only',
         description:
-          'Editable: name, type, revenue, construction_cost, area, ownership (0-100), floors, valuation, building_age, mitigation_risk (0-3), content_value, plinth_height, basement, yearly_inventory_value. Location cannot change. Columns gated by data_edit_permissions answer 403. Send the `version` you loaded: a newer one answers 409.',
+          'Editable: name, type, revenue, construction_cost, area, ownership (0-100), floors, valuation, building_age, mitigation_risk (0-3), content_value, plinth_height, basement, yearly_inventory_value, flood_protection (years), construction (concrete, steel, masonry, wood, manufactured; NA for unknown). Location cannot change. Columns gated by data_edit_permissions answer 403. Send the `version` you loaded: a newer one answers 409.',
         security: TOKEN_SECURITY,
         body: UpdateAssetsBody,
         response: { 200: UpdateAssetsResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },

@@ -4,7 +4,7 @@ import { Alert, AutoComplete, Button, Input, InputNumber, Select, Space, Table, 
 import { EditOutlined, ExpandOutlined, LockOutlined, ReloadOutlined, SaveOutlined, SearchOutlined } from '@ant-design/icons';
 import { CLIMATE_SCORE_COLOURS, climateScoreLevel } from '@crp/contracts';
 import { fetchAssetPage, type AssetRow, type DashboardData, type DashboardFiltersSent, type UpdateAssetsResult } from '../../api/dashboard';
-import { ASSET_COLUMNS, canEdit, MITIGATION_OPTIONS, type AssetColumn, type CellValue } from './assetColumns';
+import { ASSET_COLUMNS, canEdit, CONSTRUCTION_OPTIONS, MITIGATION_OPTIONS, type AssetColumn, type CellValue } from './assetColumns';
 import { money, percent, truncate } from '../../lib/format';
 import { INFO } from './infoTexts';
 import { FloodMitigationGuide } from '../../ui/FloodMitigationGuide';
@@ -26,6 +26,8 @@ function display(col: AssetColumn, v: CellValue | undefined) {
       return MITIGATION_OPTIONS.find((o) => o.value === Number(v))?.label.replace(/^\d /, '') ?? String(v);
     case 'basement':
       return v === true ? 'Yes' : v === false ? 'No' : String(v);
+    case 'construction':
+      return CONSTRUCTION_OPTIONS.find((o) => o.value === v)?.label ?? String(v);
     case 'coord':
       return Number(v).toFixed(4);
     case 'text':
@@ -102,6 +104,20 @@ function Editor({
             { value: 'yes', label: 'Yes' },
             { value: 'no', label: 'No' },
           ]}
+        />
+      );
+      break;
+    case 'construction':
+      input = (
+        <Select
+          size="small"
+          aria-label={label}
+          status={status}
+          style={{ width: '100%' }}
+          value={(value as string | null) ?? undefined}
+          placeholder="—"
+          onChange={(v) => onChange(v)}
+          options={CONSTRUCTION_OPTIONS}
         />
       );
       break;

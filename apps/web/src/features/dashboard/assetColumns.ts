@@ -1,7 +1,8 @@
-import { EDITABLE_ASSET_COLUMNS, type DataEditPermission, type EditableAssetColumn } from '@crp/contracts';
+import { CONSTRUCTION_CLASSES, EDITABLE_ASSET_COLUMNS, type DataEditPermission, type EditableAssetColumn } from '@crp/contracts';
 import type { AssetRow } from '../../api/dashboard';
 
-export type CellKind = 'text' | 'type' | 'money' | 'number' | 'integer' | 'ownership' | 'mitigation' | 'basement' | 'score' | 'percent' | 'coord';
+export type CellKind =
+  'text' | 'type' | 'money' | 'number' | 'integer' | 'ownership' | 'mitigation' | 'basement' | 'construction' | 'score' | 'percent' | 'coord';
 
 export interface AssetColumn {
   key: keyof AssetRow;
@@ -34,9 +35,19 @@ export const ASSET_COLUMNS: AssetColumn[] = [
   { key: 'plinth_height', title: 'Plinth Height (m)', kind: 'number', editable: 'plinth_height', width: 130 },
   { key: 'basement', title: 'Basement', kind: 'basement', editable: 'basement', width: 110 },
   { key: 'flood_protection', title: 'Flood Protection (years)', kind: 'number', editable: 'flood_protection', width: 170 },
+  { key: 'construction', title: 'Construction', kind: 'construction', editable: 'construction', width: 140 },
   { key: 'mitigation_risk', title: 'Mitigation', kind: 'mitigation', editable: 'mitigation_risk', width: 120 },
   { key: 'latitude', title: 'Latitude', kind: 'coord', editable: null, width: 100 },
   { key: 'longitude', title: 'Longitude', kind: 'coord', editable: null, width: 100 },
+];
+
+/**
+ * Construction classes (issue 33 item 6: typhoon wind takes the FEMA Hazus curve of the class); 'NA' saves "unknown"
+ * (the regional curve), so a cell can be set back to unknown without leaving it empty.
+ */
+export const CONSTRUCTION_OPTIONS = [
+  ...CONSTRUCTION_CLASSES.map((c) => ({ value: c as string, label: c[0]!.toUpperCase() + c.slice(1) })),
+  { value: 'NA', label: 'Unknown' },
 ];
 
 export const MITIGATION_OPTIONS = [
