@@ -4,43 +4,16 @@
 // Original sources: JRC global flood depth-damage functions (Huizinga, de Moel & Szewczyk 2017, JRC105688,
 // doi:10.2760/16510); FEMA Hazus flood depth-damage functions (USACE Galveston / Chicago, FIA, BCAR) as
 // compiled in the Hazus-MH flood model (FEMA 2022, Hazus 5.1 Flood Technical Manual, ch. 5).
-import { readFileSync, writeFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseCsv, readStaged } from './physrisk-staged.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const srcDir = process.argv[2] ?? join(here, '../../../../shared/data/physrisk_vulnerability_curves');
 const outDir = join(here, '../src/data');
 
-function parseCsv(text) {
-  const rows = [];
-  for (const line of text.split(/\r?\n/)) {
-    if (!line) continue;
-    const cells = [];
-    let cur = '';
-    let q = false;
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i];
-      if (c === '"') {
-        q = !q;
-        continue;
-      }
-      if (c === ',' && !q) {
-        cells.push(cur);
-        cur = '';
-        continue;
-      }
-      cur += c;
-    }
-    cells.push(cur);
-    rows.push(cells);
-  }
-  return rows;
-}
-
 // ---- JRC ----
-const jrc = parseCsv(readFileSync(join(srcDir, 'jrc_inundation_raw.csv'), 'utf8'));
+const jrc = parseCsv(readStaged('jrc_inundation_raw.csv'));
 const header = jrc[0];
 const typeKey = {
   'Residential buildings': 'residential',
@@ -132,7 +105,7 @@ const MAP = {
   EDU1: [643, 480, null],
   EDU2: [652, 485, null],
 };
-const cfg = parseCsv(gunzipSync(readFileSync(join(srcDir, 'vulnerability_config.csv.gz'))).toString('utf8'));
+const cfg = parseCsv(readStaged('vulnerability_config.csv.gz'));
 const ch = cfg[0];
 const ix = (n) => ch.indexOf(n);
 const fns = {};

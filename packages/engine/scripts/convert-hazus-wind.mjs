@@ -6,37 +6,15 @@
 // Technical Manual, specific building types); physrisk rows
 // `Wind,Asset,"hazus_wind_spec_build_type=<SBT>,damage_type=structure",max_speed,m/s,damage`.
 // Intensity: 3-second peak gust at 10 m in open terrain, 50-250 mph in 5-mph steps (22.35-111.76 m/s).
-import { readFileSync, writeFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseCsvLine, readStaged } from './physrisk-staged.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const srcDir = process.argv[2] ?? join(here, '../../../../shared/data/physrisk_vulnerability_curves');
 const out = join(here, '../src/data/hazus-wind-curves.ts');
 
-function parseCsvLine(line) {
-  const cells = [];
-  let cur = '';
-  let q = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (c === '"') {
-      q = !q;
-      continue;
-    }
-    if (c === ',' && !q) {
-      cells.push(cur);
-      cur = '';
-      continue;
-    }
-    cur += c;
-  }
-  cells.push(cur);
-  return cells;
-}
-
-const text = gunzipSync(readFileSync(join(srcDir, 'vulnerability_config.csv.gz'))).toString('utf8');
+const text = readStaged('vulnerability_config.csv.gz');
 const lines = text.split(/\r?\n/);
 const header = parseCsvLine(lines[0]);
 const col = (name) => {

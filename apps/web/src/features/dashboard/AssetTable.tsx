@@ -54,18 +54,17 @@ function Editor({
 }) {
   const label = `${col.title} of ${row.name}`;
   const status = error ? ('error' as const) : undefined;
+  /** What every cell editor shares: size, accessible name ("Valuation of Oslo Office"), error state and full width. */
+  const common = { size: 'small' as const, 'aria-label': label, status, style: { width: '100%' } };
   let input;
   switch (col.kind) {
     case 'text':
-      input = <Input size="small" aria-label={label} status={status} value={(value as string | null) ?? ''} onChange={(e) => onChange(e.target.value)} />;
+      input = <Input {...common} style={undefined} value={(value as string | null) ?? ''} onChange={(e) => onChange(e.target.value)} />;
       break;
     case 'type':
       input = (
         <AutoComplete
-          size="small"
-          aria-label={label}
-          status={status}
-          style={{ width: '100%' }}
+          {...common}
           value={(value as string | null) ?? ''}
           onChange={(v) => onChange(v)}
           options={propertyTypes.map((t) => ({ value: t }))}
@@ -78,25 +77,12 @@ function Editor({
       );
       break;
     case 'mitigation':
-      input = (
-        <Select
-          size="small"
-          aria-label={label}
-          status={status}
-          style={{ width: '100%' }}
-          value={value as number}
-          onChange={(v) => onChange(v)}
-          options={MITIGATION_OPTIONS}
-        />
-      );
+      input = <Select {...common} value={value as number} onChange={(v) => onChange(v)} options={MITIGATION_OPTIONS} />;
       break;
     case 'basement':
       input = (
         <Select
-          size="small"
-          aria-label={label}
-          status={status}
-          style={{ width: '100%' }}
+          {...common}
           value={value === true ? 'yes' : value === false ? 'no' : undefined}
           placeholder="—"
           onChange={(v) => onChange(v === 'yes')}
@@ -108,26 +94,12 @@ function Editor({
       );
       break;
     case 'construction':
-      input = (
-        <Select
-          size="small"
-          aria-label={label}
-          status={status}
-          style={{ width: '100%' }}
-          value={(value as string | null) ?? undefined}
-          placeholder="—"
-          onChange={(v) => onChange(v)}
-          options={CONSTRUCTION_OPTIONS}
-        />
-      );
+      input = <Select {...common} value={(value as string | null) ?? undefined} placeholder="—" onChange={(v) => onChange(v)} options={CONSTRUCTION_OPTIONS} />;
       break;
     default:
       input = (
         <InputNumber
-          size="small"
-          aria-label={label}
-          status={status}
-          style={{ width: '100%' }}
+          {...common}
           value={typeof value === 'number' ? value : value === null || value === undefined || value === '' ? null : Number(value)}
           min={0}
           max={col.kind === 'ownership' ? 100 : undefined}
