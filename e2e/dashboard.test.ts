@@ -389,6 +389,12 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
 
     await page.getByRole('tab', { name: 'Building damage' }).click();
     await page.getByTestId('damage-storm_surge').waitFor();
+    // the explorer opens on this building (issue 37 item 3): the tower's 45 storeys and its occupancy, not "Unknown"
+    await page.getByTestId('explorer-stories').filter({ hasText: /^45$/ }).waitFor();
+    await page
+      .getByTestId('explorer-occupancy')
+      .filter({ hasText: /^Commercial$/ })
+      .waitFor();
     const seen: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/api/v2/building_damage/')) seen.push(r.postData() ?? '');

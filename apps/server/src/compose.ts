@@ -129,7 +129,7 @@ export function createServices(
   const results = new ResultsService(db, new ResultsRepository(db), projectAccess, decodeLimit, ownLayers);
   const portfolioAssets = new PortfolioAssetsService(db, portfolioAssetsRepo, projectAccess, jobs);
   const hazards = new HazardService(projectAccess, ownLayers);
-  const buildingDamage = new BuildingDamageService(projectAccess);
+  const buildingDamage = new BuildingDamageService(projectAccess, ownLayers);
   return {
     parser,
     system: new SystemService(new SystemRepository(db), database.kind, config),

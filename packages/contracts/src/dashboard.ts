@@ -538,5 +538,19 @@ export const BuildingDamageAnswer = z.object({
   hazus_occupancy: z.string(),
   first_floor_height_m: z.number(),
   source: z.string(),
+  inputs: z
+    .object({
+      basement: z.string(),
+      construction: z.string(),
+      stories: z.string().describe('a number of storeys, 3 or more, or unknown'),
+      occupancy: z.string(),
+      per_sq_m_value: z.number(),
+    })
+    .describe("the choices the curves were drawn for: those sent, the others the named asset's own (unknown without an asset)"),
+  asset: z
+    .boolean()
+    .describe(
+      "true: the curves are the analysis's own damage of the named asset at its site's return periods and the EAD is the dashboard's; false: Hazus depth-damage curves of the chosen building",
+    ),
 });
 export type BuildingDamageAnswer = z.infer<typeof BuildingDamageAnswer>;

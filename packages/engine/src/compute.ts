@@ -123,8 +123,8 @@ const DR = new Float64Array(64);
 const B = new Float64Array(64);
 const BR = new Float64Array(64);
 
-/** Building flood damage at a depth above ground (the asset's table, assets.ts floodTableOf). */
-const floodDamage = (A: PreparedAsset, depthM: number): number => (depthM >= A.floodOnsetM ? evalTable(A.floodTable, depthM) : 0);
+/** Building flood damage ratio of a prepared asset at a depth above ground (its table, assets.ts floodTableOf; 0 below its onset). */
+export const floodDamage = (A: PreparedAsset, depthM: number): number => (depthM >= A.floodOnsetM ? evalTable(A.floodTable, depthM) : 0);
 
 // per-asset accumulators: loss/value, residual loss/value, disruption, residual disruption, any-data flag
 const ACC = new Float64Array(5);

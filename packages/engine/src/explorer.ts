@@ -7,6 +7,10 @@
 import type { ReturnPeriodCurve, ScenarioCode } from '@crp/contracts';
 import { DEFAULT_FIRST_FLOOR_HEIGHT_M, hazusCurves, hazusDamage, type HazusOccupancy } from './vulnerability/flood.js';
 import { eadFromCurve } from './ead.js';
+import { prepareAsset, type AssetInput } from './assets.js';
+import { allocateChunk, computeBatch, floodDamage, HAZARD_INDEX } from './compute.js';
+import { toBatch, type HazardProvider } from './portfolio.js';
+import type { ScenarioYear } from './scenarios.js';
 
 export const EXPLORER_BASEMENT = ['yes', 'no', 'unknown'] as const;
 export const EXPLORER_CONSTRUCTION = ['wood', 'concrete', 'masonry', 'mobile home', 'light metal', 'steel', 'unknown'] as const;
@@ -19,7 +23,8 @@ export const EXPLORER_HAZARDS = ['river_flood', 'storm_surge', 'rainfall_flood']
 export interface BuildingDamageParams {
   basement: (typeof EXPLORER_BASEMENT)[number];
   construction: (typeof EXPLORER_CONSTRUCTION)[number];
-  stories: (typeof EXPLORER_STORIES)[number] | 1 | 2 | 3;
+  /** A band, or a number of storeys (as a number or its digits). */
+  stories: (typeof EXPLORER_STORIES)[number] | number | string;
   occupancy: (typeof EXPLORER_OCCUPANCY)[number];
   /** USD per m2 of floor area (upper bound of the chosen band). */
   per_sq_m_value: number;
@@ -64,7 +69,8 @@ export type BuildingDamageResult = Record<(typeof EXPLORER_HAZARDS)[number], Rec
 
 /** Hazus occupancy and stories/basement chosen for the explorer inputs (unknowns take the conservative choice). */
 export function explorerHazusSelection(p: BuildingDamageParams): { occ: HazusOccupancy; stories: 1 | 2 | 3; basement: boolean } {
-  const stories = p.stories === 2 || p.stories === '2' ? 2 : p.stories === 3 || p.stories === '3 or more' ? 3 : 1; // unknown -> 1 storey (highest ratios)
+  const n = p.stories === '3 or more' ? 3 : Number(p.stories);
+  const stories = n >= 3 ? 3 : n === 2 ? 2 : 1; // unknown -> 1 storey (highest ratios)
   const basement = p.basement !== 'no'; // unknown -> with basement (higher damage at shallow depth)
   const occ: HazusOccupancy =
     p.construction === 'mobile home' ? 'RES2' : p.occupancy === 'commercial' ? 'COM4' : p.occupancy === 'industrial' ? 'IND2' : 'RES1';
@@ -121,4 +127,47 @@ export function buildingDamageCurves(
     first_floor_height_m: ffh,
     source: curves.structure.source,
   };
+}
+
+/**
+ * The explorer for one asset (issue 37 item 3): the damage of the building the analysis models (its own flood table:
+ * JRC curve by region and occupancy, storeys, basement, plinth; assets.ts) at each return period of the site's curves,
+ * and the expected annual damage ratio the analysis computes for it (ResultChunk.ead: after the standard of flood
+ * protection, before adaptation), so the explorer and the dashboard show one number. `input` is the asset as the
+ * analysis reads it, with the explorer's choices applied; `provider` the analysis's hazard provider.
+ */
+export function assetDamageCurves(
+  input: AssetInput,
+  scenarioYears: Record<ScenarioCode, ScenarioYear>,
+  provider: HazardProvider,
+  perSqMValue: number,
+): Record<(typeof EXPLORER_HAZARDS)[number], Record<ScenarioCode, ExplorerSeries>> {
+  const A = prepareAsset(input);
+  const value = Number.isFinite(perSqMValue) && perSqMValue > 0 ? perSqMValue : 0;
+  const round = (v: number) => Math.round(v * 1e6) / 1e6;
+  const out = Object.fromEntries(EXPLORER_HAZARDS.map((hz) => [hz, {}])) as Record<(typeof EXPLORER_HAZARDS)[number], Record<ScenarioCode, ExplorerSeries>>;
+  for (const sc of ['26', '45', '85'] as const) {
+    const sy = scenarioYears[sc];
+    const batch = toBatch(provider(sy, [input], 0, 1));
+    const chunk = allocateChunk(0, 1, [sy]);
+    computeBatch([A], 0, batch, 0, chunk);
+    for (const hz of EXPLORER_HAZARDS) {
+      const curve = batch.curves[hz];
+      const x: number[] = [];
+      const y: number[] = [];
+      if (curve) {
+        // the running maximum of the depths, as the analysis reads a curve (compute.ts curveCell)
+        let run = 0;
+        for (let k = 0; k < curve.returnPeriodsYears.length; k++) {
+          const d = curve.intensities[k] as number;
+          if (d > run) run = d;
+          x.push(curve.returnPeriodsYears[k] as number);
+          y.push(round(floodDamage(A, run)));
+        }
+      }
+      const ead = chunk.ead[HAZARD_INDEX[hz]] as number;
+      out[hz][sc] = { x, y, y_value: y.map((v) => round(v * value)), x_unit: 'years', expected_annual_damage_ratio: Number.isNaN(ead) ? null : round(ead) };
+    }
+  }
+  return out;
 }

@@ -141,11 +141,12 @@ export interface BuildingDamageInput {
   asset_name?: string;
   year: number;
   analysis_type: AnalysisType;
-  basement: 'yes' | 'no' | 'unknown';
-  construction: string;
-  stories: string;
-  occupancy: string;
-  per_sq_m_value: number;
+  /** Left out: the named asset's own value (unknown without an asset). */
+  basement?: 'yes' | 'no' | 'unknown';
+  construction?: string;
+  stories?: string;
+  occupancy?: string;
+  per_sq_m_value?: number;
 }
 
 /** `POST api/v2/building_damage/`: damage curves for river flood, storm surge and rainfall flood per scenario. */

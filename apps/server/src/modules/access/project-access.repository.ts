@@ -48,7 +48,7 @@ export class ProjectAccessRepository {
   visibleAssetByName(viewer: Viewer, projectName: string, assetName: string) {
     return visibleProjects(this.db, viewer)
       .innerJoin('assets as a', 'a.project_id', 'p.id')
-      .select(['p.id as project_id', 'a.latitude', 'a.longitude'])
+      .selectAll('a')
       .where('p.name_lower', '=', projectName.toLowerCase())
       .where('a.name', '=', assetName)
       .executeTakeFirst();

@@ -12,7 +12,7 @@ export const buildingDamageRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Analysis'],
         summary: 'Building-damage explorer: damage-ratio curves for river flood, storm surge and rainfall flood per scenario',
         description:
-          "Without an asset: Hazus/USACE depth-damage curves (x = depth in m). With project_name and asset_name: the site's return-period curves at the year for each scenario through the same building curve (x = return period in years), with the expected annual damage ratio.",
+          "Without an asset: Hazus/USACE depth-damage curves of the chosen building (x = depth in m). With project_name and asset_name: the building the analysis models for that asset (its storeys, basement, occupancy and construction unless a selector says otherwise) at its site's return periods for each scenario at the year (x = return period in years), with the expected annual damage ratio the dashboard uses. Selectors left out take the asset's own values; `inputs` in the answer says which were used.",
         security: TOKEN_SECURITY,
         body: BuildingDamageBody,
         response: { 200: BuildingDamageAnswer, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },

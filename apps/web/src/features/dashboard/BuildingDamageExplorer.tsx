@@ -10,7 +10,10 @@ const HAZARD_TITLES = { river_flood: 'River flood', storm_surge: 'Storm surge', 
 const SCENARIO_COLOURS = { '26': '#16a34a', '45': '#d97706', '85': '#dc2626' } as const;
 const VALUE_BANDS = Array.from({ length: 10 }, (_, i) => (i + 1) * 5000);
 
-type Params = Pick<BuildingDamageInput, 'basement' | 'construction' | 'stories' | 'occupancy' | 'per_sq_m_value'>;
+type Params = Required<Pick<BuildingDamageInput, 'basement' | 'construction' | 'stories' | 'occupancy' | 'per_sq_m_value'>>;
+/** Storeys offered (the asset's own number is added when it is not among them). */
+const STOREYS = ['1', '2', '3', '4', '5', '6', '8', '10', '15', '20', '30', '40', '50', '80', '100'];
+const UNKNOWN_BUILDING: Params = { basement: 'unknown', construction: 'unknown', stories: 'unknown', occupancy: 'unknown', per_sq_m_value: 5000 };
 
 /**
  * Building-damage explorer (spec 001 §2.3): every selector change re-requests at once; scatter charts of the damage
@@ -27,7 +30,9 @@ export function BuildingDamageExplorer({
   year: number;
   analysisType: AnalysisType;
 }) {
-  const [p, setP] = useState<Params>({ basement: 'unknown', construction: 'unknown', stories: 'unknown', occupancy: 'unknown', per_sq_m_value: 5000 });
+  // Only the selectors the user moved are sent: the others are the asset's own (the server answers which in `inputs`),
+  // so the explorer opens on the building as stored, with the dashboard's EAD (issue 37 item 3).
+  const [p, setP] = useState<Partial<Params>>({});
   const input: BuildingDamageInput = {
     ...p,
     year,
@@ -45,32 +50,42 @@ export function BuildingDamageExplorer({
     (v: Params[K]) =>
       setP((x) => ({ ...x, [k]: v }));
   const opts = (xs: readonly string[]) => xs.map((x) => ({ value: x, label: x[0]!.toUpperCase() + x.slice(1) }));
+  const shown: Params = { ...UNKNOWN_BUILDING, ...(q.data?.inputs as Partial<Params> | undefined), ...p };
+  const storeys = [...new Set([...STOREYS, shown.stories].filter((x) => x !== 'unknown' && x !== '3 or more'))].sort((a, b) => Number(a) - Number(b));
 
   return (
     <div data-testid="building-damage">
       <Form layout="inline" className="crp-dash-explorer-form">
         <Form.Item label="Basement">
-          <Select aria-label="Basement" style={{ width: 110 }} value={p.basement} onChange={set('basement')} options={opts(['yes', 'no', 'unknown'])} />
+          <Select aria-label="Basement" style={{ width: 110 }} value={shown.basement} onChange={set('basement')} options={opts(['yes', 'no', 'unknown'])} />
         </Form.Item>
         <Form.Item label="Construction">
           <Select
             aria-label="Construction"
             style={{ width: 140 }}
-            value={p.construction}
+            value={shown.construction}
             onChange={set('construction')}
             options={opts(['wood', 'concrete', 'masonry', 'mobile home', 'light metal', 'steel', 'unknown'])}
             data-testid="explorer-construction"
           />
         </Form.Item>
         <Form.Item label="Stories">
-          <Select aria-label="Stories" style={{ width: 120 }} value={p.stories} onChange={set('stories')} options={opts(['1', '2', '3 or more', 'unknown'])} />
+          <Select
+            aria-label="Stories"
+            style={{ width: 120 }}
+            value={shown.stories}
+            onChange={set('stories')}
+            data-testid="explorer-stories"
+            options={opts([...storeys, 'unknown'])}
+          />
         </Form.Item>
         <Form.Item label="Occupancy">
           <Select
             aria-label="Occupancy"
             style={{ width: 130 }}
-            value={p.occupancy}
+            value={shown.occupancy}
             onChange={set('occupancy')}
+            data-testid="explorer-occupancy"
             options={opts(['residential', 'commercial', 'industrial', 'unknown'])}
           />
         </Form.Item>
@@ -78,7 +93,7 @@ export function BuildingDamageExplorer({
           <Select
             aria-label="Value per square metre"
             style={{ width: 150 }}
-            value={p.per_sq_m_value}
+            value={shown.per_sq_m_value}
             onChange={set('per_sq_m_value')}
             options={VALUE_BANDS.map((v) => ({ value: v, label: `$${(v - 5000).toLocaleString('en-US')}-$${v.toLocaleString('en-US')}` }))}
           />
