@@ -884,7 +884,7 @@ export interface paths {
         put?: never;
         /**
          * Building-damage explorer: damage-ratio curves for river flood, storm surge and rainfall flood per scenario
-         * @description Without an asset: Hazus/USACE depth-damage curves (x = depth in m). With project_name and asset_name: the site's return-period curves at the year for each scenario through the same building curve (x = return period in years), with the expected annual damage ratio.
+         * @description Without an asset: Hazus/USACE depth-damage curves of the chosen building (x = depth in m). With project_name and asset_name: the building the analysis models for that asset (its storeys, basement, occupancy and construction unless a selector says otherwise) at its site's return periods for each scenario at the year (x = return period in years), with the expected annual damage ratio the dashboard uses. Selectors left out take the asset's own values; `inputs` in the answer says which were used.
          */
         post: operations["postV2BuildingDamage"];
         delete?: never;
@@ -6993,27 +6993,13 @@ export interface operations {
                      * @enum {string}
                      */
                     analysis_type?: "rcp" | "ssp";
-                    /**
-                     * @default unknown
-                     * @enum {string}
-                     */
+                    /** @enum {string} */
                     basement?: "yes" | "no" | "unknown";
-                    /**
-                     * @default unknown
-                     * @enum {string}
-                     */
+                    /** @enum {string} */
                     construction?: "wood" | "concrete" | "masonry" | "mobile home" | "light metal" | "steel" | "unknown";
-                    /**
-                     * @default unknown
-                     * @enum {string}
-                     */
-                    stories?: "1" | "2" | "3 or more" | "unknown";
-                    /**
-                     * @default unknown
-                     * @enum {string}
-                     */
+                    stories?: string;
+                    /** @enum {string} */
                     occupancy?: "residential" | "commercial" | "industrial" | "unknown";
-                    /** @default 5000 */
                     per_sq_m_value?: number;
                 };
             };
@@ -7107,6 +7093,17 @@ export interface operations {
                         hazus_occupancy: string;
                         first_floor_height_m: number;
                         source: string;
+                        /** @description the choices the curves were drawn for: those sent, the others the named asset's own (unknown without an asset) */
+                        inputs: {
+                            basement: string;
+                            construction: string;
+                            /** @description a number of storeys, 3 or more, or unknown */
+                            stories: string;
+                            occupancy: string;
+                            per_sq_m_value: number;
+                        };
+                        /** @description true: the curves are the analysis's own damage of the named asset at its site's return periods and the EAD is the dashboard's; false: Hazus depth-damage curves of the chosen building */
+                        asset: boolean;
                     };
                 };
             };
