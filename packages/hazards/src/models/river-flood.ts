@@ -7,8 +7,9 @@
  *
  * The 2-year flood fills the channel (bankfull; Winsemius et al. 2013, as Aqueduct and JRC maps take it), and the
  * stage above bankfull follows the at-a-station hydraulic geometry d ∝ Q^0.40 (Leopold & Maddock 1953):
- * s_T = D_bf·(q_T^0.40 − 1) for q_T = (Q_T/Q_2)·(1 + ΔRx5day) > 1, with Q_T/Q_2 the 5-day rainfall growth R5_T/R5_2 of the
- * Hong Kong Observatory GEV (Hosking 1990) and ΔRx5day the CMIP6 change of the AR6 region.
+ * s_T = D_bf·(q_T^0.40 − 1) for q_T = (Q_T/Q_2)·(1 + ΔRx5day) > 1, with Q_T/Q_2 the D-day rainfall growth R_D,T/R_D,2 of
+ * the Hong Kong Observatory GEV (Hosking 1990) for D the basin's response time (5-90 days; basinResponseDays) and
+ * ΔRx5day the CMIP6 change of the AR6 region.
  *
  * Overbank: once the water leaves the channel, the floodplain carries the discharge above bankfull (compound channel,
  * Manning's wide-channel flow with the same energy slope in channel and floodplain, so the slope cancels):
@@ -41,7 +42,7 @@ export const RIVER_FLOOD_META: HazardMeta = {
   tier: 'placeholder',
   resolutionKm: 9.3,
   model:
-    'Stage above bankfull of the governing WDBII/Natural Earth river (bankfull depth from drainage area, Bieger et al. 2015; d ∝ Q^0.4, Leopold & Maddock 1953) over flow-path HAND on ETOPO5, averaged over the sub-grid relief of the cell (Yamazaki et al. 2011); discharge growth from the HKO 5-day rainfall GEV and CMIP6 Rx5day',
+    'Stage above bankfull of the governing WDBII/Natural Earth river (bankfull depth from drainage area, Bieger et al. 2015; d ∝ Q^0.4, Leopold & Maddock 1953) over flow-path HAND on ETOPO5, averaged over the sub-grid relief of the cell (Yamazaki et al. 2011); discharge growth from the HKO rainfall GEV over the basin response time (Hack 1957) and CMIP6 Rx5day',
 };
 
 const H = hazardIndex('river_flood');
