@@ -602,6 +602,52 @@ export function buildSlrLayers(dir: string): {
 }
 
 // ---------------------------------------------------------------- HKO rainfall statistics
+/**
+ * Durations (days) of the basin rainfall behind the river-flood growth curve: from the 5-day accumulation the model
+ * started with (CMIP6 Rx5day) up to a season. River flood hazards §3.4: a basin's flood integrates the rain over its
+ * response time (the critical storm duration of the rational method and of derived flood frequency).
+ */
+export const RIVER_GROWTH_DURATIONS_DAYS = [5, 7, 10, 15, 20, 30, 45, 60, 90] as const;
+
+/**
+ * Growth curves R_D,T / R_D,100 of the annual maximum D-day rainfall at the Hong Kong Observatory (GEV by L-moments,
+ * Hosking 1990), one per duration of RIVER_GROWTH_DURATIONS_DAYS: the river model picks the duration of a site's basin
+ * response time (flatter growth for larger basins; Blöschl & Sivapalan 1997).
+ */
+export function hkoDurationGrowth(dir: string): { days: number[]; growth: number[][]; years: number } {
+  const lines = readText(dir, 'hko-daily-rainfall/daily_HKO_RF_ALL_1884-2022.csv.gz').split(/\r?\n/);
+  const byYear = new Map<number, (number | null)[]>();
+  for (const l of lines) {
+    const f = l.split(',');
+    if (f.length < 4 || !/^\d{4}$/.test(f[0]!)) continue;
+    const y = +f[0]!;
+    const v = f[3]!.trim() === 'Trace' ? 0 : f[3]!.trim() === '***' ? null : Number(f[3]);
+    (byYear.get(y) ?? byYear.set(y, []).get(y)!).push(v === null || !Number.isFinite(v) ? null : v);
+  }
+  const growth: number[][] = [];
+  let years = 0;
+  for (const d of RIVER_GROWTH_DURATIONS_DAYS) {
+    const maxima: number[] = [];
+    for (const [y, vals] of byYear) {
+      // the same complete years as hkoRainfallStats
+      if (y > 2021 || vals.length < 365 || vals.filter((v) => v !== null).length < 360) continue;
+      let m = 0,
+        s = 0;
+      for (let i = 0; i < vals.length; i++) {
+        s += vals[i] ?? 0;
+        if (i >= d) s -= vals[i - d] ?? 0;
+        if (i >= d - 1 && s > m) m = s;
+      }
+      maxima.push(m);
+    }
+    years = maxima.length;
+    const g = fitGevLmoments(maxima);
+    const r100 = gevReturnLevel(g, 100);
+    growth.push(RPS.map((T) => gevReturnLevel(g, T) / r100));
+  }
+  return { days: [...RIVER_GROWTH_DURATIONS_DAYS], growth, years };
+}
+
 export function hkoRainfallStats(dir: string) {
   const lines = readText(dir, 'hko-daily-rainfall/daily_HKO_RF_ALL_1884-2022.csv.gz').split(/\r?\n/);
   const byYear = new Map<number, (number | null)[]>();
@@ -1315,6 +1361,8 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
     rainfallRatio: hko.rx1.map((v) => v / hkWet),
     /** 5-day rainfall growth curve R5_T / R5_100 at HKO. */
     riverGrowth: hko.rx5.map((v) => v / hko.rx5[RPS.indexOf(100)]!),
+    /** D-day rainfall growth curves R_D,T / R_D,100 at HKO, by basin response time (river flood §3.4). */
+    riverGrowthByDuration: hkoDurationGrowth(dir),
     riverStage: rv.params,
     drainageDesignRpYears: 10,
     landslideFootprintKm: 1,

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { HAZARD_INDICATORS, HAZARD_KEYS, HAZARD_RETURN_PERIODS_YEARS } from '@crp/contracts';
 import { DATASETS } from '../src/datasets.js';
 import { HAZARD_META } from '../src/sampler.js';
-import { LAYERS_DIR, hkoRainfallStats, writeLayer, type Out } from './build-layers.js';
+import { LAYERS_DIR, hkoDurationGrowth, hkoRainfallStats, writeLayer, type Out } from './build-layers.js';
 import { rawDir, readRaw } from './lib/io.js';
 import { loadTerrain } from './lib/terrain.js';
 import { buildRiverLayers } from './lib/river-layers.js';
@@ -52,9 +52,12 @@ export function buildRiverOnly(dir = rawDir(), outDir = LAYERS_DIR) {
   const params = JSON.parse(readFileSync(paramsPath, 'utf8')) as Record<string, unknown>;
   const next: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) {
-    if (k === 'floodplainHandM' || k === 'riverStage') continue;
+    if (k === 'floodplainHandM' || k === 'riverStage' || k === 'riverGrowthByDuration') continue;
     next[k] = v;
-    if (k === 'riverGrowth') next.riverStage = rv.params;
+    if (k === 'riverGrowth') {
+      next.riverGrowthByDuration = hkoDurationGrowth(dir);
+      next.riverStage = rv.params;
+    }
   }
   writeFileSync(paramsPath, JSON.stringify(next, null, 1));
   console.log(`[hazards] river layers rebuilt: ${out.entries.map((e) => `${e.name} ${((e.bytesGz ?? 0) / 1e6).toFixed(2)} MB gz`).join(', ')}`);

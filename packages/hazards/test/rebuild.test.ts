@@ -12,6 +12,7 @@ import {
   glcCompleteness,
   landslideCalibration,
   quantise,
+  hkoDurationGrowth,
   hkoRainfallStats,
   LANDSLIDE_SCALE,
   winterTasParams,
@@ -112,4 +113,15 @@ test('HKO daily rainfall GEV reproduces the record (1-day maximum 534 mm in 1926
   assert.ok(h.rx1[5]! < h.maxObserved1 && h.rx1[8]! > h.maxObserved1 * 0.9, `100-yr ${h.rx1[5]}, 1000-yr ${h.rx1[8]}, max ${h.maxObserved1}`);
   const committed = (layers().params.hko as { rx1Mm: number[] }).rx1Mm;
   h.rx1.forEach((v, i) => assert.ok(Math.abs(v - committed[i]!) < 1e-6));
+});
+
+test('HKO D-day rainfall growth by basin response time: rebuilt as committed; the 5-day curve is riverGrowth; longer durations grow less', { skip }, () => {
+  const g = hkoDurationGrowth(dir);
+  const committed = layers().params as unknown as { riverGrowth: number[]; riverGrowthByDuration: { days: number[]; growth: number[][] } };
+  assert.deepEqual(g.days, committed.riverGrowthByDuration.days);
+  g.growth.forEach((row, i) => row.forEach((v, k) => assert.ok(Math.abs(v - committed.riverGrowthByDuration.growth[i]![k]!) < 1e-9)));
+  g.growth[0]!.forEach((v, k) => assert.ok(Math.abs(v - committed.riverGrowth[k]!) < 1e-9, '5-day curve = riverGrowth'));
+  // Q100/Q2: 2.47 at 5 days, 1.72 at 90 days (flatter growth of longer accumulations)
+  const q100 = (row: number[]) => row[5]! / row[0]!;
+  assert.ok(q100(g.growth.at(-1)!) < q100(g.growth[0]!) - 0.5, `${q100(g.growth.at(-1)!)} vs ${q100(g.growth[0]!)}`);
 });

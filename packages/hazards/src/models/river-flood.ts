@@ -7,8 +7,9 @@
  *
  * The 2-year flood fills the channel (bankfull; Winsemius et al. 2013, as Aqueduct and JRC maps take it), and the
  * stage above bankfull follows the at-a-station hydraulic geometry d ∝ Q^0.40 (Leopold & Maddock 1953):
- * s_T = D_bf·(q_T^0.40 − 1) for q_T = (Q_T/Q_2)·(1 + ΔRx5day) > 1, with Q_T/Q_2 the 5-day rainfall growth R5_T/R5_2 of the
- * Hong Kong Observatory GEV (Hosking 1990) and ΔRx5day the CMIP6 change of the AR6 region.
+ * s_T = D_bf·(q_T^0.40 − 1) for q_T = (Q_T/Q_2)·(1 + ΔRx5day) > 1, with Q_T/Q_2 the D-day rainfall growth R_D,T/R_D,2 of
+ * the Hong Kong Observatory GEV (Hosking 1990) for D the basin's response time (5-90 days; basinResponseDays) and
+ * ΔRx5day the CMIP6 change of the AR6 region.
  *
  * Overbank: once the water leaves the channel, the floodplain carries the discharge above bankfull (compound channel,
  * Manning's wide-channel flow with the same energy slope in channel and floodplain, so the slope cancels):
@@ -41,7 +42,7 @@ export const RIVER_FLOOD_META: HazardMeta = {
   tier: 'placeholder',
   resolutionKm: 9.3,
   model:
-    'Stage above bankfull of the governing WDBII/Natural Earth river (bankfull depth from drainage area, Bieger et al. 2015; d ∝ Q^0.4, Leopold & Maddock 1953) over flow-path HAND on ETOPO5, averaged over the sub-grid relief of the cell (Yamazaki et al. 2011); discharge growth from the HKO 5-day rainfall GEV and CMIP6 Rx5day',
+    'Stage above bankfull of the governing WDBII/Natural Earth river (bankfull depth from drainage area, Bieger et al. 2015; d ∝ Q^0.4, Leopold & Maddock 1953) over flow-path HAND on ETOPO5, averaged over the sub-grid relief of the cell (Yamazaki et al. 2011); discharge growth from the HKO rainfall GEV over the basin response time (Hack 1957) and CMIP6 Rx5day',
 };
 
 const H = hazardIndex('river_flood');
@@ -97,6 +98,48 @@ function unitCatchment(hand: Uint8Array, rel: Uint8Array, nodata: number | null,
   };
 }
 
+/** Hack's law (Hack 1957, USGS Prof. Paper 294-B): main-stream length L = 1.4·A^0.6 in miles and square miles. */
+const HACK = { coefMi: 1.4, exp: 0.6 } as const;
+const KM_PER_MI = 1.609344;
+/** Moody & Troutman (2002) global bankfull depth-discharge fit D = 0.27·Q^0.39 (m, m³/s; references-2 §6.2). */
+const MOODY_TROUTMAN_DEPTH = { coef: 0.27, exp: 0.39 } as const;
+
+/**
+ * Response time (days) of the basin behind a river of bankfull depth `d` (m): the drainage area from the Bieger et al.
+ * (2015) depth relation the layer was built with (A = (D_bf/0.30)^(1/0.213)), the main-stream length from Hack's law,
+ * and the bankfull velocity Q_bf/(W_bf·D_bf) (W_bf Bieger et al. 2015, Q_bf from Moody & Troutman 2002): t = L / v.
+ * APPROXIMATION: travel at the bankfull velocity along the whole main stream (≈ 1.3-1.4 m/s at every size: the
+ * downstream hydraulic geometry's near-constant velocity, Leopold & Maddock 1953).
+ */
+export function basinResponseDays(d: number, rs: { bankfullDepth: { coef: number; exp: number }; bankfullWidth: { coef: number; exp: number } }): number {
+  const areaKm2 = Math.pow(d / rs.bankfullDepth.coef, 1 / rs.bankfullDepth.exp);
+  const lengthKm = KM_PER_MI * HACK.coefMi * Math.pow(areaKm2 / (KM_PER_MI * KM_PER_MI), HACK.exp);
+  const qbf = Math.pow(d / MOODY_TROUTMAN_DEPTH.coef, 1 / MOODY_TROUTMAN_DEPTH.exp);
+  const wbf = rs.bankfullWidth.coef * Math.pow(areaKm2, rs.bankfullWidth.exp);
+  const v = qbf / (wbf * d);
+  return (lengthKm * 1000) / v / 86400;
+}
+
+/**
+ * Discharge growth Q_T/Q_2 of a basin (hazards §3.4): the growth of the D-day rainfall at HKO for D the basin's
+ * response time (the critical storm duration of the rational method; the flatter growth of large basins, Blöschl &
+ * Sivapalan 1997, WRR 33:2967), clamped to the tabulated durations (5-90 days) and interpolated in ln D. Writes `out`.
+ */
+function basinGrowth(table: { days: number[]; growth: number[][] }) {
+  const lnDays = table.days.map(Math.log);
+  return (d: number, rs: Parameters<typeof basinResponseDays>[1], out: Float64Array): void => {
+    const n = lnDays.length;
+    const x = Math.log(basinResponseDays(d, rs));
+    let i = 0;
+    while (i < n - 2 && x > lnDays[i + 1]!) i++;
+    const w = n === 1 ? 0 : Math.min(1, Math.max(0, (x - lnDays[i]!) / (lnDays[i + 1]! - lnDays[i]!)));
+    const a = table.growth[i]!,
+      b = table.growth[n === 1 ? 0 : i + 1]!;
+    const g2 = a[0]! * (1 - w) + b[0]! * w;
+    for (let k = 0; k < out.length; k++) out[k] = (a[k]! * (1 - w) + b[k]! * w) / g2;
+  };
+}
+
 export function createRiverFlood(src: LayerSet): HazardModel {
   const handL = src.get('river_hand');
   const dbfL = src.get('river_bankfull_depth');
@@ -109,8 +152,11 @@ export function createRiverFlood(src: LayerSet): HazardModel {
   const handScale = handL.e.scale;
   const dbfScale = dbfL.e.scale;
   const growth = src.params.riverGrowth as number[];
-  // Q_T/Q_2 from the growth curve (riverGrowth is R5_T/R5_100)
-  const q = Float64Array.from(growth.map((g) => g / growth[0]!));
+  const byDuration = src.params.riverGrowthByDuration as { days: number[]; growth: number[][] } | undefined;
+  // Q_T/Q_2 from the growth curve of the basin's response time (R_D,T/R_D,2); the 5-day curve (riverGrowth) for layers
+  // built before the duration curves
+  const growthOf = basinGrowth(byDuration ?? { days: [5], growth: [growth] });
+  const q = new Float64Array(N_RP);
   const rs = src.params.riverStage as {
     stageDischargeExp: number;
     bankfullDepth: { coef: number; exp: number };
@@ -146,7 +192,10 @@ export function createRiverFlood(src: LayerSet): HazardModel {
       const d = dbf[site.c5]! * dbfScale;
       const r = rel[site.c5]! * relScale;
       const m = 1 + site.dRx5 / 100;
-      if (raw !== handNodata && d > 0) uc.load(site.c5);
+      if (raw !== handNodata && d > 0) {
+        uc.load(site.c5);
+        growthOf(d, rs, q);
+      }
       let s = 0;
       for (let k = 0; k < N_RP; k++) {
         const qk = q[k]! * m;
