@@ -250,4 +250,38 @@ describe('dashboard query', () => {
     assert.deepEqual([sent.analysis_type, sent.scenario, sent.year], ['ssp', '85', 2080]);
     await s.db.updateTable('users').set({ default_filters: null }).where('id', '=', owner.userId).execute();
   });
+  test('per hazard, the dashboard and the results API give the same CVaR and residual CVaR, with assets at mitigation levels 3 and 1 (issue 37 item 2)', async () => {
+    await setTier('enterprise');
+    const ids = await s.db.selectFrom('assets').select(['id', 'position']).where('project_id', '=', projectId).orderBy('position').execute();
+    const edit = await s.api.post('/api/v2/update_assets/', {
+      token: owner.token,
+      json: { project_id: projectId, assets: ids.map((r) => ({ id: r.id, mitigation_risk: [3, 1, 0, 3][r.position % 4] })) },
+    });
+    assert.equal(edit.status, 200, JSON.stringify(edit.body));
+    await waitForAnalysis(s, owner.token, projectId);
+    const f = { analysis_type: 'ssp', scenario: '85', year: 2050 } as const;
+    const dash = await query({ ...f, mitigation: 'true' });
+    assert.equal(dash.status, 200, JSON.stringify(dash.body).slice(0, 400));
+    const rows = await s.api.post('/api/v2/asset_results/', { token: owner.token, json: { project_id: projectId, scenarios: [f.scenario], years: [f.year] } });
+    assert.equal(rows.status, 200, JSON.stringify(rows.body).slice(0, 400));
+    const byHazard = new Map<string, { cvar: number; rcvar: number }>();
+    for (const r of rows.body.results as { hazard_label: string; cvar_usd: number | null; residual_cvar_usd: number | null }[]) {
+      const t = byHazard.get(r.hazard_label) ?? { cvar: 0, rcvar: 0 };
+      t.cvar += r.cvar_usd ?? 0;
+      t.rcvar += r.residual_cvar_usd ?? 0;
+      byHazard.set(r.hazard_label, t);
+    }
+    let mitigated = 0;
+    for (const h of dash.body.overall_bar_chart as { hazard: string; cvar: number; rcvar: number }[]) {
+      const want = byHazard.get(h.hazard);
+      assert.ok(want, `${h.hazard} in the results API`);
+      const near = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b)) + 0.05 * rows.body.assets;
+      assert.ok(near(h.cvar, want.cvar), `${h.hazard}: dashboard CVaR ${h.cvar} vs results API ${want.cvar}`);
+      assert.ok(near(h.rcvar, want.rcvar), `${h.hazard}: dashboard residual CVaR ${h.rcvar} vs results API ${want.rcvar}`);
+      if (h.rcvar < h.cvar - 1) mitigated++;
+    }
+    // the mitigation levels lower some hazards' residual CVaR: a dashboard that swapped residual and gross would differ
+    assert.ok(mitigated >= 2, `hazards whose residual CVaR is below the CVaR: ${mitigated}`);
+    assert.ok(new Set([...byHazard.values()].map((v) => Math.round(v.cvar))).size >= 3, 'hazards carry different money (a swap would show)');
+  });
 });

@@ -82,6 +82,18 @@ describe('login, tokens and permissions', () => {
     assert.ok(other.token);
   });
 
+  test('a successful login clears the failures before it: two failures, a login, two failures again do not lock (limit 3)', async () => {
+    const u = await registerAndLogin(s.api);
+    const attempt = (password: string) => s.api.post('/api/user/rest_login/', { form: { username: u.username, password, company_code: u.company_code } });
+    for (const round of [1, 2]) {
+      for (let i = 0; i < 2; i++) assert.equal((await attempt(`bad${round}${i}`)).status, 401);
+      assert.equal((await attempt(u.password)).status, 201, `round ${round}: the right password still logs in after two failures`);
+    }
+    // without the reset these would be failures 5 and 6: the account is not locked, so each is a 401, not a 429
+    assert.equal((await attempt('bad-final')).status, 401);
+    assert.equal((await attempt(u.password)).status, 201);
+  });
+
   test('the per-user lock is keyed on company code + username: failures with a made-up company code lock out nobody real (issue 21 item 3)', async () => {
     const name = `same${process.pid}${Date.now().toString(36)}`;
     const a = await registerAndLogin(s.api, { username: name });
