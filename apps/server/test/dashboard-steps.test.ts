@@ -64,7 +64,7 @@ function answerVia(
   } else {
     const mm = moneyAt(sel, sel.syIdx);
     atYear = moneySumsOf(sel, mm);
-    assetScores = climateScoresOf(sel, mm, f.mitigation);
+    assetScores = climateScoresOf(sel, mm, f.mitigation, sel.syIdx);
     at2020 = sel.syIdx === sel.baseIdx ? atYear : moneySumsOf(sel, moneyAt(sel, sel.baseIdx));
   }
   const totals = portfolioTotals(sel, atYear, assetScores);
@@ -146,7 +146,7 @@ describe('dashboard steps: filter, selection, figures, sections (issue 24)', () 
         answer.assets.id,
       );
       const money = moneyAt(sel, sel.syIdx);
-      const assetScores = climateScoresOf(sel, money, f.mitigation);
+      const assetScores = climateScoresOf(sel, money, f.mitigation, sel.syIdx);
       assert.deepEqual(assetScores, answer.asset_table.climatic_score);
 
       // Step 3: the figures (cards, series, averages).

@@ -3,8 +3,9 @@
  * module, free of the server, because the engine's worker threads compute it with the chunk (chunk-encoder.ts).
  */
 import type { AnalysisType, HazardKey, ScenarioCode } from '@crp/contracts';
-import { assetCvar, SCENARIO_YEAR_INDEX, scenarioYearKey, type PreparedAsset } from '@crp/engine';
+import { assetCvar, HAZARD_INDEX, SCENARIO_YEAR_INDEX, scenarioYearKey, type PreparedAsset } from '@crp/engine';
 import type { DefaultFilters } from '../../infra/db/schema.js';
+import { climateScoresOf, moneyAt, type MoneyInput } from '../dashboard/dashboard-money.js';
 import type { StoredChunk } from './result-codec.js';
 
 /** One chunk's share of the project card's figures (sums over its assets); shares are added in chunk order. */
@@ -25,6 +26,9 @@ export function summaryIndex(filters: DefaultFilters): number {
  * A chunk's share of the figures of a project card at the project's default filter: climate scores of the assets with
  * data, maximum exposure, exposed value, CVaR and residual CVaR over the portfolio's hazards.
  * `prepared[i]` is the asset at position `base + i`.
+ * The scores are the dashboard's at its default view (its own code, dashboard-money.ts: the portfolio's hazards, with
+ * adaptation, contents included), not the stored overall score over every modelled hazard: one number per figure
+ * (issue 37 item 2).
  */
 export function summaryShare(
   prepared: readonly PreparedAsset[],
@@ -36,10 +40,24 @@ export function summaryShare(
   const out: SummaryShare = { scoreSum: 0, scored: 0, maxExposure: 0, totalValue: 0, cvar: 0, rcvar: 0 };
   const S = chunk.scenarioYears.length;
   const syIndex = summaryIndex(filters);
+  const first = chunk.start - base;
+  const localOf = new Int32Array(prepared.length);
+  for (let a = 0; a < chunk.count; a++) localOf[first + a] = a;
+  const hk = Int32Array.from(hazards, (h) => HAZARD_INDEX[h]);
+  const view: MoneyInput = {
+    idx: Int32Array.from({ length: chunk.count }, (_, a) => first + a),
+    N: chunk.count,
+    hk,
+    H: hk.length,
+    S,
+    f: { withContent: true, opt: {} },
+    R: { prepared, chunks: [chunk], chunkOf: new Int32Array(prepared.length), localOf },
+  };
+  const scores = climateScoresOf(view, moneyAt(view, syIndex), true, syIndex);
   for (let a = 0; a < chunk.count; a++) {
-    const asset = prepared[chunk.start - base + a]!;
-    const score = chunk.climateScore[a * S + syIndex]!;
-    if (score !== 255) {
+    const asset = prepared[first + a]!;
+    const score = scores[a];
+    if (score !== null && score !== undefined) {
       out.scoreSum += score;
       out.scored += 1;
     }

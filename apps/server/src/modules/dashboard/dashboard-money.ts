@@ -119,9 +119,15 @@ export function moneySumsOf(sel: Pick<MoneyInput, 'N' | 'H' | 'hk'>, mm: Money):
   return { totalValue, premium, loss, lossResidual };
 }
 
-/** Climate score of each selected asset over the chosen hazards: the engine's score of the summed loss ratios (null = no data). */
-export function climateScoresOf(sel: Pick<MoneyInput, 'N' | 'H' | 'idx' | 'R'>, mm: Money, residual: boolean): (number | null)[] {
-  const { N, H } = sel;
+/**
+ * Climate score of each selected asset over the chosen hazards at stored scenario-year s: the engine's score of the
+ * summed loss ratios (null = no data). An asset without value or revenue has no money to divide: its score is that of
+ * its summed damage and disruption ratios (a unit building and a unit revenue), so entering a valuation does not move a score from 0 to the hazards'
+ * (the project card once showed 57 where the dashboard showed 0 for the same valueless sites; issue 37 item 2).
+ */
+export function climateScoresOf(sel: Pick<MoneyInput, 'N' | 'H' | 'hk' | 'S' | 'idx' | 'R'>, mm: Money, residual: boolean, s: number): (number | null)[] {
+  const { N, H, hk, S } = sel;
+  const { chunks, chunkOf, localOf } = sel.R;
   const out: (number | null)[] = new Array(N);
   const L = residual ? mm.ealR : mm.eal;
   for (let n = 0; n < N; n++) {
@@ -139,10 +145,26 @@ export function climateScoresOf(sel: Pick<MoneyInput, 'N' | 'H' | 'idx' | 'R'>, 
       out[n] = null;
       continue;
     }
-    const p = sel.R.prepared[sel.idx[n]!]!;
+    const i = sel.idx[n]!;
+    const p = sel.R.prepared[i]!;
     const value = mm.exposedValue[n]!;
     const revenue = p.revenue * p.ownership;
-    const sc0 = hazardScore(value > 0 ? loss / value : revenue > 0 ? loss / revenue : 0, revenue > 0 ? bi / revenue : 0);
+    let sc0: number;
+    if (value > 0 || revenue > 0) sc0 = hazardScore(value > 0 ? loss / value : loss / revenue, revenue > 0 ? bi / revenue : 0);
+    else {
+      const ch = chunks[chunkOf[i]!]!;
+      const ead = residual ? ch.eadResidual : ch.ead;
+      const dis = residual ? ch.disruptionResidual : ch.disruption;
+      const b = localOf[i]! * N_HAZARDS;
+      let ratio = 0,
+        down = 0;
+      for (let k = 0; k < H; k++) {
+        const c = (b + hk[k]!) * S + s;
+        if (Number.isFinite(ead[c]!)) ratio += ead[c]!;
+        if (Number.isFinite(dis[c]!)) down += dis[c]!;
+      }
+      sc0 = hazardScore(ratio, down);
+    }
     out[n] = Number.isFinite(sc0) ? Math.round(sc0) : null;
   }
   return out;

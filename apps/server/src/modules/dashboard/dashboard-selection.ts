@@ -155,7 +155,7 @@ export function yearFiguresOf(sel: Selected): { atYear: MoneySums; assetScores: 
     return { atYear: pre.sums, assetScores };
   }
   const mm = moneyAt(sel, sel.syIdx);
-  return { atYear: moneySumsOf(sel, mm), assetScores: climateScoresOf(sel, mm, sel.f.mitigation) };
+  return { atYear: moneySumsOf(sel, mm), assetScores: climateScoresOf(sel, mm, sel.f.mitigation, sel.syIdx) };
 }
 
 /**

@@ -230,7 +230,7 @@ function figuresOf(input: YearInput, prepared: PreparedAsset[], all: Int32Array,
     const sums = moneySumsOf(sel, mm);
     let scores: Int16Array | null = new Int16Array(2 * N);
     for (const residual of [false, true]) {
-      const cs = climateScoresOf(sel, mm, residual);
+      const cs = climateScoresOf(sel, mm, residual, j.s);
       for (let n = 0; n < N && scores; n++) {
         const v = cs[n]!;
         if (v === null) scores[(residual ? N : 0) + n] = NO_SCORE;

@@ -11,7 +11,7 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { CLIMATE_SCORE_COLOURS, climateScoreLevel, formatMillions } from '@crp/contracts';
+import { CLIMATE_SCORE_COLOURS, climateScoreLevel, formatMillions, SCENARIO_LABELS, type AnalysisType, type ScenarioCode } from '@crp/contracts';
 import { fetchProjectStatus, type PhysicalProject } from '../../api/projects';
 import { cardAbilities } from './projectFilters';
 
@@ -119,6 +119,12 @@ export function ProjectCard({ project: p, handlers: h }: { project: PhysicalProj
         </div>
         <ScoreBlock project={p} />
       </div>
+      {p.overall !== null && (
+        <div className="crp-muted crp-small" data-testid="card-scenario">
+          Score and losses at {SCENARIO_LABELS[p.default_filters.analysis_type as AnalysisType][p.default_filters.scenario as ScenarioCode]},{' '}
+          {p.default_filters.year}
+        </div>
+      )}
       <div className="crp-metrics">
         <Metric label="Maximum exposure" value={p.value === null ? '—' : formatMillions(p.value)} />
         <Metric label="Assets" value={String(p.assets)} />
