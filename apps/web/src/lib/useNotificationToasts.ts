@@ -13,7 +13,7 @@ export function toastType(notificationType: string): ToastType {
 
 /**
  * Shows pending notifications as toasts that stay until closed (duration 0). Closing one tells the
- * server it has been read; clicking one with an in-app link (e.g. /changelog) opens that page.
+ * server it has been read; clicking one with an in-app link (e.g. /changelog) opens that page and marks it read too.
  */
 export function useNotificationToasts(): (items: readonly Notification[]) => void {
   const { notification } = App.useApp();
@@ -23,6 +23,7 @@ export function useNotificationToasts(): (items: readonly Notification[]) => voi
     (items: readonly Notification[]) => {
       for (const item of items) {
         const key = `notification-${item.id}`;
+        const markRead = () => markNotificationRead(item.id).catch((err: unknown) => console.warn('mark_notification_read failed', err));
         const link = item.link && item.link.startsWith('/') ? item.link : null;
         notification.open({
           key,
@@ -35,13 +36,13 @@ export function useNotificationToasts(): (items: readonly Notification[]) => voi
           props: { 'data-testid': `notification-${item.id}` },
           onClick: link
             ? () => {
+                // opened is read: it does not come back at the next login (destroy does not call onClose)
+                void markRead();
                 navigate(link);
                 notification.destroy(key);
               }
             : undefined,
-          onClose: () => {
-            markNotificationRead(item.id).catch((err: unknown) => console.warn('mark_notification_read failed', err));
-          },
+          onClose: () => void markRead(),
         });
       }
     },
