@@ -515,3 +515,60 @@ test('wind by construction class: coastal houses and offices inside their publis
   const [wood, masonry, , , office] = rows.map((r) => r.byHazard.typhoon!);
   assert.ok(wood! > masonry! && masonry! > office!, `wood ${pct(wood!)}, masonry ${pct(masonry!)}, concrete office ${pct(office!)}`);
 });
+
+/**
+ * Typhoon on islands and cyclone coasts (docs/validation.md "Typhoon on islands and business interruption"): a
+ * single-storey warehouse of unknown construction (regional Emanuel curve, Eberenz et al. 2021 TDR-optimal V_half)
+ * in Port-Vila (Vanuatu; Oceania, V_half 64.1 m/s) and in Toamasina (Madagascar's east coast; South Indian, 52.4 m/s).
+ * Published range: the loss sweep's acceptance bound (issue 33: at most 2 %/yr, a 20-year loss below the value) and
+ * references-2 §10 (0.05-0.3 %/yr for engineered commercial buildings on hurricane coasts, memory-flagged). Both coasts
+ * have documented cyclone losses (Pam 2015 at Efate, JTWC 77 m/s 42 km from Port-Vila; Gafilo 2004 and Hudah 2000 near
+ * Antalaha; the staged JTWC record holds 3 and 5 storms of 51-77 m/s within 60 km since 1982), so neither is zero.
+ */
+const warehouse = (name: string, latitude: number, longitude: number, country_code: string) => ({
+  name,
+  latitude,
+  longitude,
+  country_code,
+  type: 'Warehouse',
+  valuation: 10e6,
+  revenue: 5e6,
+  floors: 1,
+});
+const PORT_VILA = warehouse('Port-Vila warehouse (VU)', -17.7338, 168.3219, 'VU');
+const TOAMASINA = warehouse('Toamasina warehouse (MG)', -18.1492, 49.4023, 'MG');
+
+test('typhoon: warehouses on a South Pacific island (Port-Vila) and on Madagascar east coast (Toamasina) lose to typhoon; Port-Vila 20-year loss below its value', () => {
+  const [vila, toam] = analyseReference([PORT_VILA, TOAMASINA], 2020, '45');
+  for (const [n, r] of [
+    ['Port-Vila', vila!],
+    ['Toamasina', toam!],
+  ] as const) {
+    assert.ok(r.byHazard.typhoon! >= 0.0005, `${n}: typhoon ${pct(r.byHazard.typhoon!)} below 0.05 % on a documented cyclone coast`);
+  }
+  // the mean of the two calibrations gave 118 % (docs/validation.md); the TDR-optimal V_half 81 %
+  assert.ok(vila!.cvar20 < 1, `Port-Vila: 20-year loss ${pct(vila!.cvar20)} of value`);
+});
+
+test(
+  'typhoon: a warehouse on a South Pacific island (Port-Vila) at most 2 %/yr',
+  {
+    todo: '100-year 1-min wind 64 m/s (consistent with the JTWC record: Pam 2015): 3.8 %/yr with V_half 64.1 (was 5.7 with 56.9); Hazus SPMBM 3.7 (docs/validation.md)',
+  },
+  () => {
+    const [r] = analyseReference([PORT_VILA], 2020, '45');
+    assert.ok(r!.byHazard.typhoon! <= 0.02, `Port-Vila: typhoon ${pct(r!.byHazard.typhoon!)} above 2 %`);
+  },
+);
+
+test(
+  'typhoon and surge: a warehouse on Madagascar east coast (Toamasina) at most 2 %/yr, 20-year loss below its value',
+  {
+    todo: 'V_half 52.4 m/s (South Indian) on a 57 m/s 100-year wind: typhoon 4.6 %/yr (was 5.5), surge at 0 m 3.8 %/yr, 20-year loss 172 % (docs/validation.md)',
+  },
+  () => {
+    const [r] = analyseReference([TOAMASINA], 2020, '45');
+    assert.ok(r!.byHazard.typhoon! <= 0.02, `Toamasina: typhoon ${pct(r!.byHazard.typhoon!)} above 2 %`);
+    assert.ok(r!.cvar20 < 1, `Toamasina: 20-year loss ${pct(r!.cvar20)} of value`);
+  },
+);

@@ -199,7 +199,7 @@ export const FAQ_ITEMS: readonly FaqItemContent[] = [
     title: 'How does typhoon wind become damage?',
     keywords: ['Typhoon and coast', 'Losses and premium'],
     content: `<p>With the Emanuel (2011) impact function: v<sub>n</sub> = max(V − 25.7, 0) / (V<sub>half</sub> − 25.7), damage = v<sub>n</sub>³ / (1 + v<sub>n</sub>³), with V the 1-minute wind at 10 m in m/s.</p>
-<p>V<sub>half</sub> depends on the region, from Eberenz, Lüthi &amp; Bresch (2021), calibrated on 473 recorded events: we use the mean of their two calibrations, e.g. 87.6 m/s for the USA and Canada, 96.5 for mainland China, 136.55 for the Philippines and 163.05 for Hong Kong, Japan, South Korea, Macao and Taiwan. Wind-energy assets use the wind-turbine fragility curve of Rose et al. (2012) instead.</p>`,
+<p>V<sub>half</sub> depends on the region, from Eberenz, Lüthi &amp; Bresch (2021), calibrated on 473 recorded events: we use their calibration that reproduces each region's reported total damage (TDR), e.g. 89.2 m/s for the USA and Canada, 112.8 for mainland China, 64.1 for Oceania and 52.4 for the South Indian Ocean; for the Philippines (84.7) and for Hong Kong, Japan, South Korea, Macao and Taiwan (135.6) their other calibration (RMSF), because the TDR values there (188-191 m/s) are implausible. A building with a construction class uses the FEMA Hazus hurricane curve of its building type instead. Wind-energy assets use the wind-turbine fragility curve of Rose et al. (2012) instead.</p>`,
   },
   {
     key: 'hazard-storm-surge',
