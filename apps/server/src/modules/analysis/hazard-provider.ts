@@ -13,6 +13,7 @@ import {
   newCurveSample,
   type ByoRegistry,
   type HazardLayers,
+  type PublishedDatasets,
   type ScenarioContext,
 } from '@crp/hazards';
 
@@ -37,12 +38,16 @@ export interface SampledBatch extends HazardBatch {
   values: Float32Array;
 }
 
-/** `options.own`: the company's own hazard layers, applied over the built-in values where they cover an asset. */
+/**
+ * `options.published`: the installation's registered flood maps (issue 34 item 2), then `options.own`: the company's
+ * own hazard layers, each applied over the values before it where they cover an asset (own data first).
+ */
 export function createHazardProvider(
-  options?: { own?: ByoRegistry | null } | null,
+  options?: { own?: ByoRegistry | null; published?: PublishedDatasets | null } | null,
   layers: HazardLayers = sharedHazardLayers(),
 ): (sy: ScenarioYear, assets: readonly AssetInput[], start: number, end: number) => SampledBatch {
   const own = options?.own && options.own.size > 0 ? options.own : null;
+  const published = options?.published && options.published.size > 0 ? options.published : null;
   const contexts = new Map<string, ScenarioContext>();
   const sample = newCurveSample();
   const layerCurveIndex = ENGINE_CURVES.map((h) => (LAYER_CURVES as readonly string[]).indexOf(h));
@@ -70,6 +75,7 @@ export function createHazardProvider(
       const lat = Number(a.latitude);
       const lng = Number(a.longitude);
       layers.sampleCurves(lat, lng, ctx, sample);
+      if (published) layers.overlayOwn(published, lat, lng, ctx, sample);
       if (own) layers.overlayOwn(own, lat, lng, ctx, sample);
       for (let c = 0; c < ENGINE_CURVES.length; c++) {
         const from = layerCurveIndex[c]! * N_RP;
