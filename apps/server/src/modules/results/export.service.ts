@@ -149,6 +149,7 @@ export class ExportService {
         'Loss 1-in-250 yr (USD)': r.loss_1_in_250_usd,
         'Data tier': r.data_tier,
         'Own data layer': r.own_data_layer ?? '',
+        'Published dataset': r.published_dataset ?? '',
         'CVaR (USD)': r.cvar_usd,
         'Residual CVaR (USD)': r.residual_cvar_usd,
         'CVaR (%)': r.cvar_percent,
