@@ -22,7 +22,8 @@ inuncoast_historical_nosub_hist_rp0100_0.tif, ...) or JRC (floodMapGL_rp100y.tif
 
 class UsageError extends Error {}
 
-const gib = (b: number) => (b >= 1_073_741_824 ? `${(b / 1_073_741_824).toFixed(2)} GiB` : `${(b / 1_048_576).toFixed(1)} MiB`);
+const gib = (b: number) =>
+  b >= 1_073_741_824 ? `${(b / 1_073_741_824).toFixed(2)} GiB` : b >= 1_048_576 ? `${(b / 1_048_576).toFixed(1)} MiB` : `${(b / 1024).toFixed(1)} KiB`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -125,7 +125,7 @@ function present(r: Row): PublishedDataset {
     registered_at: new Date(r.registered_at).toISOString(),
     registered_by: r.registered_by,
     sources: uniq(keys.map((k) => k.source)),
-    hazards: uniq(keys.map((k) => k.hazard)),
+    hazards: (['river_flood', 'storm_surge'] as const).filter((h) => keys.some((k) => k.hazard === h)),
     scenarios: uniq(keys.map((k) => (k.year === null ? k.scenario : `${k.scenario} ${k.year}`))).sort(),
     return_periods_years: uniq(keys.map((k) => k.returnPeriodYears)).sort((a, b) => a - b),
     files: files.map((f) => ({
