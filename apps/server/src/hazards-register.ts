@@ -3,7 +3,7 @@
  * `--remove NAME`. Registers a directory of WRI Aqueduct Floods or JRC global flood maps (GeoTIFF/COG, named as
  * published) for every company's analyses: each file's name and header are checked (EPSG:4326, tiling, nodata,
  * scale) and only the registration is stored in the database; the files are read by window where assets fall, so the
- * directory must stay where it is and be readable by every server and job worker (docs/operations.md).
+ * directory must stay where it is and be readable by every server and job worker (README, "Published flood maps").
  * Same configuration as the server (DATA_DIR or DATABASE_URL); with PGlite, stop the server first.
  */
 import { parseArgs } from 'node:util';

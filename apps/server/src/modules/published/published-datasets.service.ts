@@ -5,7 +5,7 @@
  * 'published dataset' (a company's own layer still comes first).
  *
  * Only the registration is stored (migration 0026): directory, files, headers. The path is read by every process that
- * analyses (server, job workers): register a path they all see (a shared mount), docs/operations.md.
+ * analyses (server, job workers): register a path they all see (a shared mount; README, "Published flood maps").
  */
 import type { PublishedDataset } from '@crp/contracts';
 import { PublishedDatasets, scanPublishedDirectory, type PublishedFile, type PublishedRegistration } from '@crp/hazards';
