@@ -36,12 +36,11 @@ export function scanPublishedDirectory(dir: string): ScanResult {
       const key = parseFloodFileName(name);
       const header = readTiffHeader(path);
       if (header.blocksPresent === 0) throw new TiffHeaderError('no tile or strip holds data');
-      const { littleEndian: _le, ...h } = header;
       const k = [key.hazard, key.scenario, key.model, key.year, key.returnPeriodYears, key.subsidence, key.slrPercentile, key.tile].join('|');
       const twin = seen.get(k);
       if (twin) throw new TiffHeaderError(`the same map as ${twin}`);
       seen.set(k, name);
-      files.push({ path, key, header: h });
+      files.push({ path, key, header });
     } catch (err) {
       if (err instanceof FloodNameError) errors.push(err.message);
       else if (err instanceof TiffHeaderError) errors.push(`${name}: ${err.message}`);

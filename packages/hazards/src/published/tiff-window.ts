@@ -23,6 +23,8 @@ export const MAX_BLOCK_BYTES = 16 * 1_048_576;
 
 export interface TiffHeader {
   bigTiff: boolean;
+  /** Byte order of the file (II); MM files are swapped to little-endian as each block is decoded. */
+  littleEndian: boolean;
   fileBytes: number;
   width: number;
   height: number;
@@ -53,7 +55,6 @@ export interface TiffHeader {
 interface Parsed extends TiffHeader {
   offsets: number[];
   counts: number[];
-  littleEndian: true;
 }
 
 const COMPRESSIONS: Record<number, string> = { 1: 'none', 5: 'LZW', 8: 'DEFLATE', 32946: 'DEFLATE', 32773: 'PackBits' };
@@ -72,62 +73,75 @@ function readAt(fd: number, pos: number, len: number): Buffer {
 }
 
 /** One IFD's tags: values of numeric tags (arrays), ASCII as string. */
-function readIfd(fd: number, fileBytes: number, big: boolean, at: number): Map<number, number[] | string> {
+function readIfd(fd: number, fileBytes: number, big: boolean, at: number, le: boolean): Map<number, number[] | string> {
+  const E = endian(le);
   const head = readAt(fd, at, big ? 8 : 2);
-  const n = big ? Number(head.readBigUInt64LE(0)) : head.readUInt16LE(0);
+  const n = big ? E.u64(head, 0) : E.u16(head, 0);
   if (n === 0 || n > 4096) throw new TiffHeaderError(`the first image directory has ${n} entries`);
   const size = big ? 20 : 12;
   const raw = readAt(fd, at + (big ? 8 : 2), n * size);
   const tags = new Map<number, number[] | string>();
   for (let i = 0; i < n; i++) {
     const p = i * size;
-    const tag = raw.readUInt16LE(p);
-    const type = raw.readUInt16LE(p + 2);
-    const count = big ? Number(raw.readBigUInt64LE(p + 4)) : raw.readUInt32LE(p + 4);
+    const tag = E.u16(raw, p);
+    const type = E.u16(raw, p + 2);
+    const count = big ? E.u64(raw, p + 4) : E.u32(raw, p + 4);
     const ts = TYPE_SIZE[type];
     if (!ts) continue;
     const bytes = count * ts;
     const inline = bytes <= (big ? 8 : 4);
     const valueAt = p + (big ? 12 : 8);
     if (!inline) {
-      const off = big ? Number(raw.readBigUInt64LE(valueAt)) : raw.readUInt32LE(valueAt);
+      const off = big ? E.u64(raw, valueAt) : E.u32(raw, valueAt);
       if (off + bytes > fileBytes) throw new TiffHeaderError(`tag ${tag} points past the end of the file`);
       if (bytes > 64 * 1_048_576) throw new TiffHeaderError(`tag ${tag} holds ${bytes} bytes`);
     }
-    const src = inline ? raw.subarray(valueAt, valueAt + bytes) : readAt(fd, big ? Number(raw.readBigUInt64LE(valueAt)) : raw.readUInt32LE(valueAt), bytes);
+    const src = inline ? raw.subarray(valueAt, valueAt + bytes) : readAt(fd, big ? E.u64(raw, valueAt) : E.u32(raw, valueAt), bytes);
     if (type === 2) {
       tags.set(tag, src.toString('latin1').replace(/\0+$/, ''));
       continue;
     }
     const vals: number[] = new Array(count);
-    for (let k = 0; k < count; k++) {
-      const o = k * ts;
-      vals[k] =
-        type === 1 || type === 7
-          ? src[o]!
-          : type === 6
-            ? src.readInt8(o)
-            : type === 3
-              ? src.readUInt16LE(o)
-              : type === 8
-                ? src.readInt16LE(o)
-                : type === 4
-                  ? src.readUInt32LE(o)
-                  : type === 9
-                    ? src.readInt32LE(o)
-                    : type === 11
-                      ? src.readFloatLE(o)
-                      : type === 12
-                        ? src.readDoubleLE(o)
-                        : type === 5
-                          ? src.readUInt32LE(o) / src.readUInt32LE(o + 4)
-                          : type === 10
-                            ? src.readInt32LE(o) / src.readInt32LE(o + 4)
-                            : Number(src.readBigUInt64LE(o));
-    }
+    for (let k = 0; k < count; k++) vals[k] = E.value(src, k * ts, type);
     tags.set(tag, vals);
   }
   return tags;
+}
+
+/** Readers of one byte order. */
+function endian(le: boolean) {
+  return {
+    u16: (b: Buffer, o: number) => (le ? b.readUInt16LE(o) : b.readUInt16BE(o)),
+    u32: (b: Buffer, o: number) => (le ? b.readUInt32LE(o) : b.readUInt32BE(o)),
+    u64: (b: Buffer, o: number) => Number(le ? b.readBigUInt64LE(o) : b.readBigUInt64BE(o)),
+    value(b: Buffer, o: number, type: number): number {
+      switch (type) {
+        case 1:
+        case 7:
+          return b[o]!;
+        case 6:
+          return b.readInt8(o);
+        case 3:
+          return this.u16(b, o);
+        case 8:
+          return le ? b.readInt16LE(o) : b.readInt16BE(o);
+        case 4:
+          return this.u32(b, o);
+        case 9:
+          return le ? b.readInt32LE(o) : b.readInt32BE(o);
+        case 11:
+          return le ? b.readFloatLE(o) : b.readFloatBE(o);
+        case 12:
+          return le ? b.readDoubleLE(o) : b.readDoubleBE(o);
+        case 5:
+          return this.u32(b, o) / this.u32(b, o + 4);
+        case 10:
+          return (le ? b.readInt32LE(o) : b.readInt32BE(o)) / (le ? b.readInt32LE(o + 4) : b.readInt32BE(o + 4));
+        default:
+          return this.u64(b, o);
+      }
+    },
+  };
 }
 
 function dtypeOf(format: number, bits: number): string {
@@ -198,14 +212,15 @@ export function readTiffHeader(path: string): Parsed {
     if (fileBytes < 16) throw new TiffHeaderError('not a TIFF (too short)');
     const h = readAt(fd, 0, 16);
     const order = h.toString('latin1', 0, 2);
-    if (order === 'MM') throw new TiffHeaderError('big-endian TIFF is not supported (GDAL writes little-endian)');
-    if (order !== 'II') throw new TiffHeaderError('not a TIFF (no II/MM byte-order mark)');
-    const magic = h.readUInt16LE(2);
+    if (order !== 'II' && order !== 'MM') throw new TiffHeaderError('not a TIFF (no II/MM byte-order mark)');
+    const le = order === 'II';
+    const E = endian(le);
+    const magic = E.u16(h, 2);
     if (magic !== 42 && magic !== 43) throw new TiffHeaderError('not a TIFF (bad magic number)');
     const big = magic === 43;
-    const first = big ? Number(h.readBigUInt64LE(8)) : h.readUInt32LE(4);
+    const first = big ? E.u64(h, 8) : E.u32(h, 4);
     if (first < 8 || first >= fileBytes) throw new TiffHeaderError('the first image directory lies outside the file');
-    const tags = readIfd(fd, fileBytes, big, first);
+    const tags = readIfd(fd, fileBytes, big, first, le);
     const num = (t: number, dflt?: number) => {
       const v = tags.get(t);
       if (Array.isArray(v) && v.length) return v[0]!;
@@ -262,7 +277,7 @@ export function readTiffHeader(path: string): Parsed {
       blocks,
       offsets,
       counts,
-      littleEndian: true,
+      littleEndian: le,
     };
   } finally {
     closeSync(fd);
@@ -295,6 +310,11 @@ export class BlockCache {
   get bytes(): number {
     return this.total;
   }
+}
+
+/** Reverses the bytes of every `bps`-byte sample in place. */
+function swapBytes(b: Uint8Array, bps: number): void {
+  for (let i = 0; i + bps <= b.length; i += bps) b.subarray(i, i + bps).reverse();
 }
 
 /** Undoes TIFF predictor 2 (horizontal differencing) or 3 (floating point) on one decoded block, in place. */
@@ -406,6 +426,8 @@ export class TiffWindowReader {
       // an aligned copy (typed-array views need it), then the predictor
       const aligned = new Uint8Array(bound);
       aligned.set(dec.subarray(0, bound));
+      // big-endian samples to little-endian (the floating-point predictor's output is in host order already)
+      if (h.littleEndian === false && h.bytesPerSample > 1 && h.predictor !== 3) swapBytes(aligned, h.bytesPerSample);
       out = unpredict(aligned, h.blockWidth, rows, h.bytesPerSample, h.predictor);
     }
     this.cache.set(key, out);
