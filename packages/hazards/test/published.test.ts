@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeArrayBuffer } from 'geotiff';
-import { ByoRegistry, loadHazardLayers, parseFloodFileName, PublishedDatasets, readGeoTiffLayer, scanPublishedDirectory } from '../src/index.js';
+import { BlockCache, ByoRegistry, loadHazardLayers, parseFloodFileName, PublishedDatasets, readGeoTiffLayer, scanPublishedDirectory } from '../src/index.js';
 
 /**
  * Published flood maps (issue 34 item 2), package side: the names as WRI Aqueduct Floods and the JRC publish them,
@@ -92,6 +92,15 @@ test('nearest scenario, year, variant and model; nodata not covered; own data be
   assert.equal(at(null, 2020).storm_surge![0], 8, 'no historical coastal map registered: the nearest registered set (RCP8.5 2050)');
   assert.deepEqual(at('85', 2050, 24.5, 89.5), {}, 'nodata pixel: not covered');
   assert.deepEqual(at('85', 2050, 30, 91.5), {}, 'outside the grid');
+
+  // read ahead: the synchronous lookup then reads no file
+  const cache = new BlockCache(1_000_000);
+  const fresh = new PublishedDatasets([{ id: 1, name: 'T', directory: dir, files: scan.files, registeredAt: 0 }], cache);
+  await fresh.prefetch([{ latitude: 23.5, longitude: 91.5 }], [{ scenario: '85', year: 2050 }]);
+  const reads = cache.reads;
+  assert.ok(reads > 0);
+  assert.equal(fresh.lookup(23.5, 91.5, '85', 2050).length, 2);
+  assert.equal(cache.reads, reads, 'no block read on the synchronous path after prefetch');
 
   // the point answer: the published map over the built-in layer, and a company's own layer over both
   const l = loadHazardLayers();

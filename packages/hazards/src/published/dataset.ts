@@ -150,8 +150,9 @@ export class PublishedDatasets {
   constructor(
     regs: readonly PublishedRegistration[],
     readonly cache: BlockCache = publishedBlockCache(),
+    sets?: OneDataset[],
   ) {
-    this.sets = [...regs].sort((a, b) => b.registeredAt - a.registeredAt || b.id - a.id).map((r) => new OneDataset(r, cache));
+    this.sets = sets ?? [...regs].sort((a, b) => b.registeredAt - a.registeredAt || b.id - a.id).map((r) => new OneDataset(r, cache));
   }
 
   get size(): number {
@@ -164,10 +165,50 @@ export class PublishedDatasets {
 
   /** Only the datasets registered at or before `at` (ms): those an analysis run at `at` used. */
   asOf(at: number): PublishedDatasets {
+    // the same readers (and their read-ahead values), fewer datasets
     return new PublishedDatasets(
-      this.sets.filter((s) => s.reg.registeredAt <= at).map((s) => s.reg),
+      [],
       this.cache,
+      this.sets.filter((s) => s.reg.registeredAt <= at),
     );
+  }
+
+  /**
+   * Reads ahead, asynchronously, the pixels `points` need at the scenario-years `sys` (as the sampler will ask them:
+   * scenario null for the baseline), one block at a time with a turn of the event loop every few ms, so that the
+   * synchronous sampler (the engine's hazard provider, the point answer, the marks) touches no file for them.
+   */
+  async prefetch(
+    points: readonly { latitude?: unknown; longitude?: unknown }[],
+    sys: readonly { scenario: ScenarioCode | null; year: number }[],
+  ): Promise<{ blocks: number }> {
+    const pts = points.map((p) => ({ lat: Number(p.latitude), lng: Number(p.longitude) }));
+    const readers = new Set<TiffWindowReader>();
+    for (const s of this.sets)
+      for (const hz of s.hazards)
+        for (const sy of sys) {
+          const t = s.target(hz, sy.scenario, sy.year);
+          if (t) for (const rs of t.byRp.values()) for (const r of rs) readers.add(r);
+        }
+    let t0 = performance.now();
+    let blocks = 0;
+    for (const r of readers) {
+      const byBlock = new Map<number, { lat: number; lng: number }[]>();
+      for (const p of pts) {
+        if (!r.covers(p.lat, p.lng)) continue;
+        const i = r.blockOf(p.lat, p.lng);
+        if (i >= 0) (byBlock.get(i) ?? byBlock.set(i, []).get(i)!).push(p);
+      }
+      for (const [i, ps] of byBlock) {
+        await r.prefetchBlock(i, ps);
+        blocks++;
+        if (performance.now() - t0 > 8) {
+          await new Promise((res) => setImmediate(res));
+          t0 = performance.now();
+        }
+      }
+    }
+    return { blocks };
   }
 
   lookup(lat: number, lng: number, scenario: ScenarioCode | null, year: number): ByoHit[] {

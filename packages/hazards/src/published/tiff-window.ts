@@ -8,6 +8,7 @@
  * few hundred KB at most (blocks decoding to more than MAX_BLOCK_BYTES are refused at registration).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { deflateDecode, lzwDecode, packBitsDecode } from '../tiff-decoders.js';
 
@@ -20,6 +21,8 @@ export class TiffHeaderError extends Error {
 
 /** The largest decoded tile or strip accepted (bytes): a block is read whole for one pixel. */
 export const MAX_BLOCK_BYTES = 16 * 1_048_576;
+/** Values read ahead and kept per file (pixel index → value): 8 bytes of number and a map entry each. */
+const AHEAD_MAX = 200_000;
 
 export interface TiffHeader {
   bigTiff: boolean;
@@ -359,59 +362,127 @@ export class TiffWindowReader {
     return lng >= h.x0 && lng < h.x0 + h.width * h.resX && lat <= h.y0 && lat > h.y0 - h.height * h.resY;
   }
 
-  /** The value at (lat, lng) after scale and offset; NaN outside the grid, at nodata or in a missing block. */
-  valueAt(lat: number, lng: number): number {
+  /** Pixel values read ahead by `prefetch` (pixel index → value), so the synchronous path reads no file for them. */
+  private readonly ahead = new Map<number, number>();
+
+  /** The pixel (column, row) of a point and its block, or null outside the grid. */
+  private locate(lat: number, lng: number): { pixel: number; col: number; row: number; index: number; by: number; bx: number } | null {
     const h = this.h;
     const col = Math.floor((lng - h.x0) / h.resX);
     const row = Math.floor((h.y0 - lat) / h.resY);
-    if (!(col >= 0 && row >= 0 && col < h.width && row < h.height)) return NaN;
+    if (!(col >= 0 && row >= 0 && col < h.width && row < h.height)) return null;
     const bx = Math.floor(col / h.blockWidth),
       by = Math.floor(row / h.blockHeight);
-    const index = by * h.blocksAcross + bx;
-    const block = this.block(index, by);
+    return { pixel: row * h.width + col, col, row, index: by * h.blocksAcross + bx, by, bx };
+  }
+
+  /** The value at (lat, lng) after scale and offset; NaN outside the grid, at nodata or in a missing block. */
+  valueAt(lat: number, lng: number): number {
+    const at = this.locate(lat, lng);
+    if (!at) return NaN;
+    const known = this.ahead.get(at.pixel);
+    if (known !== undefined) return known;
+    return this.pixelOf(this.block(at.index, at.by), at);
+  }
+
+  /** The block index of each point inside the grid (for prefetch to group points by block). */
+  blockOf(lat: number, lng: number): number {
+    return this.locate(lat, lng)?.index ?? -1;
+  }
+
+  /**
+   * Reads one block asynchronously (the file read off the event loop; the decode, a few ms, on it) and keeps the values
+   * of the given points, so the synchronous sampler finds them without touching the file. At most AHEAD_MAX values are
+   * kept per file (the oldest dropped first).
+   */
+  async prefetchBlock(index: number, points: readonly { lat: number; lng: number }[]): Promise<void> {
+    const h = this.h;
+    const by = Math.floor(index / h.blocksAcross);
+    let block = this.cache.get(`${this.path}\0${index}`);
+    if (block === undefined) {
+      const off = h.offsets[index]!,
+        count = h.counts[index]!;
+      let raw: Buffer | null = null;
+      if (off > 0 && count > 0) {
+        const fh = await open(this.path, 'r');
+        try {
+          const len = Math.min(count, this.bound(by) * 2 + 1024);
+          raw = Buffer.alloc(len);
+          const { bytesRead } = await fh.read(raw, 0, len, off);
+          if (bytesRead < len) throw new TiffHeaderError(`${this.name}: block ${index} is cut short (truncated file?)`);
+        } finally {
+          await fh.close();
+        }
+      }
+      block = this.decoded(index, by, raw);
+    }
+    for (const p of points) {
+      const at = this.locate(p.lat, p.lng);
+      if (!at || at.index !== index) continue;
+      this.ahead.delete(at.pixel);
+      this.ahead.set(at.pixel, this.pixelOf(block, at));
+    }
+    while (this.ahead.size > AHEAD_MAX) this.ahead.delete(this.ahead.keys().next().value!);
+  }
+
+  private bound(by: number): number {
+    const h = this.h;
+    const rows = h.tiled ? h.blockHeight : Math.min(h.blockHeight, h.height - by * h.blockHeight);
+    return h.blockWidth * rows * h.bytesPerSample;
+  }
+
+  private pixelOf(block: Uint8Array | null, at: { row: number; col: number; by: number; bx: number }): number {
     if (!block) return NaN;
-    const at = ((row - by * h.blockHeight) * h.blockWidth + (col - bx * h.blockWidth)) * h.bytesPerSample;
-    if (at + h.bytesPerSample > block.byteLength) return NaN;
+    const h = this.h;
+    const o = ((at.row - at.by * h.blockHeight) * h.blockWidth + (at.col - at.bx * h.blockWidth)) * h.bytesPerSample;
+    if (o + h.bytesPerSample > block.byteLength) return NaN;
     const dv = new DataView(block.buffer, block.byteOffset, block.byteLength);
     const raw =
       h.dtype === 'float32'
-        ? dv.getFloat32(at, true)
+        ? dv.getFloat32(o, true)
         : h.dtype === 'float64'
-          ? dv.getFloat64(at, true)
+          ? dv.getFloat64(o, true)
           : h.dtype === 'uint8'
-            ? dv.getUint8(at)
+            ? dv.getUint8(o)
             : h.dtype === 'int8'
-              ? dv.getInt8(at)
+              ? dv.getInt8(o)
               : h.dtype === 'uint16'
-                ? dv.getUint16(at, true)
+                ? dv.getUint16(o, true)
                 : h.dtype === 'int16'
-                  ? dv.getInt16(at, true)
+                  ? dv.getInt16(o, true)
                   : h.dtype === 'uint32'
-                    ? dv.getUint32(at, true)
-                    : dv.getInt32(at, true);
+                    ? dv.getUint32(o, true)
+                    : dv.getInt32(o, true);
     if (raw !== raw || (h.nodata !== null && (raw === h.nodata || (h.dtype === 'float32' && Math.fround(h.nodata) === raw)))) return NaN;
     return raw * h.scale + h.offset;
   }
 
   /** The decoded block, from the cache or read (one pread of its bytes only); null when the file leaves it out. */
   private block(index: number, by: number): Uint8Array | null {
-    const key = `${this.path}\0${index}`;
-    const hit = this.cache.get(key);
+    const hit = this.cache.get(`${this.path}\0${index}`);
     if (hit !== undefined) return hit;
     const h = this.h;
     const off = h.offsets[index]!,
       count = h.counts[index]!;
-    let out: Uint8Array | null = null;
+    let raw: Buffer | null = null;
     if (off > 0 && count > 0) {
-      const rows = h.tiled ? h.blockHeight : Math.min(h.blockHeight, h.height - by * h.blockHeight);
-      const bound = h.blockWidth * rows * h.bytesPerSample;
       const fd = openSync(this.path, 'r');
-      let raw: Buffer;
       try {
-        raw = readAt(fd, off, Math.min(count, bound * 2 + 1024));
+        raw = readAt(fd, off, Math.min(count, this.bound(by) * 2 + 1024));
       } finally {
         closeSync(fd);
       }
+    }
+    return this.decoded(index, by, raw);
+  }
+
+  /** Decodes a block's bytes (null: the file leaves it out) and caches the result. */
+  private decoded(index: number, by: number, raw: Buffer | null): Uint8Array | null {
+    const h = this.h;
+    let out: Uint8Array | null = null;
+    if (raw) {
+      const rows = h.tiled ? h.blockHeight : Math.min(h.blockHeight, h.height - by * h.blockHeight);
+      const bound = this.bound(by);
       this.cache.reads++;
       this.cache.bytesRead += raw.byteLength;
       const bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
@@ -430,7 +501,7 @@ export class TiffWindowReader {
       if (h.littleEndian === false && h.bytesPerSample > 1 && h.predictor !== 3) swapBytes(aligned, h.bytesPerSample);
       out = unpredict(aligned, h.blockWidth, rows, h.bytesPerSample, h.predictor);
     }
-    this.cache.set(key, out);
+    this.cache.set(`${this.path}\0${index}`, out);
     return out;
   }
 }

@@ -8,7 +8,7 @@ import type { JobContext, JobDefinition } from '../../infra/job-queue.js';
 import { ANALYSE_PORTFOLIO_JOB } from '../projects/project.service.js';
 import { byoCatalogPath, defaultHazardLayers, type ByoRegistry, type PublishedDatasets } from '@crp/hazards';
 import { existsSync, readFileSync } from 'node:fs';
-import { createHazardProvider } from './hazard-provider.js';
+import { createHazardProvider, prefetchPublished } from './hazard-provider.js';
 import { decodeChunk, encodeChunk, type StoredChunk } from './result-codec.js';
 import { summaryShare } from './chunk-summary.js';
 import type { EncodedChunk, EncodeOptions } from './chunk-encoder.js';
@@ -295,7 +295,14 @@ async function computeInProcess(
   db: DB,
   ctx: JobContext,
   run: AnalysisRun,
-  c: { inputs: AssetInput[]; prepared: () => PreparedAsset[]; reusable: Map<number, Kept>; provider: HazardProvider; report: (done: number) => Promise<void> },
+  c: {
+    inputs: AssetInput[];
+    prepared: () => PreparedAsset[];
+    reusable: Map<number, Kept>;
+    provider: HazardProvider;
+    report: (done: number) => Promise<void>;
+    published?: PublishedDatasets | null;
+  },
 ): Promise<RunStats> {
   const stats: RunStats = { recomputed: 0, bytes: 0, encodeMs: 0, inWorker: false };
   for (const start of chunkStarts(c.inputs.length)) {
@@ -316,6 +323,7 @@ async function computeInProcess(
       await new Promise((r) => setImmediate(r)); // a decode is tens of ms: let requests through
       continue;
     }
+    await prefetchPublished(c.published, c.inputs.slice(start, end)); // the maps' pixels read ahead, off the event loop
     const chunk = computeChunk(c.prepared(), c.inputs, start, end, SCENARIO_YEARS, c.provider) as StoredChunk;
     const data = encodeChunk(chunk);
     await writeChunk(db, run.projectId, run.version, {
@@ -539,6 +547,7 @@ async function computeWithOwnLayers(
   const provider = createHazardProvider(overlays, await defaultHazardLayers());
   for (const t of tasks) {
     const prepared = prepareAssets(t.assets, undefined);
+    await prefetchPublished(overlays.published, t.assets);
     const chunk = { ...computeChunk(prepared, t.assets, 0, t.assets.length, SCENARIO_YEARS, provider), start: t.start } as StoredChunk;
     const t1 = performance.now();
     const e: EncodedChunk = { data: encodeChunk(chunk), share: summaryShare(prepared, t.start, chunk, p.filters, p.hazards), encodeMs: 0, inWorker: false };

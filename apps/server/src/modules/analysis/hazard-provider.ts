@@ -5,7 +5,7 @@
  * import (`createHazardProvider`), so it must not depend on the server.
  */
 import { HAZARD_KEYS, type HazardKey } from '@crp/contracts';
-import { CURVE_HAZARDS as ENGINE_CURVES, SCALAR_HAZARDS, type AssetInput, type HazardBatch, type ScenarioYear } from '@crp/engine';
+import { CURVE_HAZARDS as ENGINE_CURVES, SCALAR_HAZARDS, SCENARIO_YEARS, type AssetInput, type HazardBatch, type ScenarioYear } from '@crp/engine';
 import {
   CURVE_HAZARDS as LAYER_CURVES,
   RETURN_PERIODS_YEARS,
@@ -31,6 +31,22 @@ function scenarioOf(sy: ScenarioYear) {
   return sy.analysisType === 'baseline'
     ? { analysisType: 'ssp' as const, scenario: '45' as const, year: sy.year }
     : { analysisType: sy.analysisType, scenario: sy.scenario ?? ('45' as const), year: sy.year };
+}
+
+/**
+ * Reads ahead (asynchronously, yielding) the published flood-map pixels the assets need at every scenario-year of an
+ * analysis, so the synchronous provider below reads no file for them.
+ */
+export async function prefetchPublished(
+  published: PublishedDatasets | null | undefined,
+  assets: readonly { latitude?: unknown; longitude?: unknown }[],
+  sys: readonly ScenarioYear[] = SCENARIO_YEARS,
+): Promise<void> {
+  if (!published || published.size === 0 || assets.length === 0) return;
+  await published.prefetch(
+    assets,
+    sys.map((sy) => scenarioOf(sy)),
+  );
 }
 
 export interface SampledBatch extends HazardBatch {

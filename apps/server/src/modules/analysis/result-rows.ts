@@ -45,6 +45,11 @@ export interface OwnLayerMarker {
   publishedAt?(lat: number, lng: number, hazard: HazardKey, scenario: ScenarioCode | null, year: number): string | null;
 }
 
+/** The (scenario, year) pairs the marks of a selection ask the published maps for (the baseline as SSP2-4.5). */
+export function cellsOf(at: AnalysisType, scenarios: readonly ScenarioCode[], years: readonly number[]) {
+  return scenarios.flatMap((sc) => years.map((year) => ({ scenario: (year === BASELINE_YEAR && at === 'ssp' ? '45' : sc) as ScenarioCode, year })));
+}
+
 /** Rows in asset, hazard, scenario, year order (callers check the count first: see countRows). */
 export function* assetResultRows(
   results: ProjectResults<AssetRow | ResultsAssetRow>,

@@ -352,6 +352,7 @@ export class DashboardService {
       const series = portfolioSeries(sel, body);
       const marker = await this.own?.markerFor(x.project);
       const cellSc = f.at === 'ssp' && f.year === BASELINE_YEAR ? null : f.sc;
+      await marker?.prefetch(sel.R.assets, [{ scenario: cellSc ?? '45', year: f.year }]);
       const ownData = await ownDataOf(marker, sel.R.assets, f.projectHazards, cellSc, f.year);
       const publishedData = await publishedDataOf(marker, sel.R.assets, f.projectHazards, cellSc, f.year);
       return answerOf({

@@ -1,4 +1,4 @@
-import type { HazardPointQuery, TyphoonTrackAnswer } from '@crp/contracts';
+import { HazardPointQuery as HazardPointQuerySchema, type HazardPointQuery, type TyphoonTrackAnswer } from '@crp/contracts';
 import { defaultHazardLayers, defaultTrackArchive, hazardPoint, trackDataSources } from '@crp/hazards';
 import type { z } from 'zod';
 import type { AuthUser } from '../../lib/auth-context.js';
@@ -33,12 +33,13 @@ export class HazardService {
    * built-in values where they cover it.
    */
   async point(caller: AuthUser, query: HazardPointQuery) {
-    return hazardPoint(
-      query,
-      await defaultHazardLayers(),
-      (await this.ownLayers.registryFor(caller.companyId)).registry,
-      (await this.published?.current()) ?? null,
-    );
+    const published = (await this.published?.current()) ?? null;
+    if (published) {
+      // the maps' pixels read ahead, off the event loop (a bad query is answered by hazardPoint below)
+      const q = HazardPointQuerySchema.safeParse(query);
+      if (q.success) await published.prefetch([q.data], [{ scenario: q.data.scenario, year: q.data.year }]);
+    }
+    return hazardPoint(query, await defaultHazardLayers(), (await this.ownLayers.registryFor(caller.companyId)).registry, published);
   }
 
   async catalog() {

@@ -74,6 +74,8 @@ export interface OwnDataMarker {
   publishedHazardsAt(lat: number, lng: number, scenario: ScenarioCode | null, year: number): Set<HazardKey>;
   /** The published datasets' names, empty when none was used. */
   publishedLabels: string[];
+  /** Reads ahead the published maps' pixels of these points at these (scenario, year) pairs (off the event loop). */
+  prefetch(points: readonly { latitude?: unknown; longitude?: unknown }[], sys: readonly { scenario: ScenarioCode; year: number }[]): Promise<void>;
 }
 
 /**
@@ -436,6 +438,9 @@ export class OwnLayerService {
         return hits.length ? [...new Set(hits.map((h) => h.entry.label ?? h.entry.id))].join('; ') : null;
       },
       publishedLabels: pub ? pub.registrations().map((r) => r.name) : [],
+      prefetch: async (points, sys) => {
+        if (pub && pub.size > 0) await pub.prefetch(points, sys);
+      },
       publishedAt: (lat, lng, hazard, scenario, year) =>
         pub && pub.size && !ownHazards(lat, lng, scenario, year).has(hazard) ? pub.labelAt(lat, lng, hazard, scenario ?? '45', year) : null,
       publishedHazardsAt: (lat, lng, scenario, year) => {

@@ -23,11 +23,12 @@ import { computeChunk, prepareAssets, SCENARIO_YEARS, type AssetInput } from '@c
 import { countryOf } from '@crp/geo';
 import { defaultHazardLayers, type ByoRegistry, type PublishedDatasets } from '@crp/hazards';
 import { z } from 'zod';
-import { createHazardProvider } from '../analysis/hazard-provider.js';
+import { createHazardProvider, prefetchPublished } from '../analysis/hazard-provider.js';
 import type { StoredChunk } from '../analysis/result-codec.js';
 import {
   assetFeatureProperties,
   assetResultRows,
+  cellsOf,
   countRows,
   type AssetFeatureProperties,
   type OwnLayerMarker,
@@ -161,7 +162,9 @@ export class ResultsService {
       // Count before decoding: the assets of a project are counted in SQL.
       this.checkSize(await this.repo.assetCount(project.id), { hazards, scenarios, years });
       results = await loadProjectResults(this.db, project.id, this.decodeLimit);
-      marker = (await this.own?.markerFor(project)) ?? null;
+      const m = (await this.own?.markerFor(project)) ?? null;
+      await m?.prefetch(results.assets, cellsOf(at, scenarios, years));
+      marker = m;
     } else {
       const assets = body.assets!;
       hazards = [...new Set(body.hazards ?? HAZARD_KEYS)];
@@ -171,6 +174,7 @@ export class ResultsService {
       const pub = (await this.published?.current()) ?? null;
       results = await this.analyse(assets, own, pub);
       if (own || pub) marker = markerOf(own, pub);
+      await pub?.prefetch(results.assets, cellsOf(at, scenarios, years));
     }
     const sel: ResultSelection = { analysisType: at, hazards, scenarios, years, withMitigation: body.with_mitigation, gdpAdjusted: body.gdp_adjusted };
     return {
@@ -203,6 +207,7 @@ export class ResultsService {
     const chunks: StoredChunk[] = [];
     for (let start = 0; start < inputs.length; start += CHUNK_ASSETS) {
       const end = Math.min(inputs.length, start + CHUNK_ASSETS);
+      await prefetchPublished(published, inputs.slice(start, end));
       chunks.push(computeChunk(prepared, inputs, start, end, SCENARIO_YEARS, provider) as StoredChunk);
       await new Promise((r) => setImmediate(r));
     }
