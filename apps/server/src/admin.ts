@@ -24,6 +24,9 @@ Commands:
                                               set a company's tier (${TIERS.join(', ')}), asset limit and modules (${MODULES.join(', ')})
   approve --company CODE --username NAME      approve a pending member
   reset-2fa --company CODE --username NAME    turn off a user's two-factor authentication (lost phone)
+  set-operator --company CODE --username NAME [--off]
+                                              make a user an operator of this installation (may register published
+                                              hazard datasets on the operator page), or no longer one with --off
   outbox [--limit N]                          print e-mails stored in the local outbox (when no SMTP_URL is set)
   backup FILE                                 write the whole database and the file store (reports, exports) to FILE
                                               (gzip'd JSON lines, restorable into PGlite or PostgreSQL)
@@ -48,6 +51,7 @@ async function main(argv: string[]) {
       username: { type: 'string' },
       limit: { type: 'string' },
       force: { type: 'boolean' },
+      off: { type: 'boolean' },
     },
     allowPositionals: true,
     strict: true,
@@ -173,6 +177,18 @@ async function main(argv: string[]) {
           .execute();
         await db.insertInto('audit_log').values({ company_id: c.id, user_id: u.id, action: '2fa.reset', detail: '{}', client: 'admin-cli' }).execute();
         console.log(`two-factor authentication turned off for ${u.username} in ${c.name}`);
+        break;
+      }
+      case 'set-operator': {
+        const c = await company();
+        const u = await user(c.id);
+        const on = values.off !== true;
+        await db.updateTable('users').set({ is_operator: on }).where('id', '=', u.id).execute();
+        await db
+          .insertInto('audit_log')
+          .values({ company_id: c.id, user_id: u.id, action: on ? 'operator.granted' : 'operator.revoked', detail: '{}', client: 'admin-cli' })
+          .execute();
+        console.log(`${u.username} in ${c.name} is ${on ? 'now' : 'no longer'} an operator of this installation`);
         break;
       }
       case 'outbox': {

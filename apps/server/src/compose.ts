@@ -52,6 +52,7 @@ import { BuildingDamageService } from './modules/realestate/building-damage.serv
 import { SystemService } from './modules/system/system.service.js';
 import { SystemRepository } from './modules/system/system.repository.js';
 import { GeoService } from './modules/geo/geo.service.js';
+import { PublishedDatasetService } from './modules/published/published-datasets.service.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
 // eslint-disable-next-line max-lines-per-function -- the composition root: one line of wiring per service, read top to bottom
@@ -87,8 +88,10 @@ export function createServices(
     log,
   );
   const projects = new ProjectService(db, users, jobs, config, parser);
-  const ownLayers = new OwnLayerService(db, new OwnLayersRepository(db), users, jobs, config, log, parser);
+  const published = new PublishedDatasetService(db);
+  const ownLayers = new OwnLayerService(db, new OwnLayersRepository(db), users, jobs, config, log, parser, published);
   const ownLayersOf = (projectId: number) => ownLayers.registryForProject(projectId);
+  const publishedOf = () => published.current();
   const projectList = new ProjectListService(db, new ProjectListRepository(db), users, projectAccess);
   const files = new FileStore(db, config);
   const decodeLimit = { maxDecodedBytes: config.RESULTS_DECODE_MAX_MB * 1_048_576 };
@@ -113,9 +116,10 @@ export function createServices(
       enqueue: (type, payload, tx) => jobs.enqueue(type, payload, tx),
       onStored,
       ownLayers: ownLayersOf,
+      published: publishedOf,
     }),
   );
-  jobs.register(analysePortfolioPartJob(db, log, onStored, ownLayersOf));
+  jobs.register(analysePortfolioPartJob(db, log, onStored, ownLayersOf, publishedOf));
   const portfolioAssetsRepo = new PortfolioAssetsRepository(db);
   const assetEdits = new AssetEditService(db, portfolioAssetsRepo, projectAccess, users, jobs);
   const reportRepo = new ReportRepository(db);
@@ -126,10 +130,10 @@ export function createServices(
   jobs.register(propertyRiskJob(db, realEstate, log));
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projectAccess, jobs);
   const maps = new MapService(db, new MapRepository(db), projectAccess, files, { tileDir: mapTileDir(config), log });
-  const results = new ResultsService(db, new ResultsRepository(db), projectAccess, decodeLimit, ownLayers);
+  const results = new ResultsService(db, new ResultsRepository(db), projectAccess, decodeLimit, ownLayers, published);
   const portfolioAssets = new PortfolioAssetsService(db, portfolioAssetsRepo, projectAccess, jobs);
-  const hazards = new HazardService(projectAccess, ownLayers);
-  const buildingDamage = new BuildingDamageService(projectAccess, ownLayers);
+  const hazards = new HazardService(projectAccess, ownLayers, published);
+  const buildingDamage = new BuildingDamageService(projectAccess, ownLayers, published);
   return {
     parser,
     system: new SystemService(new SystemRepository(db), database.kind, config),
@@ -139,6 +143,7 @@ export function createServices(
     hazards,
     buildingDamage,
     ownLayers,
+    published,
     carbon,
     results,
     users,

@@ -12,6 +12,7 @@ import { basemapRoutes } from './modules/maps/basemap.routes.js';
 import { mapRoutes } from './modules/maps/maps.routes.js';
 import { tileRoutes } from './modules/maps/tiles.routes.js';
 import { ownLayerRoutes } from './modules/own-layers/own-layers.routes.js';
+import { publishedDatasetRoutes } from './modules/published/published-datasets.routes.js';
 import { assetRoutes } from './modules/projects/assets.routes.js';
 import { portfolioAssetRoutes } from './modules/projects/portfolio-assets.routes.js';
 import { projectListRoutes } from './modules/projects/project-list.routes.js';
@@ -44,5 +45,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(tileRoutes);
   await app.register(typhoonTrackRoutes);
   await app.register(ownLayerRoutes);
+  await app.register(publishedDatasetRoutes);
   await app.register(tcfdRoutes);
 }

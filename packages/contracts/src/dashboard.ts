@@ -130,6 +130,18 @@ export const DashboardAnswer = z.strictObject({
       })
       .nullable()
       .describe("values read from your company's own hazard layers (data tier 'own data'); null when the analysis used none"),
+    published_data: z
+      .strictObject({
+        hazards: z
+          .array(z.string())
+          .describe("labels of the project's hazards of which at least one asset's value comes from a published flood map at the selected scenario and year"),
+        assets: z.number().int().describe('assets with at least one such value'),
+        datasets: z.array(z.string()).describe('the published map sets read (dataset name, hazard, scenario and year used)'),
+      })
+      .nullable()
+      .describe(
+        "values read from published flood maps registered on this installation (WRI Aqueduct Floods, JRC; data tier 'published dataset'); null when the analysis used none",
+      ),
   }),
   filters: z
     .strictObject({

@@ -93,10 +93,23 @@ export const HAZARD_INDICATORS: Record<HazardKey, { indicator: string; unit: str
  * value read from a layer the user's company (or the installation's operator) uploaded: its quality is theirs.
  */
 export type DataTier = (typeof DATA_TIERS)[number];
-/** Every data tier, most trusted built-in first; 'own data' last (not ranked: it is the user's own layer). */
-export const DATA_TIERS = ['observed/modelled from real data', 'model on real inputs', 'published parameters only', 'placeholder', 'own data'] as const;
+/**
+ * Every data tier, most trusted built-in first; then 'published dataset' (a published flood map the installation's
+ * operator registered: WRI Aqueduct Floods or the JRC global maps, read where they cover the point) and 'own data'
+ * (not ranked: the user's own layer).
+ */
+export const DATA_TIERS = [
+  'observed/modelled from real data',
+  'model on real inputs',
+  'published parameters only',
+  'placeholder',
+  'published dataset',
+  'own data',
+] as const;
 /** The tier of a value read from an own (uploaded) hazard layer. */
 export const OWN_DATA_TIER = 'own data' satisfies DataTier;
+/** The tier of a value read from a published flood map registered installation-wide (issue 34 item 2). */
+export const PUBLISHED_DATA_TIER = 'published dataset' satisfies DataTier;
 
 /** A return-period curve: intensities[i] is the intensity exceeded on average once every returnPeriodsYears[i] years. */
 export interface ReturnPeriodCurve {

@@ -17,6 +17,7 @@ export * from './dashboard.js';
 export * from './audit.js';
 export * from './text.js';
 export * from './own-layers.js';
+export * from './published-datasets.js';
 export * from './tcfd.js';
 export * from './results.js';
 export * from './api-tokens.js';

@@ -173,8 +173,14 @@ export const AssetResult = z
     avoided_loss_usd: usd('CVaR minus residual CVaR'),
     data_tier: z
       .string()
-      .describe('How far to trust the hazard: "placeholder" marks screening models, "own data" a value from your company\'s own hazard layer.'),
+      .describe(
+        'How far to trust the hazard: "placeholder" marks screening models, "published dataset" a value from a published flood map registered on this installation (WRI Aqueduct Floods, JRC), "own data" a value from your company\'s own hazard layer.',
+      ),
     own_data_layer: z.string().nullable().describe('The own hazard layer that gave the value, or null.'),
+    published_dataset: z
+      .string()
+      .nullable()
+      .describe('The published flood map set that gave the value (dataset name, hazard, scenario and year read), or null.'),
   })
   .meta({ id: 'AssetResult' });
 export type AssetResult = z.infer<typeof AssetResult>;
@@ -217,6 +223,7 @@ export const CsvReportRow = z
     'Loss 1-in-250 yr (USD)': n,
     'Data tier': z.string(),
     'Own data layer': z.string().describe('Empty unless an own hazard layer gave the value'),
+    'Published dataset': z.string().describe('Empty unless a published flood map registered on this installation gave the value (then the map set read)'),
     'CVaR (USD)': n,
     'Residual CVaR (USD)': n,
     'CVaR (%)': n,

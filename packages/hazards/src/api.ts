@@ -5,6 +5,7 @@
 import { HazardPointQuery, SCENARIO_LABELS, type HazardKey, type HazardPointValue } from '@crp/contracts';
 import { loadHazardLayers, type HazardLayers } from './sampler.js';
 import type { ByoRegistry } from './byo.js';
+import type { PublishedDatasets } from './published/dataset.js';
 
 export class HazardQueryError extends Error {
   readonly status = 400;
@@ -59,8 +60,16 @@ export async function hazardCatalog(layers?: HazardLayers) {
   return { return_periods_years: l.params.returnPeriodsYears ?? null, layers: l.catalog() };
 }
 
-/** `own`: the caller's company's own layers, which override the built-in values where they cover the point. */
-export async function hazardPoint(query: unknown, layers?: HazardLayers, own?: ByoRegistry | null): Promise<HazardPointResponse> {
+/**
+ * `published`: the installation's registered flood maps, then `own`: the caller's company's own layers, each overriding
+ * the values before it where they cover the point.
+ */
+export async function hazardPoint(
+  query: unknown,
+  layers?: HazardLayers,
+  own?: ByoRegistry | null,
+  published?: PublishedDatasets | null,
+): Promise<HazardPointResponse> {
   const q = parseHazardPointQuery(query);
   const l = layers ?? (await defaultHazardLayers());
   const opts = { analysisType: q.analysis_type, scenario: q.scenario, year: q.year };
@@ -73,6 +82,6 @@ export async function hazardPoint(query: unknown, layers?: HazardLayers, own?: B
     scenario_label: SCENARIO_LABELS[q.analysis_type][q.scenario],
     year: q.year,
     warming_level_c: Math.round(ctx.gwlC * 100) / 100,
-    hazards: l.samplePoint(q.latitude, q.longitude, opts, own),
+    hazards: l.samplePoint(q.latitude, q.longitude, opts, own, published),
   };
 }

@@ -57,3 +57,7 @@ export {
   type SaffirSimpson,
   type TrackSourceInfo,
 } from './tracks.js';
+export { parseFloodFileName, FloodNameError, type FloodFileKey, type PublishedScenario } from './published/flood-names.js';
+export { readTiffHeader, TiffHeaderError, BlockCache, MAX_BLOCK_BYTES, type TiffHeader } from './published/tiff-window.js';
+export { PublishedDatasets, publishedBlockCache, type PublishedFile, type PublishedRegistration } from './published/dataset.js';
+export { scanPublishedDirectory, type ScanResult } from './published/scan.js';

@@ -3,8 +3,8 @@
  * raster covers the point, its value (or its return-period curve) replaces the built-in one and is scored by the
  * hazard's own scoring (docs/methodology/hazards.md §5).
  */
-import { HAZARD_KEYS, OWN_DATA_TIER, severityBand, type HazardKey, type HazardPointValue } from '@crp/contracts';
-import type { ByoHit, ByoRegistry } from './byo.js';
+import { HAZARD_KEYS, OWN_DATA_TIER, severityBand, type DataTier, type HazardKey, type HazardPointValue, type ScenarioCode } from '@crp/contracts';
+import type { ByoHit } from './byo.js';
 import { N_RP, RPS, type CurveSample, type ScenarioContext } from './types.js';
 import { CURVE_INDEX, round4, type HazardModel } from './models/common.js';
 
@@ -33,11 +33,24 @@ function splitByo(hs: ByoHit[]): { rpYears: number[]; rpValues: number[]; plain:
   };
 }
 
+/** What the overlay reads: a ByoRegistry (own layers) or PublishedDatasets (published maps). */
+export interface HitSource {
+  readonly size: number;
+  lookup(lat: number, lng: number, scenario: ScenarioCode, year: number): ByoHit[];
+}
+
+/** How a point answer marks a value from the overlay: own data (default) or a published dataset. */
+export interface OverlayMark {
+  tier: DataTier;
+  /** Source text before the layers' names, e.g. 'own data'. */
+  prefix: string;
+}
+
 export interface OwnOverlay {
   /** Own rasters in the fast path: values, scores and (for return-period entries) the curves at RPS; returns the hazards' bit mask. */
-  overCurves(reg: ByoRegistry, lat: number, lng: number, ctx: ScenarioContext, out: CurveSample): number;
+  overCurves(reg: HitSource, lat: number, lng: number, ctx: ScenarioContext, out: CurveSample): number;
   /** Own rasters over a point's answer (samplePoint): value, curve, score, tier and source of each hazard hit. */
-  overPoint(out: Record<HazardKey, HazardPointValue>, hits: ByoHit[]): void;
+  overPoint(out: Record<HazardKey, HazardPointValue>, hits: ByoHit[], mark?: OverlayMark): void;
 }
 
 export function createOwnOverlay(models: Record<HazardKey, HazardModel>): OwnOverlay {
@@ -61,7 +74,7 @@ export function createOwnOverlay(models: Record<HazardKey, HazardModel>): OwnOve
       }
       return mask;
     },
-    overPoint(out, hits) {
+    overPoint(out, hits, mark = { tier: OWN_DATA_TIER, prefix: 'own data' }) {
       const byHazard = new Map<HazardKey, ByoHit[]>();
       for (const h of hits) (byHazard.get(h.entry.hazard) ?? byHazard.set(h.entry.hazard, []).get(h.entry.hazard)!).push(h);
       for (const [key, hs] of byHazard) {
@@ -82,8 +95,8 @@ export function createOwnOverlay(models: Record<HazardKey, HazardModel>): OwnOve
           score,
           band: severityBand(score),
           resolution_km: hs[0]!.resolutionKm,
-          tier: OWN_DATA_TIER,
-          source: `own data: ${names}; replaces built-in layer at this point`,
+          tier: mark.tier,
+          source: `${mark.prefix}: ${names}; replaces built-in layer at this point`,
         };
       }
     },

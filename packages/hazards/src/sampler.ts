@@ -7,7 +7,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HAZARD_INDICATORS, HAZARD_KEYS, severityBand, type HazardKey, type HazardPointValue } from '@crp/contracts';
+import { HAZARD_INDICATORS, HAZARD_KEYS, PUBLISHED_DATA_TIER, severityBand, type HazardKey, type HazardPointValue } from '@crp/contracts';
 import { fromBytes, sha256, type LayerEntry, type TypedArray } from './layer-format.js';
 import type { HazardParams } from './scenario.js';
 import { ByoRegistry, type ByoEntry } from './byo.js';
@@ -27,7 +27,8 @@ import { CURVE_INDEX, locate, newSite, round4 } from './models/common.js';
 import { createCoast } from './models/coast.js';
 import { createHazardModels, HAZARD_META, SCENARIO_DATASETS, type HazardModels } from './models/index.js';
 import { createScenarioResolver } from './scenario-context.js';
-import { createOwnOverlay } from './own-overlay.js';
+import { createOwnOverlay, type HitSource, type OverlayMark } from './own-overlay.js';
+import type { PublishedDatasets } from './published/dataset.js';
 import { layerCatalog } from './catalog.js';
 
 export { RPS, N_RP, newCurveSample, HAZARD_META };
@@ -47,8 +48,17 @@ export interface HazardLayers {
   readonly params: HazardParams;
   readonly byo: ByoRegistry;
   resolveScenario(opts: ScenarioYearOpts): ScenarioContext;
-  /** Every hazard at a point; `own` (a company's uploaded layers) overrides the built-in value where it covers the point. */
-  samplePoint(lat: number, lng: number, opts: ScenarioYearOpts, own?: ByoRegistry | null): Record<HazardKey, HazardPointValue>;
+  /**
+   * Every hazard at a point; `published` (the installation's registered flood maps) and then `own` (a company's
+   * uploaded layers) override the built-in value where they cover the point.
+   */
+  samplePoint(
+    lat: number,
+    lng: number,
+    opts: ScenarioYearOpts,
+    own?: ByoRegistry | null,
+    published?: PublishedDatasets | null,
+  ): Record<HazardKey, HazardPointValue>;
   sampleCurves(lat: number, lng: number, sy: ScenarioYearOpts | ScenarioContext, out?: CurveSample): CurveSample;
   /**
    * sampleCurves restricted to some hazards (and the ones they read: storm surge reads typhoon): runs only their models
@@ -58,10 +68,10 @@ export interface HazardLayers {
    */
   curveSamplerFor(hazards: readonly HazardKey[]): (lat: number, lng: number, ctx: ScenarioContext, out: CurveSample) => CurveSample;
   /**
-   * Applies a company's own layers to a sample of sampleCurves (values, scores and return-period curves); returns a
-   * bit mask of the hazards (bit = index in HAZARD_KEYS) that took an own value, 0 when none.
+   * Applies a company's own layers (or the published datasets) to a sample of sampleCurves (values, scores and
+   * return-period curves); returns a bit mask of the hazards (bit = index in HAZARD_KEYS) that took a value, 0 when none.
    */
-  overlayOwn(own: ByoRegistry, lat: number, lng: number, sy: ScenarioYearOpts | ScenarioContext, out: CurveSample): number;
+  overlayOwn(own: HitSource, lat: number, lng: number, sy: ScenarioYearOpts | ScenarioContext, out: CurveSample): number;
   catalog(): CatalogEntry[];
   /** A loaded layer (manifest entry and raw quantised values), e.g. for regional rebuild checks. */
   layer(name: string): { entry: LayerEntry; data: TypedArray } | undefined;
@@ -75,6 +85,8 @@ export interface HazardLayers {
    */
   loadByoCatalog(path?: string): Promise<{ loaded: number; skipped: { id: string; reason: string }[] }>;
 }
+
+const PUBLISHED_MARK: OverlayMark = { tier: PUBLISHED_DATA_TIER, prefix: 'published dataset' };
 
 function readLayer(dir: string, e: LayerEntry, verify: boolean): TypedArray {
   const raw = gunzipSync(readFileSync(join(dir, e.file)));
@@ -112,12 +124,19 @@ export function loadHazardLayers(dir: string = DEFAULT_LAYERS_DIR, opts: { verif
   const sourceText = sourceTexts(L);
   const scratch = newCurveSample();
 
-  function samplePoint(lat: number, lng: number, opts: ScenarioYearOpts, ownLayers?: ByoRegistry | null): Record<HazardKey, HazardPointValue> {
+  function samplePoint(
+    lat: number,
+    lng: number,
+    opts: ScenarioYearOpts,
+    ownLayers?: ByoRegistry | null,
+    published?: PublishedDatasets | null,
+  ): Record<HazardKey, HazardPointValue> {
     const ctx = resolveScenario(opts);
     const out = pointAnswer(sampleCurves(lat, lng, ctx, scratch), sourceText);
     const slr = out.sea_level_rise;
     slr.likely_range = slr.value === null ? null : models.sea_level_rise.likelyRange(lat, lng, ctx, scratch.values[HAZARD_KEYS.indexOf('sea_level_rise')]!);
     if (byo.size > 0) own.overPoint(out, byo.lookup(lat, lng, opts.scenario, opts.year));
+    if (published && published.size > 0) own.overPoint(out, published.lookup(lat, lng, ctx.scenario, ctx.year), PUBLISHED_MARK);
     if (ownLayers && ownLayers.size > 0) own.overPoint(out, ownLayers.lookup(lat, lng, opts.scenario, opts.year));
     return out;
   }

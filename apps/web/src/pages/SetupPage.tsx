@@ -5,6 +5,7 @@ import { TwoFactorSetupCard } from '../features/twofa/TwoFactorSetupCard';
 import { AccountCard } from '../features/company/AccountCard';
 import { CompanyMembersCard } from '../features/company/CompanyMembersCard';
 import { ActivityLogCard } from '../features/company/ActivityLogCard';
+import { PublishedDatasetsCard } from '../features/company/PublishedDatasetsCard';
 import { OwnLayersCard } from '../features/company/OwnLayersCard';
 import { ApiTokensCard } from '../features/apitokens/ApiTokensCard';
 import { useAuth } from '../lib/AuthProvider';
@@ -35,6 +36,12 @@ export function SetupPage() {
         {user?.is_company_admin && (
           <Col xs={24}>
             <OwnLayersCard />
+          </Col>
+        )}
+        {user && (
+          <Col xs={24}>
+            {/* shown to the installation's operators only: the server answers 403 to anyone else */}
+            <PublishedDatasetsCard />
           </Col>
         )}
         {user?.is_company_admin && (

@@ -1672,6 +1672,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/published_datasets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Published flood datasets registered on this installation (operators only) */
+        get: operations["getV2PublishedDatasets"];
+        put?: never;
+        /**
+         * Register a server-side directory of WRI Aqueduct Floods or JRC flood maps (operators only)
+         * @description Every .tif file of the directory is checked before anything is stored: its name as Aqueduct Floods or JRC publish it (hazard, scenario, model, year, return period), a readable GeoTIFF/BigTIFF header, one band, EPSG:4326, tiles or strips of at most 16 MiB decoded, none/LZW/DEFLATE/PackBits compression. A refused directory answers 400 listing each refused file. Only the registration is stored; the files are read by window where assets fall. The same name replaces the registration. Every physical portfolio is re-analysed.
+         */
+        post: operations["postV2PublishedDatasets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/published_datasets/{name}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a published dataset registration (operators only); the files stay where they are */
+        delete: operations["deleteV2PublishedDatasetsByName"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/tcfd_narrative/{projectId}/": {
         parameters: {
             query?: never;
@@ -1777,10 +1815,12 @@ export interface components {
             cvar_percent: number | null;
             /** @description CVaR minus residual CVaR, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             avoided_loss_usd: number | null;
-            /** @description How far to trust the hazard: "placeholder" marks screening models, "own data" a value from your company's own hazard layer. */
+            /** @description How far to trust the hazard: "placeholder" marks screening models, "published dataset" a value from a published flood map registered on this installation (WRI Aqueduct Floods, JRC), "own data" a value from your company's own hazard layer. */
             data_tier: string;
             /** @description The own hazard layer that gave the value, or null. */
             own_data_layer: string | null;
+            /** @description The published flood map set that gave the value (dataset name, hazard, scenario and year read), or null. */
+            published_dataset: string | null;
         };
         ResultsResponseInput: {
             methodology_version: string;
@@ -1815,6 +1855,8 @@ export interface components {
             "Data tier": string;
             /** @description Empty unless an own hazard layer gave the value */
             "Own data layer": string;
+            /** @description Empty unless a published flood map registered on this installation gave the value (then the map set read) */
+            "Published dataset": string;
             "CVaR (USD)": number | null;
             "Residual CVaR (USD)": number | null;
             "CVaR (%)": number | null;
@@ -1903,10 +1945,12 @@ export interface components {
             cvar_percent: number | null;
             /** @description CVaR minus residual CVaR, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             avoided_loss_usd: number | null;
-            /** @description How far to trust the hazard: "placeholder" marks screening models, "own data" a value from your company's own hazard layer. */
+            /** @description How far to trust the hazard: "placeholder" marks screening models, "published dataset" a value from a published flood map registered on this installation (WRI Aqueduct Floods, JRC), "own data" a value from your company's own hazard layer. */
             data_tier: string;
             /** @description The own hazard layer that gave the value, or null. */
             own_data_layer: string | null;
+            /** @description The published flood map set that gave the value (dataset name, hazard, scenario and year read), or null. */
+            published_dataset: string | null;
         };
         ResultsResponse: {
             methodology_version: string;
@@ -1941,6 +1985,8 @@ export interface components {
             "Data tier": string;
             /** @description Empty unless an own hazard layer gave the value */
             "Own data layer": string;
+            /** @description Empty unless a published flood map registered on this installation gave the value (then the map set read) */
+            "Published dataset": string;
             "CVaR (USD)": number | null;
             "Residual CVaR (USD)": number | null;
             "CVaR (%)": number | null;
@@ -5126,7 +5172,7 @@ export interface operations {
                                 } | null;
                                 resolution_km: number;
                                 /** @enum {string} */
-                                tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "own data";
+                                tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "published dataset" | "own data";
                                 source: string;
                                 /** @description sea_level_rise only: IPCC AR6 likely (17-83 %) range of the rise (m), including the local tide-gauge trend uncertainty */
                                 likely_range?: {
@@ -5203,7 +5249,7 @@ export interface operations {
                         years: (number)[];
                         returnPeriodsYears: number[] | null;
                         /** @enum {string|null} */
-                        tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "own data" | null;
+                        tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "published dataset" | "own data" | null;
                         sources: {
                             key: string;
                             name: string;
@@ -7253,6 +7299,15 @@ export interface operations {
                                 /** @description labels of the own layers the analysis used */
                                 layers: string[];
                             } | null;
+                            /** @description values read from published flood maps registered on this installation (WRI Aqueduct Floods, JRC; data tier 'published dataset'); null when the analysis used none */
+                            published_data: {
+                                /** @description labels of the project's hazards of which at least one asset's value comes from a published flood map at the selected scenario and year */
+                                hazards: string[];
+                                /** @description assets with at least one such value */
+                                assets: number;
+                                /** @description the published map sets read (dataset name, hazard, scenario and year used) */
+                                datasets: string[];
+                            } | null;
                         };
                         /** @description the filters actually applied (rcp with 2100 is forced to 2050) */
                         filters: {
@@ -8361,6 +8416,15 @@ export interface operations {
                                 assets: number;
                                 /** @description labels of the own layers the analysis used */
                                 layers: string[];
+                            } | null;
+                            /** @description values read from published flood maps registered on this installation (WRI Aqueduct Floods, JRC; data tier 'published dataset'); null when the analysis used none */
+                            published_data: {
+                                /** @description labels of the project's hazards of which at least one asset's value comes from a published flood map at the selected scenario and year */
+                                hazards: string[];
+                                /** @description assets with at least one such value */
+                                assets: number;
+                                /** @description the published map sets read (dataset name, hazard, scenario and year used) */
+                                datasets: string[];
                             } | null;
                         };
                         /** @description the filters actually applied (rcp with 2100 is forced to 2050) */
@@ -13339,6 +13403,331 @@ export interface operations {
             };
             /** @description Default Response */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getV2PublishedDatasets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        datasets: {
+                            id: number;
+                            name: string;
+                            /** @description the server-side directory registered (every server and worker reads it) */
+                            directory: string;
+                            file_count: number;
+                            bytes: number;
+                            registered_at: string;
+                            registered_by: string;
+                            sources: ("aqueduct" | "jrc")[];
+                            hazards: ("river_flood" | "storm_surge")[];
+                            /** @description 'historical', or scenario and year, e.g. 'rcp8p5 2050' */
+                            scenarios: string[];
+                            return_periods_years: number[];
+                            files: {
+                                /** @description file name (as published: the name says hazard, scenario, model, year and return period) */
+                                name: string;
+                                /** @enum {string} */
+                                hazard: "river_flood" | "storm_surge";
+                                /** @enum {string} */
+                                scenario: "historical" | "rcp4p5" | "rcp8p5";
+                                model: string | null;
+                                /** @description null: the present-climate (historical) map */
+                                year: number | null;
+                                return_period_years: number;
+                                width: number;
+                                height: number;
+                                resolution_deg: number;
+                                tiled: boolean;
+                                /** @description file size (bytes); the file is read by window, never copied */
+                                bytes: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postV2PublishedDatasets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description absolute path of a directory on the server holding the GeoTIFF/COG files */
+                    directory: string;
+                    /** @description default: the directory name; the same name replaces the registration */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        dataset: {
+                            id: number;
+                            name: string;
+                            /** @description the server-side directory registered (every server and worker reads it) */
+                            directory: string;
+                            file_count: number;
+                            bytes: number;
+                            registered_at: string;
+                            registered_by: string;
+                            sources: ("aqueduct" | "jrc")[];
+                            hazards: ("river_flood" | "storm_surge")[];
+                            /** @description 'historical', or scenario and year, e.g. 'rcp8p5 2050' */
+                            scenarios: string[];
+                            return_periods_years: number[];
+                            files: {
+                                /** @description file name (as published: the name says hazard, scenario, model, year and return period) */
+                                name: string;
+                                /** @enum {string} */
+                                hazard: "river_flood" | "storm_surge";
+                                /** @enum {string} */
+                                scenario: "historical" | "rcp4p5" | "rcp8p5";
+                                model: string | null;
+                                /** @description null: the present-climate (historical) map */
+                                year: number | null;
+                                return_period_years: number;
+                                width: number;
+                                height: number;
+                                resolution_deg: number;
+                                tiled: boolean;
+                                /** @description file size (bytes); the file is read by window, never copied */
+                                bytes: number;
+                            }[];
+                        };
+                        reanalysed: number;
+                        replaced: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteV2PublishedDatasetsByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        reanalysed: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -52,6 +52,8 @@ export interface UsersTable {
   password_hash: string;
   status: 'active' | 'pending' | 'rejected';
   is_company_admin: boolean;
+  /** An operator of the installation (migration 0026): may register published hazard datasets. */
+  is_operator: Generated<boolean>;
   twofa_method: 'app' | 'email' | null;
   totp_secret: string | null;
   totp_pending_secret: string | null;
@@ -192,6 +194,7 @@ export interface Database extends FaqTables {
   map_projects: MapProjectsTable;
   listed_companies: ListedCompaniesTable;
   own_hazard_layers: OwnHazardLayersTable;
+  published_datasets: PublishedDatasetsTable;
   listed_companies_source: { id: Generated<number>; source_version: string; loaded_at: Generated<Timestamp> };
   tcfd_narratives: TcfdNarrativesTable;
 }
@@ -492,6 +495,19 @@ export interface ListedCompaniesTable {
   name_norm: string;
   indices: string[];
   record: Json<Record<string, unknown>>;
+}
+
+/** A published flood dataset registered installation-wide (migration 0026): only its registration, never pixels. */
+export interface PublishedDatasetsTable {
+  id: Generated<number>;
+  name: string;
+  directory: string;
+  /** PublishedFile[] of @crp/hazards: path, what the name says, header (grid, tiling, block offsets, nodata, scale). */
+  files: Json<unknown[]>;
+  file_count: number;
+  bytes: number | string;
+  registered_at: Timestamp;
+  registered_by: string;
 }
 
 /** A company's own hazard layer (migration 0018): the checked GeoTIFF's bytes and what the check found. */

@@ -6,9 +6,9 @@ import { blobOf } from '../../infra/db/bytea.js';
 import type { AssetRow, DefaultFilters } from '../../infra/db/schema.js';
 import type { JobContext, JobDefinition } from '../../infra/job-queue.js';
 import { ANALYSE_PORTFOLIO_JOB } from '../projects/project.service.js';
-import { byoCatalogPath, defaultHazardLayers, type ByoRegistry } from '@crp/hazards';
+import { byoCatalogPath, defaultHazardLayers, type ByoRegistry, type PublishedDatasets } from '@crp/hazards';
 import { existsSync, readFileSync } from 'node:fs';
-import { createHazardProvider } from './hazard-provider.js';
+import { createHazardProvider, prefetchPublished } from './hazard-provider.js';
 import { decodeChunk, encodeChunk, type StoredChunk } from './result-codec.js';
 import { summaryShare } from './chunk-summary.js';
 import type { EncodedChunk, EncodeOptions } from './chunk-encoder.js';
@@ -92,7 +92,12 @@ export interface AnalysisJobOptions {
   onStored?: ((projectId: number) => Promise<void>) | undefined;
   /** The own hazard layers of the project's company (issue 23 item 3; OwnLayerService), null when none. */
   ownLayers?: OwnLayersOf | undefined;
+  /** The installation's published flood maps (issue 34 item 2; PublishedDatasetService), null when none. */
+  published?: PublishedOf | undefined;
 }
+
+/** The published flood datasets registered on the installation, applied before the own layers; null when none. */
+export type PublishedOf = () => Promise<PublishedDatasets | null>;
 
 /** A project's company's own hazard layers, applied over the built-in ones in its analysis; null when none. */
 export type OwnLayersOf = (projectId: number) => Promise<ByoRegistry | null>;
@@ -178,14 +183,22 @@ async function analysePortfolio(
   const t0 = performance.now();
   const report = progressReporter(db, ctx, projectId, inputs.length);
   const own = (await options.ownLayers?.(projectId)) ?? null;
+  const published = (await options.published?.()) ?? null;
   // Large portfolios: the engine's worker threads compute, compress and summarise each chunk (this thread only writes
-  // each chunk as it arrives). Own rasters are loaded in this thread only, so portfolios that may use them stay here.
+  // each chunk as it arrives). Own rasters and published maps are read in this thread only, so portfolios that may use
+  // them stay here.
   // The hazard layers are loaded in this thread only when it computes (or to see whether the installation's own-layer
   // catalogue loaded any layer): not on the large-portfolio path, where loading them would stall the event loop.
-  const inWorkers = reusable.size === 0 && inputs.length > PARALLEL_ABOVE && !own && !(await installationHasOwnLayers());
+  const inWorkers = reusable.size === 0 && inputs.length > PARALLEL_ABOVE && !own && !published && !(await installationHasOwnLayers());
   const stats = inWorkers
     ? await streamRun(db, ctx, { ...run, total: inputs.length, tasks: tasksOf(inputs, 0, inputs.length), part: null, onProgress: (done) => void report(done) })
-    : await computeInProcess(db, ctx, run, { inputs, prepared, reusable, provider: createHazardProvider({ own }, await defaultHazardLayers()), report });
+    : await computeInProcess(db, ctx, run, {
+        inputs,
+        prepared,
+        reusable,
+        provider: createHazardProvider({ own, published }, await defaultHazardLayers()),
+        report,
+      });
   const outcome = await finishRun(db, run, inputs.length);
   log.info(
     {
@@ -282,7 +295,14 @@ async function computeInProcess(
   db: DB,
   ctx: JobContext,
   run: AnalysisRun,
-  c: { inputs: AssetInput[]; prepared: () => PreparedAsset[]; reusable: Map<number, Kept>; provider: HazardProvider; report: (done: number) => Promise<void> },
+  c: {
+    inputs: AssetInput[];
+    prepared: () => PreparedAsset[];
+    reusable: Map<number, Kept>;
+    provider: HazardProvider;
+    report: (done: number) => Promise<void>;
+    published?: PublishedDatasets | null;
+  },
 ): Promise<RunStats> {
   const stats: RunStats = { recomputed: 0, bytes: 0, encodeMs: 0, inWorker: false };
   for (const start of chunkStarts(c.inputs.length)) {
@@ -303,6 +323,7 @@ async function computeInProcess(
       await new Promise((r) => setImmediate(r)); // a decode is tens of ms: let requests through
       continue;
     }
+    await prefetchPublished(c.published, c.inputs.slice(start, end)); // the maps' pixels read ahead, off the event loop
     const chunk = computeChunk(c.prepared(), c.inputs, start, end, SCENARIO_YEARS, c.provider) as StoredChunk;
     const data = encodeChunk(chunk);
     await writeChunk(db, run.projectId, run.version, {
@@ -414,12 +435,13 @@ export function analysePortfolioPartJob(
   log: FastifyBaseLogger,
   onStored?: (projectId: number) => Promise<void>,
   ownLayers?: OwnLayersOf,
+  published?: PublishedOf,
 ): JobDefinition<PartPayload> {
   return {
     type: ANALYSE_PORTFOLIO_PART_JOB,
     maxAttempts: 3,
     retryDelaySeconds: 5,
-    run: (p, ctx) => analysePart(db, log, p, ctx, onStored, ownLayers),
+    run: (p, ctx) => analysePart(db, log, p, ctx, onStored, ownLayers, published),
     async onFailed({ projectId, version }, error) {
       await markProjectFailed(db, projectId, `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.`, version);
     },
@@ -433,6 +455,7 @@ async function analysePart(
   ctx: JobContext,
   onStored?: (projectId: number) => Promise<void>,
   ownLayers?: OwnLayersOf,
+  published?: PublishedOf,
 ) {
   const { projectId, version, part, chunks } = p;
   const project = await projectVersion(db, projectId);
@@ -465,7 +488,8 @@ async function analysePart(
     }
   };
   const own = (await ownLayers?.(projectId)) ?? null;
-  if (own) await computeWithOwnLayers(tasks, own, p, take);
+  const pub = (await published?.()) ?? null;
+  if (own || pub) await computeWithOwnLayers(tasks, { own, published: pub }, p, take);
   // The engine's worker threads compute, compress and summarise the chunks (this thread stays free for requests).
   else
     await withAnalysisPool((pool) =>
@@ -516,13 +540,14 @@ async function partTasks(db: DB, p: PartPayload): Promise<{ start: number; asset
 /** The company's own rasters are loaded in this thread only: computes here, a turn of the event loop per chunk. */
 async function computeWithOwnLayers(
   tasks: { start: number; assets: AssetInput[] }[],
-  own: ByoRegistry,
+  overlays: { own: ByoRegistry | null; published: PublishedDatasets | null },
   p: PartPayload,
   take: (head: { start: number; count: number }, e: EncodedChunk) => Promise<void>,
 ) {
-  const provider = createHazardProvider({ own }, await defaultHazardLayers());
+  const provider = createHazardProvider(overlays, await defaultHazardLayers());
   for (const t of tasks) {
     const prepared = prepareAssets(t.assets, undefined);
+    await prefetchPublished(overlays.published, t.assets);
     const chunk = { ...computeChunk(prepared, t.assets, 0, t.assets.length, SCENARIO_YEARS, provider), start: t.start } as StoredChunk;
     const t1 = performance.now();
     const e: EncodedChunk = { data: encodeChunk(chunk), share: summaryShare(prepared, t.start, chunk, p.filters, p.hazards), encodeMs: 0, inWorker: false };

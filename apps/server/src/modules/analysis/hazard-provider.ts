@@ -5,7 +5,7 @@
  * import (`createHazardProvider`), so it must not depend on the server.
  */
 import { HAZARD_KEYS, type HazardKey } from '@crp/contracts';
-import { CURVE_HAZARDS as ENGINE_CURVES, SCALAR_HAZARDS, type AssetInput, type HazardBatch, type ScenarioYear } from '@crp/engine';
+import { CURVE_HAZARDS as ENGINE_CURVES, SCALAR_HAZARDS, SCENARIO_YEARS, type AssetInput, type HazardBatch, type ScenarioYear } from '@crp/engine';
 import {
   CURVE_HAZARDS as LAYER_CURVES,
   RETURN_PERIODS_YEARS,
@@ -13,6 +13,7 @@ import {
   newCurveSample,
   type ByoRegistry,
   type HazardLayers,
+  type PublishedDatasets,
   type ScenarioContext,
 } from '@crp/hazards';
 
@@ -32,17 +33,37 @@ function scenarioOf(sy: ScenarioYear) {
     : { analysisType: sy.analysisType, scenario: sy.scenario ?? ('45' as const), year: sy.year };
 }
 
+/**
+ * Reads ahead (asynchronously, yielding) the published flood-map pixels the assets need at every scenario-year of an
+ * analysis, so the synchronous provider below reads no file for them.
+ */
+export async function prefetchPublished(
+  published: PublishedDatasets | null | undefined,
+  assets: readonly { latitude?: unknown; longitude?: unknown }[],
+  sys: readonly ScenarioYear[] = SCENARIO_YEARS,
+): Promise<void> {
+  if (!published || published.size === 0 || assets.length === 0) return;
+  await published.prefetch(
+    assets,
+    sys.map((sy) => scenarioOf(sy)),
+  );
+}
+
 export interface SampledBatch extends HazardBatch {
   /** Headline intensity per asset and hazard (HAZARD_KEYS order), NaN = no data. */
   values: Float32Array;
 }
 
-/** `options.own`: the company's own hazard layers, applied over the built-in values where they cover an asset. */
+/**
+ * `options.published`: the installation's registered flood maps (issue 34 item 2), then `options.own`: the company's
+ * own hazard layers, each applied over the values before it where they cover an asset (own data first).
+ */
 export function createHazardProvider(
-  options?: { own?: ByoRegistry | null } | null,
+  options?: { own?: ByoRegistry | null; published?: PublishedDatasets | null } | null,
   layers: HazardLayers = sharedHazardLayers(),
 ): (sy: ScenarioYear, assets: readonly AssetInput[], start: number, end: number) => SampledBatch {
   const own = options?.own && options.own.size > 0 ? options.own : null;
+  const published = options?.published && options.published.size > 0 ? options.published : null;
   const contexts = new Map<string, ScenarioContext>();
   const sample = newCurveSample();
   const layerCurveIndex = ENGINE_CURVES.map((h) => (LAYER_CURVES as readonly string[]).indexOf(h));
@@ -70,6 +91,7 @@ export function createHazardProvider(
       const lat = Number(a.latitude);
       const lng = Number(a.longitude);
       layers.sampleCurves(lat, lng, ctx, sample);
+      if (published) layers.overlayOwn(published, lat, lng, ctx, sample);
       if (own) layers.overlayOwn(own, lat, lng, ctx, sample);
       for (let c = 0; c < ENGINE_CURVES.length; c++) {
         const from = layerCurveIndex[c]! * N_RP;

@@ -7,6 +7,7 @@ import {
   BASELINE_YEAR,
   HAZARDS,
   OWN_DATA_TIER,
+  PUBLISHED_DATA_TIER,
   SCENARIO_LABELS,
   severityBand,
   type AnalysisType,
@@ -40,6 +41,13 @@ export function syKeyOf(at: AnalysisType, sc: ScenarioCode, year: number): strin
 /** Which own hazard layer (issue 23 item 3) gave a cell its value: OwnLayerService.markerFor, or one for posted assets. */
 export interface OwnLayerMarker {
   layerAt(lat: number, lng: number, hazard: HazardKey, scenario: ScenarioCode | null, year: number): string | null;
+  /** The published flood map set (issue 34 item 2) that gave the cell its value, or null (own data comes first). */
+  publishedAt?(lat: number, lng: number, hazard: HazardKey, scenario: ScenarioCode | null, year: number): string | null;
+}
+
+/** The (scenario, year) pairs the marks of a selection ask the published maps for (the baseline as SSP2-4.5). */
+export function cellsOf(at: AnalysisType, scenarios: readonly ScenarioCode[], years: readonly number[]) {
+  return scenarios.flatMap((sc) => years.map((year) => ({ scenario: (year === BASELINE_YEAR && at === 'ssp' ? '45' : sc) as ScenarioCode, year })));
 }
 
 /** Rows in asset, hazard, scenario, year order (callers check the count first: see countRows). */
@@ -61,7 +69,9 @@ export function* assetResultRows(
           const money = cellMoney(prepared, chunk, a, h, results.syIndex(key), opt);
           const cv = assetCvar(prepared, chunk, a, [h], at, sc, year, opt);
           const score = results.score(i, h, key, sel.withMitigation);
-          const ownLayer = own?.layerAt(Number(asset.latitude), Number(asset.longitude), h, year === BASELINE_YEAR && at === 'ssp' ? null : sc, year) ?? null;
+          const cellSc = year === BASELINE_YEAR && at === 'ssp' ? null : sc;
+          const ownLayer = own?.layerAt(Number(asset.latitude), Number(asset.longitude), h, cellSc, year) ?? null;
+          const published = ownLayer ? null : (own?.publishedAt?.(Number(asset.latitude), Number(asset.longitude), h, cellSc, year) ?? null);
           yield {
             asset_index: i,
             asset_id: asset.id,
@@ -92,8 +102,9 @@ export function* assetResultRows(
             residual_cvar_usd: round(cv.rcvar),
             cvar_percent: round(cv.cvarPercent, 4),
             avoided_loss_usd: round(cv.avoidedLoss),
-            data_tier: ownLayer ? OWN_DATA_TIER : HAZARD_META[h].tier,
+            data_tier: ownLayer ? OWN_DATA_TIER : published ? PUBLISHED_DATA_TIER : HAZARD_META[h].tier,
             own_data_layer: ownLayer,
+            published_dataset: published,
           };
         }
       }

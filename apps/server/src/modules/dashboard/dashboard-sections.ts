@@ -94,7 +94,7 @@ export async function ownDataOf(
   sc: ScenarioCode | null,
   year: number,
 ) {
-  if (!marker) return null;
+  if (!marker || marker.labels.length === 0) return null;
   const used = new Set<HazardKey>();
   let n = 0;
   for (let i = 0; i < assets.length; i++) {
@@ -111,6 +111,48 @@ export async function ownDataOf(
   return { hazards: hazards.filter((h) => used.has(h)).map((h) => labelOf(h)), assets: n, layers: marker.labels };
 }
 
+/**
+ * Which of the project's hazards took values from published flood maps (issue 34 item 2) at the scenario (null:
+ * baseline) and year, over all assets, and the map sets read; `everywhere`: hazards of which every asset's value came
+ * from a published map (or own data), so the 'placeholder' warning no longer applies to them.
+ */
+export async function publishedDataOf(
+  marker: OwnDataMarker | null | undefined,
+  assets: readonly { latitude: number; longitude: number }[],
+  hazards: readonly HazardKey[],
+  sc: ScenarioCode | null,
+  year: number,
+) {
+  if (!marker || marker.publishedLabels.length === 0) return { section: null, everywhere: new Set<HazardKey>() };
+  const count = new Map<HazardKey, number>();
+  const fromMaps = new Set<HazardKey>();
+  const sets = new Set<string>();
+  let n = 0;
+  for (let i = 0; i < assets.length; i++) {
+    const lat = Number(assets[i]!.latitude),
+      lng = Number(assets[i]!.longitude);
+    let any = false;
+    const own = marker.hazardsAt(lat, lng, sc, year);
+    for (const h of hazards) {
+      if (own.has(h)) {
+        count.set(h, (count.get(h) ?? 0) + 1);
+        continue;
+      }
+      const label = marker.publishedAt(lat, lng, h, sc, year);
+      if (!label) continue;
+      sets.add(label);
+      fromMaps.add(h);
+      count.set(h, (count.get(h) ?? 0) + 1);
+      any = true;
+    }
+    if (any) n++;
+    if ((i & 1023) === 1023) await new Promise((r) => setImmediate(r));
+  }
+  const everywhere = new Set(hazards.filter((h) => fromMaps.has(h) && count.get(h) === assets.length));
+  const section = n === 0 ? null : { hazards: hazards.filter((h) => fromMaps.has(h)).map((h) => labelOf(h)), assets: n, datasets: [...sets] };
+  return { section, everywhere };
+}
+
 /** Everything the sections are made of. */
 export interface SectionInput {
   project: ProjectRow;
@@ -125,6 +167,8 @@ export interface SectionInput {
   totals: Totals;
   series: PortfolioSeries;
   ownData: Awaited<ReturnType<typeof ownDataOf>>;
+  /** Published flood maps read (absent: none). */
+  publishedData?: Awaited<ReturnType<typeof publishedDataOf>>;
   /** JSON mode: the per-asset sections' JSON text by placeholder (see asJson). */
   fragments: Map<string, string> | undefined;
 }
@@ -272,9 +316,13 @@ function headSections(x: SectionInput) {
       methodology_version: METHODOLOGY_VERSION,
       /** The open datasets the hazard layers are built from, for reports that must name their sources. */
       data_sources: DATA_SOURCES,
-      placeholder_hazards: placeholderHazards(project.portfolio_variables as string[]),
+      placeholder_hazards: placeholderHazards(project.portfolio_variables as string[]).filter((l) => {
+        const h = hazardByLabel(l)?.key;
+        return !(h && x.publishedData?.everywhere.has(h));
+      }),
       hazards: project.portfolio_variables as string[],
       own_data: x.ownData,
+      published_data: x.publishedData?.section ?? null,
     },
     filters: {
       analysis_type: at,

@@ -61,7 +61,7 @@ import { labelOf, LOSS_FIELDS, MIB } from './dashboard-columns.js';
 import { resolveFilters, selectionKeyOf, type ResolvedFilters } from './dashboard-filter.js';
 import { portfolioSeries, portfolioTotals } from './dashboard-figures.js';
 import { boundsOf, mapClusters, orderOf, pageRowOf, searchOf } from './dashboard-pages.js';
-import { answerOf, ownDataOf } from './dashboard-sections.js';
+import { answerOf, ownDataOf, publishedDataOf } from './dashboard-sections.js';
 import { startYearBatches } from './year-batches.js';
 import { baselineSums, selectAssets, selectionBytes, selectionDataOf, type Selection, type SelectionData, yearFiguresOf } from './dashboard-selection.js';
 
@@ -350,13 +350,11 @@ export class DashboardService {
       const totals = portfolioTotals(sel, atYear, assetScores);
       const at2020 = sel.syIdx === sel.baseIdx ? atYear : baselineSums(sel);
       const series = portfolioSeries(sel, body);
-      const ownData = await ownDataOf(
-        await this.own?.markerFor(x.project),
-        sel.R.assets,
-        f.projectHazards,
-        f.at === 'ssp' && f.year === BASELINE_YEAR ? null : f.sc,
-        f.year,
-      );
+      const marker = await this.own?.markerFor(x.project);
+      const cellSc = f.at === 'ssp' && f.year === BASELINE_YEAR ? null : f.sc;
+      await marker?.prefetch(sel.R.assets, [{ scenario: cellSc ?? '45', year: f.year }]);
+      const ownData = await ownDataOf(marker, sel.R.assets, f.projectHazards, cellSc, f.year);
+      const publishedData = await publishedDataOf(marker, sel.R.assets, f.projectHazards, cellSc, f.year);
       return answerOf({
         project: x.project,
         role: x.role,
@@ -370,6 +368,7 @@ export class DashboardService {
         totals,
         series,
         ownData,
+        publishedData,
         fragments,
       });
     } finally {

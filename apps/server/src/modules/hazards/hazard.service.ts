@@ -1,10 +1,11 @@
-import type { HazardPointQuery, TyphoonTrackAnswer } from '@crp/contracts';
+import { HazardPointQuery as HazardPointQuerySchema, type HazardPointQuery, type TyphoonTrackAnswer } from '@crp/contracts';
 import { defaultHazardLayers, defaultTrackArchive, hazardPoint, trackDataSources } from '@crp/hazards';
 import type { z } from 'zod';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { ProjectAccessPolicy } from '../access/project-access.policy.js';
 import type { OwnLayerService } from '../own-layers/own-layer.service.js';
+import type { PublishedDatasetService } from '../published/published-datasets.service.js';
 
 /** A typhoon-track request as validated by the route: a point, or an asset of a project, plus the search window. */
 export interface TyphoonTrackRequest {
@@ -24,11 +25,21 @@ export class HazardService {
   constructor(
     private readonly policy: ProjectAccessPolicy,
     private readonly ownLayers: Pick<OwnLayerService, 'registryFor'>,
+    private readonly published?: Pick<PublishedDatasetService, 'current'>,
   ) {}
 
-  /** All hazards at one point; the caller's company's own layers replace built-in values where they cover it. */
+  /**
+   * All hazards at one point; the installation's published flood maps, then the caller's company's own layers, replace
+   * built-in values where they cover it.
+   */
   async point(caller: AuthUser, query: HazardPointQuery) {
-    return hazardPoint(query, await defaultHazardLayers(), (await this.ownLayers.registryFor(caller.companyId)).registry);
+    const published = (await this.published?.current()) ?? null;
+    if (published) {
+      // the maps' pixels read ahead, off the event loop (a bad query is answered by hazardPoint below)
+      const q = HazardPointQuerySchema.safeParse(query);
+      if (q.success) await published.prefetch([q.data], [{ scenario: q.data.scenario, year: q.data.year }]);
+    }
+    return hazardPoint(query, await defaultHazardLayers(), (await this.ownLayers.registryFor(caller.companyId)).registry, published);
   }
 
   async catalog() {

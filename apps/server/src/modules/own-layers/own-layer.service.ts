@@ -28,6 +28,7 @@ import type { UploadedFile } from '../projects/asset-import.js';
 import type { JobQueue } from '../../infra/job-queue.js';
 import { ANALYSE_PORTFOLIO_JOB } from '../projects/project.service.js';
 import { assertCompanyAdmin } from '../access/project-access.policy.js';
+import type { PublishedDatasetService } from '../published/published-datasets.service.js';
 
 type UploadFields = ReturnType<typeof OwnLayerUploadFields.parse>;
 type LayerKey = Pick<UploadFields, 'hazard' | 'scenario' | 'year' | 'return_period_years'>;
@@ -67,6 +68,14 @@ export interface OwnDataMarker {
   layerAt(lat: number, lng: number, hazard: HazardKey, scenario: ScenarioCode | null, year: number): string | null;
   /** The layers' labels. */
   labels: string[];
+  /** Published flood maps (issue 34 item 2) the analysis read: the map set giving the hazard's value at the point, or null. */
+  publishedAt(lat: number, lng: number, hazard: HazardKey, scenario: ScenarioCode | null, year: number): string | null;
+  /** The hazards whose value at the point comes from a published map (own data first: those are left out). */
+  publishedHazardsAt(lat: number, lng: number, scenario: ScenarioCode | null, year: number): Set<HazardKey>;
+  /** The published datasets' names, empty when none was used. */
+  publishedLabels: string[];
+  /** Reads ahead the published maps' pixels of these points at these (scenario, year) pairs (off the event loop). */
+  prefetch(points: readonly { latitude?: unknown; longitude?: unknown }[], sys: readonly { scenario: ScenarioCode; year: number }[]): Promise<void>;
 }
 
 /**
@@ -90,6 +99,8 @@ export class OwnLayerService {
     >,
     private readonly log: FastifyBaseLogger,
     private readonly parser: ParseSandbox,
+    /** The installation's published flood maps, marked with the own layers (own data first). */
+    private readonly published?: Pick<PublishedDatasetService, 'current' | 'signature'>,
   ) {
     this.cache = new Lru<Loaded>(Infinity, config.OWN_LAYER_CACHE_MB * MiB);
   }
@@ -402,28 +413,53 @@ export class OwnLayerService {
     return registry.size > 0 ? registry : null;
   }
 
-  /** Marks for a project's stored analysis; null when none of its company's layers predates the analysis. */
+  /**
+   * Marks for a project's stored analysis; null when neither one of its company's layers nor a published dataset
+   * predates the analysis.
+   */
   async markerFor(project: { company_id: number; analysed_at: Date | string | null }): Promise<OwnDataMarker | null> {
     if (!project.analysed_at) return null;
     const at = new Date(project.analysed_at).getTime();
     const { registry, uploadedAt } = await this.registryFor(project.company_id);
     const used = new ByoRegistry();
     for (const r of registry.entries()) if ((uploadedAt.get(r.entry.id) ?? Infinity) <= at) used.add(r);
-    if (used.size === 0) return null;
+    const all = (await this.published?.current()) ?? null;
+    const pub = all ? all.asOf(at) : null;
+    if (used.size === 0 && (!pub || pub.size === 0)) return null;
+    // the baseline is sampled as SSP2-4.5 (analysis/hazard-provider.ts)
+    const ownHits = (lat: number, lng: number, scenario: ScenarioCode | null, year: number) => (used.size ? used.lookup(lat, lng, scenario ?? '45', year) : []);
+    const ownHazards = (lat: number, lng: number, scenario: ScenarioCode | null, year: number) =>
+      new Set(ownHits(lat, lng, scenario, year).map((h) => h.entry.hazard));
     return {
       labels: used.entries().map((r) => r.entry.label ?? r.entry.id),
-      // the baseline is sampled as SSP2-4.5 (analysis/hazard-provider.ts)
-      hazardsAt: (lat, lng, scenario, year) => new Set(used.lookup(lat, lng, scenario ?? '45', year).map((h) => h.entry.hazard)),
+      hazardsAt: ownHazards,
       layerAt: (lat, lng, hazard, scenario, year) => {
-        const hits = used.lookup(lat, lng, scenario ?? '45', year).filter((h) => h.entry.hazard === hazard);
+        const hits = ownHits(lat, lng, scenario, year).filter((h) => h.entry.hazard === hazard);
         return hits.length ? [...new Set(hits.map((h) => h.entry.label ?? h.entry.id))].join('; ') : null;
+      },
+      publishedLabels: pub ? pub.registrations().map((r) => r.name) : [],
+      prefetch: async (points, sys) => {
+        if (pub && pub.size > 0) await pub.prefetch(points, sys);
+      },
+      publishedAt: (lat, lng, hazard, scenario, year) =>
+        pub && pub.size && !ownHazards(lat, lng, scenario, year).has(hazard) ? pub.labelAt(lat, lng, hazard, scenario ?? '45', year) : null,
+      publishedHazardsAt: (lat, lng, scenario, year) => {
+        if (!pub || pub.size === 0) return new Set();
+        const own = ownHazards(lat, lng, scenario, year);
+        return new Set(
+          pub
+            .lookup(lat, lng, scenario ?? '45', year)
+            .map((h) => h.entry.hazard)
+            .filter((h) => !own.has(h)),
+        );
       },
     };
   }
 
   /** Cache key part: changes when the company's layers change. */
   async signatureOf(companyId: number): Promise<string> {
-    return (await this.repo.signature(companyId)).map((s) => s.id).join(',');
+    const own = (await this.repo.signature(companyId)).map((s) => s.id).join(',');
+    return this.published ? `${own}|${await this.published.signature()}` : own;
   }
 }
 

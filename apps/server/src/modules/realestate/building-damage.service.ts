@@ -20,8 +20,9 @@ import { notFound } from '../../lib/errors.js';
 import type { AssetRow } from '../../infra/db/schema.js';
 import type { ProjectAccessPolicy } from '../access/project-access.policy.js';
 import { assetInputOf } from '../analysis/analysis.jobs.js';
-import { createHazardProvider } from '../analysis/hazard-provider.js';
+import { createHazardProvider, prefetchPublished } from '../analysis/hazard-provider.js';
 import type { OwnLayerService } from '../own-layers/own-layer.service.js';
+import type { PublishedDatasetService } from '../published/published-datasets.service.js';
 
 const STORIES_ERROR = `stories must be a whole number of storeys 1 to 300, or one of ${EXPLORER_STORIES.join(', ')}`;
 
@@ -136,6 +137,8 @@ export class BuildingDamageService {
     private readonly policy: ProjectAccessPolicy,
     /** The company's own hazard layers, applied to the asset's site as its analysis applies them. */
     private readonly own?: Pick<OwnLayerService, 'registryForProject'>,
+    /** The installation's published flood maps, read where they cover the site as the analysis reads them. */
+    private readonly published?: Pick<PublishedDatasetService, 'current'>,
   ) {}
 
   async curves(caller: AuthUser, b: BuildingDamageBody) {
@@ -157,10 +160,12 @@ export class BuildingDamageService {
     const inputs = pick(own);
     const input = explorerAssetInput(row, inputs, own);
     const registry = this.own ? await this.own.registryForProject(row.project_id) : null;
-    const provider = createHazardProvider({ own: registry });
+    const published = (await this.published?.current()) ?? null;
+    const provider = createHazardProvider({ own: registry, published });
     const at = b.analysis_type;
     const year = at === 'rcp' ? Math.min(b.year, 2100) : b.year;
     const sys = Object.fromEntries(SCENARIOS.map((sc) => [sc, scenarioYearOf(at, sc, year)])) as Record<ScenarioCode, ScenarioYear>;
+    await prefetchPublished(published, [input], Object.values(sys));
     const curves = assetDamageCurves(input, sys, provider, inputs.per_sq_m_value);
     return {
       ...curves,

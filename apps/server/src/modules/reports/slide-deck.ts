@@ -599,6 +599,11 @@ function methodologySlide(ctx: DeckContext): Slide {
                 `Own data: ${d.project.own_data.hazards.join(', ') || 'no hazard at this scenario and year'} at ${d.project.own_data.assets} asset(s) come from your company's own hazard layers (${d.project.own_data.layers.join('; ')}), not from our layers; their quality is your data's.`,
               ]
             : []),
+          ...(d.project.published_data
+            ? [
+                `Published dataset: ${d.project.published_data.hazards.join(', ')} at ${d.project.published_data.assets} asset(s) come from published flood maps registered on this installation (${d.project.published_data.datasets.join('; ')}), read at the nearest scenario and year they offer.`,
+              ]
+            : []),
           ...(d.project.placeholder_hazards.length
             ? [
                 `Placeholder tier: ${d.project.placeholder_hazards.join(' and ')} come from screening models (no real flood maps loaded); load your own flood layers (Climate Methodology, "Bring your own hazard layers").`,

@@ -16,7 +16,7 @@ import {
 import { assetCvar, cellMoney, scenarioYearKey } from '@crp/engine';
 import { DATASETS, HAZARD_META } from '@crp/hazards';
 import * as XLSX from '@e965/xlsx';
-import { assetResultRows } from '../analysis/result-rows.js';
+import { assetResultRows, cellsOf } from '../analysis/result-rows.js';
 import { loadProjectResults, type DecodeLimit } from '../analysis/results-reader.js';
 import type { DB } from '../../infra/db/database.js';
 import type { ProjectRow } from '../../infra/db/schema.js';
@@ -120,6 +120,7 @@ export class ExportService {
     const scenarios = [...new Set(body.scenario_list ?? ['26', '45', '85'])] as ScenarioCode[];
     const results = await loadProjectResults(this.db, project.id, this.decodeLimit);
     const own = await this.own?.markerFor(project);
+    await own?.prefetch(results.assets, cellsOf(at, scenarios, years));
     const total = results.assets.length * hazards.length * scenarios.length * years.length;
     if (total > EXPORT_MAX_ROWS) {
       const msg = `This selection makes ${total.toLocaleString('en-US')} rows; a spreadsheet holds at most ${EXPORT_MAX_ROWS.toLocaleString('en-US')}. Choose fewer hazards, years or scenarios.`;
@@ -149,6 +150,7 @@ export class ExportService {
         'Loss 1-in-250 yr (USD)': r.loss_1_in_250_usd,
         'Data tier': r.data_tier,
         'Own data layer': r.own_data_layer ?? '',
+        'Published dataset': r.published_dataset ?? '',
         'CVaR (USD)': r.cvar_usd,
         'Residual CVaR (USD)': r.residual_cvar_usd,
         'CVaR (%)': r.cvar_percent,
@@ -182,6 +184,7 @@ export class ExportService {
     const sc = (filters.analysis_type === at ? filters.scenario : '45') as ScenarioCode;
     const year = filters.analysis_type === at ? filters.year : at === 'rcp' ? 2050 : 2050;
     const own = await this.own?.markerFor(project);
+    await own?.prefetch(results.assets, cellsOf(at, [sc], [year]));
     const ownAt = results.assets.map((asset) => (own ? own.hazardsAt(Number(asset.latitude), Number(asset.longitude), sc, year) : null));
     const hazardRows = summaryHazardRows(results, hazards, at, sc, year, withMitigation, ownAt);
     const assetRows = summaryAssetRows(results, hazards, at, sc, year, ownAt);

@@ -21,13 +21,14 @@ import {
 } from '@crp/contracts';
 import { computeChunk, prepareAssets, SCENARIO_YEARS, type AssetInput } from '@crp/engine';
 import { countryOf } from '@crp/geo';
-import { defaultHazardLayers, type ByoRegistry } from '@crp/hazards';
+import { defaultHazardLayers, type ByoRegistry, type PublishedDatasets } from '@crp/hazards';
 import { z } from 'zod';
-import { createHazardProvider } from '../analysis/hazard-provider.js';
+import { createHazardProvider, prefetchPublished } from '../analysis/hazard-provider.js';
 import type { StoredChunk } from '../analysis/result-codec.js';
 import {
   assetFeatureProperties,
   assetResultRows,
+  cellsOf,
   countRows,
   type AssetFeatureProperties,
   type OwnLayerMarker,
@@ -41,6 +42,7 @@ import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { assertCan, type ProjectAccessPolicy } from '../access/project-access.policy.js';
 import type { OwnLayerService } from '../own-layers/own-layer.service.js';
+import type { PublishedDatasetService } from '../published/published-datasets.service.js';
 
 /** Posted assets analysed between two yields to the event loop. */
 const CHUNK_ASSETS = 250;
@@ -115,14 +117,13 @@ export const GisQuery = z.object({
 export type GisQuery = z.infer<typeof GisQuery>;
 
 /** Marks of a company's own layers for posted assets (all its layers apply: they are analysed now). */
-function markerOf(own: ByoRegistry): OwnLayerMarker {
-  return {
-    // the baseline is sampled as SSP2-4.5 (analysis/hazard-provider.ts)
-    layerAt: (lat, lng, hazard, scenario, year) => {
-      const hits = own.lookup(lat, lng, scenario ?? '45', year).filter((h) => h.entry.hazard === hazard);
-      return hits.length ? [...new Set(hits.map((h) => h.entry.label ?? h.entry.id))].join('; ') : null;
-    },
+function markerOf(own: ByoRegistry | null, published: PublishedDatasets | null): OwnLayerMarker {
+  // the baseline is sampled as SSP2-4.5 (analysis/hazard-provider.ts)
+  const layerAt = (lat: number, lng: number, hazard: HazardKey, scenario: ScenarioCode | null, year: number) => {
+    const hits = own ? own.lookup(lat, lng, scenario ?? '45', year).filter((h) => h.entry.hazard === hazard) : [];
+    return hits.length ? [...new Set(hits.map((h) => h.entry.label ?? h.entry.id))].join('; ') : null;
   };
+  return { layerAt, publishedAt: (lat, lng, hazard, scenario, year) => (published ? published.labelAt(lat, lng, hazard, scenario ?? '45', year) : null) };
 }
 
 export class ResultsService {
@@ -134,6 +135,8 @@ export class ResultsService {
     private readonly decodeLimit: DecodeLimit,
     /** The company's own hazard layers: applied to posted assets as a project's analysis applies them, and marked. */
     private readonly own?: Pick<OwnLayerService, 'markerFor' | 'registryFor'>,
+    /** The installation's published flood maps: applied to posted assets before the own layers, and marked. */
+    private readonly published?: Pick<PublishedDatasetService, 'current'>,
   ) {}
 
   /** A project the caller may download (the export routes' rule): 404 when not visible, 403 without download right. */
@@ -159,15 +162,19 @@ export class ResultsService {
       // Count before decoding: the assets of a project are counted in SQL.
       this.checkSize(await this.repo.assetCount(project.id), { hazards, scenarios, years });
       results = await loadProjectResults(this.db, project.id, this.decodeLimit);
-      marker = (await this.own?.markerFor(project)) ?? null;
+      const m = (await this.own?.markerFor(project)) ?? null;
+      await m?.prefetch(results.assets, cellsOf(at, scenarios, years));
+      marker = m;
     } else {
       const assets = body.assets!;
       hazards = [...new Set(body.hazards ?? HAZARD_KEYS)];
       this.checkSize(assets.length, { hazards, scenarios, years });
       const registry = this.own ? (await this.own.registryFor(caller.companyId)).registry : null;
       const own = registry && registry.size > 0 ? registry : null;
-      results = await this.analyse(assets, own);
-      if (own) marker = markerOf(own);
+      const pub = (await this.published?.current()) ?? null;
+      results = await this.analyse(assets, own, pub);
+      if (own || pub) marker = markerOf(own, pub);
+      await pub?.prefetch(results.assets, cellsOf(at, scenarios, years));
     }
     const sel: ResultSelection = { analysisType: at, hazards, scenarios, years, withMitigation: body.with_mitigation, gdpAdjusted: body.gdp_adjusted };
     return {
@@ -193,13 +200,14 @@ export class ResultsService {
   }
 
   /** Posted assets through the engine with the default hazard layers, as a project's analysis job does. */
-  private async analyse(assets: ResultsAsset[], own: ByoRegistry | null): Promise<ProjectResults<ResultsAssetRow>> {
+  private async analyse(assets: ResultsAsset[], own: ByoRegistry | null, published: PublishedDatasets | null): Promise<ProjectResults<ResultsAssetRow>> {
     const inputs = assets.map(inputOf);
     const prepared = prepareAssets(inputs, undefined);
-    const provider = createHazardProvider({ own }, await defaultHazardLayers());
+    const provider = createHazardProvider({ own, published }, await defaultHazardLayers());
     const chunks: StoredChunk[] = [];
     for (let start = 0; start < inputs.length; start += CHUNK_ASSETS) {
       const end = Math.min(inputs.length, start + CHUNK_ASSETS);
+      await prefetchPublished(published, inputs.slice(start, end));
       chunks.push(computeChunk(prepared, inputs, start, end, SCENARIO_YEARS, provider) as StoredChunk);
       await new Promise((r) => setImmediate(r));
     }

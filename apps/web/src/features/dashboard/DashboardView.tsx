@@ -223,6 +223,24 @@ export function DashboardView({
         />
       )}
 
+      {data.project.published_data && data.project.published_data.hazards.length > 0 && (
+        <Alert
+          className="crp-dash-alert"
+          type="info"
+          showIcon
+          closable
+          data-testid="published-data-hazards"
+          title={`${data.project.published_data.hazards.join(' and ')}: published flood maps at ${data.project.published_data.assets} asset(s) of the portfolio`}
+          description={
+            <>
+              Where the published flood maps registered on this installation ({data.project.published_data.datasets.join('; ')}) cover an asset, their depths
+              replace our screening layers at this scenario and year: data tier “published dataset”. The scenario and year read are the nearest the maps offer
+              (see the methodology). Exports name the map set in each row.
+            </>
+          }
+        />
+      )}
+
       {data.project.placeholder_hazards.length > 0 && (
         <Alert
           className="crp-dash-alert"
