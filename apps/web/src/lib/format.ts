@@ -23,12 +23,15 @@ export function unitAxisName(unit: Unit): string {
 export function axisMax(values: (number | null | undefined)[]): number | undefined {
   const m = Math.max(0, ...values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)));
   if (!(m > 0)) return undefined;
-  // 1.25 x the max, rounded up to two significant digits so the top tick reads cleanly.
+  // 1.25 x the max, rounded up to a whole number of nice steps (1, 2, 2.5 or 5 x 10^k for about five intervals, as
+  // ECharts picks its ticks), so the top of the axis is a tick: a max of 26 drew a "26" label over the "25" tick
   const t = m * 1.25;
-  const e = Math.floor(Math.log10(t)) - 1;
-  // a negative power divides by a whole power of ten: 17 / 10 reads 1.7, while 17 * 0.1 is 1.7000000000000002 (the
-  // top tick was printed that way)
-  return e >= 0 ? Math.ceil(t / 10 ** e) * 10 ** e : Math.ceil(t * 10 ** -e) / 10 ** -e;
+  const raw = t / 5;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const n = raw / p;
+  const step = (n <= 1 ? 1 : n <= 2 ? 2 : n <= 2.5 ? 2.5 : n <= 5 ? 5 : 10) * p;
+  // toPrecision: 0.1 x 3 is 0.30000000000000004, which the top tick would print
+  return Number((Math.ceil(t / step - 1e-9) * step).toPrecision(12));
 }
 /** Names truncated to 15 characters in the dashboard table (spec 001 §5). */
 export function truncate(s: string, n = 15): string {
