@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Modal } from 'antd';
+import { Button, Modal, Tooltip } from 'antd';
 import { PictureOutlined } from '@ant-design/icons';
 import { CLIMATE_SCORE_COLOURS, markerColour, severityBand } from '@crp/contracts';
 
@@ -104,9 +104,10 @@ export function ClimateRiskIndexButton({ score }: { score: number | null }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button size="small" icon={<PictureOutlined />} onClick={() => setOpen(true)}>
-        Climate Risk Index
-      </Button>
+      {/* icon only beside the card's title (the label was cut at 1280 px); its name and tooltip say what it opens */}
+      <Tooltip title="Climate Risk Index">
+        <Button size="small" icon={<PictureOutlined />} aria-label="Climate Risk Index" onClick={() => setOpen(true)} />
+      </Tooltip>
       <Modal
         title="Climate Risk Index"
         open={open}
