@@ -56,39 +56,18 @@ export function BuildingDamageExplorer({
   return (
     <div data-testid="building-damage">
       <Form layout="inline" className="crp-dash-explorer-form">
-        <Form.Item label="Basement">
-          <Select aria-label="Basement" style={{ width: 110 }} value={shown.basement} onChange={set('basement')} options={opts(['yes', 'no', 'unknown'])} />
-        </Form.Item>
-        <Form.Item label="Construction">
-          <Select
-            aria-label="Construction"
-            style={{ width: 140 }}
-            value={shown.construction}
-            onChange={set('construction')}
-            options={opts(['wood', 'concrete', 'masonry', 'mobile home', 'light metal', 'steel', 'unknown'])}
-            data-testid="explorer-construction"
-          />
-        </Form.Item>
-        <Form.Item label="Stories">
-          <Select
-            aria-label="Stories"
-            style={{ width: 120 }}
-            value={shown.stories}
-            onChange={set('stories')}
-            data-testid="explorer-stories"
-            options={opts([...storeys, 'unknown'])}
-          />
-        </Form.Item>
-        <Form.Item label="Occupancy">
-          <Select
-            aria-label="Occupancy"
-            style={{ width: 130 }}
-            value={shown.occupancy}
-            onChange={set('occupancy')}
-            data-testid="explorer-occupancy"
-            options={opts(['residential', 'commercial', 'industrial', 'unknown'])}
-          />
-        </Form.Item>
+        {(
+          [
+            ['Basement', 'basement', 110, opts(['yes', 'no', 'unknown'])],
+            ['Construction', 'construction', 140, opts(['wood', 'concrete', 'masonry', 'mobile home', 'light metal', 'steel', 'unknown'])],
+            ['Stories', 'stories', 120, opts([...storeys, 'unknown'])],
+            ['Occupancy', 'occupancy', 130, opts(['residential', 'commercial', 'industrial', 'unknown'])],
+          ] as const
+        ).map(([label, key, width, options]) => (
+          <Form.Item key={key} label={label}>
+            <Select aria-label={label} style={{ width }} value={shown[key]} onChange={set(key)} options={options} data-testid={`explorer-${key}`} />
+          </Form.Item>
+        ))}
         <Form.Item label="Value per m²">
           <Select
             aria-label="Value per square metre"
