@@ -5,6 +5,13 @@ import { EXPLORER_HAZARD_KEYS, SCENARIOS, type AnalysisType } from '@crp/contrac
 import { fetchBuildingDamage, type BuildingDamageInput } from '../../api/dashboard';
 import { firstErrorMessage } from '../../api/http';
 import { Chart, type EChartsOption } from '../../ui/charts/Chart';
+import { axisMax } from '../../lib/format';
+
+/** A damage ratio as a percentage with three significant digits below 1 % (an EAD of 0.004 % is not "0.00 %"). */
+const pct = (r: number) => {
+  const v = r * 100;
+  return v === 0 ? '0%' : v >= 1 ? `${Number(v.toFixed(1))}%` : `${Number(v.toPrecision(3))}%`;
+};
 
 const HAZARD_TITLES = { river_flood: 'River flood', storm_surge: 'Storm surge', rainfall_flood: 'Rainfall flood' } as const;
 const SCENARIO_COLOURS = { '26': '#16a34a', '45': '#d97706', '85': '#dc2626' } as const;
@@ -92,7 +99,7 @@ export function BuildingDamageExplorer({
                   trigger: 'item',
                   formatter: (x) => {
                     const d = x as { seriesName: string; data: number[] };
-                    return `${d.seriesName}<br/>${unit === 'm' ? 'depth' : 'return period'} ${d.data[0]} ${unit}: ${((d.data[1] ?? 0) * 100).toFixed(1)} %`;
+                    return `${d.seriesName}<br/>${unit === 'm' ? 'depth' : 'return period'} ${d.data[0]} ${unit}: ${pct(d.data[1] ?? 0)}`;
                   },
                 },
                 legend: { bottom: 0 },
@@ -103,9 +110,15 @@ export function BuildingDamageExplorer({
                   nameLocation: 'middle',
                   nameGap: 26,
                 },
-                yAxis: { type: 'value', name: 'Damage', max: 1, axisLabel: { formatter: (v: number) => `${Math.round(v * 100)}%` } },
+                // the axis follows the curves (a tall building's damage is a few per cent: on 0-100 % it lay flat)
+                yAxis: {
+                  type: 'value',
+                  name: 'Damage',
+                  max: Math.min(1, axisMax(SCENARIOS.flatMap((sc) => byS[sc].y)) ?? 1),
+                  axisLabel: { formatter: (v: number) => pct(v) },
+                },
                 series: SCENARIOS.map((s) => ({
-                  name: `${s.slice(0, 1)}.${s.slice(1)}${byS[s].expected_annual_damage_ratio !== null ? ` (EAD ${(byS[s].expected_annual_damage_ratio! * 100).toFixed(2)}%)` : ''}`,
+                  name: `${s.slice(0, 1)}.${s.slice(1)}${byS[s].expected_annual_damage_ratio !== null ? ` (EAD ${pct(byS[s].expected_annual_damage_ratio!)})` : ''}`,
                   type: 'scatter' as const,
                   symbolSize: 7,
                   itemStyle: { color: SCENARIO_COLOURS[s] },
