@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The one test command: installs what is missing, type-checks, then runs every suite:
 // package unit tests, server API tests on PGlite and on PostgreSQL, and browser end-to-end tests.
-// Prints one closing line "N passed, N failed".
+// Prints one closing line "N passed, N failed". The server test processes, and the servers, workers and admin
+// commands the server and browser tests start, run as esbuild bundles (scripts/build-server-bundle.mjs) rather than
+// through tsx; TEST_BUNDLE=0 runs them all through tsx.
 import { spawn, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
