@@ -215,25 +215,13 @@ function needsOwnProcess(file) {
 }
 
 /**
- * The server test files of every suite asked for, as one queue of runs, SERVER_SLOTS at a time, the slowest first
- * (longest-first keeps the end of the run from waiting on one long file while the other slots idle).
- *
- * A run is one `node --test` process. Most of a small file's CPU is the process starting (tsx loading the server's
- * modules, about 5 s of CPU, the hazard layers at the first analysis, about 3 s, the password dictionaries, about 1 s),
- * so files share processes: up to GROUP_FILES files, one after the other in one process, each with its own servers
- * and databases as before (the process imports them all; node:test runs their tests in order). Slow files, and
- * files that set process.env or measure their own process (needsOwnProcess), run in a process of their own.
- * Per suite: test-output/<suite>.tap (the runs' TAP one after the other, each run's also under test-output/<suite>/),
- * test-output/<suite>.files.txt (wall and CPU per run).
- */
-const SERVER_SLOTS = 4;
-/**
  * A test process's file (one test file or a group file) and everything it imports from the workspace as one
- * JavaScript file, `<outdir>/<name>.mjs`, run by `node --test` without tsx: tsx loading the server's and the tests'
- * sources cost each test process about 6 CPU-seconds, the bundle about 2 (scripts/build-server-bundle.mjs says how
- * the bundle keeps the sources' behaviour: npm packages from node_modules, each module's import.meta.url its source
- * file's). Answers the bundle's path, or null (TEST_BUNDLE=0, or the build failed: the process then runs the sources
- * through tsx, as before).
+ * JavaScript file, `<outdir>/<name>.mjs`, run by `node --test` without tsx: tsx's loading of the server's and the
+ * tests' sources cost each test process about 2 CPU-seconds more than the bundle, and the worker threads of its
+ * servers load the server bundle's worker modules instead of compiling the engine and hazards again
+ * (docs/performance.md "Test suite"; scripts/build-server-bundle.mjs says how the bundle keeps the sources'
+ * behaviour). Answers the bundle's path, or null (TEST_BUNDLE=0, or the build failed: the process then runs the
+ * sources through tsx, as before).
  */
 async function bundleTestFile(target, outdir, name) {
   if (process.env.TEST_BUNDLE === '0') return null;
@@ -248,6 +236,19 @@ async function bundleTestFile(target, outdir, name) {
     return null;
   }
 }
+/**
+ * The server test files of every suite asked for, as one queue of runs, SERVER_SLOTS at a time, the slowest first
+ * (longest-first keeps the end of the run from waiting on one long file while the other slots idle).
+ *
+ * A run is one `node --test` process. Most of a small file's CPU is the process starting (tsx loading the server's
+ * modules, about 5 s of CPU, the hazard layers at the first analysis, about 3 s, the password dictionaries, about 1 s),
+ * so files share processes: up to GROUP_FILES files, one after the other in one process, each with its own servers
+ * and databases as before (the process imports them all; node:test runs their tests in order). Slow files, and
+ * files that set process.env or measure their own process (needsOwnProcess), run in a process of their own.
+ * Per suite: test-output/<suite>.tap (the runs' TAP one after the other, each run's also under test-output/<suite>/),
+ * test-output/<suite>.files.txt (wall and CPU per run).
+ */
+const SERVER_SLOTS = 4;
 const GROUP_FILES = 6;
 const ALONE_SECONDS = 60;
 async function runServerSuites(suites, files) {
@@ -400,7 +401,7 @@ const checks = checksFirst ? null : startChecks();
 // (apps/server/test/support/pglite-template.ts, made once here rather than by several test files at once) and the
 // server's entries as one JavaScript bundle (scripts/build-server-bundle.mjs): the server, worker, admin and SMTP-sink
 // processes the server and browser tests start run it (CRP_SERVER_BUNDLE, read by apps/server/test/support/entries.ts)
-// instead of tsx compiling the sources again in each (about 3 CPU-seconds less per process). Without it they run the
+// instead of tsx compiling the sources again in each (2-3 CPU-seconds less per server start). Without it they run the
 // sources through tsx, as a test file run on its own does.
 let webBuilt = true;
 await Promise.all([
