@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The one test command: installs what is missing, type-checks, then runs every suite:
 // package unit tests, server API tests on PGlite and on PostgreSQL, and browser end-to-end tests.
-// Prints one closing line "N passed, N failed".
+// Prints one closing line "N passed, N failed". The server test processes, and the servers, workers and admin
+// commands the server and browser tests start, run as esbuild bundles (scripts/build-server-bundle.mjs) rather than
+// through tsx; TEST_BUNDLE=0 runs them all through tsx.
 import { spawn, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -120,10 +122,9 @@ async function run(label, cmd, args, { env = {}, live = true, idle = false } = {
   return r.code;
 }
 
-/** `node --test` through tsx, its spec report on stdout and its TAP written to `tap`. */
-const nodeTestArgs = (tap) => [
-  '--import',
-  'tsx',
+/** `node --test` (through tsx unless `tsx` is false), its spec report on stdout and its TAP written to `tap`. */
+const nodeTestArgs = (tap, tsx = true) => [
+  ...(tsx ? ['--import', 'tsx'] : []),
   '--test',
   '--test-reporter=spec',
   '--test-reporter-destination=stdout',
@@ -198,7 +199,9 @@ const SLOW_SERVER_FILES = {
   'compression.test.ts': 35,
   'projects.test.ts': 35,
   'dashboard-warm.test.ts': 30,
-  'world-tiles.test.ts': 30,
+  // its pre-render test waits for a thread at the lowest priority: 300-450 s on a loaded machine (little CPU), so it
+  // starts first, alone, rather than late in a group of six
+  'world-tiles.test.ts': 400,
   'reports.test.ts': 25,
 };
 
@@ -211,6 +214,28 @@ function needsOwnProcess(file) {
   return /process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|memoryUsage\(|cpuUsage\(|monitorEventLoopDelay\(/.test(readFileSync(file, 'utf8'));
 }
 
+/**
+ * A test process's file (one test file or a group file) and everything it imports from the workspace as one
+ * JavaScript file, `<outdir>/<name>.mjs`, run by `node --test` without tsx: tsx's loading of the server's and the
+ * tests' sources cost each test process about 2 CPU-seconds more than the bundle, and the worker threads of its
+ * servers load the server bundle's worker modules instead of compiling the engine and hazards again
+ * (docs/performance.md "Test suite"; scripts/build-server-bundle.mjs says how the bundle keeps the sources'
+ * behaviour). Answers the bundle's path, or null (TEST_BUNDLE=0, or the build failed: the process then runs the
+ * sources through tsx, as before).
+ */
+async function bundleTestFile(target, outdir, name) {
+  if (process.env.TEST_BUNDLE === '0') return null;
+  try {
+    const { bundleForNode, workerFiles } = await import('./build-server-bundle.mjs');
+    // the worker threads its servers start load the server bundle's worker modules, when there is one
+    const workers = process.env.CRP_SERVER_BUNDLE ? workerFiles(process.env.CRP_SERVER_BUNDLE) : new Map();
+    await bundleForNode({ entryPoints: [{ out: name, in: target }], outdir, workers });
+    return relative(root, join(outdir, `${name}.mjs`));
+  } catch (err) {
+    console.warn(`[test] ${target} not bundled (it runs through tsx): ${err.message ?? err}`);
+    return null;
+  }
+}
 /**
  * The server test files of every suite asked for, as one queue of runs, SERVER_SLOTS at a time, the slowest first
  * (longest-first keeps the end of the run from waiting on one long file while the other slots idle).
@@ -287,7 +312,8 @@ async function runServerSuites(suites, files) {
         );
       }
       const label = rels.length === 1 ? rels[0] : `${name} (${rels.map((r) => r.split('/').pop()).join(', ')})`;
-      const r = await exec(process.execPath, [...nodeTestArgs(tap), target], { env: suite.env });
+      const bundled = await bundleTestFile(target, join(root, 'test-output', suite.name, 'bundle'), name);
+      const r = await exec(process.execPath, bundled ? [...nodeTestArgs(tap, false), bundled] : [...nodeTestArgs(tap), target], { env: suite.env });
       const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
       const num = (k) => Number((text.match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
       const st = state.get(suite.name);
@@ -371,8 +397,12 @@ const startChecks = () =>
   ]);
 const checks = checksFirst ? null : startChecks();
 
-// Group 1: the unit tests, the web build for the browser tests and the PGlite template database
-// (apps/server/test/support/pglite-template.ts, made once here rather than by several test files at once).
+// Group 1: the unit tests, the web build for the browser tests, the PGlite template database
+// (apps/server/test/support/pglite-template.ts, made once here rather than by several test files at once) and the
+// server's entries as one JavaScript bundle (scripts/build-server-bundle.mjs): the server, worker, admin and SMTP-sink
+// processes the server and browser tests start run it (CRP_SERVER_BUNDLE, read by apps/server/test/support/entries.ts)
+// instead of tsx compiling the sources again in each (2-3 CPU-seconds less per server start). Without it they run the
+// sources through tsx, as a test file run on its own does.
 let webBuilt = true;
 await Promise.all([
   checksFirst && startChecks(),
@@ -385,6 +415,14 @@ await Promise.all([
         totals.fail += 1;
       }
     }),
+  ['server-pglite', 'server-pg', 'e2e'].some(want) &&
+    process.env.TEST_BUNDLE !== '0' &&
+    import('./build-server-bundle.mjs')
+      .then((m) => m.buildServerBundle())
+      .then(
+        (dir) => (process.env.CRP_SERVER_BUNDLE = dir),
+        (err) => console.warn(`[test] server bundle not built (the tests start the sources through tsx): ${err.message ?? err}`),
+      ),
   ['server-pglite', 'server-pg', 'e2e'].some(want) &&
     run(
       'PGlite template database',

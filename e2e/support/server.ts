@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverEntryArgs } from '../../apps/server/test/support/entries';
 import { seedPgliteDataDir } from '../../apps/server/test/support/pglite-template';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -40,7 +41,7 @@ async function waitForHealth(child: ChildProcess, output: () => string, timeoutM
 }
 
 /**
- * Starts the real server (`node --import tsx apps/server/src/main.ts`) on a free port (PORT=0) with a fresh PGlite
+ * Starts the real server (`node --import tsx apps/server/src/main.ts`, or its bundle: support/entries.ts) on a free port (PORT=0) with a fresh PGlite
  * data directory (a copy of the migrated template), no demo seed and no SMTP, and waits until `GET /api/health` answers 200.
  */
 export async function startServer(opts: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningServer> {
@@ -59,7 +60,7 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
   env.PORT = '0';
   delete env.SMTP_URL;
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, serverEntryArgs('main'), { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const append = (chunk: Buffer) => {
     log += chunk.toString();

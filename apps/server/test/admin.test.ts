@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { REPO_ROOT } from '../src/config.js';
+import { serverEntryArgs } from './support/entries.js';
 import { createTestDatabase, registerAndLogin, startServer } from './support/harness.js';
 
 function admin(env: Record<string, string | undefined>, ...args: string[]) {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/admin.ts', ...args], {
+  const res = spawnSync(process.execPath, [...serverEntryArgs('admin'), ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     encoding: 'utf8',

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { REPO_ROOT, type Config } from '../src/config.js';
+import { serverEntryArgs } from './support/entries.js';
 import { createTestDatabase, registerAndLogin, startServer, waitForAnalysis } from './support/harness.js';
 
 /**
@@ -16,7 +17,7 @@ import { createTestDatabase, registerAndLogin, startServer, waitForAnalysis } fr
 
 function admin(env: Record<string, string | undefined>, ...args: string[]) {
   const t0 = Date.now();
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/admin.ts', ...args], {
+  const res = spawnSync(process.execPath, [...serverEntryArgs('admin'), ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',

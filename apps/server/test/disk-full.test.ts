@@ -12,6 +12,7 @@ import { loadConfig, REPO_ROOT } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/infra/db/database.js';
 import { migrateToLatest } from '../src/infra/db/migrate.js';
 import { DISK_FULL_DETAIL, isDiskFull } from '../src/lib/disk-full.js';
+import { serverEntryArgs } from './support/entries.js';
 import { createTestDatabase } from './support/harness.js';
 import { pgliteTemplateDump } from './support/pglite-template.js';
 
@@ -99,15 +100,12 @@ describe('disk full: 507 with a clear message; a start on a full disk says so in
     if (probe.status !== 0) return t.skip(`cannot mount a small tmpfs here (unshare -rm: ${probe.stderr?.toString().trim() || probe.error?.message})`);
     const mount = mkdtempSync(join(tmpdir(), 'crp-full-'));
     try {
-      const child = spawn(
-        'unshare',
-        ['-rm', 'sh', '-c', `mount -t tmpfs -o size=2m tmpfs "$MOUNT" && exec "${process.execPath}" --import tsx apps/server/src/main.ts`],
-        {
-          cwd: REPO_ROOT,
-          env: { ...process.env, MOUNT: mount, DATA_DIR: join(mount, 'data'), PORT: '0', SEED_DEMO: 'false', MAP_PRERENDER_WORLD: 'false', LOG_LEVEL: 'warn' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
+      const server = [process.execPath, ...serverEntryArgs('main')].map((a) => `"${a}"`).join(' ');
+      const child = spawn('unshare', ['-rm', 'sh', '-c', `mount -t tmpfs -o size=2m tmpfs "$MOUNT" && exec ${server}`], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, MOUNT: mount, DATA_DIR: join(mount, 'data'), PORT: '0', SEED_DEMO: 'false', MAP_PRERENDER_WORLD: 'false', LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));

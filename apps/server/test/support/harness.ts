@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig, REPO_ROOT, type Config } from '../../src/config.js';
 import { openDatabase, type DB } from '../../src/infra/db/database.js';
 import { migrateToLatest } from '../../src/infra/db/migrate.js';
+import { serverEntryArgs } from './entries.js';
 import { pgliteTemplateDump, seedPgliteDataDir, templateKey } from './pglite-template.js';
 
 export interface ApiResponse<T = any> {
@@ -224,9 +225,7 @@ export async function registerAndLogin(api: Api, overrides: Record<string, strin
 /** The SMTP sink run as its own process; messages land in a temp folder. */
 export async function startSmtpSink(): Promise<{ url: string; messages(): { to: string[]; subject: string; raw: string }[]; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'crp-mail-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'apps/server/src/dev/smtp-sink.ts'), '0', dir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child: ChildProcess = spawn(process.execPath, [...serverEntryArgs('smtp-sink'), '0', dir], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('SMTP sink did not start')), 20_000);
     child.stdout!.on('data', (d: Buffer) => {

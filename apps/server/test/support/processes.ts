@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { REPO_ROOT } from '../../src/config.js';
+import { serverEntryArgs } from './entries.js';
 import { seedPgliteDataDir } from './pglite-template.js';
 
 /** Real server and worker processes for the crash and scale-out tests. */
@@ -34,7 +35,7 @@ export function launchNode(args: string[], env: Record<string, string>): { child
 export async function spawnServer(env: Record<string, string>): Promise<Proc> {
   if (!env.DATABASE_URL && env.DATA_DIR) await seedPgliteDataDir(env.DATA_DIR);
   // the world-view tile pre-render (minutes of background CPU on a fresh DATA_DIR) is left out unless a test asks for it
-  const { child, output } = launchNode(['--import', 'tsx', 'apps/server/src/main.ts'], { SEED_DEMO: 'true', MAP_PRERENDER_WORLD: 'false', ...env, PORT: '0' });
+  const { child, output } = launchNode(serverEntryArgs('main'), { SEED_DEMO: 'true', MAP_PRERENDER_WORLD: 'false', ...env, PORT: '0' });
   let url = '';
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -60,7 +61,7 @@ export async function spawnServer(env: Record<string, string>): Promise<Proc> {
 
 /** `npm run worker` (apps/server/src/worker.ts); resolves when it logged that it started (LOG_LEVEL info). */
 export async function spawnWorker(env: Record<string, string>): Promise<Proc> {
-  const { child, output } = launchNode(['--import', 'tsx', 'apps/server/src/worker.ts'], { ...env, LOG_LEVEL: 'info' });
+  const { child, output } = launchNode(serverEntryArgs('worker'), { ...env, LOG_LEVEL: 'info' });
   const deadline = Date.now() + 120_000;
   while (!output().includes('worker started')) {
     if (child.exitCode !== null) throw new Error(`worker exited ${child.exitCode}:\n${output()}`);
