@@ -198,6 +198,19 @@ export class PostgresFileStorage implements FileStorage {
   async remove(keys: string[]) {
     if (keys.length) await this.db.deleteFrom('stored_files').where('key', 'in', keys).execute();
   }
+
+  /**
+   * Deletes contents no `files` row points at any more (their owner was deleted: the rows went by cascade), older than
+   * an hour so that a file between its write and its link row is never taken. Answers how many.
+   */
+  async removeOrphans(): Promise<number> {
+    const gone = await this.db
+      .deleteFrom('stored_files')
+      .where('created_at', '<', new Date(Date.now() - 3_600_000))
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('files').select('files.id').whereRef('files.stored_as', '=', 'stored_files.key'))))
+      .executeTakeFirst();
+    return Number(gone.numDeletedRows);
+  }
 }
 
 /** A stored file found behind a link: what it is, and its bytes to stream (whole or a range). */
@@ -342,8 +355,9 @@ export class FileStore {
     return { url: `/api/v2/files/${fresh}/${encodeURIComponent(row.filename)}`, expires_at: expires.toISOString() };
   }
 
-  /** Deletes expired files and their rows. */
+  /** Deletes expired files and their rows (and, in PostgreSQL, contents whose rows went with their owner). */
   async sweep(): Promise<number> {
+    if (this.storage instanceof PostgresFileStorage) await this.storage.removeOrphans();
     const rows = await this.db.selectFrom('files').select(['id', 'stored_as']).where('expires_at', '<', new Date()).execute();
     if (!rows.length) return 0;
     const keys = rows.map((r) => r.stored_as);

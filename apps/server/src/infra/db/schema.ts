@@ -453,7 +453,7 @@ export interface StoredFilesTable {
   sha256: string;
   content_type: string;
   chunk_bytes: number;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 }
 
 /** The bytes of a stored file, `chunk_bytes` a row (the last one shorter), `seq` from 0. */
