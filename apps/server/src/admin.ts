@@ -75,7 +75,7 @@ async function main(argv: string[]) {
           `backup written to ${r.file}: ${r.tables.length} tables, ${r.rows} rows, ${r.files} stored files, ${(r.bytes / 1_048_576).toFixed(2)} MiB in ${(r.ms / 1000).toFixed(1)} s`,
         );
       } else {
-        const r = await restoreDatabase(database.db, { file, fileDir, force: values.force === true });
+        const r = await restoreDatabase(database.db, { file, fileDir, force: values.force === true, filesInDatabase: !!config.DATABASE_URL });
         console.log(
           `restored ${r.tables} tables, ${r.rows} rows and ${r.files} stored files in ${(r.ms / 1000).toFixed(1)} s; database at migration ${r.migrations[r.migrations.length - 1]}`,
         );

@@ -45,6 +45,14 @@ describe('download links are 24-hour bearer links', () => {
     assert.equal(res.headers.get('cache-control'), 'private, no-store');
     assert.equal(res.headers.get('referrer-policy'), 'same-origin');
     assert.match(res.headers.get('content-disposition') ?? '', /^attachment; filename="export\.xlsx"$/);
+    // streamed from the store with its length, its checksum as ETag, and one byte range when asked
+    assert.equal(res.headers.get('content-length'), String('bytes of export.xlsx'.length));
+    assert.equal(res.headers.get('etag'), `"${sha256('bytes of export.xlsx')}"`);
+    const part = await fetch(s.url + f.url, { headers: { range: 'bytes=9-14' } });
+    assert.equal(part.status, 206);
+    assert.equal(part.headers.get('content-range'), 'bytes 9-14/20');
+    assert.equal(await part.text(), 'export');
+    assert.equal((await fetch(s.url + f.url, { headers: { range: 'bytes=20-' } })).status, 416);
 
     await expire(f.id);
     const gone = await s.api.get(f.url);

@@ -6354,7 +6354,9 @@ export interface operations {
     getV2ReportsByTokenByFilename: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                range?: string;
+            };
             path: {
                 token: string;
                 filename: string;
@@ -6376,6 +6378,17 @@ export interface operations {
             };
             /** @description text/html: a page that reloads itself every 3 s while the report job runs */
             202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": string;
+                    "text/html": string;
+                };
+            };
+            /** @description The requested byte range of the report */
+            206: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6474,6 +6487,35 @@ export interface operations {
             };
             /** @description Default Response */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                    "text/html": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            416: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6629,7 +6671,9 @@ export interface operations {
     getV2FilesByTokenByFilename: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                range?: string;
+            };
             path: {
                 token: string;
                 filename: string;
@@ -6640,6 +6684,15 @@ export interface operations {
         responses: {
             /** @description The generated file (e.g. .xlsx), sent as an attachment */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The requested byte range of the file */
+            206: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6679,6 +6732,21 @@ export interface operations {
             };
             /** @description Default Response */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            416: {
                 headers: {
                     [name: string]: unknown;
                 };

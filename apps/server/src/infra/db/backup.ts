@@ -6,7 +6,9 @@
  * Format (gzip'd JSON lines, docs/reliability.md "Operations"):
  *   line 1   header {format: 'crp-backup', version: 1, created_at, source, migrations: [names], tables: [{name, columns, rows}], files}
  *   then     {t: table, r: row} for every row, tables in foreign-key order (parents first; self references parents first)
- *   then     {f: stored_as, b64} for every file of the server's file store (DATA_DIR/files) that a `files` row points at
+ *   then     {f: stored_as, b64} for every file of the server's file store that a `files` row points at, from where it
+ *            is stored (DATA_DIR/files, or the stored_files tables with DATABASE_URL: those two tables are not dumped as
+ *            rows, so a backup restores into either storage)
  *   last     {end: true, rows, files}: a truncated file is refused
  * Row values are PostgreSQL's own JSON rendering (to_jsonb): timestamps ISO 8601 with offset and microseconds, jsonb
  * inline, arrays as JSON arrays, numbers exact; bytea is base64. Generated columns (full-text vectors) are left out
@@ -14,11 +16,17 @@
  * migrations instead, and restore migrates the target to that level first.
  */
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, statSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { once } from 'node:events';
 import { createGunzip, createGzip } from 'node:zlib';
 import { Migrator, sql, type Kysely } from 'kysely';
 import { migrationNames, migrationProvider } from './migrate.js';
+import { blobColumn, blobOf } from './bytea.js';
+import type { DB } from './database.js';
+import { PostgresFileStorage } from '../file-store.js';
+
+/** The file store's tables (migration 0028): their content is written as `f` lines, not as rows. */
+const FILE_TABLES = new Set(['stored_files', 'stored_file_chunks']);
 
 export const BACKUP_FORMAT = 'crp-backup';
 export const BACKUP_VERSION = 1;
@@ -178,6 +186,31 @@ export interface BackupResult {
 }
 
 /**
+ * The stored files that `files` rows point at and that are stored: in the stored_files tables (`inDb`, DATABASE_URL)
+ * or under `dir` (DATA_DIR/files).
+ */
+async function filesToBackUp(tx: AnyDb, tables: { name: string }[], dir: string): Promise<{ onDisk: string[]; inDb: Set<string> }> {
+  const storedFiles = tables.some((t) => t.name === 'files')
+    ? (await sql<{ stored_as: string }>`select stored_as from files order by id`.execute(tx)).rows.map((r) => r.stored_as)
+    : [];
+  const inDb = new Set(
+    tables.some((t) => t.name === 'stored_files') ? (await sql<{ key: string }>`select key from stored_files`.execute(tx)).rows.map((r) => r.key) : [],
+  );
+  const onDisk = storedFiles.filter((s) => {
+    const p = resolve(dir, s);
+    return inDb.has(s) || (p.startsWith(dir + sep) && existsSync(p));
+  });
+  return { onDisk, inDb };
+}
+
+/** The bytes of a stored file, from the database's chunks or the folder. */
+async function storedFileBytes(tx: AnyDb, dir: string, name: string, inDb: Set<string>): Promise<Buffer> {
+  if (!inDb.has(name)) return readFileSync(resolve(dir, name));
+  const parts = await sql<{ data: string | Buffer }>`select ${blobColumn('data')} as data from stored_file_chunks where key = ${name} order by seq`.execute(tx);
+  return Buffer.concat(parts.rows.map((r) => blobOf(r.data)));
+}
+
+/**
  * Writes a backup of `db` (one consistent snapshot: a repeatable-read, read-only transaction, so a PostgreSQL server may
  * keep running) and of the files under `fileDir` that `files` rows point at.
  */
@@ -199,18 +232,12 @@ export async function backupDatabase(db: AnyDb, opts: { file: string; fileDir: s
         const migrations = await appliedMigrations(tx);
         if (!migrations.length) throw new BackupError('the database has no migrations applied: nothing to back up');
         tables = [];
-        for (const t of schema.tables) {
+        const dumped = schema.tables.filter((t) => !FILE_TABLES.has(t.name));
+        for (const t of dumped) {
           const n = await sql<{ n: number }>`select count(*)::int as n from ${sql.raw(q(t.name))}`.execute(tx);
           tables.push({ name: t.name, columns: t.columns, rows: Number(n.rows[0]!.n) });
         }
-        const storedFiles = schema.tables.some((t) => t.name === 'files')
-          ? (await sql<{ stored_as: string }>`select stored_as from files order by id`.execute(tx)).rows.map((r) => r.stored_as)
-          : [];
-        const dir = resolve(opts.fileDir);
-        const onDisk = storedFiles.filter((s) => {
-          const p = resolve(dir, s);
-          return p.startsWith(dir + sep) && existsSync(p);
-        });
+        const { onDisk, inDb } = await filesToBackUp(tx, schema.tables, resolve(opts.fileDir));
         const header: BackupHeader = {
           format: BACKUP_FORMAT,
           version: BACKUP_VERSION,
@@ -222,7 +249,7 @@ export async function backupDatabase(db: AnyDb, opts: { file: string; fileDir: s
         };
         await writer.write(header);
 
-        for (const t of schema.tables) {
+        for (const t of dumped) {
           const bytea = t.columns.filter((c) => c.type === 'bytea').map((c) => c.name);
           const colList = sql.raw(t.columns.map((c) => q(c.name)).join(', '));
           const order = t.pk.length ? sql.raw(` order by ${t.pk.map(q).join(', ')}`) : sql.raw('');
@@ -250,7 +277,7 @@ export async function backupDatabase(db: AnyDb, opts: { file: string; fileDir: s
           await sql`close ${sql.raw(cursor)}`.execute(tx);
         }
         for (const s of onDisk) {
-          await writer.write({ f: s, b64: readFileSync(resolve(dir, s)).toString('base64') });
+          await writer.write({ f: s, b64: (await storedFileBytes(tx, resolve(opts.fileDir), s, inDb)).toString('base64') });
           files += 1;
         }
         await writer.write({ end: true, rows, files });
@@ -331,10 +358,12 @@ export interface RestoreResult {
 /**
  * Restores a backup into `db`. The target is migrated to the backup's level first (a fresh database is), filled in one
  * transaction (all or nothing), its sequences set past the restored ids, then migrated to this code's latest level.
- * A target that holds data is refused unless `force` (its rows are then replaced). Files go to `fileDir`.
+ * A target that holds data is refused unless `force` (its rows are then replaced). Files go to `fileDir`, then with
+ * `filesInDatabase` (DATABASE_URL: the file store is in PostgreSQL) into the stored_files tables, so every machine
+ * serves them.
  */
 // eslint-disable-next-line max-lines-per-function -- one restore transaction read top to bottom (check, migrate, fill, sequences, files); an admin command, not on the request path
-export async function restoreDatabase(db: AnyDb, opts: { file: string; fileDir: string; force: boolean }): Promise<RestoreResult> {
+export async function restoreDatabase(db: AnyDb, opts: { file: string; fileDir: string; force: boolean; filesInDatabase?: boolean }): Promise<RestoreResult> {
   const t0 = Date.now();
   const file = resolve(opts.file);
   const header = await readBackupHeader(file);
@@ -469,5 +498,16 @@ export async function restoreDatabase(db: AnyDb, opts: { file: string; fileDir: 
   }
   const forward = await migrator.migrateToLatest();
   if (forward.error) throw forward.error instanceof Error ? forward.error : new Error(String(forward.error));
+  if (opts.filesInDatabase) {
+    // streamed from the restored file into the database (the table exists at the latest level, whatever the backup's)
+    const storage = new PostgresFileStorage(db as DB);
+    for (const p of written) {
+      const key = basename(p);
+      const row = await sql<{ content_type: string }>`select content_type from files where stored_as = ${key} limit 1`.execute(db);
+      await storage.remove([key]);
+      await storage.write(key, row.rows[0]?.content_type ?? 'application/octet-stream', createReadStream(p));
+      rmSync(p, { force: true });
+    }
+  }
   return { rows, files, tables: header.tables.length, migrations: await appliedMigrations(db), ms: Date.now() - t0 };
 }

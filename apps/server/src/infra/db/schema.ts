@@ -187,6 +187,8 @@ export interface Database extends FaqTables {
   analysis_parts: AnalysisPartsTable;
   analysis_staging: AnalysisStagingTable;
   files: FilesTable;
+  stored_files: StoredFilesTable;
+  stored_file_chunks: StoredFileChunksTable;
   reports: ReportsTable;
   carbon_portfolios: CarbonPortfoliosTable;
   carbon_companies: CarbonCompaniesTable;
@@ -438,8 +440,27 @@ export interface FilesTable {
   filename: string;
   content_type: string;
   bytes: number;
+  /** SHA-256 of the content, hex (migration 0028; null for files stored before). */
+  sha256: string | null;
   expires_at: Timestamp;
   created_at: Timestamp;
+}
+
+/** A stored file's content in the database (migration 0028; PostgreSQL mode): `key` is files.stored_as. */
+export interface StoredFilesTable {
+  key: string;
+  bytes: number;
+  sha256: string;
+  content_type: string;
+  chunk_bytes: number;
+  created_at: Timestamp;
+}
+
+/** The bytes of a stored file, `chunk_bytes` a row (the last one shorter), `seq` from 0. */
+export interface StoredFileChunksTable {
+  key: string;
+  seq: number;
+  data: Buffer;
 }
 
 /** A transition (carbon) project's portfolio value in USD (issue 9). */

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import { parseRange } from '../../lib/byte-range.js';
 
 /** Where the web app finds the served PMTiles archive (a configured local file). */
 export const PMTILES_PATH = '/api/basemap/tiles.pmtiles';
@@ -14,23 +15,8 @@ export function basemapConfig(config: Config): BasemapConfig {
   return { style_url: config.BASEMAP_STYLE_URL ?? null, pmtiles_url: pm ? (/^https?:/.test(pm) ? pm : PMTILES_PATH) : null };
 }
 
-/**
- * One byte range of a file of `size` bytes from a Range header (RFC 9110 §14.1.2): `bytes=a-b`, `bytes=a-` or
- * `bytes=-n` (the last n). Only single ranges: PMTiles readers ask for one at a time. Null when unsatisfiable.
- */
-export function parseRange(header: string, size: number): { start: number; end: number } | null | 'ignore' {
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m || (m[1] === '' && m[2] === '')) return 'ignore'; // malformed or multi-range: the whole file (RFC 9110 allows)
-  if (m[1] === '') {
-    const n = Number(m[2]);
-    if (n === 0) return null;
-    return { start: Math.max(0, size - n), end: size - 1 };
-  }
-  const start = Number(m[1]);
-  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (start >= size || end < start) return null;
-  return { start, end };
-}
+/** Re-exported from lib/byte-range.ts (the file links use it too). */
+export { parseRange };
 
 export const basemapRoutes: FastifyPluginAsyncZod = async (app) => {
   // Public like the offline basemap files under /basemap/: OpenStreetMap tiles hold no customer data, and MapLibre's

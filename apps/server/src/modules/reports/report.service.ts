@@ -5,7 +5,7 @@ import type { AuthUser } from '../../lib/auth-context.js';
 import { newToken, sha256 } from '../../lib/crypto.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { DashboardService } from '../dashboard/dashboard.service.js';
-import type { FileStore } from '../../infra/file-store.js';
+import type { FileStore, OpenedFile } from '../../infra/file-store.js';
 import type { JobDefinition, JobQueue } from '../../infra/job-queue.js';
 import type { ProjectAccessPolicy } from '../access/project-access.policy.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
@@ -76,11 +76,7 @@ export class ReportService {
   }
 
   /** The report behind a link: its file when done; `pending` while the job runs (after waiting a while for it). */
-  async open(
-    token: string,
-    format: ReportFormat,
-    files: FileStore,
-  ): Promise<{ pending: true; status: ReportStatus } | { pending: false; filename: string; contentType: string; data: Buffer }> {
+  async open(token: string, format: ReportFormat, files: FileStore): Promise<{ pending: true; status: ReportStatus } | { pending: false; file: OpenedFile }> {
     const id = await this.repo.idByTokenHash(sha256(token));
     if (id === undefined) throw notFound('No such report.');
     const r = await this.waitFor(id, WAIT_MS);
@@ -88,7 +84,7 @@ export class ReportService {
     if (r.status !== 'done') return { pending: true, status: r.status };
     const fileId = format === 'pdf' ? r.pdf_file_id : r.pptx_file_id;
     if (fileId === null) throw new AppError(410, 'The report file has expired. Generate the report again.');
-    return { pending: false, ...(await files.openById(fileId)) };
+    return { pending: false, file: await files.openById(fileId) };
   }
 }
 

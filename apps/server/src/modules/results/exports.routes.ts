@@ -9,12 +9,40 @@ import {
   SlideReportBody,
   SummaryReportBody,
 } from '@crp/contracts';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
+import type { OpenedFile } from '../../infra/file-store.js';
+import { parseRange } from '../../lib/byte-range.js';
+import { AppError } from '../../lib/errors.js';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
 const errors = { 400: ErrorBody.passthrough(), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+
+/**
+ * Sends a stored file as a stream from its storage (the local folder or the database: never whole in memory), with
+ * Content-Length, and one byte range when the request asks for it (206; 416 outside the file).
+ */
+function sendStored(reply: FastifyReply, rangeHeader: string | undefined, f: OpenedFile, disposition: 'inline' | 'attachment') {
+  void reply
+    .header('content-type', f.contentType)
+    .header('content-disposition', `${disposition}; filename="${f.filename}"`)
+    .header('cache-control', 'private, no-store')
+    .header('accept-ranges', 'bytes');
+  if (f.sha256) void reply.header('etag', `"${f.sha256}"`);
+  const range = rangeHeader ? parseRange(rangeHeader, f.bytes) : 'ignore';
+  if (range === null) {
+    void reply.header('content-range', `bytes */${f.bytes}`);
+    throw new AppError(416, `range: '${rangeHeader}' is outside the file (${f.bytes} bytes).`, [{ field: 'range', message: 'not satisfiable' }]);
+  }
+  if (range === 'ignore') return reply.header('content-length', f.bytes).send(f.stream() as never);
+  return reply
+    .code(206)
+    .header('content-range', `bytes ${range.start}-${range.end}/${f.bytes}`)
+    .header('content-length', range.end - range.start + 1)
+    .send(f.stream(range) as never);
+}
 
 /** The CSV, summary and slide reports: each answers a download link. */
 function exportRequestRoutes(app: RouteApp) {
@@ -89,8 +117,11 @@ function downloadRoutes(app: RouteApp) {
             .max(200)
             .regex(/\.(pdf|pptx)$/, 'filename must end in .pdf or .pptx'),
         }),
+        headers: z.object({ range: z.string().max(200).optional() }),
         response: {
           200: BinaryBody('The report: a PDF (application/pdf) or a PowerPoint deck (.pptx), by the file name'),
+          206: BinaryBody('The requested byte range of the report'),
+          416: ErrorBody,
           202: z.string().describe('text/html: a page that reloads itself every 3 s while the report job runs'),
           404: ErrorBody,
           409: ErrorBody,
@@ -113,11 +144,7 @@ function downloadRoutes(app: RouteApp) {
             `<!doctype html><meta charset="utf-8"><title>Generating report...</title><meta http-equiv="refresh" content="3"><body style="font-family:sans-serif;padding:40px">Generating the report (${r.status})... this page reloads by itself.</body>`,
           );
       }
-      return reply
-        .header('content-type', r.contentType)
-        .header('content-disposition', `${format === 'pdf' ? 'inline' : 'attachment'}; filename="${r.filename}"`)
-        .header('cache-control', 'private, no-store')
-        .send(r.data);
+      return sendStored(reply, req.headers.range, r.file, format === 'pdf' ? 'inline' : 'attachment');
     },
   );
 
@@ -149,17 +176,20 @@ function downloadRoutes(app: RouteApp) {
         description:
           'A 24-hour bearer link: whoever holds the URL can download the file, without a session, until `expires_at` (24 hours after it was made or renewed); then 410. `POST api/report/get_link/{userId}/` gives a fresh link (the old one stops working).',
         params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token is not a file link'), filename: z.string().max(200) }),
-        response: { 200: BinaryBody('The generated file (e.g. .xlsx), sent as an attachment'), 404: ErrorBody, 410: ErrorBody, 400: ErrorBody },
+        headers: z.object({ range: z.string().max(200).optional() }),
+        response: {
+          200: BinaryBody('The generated file (e.g. .xlsx), sent as an attachment'),
+          206: BinaryBody('The requested byte range of the file'),
+          404: ErrorBody,
+          410: ErrorBody,
+          416: ErrorBody,
+          400: ErrorBody,
+        },
         produces: ['application/octet-stream'],
       },
     },
     async (req, reply) => {
-      const f = await files.open(req.params.token);
-      return reply
-        .header('content-type', f.contentType)
-        .header('content-disposition', `attachment; filename="${f.filename}"`)
-        .header('cache-control', 'private, no-store')
-        .send(f.data);
+      return sendStored(reply, req.headers.range, await files.open(req.params.token), 'attachment');
     },
   );
 }
