@@ -21,6 +21,7 @@ import * as m0022 from './migrations/0022_dashboard_slices_raw.js';
 import * as m0023 from './migrations/0023_own_layers_decoded.js';
 import * as m0024 from './migrations/0024_personal_api_tokens.js';
 import * as m0025 from './migrations/0025_construction_class.js';
+import * as m0027 from './migrations/0027_account_recovery.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
 const MIGRATIONS: Record<string, { statements: string[] }> = {
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0023_own_layers_decoded': m0023,
   '0024_personal_api_tokens': m0024,
   '0025_construction_class': m0025,
+  '0027_account_recovery': m0027,
 };
 
 class StaticProvider implements MigrationProvider {
