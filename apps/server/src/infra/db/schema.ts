@@ -131,6 +131,8 @@ export interface NotificationsTable {
   message: string;
   notification_type: string;
   link: string | null;
+  /** What the notification is about (`member:<user id>`), to mark it read when that is settled (migration 0027). */
+  ref: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   read_at: Timestamp | null;
 }

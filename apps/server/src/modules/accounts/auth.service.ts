@@ -81,6 +81,7 @@ export class AuthService {
             message: `${body.first_name} ${body.last_name} (${body.username}, ${body.email}) asked to join ${company.name}. Approve or reject in Settings.`,
             notification_type: 'warning',
             link: '/setup',
+            ref: `member:${u.id}`,
           },
           tx,
         );
