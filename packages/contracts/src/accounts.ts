@@ -136,7 +136,14 @@ export type LoginResponse = z.infer<typeof LoginResponse>;
 
 export const TwoFaRequiredResponse = z.object({ detail: z.literal('2FA_REQUIRED'), method: z.enum(TWO_FA_METHODS) });
 
-export const CurrentUserResponse = UserSummary.extend({ tier_data: TierData, last_accessed_at: z.string().nullable() });
+export const CurrentUserResponse = UserSummary.extend({
+  tier_data: TierData,
+  last_accessed_at: z.string().nullable(),
+  /** The server's idle time-out (SESSION_IDLE_MINUTES; 0 = none), so the browser can warn before it. */
+  session_idle_minutes: z.number(),
+  /** Minutes by which the server may record use late (it writes last use at most every min(5, idle/10) minutes). */
+  session_idle_slack_minutes: z.number(),
+});
 export type CurrentUserResponse = z.infer<typeof CurrentUserResponse>;
 
 export const PermissionsResponse = z.object({

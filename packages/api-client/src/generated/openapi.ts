@@ -2667,6 +2667,8 @@ export interface operations {
                             assets_allowed: number;
                         };
                         last_accessed_at: string | null;
+                        session_idle_minutes: number;
+                        session_idle_slack_minutes: number;
                     };
                 };
             };

@@ -122,7 +122,14 @@ function sessionRoutes(app: RouteApp) {
     },
     async (req) => {
       const { user, company } = await auth.loadUser(caller(req).id);
-      return { ...presentUser(user, company), tier_data: tierDataOf(company), last_accessed_at: user.last_accessed_at ? iso(user.last_accessed_at) : null };
+      const idle = app.config.SESSION_IDLE_MINUTES;
+      return {
+        ...presentUser(user, company),
+        tier_data: tierDataOf(company),
+        last_accessed_at: user.last_accessed_at ? iso(user.last_accessed_at) : null,
+        session_idle_minutes: idle,
+        session_idle_slack_minutes: idle > 0 ? Math.min(5, idle / 10) : 0,
+      };
     },
   );
 
