@@ -126,6 +126,28 @@ describe('account recovery: password reset by e-mail, recovery codes, idle time-
     await page.getByTestId('recovery-codes-left').filter({ hasText: '9 of 10' }).waitFor();
   });
 
+  it('makes new recovery codes with a current TOTP code; the old ones stop working', async () => {
+    assert.ok(nextCode);
+    const code = await nextCode(); // may wait for the next 30-second step: reload after it so the idle warning stays shut
+    await page.reload();
+    await page.getByTestId('recovery-codes-left').filter({ hasText: '9 of 10' }).waitFor();
+    await page.getByRole('button', { name: 'Generate new recovery codes' }).click();
+    const dialog = page.getByRole('dialog').filter({ hasText: 'Your current recovery codes will stop working' });
+    await dialog.getByRole('textbox', { name: 'Code from your authenticator app' }).fill(codes[1]!);
+    await dialog.getByRole('button', { name: 'Generate' }).click();
+    await dialog.getByRole('alert').waitFor();
+    await screenshot(page, 'recovery-codes-regenerate-refused', { settle: false });
+    await dialog.getByRole('textbox', { name: 'Code from your authenticator app' }).fill(code);
+    await dialog.getByRole('button', { name: 'Generate' }).click();
+    const list = page.getByTestId('recovery-codes');
+    await list.waitFor();
+    const fresh = (await list.locator('li').allInnerTexts()).map((c) => c.trim());
+    assert.equal(fresh.length, 10);
+    assert.ok(fresh.every((c) => !codes.includes(c)));
+    await page.getByRole('button', { name: 'I saved them' }).click();
+    await page.getByTestId('recovery-codes-left').filter({ hasText: '10 of 10' }).waitFor();
+  });
+
   it('warns before the idle time-out, stays signed in, and says so when a session ended', async () => {
     const warning = page.getByRole('dialog').filter({ hasText: 'Are you still there?' });
     await warning.waitFor({ timeout: 60_000 });

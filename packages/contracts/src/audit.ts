@@ -10,7 +10,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'login.2fa_failed': 'Failed login (wrong 2FA code)',
   'login.recovery_code_used': 'Logged in with a 2FA recovery code',
   'password.reset_requested': 'Asked for a password reset link',
-  'password.reset': 'Reset the password with an e-mailed link (all sessions ended)',
+  'password.reset': 'Reset the password by e-mail link',
   logout: 'Logged out',
   'logout.everywhere': 'Signed out everywhere',
   'company.created': 'Created the company',
