@@ -189,6 +189,11 @@ describe('accounts in the browser: register, 2FA setup, login with a code', { ti
     await screenshot(page, 'setup-verify-wrong-code');
 
     await setup.verify(await nextCode());
+    // Turning 2FA on shows the ten recovery codes once, before moving on.
+    const codes = page.getByTestId('recovery-codes');
+    await codes.waitFor();
+    assert.equal(await codes.locator('li').count(), 10);
+    await page.getByRole('button', { name: 'I saved them' }).click();
     await page.waitForURL('**/location');
     await page.getByText('2FA verification successful').waitFor();
     await page.getByRole('heading', { name: 'Create a portfolio' }).waitFor();

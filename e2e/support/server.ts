@@ -58,7 +58,8 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
   // by another test process running alongside before the server binds it; the health check would then reach that
   // other server.)
   env.PORT = '0';
-  delete env.SMTP_URL;
+  // No SMTP from the caller's shell; a test that reads mail passes its own sink's SMTP_URL in `opts.env`.
+  if (!opts.env?.SMTP_URL) delete env.SMTP_URL;
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, serverEntryArgs('main'), { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';

@@ -175,6 +175,7 @@ async function main(argv: string[]) {
           .set({ twofa_method: null, totp_secret: null, totp_pending_secret: null, totp_last_step: null })
           .where('id', '=', u.id)
           .execute();
+        await db.deleteFrom('mfa_recovery_codes').where('user_id', '=', u.id).execute();
         await db.insertInto('audit_log').values({ company_id: c.id, user_id: u.id, action: '2fa.reset', detail: '{}', client: 'admin-cli' }).execute();
         console.log(`two-factor authentication turned off for ${u.username} in ${c.name}`);
         break;

@@ -14,6 +14,9 @@ import { MfaRepository } from './modules/accounts/mfa.repository.js';
 import { NotificationService } from './modules/accounts/notification.service.js';
 import { NotificationRepository } from './modules/accounts/notification.repository.js';
 import { PasswordHasher } from './modules/accounts/password.js';
+import { PasswordResetService } from './modules/accounts/password-reset.service.js';
+import { PasswordResetRepository } from './modules/accounts/password-reset.repository.js';
+import { RecoveryCodes } from './modules/accounts/recovery-codes.js';
 import { JobQueue } from './infra/job-queue.js';
 import { ProjectService } from './modules/projects/project.service.js';
 import { ProjectListService } from './modules/projects/project-list.service.js';
@@ -68,9 +71,11 @@ export function createServices(
   const mail = new MailService(db, config, log);
   const notifications = new NotificationService(new NotificationRepository(db));
   const passwords = new PasswordHasher(config);
-  const mfa = new MfaService(new MfaRepository(db), users, mail);
+  const mfa = new MfaService(new MfaRepository(db), users, mail, new RecoveryCodes(db));
   const apiTokens = new ApiTokenService(new ApiTokenRepository(db), users, config);
-  const auth = new AuthService(new AuthRepository(db), users, passwords, mail, notifications, mfa, config, apiTokens);
+  const authRepository = new AuthRepository(db);
+  const auth = new AuthService(authRepository, users, passwords, mail, notifications, mfa, config, apiTokens);
+  const passwordReset = new PasswordResetService(new PasswordResetRepository(db), users, authRepository, auth, passwords, mail, config, log);
   const accounts = new AccountService(new AccountRepository(db), users, notifications);
   // The embedded database belongs to this one process: a job still marked running at start-up was cut off by a crash.
   const jobs = new JobQueue(db, log, {
@@ -152,6 +157,7 @@ export function createServices(
     passwords,
     mfa,
     auth,
+    passwordReset,
     accounts,
     apiTokens,
     jobs,

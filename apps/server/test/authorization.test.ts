@@ -103,6 +103,17 @@ const ACCESS: Record<string, Rule> = {
       return { path: '/api/user/rest_login/', opts: form({ username: u.username, password: u.password, company_code: reg.body.company_code }) };
     },
   },
+  'POST /api/user/password_reset/request/': {
+    kind: 'public',
+    call: () => ({ path: '/api/user/password_reset/request/', opts: { json: { username: newUser().username, company_code: 'ZZZZZ-ZZZZZ' } } }),
+  },
+  'POST /api/user/password_reset/confirm/': {
+    kind: 'public',
+    call: () => ({
+      path: '/api/user/password_reset/confirm/',
+      opts: { json: { token: 'not-a-reset-token', password: 'orchard lanterns at midnight', confirm_password: 'orchard lanterns at midnight' } },
+    }),
+  },
   'POST /api/demo_request/': {
     kind: 'public',
     call: () => ({ path: '/api/demo_request/', opts: form({ name: 'Ann', email: 'ann@example.com', company: 'Acme' }) }),
@@ -122,6 +133,11 @@ const ACCESS: Record<string, Rule> = {
   'POST /user/disable_multifactor/': {
     kind: 'user',
     call: () => ({ path: '/user/disable_multifactor/', opts: form({ password: 'not the password', current_code: '000000' }) }),
+  },
+  'GET /user/multifactor/recovery_codes/': { kind: 'user', call: () => ({ path: '/user/multifactor/recovery_codes/' }) },
+  'POST /user/multifactor/recovery_codes/': {
+    kind: 'user',
+    call: () => ({ path: '/user/multifactor/recovery_codes/', opts: { json: { current_code: '000000' } } }),
   },
   'GET /api/user/notifications/': { kind: 'user', call: () => ({ path: '/api/user/notifications/' }) },
   'POST /api/user/mark_notification_read/': {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { RELEASES } from '@crp/contracts';
 import { announceReleases } from '../src/modules/help/release.service.js';
-import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
+import { newUser, registerAndLogin, startServer, type TestServer } from './support/harness.js';
 
 describe('notifications, releases and the last-accessed ping', () => {
   let s: TestServer;
@@ -21,6 +21,30 @@ describe('notifications, releases and the last-accessed ping', () => {
     const list = await s.api.get('/api/user/notifications/', { token: u.token });
     assert.equal(
       list.body.some((n: { id: number }) => n.id === welcome.id),
+      false,
+    );
+  });
+
+  test('"New member waiting for approval" is read once the request is decided, and does not come back at login', async () => {
+    const admin = await registerAndLogin(s.api);
+    const joins = [];
+    for (const decision of ['approve', 'reject'] as const) {
+      const j = newUser({ company_code: admin.company_code });
+      const reg = await s.api.post('/api/user/register/', { json: j });
+      assert.equal(reg.status, 201);
+      joins.push({ id: reg.body.user.id as number, decision });
+    }
+    const waiting = async (token: string) =>
+      ((await s.api.get('/api/user/notifications/', { token })).body as { title: string }[]).filter((n) => n.title === 'New member waiting for approval');
+    assert.equal((await waiting(admin.token)).length, 2);
+    for (const j of joins) {
+      const r = await s.api.post(`/api/company/members/${j.id}/${j.decision}/`, { token: admin.token });
+      assert.equal(r.status, 200);
+    }
+    assert.equal((await waiting(admin.token)).length, 0);
+    const again = await s.api.post('/api/user/rest_login/', { form: { username: admin.username, password: admin.password, company_code: admin.company_code } });
+    assert.equal(
+      again.body.pending_notifications.some((n: { title: string }) => n.title === 'New member waiting for approval'),
       false,
     );
   });

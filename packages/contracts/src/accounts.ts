@@ -39,8 +39,8 @@ export const TierData = z.object({
 export type TierData = z.infer<typeof TierData>;
 
 export const TWO_FA_METHODS = ['app', 'email'] as const;
-/** Longest 2FA code field accepted (a 6-digit code with spaces or a dash to spare). */
-export const TWO_FA_CODE_MAX_LENGTH = 12;
+/** Longest 2FA code field accepted: a recovery code XXXX-XXXX-XXXX-XXXX (19) with spaces to spare; a 6-digit code fits. */
+export const TWO_FA_CODE_MAX_LENGTH = 24;
 export type TwoFaMethod = (typeof TWO_FA_METHODS)[number];
 
 export const NOTIFICATION_TYPES = ['success', 'warning', 'error', 'info'] as const;
@@ -136,7 +136,14 @@ export type LoginResponse = z.infer<typeof LoginResponse>;
 
 export const TwoFaRequiredResponse = z.object({ detail: z.literal('2FA_REQUIRED'), method: z.enum(TWO_FA_METHODS) });
 
-export const CurrentUserResponse = UserSummary.extend({ tier_data: TierData, last_accessed_at: z.string().nullable() });
+export const CurrentUserResponse = UserSummary.extend({
+  tier_data: TierData,
+  last_accessed_at: z.string().nullable(),
+  /** The server's idle time-out (SESSION_IDLE_MINUTES; 0 = none), so the browser can warn before it. */
+  session_idle_minutes: z.number(),
+  /** Minutes by which the server may record use late (it writes last use at most every min(5, idle/10) minutes). */
+  session_idle_slack_minutes: z.number(),
+});
 export type CurrentUserResponse = z.infer<typeof CurrentUserResponse>;
 
 export const PermissionsResponse = z.object({
@@ -177,6 +184,53 @@ export const DisableMfaBody = z.object({
 });
 
 export const CurrentCodeResponse = z.object({ detail: z.string(), sent_to: z.string() });
+
+/** How long a password reset link lasts, minutes (ASVS V2.5; the e-mail and the help centre say so). */
+export const PASSWORD_RESET_MINUTES = 30;
+
+/**
+ * `POST api/user/password_reset/request/`: either the e-mail address, or the username and the company code (the login's
+ * fields). The answer is the same whether or not an account matches.
+ */
+export const PasswordResetRequestBody = z
+  .object({
+    email: z.string().trim().toLowerCase().max(254, 'email is too long').email('email is not a valid e-mail address').optional().or(z.literal('')),
+    username: z.string().trim().max(254, 'username is too long').optional(),
+    company_code: z.string().trim().max(32, 'company_code is too long').optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.email) return;
+    if (!b.username && !b.company_code) ctx.addIssue({ code: 'custom', path: ['email'], message: 'email is required (or your username and company code)' });
+    else if (!b.username) ctx.addIssue({ code: 'custom', path: ['username'], message: 'username is required with the company code' });
+    else if (!b.company_code) ctx.addIssue({ code: 'custom', path: ['company_code'], message: 'company_code is required with the username' });
+  });
+export type PasswordResetRequestBody = z.infer<typeof PasswordResetRequestBody>;
+
+/** `POST api/user/password_reset/confirm/`: the token from the e-mailed link and the new password (the registration rules). */
+export const PasswordResetConfirmBody = z
+  .object({
+    token: z.string({ error: 'token is required' }).trim().min(1, 'token is required').max(100, 'token is too long'),
+    password,
+    confirm_password: z.string({ error: 'confirm_password is required' }),
+  })
+  .refine((b) => b.password === b.confirm_password, { message: PASSWORDS_DO_NOT_MATCH, path: ['confirm_password'] });
+export type PasswordResetConfirmBody = z.infer<typeof PasswordResetConfirmBody>;
+
+/** How many 2FA recovery codes are left (`GET user/multifactor/recovery_codes/`). */
+export const RecoveryCodesStatus = z.object({ is_2fa_enabled: z.boolean(), remaining: z.number().int(), created_at: z.string().nullable() });
+export type RecoveryCodesStatus = z.infer<typeof RecoveryCodesStatus>;
+
+/** New recovery codes need a current code of the method in force (the app's, or one e-mailed by `user/multifactor/current_code/`). */
+export const RegenerateRecoveryCodesBody = z.object({
+  current_code: z
+    .string({ error: 'current_code is required' })
+    .trim()
+    .min(1, 'current_code is required')
+    .max(TWO_FA_CODE_MAX_LENGTH, 'current_code is too long'),
+});
+
+/** Recovery codes in clear: answered once, when they are made. */
+export const RecoveryCodesResponse = z.object({ detail: z.string(), recovery_codes: z.array(z.string()) });
 
 export const MarkNotificationReadBody = z.object({ notification_id: dbId('notification_id', { coerce: true }) });
 

@@ -1,5 +1,5 @@
 /** Routes of the web app (spec 000 §2, spec 001 §2). Public routes need no sign-in. */
-export const PUBLIC_ROUTES = ['/', '/login', '/register'] as const;
+export const PUBLIC_ROUTES = ['/', '/login', '/register', '/forgot-password', '/reset-password'] as const;
 
 export const SIGNED_IN_ROUTES = [
   '/location',

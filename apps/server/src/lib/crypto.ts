@@ -34,3 +34,24 @@ export function normaliseCompanyCode(code: string): string {
 export function sixDigitCode(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');
 }
+
+/** Recovery code length in characters of CODE_ALPHABET: 16 x log2(31) = 79 bits. */
+const RECOVERY_CODE_CHARS = 16;
+
+/** A 2FA recovery code, shown as XXXX-XXXX-XXXX-XXXX (79 random bits). */
+export function newRecoveryCode(): string {
+  let s = '';
+  for (let i = 0; i < RECOVERY_CODE_CHARS; i++) s += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  return s.match(/.{4}/g)!.join('-');
+}
+
+/** A typed recovery code as stored: upper case, without spaces or dashes; null when it cannot be one. */
+export function normaliseRecoveryCode(code: string): string | null {
+  const c = code.toUpperCase().replace(/[\s-]/g, '');
+  return c.length === RECOVERY_CODE_CHARS && [...c].every((ch) => CODE_ALPHABET.includes(ch)) ? c : null;
+}
+
+/** 16 random bytes, hex: the per-code salt of a recovery code's hash. */
+export function newSalt(): string {
+  return randomBytes(16).toString('hex');
+}

@@ -12,6 +12,7 @@ import type {
   PermissionsResponse,
   RegisterBody,
   RegisterResponse,
+  RecoveryCodesStatus,
   TwoFaMethod,
 } from '@crp/contracts';
 import { request } from './http';
@@ -76,9 +77,36 @@ export interface MfaConfirmation {
   current_code: string;
 }
 
-export async function verifyMultifactor(method: TwoFaMethod, code: string, confirmation?: MfaConfirmation): Promise<{ detail: string }> {
+/** `recovery_codes` comes once, when 2FA is turned on (ten single-use codes to show and save). */
+export interface VerifyMfaResult {
+  detail: string;
+  recovery_codes?: string[];
+}
+
+export async function verifyMultifactor(method: TwoFaMethod, code: string, confirmation?: MfaConfirmation): Promise<VerifyMfaResult> {
   // A wrong code is a 400 and a wrong password or current code a 403: never a lost session.
-  return (await request<{ detail: string }>('POST', `/user/configure_multifactor/${method}/`, { form: { code, ...confirmation } })).data;
+  return (await request<VerifyMfaResult>('POST', `/user/configure_multifactor/${method}/`, { form: { code, ...confirmation } })).data;
+}
+
+/** How many recovery codes are left. */
+export async function fetchRecoveryCodesStatus(): Promise<RecoveryCodesStatus> {
+  return (await request<RecoveryCodesStatus>('GET', '/user/multifactor/recovery_codes/')).data;
+}
+
+/** Ten new recovery codes (the old ones stop working); needs a current code of the method in force. */
+export async function regenerateRecoveryCodes(currentCode: string): Promise<{ detail: string; recovery_codes: string[] }> {
+  return (await request<{ detail: string; recovery_codes: string[] }>('POST', '/user/multifactor/recovery_codes/', { json: { current_code: currentCode } }))
+    .data;
+}
+
+/** "Forgot password?": the same answer whether or not an account matches. */
+export async function requestPasswordReset(body: { email?: string; username?: string; company_code?: string }): Promise<{ detail: string }> {
+  return (await request<{ detail: string }>('POST', '/api/user/password_reset/request/', { json: body, auth: false, sessionCall: false })).data;
+}
+
+/** Sets a new password with the token of a reset link. */
+export async function confirmPasswordReset(body: { token: string; password: string; confirm_password: string }): Promise<{ detail: string }> {
+  return (await request<{ detail: string }>('POST', '/api/user/password_reset/confirm/', { json: body, auth: false, sessionCall: false })).data;
 }
 
 /** E-mails a code of the e-mail method in force (to confirm a change or a turn-off). */

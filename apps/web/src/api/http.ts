@@ -1,4 +1,4 @@
-import { readToken } from '../lib/storage';
+import { readToken, touchActivity } from '../lib/storage';
 
 type FieldError = { field: string; message: string };
 type FormValue = string | number | boolean | null | undefined;
@@ -91,6 +91,8 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
   if (token) headers.Authorization = `Token ${token}`;
 
   const res = await fetch(path, { method, headers, body, signal: opts.signal });
+  // A call with the session token counts as use of the session on the server (its background ping does not).
+  if (token && res.status !== 401 && opts.sessionCall !== false) touchActivity();
   const text = await res.text();
   let data: unknown = null;
   if (text) {

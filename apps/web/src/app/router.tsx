@@ -3,6 +3,7 @@ import { Navigate, Outlet, ScrollRestoration, createBrowserRouter, type RouteObj
 import { SIGNED_IN_ROUTES } from '@crp/contracts';
 import { AuthProvider, useAuth } from '../lib/AuthProvider';
 import { RequireAuth } from '../features/auth/RequireAuth';
+import { IdleWarning } from '../features/auth/IdleWarning';
 import { AppShell } from '../features/shell/AppShell';
 import { useLastAccessedPing } from '../features/shell/useLastAccessedPing';
 import { NotFoundPage } from '../pages/NotFoundPage';
@@ -12,6 +13,8 @@ import { PageLoading } from '../ui/PageLoading';
 const LandingPage = lazy(() => import('../pages/LandingPage').then((m) => ({ default: m.LandingPage })));
 const LoginPage = lazy(() => import('../pages/LoginPage').then((m) => ({ default: m.LoginPage })));
 const RegisterPage = lazy(() => import('../pages/RegisterPage').then((m) => ({ default: m.RegisterPage })));
+const ForgotPasswordPage = lazy(() => import('../pages/ForgotPasswordPage').then((m) => ({ default: m.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => import('../pages/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })));
 const SetupPage = lazy(() => import('../pages/SetupPage').then((m) => ({ default: m.SetupPage })));
 const LocationPage = lazy(() => import('../pages/LocationPage').then((m) => ({ default: m.LocationPage })));
 const ProjectPage = lazy(() => import('../pages/ProjectPage').then((m) => ({ default: m.ProjectPage })));
@@ -59,7 +62,7 @@ const BUILT: Record<(typeof SIGNED_IN_ROUTES)[number], React.ReactNode> = {
 function SessionEffects() {
   const { token } = useAuth();
   useLastAccessedPing(token);
-  return null;
+  return <IdleWarning />;
 }
 
 function Root() {
@@ -89,6 +92,8 @@ export const routes: RouteObject[] = [
       { path: '/', element: <Landing /> },
       { path: '/login', element: <LoginPage /> },
       { path: '/register', element: <RegisterPage /> },
+      { path: '/forgot-password', element: <ForgotPasswordPage /> },
+      { path: '/reset-password', element: <ResetPasswordPage /> },
       {
         element: (
           <RequireAuth>

@@ -4,7 +4,7 @@ import { STORAGE_KEYS, type CurrentUserResponse, type LoginResponse } from '@crp
 import { fetchCurrentUser, logout as logoutCall, logoutEverywhere } from '../api/accounts';
 import { setUnauthorizedHandler } from '../api/http';
 import { queryKeys } from '../api/queryKeys';
-import { clearSession, readTierData, readToken, writeSession, writeTierData } from './storage';
+import { clearSession, clearSessionEnded, markSessionEnded, readTierData, readToken, touchActivity, writeSession, writeTierData } from './storage';
 
 export interface AuthContextValue {
   token: string | null;
@@ -22,6 +22,8 @@ export interface AuthContextValue {
   signOutEverywhere: () => Promise<void>;
   /** Drops a stored token without a server call (failed login or registration, spec 000 §4). */
   forgetSession: () => void;
+  /** Drops the session because it ended by itself (idle time-out): the login page says so. */
+  sessionLost: () => void;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -39,10 +41,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   // 401 on a data call: the token is dropped; RequireAuth then sends the visitor to /login with the origin.
   // A 403 (role may not do this) keeps the session; the caller shows its detail.
-  useEffect(() => {
-    setUnauthorizedHandler(dropSession);
-    return () => setUnauthorizedHandler(null);
+  // The login page then says "Your session ended" instead of showing a bare form.
+  const sessionLost = useCallback(() => {
+    markSessionEnded();
+    dropSession();
   }, [dropSession]);
+  useEffect(() => {
+    setUnauthorizedHandler(sessionLost);
+    return () => setUnauthorizedHandler(null);
+  }, [sessionLost]);
 
   // Another tab signed in or out.
   useEffect(() => {
@@ -66,6 +73,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     (login: LoginResponse) => {
       queryClient.clear();
       writeSession({ token: login.token, userId: login.user.id, tierData: login.tier_data });
+      clearSessionEnded();
+      touchActivity();
       setSignedOutByUser(false);
       setToken(login.token);
     },
@@ -107,8 +116,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       signOut,
       signOutEverywhere,
       forgetSession,
+      sessionLost,
     }),
-    [token, signedOutByUser, userQuery.data, userQuery.isPending, signIn, signOut, signOutEverywhere, forgetSession],
+    [token, signedOutByUser, userQuery.data, userQuery.isPending, signIn, signOut, signOutEverywhere, forgetSession, sessionLost],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

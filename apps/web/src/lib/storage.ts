@@ -68,3 +68,42 @@ export function readPreference(key: string): string | null {
 export function writePreference(key: string, value: string): void {
   write(`crp.${key}`, value);
 }
+
+/** Set when a session ended by itself (idle time-out, lifetime, revoked elsewhere): the login page says so. */
+const SESSION_ENDED_KEY = 'crp.session_ended';
+
+export function markSessionEnded(): void {
+  try {
+    window.sessionStorage.setItem(SESSION_ENDED_KEY, '1');
+  } catch {
+    // storage unavailable: the login page shows no message
+  }
+}
+
+export function sessionEnded(): boolean {
+  try {
+    return window.sessionStorage.getItem(SESSION_ENDED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export function clearSessionEnded(): void {
+  try {
+    window.sessionStorage.removeItem(SESSION_ENDED_KEY);
+  } catch {
+    // nothing to clear
+  }
+}
+
+/** When this browser last made a call that counts as use of the session (shared by its tabs). */
+const LAST_ACTIVITY_KEY = 'crp.last_activity';
+
+export function touchActivity(): void {
+  write(LAST_ACTIVITY_KEY, String(Date.now()));
+}
+
+export function lastActivity(): number | null {
+  const n = Number(read(LAST_ACTIVITY_KEY));
+  return Number.isFinite(n) && n > 0 ? n : null;
+}

@@ -14,6 +14,9 @@ export function toastType(notificationType: string): ToastType {
 /**
  * Shows pending notifications as toasts that stay until closed (duration 0). Closing one tells the
  * server it has been read; clicking one with an in-app link (e.g. /changelog) opens that page and marks it read too.
+ * A success or info notification (a welcome, an approval, a release) asks nothing of the user: it is read once shown,
+ * so it does not come back at every login when the toast was left open (issue 37 item 6). A warning or error stays
+ * unread until its toast is closed or opened, or the server settles it (a join request decided).
  */
 export function useNotificationToasts(): (items: readonly Notification[]) => void {
   const { notification } = App.useApp();
@@ -44,6 +47,7 @@ export function useNotificationToasts(): (items: readonly Notification[]) => voi
             : undefined,
           onClose: () => void markRead(),
         });
+        if (toastType(item.notification_type) === 'success' || toastType(item.notification_type) === 'info') void markRead();
       }
     },
     [notification, navigate],

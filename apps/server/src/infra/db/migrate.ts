@@ -22,6 +22,7 @@ import * as m0023 from './migrations/0023_own_layers_decoded.js';
 import * as m0024 from './migrations/0024_personal_api_tokens.js';
 import * as m0025 from './migrations/0025_construction_class.js';
 import * as m0026 from './migrations/0026_published_datasets.js';
+import * as m0027 from './migrations/0027_account_recovery.js';
 import * as m0028 from './migrations/0028_stored_files.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0024_personal_api_tokens': m0024,
   '0025_construction_class': m0025,
   '0026_published_datasets': m0026,
+  '0027_account_recovery': m0027,
   '0028_stored_files': m0028,
 };
 

@@ -87,6 +87,26 @@ export interface PersonalApiTokensTable {
   revoked_at: Timestamp | null;
 }
 
+/** A password reset link's token (migration 0027): SHA-256 only, 30 minutes, single use. */
+export interface PasswordResetTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** A 2FA recovery code (migration 0027): SHA-256 of salt and code, single use. */
+export interface MfaRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  salt: string;
+  code_hash: string;
+  created_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 export interface EmailCodesTable {
   id: Generated<number>;
   user_id: number;
@@ -113,6 +133,8 @@ export interface NotificationsTable {
   message: string;
   notification_type: string;
   link: string | null;
+  /** What the notification is about (`member:<user id>`), to mark it read when that is settled (migration 0027). */
+  ref: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   read_at: Timestamp | null;
 }
@@ -167,6 +189,8 @@ export interface Database extends FaqTables {
   auth_tokens: AuthTokensTable;
   personal_api_tokens: PersonalApiTokensTable;
   email_codes: EmailCodesTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
   login_attempts: LoginAttemptsTable;
   notifications: NotificationsTable;
   releases_announced: ReleasesAnnouncedTable;

@@ -89,6 +89,8 @@ export class AccountService {
     const status = decision === 'approve' ? 'active' : 'rejected';
     await this.repo.setUserStatus(user.id, status);
     if (status === 'rejected') await this.repo.revokeTokens(user.id);
+    // Settled: no administrator sees "New member waiting for approval" about this member again.
+    await this.notifications.resolve(`member:${user.id}`);
     if (status === 'active') {
       await this.notifications.notify([user.id], {
         title: 'Welcome',

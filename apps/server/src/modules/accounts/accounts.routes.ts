@@ -21,7 +21,12 @@ import {
   LoginResponse,
   MarkNotificationReadBody,
   Notification,
+  PasswordResetConfirmBody,
+  PasswordResetRequestBody,
   PermissionsResponse,
+  RecoveryCodesResponse,
+  RecoveryCodesStatus,
+  RegenerateRecoveryCodesBody,
   RegisterBody,
   RegisterResponse,
   TWO_FA_METHODS,
@@ -37,6 +42,11 @@ import { presentUser, iso } from './user.presenter.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 const MethodParam = z.object({ method: z.enum(TWO_FA_METHODS, { error: 'method must be app or email' }) });
+const VerifyMfaResponse = DetailBody.extend({
+  is_2fa_enabled: z.boolean(),
+  method: z.enum(TWO_FA_METHODS),
+  recovery_codes: z.array(z.string()).optional().describe('ten single-use recovery codes, answered once: when 2FA is turned on'),
+});
 const UserIdParam = z.object({ userId: dbId('userId', { coerce: true }) });
 
 /** Registration, log-in and log-out, the signed-in user and their permissions. */
@@ -112,7 +122,14 @@ function sessionRoutes(app: RouteApp) {
     },
     async (req) => {
       const { user, company } = await auth.loadUser(caller(req).id);
-      return { ...presentUser(user, company), tier_data: tierDataOf(company), last_accessed_at: user.last_accessed_at ? iso(user.last_accessed_at) : null };
+      const idle = app.config.SESSION_IDLE_MINUTES;
+      return {
+        ...presentUser(user, company),
+        tier_data: tierDataOf(company),
+        last_accessed_at: user.last_accessed_at ? iso(user.last_accessed_at) : null,
+        session_idle_minutes: idle,
+        session_idle_slack_minutes: idle > 0 ? Math.min(5, idle / 10) : 0,
+      };
     },
   );
 
@@ -165,7 +182,7 @@ function multifactorRoutes(app: RouteApp) {
         security: TOKEN_SECURITY,
         params: MethodParam,
         body: VerifyMfaBody,
-        response: { 200: DetailBody.extend({ is_2fa_enabled: z.boolean(), method: z.enum(TWO_FA_METHODS) }), ...errors },
+        response: { 200: VerifyMfaResponse, ...errors },
       },
     },
     async (req) => {
@@ -210,6 +227,80 @@ function multifactorRoutes(app: RouteApp) {
       const { user, company } = await auth.loadUser(caller(req).id);
       return mfa.disable(user, req.ip, () => auth.confirmIdentity(user, company, req.body, req.ip));
     },
+  );
+}
+
+/** 2FA recovery codes: how many are left, and a new set (ASVS V2.6). */
+function recoveryCodeRoutes(app: RouteApp) {
+  const { auth, mfa } = app.services;
+  app.get(
+    '/user/multifactor/recovery_codes/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Two-factor'],
+        summary: 'How many 2FA recovery codes you have left (the codes themselves are shown only when made)',
+        security: TOKEN_SECURITY,
+        response: { 200: RecoveryCodesStatus, ...errors },
+      },
+    },
+    async (req) => {
+      const { user } = await auth.loadUser(caller(req).id);
+      return mfa.recoveryStatus(user);
+    },
+  );
+
+  app.post(
+    '/user/multifactor/recovery_codes/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['Two-factor'],
+        summary: 'Replace your 2FA recovery codes with ten new ones (needs a current code of the method in force)',
+        description:
+          'The old codes stop working. `current_code` is the code your authenticator app shows now, or one e-mailed by `POST user/multifactor/current_code/`; a recovery code is not accepted here. 403 when it is wrong (counted like failed logins; 429 after repeated failures). The user is told by e-mail.',
+        security: TOKEN_SECURITY,
+        body: RegenerateRecoveryCodesBody,
+        response: { 200: RecoveryCodesResponse, ...errors },
+      },
+    },
+    async (req) => {
+      const { user, company } = await auth.loadUser(caller(req).id);
+      return mfa.regenerateRecoveryCodes(user, req.ip, () => auth.confirmCurrentCode(user, company, req.body.current_code, req.ip));
+    },
+  );
+}
+
+/** "Forgot password?": a single-use, 30-minute link by e-mail (ASVS V2.5). */
+function passwordResetRoutes(app: RouteApp) {
+  const { passwordReset } = app.services;
+  app.post(
+    '/api/user/password_reset/request/',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'Ask for a password reset link by e-mail (by e-mail address, or by username and company code)',
+        description:
+          'Always the same 200 answer whether or not an account matches (the e-mail is sent after the answer). Throttled with the login counters: 429 after 5 requests for one account or address (50 failed attempts of any kind from one client) within the login window.',
+        body: PasswordResetRequestBody,
+        response: { 200: DetailBody, ...errors },
+      },
+    },
+    async (req) => passwordReset.request(req.body, req.ip),
+  );
+  app.post(
+    '/api/user/password_reset/confirm/',
+    {
+      schema: {
+        tags: ['Account'],
+        summary: 'Set a new password with the token of a reset link; every session of the account ends',
+        description:
+          '400 naming `token` when the link was used, expired (30 minutes) or replaced by a newer one; 400 naming `password` when the password breaks the registration rules (the link stays usable). Wrong tokens count like failed logins per client (429).',
+        body: PasswordResetConfirmBody,
+        response: { 200: DetailBody, ...errors },
+      },
+    },
+    async (req) => passwordReset.confirm(req.body, req.ip),
   );
 }
 
@@ -420,6 +511,8 @@ function apiTokenRoutes(app: RouteApp) {
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   sessionRoutes(app);
   multifactorRoutes(app);
+  recoveryCodeRoutes(app);
+  passwordResetRoutes(app);
   notificationRoutes(app);
   companyRoutes(app);
   apiTokenRoutes(app);

@@ -81,6 +81,7 @@ export class AuthService {
             message: `${body.first_name} ${body.last_name} (${body.username}, ${body.email}) asked to join ${company.name}. Approve or reject in Settings.`,
             notification_type: 'warning',
             link: '/setup',
+            ref: `member:${u.id}`,
           },
           tx,
         );
@@ -145,15 +146,18 @@ export class AuthService {
     }
   }
 
-  /** `key` is `throttleKey(company code, username)`; the per-client count is over every key. */
-  private async checkThrottle(key: string, client: string) {
+  /**
+   * `key` is `throttleKey(company code, username)` (or a password reset's key); the per-client count is over every key.
+   * `what` names the attempts in the 429's message.
+   */
+  async checkThrottle(key: string, client: string, what = 'failed login attempts') {
     const windowStart = new Date(Date.now() - this.config.LOGIN_THROTTLE_WINDOW_MINUTES * 60_000);
     const lastSuccess = await this.repo.lastLoginSuccess(key);
     const since = lastSuccess?.at && new Date(lastSuccess.at) > windowStart ? new Date(lastSuccess.at) : windowStart;
     const [byUser, byClient] = await Promise.all([this.repo.failuresOfKey(key, since), this.repo.failuresOfClient(client, windowStart)]);
     const minutes = this.config.LOGIN_THROTTLE_WINDOW_MINUTES;
     if (byUser.n >= this.config.LOGIN_MAX_FAILURES_PER_USER || byClient.n >= this.config.LOGIN_MAX_FAILURES_PER_CLIENT) {
-      throw tooManyRequests(`Too many failed login attempts. Try again in ${minutes} minutes.`, minutes * 60);
+      throw tooManyRequests(`Too many ${what}. Try again in ${minutes} minutes.`, minutes * 60);
     }
   }
 
@@ -183,11 +187,15 @@ export class AuthService {
         if (user.twofa_method === 'email') await this.mfa.sendLoginCode(user);
         return { kind: '2fa_required', method: user.twofa_method };
       }
-      const valid = await this.mfa.checkLoginCode(user, code);
+      const valid = await this.mfa.checkLoginCode(user, code, { recovery: true });
       if (!valid) {
         await this.recordAttempt(key, client, false);
         await this.users.audit({ company_id: company.id, user_id: user.id, action: 'login.2fa_failed', client });
-        throw new AppError(401, 'Invalid 2FA code. Please try again.', [{ field: 'totp_code', message: 'Invalid 2FA code' }]);
+        throw new AppError(401, 'Invalid 2FA code. Please try again.', [{ field: 'totp_code', message: 'Invalid 2FA code or recovery code' }]);
+      }
+      if (valid === 'recovery') {
+        await this.users.audit({ company_id: company.id, user_id: user.id, action: 'login.recovery_code_used', client });
+        await this.mfa.tellRecoveryCodeUsed(user, client);
       }
     }
 
@@ -234,8 +242,26 @@ export class AuthService {
     };
     if (!(await this.passwords.verify(user.password_hash, body.password!)))
       await fail('password', 'password: this is not your password. Two-factor authentication was not changed.');
-    if (!(await this.mfa.checkLoginCode(user, body.current_code!.trim())))
-      await fail('current_code', `current_code: the code is not right or was already used (${method}). Two-factor authentication was not changed.`);
+    if (!(await this.mfa.checkLoginCode(user, body.current_code!.trim(), { recovery: true })))
+      await fail(
+        'current_code',
+        `current_code: the code is not right or was already used (${method}, or a recovery code). Two-factor authentication was not changed.`,
+      );
+  }
+
+  /**
+   * A current code of the method in force (not a recovery code), before new recovery codes are made: throttled and
+   * audited like `confirmIdentity`, so a stolen session cannot mint codes without the second factor.
+   */
+  async confirmCurrentCode(user: UserRow, company: { id: number; code: string }, code: string, client: string): Promise<void> {
+    const key = throttleKey(company.code, user.username_lower);
+    await this.checkThrottle(key, client);
+    if (await this.mfa.checkLoginCode(user, code.trim())) return;
+    await this.recordAttempt(key, client, false);
+    await this.users.audit({ company_id: company.id, user_id: user.id, action: '2fa.confirm_failed', detail: { field: 'current_code' }, client });
+    const message =
+      'current_code: the code is not right or was already used (the code your authenticator app shows now, or one e-mailed to you). Recovery codes were not changed.';
+    throw new AppError(403, message, [{ field: 'current_code', message }]);
   }
 
   private async issueToken(userId: number): Promise<string> {

@@ -6,6 +6,7 @@ import { safeEqual, sha256, sixDigitCode } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { UsersRepository } from './users.repository.js';
 import type { MailService } from '../../infra/mail.service.js';
+import type { RecoveryCodes } from './recovery-codes.js';
 
 /** RFC 6238 TOTP: SHA-1, 6 digits, 30 s steps (what every authenticator app supports). */
 const TOTP_PERIOD_S = 30;
@@ -32,6 +33,7 @@ export class MfaService {
     private readonly repo: MfaRepository,
     private readonly users: UsersRepository,
     private readonly mail: MailService,
+    private readonly recovery: RecoveryCodes,
   ) {}
 
   /** Starts a setup. The existing 2FA stays in force until the new one is verified. */
@@ -81,7 +83,9 @@ export class MfaService {
       client,
     });
     await this.tell(user, previous ? `changed from ${METHOD_LABEL[previous]} to ${METHOD_LABEL[method]}` : `turned on (${METHOD_LABEL[method]})`, client);
-    return { detail: '2FA verification successful', is_2fa_enabled: true, method };
+    // Recovery codes come with turning 2FA on (and with a method change when the user has none yet); shown this once.
+    const recoveryCodes = !previous || (await this.recovery.status(user.id)).created_at === null ? await this.recovery.replace(user.id) : undefined;
+    return { detail: '2FA verification successful', is_2fa_enabled: true, method, ...(recoveryCodes ? { recovery_codes: recoveryCodes } : {}) };
   }
 
   /** Turns 2FA off once `confirm` (password and a current code) has passed; the user is told by e-mail. */
@@ -89,6 +93,7 @@ export class MfaService {
     if (!user.twofa_method) throw new AppError(400, 'Two-factor authentication is not on for this account.', [{ field: 'method', message: '2FA is off' }]);
     await confirm();
     await this.repo.disable(user.id);
+    await this.recovery.deleteAll(user.id);
     await this.users.audit({ company_id: user.company_id, user_id: user.id, action: '2fa.disabled', detail: { method: user.twofa_method }, client });
     await this.tell(user, `turned off (it was ${METHOD_LABEL[user.twofa_method]})`, client);
     return { detail: 'Two-factor authentication is off.', is_2fa_enabled: false };
@@ -136,13 +141,43 @@ export class MfaService {
     });
   }
 
-  /** Checks a login code; a TOTP step can be used only once (replay protection). */
-  async checkLoginCode(user: UserRow, code: string): Promise<boolean> {
-    if (user.twofa_method === 'email') return this.checkEmailCode(user.id, 'login', code, true);
+  /**
+   * Checks a login code; a TOTP step can be used only once (replay protection). With `recovery` a code that is not
+   * a 6-digit one is tried as one of the user's recovery codes (used up when right). Answers what matched, or false.
+   */
+  async checkLoginCode(user: UserRow, code: string, opts: { recovery?: boolean } = {}): Promise<false | 'code' | 'recovery'> {
+    if (opts.recovery && !/^\d{6}$/.test(code.trim())) return (await this.recovery.consume(user.id, code)) ? 'recovery' : false;
+    if (user.twofa_method === 'email') return (await this.checkEmailCode(user.id, 'login', code, true)) && 'code';
     if (!user.totp_secret) return false;
     const step = this.matchTotp(user.totp_secret, user.username, code, user.totp_last_step);
     if (step === null) return false;
-    return this.repo.useTotpStep(user.id, step);
+    return (await this.repo.useTotpStep(user.id, step)) && 'code';
+  }
+
+  /** How many recovery codes the user has left (null `created_at` when none were ever made). */
+  async recoveryStatus(user: UserRow) {
+    const s = await this.recovery.status(user.id);
+    return { is_2fa_enabled: user.twofa_method !== null, remaining: s.remaining, created_at: s.created_at ? s.created_at.toISOString() : null };
+  }
+
+  /**
+   * Replaces the user's recovery codes once `confirm` (a current code of the method in force, not a recovery code) has
+   * passed; answers the new codes, shown once. The user is told by e-mail.
+   */
+  async regenerateRecoveryCodes(user: UserRow, client: string, confirm: () => Promise<void>) {
+    if (!user.twofa_method)
+      throw new AppError(400, 'Turn on two-factor authentication first: recovery codes come with it.', [{ field: 'method', message: '2FA is off' }]);
+    await confirm();
+    const codes = await this.recovery.replace(user.id);
+    await this.users.audit({ company_id: user.company_id, user_id: user.id, action: '2fa.recovery_codes_generated', client });
+    await this.tell(user, 'given new recovery codes (the old ones no longer work)', client);
+    return { detail: 'New recovery codes made. Save them now: they are shown only once, and the old ones no longer work.', recovery_codes: codes };
+  }
+
+  /** Tells the user a recovery code was used to sign in, and how many are left. */
+  async tellRecoveryCodeUsed(user: UserRow, client: string): Promise<void> {
+    const { remaining } = await this.recovery.status(user.id);
+    await this.tell(user, `used to sign in with a recovery code (${remaining} left)`, client);
   }
 
   private matchTotp(secret: string, label: string, code: string, lastStep: number | null): number | null {

@@ -6,6 +6,8 @@ export interface NotificationInsert {
   message: string;
   notification_type: 'success' | 'warning' | 'error' | 'info';
   link: string | null;
+  /** What it is about (`member:<user id>`): `resolve` marks every unread one with this ref read. */
+  ref?: string | null;
 }
 
 /** SQL of the users' notifications. */
@@ -51,6 +53,12 @@ export class NotificationRepository {
       )
       .executeTakeFirst();
     return Number(res.numInsertedOrUpdatedRows ?? 0);
+  }
+
+  /** Marks every unread notification about `ref` read, whoever it was for; answers how many. */
+  async markReadByRef(ref: string): Promise<number> {
+    const res = await this.db.updateTable('notifications').set({ read_at: new Date() }).where('ref', '=', ref).where('read_at', 'is', null).executeTakeFirst();
+    return Number(res.numUpdatedRows);
   }
 
   /** Marks the user's notification read; answers whether there was one. */

@@ -9,6 +9,8 @@ export interface NewNotification {
   message: string;
   notification_type: 'success' | 'warning' | 'error' | 'info';
   link?: string | null;
+  /** What it is about (`member:<user id>`), so `resolve` can mark it read for everyone once that is settled. */
+  ref?: string;
 }
 
 /** The users' notifications: unread list, notify some or everyone, mark read. */
@@ -23,12 +25,21 @@ export class NotificationService {
   /** Stores the notification for each user (in the caller's transaction when `db` is given). */
   async notify(userIds: number[], n: NewNotification, db?: DB): Promise<void> {
     if (userIds.length === 0) return;
-    await this.repo.insertFor(userIds, { title: n.title, message: n.message, notification_type: n.notification_type, link: n.link ?? null }, db);
+    await this.repo.insertFor(
+      userIds,
+      { title: n.title, message: n.message, notification_type: n.notification_type, link: n.link ?? null, ref: n.ref ?? null },
+      db,
+    );
   }
 
   /** Notifies every active user (used for new releases). */
   async notifyEveryone(n: NewNotification, db?: DB): Promise<number> {
     return this.repo.insertForActiveUsers({ title: n.title, message: n.message, notification_type: n.notification_type, link: n.link ?? null }, db);
+  }
+
+  /** The matter `ref` is settled (a join request decided): its notifications are read for every recipient. */
+  async resolve(ref: string): Promise<void> {
+    await this.repo.markReadByRef(ref);
   }
 
   async markRead(userId: number, notificationId: number): Promise<void> {

@@ -499,7 +499,31 @@ export const FAQ_ITEMS: readonly FaqItemContent[] = [
     key: 'account-2fa-lost',
     title: 'I lost the phone with my authenticator app. What now?',
     keywords: ['Two-factor authentication'],
-    content: `<p>Ask the administrator of your installation to reset your two-factor authentication (<code>npm run admin -- reset-2fa --company CODE --username NAME</code>). You can then log in with your password and set up 2FA again, by app or by e-mail.</p>`,
+    content: `<p>Use one of your <strong>recovery codes</strong>. When you turn on two-factor authentication you get ten codes (like <code>ABCD-EFGH-JKMN-PQRS</code>), shown once, to copy, download or print. At login, type one in the 2FA code field instead of the 6-digit code: each code works once. Once signed in, go to Settings and set up 2FA again on your new phone (a recovery code also confirms the change).</p>
+<ul>
+<li>Settings shows how many codes you have left. <em>Generate new recovery codes</em> (with a current code of your app or e-mail) makes ten new ones; the old ones stop working.</li>
+<li>We keep only a salted fingerprint of each code, so nobody, not even us, can show them to you again. Turning 2FA off deletes them.</li>
+<li>Every login with a recovery code is e-mailed to you and recorded in your company's activity log.</li>
+</ul>
+<p>No codes left and no phone? Your company administrator can ask the operator of your installation to reset your two-factor authentication.</p>`,
+  },
+  {
+    key: 'account-password-reset',
+    title: 'I forgot my password. How do I choose a new one?',
+    keywords: ['Company codes', 'Two-factor authentication'],
+    content: `<p>On the login page click <em>Forgot password?</em> and give your username and company code, or your e-mail address. If an account matches, we e-mail a link to choose a new password; the page answers the same either way, so it never tells anyone whether an account exists.</p>
+<ul>
+<li>The link works once, for 30 minutes; asking again replaces the earlier link.</li>
+<li>The new password follows the same rules as at registration (at least 12 characters, not a common or breached password, not too easy to guess).</li>
+<li>Setting it ends every session of your account (on every device). Two-factor authentication stays on: the next login still asks for your code or a recovery code.</li>
+<li>You get an e-mail when the password was changed. Five requests for one account within 15 minutes are the limit.</li>
+</ul>`,
+  },
+  {
+    key: 'account-session-timeout',
+    title: 'Why was I signed out?',
+    keywords: ['Company codes'],
+    content: `<p>A session ends after 30 minutes without activity and 12 hours after you signed in, however much it is used (your installation may set other times). Two minutes before the idle time-out the page asks <em>Are you still there?</em>: <em>Stay signed in</em> keeps the session. When a session ended, the login page says so; log in again and you return to where you were. A password reset or <em>Sign out everywhere</em> also ends every session.</p>`,
   },
   {
     key: 'account-tiers',

@@ -8,6 +8,7 @@ import { login, type LoginResult } from '../../api/accounts';
 import { ApiError } from '../../api/http';
 import { useNotificationToasts } from '../../lib/useNotificationToasts';
 import { useAuth } from '../../lib/AuthProvider';
+import { sessionEnded } from '../../lib/storage';
 import { originOf } from './RequireAuth';
 
 interface LoginValues {
@@ -43,6 +44,9 @@ export function LoginForm() {
   const prefill = (location.state as { prefill?: LoginPrefill } | null)?.prefill;
   const [codeMethod, setCodeMethod] = useState<TwoFaMethod | null>(null);
   const [errors, setErrors] = useState<string[]>([]);
+  // A session that ended by itself (idle time-out, 12-hour limit, signed out elsewhere) is said so, not a bare form.
+  const [ended] = useState(sessionEnded);
+  const passwordChanged = (location.state as { passwordChanged?: string } | null)?.passwordChanged;
 
   const onSignedIn = (data: LoginResponse) => {
     signIn(data);
@@ -67,7 +71,7 @@ export function LoginForm() {
         setCodeMethod(result.method);
         window.setTimeout(() => form.getFieldInstance('totp_code')?.focus?.(), 50);
       } else {
-        setErrors(['Enter the 6-digit code to continue.']);
+        setErrors(['Enter the 6-digit code (or a recovery code) to continue.']);
       }
     },
     onError: (err) => {
@@ -92,6 +96,12 @@ export function LoginForm() {
       onFinish={(values) => mutation.mutate(values)}
       aria-label="Login"
     >
+      {ended && errors.length === 0 && !passwordChanged && (
+        <Alert type="warning" showIcon className="crp-form-alert" role="status" data-testid="session-ended" title="Your session ended. Please log in again." />
+      )}
+      {passwordChanged && errors.length === 0 && (
+        <Alert type="success" showIcon className="crp-form-alert" role="status" data-testid="password-changed" title={passwordChanged} />
+      )}
       {errors.length > 0 && (
         <Alert
           type="error"
@@ -111,9 +121,14 @@ export function LoginForm() {
       <Form.Item label="Username" name="username" rules={[{ required: true, whitespace: true, message: 'Enter your username' }]}>
         <Input prefix={<UserOutlined />} autoComplete="username" autoFocus={!prefill?.username} />
       </Form.Item>
-      <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Enter your password' }]}>
+      <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Enter your password' }]} style={{ marginBottom: 16 }}>
         <Input.Password prefix={<LockOutlined />} autoComplete="current-password" autoFocus={!!prefill?.username} />
       </Form.Item>
+      {!codeMethod && (
+        <Link to="/forgot-password" className="crp-forgot-link" data-testid="forgot-password">
+          Forgot password?
+        </Link>
+      )}
       <Form.Item
         label="Company code"
         name="company_code"
@@ -130,16 +145,19 @@ export function LoginForm() {
             className="crp-form-alert"
             title={
               codeMethod === 'email'
-                ? 'We sent a 6-digit code to your e-mail address. Enter it to continue.'
-                : 'Enter the 6-digit code from your authenticator app.'
+                ? 'We sent a 6-digit code to your e-mail address. Enter it to continue, or one of your recovery codes.'
+                : 'Enter the 6-digit code from your authenticator app. Lost your phone? Enter one of your recovery codes instead.'
             }
           />
-          <Form.Item label="2FA code" name="totp_code" rules={[{ required: true, whitespace: true, message: 'Enter the 6-digit code' }]}>
+          <Form.Item
+            label="2FA code or recovery code"
+            name="totp_code"
+            rules={[{ required: true, whitespace: true, message: 'Enter the 6-digit code or a recovery code' }]}
+          >
             <Input
               prefix={<SafetyOutlined />}
-              inputMode="numeric"
               autoComplete="one-time-code"
-              placeholder="6-digit code"
+              placeholder="123456 or XXXX-XXXX-XXXX-XXXX"
               maxLength={TWO_FA_CODE_MAX_LENGTH}
               spellCheck={false}
             />

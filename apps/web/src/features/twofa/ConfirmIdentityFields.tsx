@@ -23,7 +23,10 @@ export function ConfirmIdentityFields({ currentMethod }: { currentMethod: TwoFaM
   return (
     <fieldset className="crp-confirm-identity" data-testid="confirm-identity">
       <legend>Confirm it is you</legend>
-      <p className="crp-muted">Two-factor authentication is on. To change or turn it off, enter your password and a code of your current method.</p>
+      <p className="crp-muted">
+        Two-factor authentication is on. To change or turn it off, enter your password and a code of your current method (or one of your recovery codes, if you
+        lost it).
+      </p>
       <Form.Item label="Your password" name="password" rules={[{ required: true, message: 'Enter your password' }]}>
         <Input.Password size="large" autoComplete="current-password" />
       </Form.Item>
@@ -42,7 +45,7 @@ export function ConfirmIdentityFields({ currentMethod }: { currentMethod: TwoFaM
           ) : undefined
         }
       >
-        <Input size="large" inputMode="numeric" autoComplete="one-time-code" placeholder="6-digit code" maxLength={TWO_FA_CODE_MAX_LENGTH} spellCheck={false} />
+        <Input size="large" autoComplete="one-time-code" placeholder="6-digit code or a recovery code" maxLength={TWO_FA_CODE_MAX_LENGTH} spellCheck={false} />
       </Form.Item>
     </fieldset>
   );

@@ -4,12 +4,14 @@ import { MailOutlined, MobileOutlined, SafetyCertificateOutlined } from '@ant-de
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import type { TwoFaMethod } from '@crp/contracts';
-import { configureMultifactor, type ConfigureMfaResult } from '../../api/accounts';
+import { configureMultifactor, type ConfigureMfaResult, type VerifyMfaResult } from '../../api/accounts';
 import { queryKeys } from '../../api/queryKeys';
 import { useAuth } from '../../lib/AuthProvider';
 import { useQrDataUrl } from './useQrDataUrl';
 import { DisableTwoFactorModal } from './DisableTwoFactorModal';
 import { VerifyTwoFactorModal } from './VerifyTwoFactorModal';
+import { RecoveryCodesModal } from './RecoveryCodesModal';
+import { RecoveryCodesSection } from './RecoveryCodesSection';
 
 export const OVERRIDE_WARNING = 'This will override any existing 2FA setup. Do you want to continue?';
 export const SETUP_OK = '2FA code generated successfully';
@@ -34,6 +36,7 @@ export function TwoFactorSetupCard() {
   const [method, setMethod] = useState<TwoFaMethod>('app');
   const [setup, setSetup] = useState<ConfigureMfaResult['data'] | null>(null);
   const [disabling, setDisabling] = useState(false);
+  const [newCodes, setNewCodes] = useState<string[] | null>(null);
   const qrDataUrl = useQrDataUrl(setup?.method === 'app' ? setup.uri : undefined);
 
   const request = useMutation({
@@ -58,10 +61,13 @@ export function TwoFactorSetupCard() {
     });
   };
 
-  const onVerified = () => {
+  const onVerified = (result: VerifyMfaResult) => {
     setSetup(null);
     void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
-    navigate('/location');
+    void queryClient.invalidateQueries({ queryKey: ['accounts', 'recovery-codes'] });
+    // Turning 2FA on answers the recovery codes once: show them before moving on.
+    if (result.recovery_codes?.length) setNewCodes(result.recovery_codes);
+    else navigate('/location');
   };
 
   const onDisabled = () => {
@@ -123,6 +129,15 @@ export function TwoFactorSetupCard() {
           </Button>
         )}
       </div>
+      {currentMethod && <RecoveryCodesSection method={currentMethod} username={user?.username} />}
+      <RecoveryCodesModal
+        codes={newCodes}
+        username={user?.username}
+        onClose={() => {
+          setNewCodes(null);
+          navigate('/location');
+        }}
+      />
       <VerifyTwoFactorModal setup={setup} qrDataUrl={qrDataUrl} onClose={() => setSetup(null)} onVerified={onVerified} currentMethod={currentMethod} />
       {currentMethod && <DisableTwoFactorModal open={disabling} currentMethod={currentMethod} onClose={() => setDisabling(false)} onDisabled={onDisabled} />}
     </Card>

@@ -3,7 +3,7 @@ import { Alert, App, Button, Form, Input, Modal, Skeleton, Typography } from 'an
 import { MailOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { TWO_FA_CODE_MAX_LENGTH, type TwoFaMethod } from '@crp/contracts';
-import { verifyMultifactor, type ConfigureMfaResult, type MfaConfirmation } from '../../api/accounts';
+import { verifyMultifactor, type ConfigureMfaResult, type MfaConfirmation, type VerifyMfaResult } from '../../api/accounts';
 import { ConfirmIdentityFields, confirmationOf, fieldErrorsOf } from './ConfirmIdentityFields';
 
 export const VERIFY_FAILED = 'Invalid verification code. Please try again.';
@@ -23,7 +23,7 @@ export function VerifyTwoFactorModal({
   setup: ConfigureMfaResult['data'] | null;
   qrDataUrl: string | null;
   onClose: () => void;
-  onVerified: () => void;
+  onVerified: (result: VerifyMfaResult) => void;
   currentMethod?: TwoFaMethod | null;
 }) {
   const { message } = App.useApp();
@@ -40,9 +40,9 @@ export function VerifyTwoFactorModal({
 
   const mutation = useMutation({
     mutationFn: (v: { code: string; confirmation?: MfaConfirmation }) => verifyMultifactor(setup?.method ?? 'app', v.code, v.confirmation),
-    onSuccess: () => {
+    onSuccess: (result) => {
       void message.success(VERIFY_OK);
-      onVerified();
+      onVerified(result);
     },
     onError: (err) => {
       const { fields, detail } = fieldErrorsOf(err, VERIFY_FAILED);
