@@ -5,8 +5,16 @@
  * feature per row, these fields as properties). docs/results-api.md documents it with examples.
  */
 import { z } from 'zod';
-import { CONSTRUCTION_CLASSES, constructionClassError, constructionClassOf } from './assets.js';
-import { dbId } from './common.js';
+import {
+  CONSTRUCTION_CLASSES,
+  constructionClassError,
+  constructionClassOf,
+  isNullIsland,
+  NULL_ISLAND_MESSAGE,
+  parsePropertyType,
+  PROPERTY_TYPE_MAX,
+} from './assets.js';
+import { dbId, strictObject } from './common.js';
 import { ANALYSIS_TYPES, HAZARDS, SCENARIOS, type HazardKey } from './hazards.js';
 
 const HAZARD_KEY_LIST = HAZARDS.map((h) => h.key) as unknown as [HazardKey, ...HazardKey[]];
@@ -24,110 +32,135 @@ const money = (field: string) =>
     .min(0, `${field} must be 0 or more`)
     .max(1e15, `${field} is too large`);
 
+/** Longest caller's id of a posted asset, characters. */
+export const ASSET_ID_MAX = 200;
+
 /** One posted asset: a location plus what the engine needs for money figures (all but name and location optional). */
-export const ResultsAsset = z
-  .object({
-    name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200, 'name is too long'),
-    latitude: z.number({ error: 'latitude must be a number' }).min(-90, 'latitude must be -90 to 90').max(90, 'latitude must be -90 to 90'),
-    longitude: z.number({ error: 'longitude must be a number' }).min(-180, 'longitude must be -180 to 180').max(180, 'longitude must be -180 to 180'),
-    property_type: z
-      .string()
-      .trim()
-      .max(80, 'property_type is too long')
-      .optional()
-      .describe("Property type, e.g. Office, Warehouse, Residential (the upload template's types)."),
-    country_code: z
-      .string()
-      .regex(/^[A-Za-z]{2,3}$/, 'country_code must be an ISO 3166 code')
-      .optional(),
-    valuation: money('valuation').optional().describe('Asset value, USD.'),
-    construction_cost: money('construction_cost').optional().describe('Replacement cost of the building, USD.'),
-    content_value: money('content_value').optional().describe('Contents, USD.'),
-    yearly_inventory_value: money('yearly_inventory_value').optional().describe('Inventory, USD.'),
-    revenue: money('revenue').optional().describe('Annual revenue, USD/yr (business interruption).'),
-    ownership: z
-      .number({ error: 'ownership must be a number' })
-      .min(0, 'ownership must be 0 to 100')
-      .max(100, 'ownership must be 0 to 100')
-      .optional()
-      .describe('Ownership share, percent.'),
-    floors: z
-      .number({ error: 'floors must be a number' })
-      .int('floors must be a whole number')
-      .min(1, 'floors must be 1 or more')
-      .max(300, 'floors must be 300 or fewer')
-      .optional(),
-    flood_protection: z
-      .number({ error: 'flood_protection must be a number' })
-      .min(1, 'flood_protection must be 1 to 100000 years')
-      .max(100000, 'flood_protection must be 1 to 100000 years')
-      .optional()
-      .describe('Standard of flood protection, years.'),
-    construction: z
-      .preprocess(
-        (v) => constructionClassOf(v) ?? v,
-        z.enum(CONSTRUCTION_CLASSES, {
-          error: (i) =>
-            typeof i.input === 'string' ? constructionClassError('construction', i.input) : `construction must be one of ${CONSTRUCTION_CLASSES.join(', ')}`,
-        }),
-      )
-      .optional()
-      .describe(
-        `Construction class (${CONSTRUCTION_CLASSES.join(', ')}): typhoon wind then uses the FEMA Hazus curve of the building type (class, floors, property type); without it the regional Emanuel curve.`,
-      ),
+export const ResultsAsset = strictObject({
+  id: z
+    .union([z.string().max(ASSET_ID_MAX, `id is longer than ${ASSET_ID_MAX} characters`), z.number().finite()], { error: 'id must be a string or a number' })
+    .optional()
+    .describe(
+      `Your own id of the asset (text up to ${ASSET_ID_MAX} characters, or a number), answered as \`asset_id\` in every row of the asset; unique within a request.`,
+    ),
+  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200, 'name is too long'),
+  latitude: z.number({ error: 'latitude must be a number' }).min(-90, 'latitude must be -90 to 90').max(90, 'latitude must be -90 to 90'),
+  longitude: z.number({ error: 'longitude must be a number' }).min(-180, 'longitude must be -180 to 180').max(180, 'longitude must be -180 to 180'),
+  property_type: z
+    .string({ error: 'property_type must be text' })
+    .meta({ maxLength: PROPERTY_TYPE_MAX })
+    .transform((v, ctx) => {
+      // the upload's rule (parsePropertyType): NA is no type, any other text is kept, trimmed
+      const t = parsePropertyType(v, 'property_type');
+      if ('error' in t) ctx.addIssue({ code: 'custom', message: t.error });
+      return 'error' in t ? undefined : (t.value ?? undefined);
+    })
+    .optional()
+    .describe(
+      "Property type, e.g. Office, Warehouse, Residential: the upload template's types, their labels and synonyms. As in an upload, other text is kept as written and analysed as Commercial; NA or empty = none.",
+    ),
+  country_code: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}$/, 'country_code must be an ISO 3166 code')
+    .optional(),
+  valuation: money('valuation').optional().describe('Asset value, USD.'),
+  construction_cost: money('construction_cost').optional().describe('Replacement cost of the building, USD.'),
+  content_value: money('content_value').optional().describe('Contents, USD.'),
+  yearly_inventory_value: money('yearly_inventory_value').optional().describe('Inventory, USD.'),
+  revenue: money('revenue').optional().describe('Annual revenue, USD/yr (business interruption).'),
+  ownership: z
+    .number({ error: 'ownership must be a number' })
+    .min(0, 'ownership must be 0 to 100')
+    .max(100, 'ownership must be 0 to 100')
+    .optional()
+    .describe('Ownership share, percent.'),
+  floors: z
+    .number({ error: 'floors must be a number' })
+    .int('floors must be a whole number')
+    .min(1, 'floors must be 1 or more')
+    .max(300, 'floors must be 300 or fewer')
+    .optional(),
+  flood_protection: z
+    .number({ error: 'flood_protection must be a number' })
+    .min(1, 'flood_protection must be 1 to 100000 years')
+    .max(100000, 'flood_protection must be 1 to 100000 years')
+    .optional()
+    .describe('Standard of flood protection, years.'),
+  construction: z
+    .preprocess(
+      (v) => constructionClassOf(v) ?? v,
+      z.enum(CONSTRUCTION_CLASSES, {
+        error: (i) =>
+          typeof i.input === 'string' ? constructionClassError('construction', i.input) : `construction must be one of ${CONSTRUCTION_CLASSES.join(', ')}`,
+      }),
+    )
+    .optional()
+    .describe(
+      `Construction class (${CONSTRUCTION_CLASSES.join(', ')}): typhoon wind then uses the FEMA Hazus curve of the building type (class, floors, property type); without it the regional Emanuel curve.`,
+    ),
+})
+  .superRefine((a, ctx) => {
+    if (isNullIsland(a.latitude, a.longitude)) ctx.addIssue({ code: 'custom', path: ['latitude'], message: NULL_ISLAND_MESSAGE });
   })
   .meta({ id: 'ResultsAsset' });
 export type ResultsAsset = z.infer<typeof ResultsAsset>;
 
 /** `POST /api/v2/asset_results/`: either `project_id` (its stored analysis) or `assets` (analysed now), not both. */
-export const ResultsRequest = z
-  .object({
-    project_id: dbId('project_id').optional(),
-    assets: z
-      .array(ResultsAsset, { error: 'assets must be a list of assets' })
-      .min(1, 'assets needs at least one asset')
-      .max(RESULTS_MAX_ASSETS, `assets: at most ${RESULTS_MAX_ASSETS} assets per request; upload a larger portfolio as a project and ask by project_id`)
-      .optional(),
-    hazards: z
-      .array(z.enum(HAZARD_KEY_LIST, { error: (i) => `hazards: '${String(i.input)}' is not a hazard key (${HAZARD_KEY_LIST.join(', ')})` }))
-      .min(1, 'hazards needs at least one hazard')
-      .optional()
-      .describe("Hazard keys; default: the project's hazards, or all eleven for posted assets."),
-    analysis_type: z.enum(ANALYSIS_TYPES, { error: 'analysis_type must be rcp or ssp' }).default('ssp'),
-    scenarios: z
-      .array(z.enum(SCENARIOS, { error: 'scenarios: scenarios are "26", "45" and "85"' }))
-      .min(1, 'scenarios needs at least one scenario')
-      .optional()
-      .describe('Default all three.'),
-    years: z
-      .array(
-        z
-          .number({ error: 'years: years are numbers' })
-          .int('years: years are whole numbers')
-          .min(2020, 'years: years run from 2020')
-          .max(2100, 'years: years run to 2100'),
-      )
-      .min(1, 'years needs at least one year')
-      .optional()
-      .describe('Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline.'),
-    with_mitigation: z
-      .boolean({ error: 'with_mitigation must be true or false' })
-      .default(true)
-      .describe("Scores after the assets' mitigation level (residual), as the dashboard shows them by default."),
-    gdp_adjusted: z
-      .boolean({ error: 'gdp_adjusted must be true or false' })
-      .default(false)
-      .describe('Scale business interruption by GDP growth under the scenario.'),
-  })
-  .superRefine((b, ctx) => {
-    if ((b.project_id === undefined) === (b.assets === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [b.project_id === undefined ? 'assets' : 'project_id'],
-        message: 'Send either project_id or assets (one of them, not both).',
-      });
-    }
+export const ResultsRequest = strictObject({
+  project_id: dbId('project_id').optional(),
+  assets: z
+    .array(ResultsAsset, { error: 'assets must be a list of assets' })
+    .min(1, 'assets needs at least one asset')
+    .max(RESULTS_MAX_ASSETS, `assets: at most ${RESULTS_MAX_ASSETS} assets per request; upload a larger portfolio as a project and ask by project_id`)
+    .optional(),
+  hazards: z
+    .array(z.enum(HAZARD_KEY_LIST, { error: (i) => `hazards: '${String(i.input)}' is not a hazard key (${HAZARD_KEY_LIST.join(', ')})` }))
+    .min(1, 'hazards needs at least one hazard')
+    .optional()
+    .describe("Hazard keys; default: the project's hazards, or all eleven for posted assets."),
+  analysis_type: z.enum(ANALYSIS_TYPES, { error: 'analysis_type must be rcp or ssp' }).default('ssp'),
+  scenarios: z
+    .array(z.enum(SCENARIOS, { error: 'scenarios: scenarios are "26", "45" and "85"' }))
+    .min(1, 'scenarios needs at least one scenario')
+    .optional()
+    .describe('Default all three.'),
+  years: z
+    .array(
+      z
+        .number({ error: 'years: years are numbers' })
+        .int('years: years are whole numbers')
+        .min(2020, 'years: years run from 2020')
+        .max(2100, 'years: years run to 2100'),
+    )
+    .min(1, 'years needs at least one year')
+    .optional()
+    .describe('Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline.'),
+  with_mitigation: z
+    .boolean({ error: 'with_mitigation must be true or false' })
+    .default(true)
+    .describe("Scores after the assets' mitigation level (residual), as the dashboard shows them by default."),
+  gdp_adjusted: z
+    .boolean({ error: 'gdp_adjusted must be true or false' })
+    .default(false)
+    .describe('Scale business interruption by GDP growth under the scenario.'),
+}).superRefine((b, ctx) => {
+  const seen = new Map<string, number>();
+  b.assets?.forEach((a, i) => {
+    if (a.id === undefined) return;
+    const k = `${typeof a.id}:${a.id}`;
+    const first = seen.get(k);
+    if (first !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['assets', i, 'id'], message: `id ${JSON.stringify(a.id).slice(0, 60)} is already the id of assets.${first}` });
+    else seen.set(k, i);
   });
+  if ((b.project_id === undefined) === (b.assets === undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [b.project_id === undefined ? 'assets' : 'project_id'],
+      message: 'Send either project_id or assets (one of them, not both).',
+    });
+  }
+});
 export type ResultsRequest = z.input<typeof ResultsRequest>;
 
 export const ResultsQuery = z.object({ format: z.enum(RESULT_FORMATS, { error: `format must be one of ${RESULT_FORMATS.join(', ')}` }).default('json') });
@@ -138,7 +171,12 @@ const usd = (what: string) => z.number().nullable().describe(`${what}, USD, owne
 export const AssetResult = z
   .object({
     asset_index: z.number().int().describe('Position of the asset in the request or project, from 0.'),
-    asset_id: z.number().int().nullable().describe("The asset's id in the project; null for posted assets."),
+    asset_id: z
+      .union([z.number(), z.string()])
+      .nullable()
+      .describe(
+        "The asset's id: in a project its id there (a whole number); for posted assets the `id` you sent, as sent (text or number), null when you sent none.",
+      ),
     asset_name: z.string(),
     latitude: z.number(),
     longitude: z.number(),

@@ -1695,10 +1695,12 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ResultsAssetInput: {
+            /** @description Your own id of the asset (text up to 200 characters, or a number), answered as `asset_id` in every row of the asset; unique within a request. */
+            id?: string | number;
             name: string;
             latitude: number;
             longitude: number;
-            /** @description Property type, e.g. Office, Warehouse, Residential (the upload template's types). */
+            /** @description Property type, e.g. Office, Warehouse, Residential: the upload template's types, their labels and synonyms. As in an upload, other text is kept as written and analysed as Commercial; NA or empty = none. */
             property_type?: string;
             country_code?: string;
             /** @description Asset value, USD. */
@@ -1725,8 +1727,8 @@ export interface components {
         AssetResultInput: {
             /** @description Position of the asset in the request or project, from 0. */
             asset_index: number;
-            /** @description The asset's id in the project; null for posted assets. */
-            asset_id: number | null;
+            /** @description The asset's id: in a project its id there (a whole number); for posted assets the `id` you sent, as sent (text or number), null when you sent none. */
+            asset_id: (number | string) | null;
             asset_name: string;
             latitude: number;
             longitude: number;
@@ -1821,11 +1823,13 @@ export interface components {
             "Avoided loss (USD)": number | null;
         };
         ResultsAsset: {
+            /** @description Your own id of the asset (text up to 200 characters, or a number), answered as `asset_id` in every row of the asset; unique within a request. */
+            id?: string | number;
             name: string;
             latitude: number;
             longitude: number;
-            /** @description Property type, e.g. Office, Warehouse, Residential (the upload template's types). */
-            property_type?: string;
+            /** @description Property type, e.g. Office, Warehouse, Residential: the upload template's types, their labels and synonyms. As in an upload, other text is kept as written and analysed as Commercial; NA or empty = none. */
+            property_type?: unknown;
             country_code?: string;
             /** @description Asset value, USD. */
             valuation?: number;
@@ -1851,8 +1855,8 @@ export interface components {
         AssetResult: {
             /** @description Position of the asset in the request or project, from 0. */
             asset_index: number;
-            /** @description The asset's id in the project; null for posted assets. */
-            asset_id: number | null;
+            /** @description The asset's id: in a project its id there (a whole number); for posted assets the `id` you sent, as sent (text or number), null when you sent none. */
+            asset_id: (number | string) | null;
             asset_name: string;
             latitude: number;
             longitude: number;

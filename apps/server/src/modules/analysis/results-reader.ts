@@ -15,7 +15,8 @@ const READ_CHUNKS = 16;
 /** A stored analysis, decoded for reading: assets in position order with their result chunk and local index. */
 /** A posted asset (results API): what the reader needs besides the engine input. */
 export interface ResultsAssetRow {
-  id: null;
+  /** The caller's own id of a posted asset (results API `id`), null when none was sent. */
+  id: string | number | null;
   name: string;
   latitude: number;
   longitude: number;

@@ -204,7 +204,7 @@ export class ResultsService {
       await new Promise((r) => setImmediate(r));
     }
     const rows: ResultsAssetRow[] = assets.map((a, i) => ({
-      id: null,
+      id: a.id ?? null,
       name: a.name,
       latitude: a.latitude,
       longitude: a.longitude,
