@@ -429,3 +429,38 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
     assert.equal((await s.api.get(`/api/v2/projects/${projectId}/assets_gis/`, { token: stranger.token })).status, 404);
   });
 });
+
+describe('results API while a project is analysing', () => {
+  let s: TestServer;
+  after(() => s?.close());
+  test('409 with Retry-After (seconds) until the analysis is done; a failed analysis has none', async () => {
+    // no job worker: the project's analysis stays queued
+    s = await startServer();
+    const u = await registerAndLogin(s.api);
+    const res = await s.api.post('/api/v2/create_project/', {
+      token: u.token,
+      json: { portfolio_name: 'Queued', data: [ASSETS[0]], portfolio_variables: ['Typhoon'] },
+    });
+    assert.equal(res.status, 201);
+    const projectId = res.body.project.project_id;
+    const r = await fetch(`${s.url}/api/v2/asset_results/`, {
+      method: 'POST',
+      headers: { authorization: `Token ${u.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: projectId, years: [2050] }),
+    });
+    assert.equal(r.status, 409);
+    assert.equal(r.headers.get('retry-after'), '5');
+    const body = (await r.json()) as { detail: string; retry_after_seconds: number };
+    assert.match(body.detail, /not finished yet/);
+    assert.equal(body.retry_after_seconds, 5);
+    await s.db.updateTable('projects').set({ status: 'failed', status_message: 'test' }).where('id', '=', projectId).execute();
+    const failed = await fetch(`${s.url}/api/v2/asset_results/`, {
+      method: 'POST',
+      headers: { authorization: `Token ${u.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: projectId, years: [2050] }),
+    });
+    assert.equal(failed.status, 409);
+    assert.equal(failed.headers.get('retry-after'), null);
+    assert.match(((await failed.json()) as { detail: string }).detail, /failed: test/);
+  });
+});

@@ -38,7 +38,8 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.status(400).send({ detail, errors });
     }
     if (error instanceof AppError) {
-      if (error.statusCode === 429 && typeof error.extra?.retry_after_seconds === 'number') {
+      // 429 (rate limits) and 409 (an analysis still running): when to ask again
+      if ((error.statusCode === 429 || error.statusCode === 409) && typeof error.extra?.retry_after_seconds === 'number') {
         void reply.header('retry-after', String(error.extra.retry_after_seconds));
       }
       return reply.status(error.statusCode).send({ detail: error.message, ...(error.errors ? { errors: error.errors } : {}), ...(error.extra ?? {}) });

@@ -824,7 +824,7 @@ export interface paths {
         put?: never;
         /**
          * Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses, score (JSON, CSV or GeoJSON)
-         * @description Send `project_id` (a project you may download; its stored analysis, 409 while it runs) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). `?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.
+         * @description Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). `?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.
          */
         post: operations["postV2AssetResults"];
         delete?: never;
@@ -2087,6 +2087,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2102,6 +2104,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2162,6 +2166,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2177,6 +2183,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2192,6 +2200,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2207,6 +2217,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2222,6 +2234,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2313,6 +2327,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2328,6 +2344,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2343,6 +2361,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2358,6 +2378,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2373,6 +2395,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2410,6 +2434,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2425,6 +2451,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2440,6 +2468,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2455,6 +2485,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2470,6 +2502,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2508,6 +2542,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2523,6 +2559,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2538,6 +2576,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2553,6 +2593,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2568,6 +2610,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2625,6 +2669,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2640,6 +2686,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2655,6 +2703,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2670,6 +2720,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2685,6 +2737,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2735,6 +2789,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2750,6 +2806,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2765,6 +2823,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2780,6 +2840,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2795,6 +2857,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2841,6 +2905,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2856,6 +2922,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2871,6 +2939,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2886,6 +2956,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2901,6 +2973,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2951,6 +3025,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2966,6 +3042,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2981,6 +3059,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -2996,6 +3076,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3011,6 +3093,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3049,6 +3133,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3064,6 +3150,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3079,6 +3167,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3094,6 +3184,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3109,6 +3201,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3154,6 +3248,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3169,6 +3265,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3184,6 +3282,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3199,6 +3299,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3214,6 +3316,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3256,6 +3360,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3271,6 +3377,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3286,6 +3394,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3301,6 +3411,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3316,6 +3428,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3359,6 +3473,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3374,6 +3490,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3389,6 +3507,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3404,6 +3524,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3419,6 +3541,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3463,6 +3587,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3478,6 +3604,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3493,6 +3621,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3508,6 +3638,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3523,6 +3655,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3561,6 +3695,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3576,6 +3712,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3591,6 +3729,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3606,6 +3746,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3621,6 +3763,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3665,6 +3809,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3680,6 +3826,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3695,6 +3843,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3710,6 +3860,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3725,6 +3877,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3770,6 +3924,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3785,6 +3941,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3800,6 +3958,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3815,6 +3975,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3830,6 +3992,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3877,6 +4041,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3892,6 +4058,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3907,6 +4075,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3922,6 +4092,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3937,6 +4109,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3984,6 +4158,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -3999,6 +4175,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4014,6 +4192,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4029,6 +4209,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4044,6 +4226,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4104,6 +4288,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4119,6 +4305,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4134,6 +4322,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4149,6 +4339,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4164,6 +4356,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4212,6 +4406,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4227,6 +4423,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4242,6 +4440,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4257,6 +4457,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4272,6 +4474,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4326,6 +4530,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4341,6 +4547,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4356,6 +4564,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4371,6 +4581,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4386,6 +4598,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4450,6 +4664,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4465,6 +4681,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4480,6 +4698,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4495,6 +4715,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4510,6 +4732,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4525,6 +4749,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4564,6 +4790,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4579,6 +4807,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4594,6 +4824,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4609,6 +4841,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4624,6 +4858,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4678,6 +4914,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4693,6 +4931,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4708,6 +4948,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4723,6 +4965,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4738,6 +4982,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4864,6 +5110,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -4882,6 +5130,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4897,6 +5147,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4912,6 +5164,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4927,6 +5181,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -4993,6 +5249,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -5011,6 +5269,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5026,6 +5286,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5041,6 +5303,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5056,6 +5320,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5155,6 +5421,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5170,6 +5438,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5236,6 +5506,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5251,6 +5523,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5292,6 +5566,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5309,6 +5585,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5324,6 +5602,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5339,6 +5619,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5428,6 +5710,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5445,6 +5729,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5460,6 +5746,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5475,6 +5763,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5523,6 +5813,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5540,6 +5832,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5555,6 +5849,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5570,6 +5866,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5615,6 +5913,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5632,6 +5932,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5647,6 +5949,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5662,6 +5966,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5718,6 +6024,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5735,6 +6043,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5750,6 +6060,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5765,6 +6077,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5817,6 +6131,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5834,6 +6150,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5849,6 +6167,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5864,6 +6184,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5908,6 +6230,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5925,6 +6249,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5940,6 +6266,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -5955,6 +6283,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6017,6 +6347,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6034,6 +6366,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6049,6 +6383,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6064,6 +6400,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6079,6 +6417,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6129,6 +6469,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6146,6 +6488,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6161,6 +6505,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6176,6 +6522,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6191,6 +6539,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6243,6 +6593,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6260,6 +6612,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6275,6 +6629,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6290,6 +6646,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6305,6 +6663,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6356,6 +6716,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
                         detail: string;
@@ -6363,6 +6725,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "text/html": {
                         detail: string;
@@ -6370,6 +6734,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6385,6 +6751,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
                         detail: string;
@@ -6392,6 +6760,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "text/html": {
                         detail: string;
@@ -6399,6 +6769,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6414,6 +6786,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
                         detail: string;
@@ -6421,6 +6795,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "text/html": {
                         detail: string;
@@ -6428,6 +6804,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6443,6 +6821,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
                         detail: string;
@@ -6450,6 +6830,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "text/html": {
                         detail: string;
@@ -6457,6 +6839,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6503,6 +6887,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6520,6 +6906,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6535,6 +6923,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6550,6 +6940,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6565,6 +6957,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6580,6 +6974,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6618,6 +7014,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6633,6 +7031,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6648,6 +7048,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6713,6 +7115,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6728,6 +7132,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6743,6 +7149,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6758,6 +7166,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6773,6 +7183,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6817,6 +7229,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "application/geopackage+sqlite3": {
                         detail: string;
@@ -6824,6 +7238,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6839,6 +7255,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "application/geopackage+sqlite3": {
                         detail: string;
@@ -6846,6 +7264,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6861,6 +7281,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "application/geopackage+sqlite3": {
                         detail: string;
@@ -6868,6 +7290,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6883,6 +7307,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "application/geopackage+sqlite3": {
                         detail: string;
@@ -6890,6 +7316,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6905,6 +7333,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "application/geopackage+sqlite3": {
                         detail: string;
@@ -6912,6 +7342,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6959,6 +7391,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -6974,6 +7408,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -7124,6 +7560,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -7139,6 +7577,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -7154,6 +7594,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -7169,6 +7611,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -7700,6 +8144,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -7715,6 +8161,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -7730,6 +8178,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -7745,6 +8195,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -7760,6 +8212,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7909,6 +8363,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -7924,6 +8380,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -7939,6 +8397,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -7954,6 +8414,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -7969,6 +8431,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8071,6 +8535,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8086,6 +8552,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8101,6 +8569,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8116,6 +8586,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8131,6 +8603,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8241,6 +8715,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8256,6 +8732,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8271,6 +8749,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8286,6 +8766,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8301,6 +8783,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8809,6 +9293,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8824,6 +9310,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8839,6 +9327,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8854,6 +9344,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8869,6 +9361,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8943,6 +9437,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8958,6 +9454,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8973,6 +9471,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -8988,6 +9488,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9003,6 +9505,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9055,6 +9559,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9072,6 +9578,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9087,6 +9595,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9102,6 +9612,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9152,6 +9664,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9169,6 +9683,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9184,6 +9700,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9199,6 +9717,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9291,6 +9811,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9308,6 +9830,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9323,6 +9847,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9338,6 +9864,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9408,6 +9936,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9425,6 +9955,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9440,6 +9972,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9455,6 +9989,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9512,6 +10048,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9529,6 +10067,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9544,6 +10084,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9559,6 +10101,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9610,6 +10154,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9627,6 +10173,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9642,6 +10190,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9657,6 +10207,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9672,6 +10224,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9757,6 +10311,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9774,6 +10330,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9789,6 +10347,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9804,6 +10364,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9819,6 +10381,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9868,6 +10432,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9885,6 +10451,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9900,6 +10468,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9915,6 +10485,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9930,6 +10502,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -9988,6 +10562,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10005,6 +10581,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10020,6 +10598,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10035,6 +10615,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10050,6 +10632,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10122,6 +10706,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10139,6 +10725,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10154,6 +10742,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10169,6 +10759,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10184,6 +10776,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10237,6 +10831,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10254,6 +10850,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10269,6 +10867,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10322,6 +10922,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10339,6 +10941,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10354,6 +10958,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10392,6 +10998,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10409,6 +11017,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10424,6 +11034,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10510,6 +11122,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -10528,6 +11142,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10543,6 +11159,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10558,6 +11176,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10573,6 +11193,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10658,6 +11280,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -10676,6 +11300,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10691,6 +11317,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10706,6 +11334,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10721,6 +11351,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10774,6 +11406,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -10792,6 +11426,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10807,6 +11443,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10822,6 +11460,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10837,6 +11477,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10942,6 +11584,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -10960,6 +11604,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10975,6 +11621,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -10990,6 +11638,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11005,6 +11655,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11074,6 +11726,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11092,6 +11746,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11107,6 +11763,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11122,6 +11780,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11137,6 +11797,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11182,6 +11844,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11200,6 +11864,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11215,6 +11881,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11230,6 +11898,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11245,6 +11915,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11310,6 +11982,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11320,6 +11994,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11330,6 +12006,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11348,6 +12026,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "text/csv": {
                         detail: string;
@@ -11355,6 +12035,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
                         detail: string;
@@ -11362,6 +12044,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11377,6 +12061,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "text/csv": {
                         detail: string;
@@ -11384,6 +12070,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
                         detail: string;
@@ -11391,6 +12079,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11406,6 +12096,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "text/csv": {
                         detail: string;
@@ -11413,6 +12105,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
                         detail: string;
@@ -11420,6 +12114,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11435,6 +12131,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "text/csv": {
                         detail: string;
@@ -11442,6 +12140,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
                         detail: string;
@@ -11449,6 +12149,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11521,6 +12223,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11539,6 +12243,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11554,6 +12260,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11569,6 +12277,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11584,6 +12294,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11667,6 +12379,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11685,6 +12399,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11700,6 +12416,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11715,6 +12433,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11816,6 +12536,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11834,6 +12556,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11849,6 +12573,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11864,6 +12590,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11907,6 +12635,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11962,6 +12692,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11977,6 +12709,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -11992,6 +12726,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12007,6 +12743,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12059,6 +12797,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12074,6 +12814,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12089,6 +12831,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12104,6 +12848,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12208,6 +12954,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12223,6 +12971,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12238,6 +12988,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12253,6 +13005,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12312,6 +13066,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12327,6 +13083,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12342,6 +13100,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12357,6 +13117,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12404,6 +13166,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12419,6 +13183,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12434,6 +13200,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12449,6 +13217,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12493,6 +13263,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12508,6 +13280,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12523,6 +13297,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12538,6 +13314,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12582,6 +13360,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12597,6 +13377,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12612,6 +13394,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12627,6 +13411,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12672,6 +13458,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12687,6 +13475,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12732,6 +13522,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12747,6 +13539,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12860,6 +13654,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -12877,6 +13673,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12892,6 +13690,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -12988,6 +13788,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13003,6 +13805,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13018,6 +13822,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13033,6 +13839,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13048,6 +13856,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13063,6 +13873,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13164,6 +13976,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13179,6 +13993,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13194,6 +14010,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13209,6 +14027,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13224,6 +14044,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13239,6 +14061,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13279,6 +14103,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13294,6 +14120,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13309,6 +14137,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13324,6 +14154,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13339,6 +14171,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13354,6 +14188,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13402,6 +14238,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13419,6 +14257,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13434,6 +14274,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13449,6 +14291,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13508,6 +14352,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13525,6 +14371,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13540,6 +14388,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -13555,6 +14405,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     };
                 };
             };

@@ -24,7 +24,7 @@ function resultsApiRoutes(app: RouteApp) {
         tags: ['Results'],
         summary: 'Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses, score (JSON, CSV or GeoJSON)',
         description:
-          'Send `project_id` (a project you may download; its stored analysis, 409 while it runs) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). ' +
+          'Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). ' +
           '`?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). ' +
           'At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.',
         security: TOKEN_SECURITY,
