@@ -4,7 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import { check as checkGeoJson } from '@placemarkio/check-geojson';
 import initSqlJs from 'sql.js';
 import { ApiError, createApiClient } from '@crp/api-client';
-import { ASSET_RESULT_COLUMNS, RESULTS_MAX_ASSETS, type AssetResult } from '@crp/contracts';
+import { readFileSync } from 'node:fs';
+import { ASSET_RESULT_COLUMNS, OWN_DATA_TIER, RESULTS_MAX_ASSETS, severityBand, type AssetResult } from '@crp/contracts';
+import { HAZARD_META } from '@crp/hazards';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 const require = createRequire(import.meta.url);
@@ -463,4 +465,29 @@ describe('results API while a project is analysing', () => {
     assert.equal(failed.headers.get('retry-after'), null);
     assert.match(((await failed.json()) as { detail: string }).detail, /failed: test/);
   });
+});
+
+test('OpenAPI of the results API (issue 38): named request and error components, every media type of the 200, 409/413/422, enums', () => {
+  const doc = JSON.parse(readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8'));
+  const schemas = doc.components.schemas;
+  const op = doc.paths['/api/v2/asset_results/'].post;
+  assert.equal(op.requestBody.content['application/json'].schema.$ref, '#/components/schemas/ResultsRequestInput');
+  const req = schemas.ResultsRequestInput;
+  assert.equal(req.additionalProperties, false);
+  assert.deepEqual(
+    req.oneOf.map((o: { required: string[] }) => o.required),
+    [['project_id'], ['assets']],
+  );
+  assert.equal(schemas.ResultsAssetInput.additionalProperties, false);
+  assert.deepEqual(Object.keys(op.responses[200].content).sort(), ['application/geo+json', 'application/json', 'text/csv']);
+  assert.equal(op.responses[200].content['application/geo+json'].schema.$ref, '#/components/schemas/AssetResultsFeatureCollection');
+  for (const code of ['400', '401', '403', '404', '409', '413', '422']) assert.ok(op.responses[code], `${code} listed`);
+  assert.equal(op.responses[400].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody');
+  assert.ok(schemas.ErrorBody.properties.retry_after_seconds, 'the 409 body may say when to ask again');
+  // every value the code can produce is in the enums
+  const row = schemas.AssetResult.properties;
+  const tiers = new Set([...Object.values(HAZARD_META).map((m) => m.tier), OWN_DATA_TIER, 'published dataset']);
+  for (const t of tiers) assert.ok(row.data_tier.enum.includes(t), `tier ${t}`);
+  const bands = new Set(['No data', ...Array.from({ length: 101 }, (_, i) => severityBand(i))]);
+  assert.deepEqual([...bands].sort(), [...row.band.enum].sort());
 });

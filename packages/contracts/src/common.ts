@@ -1,15 +1,17 @@
 import { z } from 'zod';
 
 /** Every 4xx/5xx answer has this body: `detail` is a sentence for people, `errors` names the fields. */
-export const ErrorBody = z.object({
-  detail: z.string(),
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-  retry_after_seconds: z
-    .number()
-    .int()
-    .optional()
-    .describe('409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header).'),
-});
+export const ErrorBody = z
+  .object({
+    detail: z.string(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    retry_after_seconds: z
+      .number()
+      .int()
+      .optional()
+      .describe('409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header).'),
+  })
+  .meta({ id: 'ErrorBody' });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export const DetailBody = z.object({ detail: z.string() });

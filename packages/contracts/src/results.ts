@@ -15,6 +15,7 @@ import {
   PROPERTY_TYPE_MAX,
 } from './assets.js';
 import { dbId, strictObject } from './common.js';
+import { DATA_TIERS } from './hazard-values.js';
 import { ANALYSIS_TYPES, HAZARDS, SCENARIOS, type HazardKey } from './hazards.js';
 
 const HAZARD_KEY_LIST = HAZARDS.map((h) => h.key) as unknown as [HazardKey, ...HazardKey[]];
@@ -143,29 +144,46 @@ export const ResultsRequest = strictObject({
     .boolean({ error: 'gdp_adjusted must be true or false' })
     .default(false)
     .describe('Scale business interruption by GDP growth under the scenario.'),
-}).superRefine((b, ctx) => {
-  const seen = new Map<string, number>();
-  b.assets?.forEach((a, i) => {
-    if (a.id === undefined) return;
-    const k = `${typeof a.id}:${a.id}`;
-    const first = seen.get(k);
-    if (first !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['assets', i, 'id'], message: `id ${JSON.stringify(a.id).slice(0, 60)} is already the id of assets.${first}` });
-    else seen.set(k, i);
-  });
-  if ((b.project_id === undefined) === (b.assets === undefined)) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [b.project_id === undefined ? 'assets' : 'project_id'],
-      message: 'Send either project_id or assets (one of them, not both).',
+})
+  .superRefine((b, ctx) => {
+    const seen = new Map<string, number>();
+    b.assets?.forEach((a, i) => {
+      if (a.id === undefined) return;
+      const k = `${typeof a.id}:${a.id}`;
+      const first = seen.get(k);
+      if (first !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['assets', i, 'id'], message: `id ${JSON.stringify(a.id).slice(0, 60)} is already the id of assets.${first}` });
+      else seen.set(k, i);
     });
-  }
-});
+    if ((b.project_id === undefined) === (b.assets === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [b.project_id === undefined ? 'assets' : 'project_id'],
+        message: 'Send either project_id or assets (one of them, not both).',
+      });
+    }
+  })
+  .meta({
+    id: 'ResultsRequest',
+    description: 'Either `project_id` (a stored analysis) or `assets` (analysed now), not both; unknown keys are a 400 naming them.',
+    oneOf: [
+      { title: 'By project', required: ['project_id'], not: { required: ['assets'] } },
+      { title: 'Posted assets', required: ['assets'], not: { required: ['project_id'] } },
+    ],
+  });
 export type ResultsRequest = z.input<typeof ResultsRequest>;
 
 export const ResultsQuery = z.object({ format: z.enum(RESULT_FORMATS, { error: `format must be one of ${RESULT_FORMATS.join(', ')}` }).default('json') });
 
 const usd = (what: string) => z.number().nullable().describe(`${what}, USD, ownership-adjusted; null when the hazard has no data at the asset.`);
+
+/** Every band a row can carry: the severity bands of a score (contracts scores.ts severityBand), and No data. */
+export const RESULT_BANDS = ['No Risk', 'Low', 'Medium', 'Medium-High', 'High', 'Very High', 'No data'] as const;
+/**
+ * Every data tier a row can carry: the hazard models' tiers and 'own data' (DATA_TIERS), and 'published dataset' (a
+ * registered published hazard dataset, added on the flood branch), once each.
+ */
+export const RESULT_DATA_TIERS = [...new Set<string>([...DATA_TIERS, 'published dataset'])] as [string, ...string[]];
 
 /** One asset x hazard x scenario x year. Money in USD (rounded to cents), null = no data. Field names are stable. */
 export const AssetResult = z
@@ -197,7 +215,9 @@ export const AssetResult = z
     intensity: z.number().nullable().describe('Headline hazard intensity (e.g. 100-year flood depth, 100-year gust), in intensity_unit; null = no data.'),
     intensity_unit: z.string(),
     score: z.number().nullable().describe('Hazard severity 0-100 (not a percentage); null = no data.'),
-    band: z.string().describe('No Risk, Low, Medium, Medium-High, High, Very High, or No data.'),
+    band: z
+      .enum(RESULT_BANDS)
+      .describe('Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<90), Very High; No data when the hazard has no data.'),
     expected_annual_loss_usd: usd('Expected annual loss: damage to building, contents and inventory plus business interruption'),
     residual_expected_annual_loss_usd: usd("Expected annual loss after the asset's mitigation level"),
     expected_damage_usd: usd('Of the expected annual loss, the physical damage (building, contents, inventory)'),
@@ -210,8 +230,10 @@ export const AssetResult = z
     cvar_percent: z.number().nullable().describe('CVaR as a percentage of the exposed value.'),
     avoided_loss_usd: usd('CVaR minus residual CVaR'),
     data_tier: z
-      .string()
-      .describe('How far to trust the hazard: "placeholder" marks screening models, "own data" a value from your company\'s own hazard layer.'),
+      .enum(RESULT_DATA_TIERS)
+      .describe(
+        'How far to trust the hazard: "observed/modelled from real data", "model on real inputs", "published parameters only", "published dataset" (a registered published hazard dataset), "placeholder" (screening models) or "own data" (a value from your company\'s own hazard layer).',
+      ),
     own_data_layer: z.string().nullable().describe('The own hazard layer that gave the value, or null.'),
   })
   .meta({ id: 'AssetResult' });
@@ -228,6 +250,37 @@ export const ResultsResponse = z
   })
   .meta({ id: 'ResultsResponse' });
 export type ResultsResponse = z.infer<typeof ResultsResponse>;
+
+/** `?format=geojson`: one Point feature per row (RFC 7946, [longitude, latitude]), the row as its properties. */
+export const AssetResultsFeatureCollection = z
+  .object({
+    type: z.literal('FeatureCollection'),
+    methodology_version: z.string(),
+    features: z.array(
+      z.object({
+        type: z.literal('Feature'),
+        geometry: z.object({ type: z.literal('Point'), coordinates: z.tuple([z.number(), z.number()]).describe('[longitude, latitude], WGS 84') }),
+        properties: AssetResult,
+      }),
+    ),
+  })
+  .meta({ id: 'AssetResultsFeatureCollection' });
+
+/** `?format=csv`: a header row of the AssetResult fields in order, then one line per row (RFC 4180, CRLF). */
+export const AssetResultsCsv = z
+  .string()
+  .describe('text/csv; charset=utf-8: a header row (the AssetResult field names, in order), then one line per row; RFC 4180 quoting, CRLF line ends.')
+  .meta({ id: 'AssetResultsCsv' });
+
+/** The 422 of a project whose stored analysis is larger than this server reads at once (RESULTS_DECODE_MAX_MB). */
+export const ResultsTooLargeBody = z
+  .object({
+    detail: z.string(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    code: z.literal('results_too_large'),
+    error: z.string(),
+  })
+  .meta({ id: 'ResultsTooLargeBody' });
 
 /** The columns of the CSV answer, in order (the AssetResult fields). */
 export const ASSET_RESULT_COLUMNS = Object.keys(AssetResult.shape) as (keyof AssetResult)[];

@@ -1694,6 +1694,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ErrorBodyInput: {
+            detail: string;
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+            /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+            retry_after_seconds?: number;
+        };
         ResultsAssetInput: {
             /** @description Your own id of the asset (text up to 200 characters, or a number), answered as `asset_id` in every row of the asset; unique within a request. */
             id?: string | number;
@@ -1724,6 +1733,32 @@ export interface components {
              */
             construction?: "concrete" | "steel" | "masonry" | "wood" | "manufactured";
         };
+        /** @description Either `project_id` (a stored analysis) or `assets` (analysed now), not both; unknown keys are a 400 naming them. */
+        ResultsRequestInput: {
+            project_id?: number;
+            assets?: components["schemas"]["ResultsAssetInput"][];
+            /** @description Hazard keys; default: the project's hazards, or all eleven for posted assets. */
+            hazards?: ("river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought")[];
+            /**
+             * @default ssp
+             * @enum {string}
+             */
+            analysis_type?: "rcp" | "ssp";
+            /** @description Default all three. */
+            scenarios?: ("26" | "45" | "85")[];
+            /** @description Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline. */
+            years?: number[];
+            /**
+             * @description Scores after the assets' mitigation level (residual), as the dashboard shows them by default.
+             * @default true
+             */
+            with_mitigation?: boolean;
+            /**
+             * @description Scale business interruption by GDP growth under the scenario.
+             * @default false
+             */
+            gdp_adjusted?: boolean;
+        } & (unknown | unknown);
         AssetResultInput: {
             /** @description Position of the asset in the request or project, from 0. */
             asset_index: number;
@@ -1755,8 +1790,11 @@ export interface components {
             intensity_unit: string;
             /** @description Hazard severity 0-100 (not a percentage); null = no data. */
             score: number | null;
-            /** @description No Risk, Low, Medium, Medium-High, High, Very High, or No data. */
-            band: string;
+            /**
+             * @description Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<90), Very High; No data when the hazard has no data.
+             * @enum {string}
+             */
+            band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High" | "No data";
             /** @description Expected annual loss: damage to building, contents and inventory plus business interruption, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             expected_annual_loss_usd: number | null;
             /** @description Expected annual loss after the asset's mitigation level, USD, ownership-adjusted; null when the hazard has no data at the asset. */
@@ -1779,8 +1817,11 @@ export interface components {
             cvar_percent: number | null;
             /** @description CVaR minus residual CVaR, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             avoided_loss_usd: number | null;
-            /** @description How far to trust the hazard: "placeholder" marks screening models, "own data" a value from your company's own hazard layer. */
-            data_tier: string;
+            /**
+             * @description How far to trust the hazard: "observed/modelled from real data", "model on real inputs", "published parameters only", "published dataset" (a registered published hazard dataset), "placeholder" (screening models) or "own data" (a value from your company's own hazard layer).
+             * @enum {string}
+             */
+            data_tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "own data" | "published dataset";
             /** @description The own hazard layer that gave the value, or null. */
             own_data_layer: string | null;
         };
@@ -1793,6 +1834,34 @@ export interface components {
             assets: number;
             rows: number;
             results: components["schemas"]["AssetResultInput"][];
+        };
+        AssetResultsFeatureCollectionInput: {
+            /** @enum {string} */
+            type: "FeatureCollection";
+            methodology_version: string;
+            features: {
+                /** @enum {string} */
+                type: "Feature";
+                geometry: {
+                    /** @enum {string} */
+                    type: "Point";
+                    /** @description [longitude, latitude], WGS 84 */
+                    coordinates: (number)[];
+                };
+                properties: components["schemas"]["AssetResultInput"];
+            }[];
+        };
+        /** @description text/csv; charset=utf-8: a header row (the AssetResult field names, in order), then one line per row; RFC 4180 quoting, CRLF line ends. */
+        AssetResultsCsvInput: string;
+        ResultsTooLargeBodyInput: {
+            detail: string;
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+            /** @enum {string} */
+            code: "results_too_large";
+            error: string;
         };
         CsvReportRowInput: {
             Asset: string;
@@ -1821,6 +1890,15 @@ export interface components {
             "Residual CVaR (USD)": number | null;
             "CVaR (%)": number | null;
             "Avoided loss (USD)": number | null;
+        };
+        ErrorBody: {
+            detail: string;
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+            /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+            retry_after_seconds?: number;
         };
         ResultsAsset: {
             /** @description Your own id of the asset (text up to 200 characters, or a number), answered as `asset_id` in every row of the asset; unique within a request. */
@@ -1852,6 +1930,32 @@ export interface components {
              */
             construction?: "concrete" | "steel" | "masonry" | "wood" | "manufactured";
         };
+        /** @description Either `project_id` (a stored analysis) or `assets` (analysed now), not both; unknown keys are a 400 naming them. */
+        ResultsRequest: {
+            project_id?: number;
+            assets?: components["schemas"]["ResultsAsset"][];
+            /** @description Hazard keys; default: the project's hazards, or all eleven for posted assets. */
+            hazards?: ("river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought")[];
+            /**
+             * @default ssp
+             * @enum {string}
+             */
+            analysis_type: "rcp" | "ssp";
+            /** @description Default all three. */
+            scenarios?: ("26" | "45" | "85")[];
+            /** @description Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline. */
+            years?: number[];
+            /**
+             * @description Scores after the assets' mitigation level (residual), as the dashboard shows them by default.
+             * @default true
+             */
+            with_mitigation: boolean;
+            /**
+             * @description Scale business interruption by GDP growth under the scenario.
+             * @default false
+             */
+            gdp_adjusted: boolean;
+        } & (unknown | unknown);
         AssetResult: {
             /** @description Position of the asset in the request or project, from 0. */
             asset_index: number;
@@ -1883,8 +1987,11 @@ export interface components {
             intensity_unit: string;
             /** @description Hazard severity 0-100 (not a percentage); null = no data. */
             score: number | null;
-            /** @description No Risk, Low, Medium, Medium-High, High, Very High, or No data. */
-            band: string;
+            /**
+             * @description Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<90), Very High; No data when the hazard has no data.
+             * @enum {string}
+             */
+            band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High" | "No data";
             /** @description Expected annual loss: damage to building, contents and inventory plus business interruption, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             expected_annual_loss_usd: number | null;
             /** @description Expected annual loss after the asset's mitigation level, USD, ownership-adjusted; null when the hazard has no data at the asset. */
@@ -1907,8 +2014,11 @@ export interface components {
             cvar_percent: number | null;
             /** @description CVaR minus residual CVaR, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             avoided_loss_usd: number | null;
-            /** @description How far to trust the hazard: "placeholder" marks screening models, "own data" a value from your company's own hazard layer. */
-            data_tier: string;
+            /**
+             * @description How far to trust the hazard: "observed/modelled from real data", "model on real inputs", "published parameters only", "published dataset" (a registered published hazard dataset), "placeholder" (screening models) or "own data" (a value from your company's own hazard layer).
+             * @enum {string}
+             */
+            data_tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "own data" | "published dataset";
             /** @description The own hazard layer that gave the value, or null. */
             own_data_layer: string | null;
         };
@@ -1921,6 +2031,34 @@ export interface components {
             assets: number;
             rows: number;
             results: components["schemas"]["AssetResult"][];
+        };
+        AssetResultsFeatureCollection: {
+            /** @enum {string} */
+            type: "FeatureCollection";
+            methodology_version: string;
+            features: {
+                /** @enum {string} */
+                type: "Feature";
+                geometry: {
+                    /** @enum {string} */
+                    type: "Point";
+                    /** @description [longitude, latitude], WGS 84 */
+                    coordinates: (number)[];
+                };
+                properties: components["schemas"]["AssetResult"];
+            }[];
+        };
+        /** @description text/csv; charset=utf-8: a header row (the AssetResult field names, in order), then one line per row; RFC 4180 quoting, CRLF line ends. */
+        AssetResultsCsv: string;
+        ResultsTooLargeBody: {
+            detail: string;
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+            /** @enum {string} */
+            code: "results_too_large";
+            error: string;
         };
         CsvReportRow: {
             Asset: string;
@@ -2081,15 +2219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2098,15 +2228,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2160,15 +2282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2177,15 +2291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2194,15 +2300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2211,15 +2309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2228,15 +2318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2321,15 +2403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2338,15 +2412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2355,15 +2421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2372,15 +2430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2389,15 +2439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2428,15 +2470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2445,15 +2479,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2462,15 +2488,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2479,15 +2497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2496,15 +2506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2536,15 +2538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2553,15 +2547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2570,15 +2556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2587,15 +2565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2604,15 +2574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2663,15 +2625,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2680,15 +2634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2697,15 +2643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2714,15 +2652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2731,15 +2661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2783,15 +2705,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2800,15 +2714,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2817,15 +2723,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2834,15 +2732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2851,15 +2741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2899,15 +2781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2916,15 +2790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2933,15 +2799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2950,15 +2808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2967,15 +2817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3019,15 +2861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3036,15 +2870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3053,15 +2879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3070,15 +2888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3087,15 +2897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3127,15 +2929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3144,15 +2938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3161,15 +2947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3178,15 +2956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3195,15 +2965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3242,15 +3004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3259,15 +3013,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3276,15 +3022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3293,15 +3031,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3310,15 +3040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3354,15 +3076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3371,15 +3085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3388,15 +3094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3405,15 +3103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3422,15 +3112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3467,15 +3149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3484,15 +3158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3501,15 +3167,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3518,15 +3176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3535,15 +3185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3581,15 +3223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3598,15 +3232,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3615,15 +3241,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3632,15 +3250,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3649,15 +3259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3689,15 +3291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3706,15 +3300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3723,15 +3309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3740,15 +3318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3757,15 +3327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3803,15 +3365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3820,15 +3374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3837,15 +3383,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3854,15 +3392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3871,15 +3401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3918,15 +3440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3935,15 +3449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3952,15 +3458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3969,15 +3467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3986,15 +3476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4035,15 +3517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4052,15 +3526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4069,15 +3535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4086,15 +3544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4103,15 +3553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4152,15 +3594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4169,15 +3603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4186,15 +3612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4203,15 +3621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4220,15 +3630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4282,15 +3684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4299,15 +3693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4316,15 +3702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4333,15 +3711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4350,15 +3720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4400,15 +3762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4417,15 +3771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4434,15 +3780,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4451,15 +3789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4468,15 +3798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4524,15 +3846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4541,15 +3855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4558,15 +3864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4575,15 +3873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4592,15 +3882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4658,15 +3940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4675,15 +3949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4692,15 +3958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4709,15 +3967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4726,15 +3976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4743,15 +3985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4784,15 +4018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4801,15 +4027,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4818,15 +4036,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4835,15 +4045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4852,15 +4054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4908,15 +4102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4925,15 +4111,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4942,15 +4120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4959,15 +4129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4976,15 +4138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5124,15 +4278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5141,15 +4287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5158,15 +4296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5175,15 +4305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5263,15 +4385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5280,15 +4394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5297,15 +4403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5314,15 +4412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5415,15 +4505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5432,15 +4514,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5500,15 +4574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5517,15 +4583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5579,15 +4637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5596,15 +4646,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5613,15 +4655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5723,15 +4757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5740,15 +4766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5757,15 +4775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5826,15 +4836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5843,15 +4845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5860,15 +4854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5926,15 +4912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5943,15 +4921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5960,15 +4930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6037,15 +4999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6054,15 +5008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6071,15 +5017,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6144,15 +5082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6161,15 +5091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6178,15 +5100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6243,15 +5157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6260,15 +5166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6277,15 +5175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6360,15 +5250,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6377,15 +5259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6394,15 +5268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6411,15 +5277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6482,15 +5340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6499,15 +5349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6516,15 +5358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6533,15 +5367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6606,15 +5432,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6623,15 +5441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6640,15 +5450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6657,15 +5459,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6710,33 +5504,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "text/html": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": components["schemas"]["ErrorBody"];
+                    "text/html": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6745,33 +5515,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "text/html": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": components["schemas"]["ErrorBody"];
+                    "text/html": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6780,33 +5526,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "text/html": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": components["schemas"]["ErrorBody"];
+                    "text/html": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6815,33 +5537,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "text/html": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": components["schemas"]["ErrorBody"];
+                    "text/html": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6900,15 +5598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6917,15 +5607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6934,15 +5616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6951,15 +5625,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6968,15 +5634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7008,15 +5666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7025,15 +5675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7042,15 +5684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7066,41 +5700,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    project_id?: number;
-                    assets?: components["schemas"]["ResultsAssetInput"][];
-                    /** @description Hazard keys; default: the project's hazards, or all eleven for posted assets. */
-                    hazards?: ("river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought")[];
-                    /**
-                     * @default ssp
-                     * @enum {string}
-                     */
-                    analysis_type?: "rcp" | "ssp";
-                    /** @description Default all three. */
-                    scenarios?: ("26" | "45" | "85")[];
-                    /** @description Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline. */
-                    years?: number[];
-                    /**
-                     * @description Scores after the assets' mitigation level (residual), as the dashboard shows them by default.
-                     * @default true
-                     */
-                    with_mitigation?: boolean;
-                    /**
-                     * @description Scale business interruption by GDP growth under the scenario.
-                     * @default false
-                     */
-                    gdp_adjusted?: boolean;
-                };
+                "application/json": components["schemas"]["ResultsRequestInput"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The rows: JSON (format=json), CSV (format=csv) or a GeoJSON FeatureCollection (format=geojson). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ResultsResponse"];
+                    "text/csv": components["schemas"]["AssetResultsCsv"];
+                    "application/geo+json": components["schemas"]["AssetResultsFeatureCollection"];
                 };
             };
             /** @description Default Response */
@@ -7109,15 +5721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7126,15 +5730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7143,15 +5739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7160,32 +5748,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description project_id: the analysis is queued or running (Retry-After: 5 and retry_after_seconds), or it failed (no Retry-After). */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description project_id: the stored analysis is larger than this server reads at once (RESULTS_DECODE_MAX_MB). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsTooLargeBody"];
                 };
             };
         };
@@ -7223,24 +5813,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/geo+json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "application/geopackage+sqlite3": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/geo+json": components["schemas"]["ErrorBody"];
+                    "application/geopackage+sqlite3": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7249,24 +5823,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/geo+json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "application/geopackage+sqlite3": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/geo+json": components["schemas"]["ErrorBody"];
+                    "application/geopackage+sqlite3": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7275,24 +5833,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/geo+json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "application/geopackage+sqlite3": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/geo+json": components["schemas"]["ErrorBody"];
+                    "application/geopackage+sqlite3": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7301,24 +5843,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/geo+json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "application/geopackage+sqlite3": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/geo+json": components["schemas"]["ErrorBody"];
+                    "application/geopackage+sqlite3": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7327,24 +5853,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/geo+json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "application/geopackage+sqlite3": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/geo+json": components["schemas"]["ErrorBody"];
+                    "application/geopackage+sqlite3": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7385,15 +5895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/tiff": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "image/tiff": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7402,15 +5904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/tiff": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "image/tiff": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7554,15 +6048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7571,15 +6057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7588,15 +6066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7605,15 +6075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8138,15 +6600,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8155,15 +6609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8172,15 +6618,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8189,15 +6627,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8357,15 +6787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8374,15 +6796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8391,15 +6805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8408,15 +6814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8529,15 +6927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8546,15 +6936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8563,15 +6945,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8580,15 +6954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8709,15 +7075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8726,15 +7084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8743,15 +7093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8760,15 +7102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9287,15 +7621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9304,15 +7630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9321,15 +7639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9338,15 +7648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9431,15 +7733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9448,15 +7742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9465,15 +7751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9482,15 +7760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9499,15 +7769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9572,15 +7834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9589,15 +7843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9606,15 +7852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9677,15 +7915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9694,15 +7924,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9711,15 +7933,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9824,15 +8038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9841,15 +8047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9858,15 +8056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9949,15 +8139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9966,15 +8148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9983,15 +8157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10061,15 +8227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10078,15 +8236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10095,15 +8245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10167,15 +8309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10184,15 +8318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10201,15 +8327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10218,15 +8336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10324,15 +8434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10341,15 +8443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10358,15 +8452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10375,15 +8461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10445,15 +8523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10462,15 +8532,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10479,15 +8541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10496,15 +8550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10575,15 +8621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10592,15 +8630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10609,15 +8639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10626,15 +8648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10719,15 +8733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10736,15 +8742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10753,15 +8751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10770,15 +8760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10844,15 +8826,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10861,15 +8835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10935,15 +8901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10952,15 +8910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11011,15 +8961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11028,15 +8970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11136,15 +9070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11153,15 +9079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11170,15 +9088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11187,15 +9097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11294,15 +9196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11311,15 +9205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11328,15 +9214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11345,15 +9223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11420,15 +9290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11437,15 +9299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11454,15 +9308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11471,15 +9317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11598,15 +9436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11615,15 +9445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11632,15 +9454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11649,15 +9463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11740,15 +9546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11757,15 +9555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11774,15 +9564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11791,15 +9573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11858,15 +9632,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11875,15 +9641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11892,15 +9650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11909,15 +9659,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12020,33 +9762,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "text/csv": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12055,33 +9773,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "text/csv": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12090,33 +9784,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "text/csv": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12125,33 +9795,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "text/csv": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12237,15 +9883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12254,15 +9892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12271,15 +9901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12288,15 +9910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12393,15 +10007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12410,15 +10016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12427,15 +10025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12550,15 +10140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12567,15 +10149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12584,15 +10158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12629,15 +10195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12686,15 +10244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12703,15 +10253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12720,15 +10262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12737,15 +10271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12791,15 +10317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12808,15 +10326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12825,15 +10335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12842,15 +10344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12948,15 +10442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12965,15 +10451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12982,15 +10460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12999,15 +10469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13060,15 +10522,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13077,15 +10531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13094,15 +10540,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13111,15 +10549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13160,15 +10590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13177,15 +10599,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13194,15 +10608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13211,15 +10617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13257,15 +10655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13274,15 +10664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13291,15 +10673,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13308,15 +10682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13354,15 +10720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13371,15 +10729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13388,15 +10738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13405,15 +10747,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13452,15 +10786,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "image/png": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13469,15 +10795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "image/png": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13516,15 +10834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "image/png": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13533,15 +10843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "image/png": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13667,15 +10969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13684,15 +10978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13782,15 +11068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13799,15 +11077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13816,15 +11086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13833,15 +11095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13850,15 +11104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13867,15 +11113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13970,15 +11208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13987,15 +11217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14004,15 +11226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14021,15 +11235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14038,15 +11244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14055,15 +11253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -14097,15 +11287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14114,15 +11296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14131,15 +11305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14148,15 +11314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14165,15 +11323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14182,15 +11332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -14251,15 +11393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14268,15 +11402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14285,15 +11411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -14365,15 +11483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14382,15 +11492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14399,15 +11501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
-                        retry_after_seconds?: number;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
