@@ -217,7 +217,9 @@ export const AssetResult = z
     score: z.number().nullable().describe('Hazard severity 0-100 (not a percentage); null = no data.'),
     band: z
       .enum(RESULT_BANDS)
-      .describe('Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<90), Very High; No data when the hazard has no data.'),
+      .describe(
+        'Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High (100); No data when the hazard has no data.',
+      ),
     expected_annual_loss_usd: usd('Expected annual loss: damage to building, contents and inventory plus business interruption'),
     residual_expected_annual_loss_usd: usd("Expected annual loss after the asset's mitigation level"),
     expected_damage_usd: usd('Of the expected annual loss, the physical damage (building, contents, inventory)'),

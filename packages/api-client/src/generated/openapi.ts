@@ -1791,7 +1791,7 @@ export interface components {
             /** @description Hazard severity 0-100 (not a percentage); null = no data. */
             score: number | null;
             /**
-             * @description Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<90), Very High; No data when the hazard has no data.
+             * @description Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High (100); No data when the hazard has no data.
              * @enum {string}
              */
             band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High" | "No data";
@@ -1988,7 +1988,7 @@ export interface components {
             /** @description Hazard severity 0-100 (not a percentage); null = no data. */
             score: number | null;
             /**
-             * @description Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<90), Very High; No data when the hazard has no data.
+             * @description Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High (100); No data when the hazard has no data.
              * @enum {string}
              */
             band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High" | "No data";
