@@ -37,6 +37,8 @@ describe('hazard point API and catalogue', () => {
       ['latitude=10&longitude=10&scenario=60', 'scenario'],
       ['latitude=10&longitude=10&analysis_type=xyz', 'analysis_type'],
       ['latitude=10&longitude=10&year=1900', 'year'],
+      ['latitude=10&longitude=10&analysis_type=rcp&year=2100', 'year'],
+      ['latitude=10&longitude=10&analysis_type=ssp&year=2031', 'year'],
     ];
     for (const [q, field] of cases) {
       const res = await s.api.get(`/api/v2/hazard/point/?${q}`, { token });
@@ -44,6 +46,11 @@ describe('hazard point API and catalogue', () => {
       assert.equal(res.body.errors[0].field, field, JSON.stringify(res.body));
     }
     assert.equal((await s.api.get('/api/v2/hazard/point/?latitude=1&longitude=1')).status, 401);
+    const rcp2100 = await s.api.get('/api/v2/hazard/point/?latitude=22.3&longitude=114.17&analysis_type=rcp&year=2100', { token });
+    assert.equal(rcp2100.body.detail, 'year: 2100 is not RCP year(s); choose from 2020, 2030, 2050.');
+    // the years the results API takes answer, the SSP baseline among them
+    for (const q of ['analysis_type=rcp&year=2030', 'analysis_type=ssp&year=2020', 'analysis_type=ssp&year=2100'])
+      assert.equal((await s.api.get(`/api/v2/hazard/point/?latitude=22.3&longitude=114.17&${q}`, { token })).status, 200, q);
   });
 
   test('the catalogue lists every layer with provenance', async () => {

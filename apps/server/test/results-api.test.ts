@@ -4,7 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import { check as checkGeoJson } from '@placemarkio/check-geojson';
 import initSqlJs from 'sql.js';
 import { ApiError, createApiClient } from '@crp/api-client';
-import { ASSET_RESULT_COLUMNS, RESULTS_MAX_ASSETS, type AssetResult } from '@crp/contracts';
+import { readFileSync } from 'node:fs';
+import { ASSET_RESULT_COLUMNS, OWN_DATA_TIER, RESULTS_MAX_ASSETS, severityBand, type AssetResult } from '@crp/contracts';
+import { HAZARD_META } from '@crp/hazards';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 const require = createRequire(import.meta.url);
@@ -86,7 +88,7 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
       'damage + disruption = expected annual loss',
     );
     assert.ok(hk.loss_1_in_250_usd! >= hk.loss_1_in_100_usd!, 'the rarer event costs at least as much');
-    assert.ok(hk.asset_id! > 0);
+    assert.ok(typeof hk.asset_id === 'number' && hk.asset_id > 0, 'a project asset answers its id there');
     // The spreadsheet export reads the same rows (shared code): same figures for the same cell.
     const xl = await s.api.post('/api/v2/download_csv_report/', {
       token: owner.token,
@@ -273,6 +275,105 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
     assert.equal(r.status, 401);
   });
 
+  test('strict requests (issue 38): unknown keys are a 400 naming each; posted ids come back as asset_id; property type and 0,0 as an upload checks them', async () => {
+    const post = (json: unknown) => s.api.post('/api/v2/asset_results/', { token: owner.token, json });
+    const fields = (r: { body: { errors?: { field: string }[] } }) => r.body.errors?.map((e) => e.field).join(',');
+    const one = { name: 'HK office', latitude: 22.3, longitude: 114.17 };
+    // a misspelt top-level key: it answered all eleven hazards before
+    let r = await post({ assets: [one], hazard: ['typhoon'], years: [2050] });
+    assert.equal(r.status, 400, JSON.stringify(r.body));
+    assert.equal(fields(r), 'hazard');
+    assert.match(r.body.detail, /^hazard: unknown key 'hazard' \(did you mean 'hazards'\?\)/);
+    r = await post({ project_id: projectId, foo: 1, bar: 2 });
+    assert.equal(r.status, 400);
+    assert.equal(fields(r), 'foo,bar');
+    // unknown keys of a posted asset, at their place
+    r = await post({ assets: [one, { ...one, name: 'b', lat: 1, colour: 'red' }], hazards: ['typhoon'], years: [2050] });
+    assert.equal(r.status, 400);
+    assert.equal(fields(r), 'assets.1.lat,assets.1.colour');
+    // the caller's own ids, text or number, echoed in every row of the asset
+    r = await post({
+      assets: [
+        { ...one, id: 'HK-001' },
+        { name: 'Manila', latitude: 14.6, longitude: 120.98, id: 17 },
+        { name: 'Madrid', latitude: 40.42, longitude: -3.7 },
+      ],
+      hazards: ['typhoon', 'extreme_heat'],
+      scenarios: ['45'],
+      years: [2030, 2050],
+    });
+    assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
+    const ids = (r.body.results as AssetResult[]).map((x) => `${x.asset_name}=${JSON.stringify(x.asset_id)}`);
+    assert.deepEqual([...new Set(ids)], ['HK office="HK-001"', 'Manila=17', 'Madrid=null']);
+    assert.equal(ids.length, 3 * 2 * 2);
+    const csv = await fetch(`${s.url}/api/v2/asset_results/?format=csv`, {
+      method: 'POST',
+      headers: { authorization: `Token ${owner.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ assets: [{ ...one, id: 'HK-001' }], hazards: ['typhoon'], scenarios: ['45'], years: [2050] }),
+    });
+    const table = parseCsv(await csv.text());
+    assert.equal(table[1]![ASSET_RESULT_COLUMNS.indexOf('asset_id')], 'HK-001');
+    for (const [id, field, why] of [
+      ['x'.repeat(201), 'assets.0.id', /longer than 200/],
+      [{ a: 1 }, 'assets.0.id', /string or a number/],
+      [true, 'assets.0.id', /string or a number/],
+    ] as const) {
+      r = await post({ assets: [{ ...one, id }], hazards: ['typhoon'], years: [2050] });
+      assert.equal(r.status, 400, JSON.stringify(id));
+      assert.equal(fields(r), field);
+      assert.match(r.body.detail, why);
+    }
+    r = await post({
+      assets: [
+        { ...one, id: 'a' },
+        { ...one, name: 'b', id: 'a' },
+      ],
+      hazards: ['typhoon'],
+      years: [2050],
+    });
+    assert.equal(r.status, 400);
+    assert.equal(fields(r), 'assets.1.id');
+    assert.match(r.body.detail, /already the id of assets\.0/);
+    // property type: the upload's rule (free text up to 80 characters, NA = none, unknown types analysed as Commercial)
+    const typed = async (property_type: unknown) => post({ assets: [{ ...one, property_type }], hazards: ['typhoon'], scenarios: ['45'], years: [2050] });
+    r = await typed('P'.repeat(81));
+    assert.equal(r.status, 400);
+    assert.equal(fields(r), 'assets.0.property_type');
+    assert.match(r.body.detail, /property_type is longer than 80 characters/);
+    r = await typed(7);
+    assert.equal(r.status, 400);
+    assert.equal(fields(r), 'assets.0.property_type');
+    const spaceport = await typed('Spaceport');
+    const commercial = await typed('Commercial');
+    assert.equal(spaceport.status, 200);
+    assert.equal(spaceport.body.results[0].property_type, 'Spaceport');
+    assert.equal(spaceport.body.results[0].expected_annual_loss_usd, commercial.body.results[0].expected_annual_loss_usd);
+    const na = await typed('  NA ');
+    assert.equal(na.body.results[0].property_type, null);
+    // the same in an upload: 81 characters are refused with the same words, 'Spaceport' is kept
+    const up = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      json: { portfolio_name: 'Strict types', data: [{ ...one, property_type: 'P'.repeat(81) }] },
+    });
+    assert.equal(up.status, 400);
+    assert.match(JSON.stringify(up.body), /property type is longer than 80 characters/);
+    // 0,0 is refused as an upload refuses it, with the same sentence
+    r = await post({ assets: [{ name: 'zero', latitude: 0, longitude: 0 }], hazards: ['typhoon'], years: [2050] });
+    assert.equal(r.status, 400);
+    assert.equal(fields(r), 'assets.0.latitude');
+    const zero = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      json: { portfolio_name: 'Zero', data: [{ name: 'zero', latitude: 0, longitude: 0 }] },
+    });
+    assert.equal(zero.status, 400);
+    const sentence = "latitude and longitude are both 0 (a point in the Gulf of Guinea): give the asset's real location";
+    assert.ok(r.body.detail.endsWith(sentence), r.body.detail);
+    assert.ok(JSON.stringify(zero.body).includes(sentence), JSON.stringify(zero.body));
+    // one of them 0 is a real place (the equator, the prime meridian)
+    r = await post({ assets: [{ name: 'equator', latitude: 0, longitude: 32.5 }], hazards: ['typhoon'], years: [2050] });
+    assert.equal(r.status, 200);
+  });
+
   test('the project GIS export: GeoJSON per asset, and a GeoPackage that SQLite opens with a decodable point geometry', async () => {
     const gj = await fetch(`${s.url}/api/v2/projects/${projectId}/assets_gis/?format=geojson&analysis_type=ssp&scenario=85&year=2050`, {
       headers: { authorization: `Token ${owner.token}` },
@@ -329,4 +430,64 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
     assert.equal(badYear.body.errors[0].field, 'year');
     assert.equal((await s.api.get(`/api/v2/projects/${projectId}/assets_gis/`, { token: stranger.token })).status, 404);
   });
+});
+
+describe('results API while a project is analysing', () => {
+  let s: TestServer;
+  after(() => s?.close());
+  test('409 with Retry-After (seconds) until the analysis is done; a failed analysis has none', async () => {
+    // no job worker: the project's analysis stays queued
+    s = await startServer();
+    const u = await registerAndLogin(s.api);
+    const res = await s.api.post('/api/v2/create_project/', {
+      token: u.token,
+      json: { portfolio_name: 'Queued', data: [ASSETS[0]], portfolio_variables: ['Typhoon'] },
+    });
+    assert.equal(res.status, 201);
+    const projectId = res.body.project.project_id;
+    const r = await fetch(`${s.url}/api/v2/asset_results/`, {
+      method: 'POST',
+      headers: { authorization: `Token ${u.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: projectId, years: [2050] }),
+    });
+    assert.equal(r.status, 409);
+    assert.equal(r.headers.get('retry-after'), '5');
+    const body = (await r.json()) as { detail: string; retry_after_seconds: number };
+    assert.match(body.detail, /not finished yet/);
+    assert.equal(body.retry_after_seconds, 5);
+    await s.db.updateTable('projects').set({ status: 'failed', status_message: 'test' }).where('id', '=', projectId).execute();
+    const failed = await fetch(`${s.url}/api/v2/asset_results/`, {
+      method: 'POST',
+      headers: { authorization: `Token ${u.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: projectId, years: [2050] }),
+    });
+    assert.equal(failed.status, 409);
+    assert.equal(failed.headers.get('retry-after'), null);
+    assert.match(((await failed.json()) as { detail: string }).detail, /failed: test/);
+  });
+});
+
+test('OpenAPI of the results API (issue 38): named request and error components, every media type of the 200, 409/413/422, enums', () => {
+  const doc = JSON.parse(readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8'));
+  const schemas = doc.components.schemas;
+  const op = doc.paths['/api/v2/asset_results/'].post;
+  assert.equal(op.requestBody.content['application/json'].schema.$ref, '#/components/schemas/ResultsRequestInput');
+  const req = schemas.ResultsRequestInput;
+  assert.equal(req.additionalProperties, false);
+  assert.deepEqual(
+    req.oneOf.map((o: { required: string[] }) => o.required),
+    [['project_id'], ['assets']],
+  );
+  assert.equal(schemas.ResultsAssetInput.additionalProperties, false);
+  assert.deepEqual(Object.keys(op.responses[200].content).sort(), ['application/geo+json', 'application/json', 'text/csv']);
+  assert.equal(op.responses[200].content['application/geo+json'].schema.$ref, '#/components/schemas/AssetResultsFeatureCollection');
+  for (const code of ['400', '401', '403', '404', '409', '413', '422']) assert.ok(op.responses[code], `${code} listed`);
+  assert.equal(op.responses[400].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody');
+  assert.ok(schemas.ErrorBody.properties.retry_after_seconds, 'the 409 body may say when to ask again');
+  // every value the code can produce is in the enums
+  const row = schemas.AssetResult.properties;
+  const tiers = new Set([...Object.values(HAZARD_META).map((m) => m.tier), OWN_DATA_TIER, 'published dataset']);
+  for (const t of tiers) assert.ok(row.data_tier.enum.includes(t), `tier ${t}`);
+  const bands = new Set(['No data', ...Array.from({ length: 101 }, (_, i) => severityBand(i))]);
+  assert.deepEqual([...bands].sort(), [...row.band.enum].sort());
 });

@@ -130,6 +130,28 @@ export function constructionClassError(field: string, v: unknown): string {
   return `${field} '${String(v).slice(0, 40)}' is not a construction class (${CONSTRUCTION_CLASSES.join(', ')})`;
 }
 
+/**
+ * Longest property type, characters. The type is free text, in an upload and in the results API alike: known types,
+ * their labels and common synonyms select the type's vulnerability and business-interruption figures; any other
+ * text is kept as written and analysed as Commercial (engine property-types.ts propertyTypeOf).
+ */
+export const PROPERTY_TYPE_MAX = 80;
+
+/**
+ * A property-type cell or field as every asset path reads it (upload rows, the results API's posted assets): null for
+ * NA (empty, "NA", "-"...), the trimmed text otherwise, or an error sentence naming `field` when it is too long.
+ */
+export function parsePropertyType(v: unknown, field: string): { value: string | null } | { error: string } {
+  if (isNA(v)) return { value: null };
+  const s = String(v).trim();
+  if (s.length > PROPERTY_TYPE_MAX) return { error: `${field} is longer than ${PROPERTY_TYPE_MAX} characters` };
+  return { value: s };
+}
+
+/** Why an asset at latitude 0, longitude 0 is refused (upload rows and posted assets): it is a missing location written as zeros. */
+export const NULL_ISLAND_MESSAGE = "latitude and longitude are both 0 (a point in the Gulf of Guinea): give the asset's real location";
+export const isNullIsland = (latitude: number | null, longitude: number | null) => latitude === 0 && longitude === 0;
+
 export const OPTIONAL_ASSET_FIELDS = ASSET_FIELDS.filter((f): boolean => (f as AssetField).optional === true).map((f) => f.key);
 
 /** The NA sentinel of the spec: sent for empty values. */

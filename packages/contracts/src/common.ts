@@ -1,7 +1,17 @@
 import { z } from 'zod';
 
 /** Every 4xx/5xx answer has this body: `detail` is a sentence for people, `errors` names the fields. */
-export const ErrorBody = z.object({ detail: z.string(), errors: z.array(z.object({ field: z.string(), message: z.string() })).optional() });
+export const ErrorBody = z
+  .object({
+    detail: z.string(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    retry_after_seconds: z
+      .number()
+      .int()
+      .optional()
+      .describe('409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header).'),
+  })
+  .meta({ id: 'ErrorBody' });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export const DetailBody = z.object({ detail: z.string() });
@@ -41,3 +51,29 @@ export const IdParam = (name: string) => z.object({ [name]: dbId(name, { coerce:
  * (or a string with a non-JSON content type), which Fastify writes as is, so this schema never validates or serialises.
  */
 export const BinaryBody = (description: string) => z.string().meta({ format: 'binary' }).describe(description) as unknown as z.ZodType<Uint8Array | string>;
+
+/** Edit distance of two short keys (a misspelt key's nearest known key). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** The sentence for keys an object does not have: the nearest known key when one is close, and the known keys. */
+export function unknownKeysMessage(keys: readonly string[], known: readonly string[]): string {
+  const near = keys.length === 1 ? known.find((k) => editDistance(keys[0]!.toLowerCase(), k) <= Math.max(1, Math.floor(k.length / 4))) : undefined;
+  return `unknown key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `'${k.slice(0, 60)}'`).join(', ')}${near ? ` (did you mean '${near}'?)` : ''}; the keys are ${known.join(', ')}`;
+}
+
+/**
+ * An object that refuses keys it does not have (issue 38: a misspelt `hazard` was dropped and all hazards answered):
+ * a 400 naming each unknown key (plugins/errors.ts turns the issue into one `{field, message}` per key).
+ */
+export function strictObject<T extends z.ZodRawShape>(shape: T) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, { error: (iss) => (iss.code === 'unrecognized_keys' ? unknownKeysMessage(iss.keys, known) : undefined) });
+}

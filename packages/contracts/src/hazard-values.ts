@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { HazardKey } from './hazards.js';
+import { yearsProblem, type HazardKey } from './hazards.js';
 import type { SeverityBand } from './scores.js';
 
 /**
@@ -144,24 +144,33 @@ export const HAZARD_YEAR_MAX = 2100;
  * Query of `GET api/v2/hazard/point/` (issue 3 §4). Numbers arrive as strings in a query string, so they are coerced.
  * Errors name the field (the server maps zod issues to `{ field, message }`).
  */
-export const HazardPointQuery = z.object({
-  latitude: z.coerce
-    .number({ error: 'latitude must be a number' })
-    .min(-90, 'latitude must be between -90 and 90')
-    .max(90, 'latitude must be between -90 and 90'),
-  longitude: z.coerce
-    .number({ error: 'longitude must be a number' })
-    .min(-180, 'longitude must be between -180 and 180')
-    .max(180, 'longitude must be between -180 and 180'),
-  analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).default('ssp'),
-  scenario: z.enum(['26', '45', '85'], { error: 'scenario must be 26, 45 or 85' }).default('85'),
-  year: z.coerce
-    .number({ error: 'year must be a number' })
-    .int('year must be an integer')
-    .min(HAZARD_YEAR_MIN, `year must be between ${HAZARD_YEAR_MIN} and ${HAZARD_YEAR_MAX}`)
-    .max(HAZARD_YEAR_MAX, `year must be between ${HAZARD_YEAR_MIN} and ${HAZARD_YEAR_MAX}`)
-    .default(2050),
-});
+export const HazardPointQuery = z
+  .object({
+    latitude: z.coerce
+      .number({ error: 'latitude must be a number' })
+      .min(-90, 'latitude must be between -90 and 90')
+      .max(90, 'latitude must be between -90 and 90'),
+    longitude: z.coerce
+      .number({ error: 'longitude must be a number' })
+      .min(-180, 'longitude must be between -180 and 180')
+      .max(180, 'longitude must be between -180 and 180'),
+    analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).default('ssp'),
+    scenario: z.enum(['26', '45', '85'], { error: 'scenario must be 26, 45 or 85' }).default('85'),
+    year: z.coerce
+      .number({ error: 'year must be a number' })
+      .int('year must be an integer')
+      .min(HAZARD_YEAR_MIN, `year must be between ${HAZARD_YEAR_MIN} and ${HAZARD_YEAR_MAX}`)
+      .max(HAZARD_YEAR_MAX, `year must be between ${HAZARD_YEAR_MIN} and ${HAZARD_YEAR_MAX}`)
+      .default(2050)
+      .describe('A year of the analysis type, as the results API takes them: RCP 2020, 2030, 2050; SSP 2020 (baseline) and 2025-2100 every 5 years.'),
+  })
+  .superRefine((q, ctx) => {
+    // only the years each analysis type has (issue 38): RCP 2100 is a 400 naming `year`, as in the results API
+    // (a year out of range or not whole has its issue already)
+    if (!Number.isInteger(q.year) || q.year < HAZARD_YEAR_MIN || q.year > HAZARD_YEAR_MAX || (q.analysis_type !== 'rcp' && q.analysis_type !== 'ssp')) return;
+    const problem = yearsProblem(q.analysis_type, [q.year], 'year');
+    if (problem) ctx.addIssue({ code: 'custom', path: ['year'], message: problem });
+  });
 export type HazardPointQuery = z.infer<typeof HazardPointQuery>;
 
 const SEVERITY_BAND_NAMES = ['No Risk', 'Low', 'Medium', 'Medium-High', 'High', 'Very High'] as const;

@@ -48,3 +48,19 @@ export const BASELINE_YEAR = 2020;
 
 /** Years offered per analysis type (issue 4 §4): RCP 2020/2030/2050; SSP 2025-2100 every 5 years. */
 export const YEARS: Record<AnalysisType, readonly number[]> = { rcp: [2020, 2030, 2050], ssp: Array.from({ length: 16 }, (_, i) => 2025 + i * 5) };
+
+/**
+ * Years an analysis of each type answers for, with the 2020 baseline: RCP 2020, 2030, 2050; SSP 2020 (the baseline)
+ * and 2025-2100 every 5 years. The one list the results API, the GIS export and the point API check years against.
+ */
+export function analysisYears(at: AnalysisType): number[] {
+  return [BASELINE_YEAR, ...YEARS[at]].filter((v, i, a) => a.indexOf(v) === i);
+}
+
+/** The sentence for years an analysis type does not have (null when every year is one of its years). */
+export function yearsProblem(at: AnalysisType, years: readonly number[], field: string): string | null {
+  const allowed = analysisYears(at);
+  const bad = years.filter((y) => !allowed.includes(y));
+  if (!bad.length) return null;
+  return `${field}: ${bad.join(', ')} ${bad.length > 1 ? 'are' : 'is'} not ${at.toUpperCase()} year(s); choose from ${allowed.join(', ')}.`;
+}

@@ -5,8 +5,17 @@
  * feature per row, these fields as properties). docs/results-api.md documents it with examples.
  */
 import { z } from 'zod';
-import { CONSTRUCTION_CLASSES, constructionClassError, constructionClassOf } from './assets.js';
-import { dbId } from './common.js';
+import {
+  CONSTRUCTION_CLASSES,
+  constructionClassError,
+  constructionClassOf,
+  isNullIsland,
+  NULL_ISLAND_MESSAGE,
+  parsePropertyType,
+  PROPERTY_TYPE_MAX,
+} from './assets.js';
+import { dbId, strictObject } from './common.js';
+import { DATA_TIERS } from './hazard-values.js';
 import { ANALYSIS_TYPES, HAZARDS, SCENARIOS, type HazardKey } from './hazards.js';
 
 const HAZARD_KEY_LIST = HAZARDS.map((h) => h.key) as unknown as [HazardKey, ...HazardKey[]];
@@ -24,102 +33,128 @@ const money = (field: string) =>
     .min(0, `${field} must be 0 or more`)
     .max(1e15, `${field} is too large`);
 
+/** Longest caller's id of a posted asset, characters. */
+export const ASSET_ID_MAX = 200;
+
 /** One posted asset: a location plus what the engine needs for money figures (all but name and location optional). */
-export const ResultsAsset = z
-  .object({
-    name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200, 'name is too long'),
-    latitude: z.number({ error: 'latitude must be a number' }).min(-90, 'latitude must be -90 to 90').max(90, 'latitude must be -90 to 90'),
-    longitude: z.number({ error: 'longitude must be a number' }).min(-180, 'longitude must be -180 to 180').max(180, 'longitude must be -180 to 180'),
-    property_type: z
-      .string()
-      .trim()
-      .max(80, 'property_type is too long')
-      .optional()
-      .describe("Property type, e.g. Office, Warehouse, Residential (the upload template's types)."),
-    country_code: z
-      .string()
-      .regex(/^[A-Za-z]{2,3}$/, 'country_code must be an ISO 3166 code')
-      .optional(),
-    valuation: money('valuation').optional().describe('Asset value, USD.'),
-    construction_cost: money('construction_cost').optional().describe('Replacement cost of the building, USD.'),
-    content_value: money('content_value').optional().describe('Contents, USD.'),
-    yearly_inventory_value: money('yearly_inventory_value').optional().describe('Inventory, USD.'),
-    revenue: money('revenue').optional().describe('Annual revenue, USD/yr (business interruption).'),
-    ownership: z
-      .number({ error: 'ownership must be a number' })
-      .min(0, 'ownership must be 0 to 100')
-      .max(100, 'ownership must be 0 to 100')
-      .optional()
-      .describe('Ownership share, percent.'),
-    floors: z
-      .number({ error: 'floors must be a number' })
-      .int('floors must be a whole number')
-      .min(1, 'floors must be 1 or more')
-      .max(300, 'floors must be 300 or fewer')
-      .optional(),
-    flood_protection: z
-      .number({ error: 'flood_protection must be a number' })
-      .min(1, 'flood_protection must be 1 to 100000 years')
-      .max(100000, 'flood_protection must be 1 to 100000 years')
-      .optional()
-      .describe('Standard of flood protection, years.'),
-    construction: z
-      .preprocess(
-        (v) => constructionClassOf(v) ?? v,
-        z.enum(CONSTRUCTION_CLASSES, {
-          error: (i) =>
-            typeof i.input === 'string' ? constructionClassError('construction', i.input) : `construction must be one of ${CONSTRUCTION_CLASSES.join(', ')}`,
-        }),
-      )
-      .optional()
-      .describe(
-        `Construction class (${CONSTRUCTION_CLASSES.join(', ')}): typhoon wind then uses the FEMA Hazus curve of the building type (class, floors, property type); without it the regional Emanuel curve.`,
-      ),
+export const ResultsAsset = strictObject({
+  id: z
+    .union([z.string().max(ASSET_ID_MAX, `id is longer than ${ASSET_ID_MAX} characters`), z.number().finite()], { error: 'id must be a string or a number' })
+    .optional()
+    .describe(
+      `Your own id of the asset (text up to ${ASSET_ID_MAX} characters, or a number), answered as \`asset_id\` in every row of the asset; unique within a request.`,
+    ),
+  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(200, 'name is too long'),
+  latitude: z.number({ error: 'latitude must be a number' }).min(-90, 'latitude must be -90 to 90').max(90, 'latitude must be -90 to 90'),
+  longitude: z.number({ error: 'longitude must be a number' }).min(-180, 'longitude must be -180 to 180').max(180, 'longitude must be -180 to 180'),
+  property_type: z
+    .string({ error: 'property_type must be text' })
+    .meta({ maxLength: PROPERTY_TYPE_MAX })
+    .transform((v, ctx) => {
+      // the upload's rule (parsePropertyType): NA is no type, any other text is kept, trimmed
+      const t = parsePropertyType(v, 'property_type');
+      if ('error' in t) ctx.addIssue({ code: 'custom', message: t.error });
+      return 'error' in t ? undefined : (t.value ?? undefined);
+    })
+    .optional()
+    .describe(
+      "Property type, e.g. Office, Warehouse, Residential: the upload template's types, their labels and synonyms. As in an upload, other text is kept as written and analysed as Commercial; NA or empty = none.",
+    ),
+  country_code: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}$/, 'country_code must be an ISO 3166 code')
+    .optional(),
+  valuation: money('valuation').optional().describe('Asset value, USD.'),
+  construction_cost: money('construction_cost').optional().describe('Replacement cost of the building, USD.'),
+  content_value: money('content_value').optional().describe('Contents, USD.'),
+  yearly_inventory_value: money('yearly_inventory_value').optional().describe('Inventory, USD.'),
+  revenue: money('revenue').optional().describe('Annual revenue, USD/yr (business interruption).'),
+  ownership: z
+    .number({ error: 'ownership must be a number' })
+    .min(0, 'ownership must be 0 to 100')
+    .max(100, 'ownership must be 0 to 100')
+    .optional()
+    .describe('Ownership share, percent.'),
+  floors: z
+    .number({ error: 'floors must be a number' })
+    .int('floors must be a whole number')
+    .min(1, 'floors must be 1 or more')
+    .max(300, 'floors must be 300 or fewer')
+    .optional(),
+  flood_protection: z
+    .number({ error: 'flood_protection must be a number' })
+    .min(1, 'flood_protection must be 1 to 100000 years')
+    .max(100000, 'flood_protection must be 1 to 100000 years')
+    .optional()
+    .describe('Standard of flood protection, years.'),
+  construction: z
+    .preprocess(
+      (v) => constructionClassOf(v) ?? v,
+      z.enum(CONSTRUCTION_CLASSES, {
+        error: (i) =>
+          typeof i.input === 'string' ? constructionClassError('construction', i.input) : `construction must be one of ${CONSTRUCTION_CLASSES.join(', ')}`,
+      }),
+    )
+    .optional()
+    .describe(
+      `Construction class (${CONSTRUCTION_CLASSES.join(', ')}): typhoon wind then uses the FEMA Hazus curve of the building type (class, floors, property type); without it the regional Emanuel curve.`,
+    ),
+})
+  .superRefine((a, ctx) => {
+    if (isNullIsland(a.latitude, a.longitude)) ctx.addIssue({ code: 'custom', path: ['latitude'], message: NULL_ISLAND_MESSAGE });
   })
   .meta({ id: 'ResultsAsset' });
 export type ResultsAsset = z.infer<typeof ResultsAsset>;
 
 /** `POST /api/v2/asset_results/`: either `project_id` (its stored analysis) or `assets` (analysed now), not both. */
-export const ResultsRequest = z
-  .object({
-    project_id: dbId('project_id').optional(),
-    assets: z
-      .array(ResultsAsset, { error: 'assets must be a list of assets' })
-      .min(1, 'assets needs at least one asset')
-      .max(RESULTS_MAX_ASSETS, `assets: at most ${RESULTS_MAX_ASSETS} assets per request; upload a larger portfolio as a project and ask by project_id`)
-      .optional(),
-    hazards: z
-      .array(z.enum(HAZARD_KEY_LIST, { error: (i) => `hazards: '${String(i.input)}' is not a hazard key (${HAZARD_KEY_LIST.join(', ')})` }))
-      .min(1, 'hazards needs at least one hazard')
-      .optional()
-      .describe("Hazard keys; default: the project's hazards, or all eleven for posted assets."),
-    analysis_type: z.enum(ANALYSIS_TYPES, { error: 'analysis_type must be rcp or ssp' }).default('ssp'),
-    scenarios: z
-      .array(z.enum(SCENARIOS, { error: 'scenarios: scenarios are "26", "45" and "85"' }))
-      .min(1, 'scenarios needs at least one scenario')
-      .optional()
-      .describe('Default all three.'),
-    years: z
-      .array(
-        z
-          .number({ error: 'years: years are numbers' })
-          .int('years: years are whole numbers')
-          .min(2020, 'years: years run from 2020')
-          .max(2100, 'years: years run to 2100'),
-      )
-      .min(1, 'years needs at least one year')
-      .optional()
-      .describe('Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline.'),
-    with_mitigation: z
-      .boolean({ error: 'with_mitigation must be true or false' })
-      .default(true)
-      .describe("Scores after the assets' mitigation level (residual), as the dashboard shows them by default."),
-    gdp_adjusted: z
-      .boolean({ error: 'gdp_adjusted must be true or false' })
-      .default(false)
-      .describe('Scale business interruption by GDP growth under the scenario.'),
-  })
+export const ResultsRequest = strictObject({
+  project_id: dbId('project_id').optional(),
+  assets: z
+    .array(ResultsAsset, { error: 'assets must be a list of assets' })
+    .min(1, 'assets needs at least one asset')
+    .max(RESULTS_MAX_ASSETS, `assets: at most ${RESULTS_MAX_ASSETS} assets per request; upload a larger portfolio as a project and ask by project_id`)
+    .optional(),
+  hazards: z
+    .array(z.enum(HAZARD_KEY_LIST, { error: (i) => `hazards: '${String(i.input)}' is not a hazard key (${HAZARD_KEY_LIST.join(', ')})` }))
+    .min(1, 'hazards needs at least one hazard')
+    .optional()
+    .describe("Hazard keys; default: the project's hazards, or all eleven for posted assets."),
+  analysis_type: z.enum(ANALYSIS_TYPES, { error: 'analysis_type must be rcp or ssp' }).default('ssp'),
+  scenarios: z
+    .array(z.enum(SCENARIOS, { error: 'scenarios: scenarios are "26", "45" and "85"' }))
+    .min(1, 'scenarios needs at least one scenario')
+    .optional()
+    .describe('Default all three.'),
+  years: z
+    .array(
+      z
+        .number({ error: 'years: years are numbers' })
+        .int('years: years are whole numbers')
+        .min(2020, 'years: years run from 2020')
+        .max(2100, 'years: years run to 2100'),
+    )
+    .min(1, 'years needs at least one year')
+    .optional()
+    .describe('Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline.'),
+  with_mitigation: z
+    .boolean({ error: 'with_mitigation must be true or false' })
+    .default(true)
+    .describe("Scores after the assets' mitigation level (residual), as the dashboard shows them by default."),
+  gdp_adjusted: z
+    .boolean({ error: 'gdp_adjusted must be true or false' })
+    .default(false)
+    .describe('Scale business interruption by GDP growth under the scenario.'),
+})
   .superRefine((b, ctx) => {
+    const seen = new Map<string, number>();
+    b.assets?.forEach((a, i) => {
+      if (a.id === undefined) return;
+      const k = `${typeof a.id}:${a.id}`;
+      const first = seen.get(k);
+      if (first !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['assets', i, 'id'], message: `id ${JSON.stringify(a.id).slice(0, 60)} is already the id of assets.${first}` });
+      else seen.set(k, i);
+    });
     if ((b.project_id === undefined) === (b.assets === undefined)) {
       ctx.addIssue({
         code: 'custom',
@@ -127,6 +162,14 @@ export const ResultsRequest = z
         message: 'Send either project_id or assets (one of them, not both).',
       });
     }
+  })
+  .meta({
+    id: 'ResultsRequest',
+    description: 'Either `project_id` (a stored analysis) or `assets` (analysed now), not both; unknown keys are a 400 naming them.',
+    oneOf: [
+      { title: 'By project', required: ['project_id'], not: { required: ['assets'] } },
+      { title: 'Posted assets', required: ['assets'], not: { required: ['project_id'] } },
+    ],
   });
 export type ResultsRequest = z.input<typeof ResultsRequest>;
 
@@ -134,11 +177,24 @@ export const ResultsQuery = z.object({ format: z.enum(RESULT_FORMATS, { error: `
 
 const usd = (what: string) => z.number().nullable().describe(`${what}, USD, ownership-adjusted; null when the hazard has no data at the asset.`);
 
+/** Every band a row can carry: the severity bands of a score (contracts scores.ts severityBand), and No data. */
+export const RESULT_BANDS = ['No Risk', 'Low', 'Medium', 'Medium-High', 'High', 'Very High', 'No data'] as const;
+/**
+ * Every data tier a row can carry: the hazard models' tiers and 'own data' (DATA_TIERS), and 'published dataset' (a
+ * registered published hazard dataset, added on the flood branch), once each.
+ */
+export const RESULT_DATA_TIERS = [...new Set<string>([...DATA_TIERS, 'published dataset'])] as [string, ...string[]];
+
 /** One asset x hazard x scenario x year. Money in USD (rounded to cents), null = no data. Field names are stable. */
 export const AssetResult = z
   .object({
     asset_index: z.number().int().describe('Position of the asset in the request or project, from 0.'),
-    asset_id: z.number().int().nullable().describe("The asset's id in the project; null for posted assets."),
+    asset_id: z
+      .union([z.number(), z.string()])
+      .nullable()
+      .describe(
+        "The asset's id: in a project its id there (a whole number); for posted assets the `id` you sent, as sent (text or number), null when you sent none.",
+      ),
     asset_name: z.string(),
     latitude: z.number(),
     longitude: z.number(),
@@ -159,7 +215,11 @@ export const AssetResult = z
     intensity: z.number().nullable().describe('Headline hazard intensity (e.g. 100-year flood depth, 100-year gust), in intensity_unit; null = no data.'),
     intensity_unit: z.string(),
     score: z.number().nullable().describe('Hazard severity 0-100 (not a percentage); null = no data.'),
-    band: z.string().describe('No Risk, Low, Medium, Medium-High, High, Very High, or No data.'),
+    band: z
+      .enum(RESULT_BANDS)
+      .describe(
+        'Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High (100); No data when the hazard has no data.',
+      ),
     expected_annual_loss_usd: usd('Expected annual loss: damage to building, contents and inventory plus business interruption'),
     residual_expected_annual_loss_usd: usd("Expected annual loss after the asset's mitigation level"),
     expected_damage_usd: usd('Of the expected annual loss, the physical damage (building, contents, inventory)'),
@@ -172,9 +232,9 @@ export const AssetResult = z
     cvar_percent: z.number().nullable().describe('CVaR as a percentage of the exposed value.'),
     avoided_loss_usd: usd('CVaR minus residual CVaR'),
     data_tier: z
-      .string()
+      .enum(RESULT_DATA_TIERS)
       .describe(
-        'How far to trust the hazard: "placeholder" marks screening models, "published dataset" a value from a published flood map registered on this installation (WRI Aqueduct Floods, JRC), "own data" a value from your company\'s own hazard layer.',
+        'How far to trust the hazard: "observed/modelled from real data", "model on real inputs", "published parameters only", "published dataset" (a published flood map registered on this installation: WRI Aqueduct Floods, JRC), "placeholder" (screening models) or "own data" (a value from your company\'s own hazard layer).',
       ),
     own_data_layer: z.string().nullable().describe('The own hazard layer that gave the value, or null.'),
     published_dataset: z
@@ -196,6 +256,37 @@ export const ResultsResponse = z
   })
   .meta({ id: 'ResultsResponse' });
 export type ResultsResponse = z.infer<typeof ResultsResponse>;
+
+/** `?format=geojson`: one Point feature per row (RFC 7946, [longitude, latitude]), the row as its properties. */
+export const AssetResultsFeatureCollection = z
+  .object({
+    type: z.literal('FeatureCollection'),
+    methodology_version: z.string(),
+    features: z.array(
+      z.object({
+        type: z.literal('Feature'),
+        geometry: z.object({ type: z.literal('Point'), coordinates: z.tuple([z.number(), z.number()]).describe('[longitude, latitude], WGS 84') }),
+        properties: AssetResult,
+      }),
+    ),
+  })
+  .meta({ id: 'AssetResultsFeatureCollection' });
+
+/** `?format=csv`: a header row of the AssetResult fields in order, then one line per row (RFC 4180, CRLF). */
+export const AssetResultsCsv = z
+  .string()
+  .describe('text/csv; charset=utf-8: a header row (the AssetResult field names, in order), then one line per row; RFC 4180 quoting, CRLF line ends.')
+  .meta({ id: 'AssetResultsCsv' });
+
+/** The 422 of a project whose stored analysis is larger than this server reads at once (RESULTS_DECODE_MAX_MB). */
+export const ResultsTooLargeBody = z
+  .object({
+    detail: z.string(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    code: z.literal('results_too_large'),
+    error: z.string(),
+  })
+  .meta({ id: 'ResultsTooLargeBody' });
 
 /** The columns of the CSV answer, in order (the AssetResult fields). */
 export const ASSET_RESULT_COLUMNS = Object.keys(AssetResult.shape) as (keyof AssetResult)[];

@@ -24,6 +24,12 @@ test('point query errors name the field', () => {
   assert.deepEqual(fieldsOf({ ...ok, year: '2101' }), ['year']);
   assert.deepEqual(fieldsOf({ ...ok, year: '2050.5' }), ['year']);
   assert.deepEqual(fieldsOf({ ...ok, latitude: '-100', scenario: 'x' }).sort(), ['latitude', 'scenario']);
+  // only the years each analysis type has (issue 38): RCP 2020/2030/2050, SSP 2020 and 2025-2100 every 5 years
+  assert.deepEqual(fieldsOf({ ...ok, analysis_type: 'rcp', year: '2100' }), ['year']);
+  assert.deepEqual(fieldsOf({ ...ok, analysis_type: 'rcp', year: '2025' }), ['year']);
+  assert.deepEqual(fieldsOf({ ...ok, year: '2031' }), ['year']);
+  for (const year of ['2020', '2030', '2050']) assert.deepEqual(fieldsOf({ ...ok, analysis_type: 'rcp', year }), [], `RCP ${year}`);
+  for (const year of ['2020', '2025', '2060', '2100']) assert.deepEqual(fieldsOf({ ...ok, year }), [], `SSP ${year}`);
 });
 
 test('hazardPoint answers all eleven hazards with the warming level', async () => {

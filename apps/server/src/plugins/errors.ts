@@ -23,16 +23,23 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const where = error.validationContext ?? 'body';
-      const errors: FieldError[] = error.validation.map((v) => {
+      const errors: FieldError[] = error.validation.flatMap((v) => {
         const field = fieldOf(v.instancePath, v.params);
-        return { field, message: v.message ?? 'is invalid' };
+        // keys a strict object does not have (contracts strictObject): one error naming each key, at its place
+        const keys = (v.params as { keys?: unknown } | undefined)?.keys;
+        if (v.keyword === 'unrecognized_keys' && Array.isArray(keys) && keys.length) {
+          const at = (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+          return keys.map((k) => ({ field: at ? `${at}.${String(k)}` : String(k), message: v.message ?? 'unknown key' }));
+        }
+        return [{ field, message: v.message ?? 'is invalid' }];
       });
       const first = errors[0] ?? { field: where, message: 'is invalid' };
       const detail = first.message.startsWith(first.field) ? first.message : `${first.field}: ${first.message}`;
       return reply.status(400).send({ detail, errors });
     }
     if (error instanceof AppError) {
-      if (error.statusCode === 429 && typeof error.extra?.retry_after_seconds === 'number') {
+      // 429 (rate limits) and 409 (an analysis still running): when to ask again
+      if ((error.statusCode === 429 || error.statusCode === 409) && typeof error.extra?.retry_after_seconds === 'number') {
         void reply.header('retry-after', String(error.extra.retry_after_seconds));
       }
       return reply.status(error.statusCode).send({ detail: error.message, ...(error.errors ? { errors: error.errors } : {}), ...(error.extra ?? {}) });

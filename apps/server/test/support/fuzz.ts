@@ -398,7 +398,8 @@ export function fullValid(schema: JsonSchema | undefined, field: string, known: 
   const s = schema ?? {};
   if (s.enum?.length) return s.enum[0];
   if (s.const !== undefined) return s.const;
-  const alts = s.anyOf ?? s.oneOf;
+  // alternatives of a value; an object's own `oneOf` of required keys (ResultsRequest) only constrains its properties
+  const alts = s.anyOf ?? (s.properties ? undefined : s.oneOf);
   if (alts?.length) return fullValid(alts.find((a) => a.type !== 'null') ?? alts[0], field, known, depth);
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   switch (type) {

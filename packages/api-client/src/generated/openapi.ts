@@ -613,7 +613,7 @@ export interface paths {
         };
         /**
          * All eleven hazards at one point for one scenario and year
-         * @description Each hazard: value and unit (null where there is no data, never a fake zero), score 0-100 and band, return-period curve for acute hazards, resolution_km, data tier and source. Years between the AR6 decades are interpolated through the global warming level. Where one of your company's own hazard layers covers the point, its value replaces the built-in one, with tier "own data".
+         * @description Each hazard: value and unit (null where there is no data, never a fake zero), score 0-100 and band, return-period curve for acute hazards, resolution_km, data tier and source. Years: those of the analysis type, as in the results API (RCP 2020, 2030, 2050; SSP 2020 baseline and 2025-2100 every 5 years); another year is a 400 naming `year`. SSP years between the AR6 decades are interpolated through the global warming level. Where one of your company's own hazard layers covers the point, its value replaces the built-in one, with tier "own data".
          */
         get: operations["getV2HazardPoint"];
         put?: never;
@@ -885,7 +885,7 @@ export interface paths {
         put?: never;
         /**
          * Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses, score (JSON, CSV or GeoJSON)
-         * @description Send `project_id` (a project you may download; its stored analysis, 409 while it runs) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). `?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.
+         * @description Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). `?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.
          */
         post: operations["postV2AssetResults"];
         delete?: never;
@@ -1793,11 +1793,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ErrorBodyInput: {
+            detail: string;
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+            /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+            retry_after_seconds?: number;
+        };
         ResultsAssetInput: {
+            /** @description Your own id of the asset (text up to 200 characters, or a number), answered as `asset_id` in every row of the asset; unique within a request. */
+            id?: string | number;
             name: string;
             latitude: number;
             longitude: number;
-            /** @description Property type, e.g. Office, Warehouse, Residential (the upload template's types). */
+            /** @description Property type, e.g. Office, Warehouse, Residential: the upload template's types, their labels and synonyms. As in an upload, other text is kept as written and analysed as Commercial; NA or empty = none. */
             property_type?: string;
             country_code?: string;
             /** @description Asset value, USD. */
@@ -1821,11 +1832,37 @@ export interface components {
              */
             construction?: "concrete" | "steel" | "masonry" | "wood" | "manufactured";
         };
+        /** @description Either `project_id` (a stored analysis) or `assets` (analysed now), not both; unknown keys are a 400 naming them. */
+        ResultsRequestInput: {
+            project_id?: number;
+            assets?: components["schemas"]["ResultsAssetInput"][];
+            /** @description Hazard keys; default: the project's hazards, or all eleven for posted assets. */
+            hazards?: ("river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought")[];
+            /**
+             * @default ssp
+             * @enum {string}
+             */
+            analysis_type?: "rcp" | "ssp";
+            /** @description Default all three. */
+            scenarios?: ("26" | "45" | "85")[];
+            /** @description Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline. */
+            years?: number[];
+            /**
+             * @description Scores after the assets' mitigation level (residual), as the dashboard shows them by default.
+             * @default true
+             */
+            with_mitigation?: boolean;
+            /**
+             * @description Scale business interruption by GDP growth under the scenario.
+             * @default false
+             */
+            gdp_adjusted?: boolean;
+        } & (unknown | unknown);
         AssetResultInput: {
             /** @description Position of the asset in the request or project, from 0. */
             asset_index: number;
-            /** @description The asset's id in the project; null for posted assets. */
-            asset_id: number | null;
+            /** @description The asset's id: in a project its id there (a whole number); for posted assets the `id` you sent, as sent (text or number), null when you sent none. */
+            asset_id: (number | string) | null;
             asset_name: string;
             latitude: number;
             longitude: number;
@@ -1852,8 +1889,11 @@ export interface components {
             intensity_unit: string;
             /** @description Hazard severity 0-100 (not a percentage); null = no data. */
             score: number | null;
-            /** @description No Risk, Low, Medium, Medium-High, High, Very High, or No data. */
-            band: string;
+            /**
+             * @description Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High (100); No data when the hazard has no data.
+             * @enum {string}
+             */
+            band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High" | "No data";
             /** @description Expected annual loss: damage to building, contents and inventory plus business interruption, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             expected_annual_loss_usd: number | null;
             /** @description Expected annual loss after the asset's mitigation level, USD, ownership-adjusted; null when the hazard has no data at the asset. */
@@ -1876,8 +1916,11 @@ export interface components {
             cvar_percent: number | null;
             /** @description CVaR minus residual CVaR, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             avoided_loss_usd: number | null;
-            /** @description How far to trust the hazard: "placeholder" marks screening models, "published dataset" a value from a published flood map registered on this installation (WRI Aqueduct Floods, JRC), "own data" a value from your company's own hazard layer. */
-            data_tier: string;
+            /**
+             * @description How far to trust the hazard: "observed/modelled from real data", "model on real inputs", "published parameters only", "published dataset" (a published flood map registered on this installation: WRI Aqueduct Floods, JRC), "placeholder" (screening models) or "own data" (a value from your company's own hazard layer).
+             * @enum {string}
+             */
+            data_tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "published dataset" | "own data";
             /** @description The own hazard layer that gave the value, or null. */
             own_data_layer: string | null;
             /** @description The published flood map set that gave the value (dataset name, hazard, scenario and year read), or null. */
@@ -1892,6 +1935,34 @@ export interface components {
             assets: number;
             rows: number;
             results: components["schemas"]["AssetResultInput"][];
+        };
+        AssetResultsFeatureCollectionInput: {
+            /** @enum {string} */
+            type: "FeatureCollection";
+            methodology_version: string;
+            features: {
+                /** @enum {string} */
+                type: "Feature";
+                geometry: {
+                    /** @enum {string} */
+                    type: "Point";
+                    /** @description [longitude, latitude], WGS 84 */
+                    coordinates: (number)[];
+                };
+                properties: components["schemas"]["AssetResultInput"];
+            }[];
+        };
+        /** @description text/csv; charset=utf-8: a header row (the AssetResult field names, in order), then one line per row; RFC 4180 quoting, CRLF line ends. */
+        AssetResultsCsvInput: string;
+        ResultsTooLargeBodyInput: {
+            detail: string;
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+            /** @enum {string} */
+            code: "results_too_large";
+            error: string;
         };
         CsvReportRowInput: {
             Asset: string;
@@ -1923,12 +1994,23 @@ export interface components {
             "CVaR (%)": number | null;
             "Avoided loss (USD)": number | null;
         };
+        ErrorBody: {
+            detail: string;
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+            /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+            retry_after_seconds?: number;
+        };
         ResultsAsset: {
+            /** @description Your own id of the asset (text up to 200 characters, or a number), answered as `asset_id` in every row of the asset; unique within a request. */
+            id?: string | number;
             name: string;
             latitude: number;
             longitude: number;
-            /** @description Property type, e.g. Office, Warehouse, Residential (the upload template's types). */
-            property_type?: string;
+            /** @description Property type, e.g. Office, Warehouse, Residential: the upload template's types, their labels and synonyms. As in an upload, other text is kept as written and analysed as Commercial; NA or empty = none. */
+            property_type?: unknown;
             country_code?: string;
             /** @description Asset value, USD. */
             valuation?: number;
@@ -1951,11 +2033,37 @@ export interface components {
              */
             construction?: "concrete" | "steel" | "masonry" | "wood" | "manufactured";
         };
+        /** @description Either `project_id` (a stored analysis) or `assets` (analysed now), not both; unknown keys are a 400 naming them. */
+        ResultsRequest: {
+            project_id?: number;
+            assets?: components["schemas"]["ResultsAsset"][];
+            /** @description Hazard keys; default: the project's hazards, or all eleven for posted assets. */
+            hazards?: ("river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought")[];
+            /**
+             * @default ssp
+             * @enum {string}
+             */
+            analysis_type: "rcp" | "ssp";
+            /** @description Default all three. */
+            scenarios?: ("26" | "45" | "85")[];
+            /** @description Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline. */
+            years?: number[];
+            /**
+             * @description Scores after the assets' mitigation level (residual), as the dashboard shows them by default.
+             * @default true
+             */
+            with_mitigation: boolean;
+            /**
+             * @description Scale business interruption by GDP growth under the scenario.
+             * @default false
+             */
+            gdp_adjusted: boolean;
+        } & (unknown | unknown);
         AssetResult: {
             /** @description Position of the asset in the request or project, from 0. */
             asset_index: number;
-            /** @description The asset's id in the project; null for posted assets. */
-            asset_id: number | null;
+            /** @description The asset's id: in a project its id there (a whole number); for posted assets the `id` you sent, as sent (text or number), null when you sent none. */
+            asset_id: (number | string) | null;
             asset_name: string;
             latitude: number;
             longitude: number;
@@ -1982,8 +2090,11 @@ export interface components {
             intensity_unit: string;
             /** @description Hazard severity 0-100 (not a percentage); null = no data. */
             score: number | null;
-            /** @description No Risk, Low, Medium, Medium-High, High, Very High, or No data. */
-            band: string;
+            /**
+             * @description Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High (100); No data when the hazard has no data.
+             * @enum {string}
+             */
+            band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High" | "No data";
             /** @description Expected annual loss: damage to building, contents and inventory plus business interruption, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             expected_annual_loss_usd: number | null;
             /** @description Expected annual loss after the asset's mitigation level, USD, ownership-adjusted; null when the hazard has no data at the asset. */
@@ -2006,8 +2117,11 @@ export interface components {
             cvar_percent: number | null;
             /** @description CVaR minus residual CVaR, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             avoided_loss_usd: number | null;
-            /** @description How far to trust the hazard: "placeholder" marks screening models, "published dataset" a value from a published flood map registered on this installation (WRI Aqueduct Floods, JRC), "own data" a value from your company's own hazard layer. */
-            data_tier: string;
+            /**
+             * @description How far to trust the hazard: "observed/modelled from real data", "model on real inputs", "published parameters only", "published dataset" (a published flood map registered on this installation: WRI Aqueduct Floods, JRC), "placeholder" (screening models) or "own data" (a value from your company's own hazard layer).
+             * @enum {string}
+             */
+            data_tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "published dataset" | "own data";
             /** @description The own hazard layer that gave the value, or null. */
             own_data_layer: string | null;
             /** @description The published flood map set that gave the value (dataset name, hazard, scenario and year read), or null. */
@@ -2022,6 +2136,34 @@ export interface components {
             assets: number;
             rows: number;
             results: components["schemas"]["AssetResult"][];
+        };
+        AssetResultsFeatureCollection: {
+            /** @enum {string} */
+            type: "FeatureCollection";
+            methodology_version: string;
+            features: {
+                /** @enum {string} */
+                type: "Feature";
+                geometry: {
+                    /** @enum {string} */
+                    type: "Point";
+                    /** @description [longitude, latitude], WGS 84 */
+                    coordinates: (number)[];
+                };
+                properties: components["schemas"]["AssetResult"];
+            }[];
+        };
+        /** @description text/csv; charset=utf-8: a header row (the AssetResult field names, in order), then one line per row; RFC 4180 quoting, CRLF line ends. */
+        AssetResultsCsv: string;
+        ResultsTooLargeBody: {
+            detail: string;
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+            /** @enum {string} */
+            code: "results_too_large";
+            error: string;
         };
         CsvReportRow: {
             Asset: string;
@@ -2184,13 +2326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2199,13 +2335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2259,13 +2389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2274,13 +2398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2289,13 +2407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2304,13 +2416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2319,13 +2425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2410,13 +2510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2425,13 +2519,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2440,13 +2528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2455,13 +2537,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2470,13 +2546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2507,13 +2577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2522,13 +2586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2537,13 +2595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2552,13 +2604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2567,13 +2613,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2605,13 +2645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2620,13 +2654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2635,13 +2663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2650,13 +2672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2665,13 +2681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2724,13 +2734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2739,13 +2743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2754,13 +2752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2769,13 +2761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2784,13 +2770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2834,13 +2814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2849,13 +2823,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2864,13 +2832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2879,13 +2841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2894,13 +2850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2940,13 +2890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2955,13 +2899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2970,13 +2908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -2985,13 +2917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3000,13 +2926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3052,13 +2972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3067,13 +2981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3082,13 +2990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3097,13 +2999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3112,13 +3008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3150,13 +3040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3165,13 +3049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3180,13 +3058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3195,13 +3067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3210,13 +3076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3255,13 +3115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3270,13 +3124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3285,13 +3133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3300,13 +3142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3315,13 +3151,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3354,13 +3184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3369,13 +3193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3384,13 +3202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3399,13 +3211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3414,13 +3220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3458,13 +3258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3473,13 +3267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3488,13 +3276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3503,13 +3285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3518,13 +3294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3563,13 +3333,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3578,13 +3342,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3593,13 +3351,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3608,13 +3360,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3623,13 +3369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3668,13 +3408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3683,13 +3417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3698,13 +3426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3713,13 +3435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3728,13 +3444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3770,13 +3480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3785,13 +3489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3800,13 +3498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3815,13 +3507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3830,13 +3516,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3873,13 +3553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3888,13 +3562,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3903,13 +3571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3918,13 +3580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3933,13 +3589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3977,13 +3627,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -3992,13 +3636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4007,13 +3645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4022,13 +3654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4037,13 +3663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4075,13 +3695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4090,13 +3704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4105,13 +3713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4120,13 +3722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4135,13 +3731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4179,13 +3769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4194,13 +3778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4209,13 +3787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4224,13 +3796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4239,13 +3805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4284,13 +3844,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4299,13 +3853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4314,13 +3862,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4329,13 +3871,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4344,13 +3880,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4391,13 +3921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4406,13 +3930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4421,13 +3939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4436,13 +3948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4451,13 +3957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4498,13 +3998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4513,13 +4007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4528,13 +4016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4543,13 +4025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4558,13 +4034,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4618,13 +4088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4633,13 +4097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4648,13 +4106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4663,13 +4115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4678,13 +4124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4726,13 +4166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4741,13 +4175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4756,13 +4184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4771,13 +4193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4786,13 +4202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4840,13 +4250,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4855,13 +4259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4870,13 +4268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4885,13 +4277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4900,13 +4286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4964,13 +4344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4979,13 +4353,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -4994,13 +4362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5009,13 +4371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5024,13 +4380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5039,13 +4389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5078,13 +4422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5093,13 +4431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5108,13 +4440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5123,13 +4449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5138,13 +4458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5192,13 +4506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5207,13 +4515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5222,13 +4524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5237,13 +4533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5252,13 +4542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5384,6 +4668,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -5396,13 +4682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5411,13 +4691,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5426,13 +4700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5441,13 +4709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5513,6 +4775,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -5525,13 +4789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5540,13 +4798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5555,13 +4807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5570,13 +4816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5608,6 +4848,7 @@ export interface operations {
                 longitude: number;
                 analysis_type?: "rcp" | "ssp";
                 scenario?: "26" | "45" | "85";
+                /** @description A year of the analysis type, as the results API takes them: RCP 2020, 2030, 2050; SSP 2020 (baseline) and 2025-2100 every 5 years. */
                 year?: number;
             };
             header?: never;
@@ -5668,13 +4909,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5683,13 +4918,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5749,13 +4978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5764,13 +4987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5811,6 +5028,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5822,13 +5041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5837,13 +5050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5852,13 +5059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5947,6 +5148,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5958,13 +5161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5973,13 +5170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5988,13 +5179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6042,6 +5227,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6053,13 +5240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6068,13 +5249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6083,13 +5258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6134,6 +5303,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6145,13 +5316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6160,13 +5325,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6175,13 +5334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6237,6 +5390,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6248,13 +5403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6263,13 +5412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6278,13 +5421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6336,6 +5473,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6347,13 +5486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6362,13 +5495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6377,13 +5504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6427,6 +5548,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6438,13 +5561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6453,13 +5570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6468,13 +5579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6536,6 +5641,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6547,13 +5654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6562,13 +5663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6577,13 +5672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6592,13 +5681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6648,6 +5731,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6659,13 +5744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6674,13 +5753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6689,13 +5762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6704,13 +5771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6762,6 +5823,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6773,13 +5836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6788,13 +5845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6803,13 +5854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6818,13 +5863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6882,27 +5921,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "text/html": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": components["schemas"]["ErrorBody"];
+                    "text/html": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6911,27 +5932,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "text/html": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": components["schemas"]["ErrorBody"];
+                    "text/html": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6940,27 +5943,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "text/html": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": components["schemas"]["ErrorBody"];
+                    "text/html": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6969,27 +5954,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "text/html": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": components["schemas"]["ErrorBody"];
+                    "text/html": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -6998,27 +5965,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "text/html": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": components["schemas"]["ErrorBody"];
+                    "text/html": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7064,6 +6013,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7075,13 +6026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7090,13 +6035,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7105,13 +6044,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7120,13 +6053,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7135,13 +6062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7184,13 +6105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7199,13 +6114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7214,13 +6123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7229,13 +6132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/octet-stream": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7251,41 +6148,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    project_id?: number;
-                    assets?: components["schemas"]["ResultsAssetInput"][];
-                    /** @description Hazard keys; default: the project's hazards, or all eleven for posted assets. */
-                    hazards?: ("river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought")[];
-                    /**
-                     * @default ssp
-                     * @enum {string}
-                     */
-                    analysis_type?: "rcp" | "ssp";
-                    /** @description Default all three. */
-                    scenarios?: ("26" | "45" | "85")[];
-                    /** @description Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline. */
-                    years?: number[];
-                    /**
-                     * @description Scores after the assets' mitigation level (residual), as the dashboard shows them by default.
-                     * @default true
-                     */
-                    with_mitigation?: boolean;
-                    /**
-                     * @description Scale business interruption by GDP growth under the scenario.
-                     * @default false
-                     */
-                    gdp_adjusted?: boolean;
-                };
+                "application/json": components["schemas"]["ResultsRequestInput"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The rows: JSON (format=json), CSV (format=csv) or a GeoJSON FeatureCollection (format=geojson). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ResultsResponse"];
+                    "text/csv": components["schemas"]["AssetResultsCsv"];
+                    "application/geo+json": components["schemas"]["AssetResultsFeatureCollection"];
                 };
             };
             /** @description Default Response */
@@ -7294,13 +6169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7309,13 +6178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7324,13 +6187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7339,28 +6196,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description project_id: the analysis is queued or running (Retry-After: 5 and retry_after_seconds), or it failed (no Retry-After). */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the server accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description project_id: the stored analysis is larger than this server reads at once (RESULTS_DECODE_MAX_MB). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsTooLargeBody"];
                 };
             };
         };
@@ -7398,20 +6261,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/geo+json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/geopackage+sqlite3": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/geo+json": components["schemas"]["ErrorBody"];
+                    "application/geopackage+sqlite3": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7420,20 +6271,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/geo+json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/geopackage+sqlite3": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/geo+json": components["schemas"]["ErrorBody"];
+                    "application/geopackage+sqlite3": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7442,20 +6281,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/geo+json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/geopackage+sqlite3": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/geo+json": components["schemas"]["ErrorBody"];
+                    "application/geopackage+sqlite3": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7464,20 +6291,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/geo+json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/geopackage+sqlite3": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/geo+json": components["schemas"]["ErrorBody"];
+                    "application/geopackage+sqlite3": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7486,20 +6301,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/geo+json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/geopackage+sqlite3": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/geo+json": components["schemas"]["ErrorBody"];
+                    "application/geopackage+sqlite3": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7540,13 +6343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/tiff": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "image/tiff": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7555,13 +6352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/tiff": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "image/tiff": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7705,13 +6496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7720,13 +6505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7735,13 +6514,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -7750,13 +6523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8290,13 +7057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8305,13 +7066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8320,13 +7075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8335,13 +7084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8356,6 +7099,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8499,13 +7244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8514,13 +7253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8529,13 +7262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8544,13 +7271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8565,6 +7286,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8661,13 +7384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8676,13 +7393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8691,13 +7402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8706,13 +7411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8727,6 +7426,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -8831,13 +7532,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8846,13 +7541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8861,13 +7550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8876,13 +7559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -8897,6 +7574,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9408,13 +8087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9423,13 +8096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9438,13 +8105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9453,13 +8114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9474,6 +8129,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9542,13 +8199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9557,13 +8208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9572,13 +8217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9587,13 +8226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9602,13 +8235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9660,6 +8287,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9671,13 +8300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9686,13 +8309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9701,13 +8318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9757,6 +8368,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9768,13 +8381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9783,13 +8390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9798,13 +8399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9896,6 +8491,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -9907,13 +8504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9922,13 +8513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -9937,13 +8522,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10013,6 +8592,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10024,13 +8605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10039,13 +8614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10054,13 +8623,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10117,6 +8680,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10128,13 +8693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10143,13 +8702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10158,13 +8711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10215,6 +8762,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10226,13 +8775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10241,13 +8784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10256,13 +8793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10271,13 +8802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10362,6 +8887,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10373,13 +8900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10388,13 +8909,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10403,13 +8918,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10418,13 +8927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10473,6 +8976,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10484,13 +8989,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10499,13 +8998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10514,13 +9007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10529,13 +9016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10593,6 +9074,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10604,13 +9087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10619,13 +9096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10634,13 +9105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10649,13 +9114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10727,6 +9186,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10738,13 +9199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10753,13 +9208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10768,13 +9217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10783,13 +9226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10842,6 +9279,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10853,13 +9292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10868,13 +9301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10927,6 +9354,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -10938,13 +9367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -10953,13 +9376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -10997,6 +9414,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -11008,13 +9427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11023,13 +9436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11115,6 +9522,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11127,13 +9536,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11142,13 +9545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11157,13 +9554,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11172,13 +9563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11263,6 +9648,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11275,13 +9662,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11290,13 +9671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11305,13 +9680,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11320,13 +9689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11379,6 +9742,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11391,13 +9756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11406,13 +9765,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11421,13 +9774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11436,13 +9783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11547,6 +9888,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11559,13 +9902,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11574,13 +9911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11589,13 +9920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11604,13 +9929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11679,6 +9998,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11691,13 +10012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11706,13 +10021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11721,13 +10030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11736,13 +10039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11787,6 +10084,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11799,13 +10098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11814,13 +10107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11829,13 +10116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11844,13 +10125,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11915,6 +10190,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11925,6 +10202,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11935,6 +10214,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -11947,27 +10228,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "text/csv": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -11976,27 +10239,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "text/csv": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12005,27 +10250,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "text/csv": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12034,27 +10261,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "text/csv": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/csv": components["schemas"]["ErrorBody"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12126,6 +10335,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -12138,13 +10349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12153,13 +10358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12168,13 +10367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12183,13 +10376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12272,6 +10459,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -12284,13 +10473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12299,13 +10482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12314,13 +10491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12421,6 +10592,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                         error?: string[];
                     } & {
                         [key: string]: unknown;
@@ -12433,13 +10606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12448,13 +10615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12463,13 +10624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12506,13 +10661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12561,13 +10710,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12576,13 +10719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12591,13 +10728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12606,13 +10737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12658,13 +10783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12673,13 +10792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12688,13 +10801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12703,13 +10810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12807,13 +10908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12822,13 +10917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12837,13 +10926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12852,13 +10935,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12911,13 +10988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12926,13 +10997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12941,13 +11006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -12956,13 +11015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13003,13 +11056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13018,13 +11065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13033,13 +11074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13048,13 +11083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13092,13 +11121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13107,13 +11130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13122,13 +11139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13137,13 +11148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13181,13 +11186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13196,13 +11195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13211,13 +11204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13226,13 +11213,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13271,13 +11252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "image/png": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13286,13 +11261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "image/png": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13331,13 +11300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "image/png": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13346,13 +11309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "image/png": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13465,6 +11422,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -13476,13 +11435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13491,13 +11444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13587,13 +11534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13602,13 +11543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13617,13 +11552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13632,13 +11561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13647,13 +11570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13662,13 +11579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13763,13 +11674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13778,13 +11683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13793,13 +11692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13808,13 +11701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13823,13 +11710,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13838,13 +11719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -13878,13 +11753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13893,13 +11762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13908,13 +11771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13923,13 +11780,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13938,13 +11789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -13953,13 +11798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -14022,13 +11861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14037,13 +11870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14052,13 +11879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14067,13 +11888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -14148,13 +11963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14163,13 +11972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14178,13 +11981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14193,13 +11990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -14233,13 +12024,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14248,13 +12033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14263,13 +12042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14278,13 +12051,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -14332,6 +12099,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14343,13 +12112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14358,13 +12121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14373,13 +12130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -14438,6 +12189,8 @@ export interface operations {
                             field: string;
                             message: string;
                         }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
                     } & {
                         [key: string]: unknown;
                     };
@@ -14449,13 +12202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14464,13 +12211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -14479,13 +12220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        errors?: {
-                            field: string;
-                            message: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

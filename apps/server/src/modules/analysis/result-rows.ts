@@ -117,7 +117,7 @@ export const countRows = (assets: number, sel: Pick<ResultSelection, 'hazards' |
 
 /** One asset's figures at one scenario-year over the chosen hazards (the GIS exports' attribute table). */
 export interface AssetFeatureProperties {
-  asset_id: number | null;
+  asset_id: number | string | null;
   name: string;
   property_type: string | null;
   latitude: number;

@@ -15,7 +15,8 @@ const READ_CHUNKS = 16;
 /** A stored analysis, decoded for reading: assets in position order with their result chunk and local index. */
 /** A posted asset (results API): what the reader needs besides the engine input. */
 export interface ResultsAssetRow {
-  id: null;
+  /** The caller's own id of a posted asset (results API `id`), null when none was sent. */
+  id: string | number | null;
   name: string;
   latitude: number;
   longitude: number;
@@ -104,19 +105,25 @@ export function assertDecodable(assets: number, limit: DecodeLimit): void {
 }
 
 /**
- * Reads the stored analysis of a project; 409 when there is none yet (still queued or running), 422 when too large
- * (`assetCount`: the project's asset count when the caller has it, else counted here).
+ * Seconds a caller should wait before asking again for an analysis still queued or running (`Retry-After` and
+ * `retry_after_seconds` of the 409): a small project is analysed within seconds, a large one over minutes, and a
+ * request every 5 s costs the server one small query.
  */
+export const ANALYSIS_RETRY_AFTER_SECONDS = 5;
+const notFinished = (message: string) => new AppError(409, message, undefined, { retry_after_seconds: ANALYSIS_RETRY_AFTER_SECONDS });
+
+/**
+ * Reads the stored analysis of a project; 409 when there is none yet (still queued or running; with Retry-After), 422
+ * when too large (`assetCount`: the project's asset count when the caller has it, else counted here).
+ */
+
 export async function loadProjectResults(db: DB, projectId: number, limit?: DecodeLimit, assetCount?: number): Promise<ProjectResults> {
   const project = await db.selectFrom('projects').select(['status', 'status_message', 'results_version']).where('id', '=', projectId).executeTakeFirstOrThrow();
   const version = project.results_version;
   if (version === null) {
-    throw new AppError(
-      409,
-      project.status === 'failed'
-        ? `The analysis of this project failed: ${project.status_message ?? ''}`
-        : 'The analysis of this project is not finished yet. Try again when it is done.',
-    );
+    // a failed analysis is not retried by waiting: no Retry-After
+    if (project.status === 'failed') throw new AppError(409, `The analysis of this project failed: ${project.status_message ?? ''}`);
+    throw notFinished('The analysis of this project is not finished yet. Try again when it is done.');
   }
   if (limit) assertDecodable(assetCount ?? (await countAssets(db, projectId)), limit);
   const assets = await readAssets(db, projectId);
@@ -137,7 +144,7 @@ export async function loadProjectResults(db: DB, projectId: number, limit?: Deco
     if (page.length < READ_CHUNKS) break;
     after = page[page.length - 1]!.chunk_start;
   }
-  if (chunks.length === 0) throw new AppError(409, 'The analysis of this project is not finished yet. Try again when it is done.');
+  if (chunks.length === 0) throw notFinished('The analysis of this project is not finished yet. Try again when it is done.');
   return resultsOf(assets, chunks);
 }
 
@@ -171,7 +178,7 @@ export function resultsOf<A extends AssetRow | ResultsAssetRow>(assets: A[], chu
     for (const v of Object.values(c)) if (ArrayBuffer.isView(v)) bytes += v.byteLength;
   });
   if (owner.length !== assets.length)
-    throw new AppError(409, 'The stored analysis does not match the assets (they changed since). A new analysis is queued or running.');
+    throw notFinished('The stored analysis does not match the assets (they changed since). A new analysis is queued or running.');
   const syIndex = syIndexOf;
   return {
     assets,

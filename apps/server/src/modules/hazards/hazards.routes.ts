@@ -13,7 +13,7 @@ export const hazardRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Hazards'],
         summary: 'All eleven hazards at one point for one scenario and year',
         description:
-          'Each hazard: value and unit (null where there is no data, never a fake zero), score 0-100 and band, return-period curve for acute hazards, resolution_km, data tier and source. Years between the AR6 decades are interpolated through the global warming level. Where one of your company\'s own hazard layers covers the point, its value replaces the built-in one, with tier "own data".',
+          'Each hazard: value and unit (null where there is no data, never a fake zero), score 0-100 and band, return-period curve for acute hazards, resolution_km, data tier and source. Years: those of the analysis type, as in the results API (RCP 2020, 2030, 2050; SSP 2020 baseline and 2025-2100 every 5 years); another year is a 400 naming `year`. SSP years between the AR6 decades are interpolated through the global warming level. Where one of your company\'s own hazard layers covers the point, its value replaces the built-in one, with tier "own data".',
         security: TOKEN_SECURITY,
         querystring: HazardPointQuery,
         response: { 200: HazardPointAnswer, ...errors },

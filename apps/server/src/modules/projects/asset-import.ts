@@ -10,6 +10,9 @@ import {
   isBlankRow,
   isNA,
   isNaNText,
+  isNullIsland,
+  NULL_ISLAND_MESSAGE,
+  parsePropertyType,
   looksLikeBomlessUtf16,
   parseAmount,
   PLAIN_DECIMAL,
@@ -384,8 +387,6 @@ function tableRecordReader(table: unknown[][]) {
   return { first: hasHeader ? firstIndex + 1 : firstIndex, read };
 }
 
-const PROPERTY_TYPE_MAX = 80;
-
 /** The asset fields after name and location, in the order the validator fills them. */
 const ATTRIBUTE_FIELDS = ASSET_FIELDS.filter((f) => f.key !== 'name' && f.key !== 'latitude' && f.key !== 'longitude');
 
@@ -579,7 +580,7 @@ function assetValidator() {
 
     const latitude = coordinate(add, row, values, 'latitude', 90);
     const longitude = coordinate(add, row, values, 'longitude', 180);
-    if (latitude === 0 && longitude === 0) add(row, "latitude and longitude are both 0 (a point in the Gulf of Guinea): give the asset's real location");
+    if (isNullIsland(latitude, longitude)) add(row, NULL_ISLAND_MESSAGE);
 
     const asset = newAssetRecord(name, latitude, longitude);
     for (const f of ATTRIBUTE_FIELDS) {
@@ -587,12 +588,9 @@ function assetValidator() {
       // An absent cell is "no value" for every field (what isNA and parseAmount answer for it): the field stays null.
       if (v === undefined || v === null) continue;
       if (f.key === 'property_type') {
-        if (isNA(v)) asset.property_type = null;
-        else {
-          const s = String(v).trim();
-          if (s.length > PROPERTY_TYPE_MAX) add(row, `property type is longer than ${PROPERTY_TYPE_MAX} characters`);
-          asset.property_type = s;
-        }
+        const t = parsePropertyType(v, f.header);
+        if ('error' in t) add(row, t.error);
+        else asset.property_type = t.value;
         continue;
       }
       if (f.key === 'construction') {

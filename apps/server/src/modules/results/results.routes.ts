@@ -1,4 +1,14 @@
-import { BinaryBody, dbId, ErrorBody, ResultsQuery, ResultsRequest, ResultsResponse } from '@crp/contracts';
+import {
+  AssetResultsCsv,
+  AssetResultsFeatureCollection,
+  BinaryBody,
+  dbId,
+  ErrorBody,
+  ResultsQuery,
+  ResultsRequest,
+  ResultsResponse,
+  ResultsTooLargeBody,
+} from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
@@ -24,14 +34,27 @@ function resultsApiRoutes(app: RouteApp) {
         tags: ['Results'],
         summary: 'Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses, score (JSON, CSV or GeoJSON)',
         description:
-          'Send `project_id` (a project you may download; its stored analysis, 409 while it runs) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). ' +
+          'Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). ' +
           '`?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). ' +
           'At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.',
         security: TOKEN_SECURITY,
         querystring: ResultsQuery,
         body: ResultsRequest,
-        // The 200 schema is the JSON answer; csv and geojson (described above) carry the same AssetResult fields.
-        response: { 200: ResultsResponse, ...errors },
+        // One 200 per format (?format=json|csv|geojson), so generated clients can ask for each.
+        response: {
+          200: {
+            description: 'The rows: JSON (format=json), CSV (format=csv) or a GeoJSON FeatureCollection (format=geojson).',
+            content: {
+              'application/json': { schema: ResultsResponse },
+              'text/csv': { schema: AssetResultsCsv },
+              'application/geo+json': { schema: AssetResultsFeatureCollection },
+            },
+          },
+          ...errors,
+          409: ErrorBody.describe('project_id: the analysis is queued or running (Retry-After: 5 and retry_after_seconds), or it failed (no Retry-After).'),
+          413: ErrorBody.describe('The request body is larger than the server accepts.'),
+          422: ResultsTooLargeBody.describe('project_id: the stored analysis is larger than this server reads at once (RESULTS_DECODE_MAX_MB).'),
+        },
       },
     },
     async (req, reply) => {

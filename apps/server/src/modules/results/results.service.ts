@@ -4,7 +4,6 @@
  */
 import {
   ASSET_RESULT_COLUMNS,
-  BASELINE_YEAR,
   HAZARD_KEYS,
   METHODOLOGY_VERSION,
   RESULTS_MAX_ROWS,
@@ -12,6 +11,7 @@ import {
   YEARS,
   csvField,
   hazardByLabel,
+  yearsProblem,
   type AnalysisType,
   type AssetResult,
   type HazardKey,
@@ -60,11 +60,9 @@ type ParsedRequest = {
 
 /** Years of an analysis type, plus the 2020 baseline; 400 naming `field` for others. */
 export function checkYears(at: AnalysisType, years: readonly number[] | undefined, field: string): number[] {
-  const allowed = [BASELINE_YEAR, ...YEARS[at]].filter((v, i, a) => a.indexOf(v) === i);
   const list = [...new Set(years ?? YEARS[at])].sort((a, b) => a - b);
-  const bad = list.filter((y) => !allowed.includes(y));
-  if (bad.length)
-    throw badRequest(`${field}: ${bad.join(', ')} ${bad.length > 1 ? 'are' : 'is'} not ${at.toUpperCase()} year(s); choose from ${allowed.join(', ')}.`, field);
+  const problem = yearsProblem(at, list, field);
+  if (problem) throw badRequest(problem, field);
   return list;
 }
 
@@ -212,7 +210,7 @@ export class ResultsService {
       await new Promise((r) => setImmediate(r));
     }
     const rows: ResultsAssetRow[] = assets.map((a, i) => ({
-      id: null,
+      id: a.id ?? null,
       name: a.name,
       latitude: a.latitude,
       longitude: a.longitude,
