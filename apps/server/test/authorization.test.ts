@@ -47,8 +47,9 @@ interface Call {
  * - admin: the company's administrator (the owner here; the reader is a plain member).
  * - read / write / owner: a project-scoped call; the stranger (another company) always gets 404.
  * - link: public file links, where the link is the secret.
+ * - operator: the installation's operators (users.is_operator); no role here is one, so every signed-in role gets 403.
  */
-type Kind = 'public' | 'user' | 'self' | 'admin' | 'read' | 'write' | 'owner' | 'link';
+type Kind = 'public' | 'user' | 'self' | 'admin' | 'read' | 'write' | 'owner' | 'link' | 'operator';
 interface Rule {
   kind: Kind;
   call(c: Ctx, as: Role, me: Who | null): Promise<Call> | Call;
@@ -201,6 +202,12 @@ const ACCESS: Record<string, Rule> = {
     }),
   },
   'DELETE /api/v2/own_layers/{id}/': { kind: 'admin', call: () => ({ path: '/api/v2/own_layers/2147483000/' }) },
+  'GET /api/v2/published_datasets/': { kind: 'operator', call: () => ({ path: '/api/v2/published_datasets/' }) },
+  'POST /api/v2/published_datasets/': {
+    kind: 'operator',
+    call: () => ({ path: '/api/v2/published_datasets/', opts: { json: { directory: '/nonexistent/flood-maps', name: 'none' } } }),
+  },
+  'DELETE /api/v2/published_datasets/{name}/': { kind: 'operator', call: () => ({ path: '/api/v2/published_datasets/none/' }) },
   'GET /api/user/api_tokens/': { kind: 'user', call: () => ({ path: '/api/user/api_tokens/' }) },
   'POST /api/user/api_tokens/': {
     kind: 'user',
@@ -394,6 +401,7 @@ function expected(kind: Kind, role: Role): true | number | 'not-auth-error' {
   if (kind === 'link') return 'not-auth-error';
   if (role === 'none') return 401;
   if (kind === 'user' || kind === 'self') return 'not-auth-error';
+  if (kind === 'operator') return 403;
   if (kind === 'admin') return role === 'owner' ? 'not-auth-error' : role === 'stranger' ? 'not-auth-error' : 403;
   if (role === 'stranger') return 404;
   if (kind === 'read') return true;

@@ -120,6 +120,7 @@ export const UserSummary = z.object({
   is_2fa_enabled: z.boolean(),
   twofa_method: z.enum(TWO_FA_METHODS).nullable(),
   is_company_admin: z.boolean(),
+  is_operator: z.boolean().describe('an operator of the installation (registers published flood maps; npm run admin -- set-operator)'),
   company_name: z.string(),
   company_code: z.string(),
 });

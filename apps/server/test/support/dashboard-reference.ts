@@ -490,6 +490,7 @@ export class ReferenceDashboardService {
         basement: a.basement,
         plinth_height: a.plinth_height,
         flood_protection: a.flood_protection,
+        construction: a.construction,
         mitigation_risk: a.mitigation_risk ?? 0,
         content_value: a.content_value,
         yearly_inventory_value: a.yearly_inventory_value,
@@ -538,6 +539,8 @@ export class ReferenceDashboardService {
         hazards: project.portfolio_variables as string[],
         // own hazard layers (issue 23 item 3) came after this reference; the compared portfolios' companies have none
         own_data: null,
+        // published flood maps (issue 34 item 2) came after it too; none is registered in the compared installations
+        published_data: null,
       },
       filters: {
         analysis_type: at,

@@ -38,9 +38,9 @@ export function SetupPage() {
             <OwnLayersCard />
           </Col>
         )}
-        {user && (
+        {user?.is_operator && (
           <Col xs={24}>
-            {/* shown to the installation's operators only: the server answers 403 to anyone else */}
+            {/* the installation's operators only (the server answers 403 to anyone else; not asked, so no console error) */}
             <PublishedDatasetsCard />
           </Col>
         )}

@@ -2466,6 +2466,8 @@ export interface operations {
                             /** @enum {string|null} */
                             twofa_method: "app" | "email" | null;
                             is_company_admin: boolean;
+                            /** @description an operator of the installation (registers published flood maps; npm run admin -- set-operator) */
+                            is_operator: boolean;
                             company_name: string;
                             company_code: string;
                         };
@@ -2711,6 +2713,8 @@ export interface operations {
                         /** @enum {string|null} */
                         twofa_method: "app" | "email" | null;
                         is_company_admin: boolean;
+                        /** @description an operator of the installation (registers published flood maps; npm run admin -- set-operator) */
+                        is_operator: boolean;
                         company_name: string;
                         company_code: string;
                         tier_data: {

@@ -13,6 +13,7 @@ export function presentUser(user: UserRow, company: CompanyRow): UserSummary {
     is_2fa_enabled: user.twofa_method !== null,
     twofa_method: user.twofa_method,
     is_company_admin: user.is_company_admin,
+    is_operator: user.is_operator,
     company_name: company.name,
     company_code: company.code,
   };
