@@ -43,8 +43,22 @@ export class OwnLayersCard {
     return this.page.getByTestId('own-layer-list').locator('tr.ant-table-row');
   }
 
+  /**
+   * Deletes a row through its confirmation. Under load a click on the confirmation's button while antd still animates
+   * it in has been lost once (CI): the DELETE request is awaited, and the confirmation opened and clicked once more if
+   * none was sent.
+   */
   async deleteRow(text: string): Promise<void> {
-    await this.rows().filter({ hasText: text }).getByTestId('own-layer-delete').click();
-    await this.page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'Delete' }).click();
+    for (let attempt = 1; ; attempt++) {
+      const sent = this.page.waitForRequest((r) => r.method() === 'DELETE' && r.url().includes('/api/v2/own_layers/'), { timeout: 10_000 });
+      await this.rows().filter({ hasText: text }).getByTestId('own-layer-delete').click();
+      await this.page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'Delete' }).click();
+      const ok = await sent.then(
+        () => true,
+        () => false,
+      );
+      if (ok) return;
+      if (attempt >= 2) throw new Error(`no DELETE request after confirming the deletion of '${text}' twice`);
+    }
   }
 }
