@@ -41,17 +41,19 @@ export function summaryShare(
   const S = chunk.scenarioYears.length;
   const syIndex = summaryIndex(filters);
   const first = chunk.start - base;
-  const localOf = new Int32Array(prepared.length);
-  for (let a = 0; a < chunk.count; a++) localOf[first + a] = a;
+  // a view of this chunk's assets only (prepared may hold the whole portfolio: arrays of its length per chunk would
+  // cost O(portfolio) for every chunk)
+  const n = chunk.count;
+  const local = Int32Array.from({ length: n }, (_, a) => a);
   const hk = Int32Array.from(hazards, (h) => HAZARD_INDEX[h]);
   const view: MoneyInput = {
-    idx: Int32Array.from({ length: chunk.count }, (_, a) => first + a),
-    N: chunk.count,
+    idx: local,
+    N: n,
     hk,
     H: hk.length,
     S,
     f: { withContent: true, opt: {} },
-    R: { prepared, chunks: [chunk], chunkOf: new Int32Array(prepared.length), localOf },
+    R: { prepared: prepared.slice(first, first + n), chunks: [chunk], chunkOf: new Int32Array(n), localOf: local },
   };
   const scores = climateScoresOf(view, moneyAt(view, syIndex), true, syIndex);
   for (let a = 0; a < chunk.count; a++) {
