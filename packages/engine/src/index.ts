@@ -22,3 +22,4 @@ export * from './vulnerability/drought.js';
 export * from './vulnerability/protection.js';
 export { JRC_FLOOD_CURVES } from './data/jrc-flood-curves.js';
 export { HAZUS_FLOOD_FUNCTIONS, HAZUS_DEPTH_AXIS_M } from './data/hazus-flood-curves.js';
+export * from './worker-argv.js';

@@ -110,6 +110,17 @@ export function interpolateSeries(years: readonly number[], values: readonly num
 }
 
 /**
+ * (1 + r)^n for a whole number of years n, by repeated multiplication: every step is one correctly rounded IEEE
+ * multiplication, so the factor is the same bits on every JavaScript engine (Math.pow is not specified to the last bit
+ * and V8 12 on Node 24 answers differently from V8 11 on Node 20).
+ */
+export function discountFactor(rate: number, years: number): number {
+  let f = 1;
+  for (let k = 0; k < years; k++) f *= 1 + rate;
+  return f;
+}
+
+/**
  * CVaR: the expected loss accumulated over the 20-year window around `year` (undiscounted by default; discountRate
  * discounts to the window start), capped at the exposed value (an asset cannot lose more than itself).
  * The definition, year by year. The stored results and the dashboard compute it as Σ_k w_k·loss_k with cvarWeights
@@ -123,7 +134,7 @@ export function cvarFromSeries(years: readonly number[], annualLoss: readonly nu
   for (let t = from; t <= to; t++) {
     const v = interpolateSeries(years, annualLoss, Math.max(t, BASELINE_YEAR));
     if (Number.isNaN(v)) return Number.NaN;
-    s += discountRate ? v / Math.pow(1 + discountRate, t - from) : v;
+    s += discountRate ? v / discountFactor(discountRate, t - from) : v;
   }
   return Math.min(s, cap);
 }
@@ -164,7 +175,7 @@ function gdpAtYear(plan: SeriesPlan): number {
 export function cvarWeights(years: readonly number[], year: number, discountRate = 0): Float64Array {
   const { from, to } = cvarWindow(year);
   const w = new Float64Array(years.length);
-  for (let t = from; t <= to; t++) addPointWeights(w, years, Math.max(t, BASELINE_YEAR), discountRate ? 1 / Math.pow(1 + discountRate, t - from) : 1);
+  for (let t = from; t <= to; t++) addPointWeights(w, years, Math.max(t, BASELINE_YEAR), discountRate ? 1 / discountFactor(discountRate, t - from) : 1);
   return w;
 }
 

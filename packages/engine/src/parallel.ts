@@ -4,6 +4,7 @@
  * `createHazardProvider(options): HazardProvider` (or the name given in `providerExport`).
  */
 import { Worker } from 'node:worker_threads';
+import { workerExecArgv } from './worker-argv.js';
 import { availableParallelism } from 'node:os';
 import type { AssetInput, HazardMeasures } from './assets.js';
 import type { ResultChunk } from './compute.js';
@@ -138,7 +139,10 @@ export class EnginePool {
         { length: n },
         () =>
           new Promise<{ w: Worker; busy: PoolTask | null }>((resolve, reject) => {
-            const w = new Worker(new URL('./parallel-worker-boot.mjs', import.meta.url), { workerData: data, execArgv: workerExecArgv() });
+            const w = new Worker(new URL('./parallel-worker-boot.mjs', import.meta.url), {
+              workerData: data,
+              execArgv: workerExecArgv(process.execArgv, process.env.CRP_ENGINE_PROFILE_WORKERS === '1'),
+            });
             const slot = { w, busy: null as PoolTask | null };
             if (this.options.unref) w.unref();
             let ready = false;
@@ -263,12 +267,6 @@ export class EnginePool {
     this.workers = [];
     await Promise.all(ws.map((s) => s.w.terminate()));
   }
-}
-
-/** Parent flags minus the test-runner ones (workers reject them). */
-function workerExecArgv(): string[] {
-  const keepProfile = process.env.CRP_ENGINE_PROFILE_WORKERS === '1'; // debugging: profile the workers too
-  return process.execArgv.filter((a) => !a.startsWith('--test') && (keepProfile || !a.startsWith('--cpu-prof')) && !a.startsWith('--watch'));
 }
 
 export async function analysePortfolioParallel(assets: readonly AssetInput[], options: ParallelOptions): Promise<ParallelResult> {
