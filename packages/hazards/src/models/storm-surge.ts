@@ -39,7 +39,8 @@ const IB_M_PER_HPA = 100 / (1025 * 9.81);
 /**
  * Inverse-barometer share of a surge at wind v (m/s, 1-minute): the central pressure deficit of a storm of that wind by
  * Atkinson & Holliday (1977), V[kt] = 6.7·Δp^0.644 (the relation the track build uses, hazards §3.1), times 1 cm/hPa.
- * An upper bound at the site: the deficit at the radius of maximum wind is about 63 % of the central one (Holland 1980).
+ * The central deficit of a storm whose maximum wind is v: at its radius of maximum wind the deficit is 63 % of it
+ * (Holland 1980), inside the eye more; the central value is kept.
  */
 export function inverseBarometerM(v: number): number {
   return v > 0 ? Math.pow(v / 0.514444 / 6.7, 1 / 0.644) * IB_M_PER_HPA : 0;
