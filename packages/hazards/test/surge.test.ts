@@ -5,6 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { layers, SSP85_2050, SSP26_2050, BASE_2020 } from './helpers.js';
+import { createCoast } from '../src/models/coast.js';
+import { inverseBarometerM, shelfSurgeM, xuSurgeM } from '../src/models/storm-surge.js';
+import type { LayerSet } from '../src/types.js';
 
 type Opts = { analysisType: 'ssp'; scenario: '26' | '45' | '85'; year: number };
 const surge = (lat: number, lng: number, o: Opts = BASE_2020) => layers().samplePoint(lat, lng, o).storm_surge;
@@ -122,4 +125,36 @@ test("storm surge: the built shore holds today's 10-year storm tide (no flooding
   const m2050 = surge(14.575, 120.982, SSP85_2050).return_periods!.intensities;
   const m2020 = surge(14.575, 120.982).return_periods!.intensities;
   assert.ok(m2050[8]! > m2020[8]! + 0.3, `Manila 1000-yr ${m2020[8]} → ${m2050[8]}`);
+});
+
+test('storm surge: the wind setup scales with the shelf (narrow island shelves surge less than the US coast Xu fitted)', () => {
+  const l = layers();
+  const as = (n: string) => {
+    const x = l.layer(n);
+    return x && { e: x.entry, data: x.data };
+  };
+  const src = { params: l.params, get: (n: string) => as(n)!, optional: as } as unknown as LayerSet;
+  const coast = createCoast(src);
+  const shelf = (lat: number, lng: number) => coast.near(lat, lng)!.shelf;
+  // the reference coast and shelves as wide: Xu's height unchanged
+  for (const [lat, lng] of [
+    [29.27, -94.86], // Galveston
+    [29.95, -90.07], // New Orleans
+    [31.15, 121.8], // Shanghai Pudong
+  ] as const)
+    assert.equal(shelf(lat, lng), 1, `${lat},${lng}`);
+  // steep island shelves (hundreds of metres within a few km): Jagna (Bohol), Kingstown (St Vincent), Mahanoro (Madagascar)
+  for (const [lat, lng] of [
+    [9.6521, 124.3574],
+    [13.1451, -61.2225],
+    [-19.9072, 48.7971],
+  ] as const)
+    assert.ok(shelf(lat, lng) < 0.1, `${lat},${lng}: ${shelf(lat, lng)}`);
+  // the inverse barometer is kept: a 60 m/s storm (≈ 85 hPa, Atkinson & Holliday 1977) raises the sea ≈ 0.85 m anyway
+  assert.ok(Math.abs(inverseBarometerM(60) - 0.84) < 0.03, `IB ${inverseBarometerM(60)}`);
+  const xu = xuSurgeM(60);
+  assert.equal(shelfSurgeM(xu, 60, 1), xu);
+  assert.ok(Math.abs(shelfSurgeM(xu, 60, 0) - inverseBarometerM(60)) < 1e-9);
+  assert.ok(shelfSurgeM(xu, 60, 0.5) > shelfSurgeM(xu, 60, 0.2) && shelfSurgeM(xu, 60, 0.5) < xu);
+  assert.equal(shelfSurgeM(0, 20, 0.3), 0, 'no surge below 60 kn');
 });
