@@ -31,6 +31,7 @@ import { loadClimate, computeChronic, loadRegions, regionGrid, loadRegionalDelta
 import { loadTerrain, slopeTan, W5, H5, KM_PER_5MIN, type Terrain } from './lib/terrain.js';
 import { buildRiverLayers } from './lib/river-layers.js';
 import { allSources, type TrackSource } from './lib/tracks.js';
+import { buildShelfIndex, SHELF_MIN_DEPTH_M, SHELF_RADIUS_KM, SHELF_REFERENCE } from './lib/shelf.js';
 import { buildFineCoast, FINE_SCALE_KM, FINE_OFFSET_KM, FINE_NODATA } from './lib/coastline.js';
 import { accumulateSource, gpdReturnLevels, smoothHistogram, TRACK_SHIFT_SIGMA_KM, NB, ROW0, ROW1, type Bbox } from './lib/typhoon.js';
 import { fitGevLmoments, gevReturnLevel } from './lib/stats.js';
@@ -547,6 +548,45 @@ export function buildLocalSlrRate(dir: string): {
     }
   }
   return { grid, seGrid, stations: st.length, capped: st.filter((s) => s.capped).length, rejected, gauges: st, giaStations: gia.length, cells };
+}
+
+/**
+ * The storm surge's shelf wind-setup index in the coastal tiles (`coast_shelf_index`, lib/shelf.ts) and its params.json
+ * entry `surgeShelf` (the reference index of the US Gulf and Atlantic coast); used by buildAll and build-shelf-layer.ts.
+ */
+export function buildShelfLayer(
+  t: Terrain,
+  tiles: number[],
+): { layer: [Omit<LayerEntry, 'file' | 'sha256' | 'bytesRaw' | 'bytesGz'>, TypedArray]; params: Record<string, unknown> } {
+  const sh = buildShelfIndex(t, tiles);
+  console.log(`  shelf index: reference ${sh.refIndexKmPerM.toFixed(3)} km/m (median of ${sh.refCells} US Gulf/Atlantic coast cells)`);
+  return {
+    layer: [
+      {
+        name: 'coast_shelf_index',
+        dtype: 'uint8',
+        grid: GRID_5M,
+        bands: 1,
+        scale: 0.05,
+        offset: 0,
+        nodata: 255,
+        unit: 'km/m',
+        description: `Shelf wind-setup index R·mean(1/max(D, ${SHELF_MIN_DEPTH_M} m)) over the ETOPO5 sea cells within ${SHELF_RADIUS_KM} km, in coastal tiles (tile-major, 144 cells per tile; 255 = no sea within reach)`,
+        resolutionKm: 9.3,
+        datasets: ['etopo5-global-dem'],
+      },
+      quantise('uint8', sh.index, 0.05, 0, 255),
+    ],
+    params: {
+      surgeShelf: {
+        radiusKm: SHELF_RADIUS_KM,
+        minDepthM: SHELF_MIN_DEPTH_M,
+        reference: SHELF_REFERENCE,
+        refIndexKmPerM: +sh.refIndexKmPerM.toFixed(4),
+        refCells: sh.refCells,
+      },
+    },
+  };
 }
 
 /** The sea-level layers (slr_local_rate, slr_local_se) and their params.json entries; used by buildAll and build-slr-layers.ts. */
@@ -1227,6 +1267,8 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
     },
     tDist,
   );
+  const shelf = buildShelfLayer(t, tiles);
+  writeLayer(out, ...shelf.layer);
 
   console.log("  coastline distance (Natural Earth 1:10m, 1')…");
   const fc = buildFineCoast(dir, tiles);
@@ -1368,6 +1410,7 @@ export async function buildAll(dir = rawDir(), outDir = LAYERS_DIR) {
     landslideFootprintKm: 1,
     landslideCalibration: lsCal,
     ...slr.params,
+    ...shelf.params,
     /** IPCC AR6 WGI Table 9.9 GMSL median and likely (17-83 %) range, m relative to 1995-2014. */
     gmslLikely: gmslLikelyTable(dir),
   };

@@ -24,6 +24,7 @@ import { allSources } from '../scripts/lib/tracks.js';
 import { stormFootprint } from '../scripts/lib/typhoon.js';
 import { CHRONIC_OFFSETS_C } from '../scripts/lib/chronic.js';
 import { buildFineCoast } from '../scripts/lib/coastline.js';
+import { buildShelfIndex, coastalTiles } from '../scripts/lib/shelf.js';
 import { layers } from './helpers.js';
 
 const dir = rawDir();
@@ -124,4 +125,23 @@ test('HKO D-day rainfall growth by basin response time: rebuilt as committed; th
   // Q100/Q2: 2.47 at 5 days, 1.72 at 90 days (flatter growth of longer accumulations)
   const q100 = (row: number[]) => row[5]! / row[0]!;
   assert.ok(q100(g.growth.at(-1)!) < q100(g.growth[0]!) - 0.5, `${q100(g.growth.at(-1)!)} vs ${q100(g.growth[0]!)}`);
+});
+
+test('rebuilding the shelf wind-setup index reproduces the committed tiles (Visayas, Galveston, Miami) and the reference', { skip }, () => {
+  const igbp = new Uint8Array(readRaw(dir, 'modis-landcover-igbp-0.1deg/mcd12c1_igbp_2011_uint8_3600x1800.bin.gz'));
+  const t = loadTerrain(dir, igbp);
+  const sh = buildShelfIndex(t, coastalTiles(t));
+  assert.equal(+sh.refIndexKmPerM.toFixed(4), (layers().params as unknown as { surgeShelf: { refIndexKmPerM: number } }).surgeShelf.refIndexKmPerM);
+  const q = quantise('uint8', sh.index, 0.05, 0, 255);
+  const idx = layers().layer('coast_tile_index')!.data,
+    codes = layers().layer('coast_shelf_index')!.data;
+  for (const [lat, lng] of [
+    [11.15, 123.72],
+    [29.27, -94.86],
+    [25.77, -80.19],
+  ] as const) {
+    const ti = idx[Math.floor(90 - lat) * 360 + Math.floor(lng + 180)]!;
+    assert.ok(ti >= 0, `tile at ${lat},${lng}`);
+    for (let i = 0; i < 144; i++) assert.equal(q[ti * 144 + i], codes[ti * 144 + i], `${lat},${lng} cell ${i}`);
+  }
 });

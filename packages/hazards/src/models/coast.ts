@@ -14,6 +14,11 @@ const HALF_CELL_5M_KM = 40008 / 4320 / 2;
 export interface CoastSite {
   elev: number;
   dist: number;
+  /**
+   * Shelf wind-setup index of the site's 5' cell relative to the US Gulf and Atlantic coast of Xu's (2010) SLOSH fit
+   * (coast_shelf_index / params.surgeShelf.refIndexKmPerM, at most 1; 1 where the layer or the value is missing).
+   */
+  shelf: number;
 }
 
 /** Coastal look-ups over the loaded layers: `near(lat, lng)` is the site when a coast is within 50 km, else null. */
@@ -79,10 +84,21 @@ function coastlineDistance(src: LayerSet): (lat: number, lng: number) => number 
 }
 
 /** Coastal 5' cell: elevation (m) and distance inland (km); null when no coast within 60 km. */
-function coastCell5(src: LayerSet): (lat: number, lng: number) => { elev: number; dist: number; sea: boolean } | null {
+function coastCell5(src: LayerSet): (lat: number, lng: number) => { elev: number; dist: number; sea: boolean; shelf: number } | null {
   const tileIdx = src.get('coast_tile_index').data as Int32Array;
   const cElev = src.get('coast_elevation').data as Int16Array;
   const cDist = src.get('coast_distance').data as Uint8Array;
+  // optional (layers built before 2026-11-28 lack it): the shelf wind-setup index, relative to the reference coast
+  const shelfL = src.optional('coast_shelf_index');
+  const shelfD = shelfL?.data as Uint8Array | undefined;
+  const shelfRef = (src.params.surgeShelf as { refIndexKmPerM?: number } | undefined)?.refIndexKmPerM;
+  const shelfScale = shelfL?.e.scale ?? 0.05,
+    shelfNodata = shelfL?.e.nodata ?? 255;
+  const shelfAt = (k: number): number => {
+    if (!shelfD || !shelfRef) return 1;
+    const v = shelfD[k]!;
+    return v === shelfNodata ? 1 : Math.min(1, (v * shelfScale) / shelfRef);
+  };
   return (lat, lng) => {
     const tr = Math.min(179, Math.max(0, Math.floor(90 - lat)));
     let tc = Math.floor(lng + 180) % 360;
@@ -98,7 +114,7 @@ function coastCell5(src: LayerSet): (lat: number, lng: number) => { elev: number
     // polders that dikes protect): clamp to sea level.
     // The stored distance is between cell centres; the coastline lies between the last land and first sea centres, so
     // the distance inland from the coast is about half a 5' cell (4.6 km) less.
-    if (d > 0) return { elev: Math.max(0, e), dist: Math.max(0, d - HALF_CELL_5M_KM), sea: false };
+    if (d > 0) return { elev: Math.max(0, e), dist: Math.max(0, d - HALF_CELL_5M_KM), sea: false, shelf: shelfAt(base + a * 12 + b) };
     // a sea cell: the site is on the shore; take the lowest land neighbour in the tile, else sea level
     let best = Infinity;
     for (let da = -1; da <= 1; da++)
@@ -110,6 +126,6 @@ function coastCell5(src: LayerSet): (lat: number, lng: number) => { elev: number
         const v = cElev[base + aa * 12 + bb]!;
         if (v < best) best = v;
       }
-    return { elev: best < Infinity ? Math.max(0, best) : 0, dist: 0, sea: true };
+    return { elev: best < Infinity ? Math.max(0, best) : 0, dist: 0, sea: true, shelf: shelfAt(base + a * 12 + b) };
   };
 }

@@ -41,7 +41,7 @@ export interface Site {
   /** The AR6 region's total soil-moisture change (σ of interannual variability, negative = drying) at the scenario-year. */
   dSM: number;
   /** The coastal site (elevation m, distance inland km) when a coast is within 50 km, else null (coast.ts). */
-  coast: { elev: number; dist: number } | null;
+  coast: { elev: number; dist: number; shelf: number } | null;
   /** Relative sea-level rise since 2020 at the point, m (sea-level-rise.ts). */
   slrM: number;
 }
