@@ -44,7 +44,7 @@ function lossBars(points: AssetAt[], unit: Unit): EChartsOption {
   return {
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
-    grid: { left: 64, right: 16, top: 36, bottom: 28 },
+    grid: { left: 64, right: 16, top: 52, bottom: 28 },
     xAxis: { type: 'category', data: points.map((p) => p.label) },
     yAxis: { type: 'value', name: unit === 'dollar' ? 'M USD' : '% of valuation', max: axisMax([...c, ...rc]) },
     series: [

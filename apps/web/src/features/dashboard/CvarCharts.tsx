@@ -12,7 +12,7 @@ function grouped(categories: string[], cvar: (number | null)[], rcvar: (number |
   return {
     tooltip: { trigger: 'axis', valueFormatter: (v) => (v === null || v === undefined ? '—' : `${v as number} ${unitAxisName(unit)}`) },
     legend: { top: 0 },
-    grid: { left: 64, right: 16, top: 36, bottom: rotate ? 70 : 36 },
+    grid: { left: 64, right: 16, top: 52, bottom: rotate ? 70 : 36 },
     xAxis: { type: 'category', data: categories, axisLabel: { rotate, interval: 0, fontSize: 11 } },
     yAxis: { type: 'value', name: unitAxisName(unit), max: axisMax([...cvar, ...rcvar]) },
     series: [
