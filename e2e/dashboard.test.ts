@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { PERILS_NOT_MODELLED, PERILS_NOT_MODELLED_SHARE } from '@crp/contracts';
 import { screenshotDir } from './support/browser';
 import { DEMO_PROJECT as PROJECT, startDemoSession } from './support/demo';
 import type { RunningServer } from './support/server';
@@ -21,6 +22,9 @@ async function shootSection(page: Page, id: string, name = id): Promise<void> {
   await page.waitForTimeout(400); // charts animate in; maps draw on the next frame
   await el.screenshot({ path: join(screenshotDir, `dashboard-section-${name}.png`), animations: 'disabled' });
 }
+
+/** Whitespace folded, as innerText breaks lines where the layout wraps. */
+const norm = (t: string) => t.replace(/\s+/g, ' ').trim();
 
 describe('physical-risk dashboard in the browser: filters, views, asset edit and asset analysis', { timeout: 900_000 }, () => {
   let server: RunningServer;
@@ -57,8 +61,15 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     // a score out of 100, never a percentage (issue 20)
     assert.match(await page.getByTestId('climate-score').innerText(), /\d+\.\d \/ 100/);
     assert.doesNotMatch(await page.getByTestId('climate-score').innerText(), /%/);
-    // CVaR says what it is; the tail losses sit beside it; river and rainfall flood are flagged as placeholders
-    assert.match(await page.getByTestId('kpi-cvar').innerText(), /20-year expected loss/);
+    // The 20-year sum of expected losses says what it is, and is never called CVaR (issue 35 item 5); the tail losses
+    // sit beside it; river and rainfall flood are flagged as placeholders
+    assert.match(await page.getByTestId('kpi-cvar').innerText(), /^20-year expected loss/);
+    assert.match(await page.getByTestId('kpi-rcvar').innerText(), /^Residual 20-year expected loss/);
+    assert.doesNotMatch(await page.getByTestId('dashboard').innerText(), /CVaR/);
+    // The perils not modelled and the share of losses they carry, as the contracts state it (issue 35 item 4)
+    const notModelled = norm(await page.getByTestId('not-modelled').innerText());
+    for (const p of PERILS_NOT_MODELLED) assert.ok(notModelled.includes(p.name.toLowerCase()), `the dashboard names '${p.name}'`);
+    assert.ok(notModelled.includes(norm(PERILS_NOT_MODELLED_SHARE)), notModelled);
     assert.match(await page.getByTestId('tail-losses').innerText(), /1-in-100 \/ 1-in-250-year loss[\s\S]*USD \/ [\s\S]*USD/);
     assert.match(await page.getByTestId('placeholder-hazards').innerText(), /placeholder data/);
     for (const k of ['kpi-max-exposure', 'kpi-cvar', 'kpi-rcvar', 'kpi-avoided']) assert.match(await page.getByTestId(k).innerText(), /(M|B) USD/);
@@ -223,7 +234,7 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     const header = dash
       .table()
       .locator('th')
-      .filter({ hasText: /^Residual CVaR$/ });
+      .filter({ hasText: /^Residual 20-year expected loss$/ });
     await header.scrollIntoViewIfNeeded();
     const asc = page.waitForResponse(
       (r) => r.url().includes('/api/v2/dashboard/assets/') && (r.request().postData() ?? '').includes('"sort":"overall_loss","order":"asc"'),
@@ -240,7 +251,7 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     assert.deepEqual(
       losses,
       [...losses].sort((a, b) => b - a),
-      'the server sorts by residual CVaR, largest first',
+      'the server sorts by residual 20-year expected loss, largest first',
     );
     assert.equal(body.total, 18);
     assert.deepEqual(
@@ -428,6 +439,8 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     await nodata.waitFor({ timeout: 30_000 });
     assert.match(await nodata.innerText(), /No data: the best-track records held here do not cover the ocean basin of Rotterdam Port Terminal/);
     assert.equal(await page.getByTestId('typhoon-track-table').count(), 0);
+    // A European asset: the asset analysis says what its losses leave out (issue 35 item 4)
+    assert.match(await page.getByTestId('asset-not-modelled').innerText(), /Not modelled: severe convective storm[\s\S]*extratropical windstorm[\s\S]*Verisk/);
     await page.getByTestId('typhoon-tracks').screenshot({ path: join(screenshotDir, 'dashboard-asset-typhoon-tracks-nodata.png'), animations: 'disabled' });
     await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
     await page.getByTestId('asset-modal').waitFor({ state: 'detached' });

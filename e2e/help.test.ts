@@ -58,7 +58,7 @@ describe('generated documents', () => {
       'Data sets and attribution',
       'Risk engine methodology',
       'Vulnerability functions',
-      'Climate Value at Risk (CVaR) and Residual CVaR',
+      '20-year expected loss and its residual',
       'Maximum Exposure',
       'Limitations',
       'Validation',
@@ -66,7 +66,7 @@ describe('generated documents', () => {
       assert.ok(text.includes(s), `methodology PDF lacks "${s}"`);
   });
 
-  it('the Adaptation Methodology PDF has the measures, their effect and the residual CVaR', async () => {
+  it('the Adaptation Methodology PDF has the measures, their effect and the residual 20-year expected loss', async () => {
     const { text } = await pdfText(join(DOCS, 'adaptation-measures.pdf'));
     for (const s of [
       'Adaptation Methodology',
@@ -77,7 +77,7 @@ describe('generated documents', () => {
       'Drought',
       'Rainfall (pluvial) flood',
       'How measures enter the metrics',
-      'RCVaR',
+      'residual L20',
       'Costs',
       'Limitations',
       'FEMA P-936',
@@ -145,7 +145,7 @@ describe('help centre, change log and document viewers in the browser', { timeou
       assert.ok(await nav.getByRole('button', { name, exact: true }).isVisible(), name);
     // Keyword mode: the first category's items.
     await page.getByTestId('faq-keyword-title').filter({ hasText: 'Risk metrics' }).waitFor();
-    await page.getByRole('heading', { name: 'What is Climate Value at Risk (CVaR)?' }).waitFor();
+    await page.getByRole('heading', { name: 'What is the 20-year expected loss?' }).waitFor();
     assert.ok((await page.getByTestId('faq-item').count()) >= 10);
 
     // Search mode: a prefix finds the typhoon answers; the results replace the keyword content.
@@ -158,7 +158,7 @@ describe('help centre, change log and document viewers in the browser', { timeou
       .waitFor();
     await page.getByRole('heading', { name: 'How is typhoon (tropical-cyclone) wind modelled?' }).waitFor();
     assert.equal(await page.getByTestId('faq-keyword-title').count(), 0, 'keyword content replaced');
-    assert.equal(await page.getByRole('heading', { name: 'What is Climate Value at Risk (CVaR)?' }).count(), 0);
+    assert.equal(await page.getByRole('heading', { name: 'What is the 20-year expected loss?' }).count(), 0);
     assert.match(page.url(), /\?q=typh$/);
     await shot(page, 'faq-search');
 

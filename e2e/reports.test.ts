@@ -52,7 +52,11 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
       project: { methodology_version: string };
     };
     const impact = await s.page.getByTestId('tcfd-impact').innerText();
-    assert.ok(impact.includes(formatMillions(d.climate_risk_card_data.climate_value_at_risk)), `CVaR in the Strategy section: ${impact}`);
+    assert.ok(impact.includes(formatMillions(d.climate_risk_card_data.climate_value_at_risk)), `20-year expected loss in the Strategy section: ${impact}`);
+    // Issue 35: never "CVaR" for the 20-year sum of expected losses; the perils not modelled are stated
+    for (const id of ['tcfd-impact', 'tcfd-metrics-table', 'tcfd-strategy'])
+      assert.doesNotMatch(await s.page.getByTestId(id).innerText(), /CVaR|value at risk/i, id);
+    assert.match(await s.page.getByTestId('tcfd-not-modelled').innerText(), /Not modelled: severe convective storm[\s\S]*Verisk[\s\S]*Swiss Re/);
     assert.ok(impact.includes(formatMillions(d.climate_risk_card_data.residual_climate_value_at_risk)));
     const basis = await s.page.getByTestId('tcfd-basis').innerText();
     assert.ok(
@@ -138,9 +142,15 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
     // Header rows, one row per hazard, and the total row; one column per year plus the row labels and totals.
     assert.equal(await table.locator('tbody tr').count(), hazards.size + 1);
     assert.equal(await table.locator('thead th').count(), 1 + years.size + 1);
-    const expected = rows.reduce((a, r) => a + (typeof r['Residual CVaR (USD)'] === 'number' ? (r['Residual CVaR (USD)'] as number) : 0), 0);
+    const expected = rows.reduce(
+      (a, r) => a + (typeof r['Residual 20-year expected loss (USD)'] === 'number' ? (r['Residual 20-year expected loss (USD)'] as number) : 0),
+      0,
+    );
     const shown = num(await s.page.getByTestId('pivot-grand-total').innerText());
-    assert.ok(Math.abs(shown - expected) <= Math.max(1, expected * 1e-9), `grand total ${shown} is the sum of the rows' residual CVaR ${expected}`);
+    assert.ok(
+      Math.abs(shown - expected) <= Math.max(1, expected * 1e-9),
+      `grand total ${shown} is the sum of the rows' residual 20-year expected loss ${expected}`,
+    );
     await screenshot(s.page, 'pivot-default');
   });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as XLSX from '@e965/xlsx';
+import { PERILS_NOT_MODELLED_SHARE } from '@crp/contracts';
 import { newUser, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 describe('exports: CSV report and summary as xlsx behind expiring links', () => {
@@ -58,10 +59,12 @@ describe('exports: CSV report and summary as xlsx behind expiring links', () => 
       'Score',
       'Band',
       'Expected annual loss (USD)',
-      'CVaR (USD)',
-      'Residual CVaR (USD)',
+      '20-year expected loss (USD)',
+      'Residual 20-year expected loss (USD)',
+      '20-year expected loss (%)',
     ])
       assert.ok(col in rows[0]!, `column ${col}`);
+    assert.ok(!Object.keys(rows[0]!).some((k) => /CVaR/i.test(k)), 'no column calls the 20-year sum of expected losses CVaR (issue 35)');
     const evil = rows.find((r) => String(r.Asset).includes('HYPERLINK'))!;
     assert.ok(String(evil.Asset).startsWith("'="), 'formula cell escaped');
     const cells = Object.values(wb.Sheets.Analysis!).filter((c): c is XLSX.CellObject => !!c && typeof c === 'object' && 't' in c);
@@ -71,6 +74,11 @@ describe('exports: CSV report and summary as xlsx behind expiring links', () => 
     );
     const about = XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets.About!, { header: 1 });
     assert.ok(about.some((r) => r[0] === 'Methodology version'));
+    assert.ok(
+      about.some((r) => r[0] === 'Not modelled' && String(r[1]).includes(PERILS_NOT_MODELLED_SHARE)),
+      'the perils not modelled',
+    );
+    assert.ok(!about.flat().some((v) => /CVaR/.test(String(v))), 'the definitions say 20-year expected loss');
   });
 
   test('summary_report gives a workbook with portfolio, hazard and asset sheets', async () => {

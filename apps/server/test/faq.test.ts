@@ -90,7 +90,7 @@ describe('FAQ API', () => {
     await s.db.updateTable('faq_items').set({ title: 'Edited by hand' }).where('key', '=', 'metric-cvar').execute();
     assert.equal((await s.app.services.faq.seed()).changed, true);
     const row = await s.db.selectFrom('faq_items').select('title').where('key', '=', 'metric-cvar').executeTakeFirstOrThrow();
-    assert.equal(row.title, 'What is Climate Value at Risk (CVaR)?');
+    assert.equal(row.title, 'What is the 20-year expected loss?');
   });
 
   test('keyword list: categories in order with their children, without a token', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import JSZip from 'jszip';
-import { formatMillions, METHODOLOGY_VERSION } from '@crp/contracts';
+import { formatMillions, METHODOLOGY_VERSION, PERILS_NOT_MODELLED, PERILS_NOT_MODELLED_SHARE } from '@crp/contracts';
 import { newUser, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -79,14 +79,19 @@ describe('slide report: PDF and PPTX made by a job, with the dashboard figures',
     assert.match(info, /Page size:\s+959\.\d+ x 540 pts/);
     const pages = pdfPages(pdfFile);
     assert.equal(pages.length, res.body.slides);
-    assert.equal(pages.length, 7 + HAZARDS.length + 2, 'title, overview, score, KPIs, CVaR, heat map, top assets, one per hazard, adaptation, methodology');
+    assert.equal(
+      pages.length,
+      7 + HAZARDS.length + 3,
+      'title, overview, score, KPIs, 20-year expected loss, heat map, top assets, one per hazard, adaptation, perils not modelled, methodology',
+    );
     const all = norm(pages.join('\n'));
     for (const title of [
       'PHYSICAL CLIMATE RISK REPORT',
       'Portfolio overview',
       'Climate score',
       'Key figures',
-      'CVaR vs residual CVaR',
+      '20-year expected loss vs residual',
+      'Perils not modelled',
       'Hazard heat map',
       'Top assets at risk',
       'Adaptation recommendations',
@@ -99,7 +104,7 @@ describe('slide report: PDF and PPTX made by a job, with the dashboard figures',
     const card = d.climate_risk_card_data;
     assert.ok(
       norm(pages[3]!).includes(formatMillions(card.climate_value_at_risk)),
-      `CVaR ${formatMillions(card.climate_value_at_risk)} on the key-figures page`,
+      `20-year expected loss ${formatMillions(card.climate_value_at_risk)} on the key-figures page`,
     );
     assert.ok(norm(pages[3]!).includes(formatMillions(card.residual_climate_value_at_risk)));
     assert.ok(norm(pages[3]!).includes(formatMillions(card.total_asset_value)));
@@ -108,6 +113,15 @@ describe('slide report: PDF and PPTX made by a job, with the dashboard figures',
     assert.ok(all.includes(`${d.filters.scenario_label}, ${d.filters.year}`), 'scenario and year');
     assert.ok(all.includes(`methodology ${METHODOLOGY_VERSION}`));
     assert.ok(all.includes('ETOPO5'), 'data sources are listed');
+    // Issue 35 item 5: the 20-year sum of expected losses is never called CVaR (a tail measure to a finance reader).
+    assert.match(norm(pages[3]!), /20-year expected loss/);
+    assert.doesNotMatch(all, /CVaR|value at risk/i, 'no "CVaR" anywhere in the report');
+    // Issue 35 item 4: the perils not modelled, with the published share of losses they carry and its sources.
+    const perils = norm(pages.find((p) => p.includes('Perils not modelled') && p.includes('Verisk'))!);
+    for (const p of PERILS_NOT_MODELLED) assert.ok(perils.includes(p.name), `the perils page names '${p.name}'`);
+    assert.ok(perils.includes(norm(PERILS_NOT_MODELLED_SHARE)), 'the published share, as the contracts state it');
+    assert.match(perils, /two thirds \(USD 98 bn of 152 bn\).*Verisk, Global Modeled Catastrophe Losses 2025.*Swiss Re Institute, sigma 1\/2024/);
+    assert.match(norm(pages[3]!), /Not modelled: severe convective storm/, 'and a line on the key-figures page');
     // Charts are drawn (vector paths from the SVG), not only text: a chart page has far more drawing operators than a text page.
     // Rendered pages go to test-output for a person to look at.
     mkdirSync(pngDir, { recursive: true });
@@ -127,6 +141,7 @@ describe('slide report: PDF and PPTX made by a job, with the dashboard figures',
     const charts = Object.keys(zip.files).filter((f) => /^ppt\/charts\/chart\d+\.xml$/.test(f));
     assert.ok(charts.length >= 4 + HAZARDS.length - 1, `native charts in the deck (${charts.length})`);
     assert.match(await xml(pages.length), /Methodology and data sources/);
+    assert.match(await xml(pages.length - 1), /Perils not modelled[\s\S]*Severe convective storm/);
   });
 
   test('Without Content is a variant with smaller or equal losses; the links need no token but a wrong one is 404', async () => {
@@ -150,7 +165,11 @@ describe('slide report: PDF and PPTX made by a job, with the dashboard figures',
       writeFileSync(freeFile, Buffer.from(await (await fetch(s.url + free.body.url)).arrayBuffer()));
       const pages = pdfPages(freeFile);
       assert.match(norm(pages[3]!), /Please upgrade tier to see content/);
-      assert.doesNotMatch(norm(pages[3]!), /Climate Value at Risk/);
+      assert.doesNotMatch(norm(pages[3]!), /20-year expected loss/);
+      assert.ok(
+        pages.some((p) => p.includes('Perils not modelled')),
+        'the perils not modelled are stated in every tier',
+      );
       assert.match(norm(pages.find((p) => p.includes('Hazard heat map'))!), /Kwai Chung terminal/, 'an allowed section is still shown');
     } finally {
       await setTier(true);

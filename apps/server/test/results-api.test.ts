@@ -105,7 +105,7 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
     assert.equal(sheetRow.Intensity, hk.intensity);
     assert.equal(sheetRow['Expected annual loss (USD)'], hk.expected_annual_loss_usd);
     assert.equal(sheetRow['Loss 1-in-100 yr (USD)'], hk.loss_1_in_100_usd);
-    assert.equal(sheetRow['CVaR (USD)'], hk.cvar_usd);
+    assert.equal(sheetRow['20-year expected loss (USD)'], hk.cvar_usd);
   });
 
   test('posted assets are analysed now with the same engine: the same figures as the stored analysis of the same asset', async () => {

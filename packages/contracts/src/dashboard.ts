@@ -45,9 +45,9 @@ export const DashboardAssetRow = z.strictObject({
   longitude: z.number(),
   country_code: z.string().nullable(),
   climatic_score: z.number().nullable(),
-  percentage: money.describe('residual CVaR as % of the asset value'),
-  overall_loss: money.describe('residual CVaR, USD'),
-  cvar: money,
+  percentage: money.describe('residual 20-year expected loss as % of the asset value'),
+  overall_loss: money.describe('residual 20-year expected loss, USD'),
+  cvar: money.describe('20-year expected loss, USD: a sum of expected losses, not a tail measure (field name kept for compatibility)'),
   max_exposure: money,
   loss_100_year: money.describe(
     "loss of the asset's 1-in-100-year event (hazards added, at most value plus a year's revenue), USD; null: analysed before tail losses were kept",
@@ -169,7 +169,9 @@ export const DashboardAnswer = z.strictObject({
   }),
   climate_risk_card_data: gated(
     z.strictObject({
-      climate_value_at_risk: money,
+      climate_value_at_risk: money.describe(
+        '20-year expected loss, USD: expected annual loss summed over the 20-year window around the year, not a tail measure (field name kept for compatibility)',
+      ),
       climate_value_at_risk_percentage: money,
       residual_climate_value_at_risk: money,
       residual_climate_value_at_risk_percentage: money,
@@ -249,10 +251,10 @@ export const DashboardAnswer = z.strictObject({
   ),
   key_finding_data: gated(
     z.strictObject({
-      cvar_85: money,
-      cvar_26: money,
+      cvar_85: money.describe('portfolio 20-year expected loss under 8.5 (field name kept for compatibility)'),
+      cvar_26: money.describe('portfolio 20-year expected loss under 2.6'),
       value_of_transition_policies: money,
-      increased_by_2030: money.describe('% change of CVaR against the 2020 window'),
+      increased_by_2030: money.describe('% change of the 20-year expected loss against the 2020 window'),
       increased_by_2050: money,
       increased_by_2100: money,
     }),

@@ -140,7 +140,7 @@ export const PhysicalProject = z.object({
   overall: z.number().nullable(),
   /** Maximum exposure (USD). */
   value: z.number().nullable(),
-  /** Residual CVaR loss (USD). */
+  /** Residual 20-year expected loss (USD). */
   loss: z.number().nullable(),
   assets: z.number().int(),
   variables: z.array(z.string()),

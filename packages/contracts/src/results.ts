@@ -227,10 +227,12 @@ export const AssetResult = z
     max_exposure_usd: usd('Loss of the rarest modelled event'),
     loss_1_in_100_usd: usd("Loss of the 1-in-100-year event after the site's flood protection"),
     loss_1_in_250_usd: usd('Loss of the 1-in-250-year event'),
-    cvar_usd: usd('CVaR as the product defines it: expected annual loss summed over the 20-year window around the year, undiscounted'),
-    residual_cvar_usd: usd('CVaR after mitigation'),
-    cvar_percent: z.number().nullable().describe('CVaR as a percentage of the exposed value.'),
-    avoided_loss_usd: usd('CVaR minus residual CVaR'),
+    cvar_usd: usd(
+      '20-year expected loss: expected annual loss summed over the 20-year window around the year, undiscounted; a sum of expected losses, not a tail measure (the field name is kept for compatibility)',
+    ),
+    residual_cvar_usd: usd('Residual 20-year expected loss: the 20-year expected loss after mitigation (field name kept for compatibility)'),
+    cvar_percent: z.number().nullable().describe('20-year expected loss as a percentage of the exposed value (field name kept for compatibility).'),
+    avoided_loss_usd: usd('20-year expected loss minus the residual 20-year expected loss'),
     data_tier: z
       .enum(RESULT_DATA_TIERS)
       .describe(
@@ -315,9 +317,9 @@ export const CsvReportRow = z
     'Data tier': z.string(),
     'Own data layer': z.string().describe('Empty unless an own hazard layer gave the value'),
     'Published dataset': z.string().describe('Empty unless a published flood map registered on this installation gave the value (then the map set read)'),
-    'CVaR (USD)': n,
-    'Residual CVaR (USD)': n,
-    'CVaR (%)': n,
+    '20-year expected loss (USD)': n,
+    'Residual 20-year expected loss (USD)': n,
+    '20-year expected loss (%)': n,
     'Avoided loss (USD)': n,
   })
   .meta({ id: 'CsvReportRow' });

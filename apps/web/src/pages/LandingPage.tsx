@@ -47,7 +47,7 @@ export function LandingPage() {
             <div className="crp-eyebrow">Physical and transition climate risk analytics</div>
             <h1>Know what climate change will cost every asset you own, finance or insure.</h1>
             <p className="crp-hero-lead">
-              Map a portfolio, assess eleven hazards under RCP and SSP pathways, and see Climate Value at Risk from today to 2100, asset by asset.
+              Map a portfolio, assess eleven hazards under RCP and SSP pathways, and see the 20-year expected loss from today to 2100, asset by asset.
             </p>
             <div className="crp-hero-ctas">
               <ButtonLink to="/register" type="primary" size="large">

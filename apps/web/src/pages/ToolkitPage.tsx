@@ -11,7 +11,7 @@ export function ToolkitPage() {
     <div className="crp-page">
       <PageHeader
         title="Adaptation Methodology"
-        subtitle="Adaptation measures per hazard and how they reduce the residual Climate Value at Risk."
+        subtitle="Adaptation measures per hazard and how they reduce the residual 20-year expected loss."
         extra={<PdfActions url={ADAPTATION_PDF} />}
       />
       {/* Width 800 (spec 001 §2.10). */}

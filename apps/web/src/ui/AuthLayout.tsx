@@ -5,7 +5,7 @@ import { BrandMark } from './BrandMark';
 
 const POINTS = [
   'Eleven acute and chronic hazards for every asset',
-  'Climate Value at Risk under RCP and SSP scenarios',
+  '20-year expected loss under RCP and SSP scenarios',
   'Projections from 2020 to 2100 in 20-year steps',
 ];
 

@@ -903,7 +903,7 @@ export interface paths {
         };
         /**
          * A project's assets with their results at one scenario-year, as GeoJSON or GeoPackage (EPSG:4326 points)
-         * @description One Point feature per asset: name, property type, exposed value, climate score, expected annual loss, CVaR, maximum exposure, 1-in-100 and 1-in-250-year losses over the project's hazards, and `score_<hazard>` per hazard. Scenario-year defaults to the project's default filter. `format=gpkg` answers a GeoPackage 1.4 (application/geopackage+sqlite3) with one layer `assets`. Needs download permission on the project.
+         * @description One Point feature per asset: name, property type, exposed value, climate score, expected annual loss, 20-year expected loss (field `cvar_usd`), maximum exposure, 1-in-100 and 1-in-250-year losses over the project's hazards, and `score_<hazard>` per hazard. Scenario-year defaults to the project's default filter. `format=gpkg` answers a GeoPackage 1.4 (application/geopackage+sqlite3) with one layer `assets`. Needs download permission on the project.
          */
         get: operations["getV2ProjectsByProjectIdAssetsGis"];
         put?: never;
@@ -1908,13 +1908,13 @@ export interface components {
             loss_1_in_100_usd: number | null;
             /** @description Loss of the 1-in-250-year event, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             loss_1_in_250_usd: number | null;
-            /** @description CVaR as the product defines it: expected annual loss summed over the 20-year window around the year, undiscounted, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description 20-year expected loss: expected annual loss summed over the 20-year window around the year, undiscounted; a sum of expected losses, not a tail measure (the field name is kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset. */
             cvar_usd: number | null;
-            /** @description CVaR after mitigation, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Residual 20-year expected loss: the 20-year expected loss after mitigation (field name kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset. */
             residual_cvar_usd: number | null;
-            /** @description CVaR as a percentage of the exposed value. */
+            /** @description 20-year expected loss as a percentage of the exposed value (field name kept for compatibility). */
             cvar_percent: number | null;
-            /** @description CVaR minus residual CVaR, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description 20-year expected loss minus the residual 20-year expected loss, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             avoided_loss_usd: number | null;
             /**
              * @description How far to trust the hazard: "observed/modelled from real data", "model on real inputs", "published parameters only", "published dataset" (a published flood map registered on this installation: WRI Aqueduct Floods, JRC), "placeholder" (screening models) or "own data" (a value from your company's own hazard layer).
@@ -1989,9 +1989,9 @@ export interface components {
             "Own data layer": string;
             /** @description Empty unless a published flood map registered on this installation gave the value (then the map set read) */
             "Published dataset": string;
-            "CVaR (USD)": number | null;
-            "Residual CVaR (USD)": number | null;
-            "CVaR (%)": number | null;
+            "20-year expected loss (USD)": number | null;
+            "Residual 20-year expected loss (USD)": number | null;
+            "20-year expected loss (%)": number | null;
             "Avoided loss (USD)": number | null;
         };
         ErrorBody: {
@@ -2109,13 +2109,13 @@ export interface components {
             loss_1_in_100_usd: number | null;
             /** @description Loss of the 1-in-250-year event, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             loss_1_in_250_usd: number | null;
-            /** @description CVaR as the product defines it: expected annual loss summed over the 20-year window around the year, undiscounted, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description 20-year expected loss: expected annual loss summed over the 20-year window around the year, undiscounted; a sum of expected losses, not a tail measure (the field name is kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset. */
             cvar_usd: number | null;
-            /** @description CVaR after mitigation, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Residual 20-year expected loss: the 20-year expected loss after mitigation (field name kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset. */
             residual_cvar_usd: number | null;
-            /** @description CVaR as a percentage of the exposed value. */
+            /** @description 20-year expected loss as a percentage of the exposed value (field name kept for compatibility). */
             cvar_percent: number | null;
-            /** @description CVaR minus residual CVaR, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description 20-year expected loss minus the residual 20-year expected loss, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             avoided_loss_usd: number | null;
             /**
              * @description How far to trust the hazard: "observed/modelled from real data", "model on real inputs", "published parameters only", "published dataset" (a published flood map registered on this installation: WRI Aqueduct Floods, JRC), "placeholder" (screening models) or "own data" (a value from your company's own hazard layer).
@@ -2190,9 +2190,9 @@ export interface components {
             "Own data layer": string;
             /** @description Empty unless a published flood map registered on this installation gave the value (then the map set read) */
             "Published dataset": string;
-            "CVaR (USD)": number | null;
-            "Residual CVaR (USD)": number | null;
-            "CVaR (%)": number | null;
+            "20-year expected loss (USD)": number | null;
+            "Residual 20-year expected loss (USD)": number | null;
+            "20-year expected loss (%)": number | null;
             "Avoided loss (USD)": number | null;
         };
     };
@@ -6656,7 +6656,7 @@ export interface operations {
                         };
                         /** @description null when the tier does not allow portfolio_losses */
                         climate_risk_card_data: {
-                            /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
+                            /** @description 20-year expected loss, USD: expected annual loss summed over the 20-year window around the year, not a tail measure (field name kept for compatibility) */
                             climate_value_at_risk: number | null;
                             /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
                             climate_value_at_risk_percentage: number | null;
@@ -6946,13 +6946,13 @@ export interface operations {
                         } | null;
                         /** @description null when the tier does not allow portfolio_losses */
                         key_finding_data: {
-                            /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
+                            /** @description portfolio 20-year expected loss under 8.5 (field name kept for compatibility) */
                             cvar_85: number | null;
-                            /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
+                            /** @description portfolio 20-year expected loss under 2.6 */
                             cvar_26: number | null;
                             /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
                             value_of_transition_policies: number | null;
-                            /** @description % change of CVaR against the 2020 window */
+                            /** @description % change of the 20-year expected loss against the 2020 window */
                             increased_by_2030: number | null;
                             /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
                             increased_by_2050: number | null;
@@ -6988,11 +6988,11 @@ export interface operations {
                             longitude: number;
                             country_code: string | null;
                             climatic_score: number | null;
-                            /** @description residual CVaR as % of the asset value */
+                            /** @description residual 20-year expected loss as % of the asset value */
                             percentage: number | null;
-                            /** @description residual CVaR, USD */
+                            /** @description residual 20-year expected loss, USD */
                             overall_loss: number | null;
-                            /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
+                            /** @description 20-year expected loss, USD: a sum of expected losses, not a tail measure (field name kept for compatibility) */
                             cvar: number | null;
                             /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
                             max_exposure: number | null;
@@ -7220,11 +7220,11 @@ export interface operations {
                             longitude: number;
                             country_code: string | null;
                             climatic_score: number | null;
-                            /** @description residual CVaR as % of the asset value */
+                            /** @description residual 20-year expected loss as % of the asset value */
                             percentage: number | null;
-                            /** @description residual CVaR, USD */
+                            /** @description residual 20-year expected loss, USD */
                             overall_loss: number | null;
-                            /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
+                            /** @description 20-year expected loss, USD: a sum of expected losses, not a tail measure (field name kept for compatibility) */
                             cvar: number | null;
                             /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
                             max_exposure: number | null;
@@ -7686,7 +7686,7 @@ export interface operations {
                         };
                         /** @description null when the tier does not allow portfolio_losses */
                         climate_risk_card_data: {
-                            /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
+                            /** @description 20-year expected loss, USD: expected annual loss summed over the 20-year window around the year, not a tail measure (field name kept for compatibility) */
                             climate_value_at_risk: number | null;
                             /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
                             climate_value_at_risk_percentage: number | null;
@@ -7976,13 +7976,13 @@ export interface operations {
                         } | null;
                         /** @description null when the tier does not allow portfolio_losses */
                         key_finding_data: {
-                            /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
+                            /** @description portfolio 20-year expected loss under 8.5 (field name kept for compatibility) */
                             cvar_85: number | null;
-                            /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
+                            /** @description portfolio 20-year expected loss under 2.6 */
                             cvar_26: number | null;
                             /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
                             value_of_transition_policies: number | null;
-                            /** @description % change of CVaR against the 2020 window */
+                            /** @description % change of the 20-year expected loss against the 2020 window */
                             increased_by_2030: number | null;
                             /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
                             increased_by_2050: number | null;
@@ -8018,11 +8018,11 @@ export interface operations {
                             longitude: number;
                             country_code: string | null;
                             climatic_score: number | null;
-                            /** @description residual CVaR as % of the asset value */
+                            /** @description residual 20-year expected loss as % of the asset value */
                             percentage: number | null;
-                            /** @description residual CVaR, USD */
+                            /** @description residual 20-year expected loss, USD */
                             overall_loss: number | null;
-                            /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
+                            /** @description 20-year expected loss, USD: a sum of expected losses, not a tail measure (field name kept for compatibility) */
                             cvar: number | null;
                             /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
                             max_exposure: number | null;

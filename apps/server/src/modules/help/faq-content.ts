@@ -5,6 +5,8 @@
  * docs/dashboard.md and the upload rules in @crp/contracts (assets.ts). Change the answer here when those change.
  */
 
+import { PERILS_NOT_MODELLED, PERILS_NOT_MODELLED_SHARE } from '@crp/contracts';
+
 export interface FaqCategory {
   name: string;
   children: string[];
@@ -23,7 +25,7 @@ export interface FaqItemContent {
 }
 
 export const FAQ_CATEGORIES: readonly FaqCategory[] = [
-  { name: 'Risk metrics', children: ['CVaR and residual CVaR', 'Scores and bands', 'Losses and premium'] },
+  { name: 'Risk metrics', children: ['20-year expected loss', 'Scores and bands', 'Losses and premium'] },
   { name: 'Hazards', children: ['Floods', 'Typhoon and coast', 'Heat, cold and snow', 'Wildfire, landslide and drought', 'Model quality'] },
   { name: 'Scenarios and data', children: ['Scenarios and years', 'Data sources and licences', 'Bring your own data'] },
   { name: 'Portfolios and uploads', children: ['Uploading assets', 'Asset fields', 'Asset limits'] },
@@ -39,35 +41,35 @@ export const FAQ_ITEMS: readonly FaqItemContent[] = [
   // ---------------------------------------------------------------- Risk metrics
   {
     key: 'metric-cvar',
-    title: 'What is Climate Value at Risk (CVaR)?',
-    keywords: ['CVaR and residual CVaR'],
-    content: `<p>CVaR is the expected physical-climate loss of an asset or portfolio accumulated over a 20-year window around the year you choose, in USD and undiscounted:</p>
-<pre>CVaR(Y) = Σ EAL(t) for t = Y−9 … Y+10   (for 2100: t = 2081 … 2100)</pre>
+    title: 'What is the 20-year expected loss?',
+    keywords: ['20-year expected loss'],
+    content: `<p>The 20-year expected loss is the expected physical-climate loss of an asset or portfolio accumulated over a 20-year window around the year you choose, in USD and undiscounted:</p>
+<pre>L20(Y) = Σ EAL(t) for t = Y−9 … Y+10   (for 2100: t = 2081 … 2100)</pre>
 <p>EAL(t) is the expected annual loss of year t for the chosen hazards, analysis type and scenario. Between the stored scenario years it is interpolated linearly, after the last stored year it is held flat (for example RCP after 2050), and before 2020 the 2020 value is used.</p>
 <ul>
-<li>An asset's CVaR is capped at its exposed value plus 20 years of revenue.</li>
-<li>A portfolio's CVaR is the sum of its assets' CVaR: no diversification between assets is assumed.</li>
-<li><strong>CVaR %</strong> = CVaR / exposed value, where exposed value = (building [+ content + inventory]) × ownership.</li>
+<li>An asset's 20-year expected loss is capped at its exposed value plus 20 years of revenue.</li>
+<li>A portfolio's 20-year expected loss is the sum of its assets': no diversification between assets is assumed.</li>
+<li><strong>20-year expected loss %</strong> = 20-year expected loss / exposed value, where exposed value = (building [+ content + inventory]) × ownership.</li>
 </ul>
-<p>See section 3.3 of the ${METHODOLOGY}.</p>`,
+<p>It is a sum of expected losses, not a tail measure. Earlier versions of the product and the API field names (<code>cvar_usd</code>, <code>climate_value_at_risk</code>) call it "climate value at risk"; it is not a conditional value at risk. For the loss of a rare year see the 1-in-100 and 1-in-250-year losses. See section 3.3 of the ${METHODOLOGY}.</p>`,
   },
   {
     key: 'metric-rcvar',
-    title: 'What is residual CVaR (RCVaR)?',
-    keywords: ['CVaR and residual CVaR', 'Adaptation measures'],
-    content: `<p>Residual CVaR is the same 20-year sum as CVaR, computed with the <em>residual</em> expected annual loss: the loss left after the asset's mitigation level (none, low, medium, high) and any adaptation measures you added have been applied.</p>
-<p>Measures can never raise a loss: their parameters are clamped and the residual is capped at the unadapted value, so RCVaR ≤ CVaR always. The dashboard's asset table shows residual CVaR in $ and % per asset.</p>`,
+    title: 'What is the residual 20-year expected loss?',
+    keywords: ['20-year expected loss', 'Adaptation measures'],
+    content: `<p>The residual 20-year expected loss is the same 20-year sum, computed with the <em>residual</em> expected annual loss: the loss left after the asset's mitigation level (none, low, medium, high) and any adaptation measures you added have been applied.</p>
+<p>Measures can never raise a loss: their parameters are clamped and the residual is capped at the unadapted value, so the residual is never above the 20-year expected loss. The dashboard's asset table shows it in $ and % per asset.</p>`,
   },
   {
     key: 'metric-avoided-loss',
     title: 'What is avoided loss?',
-    keywords: ['CVaR and residual CVaR', 'Adaptation measures'],
-    content: `<p><strong>Avoided loss = CVaR − residual CVaR</strong>, which is never negative. It is the part of the 20-year expected loss that the asset's mitigation level and adaptation measures take away. An asset without mitigation (level none and no measures) has an avoided loss of 0.</p>`,
+    keywords: ['20-year expected loss', 'Adaptation measures'],
+    content: `<p><strong>Avoided loss = 20-year expected loss − residual 20-year expected loss</strong>, which is never negative. It is the part of the 20-year expected loss that the asset's mitigation level and adaptation measures take away. An asset without mitigation (level none and no measures) has an avoided loss of 0.</p>`,
   },
   {
     key: 'metric-max-exposure',
     title: 'What is maximum exposure?',
-    keywords: ['CVaR and residual CVaR', 'Losses and premium'],
+    keywords: ['20-year expected loss', 'Losses and premium'],
     content: `<p>Maximum exposure is the loss in the rarest modelled event at the chosen year: the damage ratio at the largest return period (1,000 years) × the exposed value, plus the downtime caused by that damage × revenue. For chronic hazards (heat, cold, drought, snowfall, sea-level rise) the annual loss is used.</p>
 <p>The portfolio's maximum exposure is the sum over its assets (no diversification), so it is a deliberately pessimistic figure.</p>`,
   },
@@ -145,16 +147,16 @@ export const FAQ_ITEMS: readonly FaqItemContent[] = [
     keywords: ['Losses and premium'],
     content: `<p>With the expected value premium principle with expenses (Kaas, Goovaerts, Dhaene &amp; Denuit 2008, §5.2), over the insurable hazards:</p>
 <pre>premium = (1 + θ) · EAL(insurable) / (1 − expense ratio),   θ = 0.3, expense ratio 0.25</pre>
-<p>Insurable: river, rainfall and coastal flood, tropical cyclone, wildfire, landslide, snow load and freeze, with the business interruption that follows the damage. Chronic heat and drought disruption and permanent sea-level rise are gradual and not insurable, so they carry no premium (they stay in the expected loss and CVaR). θ and the expense ratio are product parameters, not market quotes; property premiums for well-protected buildings typically come out at 0.05-0.3 % of value a year.</p>
+<p>Insurable: river, rainfall and coastal flood, tropical cyclone, wildfire, landslide, snow load and freeze, with the business interruption that follows the damage. Chronic heat and drought disruption and permanent sea-level rise are gradual and not insurable, so they carry no premium (they stay in the expected loss and the 20-year expected loss). θ and the expense ratio are product parameters, not market quotes; property premiums for well-protected buildings typically come out at 0.05-0.3 % of value a year.</p>
 <p>The 1-in-100 and 1-in-250-year losses shown beside the premium are the losses of those rare events (each asset's hazards added, assets added: an upper bound for a spread-out portfolio).</p>`,
   },
   {
     key: 'metric-key-findings',
     title: 'What do the key findings (value of transition policies, "increased by") mean?',
-    keywords: ['CVaR and residual CVaR', 'Scenarios and years'],
+    keywords: ['20-year expected loss', 'Scenarios and years'],
     content: `<ul>
-<li><strong>Value of transition policies</strong> = portfolio CVaR under 8.5 − portfolio CVaR under 2.6, for your analysis type and year: the loss a low-emission pathway avoids.</li>
-<li><strong>Increased by 2030 / 2050 / 2100</strong> = 100 × (CVaR(year) − CVaR₂₀₂₀) / CVaR₂₀₂₀ for the chosen scenario, where CVaR₂₀₂₀ is 20 × the 2020 expected annual loss (today's climate held over the window).</li>
+<li><strong>Value of transition policies</strong> = portfolio 20-year expected loss under 8.5 − the same under 2.6, for your analysis type and year: the loss a low-emission pathway avoids.</li>
+<li><strong>Increased by 2030 / 2050 / 2100</strong> = 100 × (L20(year) − L20₂₀₂₀) / L20₂₀₂₀ for the chosen scenario, where L20 is the 20-year expected loss and L20₂₀₂₀ is 20 × the 2020 expected annual loss (today's climate held over the window).</li>
 </ul>
 <p>RCP analyses have no 2100, so that field is empty for them.</p>`,
   },
@@ -293,6 +295,16 @@ export const FAQ_ITEMS: readonly FaqItemContent[] = [
 <li>Temperature, precipitation, snow, aridity and regional climate change: 0.5° grids built from 1.9-2.5° reanalysis and CMIP6 data.</li>
 </ul>
 <p>Every answer of the hazard API names its resolution, data tier and source. Where you have finer data, register it as your own GeoTIFF layer.</p>`,
+  },
+  {
+    key: 'perils-not-modelled',
+    title: 'Which perils are not modelled?',
+    keywords: ['Model quality'],
+    content: `<ul>
+${PERILS_NOT_MODELLED.map((p) => `<li>${p.name} (${p.note})</li>`).join('\n')}
+</ul>
+<p>${PERILS_NOT_MODELLED_SHARE}</p>
+<p>The losses on the dashboard, in the reports and in the exports leave these perils out, so a low figure for a European portfolio is not an all-peril figure.</p>`,
   },
   {
     key: 'hazard-validation',
@@ -460,7 +472,7 @@ export const FAQ_ITEMS: readonly FaqItemContent[] = [
   },
   {
     key: 'adaptation-model',
-    title: 'How are adaptation measures modelled in the residual CVaR?',
+    title: 'How are adaptation measures modelled in the residual 20-year expected loss?',
     keywords: ['Adaptation measures'],
     content: `<p>As CLIMADA measures (Aznar-Siguan &amp; Bresch 2019): an <em>intensity change</em> I' = max(a·I − b, 0) (for example flood-proofing lowers the depth that reaches the building), a <em>damage change</em> MDD' = max(c·MDD + e, 0) (for example hurricane shutters), and a <em>standard of protection</em>: events more frequent than the protection return period cause no damage.</p>
 <p>Parameters are clamped so a measure can never raise a loss, the residual is capped at the unadapted value, and when an asset's mitigation level and your own measures overlap, the stronger parameter wins. For chronic hazards only the damage change applies, to both damage and disruption.</p>`,
@@ -556,7 +568,7 @@ export const FAQ_ITEMS: readonly FaqItemContent[] = [
 <li><strong>CSV report</strong>: one row per asset × hazard × scenario × year with intensity, score and losses, delivered as an Excel (.xlsx) file, up to 1,000,000 rows. Its rows also feed the pivot table.</li>
 <li><strong>Summary report</strong>: a portfolio summary workbook (.xlsx).</li>
 </ul>
-<p>Every workbook has an "About" sheet with the portfolio, analysis type, methodology version, dates, definitions (expected annual loss, CVaR, residual CVaR, maximum exposure, score bands) and the data sources. Download links expire after 24 hours; the link itself is the secret, so do not forward it.</p>`,
+<p>Every workbook has an "About" sheet with the portfolio, analysis type, methodology version, dates, definitions (expected annual loss, 20-year expected loss and its residual, maximum exposure, score bands) and the data sources. Download links expire after 24 hours; the link itself is the secret, so do not forward it.</p>`,
   },
   {
     key: 'export-template',

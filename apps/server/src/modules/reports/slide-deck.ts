@@ -1,4 +1,15 @@
-import { climateScoreLevel, CLIMATE_SCORE_COLOURS, formatMillions, hazardByLabel, markerColour, type HazardKey } from '@crp/contracts';
+import {
+  climateScoreLevel,
+  CLIMATE_SCORE_COLOURS,
+  formatMillions,
+  hazardByLabel,
+  LOSS_LABELS,
+  markerColour,
+  PERILS_NOT_MODELLED,
+  PERILS_NOT_MODELLED_LINE,
+  PERILS_NOT_MODELLED_SHARE,
+  type HazardKey,
+} from '@crp/contracts';
 import type { DashboardService } from '../dashboard/dashboard.service.js';
 import { COLORS, SLIDE_W, type Block, type Deck, type Slide } from './deck.js';
 
@@ -168,7 +179,7 @@ function overviewSlide(ctx: DeckContext): Slide {
             y: 1.8,
             w: 4.4,
             h: 4.4,
-            header: ['Country', 'Assets', 'RCVaR'],
+            header: ['Country', 'Assets', 'Residual 20-yr expected loss'],
             rows: countries.slice(0, 12).map((c) => [c.country_code, String(c.assets), money(c.rcvar)]),
             colW: [1.4, 1.0, 2.0],
           }
@@ -240,8 +251,8 @@ function keyFiguresSlide(ctx: DeckContext): Slide {
   const findings = !k
     ? []
     : [
-        `Under the high-emission scenario (8.5) the portfolio CVaR at ${f.year} is ${money(k.cvar_85)}; under 2.6 it is ${money(k.cvar_26)}.`,
-        `Value of transition policies (CVaR avoided by following 2.6 instead of 8.5): ${money(k.value_of_transition_policies)}.`,
+        `Under the high-emission scenario (8.5) the portfolio 20-year expected loss at ${f.year} is ${money(k.cvar_85)}; under 2.6 it is ${money(k.cvar_26)}.`,
+        `Value of transition policies (20-year expected loss avoided by following 2.6 instead of 8.5): ${money(k.value_of_transition_policies)}.`,
         ...(
           [
             ['2030', k.increased_by_2030],
@@ -250,7 +261,7 @@ function keyFiguresSlide(ctx: DeckContext): Slide {
           ] as const
         )
           .filter(([, v]) => v !== null)
-          .map(([y, v]) => `CVaR change by ${y} against 2020: ${v! >= 0 ? '+' : ''}${v!.toFixed(1)} %.`),
+          .map(([y, v]) => `20-year expected loss change by ${y} against 2020: ${v! >= 0 ? '+' : ''}${v!.toFixed(1)} %.`),
       ];
   return {
     title: 'Key figures',
@@ -263,7 +274,7 @@ function keyFiguresSlide(ctx: DeckContext): Slide {
             y: 1.8,
             w: 2.95,
             h: 1.5,
-            label: 'CVaR (20-year expected loss)',
+            label: '20-year expected loss',
             value: money(card.climate_value_at_risk),
             note: `${pct(card.climate_value_at_risk_percentage)} of value`,
             accent: COLORS.cvar,
@@ -274,7 +285,7 @@ function keyFiguresSlide(ctx: DeckContext): Slide {
             y: 1.8,
             w: 2.95,
             h: 1.5,
-            label: 'Residual CVaR',
+            label: 'Residual 20-year expected loss',
             value: money(card.residual_climate_value_at_risk),
             note: `${pct(card.residual_climate_value_at_risk_percentage)} of value`,
             accent: COLORS.rcvar,
@@ -316,21 +327,22 @@ function keyFiguresSlide(ctx: DeckContext): Slide {
             accent: COLORS.teal,
           },
           { kind: 'text', x: 0.5, y: 5.0, w: 12.3, h: 0.4, text: 'Key findings', size: 15, bold: true, color: COLORS.navy },
-          { kind: 'bullets', x: 0.5, y: 5.4, w: 12.3, h: 1.5, size: 12, items: findings },
+          { kind: 'bullets', x: 0.5, y: 5.4, w: 12.3, h: 1.2, size: 12, items: findings },
+          { kind: 'text', x: 0.5, y: 6.6, w: 12.3, h: 0.35, size: 9, color: COLORS.muted, text: `${PERILS_NOT_MODELLED_LINE} See "Perils not modelled".` },
         ]
       : [...heading('Key figures'), upgrade()],
   };
 }
 
-/** 5. CVaR vs residual CVaR by hazard, and the portfolio CVaR path by scenario. */
+/** 5. 20-year expected loss vs residual by hazard, and the portfolio's path by scenario. */
 function cvarSlide(ctx: DeckContext): Slide {
   const { d, scenarioYear, bars } = ctx;
   const cone = d.cone_chart;
   return {
-    title: 'CVaR vs residual CVaR',
+    title: '20-year expected loss vs residual',
     blocks: bars
       ? [
-          ...heading('CVaR vs residual CVaR', `Per hazard at ${scenarioYear} (M USD), and the portfolio CVaR path under 2.6, 4.5 and 8.5`),
+          ...heading('20-year expected loss vs residual', `Per hazard at ${scenarioYear} (M USD), and the portfolio's path under 2.6, 4.5 and 8.5`),
           {
             kind: 'chart',
             x: 0.4,
@@ -338,12 +350,12 @@ function cvarSlide(ctx: DeckContext): Slide {
             w: 6.4,
             h: 5.1,
             type: 'bar',
-            title: 'CVaR and residual CVaR by hazard',
+            title: '20-year expected loss and residual, by hazard',
             unit: 'M USD',
             categories: bars.map((b) => b.hazard),
             series: [
-              { name: 'CVaR', values: bars.map((b) => m(b.cvar)), color: COLORS.cvar },
-              { name: 'Residual CVaR', values: bars.map((b) => m(b.rcvar)), color: COLORS.rcvar },
+              { name: '20-year expected loss', values: bars.map((b) => m(b.cvar)), color: COLORS.cvar },
+              { name: 'Residual 20-year expected loss', values: bars.map((b) => m(b.rcvar)), color: COLORS.rcvar },
             ],
           },
           cone
@@ -354,7 +366,7 @@ function cvarSlide(ctx: DeckContext): Slide {
                 w: 6.0,
                 h: 5.1,
                 type: 'line',
-                title: 'Portfolio CVaR by scenario',
+                title: 'Portfolio 20-year expected loss by scenario',
                 unit: 'M USD',
                 categories: cone.map((c) => String(c.year)),
                 series: [
@@ -365,11 +377,11 @@ function cvarSlide(ctx: DeckContext): Slide {
               }
             : upgrade(3),
         ]
-      : [...heading('CVaR vs residual CVaR'), upgrade()],
+      : [...heading('20-year expected loss vs residual'), upgrade()],
   };
 }
 
-/** 6. Heat map: scores by asset and hazard for the assets with the highest residual CVaR. */
+/** 6. Heat map: scores by asset and hazard for the assets with the highest residual 20-year expected loss. */
 function heatMapSlide(ctx: DeckContext): Slide {
   const { d, scenarioYear } = ctx;
   const heat = d.heatmap;
@@ -388,7 +400,7 @@ function heatMapSlide(ctx: DeckContext): Slide {
       blocks: [
         ...heading(
           'Hazard heat map',
-          `Scores 0-100 by asset and hazard, ${scenarioYear}${heat.assets.length > HEATMAP_ROWS ? ` · the ${HEATMAP_ROWS} assets with the highest residual CVaR of ${heat.assets.length}` : ''}`,
+          `Scores 0-100 by asset and hazard, ${scenarioYear}${heat.assets.length > HEATMAP_ROWS ? ` · the ${HEATMAP_ROWS} assets with the highest residual 20-year expected loss of ${heat.assets.length}` : ''}`,
         ),
         {
           kind: 'table',
@@ -425,7 +437,7 @@ function topAssetsSlide(ctx: DeckContext): Slide {
     title: 'Top assets at risk',
     blocks: d.asset_table
       ? [
-          ...heading('Top assets at risk', `The ${top.length} assets with the highest residual CVaR, ${scenarioYear}`),
+          ...heading('Top assets at risk', `The ${top.length} assets with the highest residual 20-year expected loss, ${scenarioYear}`),
           {
             kind: 'chart',
             x: 0.4,
@@ -433,12 +445,12 @@ function topAssetsSlide(ctx: DeckContext): Slide {
             w: 6.2,
             h: 5.1,
             type: 'hbar',
-            title: 'CVaR and residual CVaR (M USD)',
+            title: '20-year expected loss and residual (M USD)',
             unit: 'M USD',
             categories: top.map((a) => a.name).reverse(),
             series: [
-              { name: 'CVaR', values: top.map((a) => m(a.cvar)).reverse(), color: COLORS.cvar },
-              { name: 'Residual CVaR', values: top.map((a) => m(a.overall_loss)).reverse(), color: COLORS.rcvar },
+              { name: '20-year expected loss', values: top.map((a) => m(a.cvar)).reverse(), color: COLORS.cvar },
+              { name: 'Residual 20-year expected loss', values: top.map((a) => m(a.overall_loss)).reverse(), color: COLORS.rcvar },
             ],
           },
           {
@@ -448,7 +460,7 @@ function topAssetsSlide(ctx: DeckContext): Slide {
             w: 6.0,
             h: 5.1,
             size: 9,
-            header: ['Asset', 'Country', 'Score', 'RCVaR', 'RCVaR %'],
+            header: ['Asset', 'Country', 'Score', 'Residual 20-yr expected loss', '% of value'],
             colW: [2.4, 0.8, 0.7, 1.3, 0.8],
             rows: top.map((a) => [
               a.name,
@@ -510,7 +522,7 @@ function hazardSlide(ctx: DeckContext, c: NonNullable<DashboardAnswer['combined_
         y: 4.7,
         w: 2.9,
         h: 1.3,
-        label: 'CVaR / residual CVaR',
+        label: '20-year expected loss / residual',
         value: bar ? money(bar.cvar) : 'n/a',
         note: bar ? `residual ${money(bar.rcvar)}` : undefined,
         accent: COLORS.cvar,
@@ -573,7 +585,29 @@ function recommendationsSlide(ctx: DeckContext): Slide {
   };
 }
 
-/** 10. Methodology and data sources. */
+/** 10. What the losses leave out: the perils not modelled and the share of global losses they carry (issue 35 item 4). */
+function notModelledSlide(): Slide {
+  return {
+    title: 'Perils not modelled',
+    blocks: [
+      ...heading('Perils not modelled', 'The losses in this report leave these perils out'),
+      { kind: 'bullets', x: 0.5, y: 1.8, w: 12.3, h: 1.9, size: 14, items: PERILS_NOT_MODELLED.map((p) => `${p.name}: ${p.note}.`) },
+      { kind: 'text', x: 0.5, y: 3.9, w: 12.3, h: 1.1, size: 13, color: COLORS.ink, text: PERILS_NOT_MODELLED_SHARE },
+      {
+        kind: 'text',
+        x: 0.5,
+        y: 5.2,
+        w: 12.3,
+        h: 0.5,
+        size: 13,
+        color: COLORS.muted,
+        text: 'A low loss for a portfolio outside the tropical-cyclone belt is not an all-peril figure.',
+      },
+    ],
+  };
+}
+
+/** 11. Methodology and data sources. */
 function methodologySlide(ctx: DeckContext): Slide {
   const { d, opts, scenarioYear, variant } = ctx;
   return {
@@ -593,7 +627,8 @@ function methodologySlide(ctx: DeckContext): Slide {
         items: [
           'Hazard intensities per asset from our hazard layers built from open data, for 2020 and every scenario and year.',
           'Damage from published vulnerability curves (JRC depth-damage, Emanuel wind, and the rules of the Climate Methodology).',
-          'CVaR (as the product defines it): the expected annual loss summed over the 20-year window around the year, undiscounted (not a tail quantile); residual CVaR after mitigation and adaptation. The tail figures are the 1-in-100 and 1-in-250-year losses.',
+          `20-year expected loss: the ${LOSS_LABELS.definition}; the residual one after mitigation and adaptation. The tail figures are the 1-in-100 and 1-in-250-year losses.`,
+          'Perils not modelled: see the previous page; the losses leave them out.',
           ...(d.project.own_data
             ? [
                 `Own data: ${d.project.own_data.hazards.join(', ') || 'no hazard at this scenario and year'} at ${d.project.own_data.assets} asset(s) come from your company's own hazard layers (${d.project.own_data.layers.join('; ')}), not from our layers; their quality is your data's.`,
@@ -631,8 +666,8 @@ function methodologySlide(ctx: DeckContext): Slide {
 
 /**
  * The slide report of a portfolio from its dashboard answer (the same numbers the dashboard shows): title, overview,
- * climate score, KPI cards, CVaR vs RCVaR, heat map, top assets, one page per hazard, adaptation recommendations for
- * hazards scoring above 50, methodology and data sources.
+ * climate score, KPI cards, 20-year expected loss vs residual, heat map, top assets, one page per hazard, adaptation
+ * recommendations for hazards scoring above 50, the perils not modelled, methodology and data sources.
  */
 export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
   const f = d.filters;
@@ -659,6 +694,7 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
     topAssetsSlide(ctx),
     ...(ctx.combined ?? []).map((c) => hazardSlide(ctx, c)),
     recommendationsSlide(ctx),
+    notModelledSlide(),
     methodologySlide(ctx),
   ];
   return {

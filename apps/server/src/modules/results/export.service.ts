@@ -2,6 +2,7 @@ import {
   BASELINE_YEAR,
   HAZARDS,
   METHODOLOGY_VERSION,
+  PERILS_NOT_MODELLED_TEXT,
   SCENARIO_LABELS,
   YEARS,
   hazardByLabel,
@@ -57,8 +58,8 @@ function aboutSheet(project: ProjectRow, analysisType: AnalysisType, what: strin
     ['Definitions'],
     ['Expected annual loss', 'Average yearly loss of building, content, inventory and business interruption, times ownership (USD).'],
     [
-      'CVaR',
-      'Climate Value at Risk as the product defines it: expected annual loss summed over the 20-year window around the year (year-9 to year+10; 2100: 2081-2100), undiscounted, USD. Twenty years of expected loss, not a tail quantile.',
+      '20-year expected loss',
+      'Expected annual loss summed over the 20-year window around the year (year-9 to year+10; 2100: 2081-2100), undiscounted, USD: a sum of expected losses, not a tail measure (the API field names cvar_usd, residual_cvar_usd and cvar_percent hold it).',
     ],
     [
       'Loss 1-in-100 / 1-in-250 yr',
@@ -72,9 +73,10 @@ function aboutSheet(project: ProjectRow, analysisType: AnalysisType, what: strin
       'Data tier',
       'How far to trust a hazard: "placeholder" marks river and rainfall flood, screening models until real flood maps are loaded (load your own layers); "own data" marks a value read from your company\'s own hazard layer (Own data layer names it).',
     ],
-    ['Residual CVaR', "CVaR after the asset's mitigation level and adaptation measures."],
+    ['Residual 20-year expected loss', "The 20-year expected loss after the asset's mitigation level and adaptation measures."],
     ['Maximum exposure', 'Loss in the rarest modelled event at the year, USD.'],
     ['Score', 'Hazard severity, a score out of 100 (not a percentage); bands No Risk, Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High.'],
+    ['Not modelled', PERILS_NOT_MODELLED_TEXT],
     [],
     ['Data sources'],
     ...Object.values(DATASETS).map((d) => [d.name, `${d.publisher}. ${d.license}. ${d.citation}`]),
@@ -151,9 +153,9 @@ export class ExportService {
         'Data tier': r.data_tier,
         'Own data layer': r.own_data_layer ?? '',
         'Published dataset': r.published_dataset ?? '',
-        'CVaR (USD)': r.cvar_usd,
-        'Residual CVaR (USD)': r.residual_cvar_usd,
-        'CVaR (%)': r.cvar_percent,
+        '20-year expected loss (USD)': r.cvar_usd,
+        'Residual 20-year expected loss (USD)': r.residual_cvar_usd,
+        '20-year expected loss (%)': r.cvar_percent,
         'Avoided loss (USD)': r.avoided_loss_usd,
       });
     }
@@ -242,10 +244,10 @@ function summaryPortfolioRows(results: SummaryResults, hazards: HazardKey[], at:
         Year: year,
         'Climate score': scored ? round(scoreSum / scored, 1) : null,
         'Total asset value (USD)': round(value),
-        'CVaR (USD)': round(cvar),
-        'Residual CVaR (USD)': round(rcvar),
+        '20-year expected loss (USD)': round(cvar),
+        'Residual 20-year expected loss (USD)': round(rcvar),
         'Avoided loss (USD)': round(Math.max(0, cvar - rcvar)),
-        'CVaR (% of value)': value > 0 ? round((100 * cvar) / value, 3) : null,
+        '20-year expected loss (% of value)': value > 0 ? round((100 * cvar) / value, 3) : null,
         'Maximum exposure (USD)': round(maxE),
       });
     }
@@ -253,7 +255,7 @@ function summaryPortfolioRows(results: SummaryResults, hazards: HazardKey[], at:
   return portfolioRows;
 }
 
-/** The summary's Hazards sheet at one scenario-year: mean score, band, EAL and CVaR per hazard. */
+/** The summary's Hazards sheet at one scenario-year: mean score, band, EAL and 20-year expected loss per hazard. */
 function summaryHazardRows(
   results: SummaryResults,
   hazards: HazardKey[],
@@ -289,7 +291,7 @@ function summaryHazardRows(
       'Mean score': mean === null ? null : round(mean, 1),
       Band: mean === null ? 'No data' : severityBand(mean),
       'Expected annual loss (USD)': round(eal),
-      [withMitigation ? 'Residual CVaR (USD)' : 'CVaR (USD)']: round(cvar),
+      [withMitigation ? 'Residual 20-year expected loss (USD)' : '20-year expected loss (USD)']: round(cvar),
       'Data tier': ownAssets > 0 ? `${HAZARD_META[h].tier}; own data at ${ownAssets} of ${results.assets.length} assets` : HAZARD_META[h].tier,
     };
   });
@@ -309,8 +311,8 @@ function summaryAssetRows(results: SummaryResults, hazards: HazardKey[], at: Ana
       Longitude: asset.longitude,
       'Property type': asset.property_type ?? 'NA',
       'Climate score': cs === 255 ? null : cs,
-      'CVaR (USD)': round(c.cvar),
-      'Residual CVaR (USD)': round(c.rcvar),
+      '20-year expected loss (USD)': round(c.cvar),
+      'Residual 20-year expected loss (USD)': round(c.rcvar),
       'Maximum exposure (USD)': round(c.maxExposure),
       'Loss 1-in-100 yr (USD)': round(c.loss100),
       'Loss 1-in-250 yr (USD)': round(c.loss250),

@@ -90,7 +90,7 @@ function gisExportRoutes(app: RouteApp) {
         tags: ['Results'],
         summary: "A project's assets with their results at one scenario-year, as GeoJSON or GeoPackage (EPSG:4326 points)",
         description:
-          "One Point feature per asset: name, property type, exposed value, climate score, expected annual loss, CVaR, maximum exposure, 1-in-100 and 1-in-250-year losses over the project's hazards, and `score_<hazard>` per hazard. " +
+          "One Point feature per asset: name, property type, exposed value, climate score, expected annual loss, 20-year expected loss (field `cvar_usd`), maximum exposure, 1-in-100 and 1-in-250-year losses over the project's hazards, and `score_<hazard>` per hazard. " +
           "Scenario-year defaults to the project's default filter. `format=gpkg` answers a GeoPackage 1.4 (application/geopackage+sqlite3) with one layer `assets`. Needs download permission on the project.",
         security: TOKEN_SECURITY,
         params: z.object({ projectId: dbId('projectId', { coerce: true }) }),

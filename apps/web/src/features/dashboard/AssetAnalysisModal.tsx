@@ -4,6 +4,7 @@ import { SCENARIO_LABELS } from '@crp/contracts';
 import type { AssetRow, DashboardData, DashboardFiltersSent, Unit } from '../../api/dashboard';
 import { firstErrorMessage } from '../../api/http';
 import { AssetMap } from '../../ui/maps/AssetMap';
+import { NotModelledNote } from '../../ui/NotModelledNote';
 import { BuildingDamageExplorer } from './BuildingDamageExplorer';
 import { Chart, CVAR_COLOUR, HAZARD_PALETTE, RCVAR_COLOUR, type EChartsOption } from '../../ui/charts/Chart';
 import { axisMax, chartValue, money, percent } from '../../lib/format';
@@ -43,12 +44,12 @@ function lossBars(points: AssetAt[], unit: Unit): EChartsOption {
   return {
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
-    grid: { left: 64, right: 16, top: 36, bottom: 28 },
+    grid: { left: 64, right: 16, top: 52, bottom: 28 },
     xAxis: { type: 'category', data: points.map((p) => p.label) },
     yAxis: { type: 'value', name: unit === 'dollar' ? 'M USD' : '% of valuation', max: axisMax([...c, ...rc]) },
     series: [
-      { name: 'CVaR', type: 'bar', data: c, itemStyle: { color: CVAR_COLOUR }, barMaxWidth: 30 },
-      { name: 'Residual CVaR', type: 'bar', data: rc, itemStyle: { color: RCVAR_COLOUR }, barMaxWidth: 30 },
+      { name: '20-year expected loss', type: 'bar', data: c, itemStyle: { color: CVAR_COLOUR }, barMaxWidth: 30 },
+      { name: 'Residual 20-year expected loss', type: 'bar', data: rc, itemStyle: { color: RCVAR_COLOUR }, barMaxWidth: 30 },
     ],
   };
 }
@@ -76,7 +77,7 @@ function ComparisonBlock({ title, points, unit }: { title: string; points: Asset
     <Card className="crp-card" title={title} size="small">
       <div className="crp-dash-two">
         <Chart option={scoreCompare(points)} label={`${title}: hazard scores`} />
-        <Chart option={lossBars(points, unit)} label={`${title}: CVaR and residual CVaR`} />
+        <Chart option={lossBars(points, unit)} label={`${title}: 20-year expected loss and residual 20-year expected loss`} />
       </div>
       <div className="crp-dash-compare-scores">
         {points.map((p) => (
@@ -203,15 +204,20 @@ export function AssetAnalysisModal({
                     <Descriptions size="small" column={2} bordered>
                       <Descriptions.Item label="Valuation">{money(r.valuation)}</Descriptions.Item>
                       <Descriptions.Item label="Maximum exposure">{money(r.max_exposure)}</Descriptions.Item>
-                      <Descriptions.Item label="CVaR">{money(r.cvar)}</Descriptions.Item>
-                      <Descriptions.Item label="Residual CVaR">{money(r.overall_loss)}</Descriptions.Item>
-                      <Descriptions.Item label="Residual CVaR %">{percent(r.percentage)}</Descriptions.Item>
+                      <Descriptions.Item label="20-year expected loss">{money(r.cvar)}</Descriptions.Item>
+                      <Descriptions.Item label="Residual 20-year expected loss">{money(r.overall_loss)}</Descriptions.Item>
+                      <Descriptions.Item label="Residual 20-year expected loss %">{percent(r.percentage)}</Descriptions.Item>
                       <Descriptions.Item label="Mitigation">{['No', 'Low', 'Medium', 'High'][r.mitigation_risk] ?? r.mitigation_risk}</Descriptions.Item>
                     </Descriptions>
+                    <NotModelledNote testId="asset-not-modelled" />
                   </Card>
                   <Card className="crp-card crp-dash-span2" size="small" title={`Losses by year (${SCENARIO_LABELS[f.analysis_type][f.scenario]})`}>
                     {loading ?? errorMsg ?? (
-                      <Chart option={lossBars(cmp.years, unit)} label="CVaR and residual CVaR of the asset by year" testId="asset-year-loss" />
+                      <Chart
+                        option={lossBars(cmp.years, unit)}
+                        label="20-year expected loss and residual 20-year expected loss of the asset by year"
+                        testId="asset-year-loss"
+                      />
                     )}
                   </Card>
                   <TyphoonTracks

@@ -18,7 +18,7 @@ export function companyOf(name: string): string {
   return name.split(/\s+[-–]\s+|\s+\(/)[0]!.trim() || name;
 }
 
-/** Per-company roll-up of the asset rows: locations, mean climate score, summed CVaR and residual CVaR. */
+/** Per-company roll-up of the asset rows: locations, mean climate score, summed 20-year expected loss and residual 20-year expected loss. */
 export function rollUpByCompany(rows: AssetRow[]): CompanyRow[] {
   const m = new Map<string, CompanyRow & { scored: number; scoreSum: number }>();
   for (const r of rows) {
@@ -55,8 +55,8 @@ export function CompanyRollup({ data, unit }: { data: DashboardData; unit: Unit 
           { title: 'Company', dataIndex: 'company' },
           { title: 'Locations', dataIndex: 'locations', width: 100 },
           { title: 'Climate Score', dataIndex: 'score', width: 120, render: (v: number | null) => v ?? '—' },
-          { title: 'CVaR', key: 'cvar', render: (_, r) => (unit === 'dollar' ? money(r.cvar) : pct(r.cvar, r)) },
-          { title: 'Residual CVaR', key: 'rcvar', render: (_, r) => (unit === 'dollar' ? money(r.rcvar) : pct(r.rcvar, r)) },
+          { title: '20-year expected loss', key: 'cvar', render: (_, r) => (unit === 'dollar' ? money(r.cvar) : pct(r.cvar, r)) },
+          { title: 'Residual 20-year expected loss', key: 'rcvar', render: (_, r) => (unit === 'dollar' ? money(r.rcvar) : pct(r.rcvar, r)) },
           { title: 'Valuation', key: 'value', render: (_, r) => money(r.value) },
         ]}
       />

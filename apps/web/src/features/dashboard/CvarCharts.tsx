@@ -12,17 +12,17 @@ function grouped(categories: string[], cvar: (number | null)[], rcvar: (number |
   return {
     tooltip: { trigger: 'axis', valueFormatter: (v) => (v === null || v === undefined ? '—' : `${v as number} ${unitAxisName(unit)}`) },
     legend: { top: 0 },
-    grid: { left: 64, right: 16, top: 36, bottom: rotate ? 70 : 36 },
+    grid: { left: 64, right: 16, top: 52, bottom: rotate ? 70 : 36 },
     xAxis: { type: 'category', data: categories, axisLabel: { rotate, interval: 0, fontSize: 11 } },
     yAxis: { type: 'value', name: unitAxisName(unit), max: axisMax([...cvar, ...rcvar]) },
     series: [
-      { name: 'CVaR', type: 'bar', data: cvar, itemStyle: { color: CVAR_COLOUR }, barMaxWidth: 28 },
-      { name: 'Residual CVaR', type: 'bar', data: rcvar, itemStyle: { color: RCVAR_COLOUR }, barMaxWidth: 28 },
+      { name: '20-year expected loss', type: 'bar', data: cvar, itemStyle: { color: CVAR_COLOUR }, barMaxWidth: 28 },
+      { name: 'Residual 20-year expected loss', type: 'bar', data: rcvar, itemStyle: { color: RCVAR_COLOUR }, barMaxWidth: 28 },
     ],
   };
 }
 
-/** CVaR versus residual CVaR as grouped bars: per hazard, over the years of the scenario, and per scenario. */
+/** 20-year expected loss versus residual 20-year expected loss as grouped bars: per hazard, over the years of the scenario, and per scenario. */
 export function CvarCharts({ data, unit }: { data: DashboardData; unit: Unit }) {
   const [view, setView] = useState<View>('hazard');
   const bars = data.overall_bar_chart;
@@ -58,11 +58,11 @@ export function CvarCharts({ data, unit }: { data: DashboardData; unit: Unit }) 
   }
   const locked = view === 'hazard' ? !bars : !cc;
   return (
-    <Section testId="section-cvar" title="CVaR vs Residual CVaR" info={INFO.cvar}>
+    <Section testId="section-cvar" title="20-year expected loss vs residual" info={INFO.cvar}>
       <Segmented<View>
         className="crp-dash-view-switch"
         size="small"
-        aria-label="CVaR chart view"
+        aria-label="20-year expected loss chart view"
         value={view}
         onChange={setView}
         options={[
@@ -71,7 +71,11 @@ export function CvarCharts({ data, unit }: { data: DashboardData; unit: Unit }) 
           { label: 'By scenario', value: 'scenario' },
         ]}
       />
-      {locked ? <UpgradePlaceholder /> : option && <Chart option={option} height={320} label="CVaR versus residual CVaR" testId="cvar-chart" />}
+      {locked ? (
+        <UpgradePlaceholder />
+      ) : (
+        option && <Chart option={option} height={320} label="20-year expected loss versus residual 20-year expected loss" testId="cvar-chart" />
+      )}
     </Section>
   );
 }

@@ -7,6 +7,7 @@ import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import type { AssetRow, DashboardData, UpdateAssetsResult, Unit } from '../../api/dashboard';
 import { ApiError, firstErrorMessage } from '../../api/http';
 import { readPreference, writePreference } from '../../lib/storage';
+import { NotModelledNote } from '../../ui/NotModelledNote';
 import { PageLoading } from '../../ui/PageLoading';
 import { AdvancedFilters } from './AdvancedFilters';
 import { AssetAnalysisModal } from './AssetAnalysisModal';
@@ -60,7 +61,7 @@ function Toggle({ label, children }: { label: string; children: ReactNode }) {
 
 /**
  * The physical-risk dashboard of one project (spec 001 §2.1): sticky Advanced Filters, header, climate score, KPI
- * cards, CVaR charts, severity table, donuts, loss tabs, heat map, maps, key findings and the editable asset table.
+ * cards, 20-year expected loss charts, severity table, donuts, loss tabs, heat map, maps, key findings and the editable asset table.
  * `extra` renders after the key findings (the company roll-up of /company-dashboard).
  */
 export function DashboardView({
@@ -355,6 +356,8 @@ export function DashboardView({
           TCFD report
         </Button>
       </div>
+
+      <NotModelledNote />
 
       {presentation === 'detail' ? (
         <DetailByYear project={data.project} filters={filters} withContent={options.with_content} unit={unit} onOpenAsset={setOpenAsset} onSaved={onSaved} />

@@ -8,7 +8,7 @@ function change(v: number | null): string {
   return `${v > 0 ? '+' : ''}${v.toFixed(2)} %`;
 }
 
-/** Key findings: CVaR at 8.5 and 2.6, the value of transition policies and CVaR growth by 2030/2050/2100. */
+/** Key findings: 20-year expected loss at 8.5 and 2.6, the value of transition policies and 20-year expected loss growth by 2030/2050/2100. */
 export function KeyFindings({ data }: { data: DashboardData }) {
   const k = data.key_finding_data;
   const scen = data.filters.analysis_type === 'rcp' ? 'RCP' : 'SSP';
@@ -17,11 +17,11 @@ export function KeyFindings({ data }: { data: DashboardData }) {
     <Section testId="section-key-findings" title="Key findings" info={INFO.keyFindings}>
       <dl className="crp-dash-findings">
         <div>
-          <dt>CVaR under {scen} 8.5</dt>
+          <dt>20-year expected loss under {scen} 8.5</dt>
           <dd>{money(k.cvar_85)}</dd>
         </div>
         <div>
-          <dt>CVaR under {scen} 2.6</dt>
+          <dt>20-year expected loss under {scen} 2.6</dt>
           <dd>{money(k.cvar_26)}</dd>
         </div>
         <div>
@@ -38,13 +38,13 @@ export function KeyFindings({ data }: { data: DashboardData }) {
           ] as const
         ).map(([y, v]) => (
           <div key={y}>
-            <dt>CVaR change by {y}</dt>
+            <dt>20-year expected loss change by {y}</dt>
             <dd className={v !== null && v > 0 ? 'crp-dash-up' : undefined}>{change(v)}</dd>
           </div>
         ))}
       </dl>
       <p className="crp-muted crp-small">
-        Changes compare CVaR with the 2020 window (
+        Changes compare 20-year expected loss with the 2020 window (
         {data.filters.analysis_type === 'rcp' ? 'RCP has no 2100 series' : 'year-9 to year+10; for 2100 year-19 to year'}).
       </p>
     </Section>

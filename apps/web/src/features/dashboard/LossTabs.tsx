@@ -47,7 +47,7 @@ export function LossTabs({ data, unit }: { data: DashboardData; unit: Unit }) {
   const overallValues = yc ? yc[unit].map((p) => chartValue(p.value, unit)) : [];
   const overall: EChartsOption | null = yc && {
     title: {
-      text: `${data.filters.mitigation ? 'Residual CVaR' : 'CVaR'} over the years (${data.filters.scenario_label})`,
+      text: `${data.filters.mitigation ? 'Residual 20-year expected loss' : '20-year expected loss'} over the years (${data.filters.scenario_label})`,
       left: 'center',
       top: 0,
       textStyle: { fontSize: 13 },
@@ -59,7 +59,7 @@ export function LossTabs({ data, unit }: { data: DashboardData; unit: Unit }) {
     yAxis: { type: 'value', name: unitAxisName(unit), max: axisMax(overallValues) },
     series: [
       {
-        name: data.filters.mitigation ? 'Residual CVaR' : 'CVaR',
+        name: data.filters.mitigation ? 'Residual 20-year expected loss' : '20-year expected loss',
         type: 'bar',
         data: overallValues,
         itemStyle: { color: data.filters.mitigation ? '#0f766e' : '#c2410c' },
@@ -68,7 +68,7 @@ export function LossTabs({ data, unit }: { data: DashboardData; unit: Unit }) {
     ],
   };
   const coneOpt: EChartsOption | null = cone && {
-    title: { text: 'CVaR by scenario', left: 'center', top: 0, textStyle: { fontSize: 13 } },
+    title: { text: '20-year expected loss by scenario', left: 'center', top: 0, textStyle: { fontSize: 13 } },
     tooltip: { trigger: 'axis', valueFormatter: fmt('dollar') },
     legend: { top: 22 },
     grid: { left: 64, right: 16, top: 60, bottom: 36 },
@@ -110,8 +110,8 @@ export function LossTabs({ data, unit }: { data: DashboardData; unit: Unit }) {
             children:
               overall && coneOpt ? (
                 <div className="crp-dash-two">
-                  <Chart option={overall} label="CVaR over the years" testId="loss-overall" />
-                  <Chart option={coneOpt} label="CVaR under scenarios 2.6, 4.5 and 8.5" testId="loss-cone" />
+                  <Chart option={overall} label="20-year expected loss over the years" testId="loss-overall" />
+                  <Chart option={coneOpt} label="20-year expected loss under scenarios 2.6, 4.5 and 8.5" testId="loss-cone" />
                 </div>
               ) : (
                 <UpgradePlaceholder />

@@ -52,7 +52,7 @@ function Kpi({ label, info, value, sub, testId }: { label: string; info: keyof t
   );
 }
 
-/** The four KPI cards (Maximum Exposure, CVaR, Residual CVaR, Avoided Loss) and the supporting totals. */
+/** The four KPI cards (Maximum Exposure, 20-year expected loss, Residual 20-year expected loss, Avoided Loss) and the supporting totals. */
 export function KpiCards({ data, unit }: { data: DashboardData; unit: Unit }) {
   const c = data.climate_risk_card_data;
   if (!c) {
@@ -77,14 +77,14 @@ export function KpiCards({ data, unit }: { data: DashboardData; unit: Unit }) {
         />
         <Kpi
           testId="kpi-cvar"
-          label="CVaR · 20-year expected loss"
+          label="20-year expected loss"
           info="cvar"
           value={show(c.climate_value_at_risk, c.climate_value_at_risk_percentage)}
           sub={other(c.climate_value_at_risk, c.climate_value_at_risk_percentage)}
         />
         <Kpi
           testId="kpi-rcvar"
-          label="Residual CVaR"
+          label="Residual 20-year expected loss"
           info="rcvar"
           value={show(c.residual_climate_value_at_risk, c.residual_climate_value_at_risk_percentage)}
           sub={other(c.residual_climate_value_at_risk, c.residual_climate_value_at_risk_percentage)}

@@ -13,13 +13,13 @@ export interface AssetColumn {
   width: number;
 }
 
-/** Asset table columns (spec 001 §3.3, §5): locked ones are Gross Area, climate score, Residual CVaR % and amount, location. */
+/** Asset table columns (spec 001 §3.3, §5): locked ones are Gross Area, climate score, Residual 20-year expected loss % and amount, location. */
 export const ASSET_COLUMNS: AssetColumn[] = [
   { key: 'name', title: 'Name', kind: 'text', editable: 'name', width: 170 },
   { key: 'type', title: 'Type', kind: 'type', editable: 'type', width: 150 },
   { key: 'climatic_score', title: 'Climate Score', kind: 'score', editable: null, width: 110 },
-  { key: 'percentage', title: 'Residual CVaR %', kind: 'percent', editable: null, width: 120 },
-  { key: 'overall_loss', title: 'Residual CVaR', kind: 'money', editable: null, width: 130 },
+  { key: 'percentage', title: 'Residual 20-year expected loss %', kind: 'percent', editable: null, width: 170 },
+  { key: 'overall_loss', title: 'Residual 20-year expected loss', kind: 'money', editable: null, width: 170 },
   { key: 'loss_100_year', title: '1-in-100-yr Loss', kind: 'money', editable: null, width: 140 },
   { key: 'loss_250_year', title: '1-in-250-yr Loss', kind: 'money', editable: null, width: 140 },
   { key: 'valuation', title: 'Valuation', kind: 'money', editable: 'valuation', width: 150 },

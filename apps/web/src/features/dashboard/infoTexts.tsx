@@ -34,7 +34,7 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
     ),
   },
   cvar: {
-    title: 'Climate Value at Risk (CVaR)',
+    title: '20-year expected loss',
     body: (
       <>
         <p>
@@ -42,8 +42,8 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
           adaptation and without discounting. Shown in USD or as a percentage of the total exposed value of the selected assets.
         </p>
         <p>
-          It is twenty years of expected annual loss, not a tail quantile: for the loss of a rare year see the 1-in-100 and 1-in-250-year losses below the
-          cards.
+          It is a sum of expected losses, not a tail measure such as a conditional value at risk: for the loss of a rare year see the 1-in-100 and 1-in-250-year
+          losses below the cards.
         </p>
       </>
     ),
@@ -59,12 +59,12 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
     ),
   },
   rcvar: {
-    title: 'Residual CVaR',
-    body: <p>The climate value at risk that remains after the adaptation measures of each asset (its mitigation level: No, Low, Medium or High).</p>,
+    title: 'Residual 20-year expected loss',
+    body: <p>The 20-year expected loss that remains after the adaptation measures of each asset (its mitigation level: No, Low, Medium or High).</p>,
   },
   avoidedLoss: {
     title: 'Avoided Loss',
-    body: <p>CVaR minus residual CVaR: the loss the adaptation measures avoid. Zero when no asset has a mitigation level.</p>,
+    body: <p>20-year expected loss minus residual 20-year expected loss: the loss the adaptation measures avoid. Zero when no asset has a mitigation level.</p>,
   },
   totalAssetValue: {
     title: 'Total Asset Value',
@@ -85,14 +85,14 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
     title: 'Key Findings',
     body: (
       <p>
-        CVaR under the high-emission (8.5) and low-emission (2.6) scenarios, the value of transition policies (their difference), and how much CVaR grows by
-        2030, 2050 and 2100 against the 2020 window (year-9 to year+10; for 2100, year-19 to year).
+        20-year expected loss under the high-emission (8.5) and low-emission (2.6) scenarios, the value of transition policies (their difference), and how much
+        20-year expected loss grows by 2030, 2050 and 2100 against the 2020 window (year-9 to year+10; for 2100, year-19 to year).
       </p>
     ),
   },
   transitionPolicies: {
     title: 'Value of Transition Policies',
-    body: <p>CVaR under 8.5 minus CVaR under 2.6: the loss a low-emission pathway would avoid for this portfolio.</p>,
+    body: <p>20-year expected loss under 8.5 minus 20-year expected loss under 2.6: the loss a low-emission pathway would avoid for this portfolio.</p>,
   },
   assetTable: {
     title: 'Asset Table',
@@ -103,8 +103,8 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
           analysis re-runs for the changed assets and the dashboard refreshes.
         </p>
         <p>
-          Gross Area, climate score, residual CVaR (% and amount) and the location cannot be edited. Columns your data-edit permissions do not allow stay
-          locked.
+          Gross Area, climate score, residual 20-year expected loss (% and amount) and the location cannot be edited. Columns your data-edit permissions do not
+          allow stay locked.
         </p>
       </>
     ),

@@ -27,11 +27,11 @@ export function HeroPreview() {
         </div>
         <div className="crp-preview-kpis">
           <div>
-            <span>CVaR</span>
+            <span>20-year expected loss</span>
             <strong>$12.4M</strong>
           </div>
           <div>
-            <span>Residual CVaR</span>
+            <span>Residual 20-year expected loss</span>
             <strong>$8.9M</strong>
           </div>
           <div>

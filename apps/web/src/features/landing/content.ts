@@ -9,7 +9,7 @@ export const AUDIENCES = [
   {
     key: 'investors',
     title: 'Investors',
-    text: 'Compare holdings by Climate Value at Risk, add listed companies or an index in one step, and track the carbon footprint of a portfolio.',
+    text: 'Compare holdings by 20-year expected loss, add listed companies or an index in one step, and track the carbon footprint of a portfolio.',
   },
   {
     key: 'banks',

@@ -15,7 +15,7 @@ const fmt = (v: number | null) => (v === null ? '' : v.toLocaleString('en-US', {
 function defaults(rows: Row[]): PivotConfig {
   const fields = rows.length ? Object.keys(rows[0]!) : [];
   const has = (f: string) => fields.includes(f);
-  const value = ['Residual CVaR (USD)', 'CVaR (USD)'].find(has) ?? numericFields(rows)[0] ?? null;
+  const value = ['Residual 20-year expected loss (USD)', '20-year expected loss (USD)'].find(has) ?? numericFields(rows)[0] ?? null;
   return { rows: has('Hazard') ? ['Hazard'] : [], cols: has('Year') ? ['Year'] : [], aggregator: value ? 'Sum' : 'Count', value, filters: {} };
 }
 

@@ -128,7 +128,7 @@ export function ProjectCard({ project: p, handlers: h }: { project: PhysicalProj
       <div className="crp-metrics">
         <Metric label="Maximum exposure" value={p.value === null ? '—' : formatMillions(p.value)} />
         <Metric label="Assets" value={String(p.assets)} />
-        <Metric label="RCVaR loss" value={p.loss === null ? '—' : formatMillions(p.loss)} />
+        <Metric label="Residual 20-year expected loss" value={p.loss === null ? '—' : formatMillions(p.loss)} />
       </div>
       <div className="crp-hazard-tags" aria-label="Hazards">
         {p.variables.map((v) => (

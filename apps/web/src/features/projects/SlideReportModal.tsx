@@ -100,8 +100,8 @@ export function SlideReportModal({ project, onClose }: { project: PhysicalProjec
     >
       <Typography.Paragraph className="crp-muted">
         A presentation of the portfolio ({project ? SCENARIO_LABELS[project.default_filters.analysis_type][project.default_filters.scenario] : ''},{' '}
-        {project?.default_filters.year}): climate score, key figures, CVaR vs residual CVaR, heat map, top assets, one page per hazard, adaptation
-        recommendations and the data sources. PDF and PowerPoint.
+        {project?.default_filters.year}): climate score, key figures, 20-year expected loss vs residual 20-year expected loss, heat map, top assets, one page
+        per hazard, adaptation recommendations and the data sources. PDF and PowerPoint.
       </Typography.Paragraph>
       <Radio.Group
         value={withContent}

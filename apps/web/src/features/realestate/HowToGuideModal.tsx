@@ -39,7 +39,8 @@ export function HowToGuideModal({ open, onClose }: { open: boolean; onClose: () 
           },
           {
             title: 'Create Portfolio (optional)',
-            description: 'Sends the same properties to the physical-risk module as a portfolio for the full dashboard (CVaR, losses, adaptation).',
+            description:
+              'Sends the same properties to the physical-risk module as a portfolio for the full dashboard (20-year expected loss, tail losses, adaptation).',
           },
         ]}
       />

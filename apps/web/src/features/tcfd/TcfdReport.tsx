@@ -3,6 +3,7 @@ import { PrinterOutlined } from '@ant-design/icons';
 import { type TcfdNoteKey, CLIMATE_SCORE_COLOURS, SCENARIO_LABELS, SCENARIOS, markerColour } from '@crp/contracts';
 import type { DashboardData } from '../../api/dashboard';
 import { Chart } from '../../ui/charts/Chart';
+import { NotModelledNote } from '../../ui/NotModelledNote';
 import { money, percent } from '../../lib/format';
 import { TcfdCarbonMetrics } from './TcfdCarbonMetrics';
 import { useTcfdNarrative, type SaveState } from './useTcfdNarrative';
@@ -18,7 +19,7 @@ const NOTE_PROMPTS: Record<NoteKey, string> = {
   governance_management: "Describe management's role in assessing and managing climate-related risks (positions, committees, reporting lines).",
   risk_integration: "Describe how these processes are integrated into the organisation's overall risk management.",
   targets:
-    'Describe the targets used to manage climate-related risks (for example residual CVaR below a share of value, adaptation of the highest-scoring assets by a year) and progress against them.',
+    'Describe the targets used to manage climate-related risks (for example residual 20-year expected loss below a share of value, adaptation of the highest-scoring assets by a year) and progress against them.',
 };
 
 const SAVE_TEXT: Record<SaveState, string> = {
@@ -162,11 +163,11 @@ export function TcfdReport({ data }: { data: DashboardData }) {
         <Recommended>b) Impact on the business, strategy and financial planning</Recommended>
         {card ? (
           <p data-testid="tcfd-impact">
-            Over the 20-year window around {f.year}, the expected climate loss of the portfolio (Climate Value at Risk) is{' '}
+            Over the 20-year window around {f.year}, the expected climate loss of the portfolio (20-year expected loss) is{' '}
             <strong>{money(card.climate_value_at_risk)}</strong>, {percent(card.climate_value_at_risk_percentage)} of its value of{' '}
-            {money(card.total_asset_value)}. After adaptation the residual CVaR is <strong>{money(card.residual_climate_value_at_risk)}</strong> (avoided loss{' '}
-            {money(card.avoided_loss)}). The expected annual loss is {money(card.expected_annual_loss)}, and the loss in the most severe modelled event (maximum
-            exposure) {money(card.max_exposure)}.
+            {money(card.total_asset_value)}. After adaptation the residual 20-year expected loss is{' '}
+            <strong>{money(card.residual_climate_value_at_risk)}</strong> (avoided loss {money(card.avoided_loss)}). The expected annual loss is{' '}
+            {money(card.expected_annual_loss)}, and the loss in the most severe modelled event (maximum exposure) {money(card.max_exposure)}.
           </p>
         ) : (
           <Alert type="info" title={UPGRADE} />
@@ -178,10 +179,10 @@ export function TcfdReport({ data }: { data: DashboardData }) {
             rowKey="id"
             dataSource={top}
             columns={[
-              { title: 'Assets with the highest residual CVaR', dataIndex: 'name' },
+              { title: 'Assets with the highest residual 20-year expected loss', dataIndex: 'name' },
               { title: 'Country', dataIndex: 'country_code' },
               { title: 'Climate score', dataIndex: 'climatic_score', render: (v: number | null) => v ?? 'n/a' },
-              { title: 'Residual CVaR', dataIndex: 'overall_loss', render: (v: number | null) => money(v) },
+              { title: 'Residual 20-year expected loss', dataIndex: 'overall_loss', render: (v: number | null) => money(v) },
             ]}
           />
         )}
@@ -201,13 +202,13 @@ export function TcfdReport({ data }: { data: DashboardData }) {
               }))}
               columns={[
                 { title: `Scenario (${f.year})`, dataIndex: 'scenario' },
-                { title: 'CVaR', dataIndex: 'cvar', render: (v: number | null) => money(v) },
-                { title: 'CVaR, % of value', dataIndex: 'pct', render: (v: number | null) => percent(v) },
-                { title: 'Residual CVaR', dataIndex: 'rcvar', render: (v: number | null) => money(v) },
+                { title: '20-year expected loss', dataIndex: 'cvar', render: (v: number | null) => money(v) },
+                { title: '20-year expected loss, % of value', dataIndex: 'pct', render: (v: number | null) => percent(v) },
+                { title: 'Residual 20-year expected loss', dataIndex: 'rcvar', render: (v: number | null) => money(v) },
               ]}
             />
             <Chart
-              label="Portfolio CVaR by year under the three scenarios"
+              label="Portfolio 20-year expected loss by year under the three scenarios"
               height={260}
               testId="tcfd-scenario-chart"
               option={{
@@ -234,9 +235,10 @@ export function TcfdReport({ data }: { data: DashboardData }) {
             />
             {k && (
               <p>
-                Following a 2.6 pathway instead of 8.5 avoids {money(k.value_of_transition_policies)} of CVaR at {f.year} (the value of transition policies).
+                Following a 2.6 pathway instead of 8.5 avoids {money(k.value_of_transition_policies)} of 20-year expected loss at {f.year} (the value of
+                transition policies).
                 {k.increased_by_2050 !== null
-                  ? ` Against 2020 the CVaR changes by ${k.increased_by_2050 >= 0 ? '+' : ''}${k.increased_by_2050.toFixed(1)} % by 2050.`
+                  ? ` Against 2020 the 20-year expected loss changes by ${k.increased_by_2050 >= 0 ? '+' : ''}${k.increased_by_2050.toFixed(1)} % by 2050.`
                   : ''}
               </p>
             )}
@@ -251,11 +253,12 @@ export function TcfdReport({ data }: { data: DashboardData }) {
         <p>
           Each asset is placed on hazard layers built from open data for {data.project.hazards.length} hazards ({data.project.hazards.join(', ')}), for 2020 and
           for every scenario and year to 2100. Published vulnerability curves turn intensities into damage and disruption; losses are integrated over return
-          periods and summed over a 20-year window (CVaR). The full method is in Documents &gt; Climate Methodology.
+          periods and summed over a 20-year window (20-year expected loss). The full method is in Documents &gt; Climate Methodology.
         </p>
         <Recommended>b) Processes for managing them</Recommended>
         <p>
-          Adaptation measures recorded per asset (mitigation level) reduce the residual CVaR{card ? `: ${money(card.avoided_loss)} avoided at ${f.year}` : ''}.
+          Adaptation measures recorded per asset (mitigation level) reduce the residual 20-year expected loss
+          {card ? `: ${money(card.avoided_loss)} avoided at ${f.year}` : ''}.
           {material.length
             ? ` Priority hazards for adaptation: ${material.map((m) => m.hazard).join(', ')}; the measures are in Documents > Adaptation Methodology.`
             : ' No hazard is above the adaptation threshold at this year.'}
@@ -275,11 +278,11 @@ export function TcfdReport({ data }: { data: DashboardData }) {
               </td>
             </tr>
             <tr>
-              <th>Climate Value at Risk (20-year sum of expected annual loss)</th>
+              <th>20-year expected loss (expected annual loss summed over 20 years)</th>
               <td>{card ? `${money(card.climate_value_at_risk)} (${percent(card.climate_value_at_risk_percentage)})` : UPGRADE}</td>
             </tr>
             <tr>
-              <th>Residual CVaR</th>
+              <th>Residual 20-year expected loss</th>
               <td>{card ? `${money(card.residual_climate_value_at_risk)} (${percent(card.residual_climate_value_at_risk_percentage)})` : UPGRADE}</td>
             </tr>
             <tr>
@@ -306,6 +309,7 @@ export function TcfdReport({ data }: { data: DashboardData }) {
             </tr>
           </tbody>
         </table>
+        <NotModelledNote testId="tcfd-not-modelled" />
         <Recommended>b) Scope 1, 2 and 3 greenhouse gas emissions and related risks</Recommended>
         <TcfdCarbonMetrics linked={narrative.narrative?.carbon_analysis ?? null} onLink={(name) => narrative.set({ carbon_analysis: name })} />
         <Recommended>c) Targets and performance against them</Recommended>

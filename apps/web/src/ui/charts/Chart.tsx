@@ -37,7 +37,7 @@ export function Chart({ option, height = 320, label, testId }: { option: ECharts
   );
 }
 
-/** Colours of the two measures compared everywhere: CVaR and residual CVaR. */
+/** Colours of the two measures compared everywhere: 20-year expected loss and residual 20-year expected loss. */
 export const CVAR_COLOUR = '#c2410c';
 export const RCVAR_COLOUR = '#0f766e';
 export const HAZARD_PALETTE = ['#1d4ed8', '#0891b2', '#0f766e', '#65a30d', '#ca8a04', '#ea580c', '#dc2626', '#9333ea', '#db2777', '#475569', '#7c3aed'];
