@@ -229,7 +229,10 @@ export const AssetResult = z
     loss_1_in_250_usd: usd('Loss of the 1-in-250-year event'),
     cvar_usd: usd('CVaR as the product defines it: expected annual loss summed over the 20-year window around the year, undiscounted'),
     residual_cvar_usd: usd('CVaR after mitigation'),
-    cvar_percent: z.number().nullable().describe('CVaR as a percentage of the exposed value.'),
+    cvar_percent: z
+      .number()
+      .nullable()
+      .describe('CVaR as a percentage of the value the user gave (valuation, else construction cost; with content and inventory, times ownership).'),
     avoided_loss_usd: usd('CVaR minus residual CVaR'),
     data_tier: z
       .enum(RESULT_DATA_TIERS)
