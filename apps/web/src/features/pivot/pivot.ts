@@ -130,3 +130,39 @@ export function pivotGrid(p: PivotResult, config: PivotConfig): (string | number
   const total = [...heads.map((_, j) => (j === 0 ? 'Total' : '')), ...p.colKeys.map((c) => p.colTotal(c)), p.grandTotal];
   return [...head, ...body, total];
 }
+
+/** The scenario and year a pivot opens on (the project's default filters; the first in the rows otherwise). */
+export interface PivotPreference {
+  scenario?: string | undefined;
+  year?: number | undefined;
+}
+
+/**
+ * The pivot a user first sees: residual CVaR summed by hazard (rows) and year (columns) at ONE scenario and year, like
+ * the dashboard, never summed over scenarios or years (three scenarios summed were three times the dashboard's figure;
+ * issue 37 item 2). The scenario and year are the preferred ones when the rows have them, else the first.
+ */
+export function defaultConfig(rows: Row[], prefer: PivotPreference = {}): PivotConfig {
+  const fields = rows.length ? Object.keys(rows[0]!) : [];
+  const has = (f: string) => fields.includes(f);
+  const value = ['Residual CVaR (USD)', 'CVaR (USD)'].find(has) ?? numericFields(rows)[0] ?? null;
+  const filters: Record<string, string[]> = {};
+  const one = (field: string, preferred: unknown) => {
+    if (!has(field)) return;
+    const values = valuesOf(rows, field);
+    if (values.length < 2) return;
+    const p = preferred === undefined ? undefined : label(preferred);
+    filters[field] = [p !== undefined && values.includes(p) ? p : values[0]!];
+  };
+  one('Scenario', prefer.scenario);
+  one('Year', prefer.year);
+  return { rows: has('Hazard') ? ['Hazard'] : [], cols: has('Year') ? ['Year'] : [], aggregator: value ? 'Sum' : 'Count', value, filters };
+}
+
+/** "Scenario SSP2-4.5, year 2050" for the fields filtered to one value (what the pivot shows), or null. */
+export function shownScenarioYear(config: PivotConfig): string | null {
+  const sc = config.filters.Scenario;
+  const yr = config.filters.Year;
+  const parts = [sc?.length === 1 ? `Scenario ${sc[0]}` : null, yr?.length === 1 ? `year ${yr[0]}` : null].filter((x) => x !== null);
+  return parts.length ? parts.join(', ') : null;
+}
