@@ -37,7 +37,7 @@ export function PivotTable({ rows, fileName, prefer }: { rows: Row[]; fileName: 
   const fields = useMemo(() => (rows.length ? Object.keys(rows[0]!) : []), [rows]);
   const numeric = useMemo(() => numericFields(rows), [rows]);
   const result = useMemo(() => pivot(rows, config), [rows, config]);
-  const shown = shownScenarioYear(config);
+  const shown = useMemo(() => shownScenarioYear(rows, config), [rows, config]);
   const heads = rowHeads(config);
   const levels = Math.max(1, config.cols.length);
   const max = useMemo(() => Math.max(0, ...result.rowKeys.flatMap((r) => result.colKeys.map((c) => Math.abs(result.cell(r, c) ?? 0)))), [result]);

@@ -159,10 +159,19 @@ export function defaultConfig(rows: Row[], prefer: PivotPreference = {}): PivotC
   return { rows: has('Hazard') ? ['Hazard'] : [], cols: has('Year') ? ['Year'] : [], aggregator: value ? 'Sum' : 'Count', value, filters };
 }
 
-/** "Scenario SSP2-4.5, year 2050" for the fields filtered to one value (what the pivot shows), or null. */
-export function shownScenarioYear(config: PivotConfig): string | null {
-  const sc = config.filters.Scenario;
-  const yr = config.filters.Year;
-  const parts = [sc?.length === 1 ? `Scenario ${sc[0]}` : null, yr?.length === 1 ? `year ${yr[0]}` : null].filter((x) => x !== null);
+/**
+ * What the pivot's Scenario and Year fields hold after the filters: "Scenario SSP2-4.5, year 2050" when each is one
+ * value (filtered to it, or the only one in the rows), "3 scenarios summed" when several scenarios are in the table
+ * without being in its rows or columns (their sum adds alternatives, not portfolios); null without such fields.
+ */
+export function shownScenarioYear(rows: Row[], config: PivotConfig): string | null {
+  const fields = rows.length ? Object.keys(rows[0]!) : [];
+  const part = (field: string, name: string, plural: string) => {
+    if (!fields.includes(field)) return null;
+    const kept = config.filters[field] ?? valuesOf(rows, field);
+    if (kept.length === 1) return `${name} ${kept[0]}`;
+    return config.rows.includes(field) || config.cols.includes(field) ? null : `${kept.length} ${plural} summed`;
+  };
+  const parts = [part('Scenario', 'Scenario', 'scenarios'), part('Year', 'year', 'years')].filter((x) => x !== null);
   return parts.length ? parts.join(', ') : null;
 }
