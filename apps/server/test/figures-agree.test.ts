@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as XLSX from '@e965/xlsx';
+import { sql } from 'kysely';
+import { statements as valuationMigration } from '../src/infra/db/migrations/0032_valuation_denominator.js';
 import { dashboardView, SCENARIO_LABELS, type AnalysisType, type DashboardAnswer, type ScenarioCode } from '@crp/contracts';
 import { enterpriseTier } from '../bench/fixtures.js';
 import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
@@ -203,5 +205,22 @@ describe('one number per figure: project card and dashboard', () => {
     // the damage is of the construction cost: the same office valued at 90 M or given at its 40 M cost loses the same
     const twin = 'Kowloon Office';
     assert.equal(cvarOf['Valued above cost']![twin], cvarOf['Cost only']![twin], 'the same building, the same CVaR whatever its valuation');
+  });
+
+  test('migration 0032 brings a card total stored with the construction-cost denominator to the valuations', async () => {
+    const cards = async () => (await s.api.get(`/api/project/${owner.userId}/`, { token: owner.token })).body.data as { name: string; total_value: number }[];
+    const before = await cards();
+    // as an analysis stored before the change left it: the construction costs (+ content, inventory) x ownership
+    for (const name of VALUED) {
+      const old = PROJECTS[name]!.reduce((t, a) => t + (Number(a.construction_cost ?? 0) || Number(a.valuation ?? 0)) * (Number(a.ownership ?? 100) / 100), 0);
+      await sql`update projects set summary = jsonb_set(summary, '{total_value}', to_jsonb(${old}::double precision)) where name = ${name}`.execute(s.db);
+    }
+    assert.notEqual((await cards()).find((c) => c.name === 'Valued above cost')!.total_value, before.find((c) => c.name === 'Valued above cost')!.total_value);
+    for (const st of valuationMigration) await sql.raw(st).execute(s.db);
+    const after = await cards();
+    for (const name of Object.keys(PROJECTS)) {
+      const total = PROJECTS[name]!.reduce((t, a) => t + givenValue(a), 0);
+      assert.ok(close(after.find((c) => c.name === name)!.total_value, total, 0.01), `${name}: ${after.find((c) => c.name === name)!.total_value} vs ${total}`);
+    }
   });
 });
