@@ -71,13 +71,15 @@ describe('dashboard answers are unchanged by the performance work (issue 7)', ()
     s = await startServer({}, { jobs: true });
     owner = await registerAndLogin(s.api);
     const data = [
-      { name: 'Kowloon Warehouse', latitude: 22.31, longitude: 114.22, property_type: 'Warehouse', valuation: 4e7, revenue: 1e7 },
+      // a valuation above the construction cost, and a construction cost without valuation (Oslo): the percentages and the
+      // Total Asset Value are of the valuation, the damage of the construction cost (issue 37 item 2)
+      { name: 'Kowloon Warehouse', latitude: 22.31, longitude: 114.22, property_type: 'Warehouse', valuation: 4e7, construction_cost: 2.5e7, revenue: 1e7 },
       { name: 'Manila Office', latitude: 14.58, longitude: 120.98, property_type: 'Office', valuation: 6e7, revenue: 2e7, content_value: 5e6 },
       { name: 'Madrid Office', latitude: 40.42, longitude: -3.7, property_type: 'Office', valuation: 5e7, revenue: 1e7, ownership: 60 },
       { name: 'Phoenix Plant', latitude: 33.45, longitude: -112.07, property_type: 'Manufacture', valuation: 3e7, revenue: 4e7, yearly_inventory_value: 2e6 },
       { name: 'Dhaka Depot', latitude: 23.81, longitude: 90.41, property_type: 'Warehouse', valuation: 8e6, revenue: 3e6 },
       { name: 'Miami Hotel', latitude: 25.77, longitude: -80.19, property_type: 'Hotel', valuation: 9e7, revenue: 3e7 },
-      { name: 'Oslo Retail', latitude: 59.91, longitude: 10.75, property_type: 'Retail', valuation: 2e7, revenue: 5e6 },
+      { name: 'Oslo Retail', latitude: 59.91, longitude: 10.75, property_type: 'Retail', construction_cost: 1.2e7, revenue: 5e6 },
       { name: 'Lagos Office', latitude: 6.52, longitude: 3.38, property_type: 'Office', valuation: 1.5e7, revenue: 4e6 },
       { name: 'Sydney Residential', latitude: -33.87, longitude: 151.21, property_type: 'Residential', valuation: 7e7, revenue: 0 },
       { name: 'Bangkok Plant', latitude: 13.75, longitude: 100.5, property_type: 'Manufacture', valuation: 2.5e7, revenue: 1.2e7 },

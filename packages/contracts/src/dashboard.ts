@@ -178,7 +178,13 @@ export const DashboardAnswer = z.strictObject({
       avoided_loss: money,
       max_exposure: money,
       max_exposure_percentage: money,
-      total_asset_value: money,
+      total_asset_value: money.describe(
+        'the value the user gave (valuation; construction cost where no valuation was given) [+ content and inventory] x ownership, summed over the selected assets: the denominator of every percentage. The losses are of the building at its construction cost',
+      ),
+      assets_valued_at_construction_cost: z
+        .number()
+        .int()
+        .describe('selected assets without a valuation whose construction cost stands in for it in total_asset_value and the percentages'),
       expected_annual_loss: money,
       technical_insurance_premium: money.describe(
         'per year: 1.3 x the expected annual loss of the insurable hazards (floods, surge, cyclone, wildfire, landslide, snow, freeze) / (1 - 0.25 expenses)',

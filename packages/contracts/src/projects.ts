@@ -142,6 +142,11 @@ export const PhysicalProject = z.object({
   value: z.number().nullable(),
   /** Residual 20-year expected loss (USD). */
   loss: z.number().nullable(),
+  /**
+   * Total asset value (USD): the dashboard's total_asset_value at the default filter (valuations, construction cost
+   * where no valuation was given, with content and inventory, times ownership); null until analysed.
+   */
+  total_value: z.number().nullable(),
   assets: z.number().int(),
   variables: z.array(z.string()),
   property_type: z.array(z.string()),

@@ -231,7 +231,12 @@ export const AssetResult = z
       '20-year expected loss: expected annual loss summed over the 20-year window around the year, undiscounted; a sum of expected losses, not a tail measure (the field name is kept for compatibility)',
     ),
     residual_cvar_usd: usd('Residual 20-year expected loss: the 20-year expected loss after mitigation (field name kept for compatibility)'),
-    cvar_percent: z.number().nullable().describe('20-year expected loss as a percentage of the exposed value (field name kept for compatibility).'),
+    cvar_percent: z
+      .number()
+      .nullable()
+      .describe(
+        '20-year expected loss as a percentage of the value the user gave (valuation, else construction cost; with content and inventory, times ownership; field name kept for compatibility).',
+      ),
     avoided_loss_usd: usd('20-year expected loss minus the residual 20-year expected loss'),
     data_tier: z
       .enum(RESULT_DATA_TIERS)

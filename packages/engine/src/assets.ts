@@ -73,6 +73,13 @@ export interface PreparedAsset {
   property: PropertyTypeInfo;
   /** Damageable building value: construction cost if given, else valuation. */
   buildingValue: number;
+  /**
+   * The building's value as the user reported it: the valuation if given, else the construction cost. The denominator
+   * of every percentage and the Total Asset Value (metrics reportedValue), never the damage (issue 37 item 2).
+   */
+  reportedValue: number;
+  /** True when the user gave no valuation but a construction cost: reportedValue is the construction cost. */
+  valuedAtCost: boolean;
   contentValue: number;
   inventoryValue: number;
   revenue: number;
@@ -189,6 +196,7 @@ export function prepareAsset(a: AssetInput, measures: HazardMeasures = {}): Prep
   const own = num(a.ownership);
   const mitigationLevel = mitigationLevelOf(a.mitigation_risk);
   const cc = pos(a.construction_cost);
+  const val = pos(a.valuation);
   // JRC's North American curves are relative to the first floor (they derive from USACE/FEMA curves): without a
   // plinth height we use the Hazus default first-floor height 1 ft (0.305 m) there; elsewhere 0 (curves vs ground).
   const plinthHeightM = Number.isFinite(num(a.plinth_height))
@@ -212,7 +220,9 @@ export function prepareAsset(a: AssetInput, measures: HazardMeasures = {}): Prep
     continent,
     tcRegion,
     property,
-    buildingValue: cc > 0 ? cc : pos(a.valuation),
+    buildingValue: cc > 0 ? cc : val,
+    reportedValue: val > 0 ? val : cc,
+    valuedAtCost: !(val > 0) && cc > 0,
     contentValue: pos(a.content_value),
     inventoryValue: pos(a.yearly_inventory_value),
     revenue: pos(a.revenue),

@@ -52,6 +52,15 @@ export function exposedValue(A: PreparedAsset, withContent: boolean): number {
   return (A.buildingValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
 }
 
+/**
+ * The value percentages are of (and the Total Asset Value): the building as the user valued it (valuation, else
+ * construction cost; PreparedAsset.reportedValue) (+ content and inventory) times the ownership share. The damage is
+ * still of the building's construction cost (exposedValue); only the denominator differs (issue 37 item 2).
+ */
+export function reportedValue(A: PreparedAsset, withContent: boolean): number {
+  return (A.reportedValue + (withContent ? A.contentValue + A.inventoryValue : 0)) * A.ownership;
+}
+
 /** Dollar figures of one cell (asset a of the chunk, hazard, scenario-year index). NaN when the hazard has no data. */
 export function cellMoney(asset: PreparedAsset, chunk: ResultChunk, a: number, hazard: HazardKey, syIndex: number, opt: LossOptions = {}): MoneyCell {
   const S = chunk.scenarioYears.length;
@@ -563,7 +572,9 @@ function assetCvarInto(
   if (rcvar > cvar) rcvar = cvar;
   out[o] = cvar;
   out[o + 1] = rcvar;
-  out[o + 2] = exposed > 0 ? (100 * rcvar) / exposed : 0;
+  // the percentage is of the value the user gave (valuation, else construction cost), not of the damaged building
+  const reported = reportedValue(asset, withContent);
+  out[o + 2] = reported > 0 ? (100 * rcvar) / reported : 0;
   out[o + 3] = maxE;
   out[o + 4] = eal;
   out[o + 5] = ealR;
@@ -616,12 +627,12 @@ export function assetCvar(
       loss250: NaN,
     };
   }
-  const exposed = exposedValue(asset, withContent);
+  const reported = reportedValue(asset, withContent);
   const cvar = ONE[0] as number;
   const rcvar = ONE[1] as number;
   return {
     cvar,
-    cvarPercent: exposed > 0 ? (100 * cvar) / exposed : 0,
+    cvarPercent: reported > 0 ? (100 * cvar) / reported : 0,
     rcvar,
     rcvarPercent: ONE[2] as number,
     avoidedLoss: Math.max(0, cvar - rcvar),
@@ -776,7 +787,10 @@ export interface HazardTotals {
 
 export interface PortfolioSummary {
   query: PortfolioQuery;
+  /** The damaged value (building at construction cost [+ content + inventory]) x ownership, USD. */
   exposedValue: number;
+  /** The value as the user gave it (reportedValue): the denominator of cvarPercent and rcvarPercent, USD. */
+  reportedValue: number;
   hazards: HazardTotals[];
   /** All hazards together (a "Climate Score" of the portfolio and its totals). */
   total: Omit<HazardTotals, 'hazard'>;
@@ -799,6 +813,7 @@ export function portfolioSummary(chunks: readonly ResultChunk[], prepared: reado
   const acc = new Float64Array(H * K);
   const seen = new Uint8Array(H);
   let exposed = 0;
+  let reported = 0;
   let revenue = 0;
   let totC = 0;
   let totR = 0;
@@ -812,6 +827,7 @@ export function portfolioSummary(chunks: readonly ResultChunk[], prepared: reado
       const A = prepared[ch.start + a] as PreparedAsset;
       const val = exposedValue(A, withContent);
       exposed += val;
+      reported += reportedValue(A, withContent);
       revenue += A.revenue * A.ownership;
       const capE = val + A.revenue * A.ownership;
       let maxE = 0;
@@ -841,7 +857,8 @@ export function portfolioSummary(chunks: readonly ResultChunk[], prepared: reado
       tot100 += Math.min(capE, l100);
       tot250 += Math.min(capE, l250);
     }
-  const pct = (v: number) => (exposed > 0 ? (100 * v) / exposed : 0);
+  // percentages of the value the user gave; the score stays a damage ratio (loss over the damaged value)
+  const pct = (v: number) => (reported > 0 ? (100 * v) / reported : 0);
   const score = (loss: number, bi: number) =>
     Math.round(Math.max(exposed > 0 ? acuteScoreOf(loss / exposed) : 0, revenue > 0 && bi > 0 ? chronicScoreOf(bi / revenue) : 0));
   const rows: HazardTotals[] = hazards.map((hz, i) => {
@@ -882,6 +899,7 @@ export function portfolioSummary(chunks: readonly ResultChunk[], prepared: reado
   return {
     query: q,
     exposedValue: exposed,
+    reportedValue: reported,
     hazards: rows,
     total: {
       eal,

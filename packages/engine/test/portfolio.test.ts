@@ -87,6 +87,35 @@ test('portfolio grid: every asset x hazard x scenario-year, money with ownership
   assert.ok(cv.maxExposure >= cv.eal);
 });
 
+test('percentages are of the valuation the user gave (construction cost only without one); the damage is of the construction cost (issue 37 item 2)', async () => {
+  const { reportedValue, exposedValue, portfolioSummary } = await import('../src/index.js');
+  // base: valuation 10 M, construction cost 8 M, content 1 M, inventory 0.5 M, 50 % owned
+  const assets: AssetInput[] = [base, { ...base, valuation: null }, { ...base, construction_cost: null }];
+  const r = analysePortfolio(
+    assets,
+    providerFor((_a, sy) => inputs(scaleOf(sy))),
+  );
+  const [both, costOnly, valuationOnly] = r.prepared as [(typeof r.prepared)[0], (typeof r.prepared)[0], (typeof r.prepared)[0]];
+  assert.deepEqual([both.buildingValue, both.reportedValue, both.valuedAtCost], [8e6, 10e6, false]);
+  assert.deepEqual([costOnly.buildingValue, costOnly.reportedValue, costOnly.valuedAtCost], [8e6, 8e6, true]);
+  assert.deepEqual([valuationOnly.buildingValue, valuationOnly.reportedValue, valuationOnly.valuedAtCost], [10e6, 10e6, false]);
+  assert.equal(reportedValue(both, true), (10e6 + 1.5e6) * 0.5);
+  assert.equal(reportedValue(both, false), 10e6 * 0.5);
+  assert.equal(exposedValue(both, true), (8e6 + 1.5e6) * 0.5);
+  const ch = r.chunks[0]!;
+  const a = assetCvar(both, ch, 0, ['river_flood', 'typhoon'], 'ssp', '85', 2050);
+  const b = assetCvar(costOnly, ch, 1, ['river_flood', 'typhoon'], 'ssp', '85', 2050);
+  // the same building, the same damage: only the denominator differs
+  assert.equal(a.cvar, b.cvar);
+  assert.ok(Math.abs(a.cvarPercent - (100 * a.cvar) / 5.75e6) < 1e-9, `${a.cvarPercent}`);
+  assert.ok(Math.abs(b.cvarPercent - (100 * b.cvar) / 4.75e6) < 1e-9, `${b.cvarPercent}`);
+  assert.ok(Math.abs(a.rcvarPercent - (100 * a.rcvar) / 5.75e6) < 1e-9);
+  const s = portfolioSummary(r.chunks, r.prepared, { analysisType: 'ssp', scenario: '85', year: 2050 });
+  assert.equal(s.reportedValue, 5.75e6 + 4.75e6 + 5.75e6);
+  assert.equal(s.exposedValue, 4.75e6 + 4.75e6 + 5.75e6);
+  assert.ok(Math.abs(s.total.cvarPercent - (100 * s.total.cvar) / s.reportedValue) < 1e-9);
+});
+
 test('monotonicity: higher hazard never lowers loss; adaptation never raises it', () => {
   const scales = [0, 0.25, 0.5, 1, 1.5, 2, 3];
   const assets = scales.flatMap((s) => [0, 1, 2, 3].map((lvl) => ({ ...base, id: `${s}/${lvl}`, mitigation_risk: lvl })));

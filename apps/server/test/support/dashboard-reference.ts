@@ -33,6 +33,7 @@ import {
   N_HAZARDS,
   keyFindings,
   portfolioCvarSeries,
+  reportedValue as reportedValueOf,
   scenarioYearKey,
   seriesIndices,
   technicalPremium,
@@ -276,21 +277,25 @@ export class ReferenceDashboardService {
         op = new Float64Array(idx.length * H),
         sd = new Float64Array(idx.length * H);
       const exposedValue = new Float64Array(idx.length);
+      // issue 37 item 2: the Total Asset Value and the percentages are of the value the user gave (valuation, else
+      // construction cost), the damage of the construction cost
+      const reportedValue = new Float64Array(idx.length);
       idx.forEach((i, n) => {
         hazards.forEach((h, k) => {
           const m = money(i, h, s);
           exposedValue[n] = m.exposedValue;
+          reportedValue[n] = reportedValueOf(R.prepared[i]!, opt.withContent ?? true);
           eal[n * H + k] = m.eal;
           ealR[n * H + k] = m.ealResidual;
           op[n * H + k] = m.ealOperational;
           sd[n * H + k] = m.sd;
         });
       });
-      return { eal, ealR, op, sd, exposedValue };
+      return { eal, ealR, op, sd, exposedValue, reportedValue };
     };
     const atYear = M(syIdx);
     const at2020 = syIdx === baseIdx ? atYear : M(baseIdx);
-    const totalValue = sum([...atYear.exposedValue]);
+    const totalValue = sum([...atYear.reportedValue]);
     const pct = (v: number) => (totalValue > 0 ? (100 * v) / totalValue : 0);
 
     /** Climate score of selected asset n over the chosen hazards: the engine's score of the summed loss ratios. */
@@ -573,6 +578,7 @@ export class ReferenceDashboardService {
         max_exposure: r2(maxExposure),
         max_exposure_percentage: r2(pct(maxExposure)),
         total_asset_value: r2(totalValue),
+        assets_valued_at_construction_cost: idx.filter((i) => !((R.assets[i]!.valuation ?? 0) > 0) && (R.assets[i]!.construction_cost ?? 0) > 0).length,
         expected_annual_loss: r2(eal),
         technical_insurance_premium: r2(premium),
         loss_100_year: tailsKnown ? r2(loss100) : null,

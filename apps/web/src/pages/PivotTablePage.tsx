@@ -14,6 +14,9 @@ export interface PivotState {
   /** Rows in the full export; more than `rows.length` when the inline rows were cut. */
   total_rows: number;
   analysis_type: string;
+  /** The scenario label and year the pivot opens on (the project's default filters), when the rows have them. */
+  scenario_label?: string;
+  year?: number;
 }
 
 function stateOf(v: unknown): PivotState | null {
@@ -40,7 +43,7 @@ export function PivotTablePage() {
         subtitle={`${state.project_name} · ${state.analysis_type.toUpperCase()} · ${state.rows.length.toLocaleString('en-US')} rows${cut ? ` (the first of ${state.total_rows.toLocaleString('en-US')}: narrow the Download CSV choice for all of them)` : ''}`}
       />
       <Card className="crp-card">
-        <PivotTable rows={state.rows} fileName={safeFileName(`${state.project_name}_pivot`)} />
+        <PivotTable rows={state.rows} fileName={safeFileName(`${state.project_name}_pivot`)} prefer={{ scenario: state.scenario_label, year: state.year }} />
       </Card>
     </div>
   );

@@ -1912,7 +1912,7 @@ export interface components {
             cvar_usd: number | null;
             /** @description Residual 20-year expected loss: the 20-year expected loss after mitigation (field name kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset. */
             residual_cvar_usd: number | null;
-            /** @description 20-year expected loss as a percentage of the exposed value (field name kept for compatibility). */
+            /** @description 20-year expected loss as a percentage of the value the user gave (valuation, else construction cost; with content and inventory, times ownership; field name kept for compatibility). */
             cvar_percent: number | null;
             /** @description 20-year expected loss minus the residual 20-year expected loss, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             avoided_loss_usd: number | null;
@@ -2113,7 +2113,7 @@ export interface components {
             cvar_usd: number | null;
             /** @description Residual 20-year expected loss: the 20-year expected loss after mitigation (field name kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset. */
             residual_cvar_usd: number | null;
-            /** @description 20-year expected loss as a percentage of the exposed value (field name kept for compatibility). */
+            /** @description 20-year expected loss as a percentage of the value the user gave (valuation, else construction cost; with content and inventory, times ownership; field name kept for compatibility). */
             cvar_percent: number | null;
             /** @description 20-year expected loss minus the residual 20-year expected loss, USD, ownership-adjusted; null when the hazard has no data at the asset. */
             avoided_loss_usd: number | null;
@@ -5100,6 +5100,7 @@ export interface operations {
                             overall: number | null;
                             value: number | null;
                             loss: number | null;
+                            total_value: number | null;
                             assets: number;
                             variables: string[];
                             property_type: string[];
@@ -6670,8 +6671,10 @@ export interface operations {
                             max_exposure: number | null;
                             /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
                             max_exposure_percentage: number | null;
-                            /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
+                            /** @description the value the user gave (valuation; construction cost where no valuation was given) [+ content and inventory] x ownership, summed over the selected assets: the denominator of every percentage. The losses are of the building at its construction cost */
                             total_asset_value: number | null;
+                            /** @description selected assets without a valuation whose construction cost stands in for it in total_asset_value and the percentages */
+                            assets_valued_at_construction_cost: number;
                             /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
                             expected_annual_loss: number | null;
                             /** @description per year: 1.3 x the expected annual loss of the insurable hazards (floods, surge, cyclone, wildfire, landslide, snow, freeze) / (1 - 0.25 expenses) */
@@ -7700,8 +7703,10 @@ export interface operations {
                             max_exposure: number | null;
                             /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
                             max_exposure_percentage: number | null;
-                            /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
+                            /** @description the value the user gave (valuation; construction cost where no valuation was given) [+ content and inventory] x ownership, summed over the selected assets: the denominator of every percentage. The losses are of the building at its construction cost */
                             total_asset_value: number | null;
+                            /** @description selected assets without a valuation whose construction cost stands in for it in total_asset_value and the percentages */
+                            assets_valued_at_construction_cost: number;
                             /** @description USD (or percent where the field says so), rounded to cents; null when not finite */
                             expected_annual_loss: number | null;
                             /** @description per year: 1.3 x the expected annual loss of the insurable hazards (floods, surge, cyclone, wildfire, landslide, snow, freeze) / (1 - 0.25 expenses) */

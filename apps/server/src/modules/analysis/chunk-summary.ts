@@ -3,7 +3,7 @@
  * module, free of the server, because the engine's worker threads compute it with the chunk (chunk-encoder.ts).
  */
 import type { AnalysisType, HazardKey, ScenarioCode } from '@crp/contracts';
-import { assetCvar, HAZARD_INDEX, SCENARIO_YEAR_INDEX, scenarioYearKey, type PreparedAsset } from '@crp/engine';
+import { assetCvar, HAZARD_INDEX, reportedValue, SCENARIO_YEAR_INDEX, scenarioYearKey, type PreparedAsset } from '@crp/engine';
 import type { DefaultFilters } from '../../infra/db/schema.js';
 import { climateScoresOf, moneyAt, type MoneyInput } from '../dashboard/dashboard-money.js';
 import type { StoredChunk } from './result-codec.js';
@@ -24,7 +24,7 @@ export function summaryIndex(filters: DefaultFilters): number {
 
 /**
  * A chunk's share of the figures of a project card at the project's default filter: climate scores of the assets with
- * data, maximum exposure, exposed value, CVaR and residual CVaR over the portfolio's hazards.
+ * data, maximum exposure, total asset value (valuation, else construction cost), CVaR and residual CVaR over the portfolio's hazards.
  * `prepared[i]` is the asset at position `base + i`.
  * The scores are the dashboard's at its default view (its own code, dashboard-money.ts: the portfolio's hazards, with
  * adaptation, contents included), not the stored overall score over every modelled hazard: one number per figure
@@ -67,7 +67,8 @@ export function summaryShare(
     if (Number.isFinite(c.maxExposure)) out.maxExposure += c.maxExposure;
     if (Number.isFinite(c.cvar)) out.cvar += c.cvar;
     if (Number.isFinite(c.rcvar)) out.rcvar += c.rcvar;
-    out.totalValue += (asset.buildingValue + asset.contentValue + asset.inventoryValue) * asset.ownership;
+    // the Total Asset Value is the dashboard's: the value the user gave (valuation, else construction cost)
+    out.totalValue += reportedValue(asset, true);
   }
   return out;
 }

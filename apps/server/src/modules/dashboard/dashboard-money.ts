@@ -10,6 +10,7 @@ import {
   hazardScore,
   isInsurableIndex,
   N_HAZARDS,
+  reportedValue as reportedValueOf,
   SCENARIO_YEAR_INDEX,
   SCENARIO_YEARS,
   technicalPremium,
@@ -41,12 +42,18 @@ export interface Money {
   eal: Float64Array;
   ealR: Float64Array;
   op: Float64Array;
+  /** Per selected asset: the value damage applies to (building at construction cost [+ content + inventory]) x ownership. */
   exposedValue: Float64Array;
+  /** Per selected asset: the value as the user gave it (valuation, else construction cost; engine reportedValue), the denominator of percentages. */
+  reportedValue: Float64Array;
 }
 
 /** What the answer sums of a selection's money at one scenario-year (moneySumsOf). */
 export interface MoneySums {
-  /** Exposed value of the selection (finite values). */
+  /**
+   * Total Asset Value of the selection (finite values): the value the user gave (valuation, else construction cost,
+   * engine reportedValue), the denominator of every percentage; the losses are of the damaged building (exposedValue).
+   */
   totalValue: number;
   /** Sum over the assets of the technical premium of their insurable hazards' expected loss. */
   premium: number;
@@ -63,6 +70,7 @@ export function moneyAt(sel: MoneyInput, s: number): Money {
     ealR = new Float64Array(N * H),
     op = new Float64Array(N * H);
   const exposedValue = new Float64Array(N);
+  const reportedValue = new Float64Array(N);
   const sy = SCENARIO_YEARS[SCENARIO_YEAR_INDEX.get(chunks[0]!.scenarioYears[s] as string) ?? -1];
   const g = f.opt.gdpAdjusted && sy ? gdpGrowthFactor(sy.scenario, sy.year) : 1;
   for (let n = 0; n < N; n++) {
@@ -72,6 +80,7 @@ export function moneyAt(sel: MoneyInput, s: number): Money {
     const val = exposedValueOf(A, f.withContent);
     const rev = A.revenue * A.ownership * g;
     exposedValue[n] = H > 0 ? val : 0;
+    reportedValue[n] = H > 0 ? reportedValueOf(A, f.withContent) : 0;
     const b = localOf[i]! * N_HAZARDS;
     for (let k = 0; k < H; k++) {
       const c = (b + hk[k]!) * S + s;
@@ -81,15 +90,15 @@ export function moneyAt(sel: MoneyInput, s: number): Money {
       op[n * H + k] = bi * rev;
     }
   }
-  return { eal, ealR, op, exposedValue };
+  return { eal, ealR, op, exposedValue, reportedValue };
 }
 
-/** The sums of money the answer shows (exposed value, premium, each hazard's expected loss), each in selection order. */
+/** The sums of money the answer shows (Total Asset Value, premium, each hazard's expected loss), each in selection order. */
 export function moneySumsOf(sel: Pick<MoneyInput, 'N' | 'H' | 'hk'>, mm: Money): MoneySums {
   const { N, H, hk } = sel;
   let totalValue = 0;
   for (let n = 0; n < N; n++) {
-    const v = mm.exposedValue[n]!;
+    const v = mm.reportedValue[n]!;
     totalValue += Number.isFinite(v) ? v : 0;
   }
   // the premium: engine technicalPremium of each asset's insurable hazards' expected loss

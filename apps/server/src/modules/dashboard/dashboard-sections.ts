@@ -355,12 +355,30 @@ function headSections(x: SectionInput) {
       max_exposure: r2(t.maxExposure),
       max_exposure_percentage: r2(pctOf(t, t.maxExposure)),
       total_asset_value: r2(t.totalValue),
+      assets_valued_at_construction_cost: valuedAtCost(sel),
       expected_annual_loss: r2(t.eal),
       technical_insurance_premium: r2(t.premium),
       loss_100_year: t.tailsKnown ? r2(t.loss100) : null,
       loss_250_year: t.tailsKnown ? r2(t.loss250) : null,
     })),
   };
+}
+
+/**
+ * The selected assets whose Total Asset Value is their construction cost because the user gave no valuation (the rule
+ * of the engine's PreparedAsset.reportedValue), kept per analysis when every asset is selected.
+ */
+function valuedAtCost(sel: Selected): number {
+  const key = 'valuedAtCost';
+  const kept = sel.everyAsset ? sel.c.means.get(key) : undefined;
+  if (kept !== undefined && kept !== null) return kept;
+  let n = 0;
+  for (const i of sel.idx) {
+    const a = sel.R.assets[i]!;
+    if (!((a.valuation ?? 0) > 0) && (a.construction_cost ?? 0) > 0) n++;
+  }
+  if (sel.everyAsset) sel.c.means.set(key, n);
+  return n;
 }
 
 /** A section, or null when the caller's tier does not include it. */

@@ -30,7 +30,7 @@ import {
 } from './dashboard-money.js';
 
 /** Per asset, the money the CVaR maths reads: building, content and inventory values, revenue, ownership. */
-export const MONEY_FIELDS = 5;
+export const MONEY_FIELDS = 6;
 
 /** The arrays of a stored chunk the CVaR maths reads (shared with the main thread: the reader decodes into SharedArrayBuffers). */
 export type ChunkArrays = Pick<
@@ -163,7 +163,7 @@ export function yearJobsOf(
 /** The money fields of prepared assets (what the worker receives instead of the whole prepared assets). */
 export function moneyOf(prepared: readonly PreparedAsset[]): Float64Array {
   const m = new Float64Array(prepared.length * MONEY_FIELDS);
-  prepared.forEach((p, i) => m.set([p.buildingValue, p.contentValue, p.inventoryValue, p.revenue, p.ownership], i * MONEY_FIELDS));
+  prepared.forEach((p, i) => m.set([p.buildingValue, p.contentValue, p.inventoryValue, p.revenue, p.ownership, p.reportedValue], i * MONEY_FIELDS));
   return m;
 }
 
@@ -181,6 +181,7 @@ function assetsOf(money: Float64Array): PreparedAsset[] {
       inventoryValue: money[i + 2]!,
       revenue: money[i + 3]!,
       ownership: money[i + 4]!,
+      reportedValue: money[i + 5]!,
     } as PreparedAsset);
   return out;
 }

@@ -54,6 +54,7 @@ export class ProjectListService {
         overall: summary?.overall ?? null,
         value: summary ? summary.max_exposure : null,
         loss: summary ? summary.rcvar : null,
+        total_value: summary ? summary.total_value : null,
         assets: counts.get(r.id) ?? 0,
         variables: r.portfolio_variables as string[],
         property_type: summary?.property_types ?? [],

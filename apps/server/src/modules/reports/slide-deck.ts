@@ -128,6 +128,14 @@ function titleSlide(ctx: DeckContext): Slide {
 }
 
 /** 2. Portfolio overview: assets, value, hazards, countries. */
+/** What the Total Asset Value (the denominator of the report's percentages) is made of (issue 37 item 2). */
+function valueBasis(card: { assets_valued_at_construction_cost: number } | null | undefined, variant: DeckContext['variant']): string {
+  const n = card?.assets_valued_at_construction_cost ?? 0;
+  const what = variant === 'With Content' ? 'valuations + content' : 'valuations';
+  // one line of the KPI box: the assets without a valuation count at their construction cost
+  return n > 0 ? `${what}; ${n} unvalued at cost` : `${what}, x ownership`;
+}
+
 function overviewSlide(ctx: DeckContext): Slide {
   const { d, f, scenarioYear, variant, card, hazards } = ctx;
   const countries = [...(d.country_wise_loss_data ?? [])].sort((a, b) => b.assets - a.assets);
@@ -157,7 +165,7 @@ function overviewSlide(ctx: DeckContext): Slide {
         h: 1.3,
         label: 'Total asset value',
         value: money(card?.total_asset_value),
-        note: 'replacement value x ownership',
+        note: valueBasis(card, variant),
         accent: COLORS.teal,
       },
       {
@@ -246,7 +254,7 @@ function climateScoreSlide(ctx: DeckContext): Slide {
 /** 4. KPI cards and key findings. */
 // eslint-disable-next-line max-lines-per-function -- one slide's layout, box by box; 80 lines before Prettier wrapped it
 function keyFiguresSlide(ctx: DeckContext): Slide {
-  const { d, f, scenarioYear, card } = ctx;
+  const { d, f, scenarioYear, card, variant } = ctx;
   const k = d.key_finding_data;
   const findings = !k
     ? []
@@ -302,7 +310,17 @@ function keyFiguresSlide(ctx: DeckContext): Slide {
             note: `${pct(card.max_exposure_percentage)} of value`,
             accent: COLORS.s45,
           },
-          { kind: 'kpi', x: 0.5, y: 3.5, w: 2.95, h: 1.3, label: 'Total asset value', value: money(card.total_asset_value), accent: COLORS.teal },
+          {
+            kind: 'kpi',
+            x: 0.5,
+            y: 3.5,
+            w: 2.95,
+            h: 1.3,
+            label: 'Total asset value',
+            value: money(card.total_asset_value),
+            note: valueBasis(card, variant),
+            accent: COLORS.teal,
+          },
           { kind: 'kpi', x: 3.6, y: 3.5, w: 2.95, h: 1.3, label: 'Expected annual loss', value: money(card.expected_annual_loss), accent: COLORS.teal },
           {
             kind: 'kpi',

@@ -14,7 +14,7 @@ import {
   type HazardKey,
   type ScenarioCode,
 } from '@crp/contracts';
-import { assetCvar, cellMoney, scenarioYearKey } from '@crp/engine';
+import { assetCvar, cellMoney, reportedValue, scenarioYearKey } from '@crp/engine';
 import { DATASETS, HAZARD_META } from '@crp/hazards';
 import * as XLSX from '@e965/xlsx';
 import { assetResultRows, cellsOf } from '../analysis/result-rows.js';
@@ -74,6 +74,10 @@ function aboutSheet(project: ProjectRow, analysisType: AnalysisType, what: strin
       'How far to trust a hazard: "placeholder" marks river and rainfall flood, screening models until real flood maps are loaded (load your own layers); "own data" marks a value read from your company\'s own hazard layer (Own data layer names it).',
     ],
     ['Residual 20-year expected loss', "The 20-year expected loss after the asset's mitigation level and adaptation measures."],
+    [
+      'Total asset value',
+      'The valuation given for each asset (its construction cost where no valuation was given), plus content and inventory, times ownership (USD): the denominator of every percentage. The damage is of the construction cost where one was given.',
+    ],
     ['Maximum exposure', 'Loss in the rarest modelled event at the year, USD.'],
     ['Score', 'Hazard severity, a score out of 100 (not a percentage); bands No Risk, Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High.'],
     ['Not modelled', PERILS_NOT_MODELLED_TEXT],
@@ -222,6 +226,7 @@ function summaryPortfolioRows(results: SummaryResults, hazards: HazardKey[], at:
         rcvar = 0,
         maxE = 0,
         value = 0,
+        atCost = 0,
         scoreSum = 0,
         scored = 0;
       for (let i = 0; i < results.assets.length; i++) {
@@ -231,7 +236,8 @@ function summaryPortfolioRows(results: SummaryResults, hazards: HazardKey[], at:
         if (Number.isFinite(c.cvar)) cvar += c.cvar;
         if (Number.isFinite(c.rcvar)) rcvar += c.rcvar;
         if (Number.isFinite(c.maxExposure)) maxE += c.maxExposure;
-        value += (p.buildingValue + p.contentValue + p.inventoryValue) * p.ownership;
+        value += reportedValue(p, true);
+        if (p.valuedAtCost) atCost++;
         const S = chunk.scenarioYears.length;
         const cs = (withMitigation ? chunk.climateScoreResidual : chunk.climateScore)[a * S + results.syIndex(scenarioYearKey(at, sc, year))]!;
         if (cs !== 255) {
@@ -244,6 +250,7 @@ function summaryPortfolioRows(results: SummaryResults, hazards: HazardKey[], at:
         Year: year,
         'Climate score': scored ? round(scoreSum / scored, 1) : null,
         'Total asset value (USD)': round(value),
+        'Assets valued at construction cost (no valuation given)': atCost,
         '20-year expected loss (USD)': round(cvar),
         'Residual 20-year expected loss (USD)': round(rcvar),
         'Avoided loss (USD)': round(Math.max(0, cvar - rcvar)),
@@ -305,11 +312,15 @@ function summaryAssetRows(results: SummaryResults, hazards: HazardKey[], at: Ana
     const c = assetCvar(results.prepared[i]!, chunk, a, hazards, at, sc, year);
     const S = chunk.scenarioYears.length;
     const cs = chunk.climateScore[a * S + results.syIndex(key)]!;
+    const p = results.prepared[i]!;
     return {
       Asset: asset.name,
       Latitude: asset.latitude,
       Longitude: asset.longitude,
       'Property type': asset.property_type ?? 'NA',
+      'Asset value (USD)': round(reportedValue(p, true)),
+      'Value basis': p.valuedAtCost ? 'construction cost (no valuation given)' : p.reportedValue > 0 ? 'valuation' : 'none given',
+      '20-year expected loss (% of value)': round(c.cvarPercent, 3),
       'Climate score': cs === 255 ? null : cs,
       '20-year expected loss (USD)': round(c.cvar),
       'Residual 20-year expected loss (USD)': round(c.rcvar),

@@ -36,7 +36,9 @@ function lossBars(points: AssetAt[], unit: Unit): EChartsOption {
     if (!r) return null;
     const usd = which === 'cvar' ? r.cvar : r.overall_loss;
     if (unit === 'dollar') return chartValue(usd, 'dollar');
-    const v = r.valuation && r.valuation > 0 && usd !== null ? (100 * usd) / r.valuation : which === 'rcvar' ? r.percentage : null;
+    // the server's percentage (of the value the user gave, times ownership, with content: the dashboard's denominator)
+    // scales the CVaR by the same value
+    const v = which === 'rcvar' ? r.percentage : usd !== null && r.percentage && r.overall_loss ? (usd * r.percentage) / r.overall_loss : usd === 0 ? 0 : null;
     return chartValue(v, 'percentage');
   };
   const c = points.map((p) => val(p.row, 'cvar'));

@@ -101,6 +101,13 @@ export function KpiCards({ data, unit }: { data: DashboardData; unit: Unit }) {
         <span>
           Total Asset Value <strong>{money(c.total_asset_value)}</strong>
           <InfoButton title={INFO.totalAssetValue!.title}>{INFO.totalAssetValue!.body}</InfoButton>
+          {c.assets_valued_at_construction_cost > 0 && (
+            <span className="crp-muted crp-dash-value-basis" data-testid="value-basis">
+              {' '}
+              (construction cost: no valuation given for {c.assets_valued_at_construction_cost}{' '}
+              {c.assets_valued_at_construction_cost === 1 ? 'asset' : 'assets'})
+            </span>
+          )}
         </span>
         <span>
           Expected Annual Loss <strong>{show(c.expected_annual_loss, pctOf(c.expected_annual_loss))}</strong>

@@ -39,7 +39,7 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
       <>
         <p>
           The expected losses from physical climate hazards summed over the 20-year window around the chosen year (year-9 to year+10; 2100: 2081-2100), without
-          adaptation and without discounting. Shown in USD or as a percentage of the total exposed value of the selected assets.
+          adaptation and without discounting. Shown in USD or as a percentage of the Total Asset Value of the selected assets.
         </p>
         <p>
           It is a sum of expected losses, not a tail measure such as a conditional value at risk: for the loss of a rare year see the 1-in-100 and 1-in-250-year
@@ -68,7 +68,13 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
   },
   totalAssetValue: {
     title: 'Total Asset Value',
-    body: <p>The exposed value of the selected assets: building, content (when added) and inventory, times ownership.</p>,
+    body: (
+      <p>
+        The value you gave for the selected assets: each building's valuation (its construction cost where no valuation was given), content (when added) and
+        inventory, times ownership. Every percentage on this page is of this value. The damage itself is of the building's construction cost where you gave one
+        (a building is rebuilt at its cost; a valuation may also hold the land).
+      </p>
+    ),
   },
   premium: {
     title: 'Technical Insurance Premium',

@@ -4,7 +4,22 @@ import { DownloadOutlined, FilterOutlined, HolderOutlined } from '@ant-design/ic
 import * as XLSX from '@e965/xlsx';
 import { METHODOLOGY_VERSION, safeCell } from '@crp/contracts';
 import { saveBlob } from '../../lib/openFileLink';
-import { AGGREGATORS, label, numericFields, pivot, pivotGrid, rowHeads, rowLabels, valuesOf, type Aggregator, type PivotConfig, type Row } from './pivot';
+import {
+  AGGREGATORS,
+  defaultConfig,
+  label,
+  numericFields,
+  pivot,
+  pivotGrid,
+  rowHeads,
+  rowLabels,
+  shownScenarioYear,
+  valuesOf,
+  type Aggregator,
+  type PivotConfig,
+  type PivotPreference,
+  type Row,
+} from './pivot';
 import './pivot.css';
 
 type Zone = 'fields' | 'rows' | 'cols';
@@ -12,23 +27,17 @@ const ZONE_LABEL: Record<Zone, string> = { fields: 'Fields', rows: 'Rows', cols:
 
 const fmt = (v: number | null) => (v === null ? '' : v.toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) >= 100 ? 0 : 2 }));
 
-function defaults(rows: Row[]): PivotConfig {
-  const fields = rows.length ? Object.keys(rows[0]!) : [];
-  const has = (f: string) => fields.includes(f);
-  const value = ['Residual 20-year expected loss (USD)', '20-year expected loss (USD)'].find(has) ?? numericFields(rows)[0] ?? null;
-  return { rows: has('Hazard') ? ['Hazard'] : [], cols: has('Year') ? ['Year'] : [], aggregator: value ? 'Sum' : 'Count', value, filters: {} };
-}
-
 /**
  * An interactive pivot table over the CSV report rows: drag fields (or use each field's menu) to Rows and Columns,
  * choose Count, Sum, Average, Minimum or Maximum of a value field, filter values, export the result.
  */
-export function PivotTable({ rows, fileName }: { rows: Row[]; fileName: string }) {
-  const [config, setConfig] = useState<PivotConfig>(() => defaults(rows));
+export function PivotTable({ rows, fileName, prefer }: { rows: Row[]; fileName: string; prefer?: PivotPreference }) {
+  const [config, setConfig] = useState<PivotConfig>(() => defaultConfig(rows, prefer));
   const [filtering, setFiltering] = useState<string | null>(null);
   const fields = useMemo(() => (rows.length ? Object.keys(rows[0]!) : []), [rows]);
   const numeric = useMemo(() => numericFields(rows), [rows]);
   const result = useMemo(() => pivot(rows, config), [rows, config]);
+  const shown = useMemo(() => shownScenarioYear(rows, config), [rows, config]);
   const heads = rowHeads(config);
   const levels = Math.max(1, config.cols.length);
   const max = useMemo(() => Math.max(0, ...result.rowKeys.flatMap((r) => result.colKeys.map((c) => Math.abs(result.cell(r, c) ?? 0)))), [result]);
@@ -154,6 +163,12 @@ export function PivotTable({ rows, fileName }: { rows: Row[]; fileName: string }
       <Typography.Paragraph className="crp-muted" data-testid="pivot-summary">
         {result.count.toLocaleString('en-US')} of {rows.length.toLocaleString('en-US')} rows · {config.aggregator}
         {config.aggregator === 'Count' ? '' : ` of ${config.value ?? '(choose a value field)'}`}
+        {shown && (
+          <>
+            {' · '}
+            <strong data-testid="pivot-scenario-year">{shown}</strong> (Filter values... on Scenario or Year shows others)
+          </>
+        )}
       </Typography.Paragraph>
       <div className="crp-pivot-scroll">
         <table className="crp-pivot-table" data-testid="pivot-table">

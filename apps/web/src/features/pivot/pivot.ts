@@ -130,3 +130,48 @@ export function pivotGrid(p: PivotResult, config: PivotConfig): (string | number
   const total = [...heads.map((_, j) => (j === 0 ? 'Total' : '')), ...p.colKeys.map((c) => p.colTotal(c)), p.grandTotal];
   return [...head, ...body, total];
 }
+
+/** The scenario and year a pivot opens on (the project's default filters; the first in the rows otherwise). */
+export interface PivotPreference {
+  scenario?: string | undefined;
+  year?: number | undefined;
+}
+
+/**
+ * The pivot a user first sees: residual 20-year expected loss summed by hazard (rows) and year (columns) at ONE scenario and year, like
+ * the dashboard, never summed over scenarios or years (three scenarios summed were three times the dashboard's figure;
+ * issue 37 item 2). The scenario and year are the preferred ones when the rows have them, else the first.
+ */
+export function defaultConfig(rows: Row[], prefer: PivotPreference = {}): PivotConfig {
+  const fields = rows.length ? Object.keys(rows[0]!) : [];
+  const has = (f: string) => fields.includes(f);
+  const value = ['Residual 20-year expected loss (USD)', '20-year expected loss (USD)'].find(has) ?? numericFields(rows)[0] ?? null;
+  const filters: Record<string, string[]> = {};
+  const one = (field: string, preferred: unknown) => {
+    if (!has(field)) return;
+    const values = valuesOf(rows, field);
+    if (values.length < 2) return;
+    const p = preferred === undefined ? undefined : label(preferred);
+    filters[field] = [p !== undefined && values.includes(p) ? p : values[0]!];
+  };
+  one('Scenario', prefer.scenario);
+  one('Year', prefer.year);
+  return { rows: has('Hazard') ? ['Hazard'] : [], cols: has('Year') ? ['Year'] : [], aggregator: value ? 'Sum' : 'Count', value, filters };
+}
+
+/**
+ * What the pivot's Scenario and Year fields hold after the filters: "Scenario SSP2-4.5, year 2050" when each is one
+ * value (filtered to it, or the only one in the rows), "3 scenarios summed" when several scenarios are in the table
+ * without being in its rows or columns (their sum adds alternatives, not portfolios); null without such fields.
+ */
+export function shownScenarioYear(rows: Row[], config: PivotConfig): string | null {
+  const fields = rows.length ? Object.keys(rows[0]!) : [];
+  const part = (field: string, name: string, plural: string) => {
+    if (!fields.includes(field)) return null;
+    const kept = config.filters[field] ?? valuesOf(rows, field);
+    if (kept.length === 1) return `${name} ${kept[0]}`;
+    return config.rows.includes(field) || config.cols.includes(field) ? null : `${kept.length} ${plural} summed`;
+  };
+  const parts = [part('Scenario', 'Scenario', 'scenarios'), part('Year', 'year', 'years')].filter((x) => x !== null);
+  return parts.length ? parts.join(', ') : null;
+}

@@ -48,7 +48,15 @@ export function DownloadCsvModal({ project, onClose }: { project: PhysicalProjec
     toPivot.mutate(input(), {
       onSuccess: (res) => {
         if (res.error) return;
-        const state: PivotState = { rows: res.success as PivotState['rows'], project_name: project.name, total_rows: res.rows, analysis_type: analysisType };
+        const f = project.default_filters;
+        const state: PivotState = {
+          rows: res.success as PivotState['rows'],
+          project_name: project.name,
+          total_rows: res.rows,
+          analysis_type: analysisType,
+          // the pivot opens on the scenario and year of the project card and dashboard
+          ...(f.analysis_type === analysisType ? { scenario_label: SCENARIO_LABELS[analysisType][f.scenario as ScenarioCode], year: f.year } : {}),
+        };
         navigate('/pivottable', { state });
       },
     });
