@@ -17,7 +17,7 @@
  * of the same storms pooled, NI two; the other basins one source each).
  * Seeded: member m of storm i of source s draws from a generator seeded by (SEED, s, i).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -25,8 +25,8 @@ import { createHash } from 'node:crypto';
 import { HAZARD_RETURN_PERIODS_YEARS } from '@crp/contracts';
 import { GRID_01, GRID_025, GRID_05, fromBytes, sha256, toBytes } from '../src/layer-format.js';
 import { rawDir } from './lib/io.js';
-import { allSources, type TrackSource } from './lib/tracks.js';
-import { NB, KM_LAT, KM_LON_EQ, MAX_DIST_KM, WIND_THRESHOLD_MS, outerRadiusKm, stormSteps, windAt, type StepParams } from './lib/typhoon.js';
+import { allSources, type Storm, type TrackSource } from './lib/tracks.js';
+import { NB, KM_LAT, KM_LON_EQ, MAX_DIST_KM, WIND_THRESHOLD_MS, outerRadiusKm, stormSteps, windAt, type Bbox, type StepParams } from './lib/typhoon.js';
 import { perturbStorm, Rng, type LandTest } from './lib/synthetic.js';
 import { LAYERS_DIR } from './build-layers.js';
 
@@ -137,6 +137,25 @@ function paint(s: StepParams, evalIndex: Int32Array, blocks: Uint8Array, stormMa
   }
 }
 
+/** Whether any segment of a track comes within 3.5° (the 300 km wind-field reach and half a cell) of a box. */
+function reaches(st: Storm, b: Bbox): boolean {
+  const m = 3.5;
+  const f = st.fixes;
+  for (let i = 0; i < f.length; i++) {
+    const a = f[i]!,
+      c = f[Math.min(i + 1, f.length - 1)]!;
+    if (Math.abs(a.lon - c.lon) > 180) return true; // across the antimeridian: do not filter
+    if (
+      Math.max(a.lat, c.lat) >= b.south - m &&
+      Math.min(a.lat, c.lat) <= b.north + m &&
+      Math.max(a.lon, c.lon) >= b.west - m &&
+      Math.min(a.lon, c.lon) <= b.east + m
+    )
+      return true;
+  }
+  return false;
+}
+
 /** Seed of storm i of a source: FNV-1a of the source key mixed with the run seed and the storm index. */
 function stormSeed(seed: number, key: string, i: number): number {
   let h = 2166136261 ^ seed;
@@ -156,6 +175,12 @@ export interface SyntheticSourceInfo {
 }
 
 /** The synthetic rate histogram (events/yr per 1 m/s bin from 17.5 m/s) of every evaluated 0.5° cell. */
+/**
+ * The synthetic rate histogram (events/yr per 1 m/s bin from 17.5 m/s) of every evaluated 0.5° cell: each source's
+ * histogram computed on its own, then added in source order (so a build split over processes gives the same bytes).
+ * SYNTH_CACHE_DIR keeps each source's histogram in a file (and reuses it); SYNTH_ONLY=key,key computes only those
+ * sources (to run a build as several processes on a shared machine; a final run without SYNTH_ONLY assembles them).
+ */
 export function syntheticHistogram(
   sources: TrackSource[],
   onLand: LandTest,
@@ -163,43 +188,75 @@ export function syntheticHistogram(
   nEval: number,
   years = SYNTH_YEARS,
   seed = SYNTH_SEED,
+  near?: Bbox,
+  cache?: { dir: string; only?: string[] },
 ): { hist: Float32Array; info: SyntheticSourceInfo[] } {
   const hist = new Float32Array(nEval * NB);
-  const stormMax = new Float32Array(nEval);
-  const list: number[] = [];
   const info: SyntheticSourceInfo[] = [];
   const blocks = blockMask(evalIndex);
   for (const g of ['WP', 'NA', 'EP', 'NI', 'SH']) {
     const members = sources.filter((s) => s.group === g);
     for (const src of members) {
-      const t0 = Date.now();
+      if (cache?.only && !cache.only.includes(src.key)) continue;
       const Y = src.endYear - src.startYear + 1;
       const basinYears = members.reduce((a, x) => a + x.endYear - x.startYear + 1, 0);
       const n = Math.max(0, Math.ceil(years / basinYears) - 1);
-      const weight = 1 / ((n + 1) * Y * members.length);
-      let events = 0;
-      src.storms.forEach((storm, i) => {
-        const rng = new Rng(stormSeed(seed, src.key, i));
-        for (let m = 0; m <= n; m++) {
-          const st = m === 0 ? storm : perturbStorm(storm, rng, onLand);
-          stormSteps(st, SYNTH_STEP_KM, (s) => paint(s, evalIndex, blocks, stormMax, list));
-          if (list.length) events++;
-          for (const k of list) {
-            const v = stormMax[k]!;
-            stormMax[k] = 0;
-            hist[k * NB + Math.min(NB - 1, Math.floor(v - WIND_THRESHOLD_MS))]! += weight;
-          }
-          list.length = 0;
+      const file = cache ? join(cache.dir, `${src.key}-s${seed}-y${years}-n${nEval}.bin`) : '';
+      let one: { h: Float32Array; info: SyntheticSourceInfo };
+      if (cache && existsSync(file) && existsSync(file + '.json')) {
+        one = { h: new Float32Array(new Uint8Array(readFileSync(file)).buffer), info: JSON.parse(readFileSync(file + '.json', 'utf8')) as SyntheticSourceInfo };
+      } else {
+        one = sourceHistogram(src, g, n, 1 / ((n + 1) * Y * members.length), onLand, evalIndex, blocks, nEval, seed, near);
+        if (cache) {
+          writeFileSync(file, Buffer.from(one.h.buffer));
+          writeFileSync(file + '.json', JSON.stringify(one.info));
         }
-      });
-      const seconds = (Date.now() - t0) / 1000;
-      info.push({ key: src.key, group: g, years: Y, storms: src.storms.length, members: n, syntheticYears: (n + 1) * Y, events, seconds });
-      console.log(
-        `  synthetic ${src.key}: ${src.storms.length} storms × ${n + 1} (${(n + 1) * Y} years), ${events} events touching land cells, ${seconds.toFixed(1)} s`,
-      );
+      }
+      for (let i = 0; i < hist.length; i++) hist[i]! += one.h[i]!;
+      info.push(one.info);
     }
   }
   return { hist, info };
+}
+
+function sourceHistogram(
+  src: TrackSource,
+  g: string,
+  n: number,
+  weight: number,
+  onLand: LandTest,
+  evalIndex: Int32Array,
+  blocks: Uint8Array,
+  nEval: number,
+  seed: number,
+  near?: Bbox,
+): { h: Float32Array; info: SyntheticSourceInfo } {
+  const t0 = Date.now();
+  const h = new Float32Array(nEval * NB);
+  const stormMax = new Float32Array(nEval);
+  const list: number[] = [];
+  const Y = src.endYear - src.startYear + 1;
+  let events = 0;
+  src.storms.forEach((storm, i) => {
+    const rng = new Rng(stormSeed(seed, src.key, i));
+    for (let m = 0; m <= n; m++) {
+      const st = m === 0 ? storm : perturbStorm(storm, rng, onLand);
+      if (near && !reaches(st, near)) continue;
+      stormSteps(st, SYNTH_STEP_KM, (s) => paint(s, evalIndex, blocks, stormMax, list));
+      if (list.length) events++;
+      for (const k of list) {
+        const v = stormMax[k]!;
+        stormMax[k] = 0;
+        h[k * NB + Math.min(NB - 1, Math.floor(v - WIND_THRESHOLD_MS))]! += weight;
+      }
+      list.length = 0;
+    }
+  });
+  const seconds = (Date.now() - t0) / 1000;
+  console.log(
+    `  synthetic ${src.key}: ${src.storms.length} storms × ${n + 1} (${(n + 1) * Y} years), ${events} events touching land cells, ${seconds.toFixed(1)} s`,
+  );
+  return { h, info: { key: src.key, group: g, years: Y, storms: src.storms.length, members: n, syntheticYears: (n + 1) * Y, events, seconds } };
 }
 
 /**
@@ -263,8 +320,15 @@ export function toQuarterDegree(levels05: Float32Array, evalIndex: Int32Array, f
 }
 
 /** Return levels (m/s, [cell·nRP + k]) of the evaluated 0.5° cells from the synthetic set. */
-export function syntheticLevels(sources: TrackSource[], onLand: LandTest, evalIndex: Int32Array, nEval: number) {
-  const { hist, info } = syntheticHistogram(sources, onLand, evalIndex, nEval);
+export function syntheticLevels(
+  sources: TrackSource[],
+  onLand: LandTest,
+  evalIndex: Int32Array,
+  nEval: number,
+  near?: Bbox,
+  cache?: { dir: string; only?: string[] },
+) {
+  const { hist, info } = syntheticHistogram(sources, onLand, evalIndex, nEval, SYNTH_YEARS, SYNTH_SEED, near, cache);
   const nR = RPS.length;
   const levels = new Float32Array(nEval * nR);
   for (let k = 0; k < nEval; k++) {
@@ -292,7 +356,15 @@ export function buildSynthetic(dir = rawDir(), outDir = LAYERS_DIR) {
   const sources = allSources(dir);
   const { onLand, evalIndex, nEval } = landMasks(outDir);
   console.log(`  ${nEval} cells of 0.5° evaluated (land within one cell)`);
-  const { levels, info } = syntheticLevels(sources, onLand, evalIndex, nEval);
+  const cacheDir = process.env.SYNTH_CACHE_DIR;
+  const only = process.env.SYNTH_ONLY?.split(',').filter(Boolean);
+  const cache = cacheDir ? { dir: cacheDir, ...(only ? { only } : {}) } : undefined;
+  if (only && cache) {
+    syntheticHistogram(sources, onLand, evalIndex, nEval, SYNTH_YEARS, SYNTH_SEED, undefined, cache);
+    console.log(`[synthetic] ${only.join(', ')} kept in ${cacheDir}; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    return;
+  }
+  const { levels, info } = syntheticLevels(sources, onLand, evalIndex, nEval, undefined, cache);
   const historical = readLayer(outDir, 'typhoon_rp');
   const layer = toQuarterDegree(levels, evalIndex, historical, RPS.length);
   const raw = toBytes(layer);
