@@ -8,7 +8,7 @@
  *
  * Compute on 2 cores: the wind field is evaluated on the 0.5° grid (cell centres) at 25 km steps along each track,
  * only in 0.5° cells with land in the cell or one of its eight neighbours (where assets and the coastal surge are);
- * the 0.25° layer takes the bilinear interpolation of the four surrounding 0.5° centres. Open-ocean cells away from
+ * the 0.25° layer takes the bilinear interpolation of the four surrounding 0.5° centres (0 where it falls below 17.5 m/s). Open-ocean cells away from
  * land keep the historical levels (Holland over best tracks, 48 km smoothing, GPD tail).
  *
  * Each basin's rate is the mean of its agencies (as in the historical layer): a source of Y years with n synthetic
@@ -310,7 +310,9 @@ export function toQuarterDegree(levels05: Float32Array, evalIndex: Int32Array, f
       for (let j = 0; j < nR; j++) {
         let v = 0;
         for (let q = 0; q < 4; q++) v += w[q]! * levels05[ks[q]! * nR + j]!;
-        out[cell * nR + j] = Math.min(254, Math.round(v / 0.5));
+        // between a centre with no storm at this period (0) and one with a level, the mix is not a wind: below the
+        // 17.5 m/s threshold it is 0, as at the centres
+        out[cell * nR + j] = v < WIND_THRESHOLD_MS ? 0 : Math.min(254, Math.round(v / 0.5));
       }
       replaced++;
     }
@@ -390,7 +392,9 @@ export function buildSynthetic(dir = rawDir(), outDir = LAYERS_DIR) {
     gridDeg: RES,
     stepKm: SYNTH_STEP_KM,
     sources: info,
+    /** wall seconds of this run, and the sum of the sources' own wall seconds (the same when nothing came from SYNTH_CACHE_DIR) */
     seconds: Math.round((Date.now() - t0) / 100) / 10,
+    sourceSeconds: Math.round(info.reduce((a, x) => a + x.seconds, 0)),
     layerSha256: createHash('sha256').update(raw).digest('hex'),
   };
   writeFileSync(paramsPath, JSON.stringify(params, null, 1));
