@@ -382,6 +382,7 @@ export function buildSynthetic(dir = rawDir(), outDir = LAYERS_DIR) {
     description:
       '1-min sustained 10 m wind at return periods: Holland wind field over ≥ 10,000 years of synthetic tracks per source (best tracks perturbed after CLIMADA tc_tracks_synth) near land; historical tracks with GPD tail over open ocean; 255 = outside the basins with tracks',
   });
+  (manifest as { totalBytesGz?: number }).totalBytesGz = manifest.layers.reduce((a, l) => a + (l.bytesGz ?? 0), 0);
   writeFileSync(manifestPath, JSON.stringify(manifest, null, 1));
   const paramsPath = join(outDir, 'params.json');
   const params = JSON.parse(readFileSync(paramsPath, 'utf8')) as Record<string, unknown>;
