@@ -554,7 +554,7 @@ test('typhoon: warehouses on a South Pacific island (Port-Vila) and on Madagasca
 test(
   'typhoon: a warehouse on a South Pacific island (Port-Vila) at most 2 %/yr',
   {
-    todo: '100-year 1-min wind 64 m/s (consistent with the JTWC record: Pam 2015): 3.8 %/yr with V_half 64.1 (was 5.7 with 56.9); Hazus SPMBM 3.7 (docs/validation.md)',
+    todo: '100-year 1-min wind 60 m/s from the synthetic tracks (64 historical; JTWC record: Pam 2015): 3.1 %/yr (3.8 with the historical layer; docs/validation.md)',
   },
   () => {
     const [r] = analyseReference([PORT_VILA], 2020, '45');
@@ -565,7 +565,7 @@ test(
 test(
   'typhoon and surge: a warehouse on Madagascar east coast (Toamasina) at most 2 %/yr, 20-year loss below its value',
   {
-    todo: 'V_half 52.4 m/s (South Indian) on a 57 m/s 100-year wind: typhoon 4.6 %/yr (was 5.5), surge at 0 m 3.8 %/yr, 20-year loss 172 % (docs/validation.md)',
+    todo: 'V_half 52.4 m/s (South Indian) on a 48 m/s 100-year wind (synthetic tracks; 57 historical): typhoon 2.1 %/yr (4.6 with the historical layer), plus the surge at 0 m (docs/validation.md)',
   },
   () => {
     const [r] = analyseReference([TOAMASINA], 2020, '45');

@@ -26,6 +26,8 @@ import { CHRONIC_OFFSETS_C } from '../scripts/lib/chronic.js';
 import { buildFineCoast } from '../scripts/lib/coastline.js';
 import { buildShelfIndex, coastalTiles } from '../scripts/lib/shelf.js';
 import { layers } from './helpers.js';
+import { landMasks, restrictEval, syntheticLevels, toQuarterDegree, SYNTH_SEED } from '../scripts/build-synthetic.js';
+import { LAYERS_DIR } from '../scripts/build-layers.js';
 
 const dir = rawDir();
 const skip = rawAvailable(dir) ? false : `raw data not found in ${dir}`;
@@ -82,11 +84,30 @@ test('rebuilding the Natural Earth coastline-distance tiles of Hong Kong and Man
 });
 
 let sources: TrackSource[] | null = null;
-test('rebuilding the typhoon layer over Hong Kong reproduces the committed one', { skip }, () => {
+test('rebuilding the historical typhoon layer over the open South China Sea reproduces the committed one', { skip }, () => {
   sources = allSources(dir);
-  const bbox = { west: 111.5, south: 20.5, east: 116.5, north: 24 }; // ≥ 3σ (144 km) of smoothing around the compared cells
+  // open ocean (no land within one 0.5° cell): the historical levels stay there (near land the synthetic set replaces them)
+  const bbox = { west: 114, south: 15, east: 119, north: 19.5 }; // ≥ 3σ (144 km) of smoothing around the compared cells
   const ty = buildTyphoonArrays(dir, bbox, sources);
-  compareRegion('typhoon_rp', quantise('uint8', ty.rp, 0.5, 0, 255), 113.5, 22, 114.5, 22.5);
+  compareRegion('typhoon_rp', quantise('uint8', ty.rp, 0.5, 0, 255), 116, 17, 117, 17.5);
+});
+
+test('rebuilding the synthetic-track levels over Hong Kong reproduces the committed layer (issue 35 item 1)', { skip }, () => {
+  const wp = (sources ?? allSources(dir)).filter((s) => s.group === 'WP');
+  const box = { west: 113.5, south: 22, east: 114.5, north: 22.5 };
+  const m = landMasks(LAYERS_DIR);
+  // the 0.5° centres around the compared 0.25° cells
+  const r = restrictEval(m.evalIndex, box.west - 0.5, box.south - 0.5, box.east + 0.5, box.north + 0.5);
+  const { levels } = syntheticLevels(wp, m.onLand, r.evalIndex, r.nEval, box);
+  const committed = layers().layer('typhoon_rp')!.data as Uint8Array;
+  const fresh = toQuarterDegree(levels, r.evalIndex, committed, 9);
+  compareRegion('typhoon_rp', fresh, box.west, box.south, box.east, box.north);
+  const p = layers().params as unknown as { typhoonSynthetic: { seed: number; sources: { group: string; syntheticYears: number; years: number }[] } };
+  assert.equal(p.typhoonSynthetic.seed, SYNTH_SEED);
+  for (const g of ['WP', 'NA', 'EP', 'NI', 'SH']) {
+    const ss = p.typhoonSynthetic.sources.filter((s) => s.group === g);
+    assert.ok(ss.reduce((a, s) => a + s.syntheticYears, 0) >= 10000, `${g}: ≥ 10,000 years`);
+  }
 });
 
 test('Mangkhut (2018) modelled footprint at Waglan Island matches the HKO observation', { skip }, () => {

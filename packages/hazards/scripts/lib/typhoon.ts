@@ -30,7 +30,7 @@ const W = GRID_025.width,
 /** Rows of the 0.25° grid kept in the wind computation: 62°N to 62°S. */
 export const ROW0 = Math.floor((90 - 62) / RES),
   ROW1 = Math.ceil((90 + 62) / RES);
-const KM_LAT = 110.57,
+export const KM_LAT = 110.57,
   KM_LON_EQ = 111.32;
 
 export function dpFromWindHpa(vMs: number): number {
@@ -147,8 +147,20 @@ export function accumulateSource(
 }
 
 function runStorm(storm: Storm, stormMax: Float32Array, list: number[], bbox?: Bbox): boolean {
-  const fx = storm.fixes.filter((f) => Number.isFinite(f.vMs) && Number.isFinite(f.lat) && Number.isFinite(f.lon));
   let any = false;
+  stormSteps(storm, 15, (s) => {
+    if (paintStep(s, stormMax, list, bbox)) any = true;
+  });
+  return any;
+}
+
+/**
+ * The wind-field parameters of every interpolated step of a storm (fixes interpolated every `stepKm` along the track):
+ * Holland B, R_max, the outer exponent fitted to the wind radii and the translation vector. The historical layer uses
+ * 15 km steps on its 0.25° grid; the synthetic set (synthetic.ts) 25 km steps on its 0.5° grid.
+ */
+export function stormSteps(storm: Storm, stepKm: number, onStep: (s: StepParams) => void): void {
+  const fx = storm.fixes.filter((f) => Number.isFinite(f.vMs) && Number.isFinite(f.lat) && Number.isFinite(f.lon));
   for (let i = 0; i + 1 < fx.length; i++) {
     const a = fx[i]!,
       b = fx[i + 1]!;
@@ -167,7 +179,7 @@ function runStorm(storm: Storm, stormMax: Float32Array, list: number[], bbox?: B
     const vt = Math.hypot(vtx, vty);
     if (vt > 40) continue; // bad fix
     const dpdt = Number.isFinite(a.pHpa) && Number.isFinite(b.pHpa) ? (b.pHpa - a.pHpa) / dtH : 0;
-    const n = Math.max(1, Math.ceil(distKm / 15));
+    const n = Math.max(1, Math.ceil(distKm / stepKm));
     const last = i + 2 === fx.length;
     for (let k = 0; k < n + (last ? 1 : 0); k++) {
       const f = interpFixes(a, b, k, n);
@@ -176,11 +188,19 @@ function runStorm(storm: Storm, stormMax: Float32Array, list: number[], bbox?: B
       const rmax = Number.isFinite(f.rmw) && f.rmw > 3 ? f.rmw : rmaxWilloughbyKm(f.v, f.lat);
       const vms = Math.max(0, f.v - vt),
         bs = hollandBs(dp, dpdt, f.lat, vt);
-      const s: StepParams = { lat: f.lat, lon: f.lon, vms, rmax, b: bs, vtx, vty, vmax: f.v, xOut: fitOuterExponent(vms, rmax, bs, f.radii) };
-      if (paintStep(s, stormMax, list, bbox)) any = true;
+      onStep({ lat: f.lat, lon: f.lon, vms, rmax, b: bs, vtx, vty, vmax: f.v, xOut: fitOuterExponent(vms, rmax, bs, f.radii) });
     }
   }
-  return any;
+}
+
+/** Radius (km, 10 km steps, at most 300 km) beyond which the step's wind stays below the 17.5 m/s threshold. */
+export function outerRadiusKm(s: StepParams): number {
+  for (let r = s.rmax; r <= MAX_DIST_KM; r += 10) {
+    const q = Math.pow(s.rmax / r, s.b);
+    const vmaxAtR = s.vms * Math.pow(q * Math.exp(1 - q), s.xOut) + Math.min(1, s.rmax / r) * Math.hypot(s.vtx, s.vty);
+    if (vmaxAtR < WIND_THRESHOLD_MS) return r;
+  }
+  return MAX_DIST_KM;
 }
 
 function paintStep(s: StepParams, stormMax: Float32Array, list: number[], bbox?: Bbox): boolean {
@@ -196,15 +216,7 @@ function paintStep(s: StepParams, stormMax: Float32Array, list: number[], bbox?:
     if (dlw > dLonMax || dle > dLonMax) return false;
   }
   // outer radius where the wind can still reach the threshold
-  let rOut = MAX_DIST_KM;
-  for (let r = s.rmax; r <= MAX_DIST_KM; r += 10) {
-    const q = Math.pow(s.rmax / r, s.b);
-    const vmaxAtR = s.vms * Math.pow(q * Math.exp(1 - q), s.xOut) + Math.min(1, s.rmax / r) * Math.hypot(s.vtx, s.vty);
-    if (vmaxAtR < WIND_THRESHOLD_MS) {
-      rOut = r;
-      break;
-    }
-  }
+  const rOut = outerRadiusKm(s);
   const cosLat = Math.cos((s.lat * Math.PI) / 180);
   const dLat = rOut / KM_LAT,
     dLon = rOut / (KM_LON_EQ * Math.max(0.2, cosLat));
