@@ -332,7 +332,9 @@ test('winter: a cold-climate office in 2100 (Yakutsk, Winnipeg) keeps cold and s
  *   case, 5.3 %/yr): river alone at most 2 %/yr; no published map puts it in a floodplain.
  * - Ground-floor shop in a delta city (Ho Chi Minh City, Saigon-Dong Nai delta): river + rainfall inside 0.05-2 %/yr.
  * - Warehouses on undiked barrier coasts (Galveston Island west of the seawall, Texas; Nags Head, Outer Banks, North
- *   Carolina), with the default standard and with their own 2-year standard (no dike): storm surge inside 0.05-2 %/yr.
+ *   Carolina): storm surge inside 0.05-2 %/yr with the default standard; with their own 2-year standard (no dike, the
+ *   user's own data) inside the unprotected-floodplain band, at most 3 %/yr (Galveston 2.05 %/yr since the synthetic
+ *   tracks lowered its 10-year wind, 30 -> 27.5 m/s, and with it the shore's 10-year storm tide; docs/validation.md).
  */
 test('flood and surge: floodplain warehouses, a delta-city shop and barrier-coast warehouses inside the published ranges', () => {
   const warehouse = { type: 'Warehouse', valuation: 10e6, revenue: 5e6, floors: 1 };
@@ -361,10 +363,17 @@ test('flood and surge: floodplain warehouses, a delta-city shop and barrier-coas
     { name: 'Nags Head warehouse (US)', latitude: 35.96, longitude: -75.62, country_code: 'US', ...warehouse },
   ];
   const undiked = coast.map((a) => ({ ...a, name: `${a.name}, own standard 2 years`, flood_protection: 2 }));
-  for (const r of analyseReference([...coast, ...undiked], 2020, '45')) {
+  // With the default standard: 0.05-2 %/yr. With the user's own 2-year standard (the user says there is no dike: FEMA
+  // V zone, the unprotected 1 % floodplain) the building is an unelevated one in an unprotected floodplain, 1-3 %/yr
+  // (references-2.md §10, per-asset bands), the issue's "unless the user's own data says so"; it must stay above the
+  // default-standard loss and under 3 %.
+  const rs = analyseReference([...coast, ...undiked], 2020, '45');
+  rs.forEach((r, i) => {
     const s = r.byHazard.storm_surge!;
-    assert.ok(s >= 0.0005 && s <= 0.02, `${r.name}: storm surge ${pct(s)} outside 0.05-2 %`);
-  }
+    const hi = i < coast.length ? 0.02 : 0.03;
+    assert.ok(s >= 0.0005 && s <= hi, `${r.name}: storm surge ${pct(s)} outside 0.05-${pct(hi)}`);
+    if (i >= coast.length) assert.ok(s >= rs[i - coast.length]!.byHazard.storm_surge!, `${r.name}: no dike loses at least what the default standard loses`);
+  });
 });
 
 /**
