@@ -219,7 +219,7 @@ function needsOwnProcess(file) {
  * JavaScript file, `<outdir>/<name>.mjs`, run by `node --test` without tsx: tsx's loading of the server's and the
  * tests' sources cost each test process about 2 CPU-seconds more than the bundle, and the worker threads of its
  * servers load the server bundle's worker modules instead of compiling the engine and hazards again
- * (docs/performance.md "Test suite"; scripts/build-server-bundle.mjs says how the bundle keeps the sources'
+ * (docs/performance-history.md "Test suite"; scripts/build-server-bundle.mjs says how the bundle keeps the sources'
  * behaviour). Answers the bundle's path, or null (TEST_BUNDLE=0, or the build failed: the process then runs the
  * sources through tsx, as before).
  */

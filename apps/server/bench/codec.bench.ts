@@ -1,5 +1,5 @@
 /**
- * Result-chunk codec bench (npm run bench; docs/performance.md "Chunk encoding"): real 500-asset chunks computed by
+ * Result-chunk codec bench (npm run bench; docs/performance-history.md "Chunk encoding"): real 500-asset chunks computed by
  * the engine with the committed hazard layers on the bench portfolio, each encoded and decoded by the stored codec
  * (result-codec.ts v3) and by the candidates it was chosen from. Prints per chunk the CPU ms of this process
  * (process.cpuUsage: the compression runs synchronously in this thread) to encode and to decode, and the stored bytes

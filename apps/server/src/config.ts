@@ -120,7 +120,7 @@ const EnvSchema = z.object({
   DASHBOARD_ANSWER_CACHE_MB: z.coerce.number().int().min(0).default(128),
   /**
    * Compress JSON answers over 64 KiB (br or gzip, by Accept-Encoding). Off by default: on loopback and on a starved CPU
-   * it costs more than it saves (docs/performance.md "Load"); turn it on when browsers reach the server over a real
+   * it costs more than it saves (docs/performance-history.md "Load"); turn it on when browsers reach the server over a real
    * network without a compressing reverse proxy in front.
    */
   HTTP_COMPRESSION: bool.default(false),

@@ -12,7 +12,7 @@ import { registerAndLogin, startServer, storedVersionsBesidesCurrent, type TestS
  * HTTP requests here, never stalls for long: another company's user asks for their account every 25 ms during the
  * whole analysis and each answer comes promptly. The bounds are generous (the machine is shared and not timed);
  * before issue 22 a 20,000-asset analysis gave the other user's requests a p95 of 1.4 s and the event loop a 38 s stall
- * on the loaded machine (docs/performance.md "Analysis at scale"). On PGlite the swap of the finished run still holds
+ * on the loaded machine (docs/performance-history.md "Analysis at scale"). On PGlite the swap of the finished run still holds
  * the single database connection for a moment, hence the loose bound on the slowest answer.
  */
 

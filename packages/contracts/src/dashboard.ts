@@ -8,7 +8,7 @@ import { DashboardFilterFields, namesProject } from './projects.js';
 /**
  * The answer of `POST api/v2/dashboard/` and `POST api/v2/dashboard/detail/` (spec 001 §3.2; field meanings in
  * docs/dashboard.md). It documents the answer in the OpenAPI document only: the server sends the answer as a
- * pre-serialised UTF-8 buffer (docs/performance.md "Dashboard query"), which Fastify writes as is, without a
+ * pre-serialised UTF-8 buffer (docs/performance-history.md "Dashboard query"), which Fastify writes as is, without a
  * serialisation or validation pass. apps/server/test/dashboard.test.ts parses real answers with this schema (objects are
  * strict, so a field added to the answer without being documented here fails that test).
  */
@@ -289,7 +289,7 @@ export type DashboardAnswer = z.infer<typeof DashboardAnswer>;
 
 /*
  * Row views of the columnar per-asset sections. The answer sends each asset's data once, in columns (about a quarter
- * of the bytes and of the server's work of rows with repeated keys; docs/performance.md "Dashboard answer format");
+ * of the bytes and of the server's work of rows with repeated keys; docs/performance-history.md "Dashboard answer format");
  * the web client and the reports read rows, built here once per answer.
  */
 export interface DashboardHeatmapView {

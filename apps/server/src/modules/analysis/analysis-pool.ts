@@ -2,7 +2,7 @@
  * The engine worker threads of this process (one per core), kept between analyses and closed after a minute unused
  * (each holds its own copy of the hazard layers, about 300 MB). Their post module (chunk-encoder.ts) compresses and
  * summarises every chunk, so the event loop only receives each chunk's blob and summary and writes it to the
- * database (docs/performance.md "Analysis at scale").
+ * database (docs/performance-history.md "Analysis at scale").
  */
 import { EnginePool } from '@crp/engine';
 

@@ -8,7 +8,7 @@
  * which compress about 10x) and the score planes are deflated (raw deflate, level 1); the three low bytes of the
  * changed cells (mantissa: deflate saves 15-25 % of them at most of the encoding's CPU) are stored as they are. A
  * residual plane equal to its unadapted plane (no adaptation) is stored as nothing. The choice was measured on real
- * chunks: docs/performance.md "Chunk encoding" (apps/server/bench/codec.bench.ts).
+ * chunks: docs/performance-history.md "Chunk encoding" (apps/server/bench/codec.bench.ts).
  *
  * v1 and v2 (still decoded): one gzip blob of a JSON header line and the raw arrays; v2 appended the tails.
  */

@@ -1,5 +1,5 @@
 /**
- * What the dashboard keeps per decoded analysis (docs/performance.md, "Dashboard"). Decoded analyses: at most 4
+ * What the dashboard keeps per decoded analysis (docs/performance-history.md, "Dashboard"). Decoded analyses: at most 4
  * projects and DASHBOARD_RESULTS_CACHE_MB (default 768 MiB; a 10,000-asset analysis decodes to about 200 MiB) of typed
  * arrays, least recently used evicted first (the newest is always kept). Per analysis, at most 1,024 portfolio CVaR
  * series (a few hundred bytes each), 32 MiB of score matrices, 64 MiB of per-asset CVaRs computed by queries, 64 sums

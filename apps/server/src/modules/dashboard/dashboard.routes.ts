@@ -54,7 +54,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         security: TOKEN_SECURITY,
         body: DashboardBody,
         // Documents the answer. The handler sends a pre-serialised Buffer, which Fastify writes as is: this schema adds no
-        // serialisation or validation pass (docs/performance.md "Dashboard query"); dashboard.test.ts parses real answers with it.
+        // serialisation or validation pass (docs/performance-history.md "Dashboard query"); dashboard.test.ts parses real answers with it.
         response: { 200: DashboardAnswer, ...errors },
       },
     },

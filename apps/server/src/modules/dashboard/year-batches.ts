@@ -5,7 +5,7 @@
  * bar chart's sums, every asset's money sums and climate scores and the means of every stored scenario-year; the
  * same for the default scenario's years without content and GDP adjusted, and for each hazard alone at the default
  * year. A dashboard query for a year never asked with those options is then a lookup instead of the engine's pass
- * over every asset x hazard and the money loops (docs/performance.md, "The dashboard at scale"); other options keep
+ * over every asset x hazard and the money loops (docs/performance-history.md, "The dashboard at scale"); other options keep
  * the engine pass. The worker reads the decoded chunks without a copy (the reader decodes the arrays it reads into
  * SharedArrayBuffers); one such worker runs at a time in the process. If it fails, the series are computed on the
  * event loop as before (DashboardService).
