@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { enterpriseTier } from '../bench/fixtures.js';
-import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+import { onPaidPlan, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 /**
  * Issue 37 item 2, one number per figure: the project card (project list) and the dashboard show the same climate score,
@@ -29,7 +29,7 @@ describe('one number per figure: project card and dashboard', () => {
   let owner: Awaited<ReturnType<typeof registerAndLogin>>;
   before(async () => {
     s = await startServer({}, { jobs: true });
-    owner = await registerAndLogin(s.api);
+    owner = await onPaidPlan(s, await registerAndLogin(s.api));
     await enterpriseTier(s.db, owner.company_code);
     for (const [name, data] of Object.entries(PROJECTS)) {
       // the dry project takes the heat, drought and wildfire hazards; the others the three defaults

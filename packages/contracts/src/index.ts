@@ -21,3 +21,4 @@ export * from './published-datasets.js';
 export * from './tcfd.js';
 export * from './results.js';
 export * from './api-tokens.js';
+export * from './upgrade-requests.js';
