@@ -49,35 +49,27 @@ function present(r: Row): UpgradeRequest {
  */
 export async function grantTier(db: DB, companyId: number, tier: Tier, by: string, client: string): Promise<{ requestId: number | null; from: string }> {
   return db.transaction().execute(async (tx) => {
-    const c = await tx.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst();
+    const repo = new UpgradeRequestsRepository(tx);
+    const c = await repo.company(companyId);
     if (!c) throw notFound(`company: no company ${companyId}.`);
     const cols = tierColumns(tier, { assets: Math.max(TIER_DEFAULTS[tier].assets, tier === c.tier ? c.assets_allowed : 0) });
-    await tx.updateTable('companies').set(cols).where('id', '=', c.id).execute();
-    const repo = new UpgradeRequestsRepository(tx);
-    const requestId = (await repo.decidePending(c.id, 'granted', by, tx)) ?? null;
-    const members = (await repo.activeMembers(c.id, tx)).map((m) => m.id);
+    await repo.setTier(c.id, cols);
+    const requestId = (await repo.decidePending(c.id, 'granted', by)) ?? null;
+    const members = (await repo.activeMembers(c.id)).map((m) => m.id);
     const notifications = new NotificationService(new NotificationRepository(tx));
-    await notifications.notify(
-      members,
-      {
-        title: 'Upgrade granted',
-        message: `Your company is now on the ${tier} plan (${cols.assets_allowed.toLocaleString('en-US')} assets). ${PLAN_INCLUDES[tier]} Reload a dashboard to see the figures.`,
-        notification_type: 'success',
-        link: '/project',
-      },
-      tx,
-    );
-    if (requestId !== null) await new NotificationRepository(tx).markReadByRef(upgradeRef(requestId), tx);
-    await tx
-      .insertInto('audit_log')
-      .values({
-        company_id: c.id,
-        user_id: null,
-        action: 'tier.changed',
-        detail: JSON.stringify({ from: c.tier, to: tier, assets_allowed: cols.assets_allowed, request_id: requestId, by }),
-        client,
-      })
-      .execute();
+    await notifications.notify(members, {
+      title: 'Upgrade granted',
+      message: `Your company is now on the ${tier} plan (${cols.assets_allowed.toLocaleString('en-US')} assets). ${PLAN_INCLUDES[tier]} Reload a dashboard to see the figures.`,
+      notification_type: 'success',
+      link: '/project',
+    });
+    if (requestId !== null) await notifications.resolve(upgradeRef(requestId));
+    await repo.audit({
+      company_id: c.id,
+      action: 'tier.changed',
+      detail: { from: c.tier, to: tier, assets_allowed: cols.assets_allowed, request_id: requestId, by },
+      client,
+    });
     return { requestId, from: c.tier };
   });
 }

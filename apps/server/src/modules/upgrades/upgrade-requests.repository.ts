@@ -72,6 +72,21 @@ export class UpgradeRequestsRepository {
     return r?.is_operator === true;
   }
 
+  company(id: number) {
+    return this.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async setTier(companyId: number, cols: { tier: string; assets_allowed: number; allowed_modules: string; tier_permissions: string }): Promise<void> {
+    await this.db.updateTable('companies').set(cols).where('id', '=', companyId).execute();
+  }
+
+  async audit(e: { company_id: number; action: string; detail: Record<string, unknown>; client: string }): Promise<void> {
+    await this.db
+      .insertInto('audit_log')
+      .values({ ...e, user_id: null, detail: JSON.stringify(e.detail) })
+      .execute();
+  }
+
   activeMembers(companyId: number, db: DB = this.db) {
     return db.selectFrom('users').select('id').where('company_id', '=', companyId).where('status', '=', 'active').execute();
   }
