@@ -100,7 +100,7 @@ describe('plans: a Free company asks for an upgrade, an operator grants it, the 
       portfolio_variables: ['River Flood', 'Typhoon', 'Storm Surge', 'Extreme Heat'],
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    for (const end = Date.now() + 120_000; ; ) {
+    for (const end = Date.now() + 120_000; ;) {
       const st = await apiGet<{ status: string }>(server.baseUrl, `/api/v2/projects/${created.body.project.project_id}/status/`, token);
       if (st.body.status === 'done') break;
       assert.ok(st.body.status !== 'failed' && Date.now() < end, `analysis: ${st.body.status}`);

@@ -179,7 +179,12 @@ async function main(argv: string[]) {
       }
       case 'grant-tier': {
         const c = await company();
-        const pending = await db.selectFrom('upgrade_requests').select('tier').where('company_id', '=', c.id).where('status', '=', 'pending').executeTakeFirst();
+        const pending = await db
+          .selectFrom('upgrade_requests')
+          .select('tier')
+          .where('company_id', '=', c.id)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
         const tier = (values.tier ?? pending?.tier) as Tier | undefined;
         if (!tier) throw new UsageError(`${c.code} has no pending upgrade request: name the tier with --tier (${TIERS.join(', ')})`);
         if (!TIERS.includes(tier)) throw new UsageError(`--tier must be one of ${TIERS.join(', ')}`);

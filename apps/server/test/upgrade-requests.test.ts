@@ -33,7 +33,10 @@ describe('plans: what a Free company sees, and the upgrade request', () => {
     owner = await registerAndLogin(s.api);
     op = await registerAndLogin(s.api);
     await s.db.updateTable('users').set({ is_operator: true }).where('id', '=', op.userId).execute();
-    const res = await s.api.post('/api/v2/create_project/', { token: owner.token, json: { portfolio_name: 'Free look', data: DATA, portfolio_variables: HAZARDS } });
+    const res = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      json: { portfolio_name: 'Free look', data: DATA, portfolio_variables: HAZARDS },
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     projectId = res.body.project.project_id;
     await waitForAnalysis(s, owner.token, projectId);
@@ -58,7 +61,10 @@ describe('plans: what a Free company sees, and the upgrade request', () => {
     assert.match(json.body.money_withheld, /Free plan/);
     assert.ok(json.body.results.length > 0);
     for (const r of json.body.results) assert.deepEqual(moneyCells(r), [], `${r.asset_name} ${r.hazard}`);
-    assert.ok(json.body.results.some((r: { score: number | null }) => r.score !== null), 'scores are included');
+    assert.ok(
+      json.body.results.some((r: { score: number | null }) => r.score !== null),
+      'scores are included',
+    );
 
     const posted = await s.api.post('/api/v2/asset_results/', { token: owner.token, json: { assets: DATA, years: [2050], scenarios: ['45'] } });
     for (const r of posted.body.results) assert.deepEqual(moneyCells(r), []);
@@ -81,7 +87,10 @@ describe('plans: what a Free company sees, and the upgrade request', () => {
     assert.equal(gis.status, 200);
     const fc = typeof gis.body === 'string' ? JSON.parse(gis.body) : gis.body;
     for (const f of fc.features) assert.deepEqual(moneyCells(f.properties), []);
-    assert.ok(fc.features.every((f: { properties: { exposed_value_usd: number } }) => f.properties.exposed_value_usd > 0), 'the values the user gave stay');
+    assert.ok(
+      fc.features.every((f: { properties: { exposed_value_usd: number } }) => f.properties.exposed_value_usd > 0),
+      'the values the user gave stay',
+    );
 
     const report = await s.api.post('/api/v2/download_csv_report/', { token: owner.token, form: { project_name: 'Free look', analysis_type: 'ssp' } });
     assert.equal(report.status, 200);
@@ -121,9 +130,17 @@ describe('plans: what a Free company sees, and the upgrade request', () => {
     const opLogin = await s.api.post('/api/user/rest_login/', { form: { username: op.username, password: op.password, company_code: op.company_code } });
     const told = opLogin.body.pending_notifications.find((n: { title: string }) => n.title === 'Upgrade requested');
     assert.ok(told, JSON.stringify(opLogin.body.pending_notifications));
-    assert.match(told.message, new RegExp(`${owner.username} of .*\\(company code ${owner.company_code}\\) asks to upgrade from the free plan to professional`));
+    assert.match(
+      told.message,
+      new RegExp(`${owner.username} of .*\\(company code ${owner.company_code}\\) asks to upgrade from the free plan to professional`),
+    );
     assert.equal(told.link, '/setup#upgrade-requests');
-    const mails = await s.db.selectFrom('outbox_emails').selectAll().where('to_address', '=', op.email.toLowerCase()).where('subject', 'like', 'Upgrade requested%').execute();
+    const mails = await s.db
+      .selectFrom('outbox_emails')
+      .selectAll()
+      .where('to_address', '=', op.email.toLowerCase())
+      .where('subject', 'like', 'Upgrade requested%')
+      .execute();
     assert.equal(mails.length, 1);
     assert.match(mails[0]!.text_body, new RegExp(`npm run admin -- grant-tier --company ${owner.company_code} --tier professional`));
 

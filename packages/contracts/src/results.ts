@@ -176,7 +176,10 @@ export type ResultsRequest = z.input<typeof ResultsRequest>;
 export const ResultsQuery = z.object({ format: z.enum(RESULT_FORMATS, { error: `format must be one of ${RESULT_FORMATS.join(', ')}` }).default('json') });
 
 const usd = (what: string) =>
-  z.number().nullable().describe(`${what}, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses.`);
+  z
+    .number()
+    .nullable()
+    .describe(`${what}, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses.`);
 
 /** Every band a row can carry: the severity bands of a score (contracts scores.ts severityBand), and No data. */
 export const RESULT_BANDS = ['No Risk', 'Low', 'Medium', 'Medium-High', 'High', 'Very High', 'No data'] as const;

@@ -44,6 +44,8 @@ export const UpgradeRequest = z
 export type UpgradeRequest = z.infer<typeof UpgradeRequest>;
 
 export const UpgradeRequestList = z.object({
-  requests: z.array(UpgradeRequest).describe("an operator: every company's pending requests, then the 50 last decided; anyone else: their own company's, newest first"),
+  requests: z
+    .array(UpgradeRequest)
+    .describe("an operator: every company's pending requests, then the 50 last decided; anyone else: their own company's, newest first"),
 });
 export type UpgradeRequestList = z.infer<typeof UpgradeRequestList>;

@@ -115,7 +115,13 @@ export class UpgradeRequestService {
       if (again) throw this.alreadyPending(again);
       throw err;
     }
-    await this.users.audit({ company_id: company.id, user_id: caller.id, action: 'upgrade.requested', detail: { request_id: id, from, to: body.tier }, client });
+    await this.users.audit({
+      company_id: company.id,
+      user_id: caller.id,
+      action: 'upgrade.requested',
+      detail: { request_id: id, from, to: body.tier },
+      client,
+    });
     const row = (await this.repo.byId(id))!;
     await this.tell(row, caller);
     return present(row);
@@ -139,7 +145,13 @@ export class UpgradeRequestService {
     );
     await this.notifications.notify(
       operators.map((u) => u.id),
-      { title: 'Upgrade requested', message: `${what}${note} Grant it on the setup page.`, notification_type: 'info', link: OPERATOR_LINK, ref: upgradeRef(r.id) },
+      {
+        title: 'Upgrade requested',
+        message: `${what}${note} Grant it on the setup page.`,
+        notification_type: 'info',
+        link: OPERATOR_LINK,
+        ref: upgradeRef(r.id),
+      },
     );
     const to = new Map<string, string>();
     for (const u of admins) to.set(u.email.toLowerCase(), `${what}${note}\n\nAn operator of the installation decides; you will be told in the app.`);

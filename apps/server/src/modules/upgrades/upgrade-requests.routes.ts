@@ -18,8 +18,8 @@ export const upgradeRequestRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Account'],
         summary: "Ask for a higher tier for the caller's company",
         description:
-          'Any active member may ask. The company\'s administrators and the installation\'s operators get a notification and an e-mail; an operator grants it (POST .../grant/ or npm run admin -- grant-tier). ' +
-          '400 when the tier is not above the company\'s; 409 while the company has a pending request (one at a time).',
+          "Any active member may ask. The company's administrators and the installation's operators get a notification and an e-mail; an operator grants it (POST .../grant/ or npm run admin -- grant-tier). " +
+          "400 when the tier is not above the company's; 409 while the company has a pending request (one at a time).",
         security: TOKEN_SECURITY,
         body: UpgradeRequestBody,
         response: { 201: Answer, ...errors },
@@ -27,10 +27,12 @@ export const upgradeRequestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const r = await svc.request(caller(req), req.body, req.ip);
-      return reply.status(201).send({
-        detail: `Upgrade to ${r.tier} requested. Your company's administrators and the operators of this installation were told; you will get a notification when it is granted.`,
-        request: r,
-      });
+      return reply
+        .status(201)
+        .send({
+          detail: `Upgrade to ${r.tier} requested. Your company's administrators and the operators of this installation were told; you will get a notification when it is granted.`,
+          request: r,
+        });
     },
   );
 

@@ -57,11 +57,7 @@ export function UpgradeRequestsCard() {
             width: 200,
             render: (_, r) =>
               r.status === 'pending' ? (
-                <Popconfirm
-                  title={`Grant ${r.company_name} the ${r.tier} plan?`}
-                  okText="Grant"
-                  onConfirm={() => grant.mutate(r.id)}
-                >
+                <Popconfirm title={`Grant ${r.company_name} the ${r.tier} plan?`} okText="Grant" onConfirm={() => grant.mutate(r.id)}>
                   <Button type="primary" size="small" loading={grant.isPending && grant.variables === r.id} data-testid="grant-upgrade">
                     Grant {r.tier}
                   </Button>

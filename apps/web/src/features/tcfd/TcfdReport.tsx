@@ -12,7 +12,6 @@ import './tcfd.css';
 /** Hazards scoring above this at the report year are called material in the Strategy section. */
 const MATERIAL_SCORE = 50;
 
-
 type NoteKey = TcfdNoteKey;
 const NOTE_PROMPTS: Record<NoteKey, string> = {
   governance_board: "Describe the board's oversight of climate-related risks and opportunities (who, how often, which decisions).",
