@@ -156,9 +156,13 @@ describe('plans: a Free company asks for an upgrade, an operator grants it, the 
     await ctx.close();
   });
 
-  it('the user is told and then sees the losses', async () => {
+  it('the user is told at the next login and then sees the losses', async () => {
+    // notifications are delivered with the login (spec: pending_notifications)
+    await page.evaluate(() => localStorage.clear());
+    await asUser(page, user, companyCode);
+    await page.locator('.crp-toast', { hasText: 'Upgrade granted' }).waitFor();
+    await screenshot(page, 'plans-upgrade-granted-toast', { fullPage: false });
     await page.goto(`${server.baseUrl}/project`);
-    await page.getByText('Upgrade granted').first().waitFor();
     const card = page.locator(`[data-testid="project-card"][data-project="${PROJECT}"]`);
     await card.waitFor();
     assert.equal(await card.getByTestId('metric-locked').count(), 0);
