@@ -4,6 +4,7 @@ import type { Tier } from '@crp/contracts';
 import { firstErrorMessage } from '../api/http';
 import { queryKeys } from '../api/queryKeys';
 import { fetchUpgradeRequests, requestUpgrade, type UpgradeRequest } from '../api/upgradeRequests';
+import { useAuth } from './AuthProvider';
 
 /**
  * The company's upgrade request (issue 37 item 1): the pending one, if any, and a mutation that asks for a tier. Every
@@ -13,7 +14,9 @@ export function useUpgradeRequest(): { pending: UpgradeRequest | null; ask: (tie
   const { message } = App.useApp();
   const qc = useQueryClient();
   const list = useQuery({ queryKey: queryKeys.upgradeRequests, queryFn: fetchUpgradeRequests, staleTime: 30_000 });
-  const mine = list.data?.requests ?? [];
+  // an operator's list holds every company's requests: only the caller's company's count here
+  const code = useAuth().user?.company_code;
+  const mine = (list.data?.requests ?? []).filter((r) => r.company_code === code);
   const ask = useMutation({
     mutationFn: (tier: Tier) => requestUpgrade({ tier }),
     onSuccess: (r) => void message.success(r.detail),
