@@ -65,9 +65,11 @@ describe('plans: a Free company asks for an upgrade, an operator grants it, the 
     server = await startServer({ dataDir });
     opCode = (await registerUser(server.baseUrl, op)).companyCode;
     await server.stop();
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+    delete env.DATABASE_URL; // the e2e server's own PGlite directory
     const admin = spawnSync(process.execPath, [...serverEntryArgs('admin'), 'set-operator', '--company', opCode, '--username', op.username], {
       cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      env,
       encoding: 'utf8',
     });
     assert.equal(admin.status, 0, admin.stderr);
