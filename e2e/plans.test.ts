@@ -130,8 +130,9 @@ describe('plans: a Free company asks for an upgrade, an operator grants it, the 
     const sent = page.waitForResponse((r) => r.url().endsWith('/api/v2/upgrade_requests/') && r.request().method() === 'POST');
     await page.getByTestId('request-upgrade').first().click();
     assert.equal((await sent).status(), 201);
-    await page.getByText('Upgrade to professional requested').waitFor();
+    await page.locator('.ant-message', { hasText: 'Upgrade to professional requested' }).waitFor();
     await page.getByTestId('upgrade-pending').first().waitFor();
+    assert.equal(await page.getByTestId('upgrade-pending').count(), await page.getByTestId('upgrade-placeholder').count(), 'every locked panel says so');
     assert.equal(await page.getByTestId('request-upgrade').count(), 0, 'no second request button');
     await screenshot(page, 'plans-upgrade-requested', { fullPage: false });
   });
