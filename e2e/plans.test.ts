@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { serverEntryArgs } from '../apps/server/test/support/entries';
 import { apiGet, apiPost, loginUser, registerUser } from './support/api';
 import { launchBrowser, screenshot, watchConsole } from './support/browser';
@@ -51,11 +51,13 @@ describe('plans: a Free company asks for an upgrade, an operator grants it, the 
     await page.locator(`[data-testid="project-card"][data-project="${PROJECT}"]`).getByRole('button', { name: 'Analyse' }).click();
     await new DashboardPage(page).waitForLoaded();
   };
-  const atWidths = async (p: Page, name: string) => {
+  const atWidths = async (p: Page, name: string, target?: Locator) => {
     for (const width of [1280, 1440]) {
       await p.setViewportSize({ width, height: 900 });
       await p.waitForTimeout(300);
-      await screenshot(p, `${name}-${width}`);
+      // a part of the page: scrolled into view, as the user sees it (a full-page picture of a scrolled page shifts the sidebar)
+      if (target) await target.scrollIntoViewIfNeeded();
+      await screenshot(p, `${name}-${width}`, { fullPage: !target });
     }
     await p.setViewportSize({ width: 1280, height: 900 });
   };
@@ -124,6 +126,7 @@ describe('plans: a Free company asks for an upgrade, an operator grants it, the 
     assert.match(text, /Professional adds: losses in money/);
     assert.equal(await page.getByTestId('kpi-cvar').count(), 0, 'no CVaR figure');
     await atWidths(page, 'plans-locked-panel');
+    await atWidths(page, 'plans-locked-panel-view', page.getByTestId('section-cvar'));
   });
 
   it('asks for an upgrade from the locked panel; every locked panel then says it is pending', async () => {
@@ -147,8 +150,8 @@ describe('plans: a Free company asks for an upgrade, an operator grants it, the 
     const row = card.locator('tr', { hasText: companyCode });
     await row.waitFor();
     assert.match(await row.innerText(), new RegExp(`${user.username}[\\s\\S]*free → professional`));
-    await card.scrollIntoViewIfNeeded();
-    await atWidths(opPage, 'plans-operator-card');
+    for (const close of await opPage.locator('.ant-notification-notice-close').all()) await close.click();
+    await atWidths(opPage, 'plans-operator-card', card);
     await row.getByTestId('grant-upgrade').click();
     const granted = opPage.waitForResponse((r) => r.url().includes('/grant/'));
     await opPage.locator('.ant-popconfirm').getByRole('button', { name: 'Grant' }).click();
