@@ -6,9 +6,8 @@ import { TIERS, type Tier } from './accounts.js';
  * They say what the server's TIER_DEFAULTS (apps/server/src/modules/accounts/tier.service.ts) give each tier.
  */
 export const PLAN_INCLUDES: Record<Tier, string> = {
-  free: 'Free plan: climate and hazard scores, maps, heat map, hazard intensities and the asset table, for up to 100 assets (Physical Risk and Map modules).',
-  professional:
-    'Professional adds: losses in money (CVaR, expected annual loss, 1-in-100 and 1-in-250-year losses, maximum exposure) on the dashboard, cards, reports, exports and results API, losses by scenario and year, the Transition Risk module and up to 2,000 assets.',
+  free: 'Free plan: climate and hazard scores, maps, heat map and asset table, up to 100 assets.',
+  professional: 'Professional adds: losses in money (CVaR, expected annual and 1-in-100-year losses) everywhere, Transition Risk and 2,000 assets.',
   enterprise: 'Enterprise adds: everything in Professional, for up to 100,000 assets.',
 };
 
