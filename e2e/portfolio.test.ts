@@ -255,7 +255,7 @@ describe('portfolios in the browser: map and CSV creation, project cards, rename
     await page.waitForURL(/\/dashboard(\?|$)/, { timeout: 120_000 });
   });
 
-  it('lists both projects as cards with scores, exposure, loss and hazards', async () => {
+  it('lists both projects as cards with scores, hazards and, on the Free plan, exposure and loss locked', async () => {
     const projects = new ProjectPage(page, server.baseUrl);
     await projects.open();
     await projects.waitForScore(mapPortfolio);
@@ -265,7 +265,8 @@ describe('portfolios in the browser: map and CSV creation, project cards, rename
     assert.equal((await page.getByTestId('project-count').innerText()).trim(), '2 projects');
     const card = projects.card(csvPortfolio);
     const text = await card.innerText();
-    assert.match(text, /\d+\.\d{2} [MB] USD/, 'amounts in millions or billions');
+    // a self-registered company is on the Free plan: no money figure on the card (issue 37 item 1; e2e/plans.test.ts shows them after an upgrade)
+    assert.equal(await card.getByTestId('metric-locked').count(), 2, 'maximum exposure and RCVaR loss locked');
     assert.match(text, /Extreme Heat/);
     assert.match(text, /\b5\b/, 'asset count');
     await screenshot(page, 'portfolio-project-cards');

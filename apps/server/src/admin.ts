@@ -15,6 +15,7 @@ import { normaliseCompanyCode } from './lib/crypto.js';
 import { NotificationService } from './modules/accounts/notification.service.js';
 import { NotificationRepository } from './modules/accounts/notification.repository.js';
 import { tierColumns } from './modules/accounts/tier.service.js';
+import { grantTier } from './modules/upgrades/upgrade-request.service.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -22,6 +23,9 @@ Commands:
   companies                                   list companies with tier, asset limit and member count
   set-tier --company CODE --tier TIER [--assets N] [--modules m1,m2]
                                               set a company's tier (${TIERS.join(', ')}), asset limit and modules (${MODULES.join(', ')})
+  upgrade-requests                            list pending upgrade requests (asked for from a locked panel in the app)
+  grant-tier --company CODE [--tier TIER]     grant a company a tier (default: the tier of its pending request): sets
+                                              the tier's sections and modules, marks the request granted, tells the members
   approve --company CODE --username NAME      approve a pending member
   reset-2fa --company CODE --username NAME    turn off a user's two-factor authentication (lost phone)
   set-operator --company CODE --username NAME [--off]
@@ -158,6 +162,36 @@ async function main(argv: string[]) {
             .execute();
         });
         console.log(`${c.name} (${c.code}): tier ${tier}, ${cols.assets_allowed} assets, modules ${JSON.parse(cols.allowed_modules).join(', ')}`);
+        break;
+      }
+      case 'upgrade-requests': {
+        const rows = await db
+          .selectFrom('upgrade_requests as r')
+          .innerJoin('companies as c', 'c.id', 'r.company_id')
+          .leftJoin('users as u', 'u.id', 'r.requested_by')
+          .select(['r.id', 'c.code', 'c.name', 'r.tier_from', 'r.tier', 'u.username', 'r.message', 'r.created_at'])
+          .where('r.status', '=', 'pending')
+          .orderBy('r.created_at')
+          .execute();
+        if (!rows.length) console.log('(no pending upgrade requests)');
+        else console.table(rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString().slice(0, 16) })));
+        break;
+      }
+      case 'grant-tier': {
+        const c = await company();
+        const pending = await db
+          .selectFrom('upgrade_requests')
+          .select('tier')
+          .where('company_id', '=', c.id)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
+        const tier = (values.tier ?? pending?.tier) as Tier | undefined;
+        if (!tier) throw new UsageError(`${c.code} has no pending upgrade request: name the tier with --tier (${TIERS.join(', ')})`);
+        if (!TIERS.includes(tier)) throw new UsageError(`--tier must be one of ${TIERS.join(', ')}`);
+        const r = await grantTier(db, c.id, tier, 'admin-cli', 'admin-cli');
+        console.log(
+          `${c.name} (${c.code}): tier ${r.from} -> ${tier}${r.requestId !== null ? `; upgrade request #${r.requestId} granted` : ''}; its members were told`,
+        );
         break;
       }
       case 'approve': {

@@ -17,6 +17,8 @@ import { PasswordHasher } from './modules/accounts/password.js';
 import { PasswordResetService } from './modules/accounts/password-reset.service.js';
 import { PasswordResetRepository } from './modules/accounts/password-reset.repository.js';
 import { RecoveryCodes } from './modules/accounts/recovery-codes.js';
+import { TierGate } from './modules/accounts/tier.service.js';
+import { UpgradeRequestService } from './modules/upgrades/upgrade-request.service.js';
 import { JobQueue } from './infra/job-queue.js';
 import { ProjectService } from './modules/projects/project.service.js';
 import { ProjectListService } from './modules/projects/project-list.service.js';
@@ -100,7 +102,8 @@ export function createServices(
   const projectList = new ProjectListService(db, new ProjectListRepository(db), users, projectAccess);
   const files = new FileStore(db, config);
   const decodeLimit = { maxDecodedBytes: config.RESULTS_DECODE_MAX_MB * 1_048_576 };
-  const exports = new ExportService(db, projectAccess, files, decodeLimit, ownLayers);
+  const tiers = new TierGate(users);
+  const exports = new ExportService(db, projectAccess, files, decodeLimit, ownLayers, tiers);
   const dashboard = new DashboardService(
     db,
     new DashboardRepository(db),
@@ -135,7 +138,7 @@ export function createServices(
   jobs.register(propertyRiskJob(db, realEstate, log));
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projectAccess, jobs);
   const maps = new MapService(db, new MapRepository(db), projectAccess, files, { tileDir: mapTileDir(config), log });
-  const results = new ResultsService(db, new ResultsRepository(db), projectAccess, decodeLimit, ownLayers, published);
+  const results = new ResultsService(db, new ResultsRepository(db), projectAccess, decodeLimit, ownLayers, published, tiers);
   const portfolioAssets = new PortfolioAssetsService(db, portfolioAssetsRepo, projectAccess, jobs);
   const hazards = new HazardService(projectAccess, ownLayers, published);
   const buildingDamage = new BuildingDamageService(projectAccess, ownLayers, published);
@@ -159,6 +162,7 @@ export function createServices(
     auth,
     passwordReset,
     accounts,
+    upgrades: new UpgradeRequestService(db, users, notifications, mail, config.PUBLIC_URL, log),
     apiTokens,
     jobs,
     projects,

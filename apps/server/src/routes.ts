@@ -23,11 +23,13 @@ import { exportRoutes } from './modules/results/exports.routes.js';
 import { resultRoutes } from './modules/results/results.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tcfdRoutes } from './modules/tcfd/tcfd.routes.js';
+import { upgradeRequestRoutes } from './modules/upgrades/upgrade-requests.routes.js';
 /** Registers every module's HTTP routes, in this order (the order of the OpenAPI document). */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(systemRoutes);
   await app.register(basemapRoutes);
   await app.register(accountRoutes);
+  await app.register(upgradeRequestRoutes);
   await app.register(projectRoutes);
   await app.register(hazardRoutes);
   await app.register(projectListRoutes);

@@ -51,4 +51,33 @@ describe('admin command and persistence across restarts', () => {
       await s2.close();
     }
   });
+
+  test('grant-tier grants the pending upgrade request: the tier asked for, the request granted, the members told', async () => {
+    const s1 = await startServer(database.overrides);
+    const u = await registerAndLogin(s1.api);
+    const asked = await s1.api.post('/api/v2/upgrade_requests/', { token: u.token, json: { tier: 'enterprise' } });
+    assert.equal(asked.status, 201, JSON.stringify(asked.body));
+    await s1.close();
+
+    const env = { DATA_DIR: database.overrides.DATA_DIR, DATABASE_URL: database.overrides.DATABASE_URL, LOG_LEVEL: 'silent' };
+    const pending = admin(env, 'upgrade-requests');
+    assert.match(pending.out, new RegExp(u.company_code));
+    const granted = admin(env, 'grant-tier', '--company', u.company_code);
+    assert.equal(granted.code, 0, granted.out);
+    assert.match(granted.out, new RegExp(`tier free -> enterprise; upgrade request #${asked.body.request.id} granted`));
+    assert.match(admin(env, 'grant-tier', '--company', u.company_code + 'X').out, /no company with code/);
+
+    const s2 = await startServer(database.overrides);
+    try {
+      const login = await s2.api.post('/api/user/rest_login/', { form: { username: u.username, password: u.password, company_code: u.company_code } });
+      assert.equal(login.body.tier_data.tier, 'enterprise');
+      assert.equal(login.body.tier_data.tier_permissions.portfolio_losses, true);
+      assert.ok(login.body.pending_notifications.some((n: { title: string }) => n.title === 'Upgrade granted'));
+      const mine = await s2.api.get('/api/v2/upgrade_requests/', { token: login.body.token });
+      assert.equal(mine.body.requests[0].status, 'granted');
+      assert.equal(mine.body.requests[0].decided_by, 'admin-cli');
+    } finally {
+      await s2.close();
+    }
+  });
 });

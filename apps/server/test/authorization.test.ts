@@ -208,6 +208,10 @@ const ACCESS: Record<string, Rule> = {
     call: () => ({ path: '/api/v2/published_datasets/', opts: { json: { directory: '/nonexistent/flood-maps', name: 'none' } } }),
   },
   'DELETE /api/v2/published_datasets/{name}/': { kind: 'operator', call: () => ({ path: '/api/v2/published_datasets/none/' }) },
+  // Any member may ask (a second ask of the same company is a 409, still not an access error); only operators grant.
+  'POST /api/v2/upgrade_requests/': { kind: 'user', call: () => ({ path: '/api/v2/upgrade_requests/', opts: { json: { tier: 'professional' } } }) },
+  'GET /api/v2/upgrade_requests/': { kind: 'user', call: () => ({ path: '/api/v2/upgrade_requests/' }) },
+  'POST /api/v2/upgrade_requests/{id}/grant/': { kind: 'operator', call: () => ({ path: '/api/v2/upgrade_requests/2147483000/grant/' }) },
   'GET /api/user/api_tokens/': { kind: 'user', call: () => ({ path: '/api/user/api_tokens/' }) },
   'POST /api/user/api_tokens/': {
     kind: 'user',

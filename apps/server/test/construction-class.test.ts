@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as XLSX from '@e965/xlsx';
 import type { AssetResult } from '@crp/contracts';
-import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+import { onPaidPlan, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 const csvOf = (rows: unknown[][]) => rows.map((r) => r.map(String).join(',')).join('\r\n');
 
@@ -20,7 +20,7 @@ describe('construction class: uploads, storage and the wind loss of the analysis
   after(() => s.close());
 
   test('CSV and XLSX columns are stored as the class (synonyms and case normalised, empty = unknown); a bad value is a 400 naming row and column', async () => {
-    const u = await registerAndLogin(s.api);
+    const u = await onPaidPlan(s, await registerAndLogin(s.api));
     const header = ['name', 'lat', 'long', 'property type', 'floors', 'Construction Type'];
     const rows = [
       ['Tower', 22.28, 114.16, 'Office', 30, 'Reinforced concrete'],
@@ -79,7 +79,7 @@ describe('construction class: uploads, storage and the wind loss of the analysis
   });
 
   test("the analysis uses the stored class: a wood house's typhoon loss is not the unknown house's, its flood loss is", async () => {
-    const u = await registerAndLogin(s.api);
+    const u = await onPaidPlan(s, await registerAndLogin(s.api));
     const house = { latitude: 14.58, longitude: 120.98, property_type: 'Residential', valuation: 1e6, floors: 2 };
     const res = await s.api.post('/api/v2/create_project/', {
       token: u.token,

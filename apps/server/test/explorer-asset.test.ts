@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AssetResult } from '@crp/contracts';
-import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+import { onPaidPlan, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 /**
  * Issue 37 item 3: the building-damage explorer opens on the asset it was opened for (its storeys, basement, occupancy,
@@ -17,7 +17,7 @@ describe('building-damage explorer for an asset: the building as stored, the EAD
   let projectId: number;
   before(async () => {
     s = await startServer({}, { jobs: true });
-    token = (await registerAndLogin(s.api)).token;
+    token = (await onPaidPlan(s, await registerAndLogin(s.api))).token;
     const res = await s.api.post('/api/v2/create_project/', {
       token,
       json: { portfolio_name: 'Towers', data: [TOWER, SHED], portfolio_variables: ['River Flood', 'Storm Surge', 'Rainfall Flood'] },

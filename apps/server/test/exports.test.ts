@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as XLSX from '@e965/xlsx';
 import { PERILS_NOT_MODELLED_SHARE } from '@crp/contracts';
-import { newUser, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+import { newUser, onPaidPlan, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 describe('exports: CSV report and summary as xlsx behind expiring links', () => {
   let s: TestServer;
   let owner: Awaited<ReturnType<typeof registerAndLogin>>;
   before(async () => {
     s = await startServer({}, { jobs: true });
-    owner = await registerAndLogin(s.api);
+    owner = await onPaidPlan(s, await registerAndLogin(s.api));
     const data = [
       { name: '=HYPERLINK("http://evil.example","click")', latitude: 22.3, longitude: 114.17, property_type: 'Office', valuation: 1e8, revenue: 2e7 },
       { name: 'Manila warehouse', latitude: 14.6, longitude: 120.98, property_type: 'Warehouse', valuation: 3e7 },
@@ -111,7 +111,7 @@ describe('exports: CSV report and summary as xlsx behind expiring links', () => 
     });
     assert.equal(badHazard.status, 400);
     assert.match(badHazard.body.detail, /climate_variables/);
-    const stranger = await registerAndLogin(s.api);
+    const stranger = await onPaidPlan(s, await registerAndLogin(s.api));
     assert.equal((await s.api.post('/api/v2/summary_report/', { token: stranger.token, form: { project_name: 'Export me' } })).status, 404);
 
     const j = newUser({ company_code: owner.company_code });
@@ -134,7 +134,7 @@ describe('exports: CSV report and summary as xlsx behind expiring links', () => 
     assert.notEqual(renewed.body.url, res.body.url);
     assert.equal((await fetch(s.url + renewed.body.url)).status, 200);
     assert.equal((await fetch(s.url + res.body.url)).status, 404);
-    const stranger = await registerAndLogin(s.api);
+    const stranger = await onPaidPlan(s, await registerAndLogin(s.api));
     assert.equal((await s.api.post(`/api/report/get_link/${stranger.userId}/`, { token: stranger.token, form: { url: renewed.body.url } })).status, 404);
     assert.equal((await s.api.post(`/api/report/get_link/${owner.userId}/`, { token: owner.token, form: {} })).status, 400);
   });

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { statements as valuationMigration } from '../src/infra/db/migrations/0032_valuation_denominator.js';
 import { dashboardView, SCENARIO_LABELS, type AnalysisType, type DashboardAnswer, type ScenarioCode } from '@crp/contracts';
 import { enterpriseTier } from '../bench/fixtures.js';
-import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+import { onPaidPlan, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 /**
  * Issue 37 item 2, one number per figure: the project card (project list) and the dashboard show the same climate score,
@@ -69,7 +69,7 @@ describe('one number per figure: project card and dashboard', () => {
   let owner: Awaited<ReturnType<typeof registerAndLogin>>;
   before(async () => {
     s = await startServer({}, { jobs: true });
-    owner = await registerAndLogin(s.api);
+    owner = await onPaidPlan(s, await registerAndLogin(s.api));
     await enterpriseTier(s.db, owner.company_code);
     for (const [name, data] of Object.entries(PROJECTS)) {
       // the dry project takes the heat, drought and wildfire hazards; the others the three defaults

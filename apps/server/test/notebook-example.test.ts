@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { AssetResult } from '@crp/contracts';
-import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
+import { onPaidPlan, registerAndLogin, startServer, type TestServer } from './support/harness.js';
 
 const DOC = new URL('../../../docs/results-api.md', import.meta.url);
 const HEADING = '### Notebook example: create a project, wait for its analysis, read a per-hazard table';
@@ -53,7 +53,7 @@ describe('docs/results-api.md notebook example, run with python3', { skip: noPyt
   test('creates a project, polls it until done, reads its results and prints the per-hazard table the API rows give', async () => {
     const code = notebookCode();
     assert.match(code, /BASE = os\.environ\.get\("CRP_BASE", "http:\/\/localhost:8080"\)/, "the example names the server's default port");
-    const u = await registerAndLogin(s.api);
+    const u = await onPaidPlan(s, await registerAndLogin(s.api));
     const out = await run(code, { CRP_BASE: s.url, CRP_USERNAME: u.username, CRP_PASSWORD: u.password, CRP_COMPANY_CODE: u.company_code });
     assert.equal(out.code, 0, `python3 failed:\n${out.stderr}\n${out.stdout}`);
     const lines = out.stdout.trim().split('\n');

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import * as XLSX from '@e965/xlsx';
 import { geoTiff, webMercator } from './support/geotiff.js';
-import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+import { onPaidPlan, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 /**
  * Own hazard layers (issue 23 item 3) through the real server: bad layers are refused with a 4xx naming the problem and
@@ -58,8 +58,8 @@ describe('own hazard layers: upload, checks, company scope and marks', () => {
 
   before(async () => {
     s = await startServer({ LOG_LEVEL: 'warn' }, { jobs: true, logStream: sink });
-    a = await registerAndLogin(s.api);
-    b = await registerAndLogin(s.api);
+    a = await onPaidPlan(s, await registerAndLogin(s.api));
+    b = await onPaidPlan(s, await registerAndLogin(s.api));
     for (const [who, set] of [
       [a, (id: number) => (projectA = id)],
       [b, (id: number) => (projectB = id)],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { newUser, registerAndLogin, startServer, type Api, type TestServer, waitForAnalysis } from './support/harness.js';
+import { newUser, onPaidPlan, registerAndLogin, startServer, type Api, type TestServer, waitForAnalysis } from './support/harness.js';
 
 interface Who {
   token: string;
@@ -36,10 +36,10 @@ describe('project list, renaming, deleting, default filters and sharing by role'
 
   before(async () => {
     s = await startServer({}, { jobs: true });
-    owner = await registerAndLogin(s.api);
+    owner = await onPaidPlan(s, await registerAndLogin(s.api));
     writer = await colleague(s, owner);
     reader = await colleague(s, owner);
-    stranger = await registerAndLogin(s.api);
+    stranger = await onPaidPlan(s, await registerAndLogin(s.api));
     projectId = await createProject(s.api, owner.token, 'Flagship');
     await waitForAnalysis(s, owner.token, projectId);
   });
@@ -189,7 +189,7 @@ describe('project list, renaming, deleting, default filters and sharing by role'
   });
 
   test('a company-location portfolio is marked on its card (Analyse opens /company-dashboard); a map portfolio is not', async () => {
-    const u = await registerAndLogin(s.api);
+    const u = await onPaidPlan(s, await registerAndLogin(s.api));
     const company = await s.api.post('/api/v2/create_project/', {
       token: u.token,
       json: { portfolio_name: 'Companies', ticker: '0005.HK', data: [{ name: 'HSBC Holdings', latitude: 22.28, longitude: 114.16 }] },

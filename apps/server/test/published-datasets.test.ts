@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import * as XLSX from '@e965/xlsx';
 import { REPO_ROOT } from '../src/config.js';
 import { writeGeoTiff } from './support/geotiff-writer.js';
-import { createTestDatabase, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+import { createTestDatabase, onPaidPlan, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 /**
  * Published flood datasets (issue 34 item 2) end to end: the test writes small GeoTIFFs named and laid out as WRI
@@ -84,8 +84,8 @@ describe('published flood datasets: register, read by window, use and mark', () 
     env = { DATA_DIR: database.overrides.DATA_DIR, DATABASE_URL: database.overrides.DATABASE_URL, LOG_LEVEL: 'silent' };
     // users first (PGlite: one process at a time), and the built-in answer for the river asset before any registration
     const s1 = await startServer(database.overrides);
-    op = await registerAndLogin(s1.api);
-    other = await registerAndLogin(s1.api);
+    op = await onPaidPlan(s1, await registerAndLogin(s1.api));
+    other = await onPaidPlan(s1, await registerAndLogin(s1.api));
     const posted = await s1.api.post('/api/v2/asset_results/', {
       token: op.token,
       json: { assets: [RIVER], hazards: ['river_flood'], scenarios: ['85'], years: [2050] },

@@ -7,7 +7,7 @@ import { ApiError, createApiClient } from '@crp/api-client';
 import { readFileSync } from 'node:fs';
 import { ASSET_RESULT_COLUMNS, OWN_DATA_TIER, RESULTS_MAX_ASSETS, severityBand, type AssetResult } from '@crp/contracts';
 import { HAZARD_META } from '@crp/hazards';
-import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
+import { onPaidPlan, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 const require = createRequire(import.meta.url);
 const ASSETS = [
@@ -52,8 +52,8 @@ describe('results API: typed per-asset results as JSON, CSV and GeoJSON; GIS exp
   let projectId: number;
   before(async () => {
     s = await startServer({}, { jobs: true });
-    owner = await registerAndLogin(s.api);
-    stranger = await registerAndLogin(s.api);
+    owner = await onPaidPlan(s, await registerAndLogin(s.api));
+    stranger = await onPaidPlan(s, await registerAndLogin(s.api));
     const res = await s.api.post('/api/v2/create_project/', {
       token: owner.token,
       json: { portfolio_name: 'Results API', data: ASSETS, portfolio_variables: ['Typhoon', 'Extreme Heat', 'River Flood'] },
@@ -438,7 +438,7 @@ describe('results API while a project is analysing', () => {
   test('409 with Retry-After (seconds) until the analysis is done; a failed analysis has none', async () => {
     // no job worker: the project's analysis stays queued
     s = await startServer();
-    const u = await registerAndLogin(s.api);
+    const u = await onPaidPlan(s, await registerAndLogin(s.api));
     const res = await s.api.post('/api/v2/create_project/', {
       token: u.token,
       json: { portfolio_name: 'Queued', data: [ASSETS[0]], portfolio_variables: ['Typhoon'] },

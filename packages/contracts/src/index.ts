@@ -22,3 +22,4 @@ export * from './tcfd.js';
 export * from './results.js';
 export * from './api-tokens.js';
 export * from './loss-labels.js';
+export * from './upgrade-requests.js';

@@ -175,7 +175,11 @@ export type ResultsRequest = z.input<typeof ResultsRequest>;
 
 export const ResultsQuery = z.object({ format: z.enum(RESULT_FORMATS, { error: `format must be one of ${RESULT_FORMATS.join(', ')}` }).default('json') });
 
-const usd = (what: string) => z.number().nullable().describe(`${what}, USD, ownership-adjusted; null when the hazard has no data at the asset.`);
+const usd = (what: string) =>
+  z
+    .number()
+    .nullable()
+    .describe(`${what}, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses.`);
 
 /** Every band a row can carry: the severity bands of a score (contracts scores.ts severityBand), and No data. */
 export const RESULT_BANDS = ['No Risk', 'Low', 'Medium', 'Medium-High', 'High', 'Very High', 'No data'] as const;
@@ -259,6 +263,10 @@ export const ResultsResponse = z
     analysis_type: z.enum(ANALYSIS_TYPES),
     assets: z.number().int().describe('Assets in the answer.'),
     rows: z.number().int(),
+    money_withheld: z
+      .string()
+      .nullable()
+      .describe("null, or why every money field is null: the caller's tier (the Free plan) has no portfolio losses (issue 37 item 1)."),
     results: z.array(AssetResult),
   })
   .meta({ id: 'ResultsResponse' });

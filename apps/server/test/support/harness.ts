@@ -1,3 +1,4 @@
+import { tierColumns } from '../../src/modules/accounts/tier.service.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -289,4 +290,13 @@ export async function storedVersionsBesidesCurrent(db: DB, projectId: number): P
     .where((eb) => eb.or([eb('p.results_version', 'is', null), eb('c.version', '!=', eb.ref('p.results_version'))]))
     .execute();
   return rows.map((r) => r.version);
+}
+
+/**
+ * Puts the user's company on a paid tier, so the results API, exports and project cards carry money figures: a
+ * self-registered company starts on Free, which withholds them everywhere (issue 37 item 1). Answers the user.
+ */
+export async function onPaidPlan<U extends { company_code: string }>(s: { db: DB }, u: U, tier: 'professional' | 'enterprise' = 'enterprise'): Promise<U> {
+  await s.db.updateTable('companies').set(tierColumns(tier)).where('code', '=', u.company_code).execute();
+  return u;
 }

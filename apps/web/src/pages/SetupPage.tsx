@@ -6,6 +6,7 @@ import { AccountCard } from '../features/company/AccountCard';
 import { CompanyMembersCard } from '../features/company/CompanyMembersCard';
 import { ActivityLogCard } from '../features/company/ActivityLogCard';
 import { PublishedDatasetsCard } from '../features/company/PublishedDatasetsCard';
+import { UpgradeRequestsCard } from '../features/plans/UpgradeRequestsCard';
 import { OwnLayersCard } from '../features/company/OwnLayersCard';
 import { ApiTokensCard } from '../features/apitokens/ApiTokensCard';
 import { useAuth } from '../lib/AuthProvider';
@@ -36,6 +37,11 @@ export function SetupPage() {
         {user?.is_company_admin && (
           <Col xs={24}>
             <OwnLayersCard />
+          </Col>
+        )}
+        {user?.is_operator && (
+          <Col xs={24}>
+            <UpgradeRequestsCard />
           </Col>
         )}
         {user?.is_operator && (

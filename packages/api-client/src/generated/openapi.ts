@@ -530,6 +530,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/upgrade_requests/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Upgrade requests: an operator sees every company's pending ones (then the last decided); anyone else their company's */
+        get: operations["getV2UpgradeRequests"];
+        put?: never;
+        /**
+         * Ask for a higher tier for the caller's company
+         * @description Any active member may ask. The company's administrators and the installation's operators get a notification and an e-mail; an operator grants it (POST .../grant/ or npm run admin -- grant-tier). 400 when the tier is not above the company's; 409 while the company has a pending request (one at a time).
+         */
+        post: operations["postV2UpgradeRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/upgrade_requests/{id}/grant/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Grant a pending upgrade request (operators only): the company gets the tier asked for and every member is told */
+        post: operations["postV2UpgradeRequestsByIdGrant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/create_project/": {
         parameters: {
             query?: never;
@@ -885,7 +923,7 @@ export interface paths {
         put?: never;
         /**
          * Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses, score (JSON, CSV or GeoJSON)
-         * @description Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). `?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.
+         * @description Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). `?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset, or the caller's tier has no portfolio losses (Free plan: every money field null, `money_withheld` says so, CSV answers carry the header X-Money-Withheld).
          */
         post: operations["postV2AssetResults"];
         delete?: never;
@@ -1894,27 +1932,27 @@ export interface components {
              * @enum {string}
              */
             band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High" | "No data";
-            /** @description Expected annual loss: damage to building, contents and inventory plus business interruption, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Expected annual loss: damage to building, contents and inventory plus business interruption, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             expected_annual_loss_usd: number | null;
-            /** @description Expected annual loss after the asset's mitigation level, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Expected annual loss after the asset's mitigation level, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             residual_expected_annual_loss_usd: number | null;
-            /** @description Of the expected annual loss, the physical damage (building, contents, inventory), USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Of the expected annual loss, the physical damage (building, contents, inventory), USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             expected_damage_usd: number | null;
-            /** @description Of the expected annual loss, the business interruption (revenue lost to disruption), USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Of the expected annual loss, the business interruption (revenue lost to disruption), USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             expected_disruption_usd: number | null;
-            /** @description Loss of the rarest modelled event, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Loss of the rarest modelled event, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             max_exposure_usd: number | null;
-            /** @description Loss of the 1-in-100-year event after the site's flood protection, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Loss of the 1-in-100-year event after the site's flood protection, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             loss_1_in_100_usd: number | null;
-            /** @description Loss of the 1-in-250-year event, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Loss of the 1-in-250-year event, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             loss_1_in_250_usd: number | null;
-            /** @description 20-year expected loss: expected annual loss summed over the 20-year window around the year, undiscounted; a sum of expected losses, not a tail measure (the field name is kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description 20-year expected loss: expected annual loss summed over the 20-year window around the year, undiscounted; a sum of expected losses, not a tail measure (the field name is kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             cvar_usd: number | null;
-            /** @description Residual 20-year expected loss: the 20-year expected loss after mitigation (field name kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Residual 20-year expected loss: the 20-year expected loss after mitigation (field name kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             residual_cvar_usd: number | null;
             /** @description 20-year expected loss as a percentage of the value the user gave (valuation, else construction cost; with content and inventory, times ownership; field name kept for compatibility). */
             cvar_percent: number | null;
-            /** @description 20-year expected loss minus the residual 20-year expected loss, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description 20-year expected loss minus the residual 20-year expected loss, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             avoided_loss_usd: number | null;
             /**
              * @description How far to trust the hazard: "observed/modelled from real data", "model on real inputs", "published parameters only", "published dataset" (a published flood map registered on this installation: WRI Aqueduct Floods, JRC), "placeholder" (screening models) or "own data" (a value from your company's own hazard layer).
@@ -1934,6 +1972,8 @@ export interface components {
             /** @description Assets in the answer. */
             assets: number;
             rows: number;
+            /** @description null, or why every money field is null: the caller's tier (the Free plan) has no portfolio losses (issue 37 item 1). */
+            money_withheld: string | null;
             results: components["schemas"]["AssetResultInput"][];
         };
         AssetResultsFeatureCollectionInput: {
@@ -1993,6 +2033,36 @@ export interface components {
             "Residual 20-year expected loss (USD)": number | null;
             "20-year expected loss (%)": number | null;
             "Avoided loss (USD)": number | null;
+        };
+        UpgradeRequestBodyInput: {
+            /**
+             * @default professional
+             * @enum {string}
+             */
+            tier?: "free" | "professional" | "enterprise";
+            /** @default  */
+            message?: string;
+        };
+        UpgradeRequestInput: {
+            id: number;
+            company_code: string;
+            company_name: string;
+            /** @description the tier when asked */
+            tier_from: string;
+            /**
+             * @description the tier asked for
+             * @enum {string}
+             */
+            tier: "free" | "professional" | "enterprise";
+            message: string;
+            /** @enum {string} */
+            status: "pending" | "granted" | "declined";
+            /** @description username of the requester (null: the user was deleted) */
+            requested_by: string | null;
+            created_at: string;
+            decided_at: string | null;
+            /** @description the operator who decided, or admin-cli */
+            decided_by: string | null;
         };
         ErrorBody: {
             detail: string;
@@ -2095,27 +2165,27 @@ export interface components {
              * @enum {string}
              */
             band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High" | "No data";
-            /** @description Expected annual loss: damage to building, contents and inventory plus business interruption, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Expected annual loss: damage to building, contents and inventory plus business interruption, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             expected_annual_loss_usd: number | null;
-            /** @description Expected annual loss after the asset's mitigation level, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Expected annual loss after the asset's mitigation level, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             residual_expected_annual_loss_usd: number | null;
-            /** @description Of the expected annual loss, the physical damage (building, contents, inventory), USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Of the expected annual loss, the physical damage (building, contents, inventory), USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             expected_damage_usd: number | null;
-            /** @description Of the expected annual loss, the business interruption (revenue lost to disruption), USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Of the expected annual loss, the business interruption (revenue lost to disruption), USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             expected_disruption_usd: number | null;
-            /** @description Loss of the rarest modelled event, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Loss of the rarest modelled event, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             max_exposure_usd: number | null;
-            /** @description Loss of the 1-in-100-year event after the site's flood protection, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Loss of the 1-in-100-year event after the site's flood protection, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             loss_1_in_100_usd: number | null;
-            /** @description Loss of the 1-in-250-year event, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Loss of the 1-in-250-year event, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             loss_1_in_250_usd: number | null;
-            /** @description 20-year expected loss: expected annual loss summed over the 20-year window around the year, undiscounted; a sum of expected losses, not a tail measure (the field name is kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description 20-year expected loss: expected annual loss summed over the 20-year window around the year, undiscounted; a sum of expected losses, not a tail measure (the field name is kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             cvar_usd: number | null;
-            /** @description Residual 20-year expected loss: the 20-year expected loss after mitigation (field name kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description Residual 20-year expected loss: the 20-year expected loss after mitigation (field name kept for compatibility), USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             residual_cvar_usd: number | null;
             /** @description 20-year expected loss as a percentage of the value the user gave (valuation, else construction cost; with content and inventory, times ownership; field name kept for compatibility). */
             cvar_percent: number | null;
-            /** @description 20-year expected loss minus the residual 20-year expected loss, USD, ownership-adjusted; null when the hazard has no data at the asset. */
+            /** @description 20-year expected loss minus the residual 20-year expected loss, USD, ownership-adjusted; null when the hazard has no data at the asset, or the caller's tier has no portfolio losses. */
             avoided_loss_usd: number | null;
             /**
              * @description How far to trust the hazard: "observed/modelled from real data", "model on real inputs", "published parameters only", "published dataset" (a published flood map registered on this installation: WRI Aqueduct Floods, JRC), "placeholder" (screening models) or "own data" (a value from your company's own hazard layer).
@@ -2135,6 +2205,8 @@ export interface components {
             /** @description Assets in the answer. */
             assets: number;
             rows: number;
+            /** @description null, or why every money field is null: the caller's tier (the Free plan) has no portfolio losses (issue 37 item 1). */
+            money_withheld: string | null;
             results: components["schemas"]["AssetResult"][];
         };
         AssetResultsFeatureCollection: {
@@ -2194,6 +2266,36 @@ export interface components {
             "Residual 20-year expected loss (USD)": number | null;
             "20-year expected loss (%)": number | null;
             "Avoided loss (USD)": number | null;
+        };
+        UpgradeRequestBody: {
+            /**
+             * @default professional
+             * @enum {string}
+             */
+            tier: "free" | "professional" | "enterprise";
+            /** @default  */
+            message: string;
+        };
+        UpgradeRequest: {
+            id: number;
+            company_code: string;
+            company_name: string;
+            /** @description the tier when asked */
+            tier_from: string;
+            /**
+             * @description the tier asked for
+             * @enum {string}
+             */
+            tier: "free" | "professional" | "enterprise";
+            message: string;
+            /** @enum {string} */
+            status: "pending" | "granted" | "declined";
+            /** @description username of the requester (null: the user was deleted) */
+            requested_by: string | null;
+            created_at: string;
+            decided_at: string | null;
+            /** @description the operator who decided, or admin-cli */
+            decided_by: string | null;
         };
     };
     responses: never;
@@ -4542,6 +4644,180 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2UpgradeRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description an operator: every company's pending requests, then the 50 last decided; anyone else: their own company's, newest first */
+                        requests: components["schemas"]["UpgradeRequest"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV2UpgradeRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpgradeRequestBodyInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request: components["schemas"]["UpgradeRequest"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV2UpgradeRequestsByIdGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request: components["schemas"]["UpgradeRequest"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

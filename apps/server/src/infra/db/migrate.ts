@@ -24,6 +24,7 @@ import * as m0025 from './migrations/0025_construction_class.js';
 import * as m0026 from './migrations/0026_published_datasets.js';
 import * as m0027 from './migrations/0027_account_recovery.js';
 import * as m0028 from './migrations/0028_stored_files.js';
+import * as m0029 from './migrations/0029_upgrade_requests.js';
 import * as m0032 from './migrations/0032_valuation_denominator.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0026_published_datasets': m0026,
   '0027_account_recovery': m0027,
   '0028_stored_files': m0028,
+  '0029_upgrade_requests': m0029,
   '0032_valuation_denominator': m0032,
 };
 

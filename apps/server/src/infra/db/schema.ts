@@ -97,6 +97,20 @@ export interface PasswordResetTokensTable {
   used_at: Timestamp | null;
 }
 
+/** A company's request for a higher tier (migration 0029): at most one pending per company. */
+export interface UpgradeRequestsTable {
+  id: Generated<number>;
+  company_id: number;
+  requested_by: number | null;
+  tier_from: string;
+  tier: string;
+  message: Generated<string>;
+  status: Generated<'pending' | 'granted' | 'declined'>;
+  created_at: Timestamp;
+  decided_at: Timestamp | null;
+  decided_by: string | null;
+}
+
 /** A 2FA recovery code (migration 0027): SHA-256 of salt and code, single use. */
 export interface MfaRecoveryCodesTable {
   id: Generated<number>;
@@ -190,6 +204,7 @@ export interface Database extends FaqTables {
   personal_api_tokens: PersonalApiTokensTable;
   email_codes: EmailCodesTable;
   password_reset_tokens: PasswordResetTokensTable;
+  upgrade_requests: UpgradeRequestsTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
   login_attempts: LoginAttemptsTable;
   notifications: NotificationsTable;

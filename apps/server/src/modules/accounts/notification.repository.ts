@@ -56,8 +56,8 @@ export class NotificationRepository {
   }
 
   /** Marks every unread notification about `ref` read, whoever it was for; answers how many. */
-  async markReadByRef(ref: string): Promise<number> {
-    const res = await this.db.updateTable('notifications').set({ read_at: new Date() }).where('ref', '=', ref).where('read_at', 'is', null).executeTakeFirst();
+  async markReadByRef(ref: string, db: DB = this.db): Promise<number> {
+    const res = await db.updateTable('notifications').set({ read_at: new Date() }).where('ref', '=', ref).where('read_at', 'is', null).executeTakeFirst();
     return Number(res.numUpdatedRows);
   }
 

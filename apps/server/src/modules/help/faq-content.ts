@@ -541,10 +541,11 @@ ${PERILS_NOT_MODELLED.map((p) => `<li>${p.name} (${p.note})</li>`).join('\n')}
     key: 'account-tiers',
     title: 'What do the subscription tiers include?',
     keywords: ['Subscription tiers'],
-    content: `<table><thead><tr><th>Tier</th><th>Modules</th><th>Assets</th><th>Dashboard</th></tr></thead><tbody>
-<tr><td>free (self-registration)</td><td>Physical Risk, Map Module</td><td>100</td><td>portfolio losses and RCP year-loss bars show "Please upgrade tier to see content"</td></tr>
-<tr><td>professional</td><td>all modules</td><td>2,000</td><td>all sections</td></tr>
-<tr><td>enterprise</td><td>all modules</td><td>100,000</td><td>all sections</td></tr></tbody></table>
+    content: `<table><thead><tr><th>Tier</th><th>Modules</th><th>Assets</th><th>What you see</th></tr></thead><tbody>
+<tr><td>free (self-registration)</td><td>Physical Risk, Map Module</td><td>100</td><td>climate and hazard scores and bands, hazard intensities, the asset risk map, the heat map, climate variable intensity and the asset table. <strong>No money figure anywhere</strong>: the KPI cards (maximum exposure, 20-year expected loss and its residual, avoided loss, expected annual loss, premium, 1-in-100 and 1-in-250-year losses), the loss charts, losses by hazard, country, scenario and year, and the asset table's loss columns show "Please upgrade tier to see content"; the project card shows <em>Locked</em> for maximum exposure and residual 20-year expected loss; the CSV report, the summary workbook, the GIS export and the results API leave every loss column empty (the results API says so in <code>money_withheld</code>); the slide report and the TCFD report show the placeholder instead of the figures. Transition Risk is not included.</td></tr>
+<tr><td>professional</td><td>all modules</td><td>2,000</td><td>everything, money figures included</td></tr>
+<tr><td>enterprise</td><td>all modules</td><td>100,000</td><td>everything</td></tr></tbody></table>
+<p><strong>Upgrading.</strong> Every locked panel has a <em>Request upgrade</em> button: any member may press it, once per company until it is answered. Your company's administrators and the operators of your installation get a notification and an e-mail; an operator grants it (on the setup page, or on the server with <code>npm run admin -- grant-tier --company CODE</code>), and every member of the company is notified. Reload the page to see the figures. There is no trial period: an upgrade lasts until an operator changes it.</p>
 <p>The tier belongs to the company; when it changes, the company's users are notified. Column editing permissions in the asset table are per user and all allowed by default.</p>`,
   },
 

@@ -5,6 +5,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { Lru } from '../../lib/lru.js';
 import { iso } from '../accounts/user.presenter.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
+import { moneyAllowed } from '../accounts/tier.service.js';
 import { roleOf, type ProjectAccessPolicy } from '../access/project-access.policy.js';
 import type { ProjectListRepository } from './project-list.repository.js';
 
@@ -40,6 +41,8 @@ export class ProjectListService {
     /** Filters the caller saved for themselves ("Save as default" on the dashboard), if any. */
     const savedByUser = (me?.default_filters as DefaultFilters | null) ?? null;
     const userDefaults = savedByUser ?? SYSTEM_DEFAULT_FILTERS;
+    // The card's maximum exposure and RCVaR are money figures: a tier without portfolio losses (Free) gets null, as on the dashboard.
+    const money = moneyAllowed(await this.users.companyById(caller.companyId));
     const data: PhysicalProject[] = rows.map((r) => {
       const permission = roleOf(caller, r.owner_id, r.share_permission);
       const summary = r.summary;
@@ -52,8 +55,8 @@ export class ProjectListService {
         progress: r.progress,
         message: r.status_message,
         overall: summary?.overall ?? null,
-        value: summary ? summary.max_exposure : null,
-        loss: summary ? summary.rcvar : null,
+        value: summary && money ? summary.max_exposure : null,
+        loss: summary && money ? summary.rcvar : null,
         total_value: summary ? summary.total_value : null,
         assets: counts.get(r.id) ?? 0,
         variables: r.portfolio_variables as string[],

@@ -26,6 +26,7 @@ import { AppError } from '../../lib/errors.js';
 import type { FileStore } from '../../infra/file-store.js';
 import type { ProjectAccessPolicy } from '../access/project-access.policy.js';
 import type { OwnLayerService } from '../own-layers/own-layer.service.js';
+import { MONEY_WITHHELD, withholdMoney, type TierGate } from '../accounts/tier.service.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Most rows an export may have (a worksheet holds 1,048,576). */
@@ -45,9 +46,10 @@ function sheetOf(rows: Record<string, unknown>[], header: string[]): XLSX.WorkSh
 }
 
 /** The About sheet; the portfolio name is the user's text, so every cell is escaped like the data sheets. */
-function aboutSheet(project: ProjectRow, analysisType: AnalysisType, what: string): XLSX.WorkSheet {
+function aboutSheet(project: ProjectRow, analysisType: AnalysisType, what: string, moneyWithheld = false): XLSX.WorkSheet {
   return aboutOf([
     [what],
+    ...(moneyWithheld ? [['Plan', MONEY_WITHHELD]] : []),
     ['Portfolio', project.name],
     ['Analysis type', analysisType.toUpperCase()],
     ['Methodology version', METHODOLOGY_VERSION],
@@ -98,7 +100,13 @@ export class ExportService {
     private readonly decodeLimit: DecodeLimit,
     /** The company's own hazard layers (issue 23 item 3), for the 'own data' marks. */
     private readonly own?: Pick<OwnLayerService, 'markerFor'>,
+    /** Whether the caller's tier shows money figures (a Free company's workbooks leave them empty). */
+    private readonly tiers?: Pick<TierGate, 'moneyAllowed'>,
   ) {}
+
+  private async moneyAllowed(caller: AuthUser): Promise<boolean> {
+    return this.tiers ? this.tiers.moneyAllowed(caller.companyId) : true;
+  }
 
   /** A physical project by name among those the caller can see, with download permission. */
   private async project(caller: AuthUser, name: string) {
@@ -134,8 +142,10 @@ export class ExportService {
     }
     // The rows of the results API (analysis/result-rows.ts), under the spreadsheet's column names.
     const sel = { analysisType: at, hazards, scenarios, years, withMitigation: body.has_mitigation ?? true, gdpAdjusted: body.adjusted_gdp ?? false };
+    const money = await this.moneyAllowed(caller);
     const rows: CsvReportRow[] = [];
-    for (const r of assetResultRows(results, sel, own)) {
+    for (const r0 of assetResultRows(results, sel, own)) {
+      const r = money ? r0 : withholdMoney(r0);
       rows.push({
         Asset: r.asset_name,
         Latitude: r.latitude,
@@ -166,7 +176,7 @@ export class ExportService {
     const header = Object.keys(rows[0] ?? { Asset: '' });
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(wb, sheetOf(rows, header), 'Analysis');
-    XLSX.utils.book_append_sheet(wb, aboutSheet(project, at, 'Asset-level climate risk export'), 'About');
+    XLSX.utils.book_append_sheet(wb, aboutSheet(project, at, 'Asset-level climate risk export', !money), 'About');
     const data = XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
     const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
     const file = await this.files.save(caller.id, `${project.name}_analysis_${stamp}.xlsx`, XLSX_TYPE, data);
@@ -186,15 +196,18 @@ export class ExportService {
     const results = await loadProjectResults(this.db, project.id, this.decodeLimit);
     const hazards: HazardKey[] = (project.portfolio_variables as string[]).map((l) => hazardByLabel(l)!.key);
     const filters = project.default_filters as { analysis_type: string; scenario: string; year: number };
-    const portfolioRows = summaryPortfolioRows(results, hazards, at, withMitigation);
+    const portfolioRows0 = summaryPortfolioRows(results, hazards, at, withMitigation);
     const sc = (filters.analysis_type === at ? filters.scenario : '45') as ScenarioCode;
     const year = filters.analysis_type === at ? filters.year : at === 'rcp' ? 2050 : 2050;
     const own = await this.own?.markerFor(project);
     await own?.prefetch(results.assets, cellsOf(at, [sc], [year]));
     const ownAt = results.assets.map((asset) => (own ? own.hazardsAt(Number(asset.latitude), Number(asset.longitude), sc, year) : null));
-    const hazardRows = summaryHazardRows(results, hazards, at, sc, year, withMitigation, ownAt);
-    const assetRows = summaryAssetRows(results, hazards, at, sc, year, ownAt);
+    const money = await this.moneyAllowed(caller);
+    const gate = <T extends object>(rows: T[]) => (money ? rows : rows.map(withholdMoney));
+    const hazardRows = gate(summaryHazardRows(results, hazards, at, sc, year, withMitigation, ownAt));
+    const assetRows = gate(summaryAssetRows(results, hazards, at, sc, year, ownAt));
     const wb = XLSX.utils.book_new();
+    const portfolioRows = gate(portfolioRows0);
     XLSX.utils.book_append_sheet(wb, sheetOf(portfolioRows, Object.keys(portfolioRows[0]!)), 'Portfolio');
     XLSX.utils.book_append_sheet(
       wb,
@@ -204,7 +217,7 @@ export class ExportService {
     XLSX.utils.book_append_sheet(wb, sheetOf(assetRows, Object.keys(assetRows[0] ?? { Asset: '' })), 'Assets');
     XLSX.utils.book_append_sheet(
       wb,
-      aboutSheet(project, at, `Portfolio summary (${SCENARIO_LABELS[at][sc]}, ${year} for the hazard and asset sheets)`),
+      aboutSheet(project, at, `Portfolio summary (${SCENARIO_LABELS[at][sc]}, ${year} for the hazard and asset sheets)`, !money),
       'About',
     );
     const data = XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;

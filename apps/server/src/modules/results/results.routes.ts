@@ -36,7 +36,8 @@ function resultsApiRoutes(app: RouteApp) {
         description:
           'Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). ' +
           '`?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). ' +
-          'At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.',
+          'At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset, ' +
+          "or the caller's tier has no portfolio losses (Free plan: every money field null, `money_withheld` says so, CSV answers carry the header X-Money-Withheld).",
         security: TOKEN_SECURITY,
         querystring: ResultsQuery,
         body: ResultsRequest,
@@ -60,6 +61,8 @@ function resultsApiRoutes(app: RouteApp) {
     async (req, reply) => {
       const { response, rows } = await results.rows(caller(req), req.body);
       const stem = response.project_id ? `project_${response.project_id}_results` : 'asset_results';
+      // a Free company's rows carry no money figures: said in a header for CSV, a member for GeoJSON and JSON
+      if (response.money_withheld) reply.header('x-money-withheld', 'portfolio_losses');
       if (req.query.format === 'csv') {
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
@@ -67,7 +70,7 @@ function resultsApiRoutes(app: RouteApp) {
           .send(resultsCsv(rows) as never);
       }
       if (req.query.format === 'geojson') {
-        const fc = featureCollection(rows, { methodology_version: response.methodology_version });
+        const fc = featureCollection(rows, { methodology_version: response.methodology_version, money_withheld: response.money_withheld });
         return reply
           .header('content-type', 'application/geo+json')
           .header('content-disposition', `attachment; filename="${stem}.geojson"`)

@@ -43,6 +43,7 @@ import { AppError, badRequest } from '../../lib/errors.js';
 import { assertCan, type ProjectAccessPolicy } from '../access/project-access.policy.js';
 import type { OwnLayerService } from '../own-layers/own-layer.service.js';
 import type { PublishedDatasetService } from '../published/published-datasets.service.js';
+import { MONEY_WITHHELD, withholdMoney, type TierGate } from '../accounts/tier.service.js';
 
 /** Posted assets analysed between two yields to the event loop. */
 const CHUNK_ASSETS = 250;
@@ -90,6 +91,11 @@ function inputOf(a: ResultsAsset, i: number): AssetInput {
   };
 }
 
+/** The rows with their money figures withheld, lazily (the rows of a large project are never all in memory). */
+function* withheld(rows: Iterable<AssetResult>): Iterable<AssetResult> {
+  for (const r of rows) yield withholdMoney(r);
+}
+
 /** CSV text of result rows: RFC 4180 quoting; text cells that a spreadsheet would run as a formula are escaped (csvField). */
 export function resultsCsv(rows: Iterable<AssetResult>): string {
   const lines = [ASSET_RESULT_COLUMNS.join(',')];
@@ -135,7 +141,13 @@ export class ResultsService {
     private readonly own?: Pick<OwnLayerService, 'markerFor' | 'registryFor'>,
     /** The installation's published flood maps: applied to posted assets before the own layers, and marked. */
     private readonly published?: Pick<PublishedDatasetService, 'current'>,
+    /** Whether the caller's tier shows money figures (a Free company gets them as null). */
+    private readonly tiers?: Pick<TierGate, 'moneyAllowed'>,
   ) {}
+
+  private async moneyAllowed(caller: AuthUser): Promise<boolean> {
+    return this.tiers ? this.tiers.moneyAllowed(caller.companyId) : true;
+  }
 
   /** A project the caller may download (the export routes' rule): 404 when not visible, 403 without download right. */
   private async downloadable(caller: AuthUser, projectId: number): Promise<ProjectRow> {
@@ -175,6 +187,8 @@ export class ResultsService {
       await pub?.prefetch(results.assets, cellsOf(at, scenarios, years));
     }
     const sel: ResultSelection = { analysisType: at, hazards, scenarios, years, withMitigation: body.with_mitigation, gdpAdjusted: body.gdp_adjusted };
+    const money = await this.moneyAllowed(caller);
+    const rows = assetResultRows(results, sel, marker);
     return {
       response: {
         methodology_version: METHODOLOGY_VERSION,
@@ -182,8 +196,9 @@ export class ResultsService {
         analysis_type: at,
         assets: results.assets.length,
         rows: countRows(results.assets.length, sel),
+        money_withheld: money ? null : MONEY_WITHHELD,
       },
-      rows: assetResultRows(results, sel, marker),
+      rows: money ? rows : withheld(rows),
     };
   }
 
@@ -233,7 +248,11 @@ export class ResultsService {
     const year = checkYears(at, [q.year ?? (at === filters.analysis_type ? filters.year : 2050)], 'year')[0]!;
     const hazards = hazardsOfProject(project);
     const results = await loadProjectResults(this.db, project.id, this.decodeLimit);
-    const properties = results.assets.map((_, i) => assetFeatureProperties(results, i, at, scenario, year, hazards, q.with_mitigation === 'true'));
+    const money = await this.moneyAllowed(caller);
+    const properties = results.assets.map((_, i) => {
+      const p = assetFeatureProperties(results, i, at, scenario, year, hazards, q.with_mitigation === 'true');
+      return money ? p : withholdMoney(p);
+    });
     return { project, properties, hazards, at, scenario, year };
   }
 }

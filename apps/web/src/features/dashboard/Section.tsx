@@ -1,16 +1,13 @@
 import { useState, type ReactNode } from 'react';
 import { Button, Card, Empty, Modal } from 'antd';
-import { InfoCircleOutlined, LockOutlined } from '@ant-design/icons';
+import { InfoCircleOutlined } from '@ant-design/icons';
+import { UpgradePanel } from '../../ui/UpgradePanel';
 
-export const UPGRADE_TEXT = 'Please upgrade tier to see content';
+export { UPGRADE_TEXT } from '../../ui/UpgradePanel';
 
-/** The tier does not allow this section (spec 001 §6): its data is null. */
+/** The tier does not allow this section (spec 001 §6): its data is null; the panel offers the upgrade (issue 37 item 1). */
 export function UpgradePlaceholder() {
-  return (
-    <div className="crp-dash-upgrade" data-testid="upgrade-placeholder">
-      <LockOutlined aria-hidden /> {UPGRADE_TEXT}
-    </div>
-  );
+  return <UpgradePanel />;
 }
 
 /** An info icon opening a modal with the explanation of a figure. */

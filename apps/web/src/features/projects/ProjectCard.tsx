@@ -7,11 +7,14 @@ import {
   FilePptOutlined,
   FileTextOutlined,
   GlobalOutlined,
+  LockOutlined,
   ShareAltOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { CLIMATE_SCORE_COLOURS, climateScoreLevel, formatMillions, SCENARIO_LABELS, type AnalysisType, type ScenarioCode } from '@crp/contracts';
+import { UPGRADE_TEXT } from '../../ui/UpgradePanel';
+import { useTierData } from '../../lib/useTierData';
+import { CLIMATE_SCORE_COLOURS, climateScoreLevel, formatMillions, PLAN_INCLUDES, SCENARIO_LABELS, type AnalysisType, type ScenarioCode } from '@crp/contracts';
 import { fetchProjectStatus, type PhysicalProject } from '../../api/projects';
 import { cardAbilities } from './projectFilters';
 
@@ -77,11 +80,19 @@ function ScoreBlock({ project }: { project: PhysicalProject }) {
   );
 }
 
-function Metric({ label, value }: { label: string; value: string }) {
+function Metric({ label, value, locked = false }: { label: string; value: string; locked?: boolean }) {
   return (
     <div className="crp-metric">
       <div className="crp-metric-label">{label}</div>
-      <div className="crp-metric-value">{value}</div>
+      {locked ? (
+        <Tooltip title={`${UPGRADE_TEXT}: ${PLAN_INCLUDES.professional}`}>
+          <div className="crp-metric-value crp-metric-locked" data-testid="metric-locked">
+            <LockOutlined aria-hidden /> Locked
+          </div>
+        </Tooltip>
+      ) : (
+        <div className="crp-metric-value">{value}</div>
+      )}
     </div>
   );
 }
@@ -89,6 +100,8 @@ function Metric({ label, value }: { label: string; value: string }) {
 export function ProjectCard({ project: p, handlers: h }: { project: PhysicalProject; handlers: ProjectCardHandlers }) {
   const can = cardAbilities(p.permission);
   const analysed = p.status === 'done';
+  // money figures are not part of the Free plan: the server sends null, the card says why (issue 37 item 1)
+  const moneyLocked = useTierData()?.tier_permissions.portfolio_losses !== true;
   return (
     <Card className="crp-card crp-project-card" data-testid="project-card" data-project={p.name}>
       <div className="crp-project-head">
@@ -126,9 +139,9 @@ export function ProjectCard({ project: p, handlers: h }: { project: PhysicalProj
         </div>
       )}
       <div className="crp-metrics">
-        <Metric label="Maximum exposure" value={p.value === null ? '—' : formatMillions(p.value)} />
+        <Metric label="Maximum exposure" value={p.value === null ? '—' : formatMillions(p.value)} locked={moneyLocked && p.value === null} />
         <Metric label="Assets" value={String(p.assets)} />
-        <Metric label="Residual 20-year expected loss" value={p.loss === null ? '—' : formatMillions(p.loss)} />
+        <Metric label="Residual 20-year expected loss" value={p.loss === null ? '—' : formatMillions(p.loss)} locked={moneyLocked && p.loss === null} />
       </div>
       <div className="crp-hazard-tags" aria-label="Hazards">
         {p.variables.map((v) => (

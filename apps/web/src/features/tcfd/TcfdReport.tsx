@@ -1,4 +1,5 @@
-import { Alert, Button, Input, Space, Table, Tag } from 'antd';
+import { Button, Input, Space, Table, Tag } from 'antd';
+import { UPGRADE_TEXT, UpgradePanel } from '../../ui/UpgradePanel';
 import { PrinterOutlined } from '@ant-design/icons';
 import { type TcfdNoteKey, CLIMATE_SCORE_COLOURS, SCENARIO_LABELS, SCENARIOS, markerColour } from '@crp/contracts';
 import type { DashboardData } from '../../api/dashboard';
@@ -11,7 +12,6 @@ import './tcfd.css';
 
 /** Hazards scoring above this at the report year are called material in the Strategy section. */
 const MATERIAL_SCORE = 50;
-const UPGRADE = 'Please upgrade tier to see content';
 
 type NoteKey = TcfdNoteKey;
 const NOTE_PROMPTS: Record<NoteKey, string> = {
@@ -158,7 +158,7 @@ export function TcfdReport({ data }: { data: DashboardData }) {
             </p>
           </>
         ) : (
-          <Alert type="info" title={UPGRADE} />
+          <UpgradePanel />
         )}
         <Recommended>b) Impact on the business, strategy and financial planning</Recommended>
         {card ? (
@@ -170,7 +170,7 @@ export function TcfdReport({ data }: { data: DashboardData }) {
             {money(card.expected_annual_loss)}, and the loss in the most severe modelled event (maximum exposure) {money(card.max_exposure)}.
           </p>
         ) : (
-          <Alert type="info" title={UPGRADE} />
+          <UpgradePanel />
         )}
         {top.length > 0 && (
           <Table
@@ -244,7 +244,7 @@ export function TcfdReport({ data }: { data: DashboardData }) {
             )}
           </>
         ) : (
-          <Alert type="info" title={UPGRADE} />
+          <UpgradePanel />
         )}
       </Section>
 
@@ -279,19 +279,19 @@ export function TcfdReport({ data }: { data: DashboardData }) {
             </tr>
             <tr>
               <th>20-year expected loss (expected annual loss summed over 20 years)</th>
-              <td>{card ? `${money(card.climate_value_at_risk)} (${percent(card.climate_value_at_risk_percentage)})` : UPGRADE}</td>
+              <td>{card ? `${money(card.climate_value_at_risk)} (${percent(card.climate_value_at_risk_percentage)})` : UPGRADE_TEXT}</td>
             </tr>
             <tr>
               <th>Residual 20-year expected loss</th>
-              <td>{card ? `${money(card.residual_climate_value_at_risk)} (${percent(card.residual_climate_value_at_risk_percentage)})` : UPGRADE}</td>
+              <td>{card ? `${money(card.residual_climate_value_at_risk)} (${percent(card.residual_climate_value_at_risk_percentage)})` : UPGRADE_TEXT}</td>
             </tr>
             <tr>
               <th>Expected annual loss</th>
-              <td>{card ? money(card.expected_annual_loss) : UPGRADE}</td>
+              <td>{card ? money(card.expected_annual_loss) : UPGRADE_TEXT}</td>
             </tr>
             <tr>
               <th>Technical insurance premium</th>
-              <td>{card ? `${money(card.technical_insurance_premium)} per year` : UPGRADE}</td>
+              <td>{card ? `${money(card.technical_insurance_premium)} per year` : UPGRADE_TEXT}</td>
             </tr>
             <tr>
               <th>1-in-100 / 1-in-250-year loss</th>
@@ -300,12 +300,12 @@ export function TcfdReport({ data }: { data: DashboardData }) {
                   ? card.loss_100_year === null || card.loss_250_year === null
                     ? 'analyse again to see'
                     : `${money(card.loss_100_year)} / ${money(card.loss_250_year)}`
-                  : UPGRADE}
+                  : UPGRADE_TEXT}
               </td>
             </tr>
             <tr>
               <th>Maximum exposure</th>
-              <td>{card ? `${money(card.max_exposure)} (${percent(card.max_exposure_percentage)})` : UPGRADE}</td>
+              <td>{card ? `${money(card.max_exposure)} (${percent(card.max_exposure_percentage)})` : UPGRADE_TEXT}</td>
             </tr>
           </tbody>
         </table>
