@@ -205,6 +205,12 @@ function generate(doc) {
         } else bodyType = pyType(s, ctx);
       }
       const multipart = Object.keys(content).includes('multipart/form-data');
+      // other media types the body may come in (the results API's CSV and GeoJSON): body as str or dict, content_type=
+      const alternatives = Object.keys(content).filter((t) => t !== media && t !== 'multipart/form-data' && t !== 'application/x-www-form-urlencoded');
+      if (bodyType && alternatives.length) {
+        const types = [bodyType, ...alternatives.map((t) => (t.startsWith('text/') ? 'str' : pyType({ ...content[t].schema, properties: undefined }, ctx)))];
+        bodyType = [...new Set(types)].length > 1 ? `Union[${[...new Set(types)].join(', ')}]` : bodyType;
+      }
       // responses: every 2xx media type
       const okCodes = Object.keys(op.responses ?? {}).filter((c) => /^2\d\d$/.test(c));
       const returnTypes = [];
@@ -234,6 +240,7 @@ function generate(doc) {
       for (const p of otherParams.filter((q) => q.required)) kw.push(`${p.py}: ${pyType(p.schema, ctx)}`);
       for (const p of otherParams.filter((q) => !q.required)) kw.push(`${p.py}: Optional[${pyType({ ...p.schema, nullable: false }, ctx)}] = None`);
       if (multipart) kw.push('files: Optional[Mapping[str, FileField]] = None');
+      if (bodyType && alternatives.length) kw.push(`content_type: Optional[Literal[${[media, ...alternatives].map(pyStr).join(', ')}]] = None`);
       if (kw.length) sig.push('*', ...kw);
 
       const docs = [];
@@ -241,10 +248,17 @@ function generate(doc) {
       if (op.description) docs.push('', ...docLines(op.description, '        '));
       docs.push('', `        \`${method.toUpperCase()} ${path}\` (operationId \`${op.operationId}\`${op.security?.length ? '' : ', no token'}).`);
       const described = [...pathParams, ...otherParams].filter((p) => p.description || p.schema?.description);
-      if (described.length || multipart) {
+      if (described.length || multipart || (bodyType && alternatives.length)) {
         docs.push('', '        Args:');
         for (const p of described) docs.push(...docLines(`${p.py}: ${p.description || p.schema.description}`, '            '));
         if (multipart) docs.push('            files: file parts of a multipart form (the body then goes as its text fields).');
+        if (bodyType && alternatives.length)
+          docs.push(
+            ...docLines(
+              `content_type: the body's media type, ${[media, ...alternatives].join(', ')} (default: text/... for a str body, else ${media}).`,
+              '            ',
+            ),
+          );
       }
       const statuses = Object.keys(op.responses ?? {}).filter((c) => !/^2/.test(c));
       if (statuses.length) docs.push('', `        Raises ApiError on ${statuses.join(', ')} and any other error answer.`);
@@ -257,7 +271,7 @@ function generate(doc) {
       if (h.length) call.push(`            headers={${h.map((p) => `${pyStr(p.name)}: ${p.py}`).join(', ')}},`);
       if (bodyType) call.push('            body=body,');
       if (multipart) call.push('            files=files,');
-      if (media) call.push(`            media=${pyStr(media)},`);
+      if (media) call.push(`            media=${bodyType && alternatives.length ? 'content_type or ' : ''}${pyStr(media)},`);
       if (!op.security?.length) call.push('            auth=False,');
 
       const oneLine = `    def ${opName}(${sig.join(', ')}) -> ${ret}:`;

@@ -108,6 +108,12 @@ out["pat_prefix"], out["pat_read_only"] = made["token"][:8], pat.read_only
 request = json.loads(os.environ["REQUEST"])
 out["rows"] = pat.post_v2_asset_results(request)["results"]
 out["rows_kw"] = pat.asset_results(**request)["results"]
+options = {k: v for k, v in request.items() if k != "assets"}
+out["rows_csv_body"] = pat.asset_results("id,name,lat,long,property type,valuation,revenue\\nHK-1,HK office,22.3,114.17,Office,100000000,20000000\\n", **options)["results"]
+a = request["assets"][0]
+fc = {"type": "FeatureCollection", "features": [{"type": "Feature", "id": a["id"], "geometry": {"type": "Point", "coordinates": [a["longitude"], a["latitude"]]},
+      "properties": {k: v for k, v in a.items() if k not in ("id", "latitude", "longitude")}}]}
+out["rows_geojson_body"] = pat.asset_results(fc, **options)["results"]
 csv_text = pat.asset_results(request, format="csv")
 out["csv"] = [type(csv_text).__name__, csv_text.splitlines()[0], len(csv_text.splitlines())]
 gj = pat.asset_results(request, format="geojson")
@@ -140,6 +146,8 @@ print(json.dumps(out))
     assert.equal(direct.status, 200);
     assert.deepEqual(out.rows, direct.body.results);
     assert.deepEqual(out.rows_kw, direct.body.results);
+    assert.deepEqual(out.rows_csv_body, direct.body.results, 'the same asset as a CSV body (options in the query string)');
+    assert.deepEqual(out.rows_geojson_body, direct.body.results, 'the same asset as a GeoJSON FeatureCollection body');
     assert.equal((out.rows as { asset_id: string }[])[0]!.asset_id, 'HK-1');
     assert.deepEqual(out.csv, ['str', Object.keys(direct.body.results[0]).join(','), 1 + direct.body.results.length]);
     assert.deepEqual(out.geojson, ['FeatureCollection', direct.body.results.length, 'HK-1']);

@@ -1021,9 +1021,16 @@ class Operations(BaseClient):
 
     def post_v2_asset_results(
         self,
-        body: ResultsRequestInput,
+        body: Union[ResultsRequestInput, str, Dict[str, Any]],
         *,
         format: Optional[Literal["json", "csv", "geojson"]] = None,
+        hazards: Optional[str] = None,
+        analysis_type: Optional[str] = None,
+        scenarios: Optional[str] = None,
+        years: Optional[str] = None,
+        with_mitigation: Optional[str] = None,
+        gdp_adjusted: Optional[str] = None,
+        content_type: Optional[Literal["application/json", "text/csv", "application/geo+json"]] = None,
     ) -> Union[ResultsResponse, str, AssetResultsFeatureCollection]:
         """
         Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses,
@@ -1031,21 +1038,41 @@ class Operations(BaseClient):
 
         Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running,
         with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with
-        the same engine and hazard layers). `?format=json` (default) answers this schema; `csv` the same
-        columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as
+        the same engine and hazard layers). The assets may also come as a CSV body (text/csv, a header row of
+        the upload template's columns) or a GeoJSON FeatureCollection of Point features
+        (application/geo+json), read and checked as an upload is, with hazards, analysis_type, scenarios,
+        years, with_mitigation, gdp_adjusted as query parameters (lists comma-separated:
+        hazards=typhoon,river_flood&years=2030,2050). `?format=json` (default) answers this schema; `csv` the
+        same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as
         properties (application/geo+json). At most 100,000 rows per answer (400 naming `years`). Money in USD,
         ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.
 
         `POST /api/v2/asset_results/` (operationId `postV2AssetResults`).
+
+        Args:
+            hazards: Hazard keys, comma-separated (typhoon,river_flood). With a CSV or GeoJSON body only; a
+            JSON body sends it as a key.
+            analysis_type: ssp (default) or rcp. With a CSV or GeoJSON body only; a JSON body sends it as a
+            key.
+            scenarios: Scenario codes, comma-separated (45,85). With a CSV or GeoJSON body only; a JSON body
+            sends it as a key.
+            years: Years, comma-separated (2030,2050). With a CSV or GeoJSON body only; a JSON body sends it
+            as a key.
+            with_mitigation: true (default) or false. With a CSV or GeoJSON body only; a JSON body sends it as
+            a key.
+            gdp_adjusted: false (default) or true. With a CSV or GeoJSON body only; a JSON body sends it as a
+            key.
+            content_type: the body's media type, application/json, text/csv, application/geo+json (default:
+            text/... for a str body, else application/json).
 
         Raises ApiError on 400, 401, 403, 404, 409, 413, 422 and any other error answer.
         """
         return self._request(
             "POST",
             "/api/v2/asset_results/",
-            query={"format": format},
+            query={"format": format, "hazards": hazards, "analysis_type": analysis_type, "scenarios": scenarios, "years": years, "with_mitigation": with_mitigation, "gdp_adjusted": gdp_adjusted},
             body=body,
-            media="application/json",
+            media=content_type or "application/json",
         )
 
     def get_v2_projects_by_project_id_assets_gis(

@@ -144,9 +144,15 @@ class BaseClient:
         data: Optional[bytes] = None
         if files or media == "multipart/form-data":
             data, send["content-type"] = _multipart(body or {}, files or {})
+        elif isinstance(body, str):  # a CSV body
+            data = body.encode("utf-8")
+            send["content-type"] = (media if media and media.startswith("text/") else "text/csv") + "; charset=utf-8"
+        elif isinstance(body, (bytes, bytearray)):
+            data = bytes(body)
+            send["content-type"] = media or "application/octet-stream"
         elif body is not None:
             data = json.dumps(body).encode("utf-8")
-            send["content-type"] = "application/json"
+            send["content-type"] = media or "application/json"
         req = urllib.request.Request(url, data=data, method=method, headers=send)
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as r:

@@ -122,12 +122,26 @@ class Client(Operations):
     # Shorter names for the operations a notebook calls most.
 
     def asset_results(
-        self, body: Optional[Dict[str, Any]] = None, *, format: Optional[str] = None, timeout: float = 900.0, **fields: Any
+        self,
+        body: Union[Dict[str, Any], str, None] = None,
+        *,
+        format: Optional[str] = None,
+        timeout: float = 900.0,
+        **fields: Any,
     ) -> Union[ResultsResponse, str, AssetResultsFeatureCollection]:
-        """`POST /api/v2/asset_results/` (`post_v2_asset_results`), the body as a dict or as keywords
-        (`asset_results(project_id=42, years=[2050])`); while the project is analysed (409 with Retry-After) it
-        waits and asks again, up to `timeout` seconds. `format="csv"` answers the CSV text, `"geojson"` a
-        FeatureCollection."""
+        """`POST /api/v2/asset_results/` (`post_v2_asset_results`); while the project is analysed (409 with
+        Retry-After) it waits and asks again, up to `timeout` seconds.
+
+        The body as a dict or as keywords (`asset_results(project_id=42, years=[2050])`); or the assets as CSV text
+        with a header row (the upload template's columns) or a GeoJSON FeatureCollection of Point features, the
+        options then as keywords (`asset_results(csv_text, hazards=["typhoon"], years=[2050])`: sent in the query
+        string). `format="csv"` answers the CSV text, `"geojson"` a FeatureCollection.
+        """
+        if isinstance(body, str) or (isinstance(body, dict) and body.get("type") == "FeatureCollection"):
+            media = "text/csv" if isinstance(body, str) else "application/geo+json"
+            query = {k: ",".join(str(x) for x in v) if isinstance(v, (list, tuple)) else str(v).lower() if isinstance(v, bool) else str(v) for k, v in fields.items()}
+            table_body = body
+            return self.when_ready(lambda: self.post_v2_asset_results(table_body, format=format, content_type=media, **query), timeout)  # type: ignore[arg-type]
         request = {**(body or {}), **fields}
         return self.when_ready(lambda: self.post_v2_asset_results(request, format=format), timeout)  # type: ignore[arg-type]
 

@@ -173,7 +173,17 @@ export const ResultsRequest = strictObject({
   });
 export type ResultsRequest = z.input<typeof ResultsRequest>;
 
-export const ResultsQuery = z.object({ format: z.enum(RESULT_FORMATS, { error: `format must be one of ${RESULT_FORMATS.join(', ')}` }).default('json') });
+/** With a CSV or GeoJSON body only (a JSON body carries them as keys): the request's options, lists comma-separated. */
+const withTableBody = (what: string) => z.string().optional().describe(`${what} With a CSV or GeoJSON body only; a JSON body sends it as a key.`);
+export const ResultsQuery = z.object({
+  format: z.enum(RESULT_FORMATS, { error: `format must be one of ${RESULT_FORMATS.join(', ')}` }).default('json'),
+  hazards: withTableBody('Hazard keys, comma-separated (typhoon,river_flood).'),
+  analysis_type: withTableBody('ssp (default) or rcp.'),
+  scenarios: withTableBody('Scenario codes, comma-separated (45,85).'),
+  years: withTableBody('Years, comma-separated (2030,2050).'),
+  with_mitigation: withTableBody('true (default) or false.'),
+  gdp_adjusted: withTableBody('false (default) or true.'),
+});
 
 const usd = (what: string) => z.number().nullable().describe(`${what}, USD, ownership-adjusted; null when the hazard has no data at the asset.`);
 

@@ -885,7 +885,7 @@ export interface paths {
         put?: never;
         /**
          * Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses, score (JSON, CSV or GeoJSON)
-         * @description Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). `?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.
+         * @description Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). The assets may also come as a CSV body (text/csv, a header row of the upload template's columns) or a GeoJSON FeatureCollection of Point features (application/geo+json), read and checked as an upload is, with hazards, analysis_type, scenarios, years, with_mitigation, gdp_adjusted as query parameters (lists comma-separated: hazards=typhoon,river_flood&years=2030,2050). `?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset.
          */
         post: operations["postV2AssetResults"];
         delete?: never;
@@ -6145,6 +6145,18 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "json" | "csv" | "geojson";
+                /** @description Hazard keys, comma-separated (typhoon,river_flood). With a CSV or GeoJSON body only; a JSON body sends it as a key. */
+                hazards?: string;
+                /** @description ssp (default) or rcp. With a CSV or GeoJSON body only; a JSON body sends it as a key. */
+                analysis_type?: string;
+                /** @description Scenario codes, comma-separated (45,85). With a CSV or GeoJSON body only; a JSON body sends it as a key. */
+                scenarios?: string;
+                /** @description Years, comma-separated (2030,2050). With a CSV or GeoJSON body only; a JSON body sends it as a key. */
+                years?: string;
+                /** @description true (default) or false. With a CSV or GeoJSON body only; a JSON body sends it as a key. */
+                with_mitigation?: string;
+                /** @description false (default) or true. With a CSV or GeoJSON body only; a JSON body sends it as a key. */
+                gdp_adjusted?: string;
             };
             header?: never;
             path?: never;
@@ -6153,6 +6165,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ResultsRequestInput"];
+                "text/csv": string;
+                "application/geo+json": {
+                    /** @enum {string} */
+                    type: "FeatureCollection";
+                    features: Record<string, never>[];
+                };
             };
         };
         responses: {
