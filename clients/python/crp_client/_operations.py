@@ -51,6 +51,7 @@ OPERATIONS = {
     "getV2ProjectsByProjectIdStatus": ("get_v2_projects_by_project_id_status", "GET", "/api/v2/projects/{projectId}/status/"),
     "getV2ProjectsByProjectIdProgress": ("get_v2_projects_by_project_id_progress", "GET", "/api/v2/projects/{projectId}/progress/"),
     "getV2HazardPoint": ("get_v2_hazard_point", "GET", "/api/v2/hazard/point/"),
+    "postV2HazardCurves": ("post_v2_hazard_curves", "POST", "/api/v2/hazard/curves/"),
     "getV2HazardCatalog": ("get_v2_hazard_catalog", "GET", "/api/v2/hazard/catalog/"),
     "getProjectAllProjects": ("get_project_all_projects", "GET", "/api/project/all_projects/"),
     "getProjectByUserId": ("get_project_by_user_id", "GET", "/api/project/{userId}/"),
@@ -122,7 +123,7 @@ OPERATIONS = {
 
 
 class Operations(BaseClient):
-    """Every operation of the API (104); `crp_client.Client` adds login and the waiting helpers."""
+    """Every operation of the API (105); `crp_client.Client` adds login and the waiting helpers."""
 
     def get_health(self) -> GetHealthResponse:
         """
@@ -765,6 +766,27 @@ class Operations(BaseClient):
             "GET",
             "/api/v2/hazard/point/",
             query={"latitude": latitude, "longitude": longitude, "analysis_type": analysis_type, "scenario": scenario, "year": year},
+        )
+
+    def post_v2_hazard_curves(self, body: HazardCurvesRequestInput) -> HazardCurvesAnswer:
+        """
+        Return-period hazard curves (and the other hazard values) at many points for one scenario and year
+
+        At most 1,000 points. Each point answers, for each hazard asked for (default the curve hazards
+        river_flood, typhoon, storm_surge, rainfall_flood), the value the point API gives there: the
+        return-period curve (return_periods: returnPeriodsYears and intensities), value, unit, score, band,
+        tier and source; null where there is no data. Years as in the point API; another year is a 400 naming
+        `year`. Unknown keys are a 400 naming them.
+
+        `POST /api/v2/hazard/curves/` (operationId `postV2HazardCurves`).
+
+        Raises ApiError on 400, 401, 403 and any other error answer.
+        """
+        return self._request(
+            "POST",
+            "/api/v2/hazard/curves/",
+            body=body,
+            media="application/json",
         )
 
     def get_v2_hazard_catalog(self) -> List[Dict[str, Any]]:

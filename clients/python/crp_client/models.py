@@ -24,6 +24,26 @@ class ErrorBodyInput(TypedDict):
     retry_after_seconds: NotRequired[int]
 
 
+class HazardCurvesRequestInput(TypedDict):
+    points: List[Dict[str, Any]]
+    #: Hazard keys; default the hazards with a return-period curve (river_flood, typhoon, storm_surge,
+    #: rainfall_flood). Others answer return_periods null.
+    hazards: NotRequired[List[Literal["river_flood", "typhoon", "storm_surge", "wildfire", "landslide", "rainfall_flood", "extreme_cold", "extreme_heat", "snowfall", "sea_level_rise", "drought"]]]
+    analysis_type: NotRequired[Literal["rcp", "ssp"]]
+    scenario: NotRequired[Literal["26", "45", "85"]]
+    #: A year of the analysis type, as the point API takes them: RCP 2020, 2030, 2050; SSP 2020 (baseline) and
+    #: 2025-2100 every 5 years.
+    year: NotRequired[int]
+
+
+class HazardCurvesAnswerInput(TypedDict):
+    analysis_type: Literal["rcp", "ssp"]
+    scenario: Literal["26", "45", "85"]
+    scenario_label: str
+    year: int
+    points: List[Dict[str, Any]]
+
+
 class ResultsAssetInput(TypedDict):
     #: Your own id of the asset (text up to 200 characters, or a number), answered as `asset_id` in every row
     #: of the asset; unique within a request.
@@ -215,6 +235,26 @@ class ErrorBody(TypedDict):
     errors: NotRequired[List[Dict[str, Any]]]
     #: 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header).
     retry_after_seconds: NotRequired[int]
+
+
+class HazardCurvesRequest(TypedDict):
+    points: List[Dict[str, Any]]
+    #: Hazard keys; default the hazards with a return-period curve (river_flood, typhoon, storm_surge,
+    #: rainfall_flood). Others answer return_periods null.
+    hazards: NotRequired[List[Literal["river_flood", "typhoon", "storm_surge", "wildfire", "landslide", "rainfall_flood", "extreme_cold", "extreme_heat", "snowfall", "sea_level_rise", "drought"]]]
+    analysis_type: Literal["rcp", "ssp"]
+    scenario: Literal["26", "45", "85"]
+    #: A year of the analysis type, as the point API takes them: RCP 2020, 2030, 2050; SSP 2020 (baseline) and
+    #: 2025-2100 every 5 years.
+    year: int
+
+
+class HazardCurvesAnswer(TypedDict):
+    analysis_type: Literal["rcp", "ssp"]
+    scenario: Literal["26", "45", "85"]
+    scenario_label: str
+    year: int
+    points: List[Dict[str, Any]]
 
 
 class ResultsAsset(TypedDict):
@@ -2145,6 +2185,8 @@ class PutV2TcfdNarrativeByProjectIdResponse(TypedDict):
 
 __all__ = [
     "ErrorBodyInput",
+    "HazardCurvesRequestInput",
+    "HazardCurvesAnswerInput",
     "ResultsAssetInput",
     "ResultsRequestInput",
     "AssetResultInput",
@@ -2154,6 +2196,8 @@ __all__ = [
     "ResultsTooLargeBodyInput",
     "CsvReportRowInput",
     "ErrorBody",
+    "HazardCurvesRequest",
+    "HazardCurvesAnswer",
     "ResultsAsset",
     "ResultsRequest",
     "AssetResult",

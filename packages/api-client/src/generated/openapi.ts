@@ -624,6 +624,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/hazard/curves/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return-period hazard curves (and the other hazard values) at many points for one scenario and year
+         * @description At most 1,000 points. Each point answers, for each hazard asked for (default the curve hazards river_flood, typhoon, storm_surge, rainfall_flood), the value the point API gives there: the return-period curve (return_periods: returnPeriodsYears and intensities), value, unit, score, band, tier and source; null where there is no data. Years as in the point API; another year is a 400 naming `year`. Unknown keys are a 400 naming them.
+         */
+        post: operations["postV2HazardCurves"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/hazard/catalog/": {
         parameters: {
             query?: never;
@@ -1802,6 +1822,70 @@ export interface components {
             /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
             retry_after_seconds?: number;
         };
+        HazardCurvesRequestInput: {
+            points: {
+                /** @description Your own id of the point, answered as sent. */
+                id?: string | number;
+                latitude: number;
+                longitude: number;
+            }[];
+            /** @description Hazard keys; default the hazards with a return-period curve (river_flood, typhoon, storm_surge, rainfall_flood). Others answer return_periods null. */
+            hazards?: ("river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought")[];
+            /**
+             * @default ssp
+             * @enum {string}
+             */
+            analysis_type?: "rcp" | "ssp";
+            /**
+             * @default 85
+             * @enum {string}
+             */
+            scenario?: "26" | "45" | "85";
+            /**
+             * @description A year of the analysis type, as the point API takes them: RCP 2020, 2030, 2050; SSP 2020 (baseline) and 2025-2100 every 5 years.
+             * @default 2050
+             */
+            year?: number;
+        };
+        HazardCurvesAnswerInput: {
+            /** @enum {string} */
+            analysis_type: "rcp" | "ssp";
+            /** @enum {string} */
+            scenario: "26" | "45" | "85";
+            scenario_label: string;
+            year: number;
+            points: {
+                id: (string | number) | null;
+                latitude: number;
+                longitude: number;
+                hazards: {
+                    [key: string]: {
+                        hazard: string;
+                        indicator: string;
+                        /** @description null where there is no data (never a fake zero) */
+                        value: number | null;
+                        unit: string;
+                        /** @description 0-100 */
+                        score: number;
+                        /** @enum {string} */
+                        band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High";
+                        return_periods: {
+                            returnPeriodsYears: number[];
+                            intensities: number[];
+                        } | null;
+                        resolution_km: number;
+                        /** @enum {string} */
+                        tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "published dataset" | "own data";
+                        source: string;
+                        /** @description sea_level_rise only: IPCC AR6 likely (17-83 %) range of the rise (m), including the local tide-gauge trend uncertainty */
+                        likely_range?: {
+                            low: number;
+                            high: number;
+                        } | null;
+                    };
+                };
+            }[];
+        };
         ResultsAssetInput: {
             /** @description Your own id of the asset (text up to 200 characters, or a number), answered as `asset_id` in every row of the asset; unique within a request. */
             id?: string | number;
@@ -2002,6 +2086,70 @@ export interface components {
             }[];
             /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
             retry_after_seconds?: number;
+        };
+        HazardCurvesRequest: {
+            points: {
+                /** @description Your own id of the point, answered as sent. */
+                id?: string | number;
+                latitude: number;
+                longitude: number;
+            }[];
+            /** @description Hazard keys; default the hazards with a return-period curve (river_flood, typhoon, storm_surge, rainfall_flood). Others answer return_periods null. */
+            hazards?: ("river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought")[];
+            /**
+             * @default ssp
+             * @enum {string}
+             */
+            analysis_type: "rcp" | "ssp";
+            /**
+             * @default 85
+             * @enum {string}
+             */
+            scenario: "26" | "45" | "85";
+            /**
+             * @description A year of the analysis type, as the point API takes them: RCP 2020, 2030, 2050; SSP 2020 (baseline) and 2025-2100 every 5 years.
+             * @default 2050
+             */
+            year: number;
+        };
+        HazardCurvesAnswer: {
+            /** @enum {string} */
+            analysis_type: "rcp" | "ssp";
+            /** @enum {string} */
+            scenario: "26" | "45" | "85";
+            scenario_label: string;
+            year: number;
+            points: {
+                id: (string | number) | null;
+                latitude: number;
+                longitude: number;
+                hazards: {
+                    [key: string]: {
+                        hazard: string;
+                        indicator: string;
+                        /** @description null where there is no data (never a fake zero) */
+                        value: number | null;
+                        unit: string;
+                        /** @description 0-100 */
+                        score: number;
+                        /** @enum {string} */
+                        band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High";
+                        return_periods: {
+                            returnPeriodsYears: number[];
+                            intensities: number[];
+                        } | null;
+                        resolution_km: number;
+                        /** @enum {string} */
+                        tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "published dataset" | "own data";
+                        source: string;
+                        /** @description sea_level_rise only: IPCC AR6 likely (17-83 %) range of the rise (m), including the local tide-gauge trend uncertainty */
+                        likely_range?: {
+                            low: number;
+                            high: number;
+                        } | null;
+                    };
+                };
+            }[];
         };
         ResultsAsset: {
             /** @description Your own id of the asset (text up to 200 characters, or a number), answered as `asset_id` in every row of the asset; unique within a request. */
@@ -4918,6 +5066,57 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV2HazardCurves: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HazardCurvesRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HazardCurvesAnswer"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
