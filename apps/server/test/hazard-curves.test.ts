@@ -44,6 +44,9 @@ describe('POST /api/v2/hazard/curves/', () => {
       for (const h of Object.keys(got.hazards)) assert.deepEqual(got.hazards[h], point.body.hazards[h], `${h} at point ${i}`);
     }
     const hk = res.body.points[0].hazards.typhoon;
+    // the score named for what it is (issue 38), the old name kept as an alias
+    assert.ok(hk.intensity_score > 0);
+    assert.equal(hk.score, hk.intensity_score);
     assert.deepEqual(hk.return_periods.returnPeriodsYears, [2, 5, 10, 25, 50, 100, 250, 500, 1000]);
     assert.ok(
       hk.return_periods.intensities.every((x: number, k: number, a: number[]) => k === 0 || x >= a[k - 1]!),

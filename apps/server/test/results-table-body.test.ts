@@ -61,6 +61,9 @@ describe('results API: CSV and GeoJSON bodies', () => {
     const res = await s.api.post('/api/v2/asset_results/', { token, json: { assets: JSON_ASSETS, ...OPTIONS } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     jsonRows = res.body.results;
+    // the row's score named for what it is (issue 38), the old name kept as an alias
+    assert.ok(jsonRows.some((r) => (r.loss_score ?? 0) > 0));
+    for (const r of jsonRows) assert.equal(r.score, r.loss_score);
   });
   after(() => s?.close());
 

@@ -124,7 +124,10 @@ class AssetResultInput(TypedDict):
     #: data.
     intensity: Optional[float]
     intensity_unit: str
-    #: Hazard severity 0-100 (not a percentage); null = no data.
+    #: Severity of the asset's expected loss from the hazard (a share of its value or revenue; methodology
+    #: engine §3.5), 0-100, not a percentage; null = no data. Not the point API's intensity_score.
+    loss_score: Optional[float]
+    #: Alias of loss_score (its name before issue 38), kept for existing scripts.
     score: Optional[float]
     #: Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High
     #: (100); No data when the hazard has no data.
@@ -337,7 +340,10 @@ class AssetResult(TypedDict):
     #: data.
     intensity: Optional[float]
     intensity_unit: str
-    #: Hazard severity 0-100 (not a percentage); null = no data.
+    #: Severity of the asset's expected loss from the hazard (a share of its value or revenue; methodology
+    #: engine §3.5), 0-100, not a percentage; null = no data. Not the point API's intensity_score.
+    loss_score: Optional[float]
+    #: Alias of loss_score (its name before issue 38), kept for existing scripts.
     score: Optional[float]
     #: Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High
     #: (100); No data when the hazard has no data.

@@ -124,6 +124,9 @@ export interface HazardPointValue {
   indicator: string;
   value: number | null;
   unit: string;
+  /** Severity of the hazard's intensity at the point, 0-100 (issue 38: named for what it is). */
+  intensity_score: number;
+  /** Alias of intensity_score (its name before issue 38), kept for existing callers. */
   score: number;
   band: SeverityBand;
   return_periods: ReturnPeriodCurve | null;
@@ -182,7 +185,10 @@ export const HazardPointValueSchema = z.object({
   indicator: z.string(),
   value: z.number().nullable().describe('null where there is no data (never a fake zero)'),
   unit: z.string(),
-  score: z.number().describe('0-100'),
+  intensity_score: z
+    .number()
+    .describe("Severity of the hazard's intensity at the point, 0-100 (not a loss: a results row's loss_score rates the asset's expected loss)."),
+  score: z.number().describe('Alias of intensity_score (its name before issue 38), kept for existing callers.'),
   band: z.enum(SEVERITY_BAND_NAMES),
   return_periods: z.object({ returnPeriodsYears: z.array(z.number()), intensities: z.array(z.number()) }).nullable(),
   resolution_km: z.number(),

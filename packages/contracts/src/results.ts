@@ -224,7 +224,13 @@ export const AssetResult = z
     year: z.number().int(),
     intensity: z.number().nullable().describe('Headline hazard intensity (e.g. 100-year flood depth, 100-year gust), in intensity_unit; null = no data.'),
     intensity_unit: z.string(),
-    score: z.number().nullable().describe('Hazard severity 0-100 (not a percentage); null = no data.'),
+    loss_score: z
+      .number()
+      .nullable()
+      .describe(
+        "Severity of the asset's expected loss from the hazard (a share of its value or revenue; methodology engine §3.5), 0-100, not a percentage; null = no data. Not the point API's intensity_score.",
+      ),
+    score: z.number().nullable().describe('Alias of loss_score (its name before issue 38), kept for existing scripts.'),
     band: z
       .enum(RESULT_BANDS)
       .describe(

@@ -1865,7 +1865,9 @@ export interface components {
                         /** @description null where there is no data (never a fake zero) */
                         value: number | null;
                         unit: string;
-                        /** @description 0-100 */
+                        /** @description Severity of the hazard's intensity at the point, 0-100 (not a loss: a results row's loss_score rates the asset's expected loss). */
+                        intensity_score: number;
+                        /** @description Alias of intensity_score (its name before issue 38), kept for existing callers. */
                         score: number;
                         /** @enum {string} */
                         band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High";
@@ -1971,7 +1973,9 @@ export interface components {
             /** @description Headline hazard intensity (e.g. 100-year flood depth, 100-year gust), in intensity_unit; null = no data. */
             intensity: number | null;
             intensity_unit: string;
-            /** @description Hazard severity 0-100 (not a percentage); null = no data. */
+            /** @description Severity of the asset's expected loss from the hazard (a share of its value or revenue; methodology engine §3.5), 0-100, not a percentage; null = no data. Not the point API's intensity_score. */
+            loss_score: number | null;
+            /** @description Alias of loss_score (its name before issue 38), kept for existing scripts. */
             score: number | null;
             /**
              * @description Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High (100); No data when the hazard has no data.
@@ -2130,7 +2134,9 @@ export interface components {
                         /** @description null where there is no data (never a fake zero) */
                         value: number | null;
                         unit: string;
-                        /** @description 0-100 */
+                        /** @description Severity of the hazard's intensity at the point, 0-100 (not a loss: a results row's loss_score rates the asset's expected loss). */
+                        intensity_score: number;
+                        /** @description Alias of intensity_score (its name before issue 38), kept for existing callers. */
                         score: number;
                         /** @enum {string} */
                         band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High";
@@ -2236,7 +2242,9 @@ export interface components {
             /** @description Headline hazard intensity (e.g. 100-year flood depth, 100-year gust), in intensity_unit; null = no data. */
             intensity: number | null;
             intensity_unit: string;
-            /** @description Hazard severity 0-100 (not a percentage); null = no data. */
+            /** @description Severity of the asset's expected loss from the hazard (a share of its value or revenue; methodology engine §3.5), 0-100, not a percentage; null = no data. Not the point API's intensity_score. */
+            loss_score: number | null;
+            /** @description Alias of loss_score (its name before issue 38), kept for existing scripts. */
             score: number | null;
             /**
              * @description Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High (100); No data when the hazard has no data.
@@ -5033,7 +5041,9 @@ export interface operations {
                                 /** @description null where there is no data (never a fake zero) */
                                 value: number | null;
                                 unit: string;
-                                /** @description 0-100 */
+                                /** @description Severity of the hazard's intensity at the point, 0-100 (not a loss: a results row's loss_score rates the asset's expected loss). */
+                                intensity_score: number;
+                                /** @description Alias of intensity_score (its name before issue 38), kept for existing callers. */
                                 score: number;
                                 /** @enum {string} */
                                 band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High";
