@@ -159,6 +159,10 @@ const ACCESS: Record<string, Rule> = {
     call: () => ({ path: '/api/v2/hazard/point/?latitude=22.3&longitude=114.2&analysis_type=ssp&scenario=85&year=2050' }),
   },
   'GET /api/v2/hazard/catalog/': { kind: 'user', call: () => ({ path: '/api/v2/hazard/catalog/' }) },
+  'POST /api/v2/hazard/curves/': {
+    kind: 'user',
+    call: () => ({ path: '/api/v2/hazard/curves/', opts: { json: { points: [{ latitude: 22.3, longitude: 114.2 }] } } }),
+  },
   'GET /api/project/all_projects/': { kind: 'user', call: () => ({ path: '/api/project/all_projects/?list_for=physical_risk' }) },
   'GET /api/v2/geocode/reverse/': { kind: 'user', call: () => ({ path: '/api/v2/geocode/reverse/?latitude=22.3&longitude=114.2' }) },
   'GET /api/v2/geocode/search/': { kind: 'user', call: () => ({ path: '/api/v2/geocode/search/?q=Kowloon' }) },

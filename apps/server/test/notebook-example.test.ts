@@ -1,17 +1,22 @@
 /**
- * docs/results-api.md's notebook example, run as it is written (issue 38 item 1): the Python code block under
- * "Notebook example: create a project" is taken from the markdown and run with python3 against a real test server
- * (jobs on). Its printed table must match the results API's own rows, summed here independently.
+ * docs/results-api.md's notebook example, run as it is written (issue 38 items 1 and 2): the Python code block under
+ * "Notebook example: the Python client" is taken from the markdown and run with python3, the generated client
+ * (clients/python) on PYTHONPATH as a reader without pip would have it, against a real test server (jobs on). Its
+ * printed table must match the results API's own rows, summed here independently.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { AssetResult } from '@crp/contracts';
 import { onPaidPlan, registerAndLogin, startServer, type TestServer } from './support/harness.js';
 
 const DOC = new URL('../../../docs/results-api.md', import.meta.url);
-const HEADING = '### Notebook example: create a project, wait for its analysis, read a per-hazard table';
+const HEADING = '### Notebook example: the Python client (create a project, wait for its analysis, read results, plot)';
+const CLIENT_DIR = fileURLToPath(new URL('../../../clients/python', import.meta.url));
 
 /** The first ```python block after the heading, exactly as written. */
 function notebookCode(): string {
@@ -23,9 +28,9 @@ function notebookCode(): string {
   return m[1]!;
 }
 
-function run(code: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(code: string, env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('python3', ['-'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('python3', ['-'], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '',
       stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -43,20 +48,39 @@ function run(code: string, env: Record<string, string>): Promise<{ code: number 
 const python = spawnSync('python3', ['--version'], { encoding: 'utf8' });
 const noPython = python.error || python.status !== 0 ? 'python3 is not installed here: the notebook example of docs/results-api.md was not run' : false;
 
-describe('docs/results-api.md notebook example, run with python3', { skip: noPython }, () => {
+describe('docs/results-api.md notebook example, run with python3 and the generated client', { skip: noPython }, () => {
   let s: TestServer;
+  let cwd: string; // the notebook's working directory (its plot lands there)
   before(async () => {
     s = await startServer({}, { jobs: true });
+    cwd = mkdtempSync(join(tmpdir(), 'crp-notebook-'));
   });
-  after(() => s?.close());
+  after(async () => {
+    await s?.close();
+    if (cwd) rmSync(cwd, { recursive: true, force: true });
+  });
 
-  test('creates a project, polls it until done, reads its results and prints the per-hazard table the API rows give', async () => {
+  test('creates a project through the client, waits until done, reads its results and prints the per-hazard table the API rows give', async () => {
     const code = notebookCode();
-    assert.match(code, /BASE = os\.environ\.get\("CRP_BASE", "http:\/\/localhost:8080"\)/, "the example names the server's default port");
+    assert.match(code, /Client\(os\.environ\.get\("CRP_BASE", "http:\/\/localhost:8080"\)\)/, "the example names the server's default port");
+    assert.match(code, /^from crp_client import /m, 'the example uses the generated client, not hand-rolled urllib');
+    assert.doesNotMatch(code, /urllib/);
     const u = await onPaidPlan(s, await registerAndLogin(s.api));
-    const out = await run(code, { CRP_BASE: s.url, CRP_USERNAME: u.username, CRP_PASSWORD: u.password, CRP_COMPANY_CODE: u.company_code });
+    const env = {
+      CRP_BASE: s.url,
+      CRP_USERNAME: u.username,
+      CRP_PASSWORD: u.password,
+      CRP_COMPANY_CODE: u.company_code,
+      PYTHONPATH: CLIENT_DIR,
+      MPLBACKEND: 'Agg',
+    };
+    const out = await run(code, env, cwd);
     assert.equal(out.code, 0, `python3 failed:\n${out.stderr}\n${out.stdout}`);
     const lines = out.stdout.trim().split('\n');
+    // the last line: the plot's file where matplotlib is installed, else the sentence that the table is the result
+    const last = lines.pop()!;
+    if (last.startsWith('plot: ')) assert.ok(existsSync(join(cwd, last.slice(6))), `${last}: the file exists`);
+    else assert.equal(last, '(matplotlib is not installed: the table above is the result)');
     const first = /^project (\d+): done, 2 assets$/.exec(lines[0]!);
     assert.ok(first, out.stdout);
     assert.match(lines[1]!, /^hazard\s+scenario\s+EAL USD\s+1-in-100 USD\s+max score$/);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { yearsProblem, type HazardKey } from './hazards.js';
+import { strictObject } from './common.js';
+import { HAZARDS, yearsProblem, type HazardKey } from './hazards.js';
 import type { SeverityBand } from './scores.js';
 
 /**
@@ -123,6 +124,9 @@ export interface HazardPointValue {
   indicator: string;
   value: number | null;
   unit: string;
+  /** Severity of the hazard's intensity at the point, 0-100 (issue 38: named for what it is). */
+  intensity_score: number;
+  /** Alias of intensity_score (its name before issue 38), kept for existing callers. */
   score: number;
   band: SeverityBand;
   return_periods: ReturnPeriodCurve | null;
@@ -181,7 +185,10 @@ export const HazardPointValueSchema = z.object({
   indicator: z.string(),
   value: z.number().nullable().describe('null where there is no data (never a fake zero)'),
   unit: z.string(),
-  score: z.number().describe('0-100'),
+  intensity_score: z
+    .number()
+    .describe("Severity of the hazard's intensity at the point, 0-100 (not a loss: a results row's loss_score rates the asset's expected loss)."),
+  score: z.number().describe('Alias of intensity_score (its name before issue 38), kept for existing callers.'),
   band: z.enum(SEVERITY_BAND_NAMES),
   return_periods: z.object({ returnPeriodsYears: z.array(z.number()), intensities: z.array(z.number()) }).nullable(),
   resolution_km: z.number(),
@@ -280,3 +287,64 @@ export type TyphoonTrackAnswer = z.infer<typeof TyphoonTrackAnswer>;
 /** One storm of a TyphoonTrackAnswer, and one point of its track. */
 export type NearbyStorm = TyphoonTrackAnswer['storms'][number];
 export type TrackPoint = NearbyStorm['track'][number];
+
+/** Points of one batch hazard-curve request (`POST /api/v2/hazard/curves/`). */
+export const HAZARD_CURVES_MAX_POINTS = 1000;
+/** The hazards with a return-period curve (the default of the batch call). */
+export const CURVE_HAZARD_KEYS = ['river_flood', 'typhoon', 'storm_surge', 'rainfall_flood'] as const;
+const ALL_HAZARD_KEYS = HAZARDS.map((h) => h.key) as unknown as [HazardKey, ...HazardKey[]];
+
+/** `POST /api/v2/hazard/curves/`: many points, one scenario and year (issue 38 item 1). */
+export const HazardCurvesRequest = strictObject({
+  points: z
+    .array(
+      strictObject({
+        id: z
+          .union([z.string().max(200, 'id: at most 200 characters'), z.number()])
+          .optional()
+          .describe('Your own id of the point, answered as sent.'),
+        latitude: z
+          .number({ error: 'latitude must be a number' })
+          .min(-90, 'latitude must be between -90 and 90')
+          .max(90, 'latitude must be between -90 and 90'),
+        longitude: z
+          .number({ error: 'longitude must be a number' })
+          .min(-180, 'longitude must be between -180 and 180')
+          .max(180, 'longitude must be between -180 and 180'),
+      }),
+      { error: 'points must be a list of {latitude, longitude}' },
+    )
+    .min(1, 'points needs at least one point')
+    .max(HAZARD_CURVES_MAX_POINTS, `points: at most ${HAZARD_CURVES_MAX_POINTS} points per request`),
+  hazards: z
+    .array(z.enum(ALL_HAZARD_KEYS, { error: (i) => `hazards: '${String(i.input)}' is not a hazard key (${ALL_HAZARD_KEYS.join(', ')})` }))
+    .min(1, 'hazards needs at least one hazard')
+    .optional()
+    .describe(`Hazard keys; default the hazards with a return-period curve (${CURVE_HAZARD_KEYS.join(', ')}). Others answer return_periods null.`),
+  analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).default('ssp'),
+  scenario: z.enum(['26', '45', '85'], { error: 'scenario must be 26, 45 or 85' }).default('85'),
+  year: z
+    .number({ error: 'year must be a number' })
+    .int('year must be an integer')
+    .default(2050)
+    .describe('A year of the analysis type, as the point API takes them: RCP 2020, 2030, 2050; SSP 2020 (baseline) and 2025-2100 every 5 years.'),
+}).meta({ id: 'HazardCurvesRequest' });
+export type HazardCurvesRequest = z.infer<typeof HazardCurvesRequest>;
+
+/** The answer: per point, the point API's value of each hazard asked for (curve, unit, tier, ...). */
+export const HazardCurvesAnswer = z
+  .object({
+    analysis_type: z.enum(['rcp', 'ssp']),
+    scenario: z.enum(['26', '45', '85']),
+    scenario_label: z.string(),
+    year: z.number().int(),
+    points: z.array(
+      z.object({
+        id: z.union([z.string(), z.number()]).nullable(),
+        latitude: z.number(),
+        longitude: z.number(),
+        hazards: z.record(z.string(), HazardPointValueSchema),
+      }),
+    ),
+  })
+  .meta({ id: 'HazardCurvesAnswer' });

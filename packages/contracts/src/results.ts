@@ -173,7 +173,17 @@ export const ResultsRequest = strictObject({
   });
 export type ResultsRequest = z.input<typeof ResultsRequest>;
 
-export const ResultsQuery = z.object({ format: z.enum(RESULT_FORMATS, { error: `format must be one of ${RESULT_FORMATS.join(', ')}` }).default('json') });
+/** With a CSV or GeoJSON body only (a JSON body carries them as keys): the request's options, lists comma-separated. */
+const withTableBody = (what: string) => z.string().optional().describe(`${what} With a CSV or GeoJSON body only; a JSON body sends it as a key.`);
+export const ResultsQuery = z.object({
+  format: z.enum(RESULT_FORMATS, { error: `format must be one of ${RESULT_FORMATS.join(', ')}` }).default('json'),
+  hazards: withTableBody('Hazard keys, comma-separated (typhoon,river_flood).'),
+  analysis_type: withTableBody('ssp (default) or rcp.'),
+  scenarios: withTableBody('Scenario codes, comma-separated (45,85).'),
+  years: withTableBody('Years, comma-separated (2030,2050).'),
+  with_mitigation: withTableBody('true (default) or false.'),
+  gdp_adjusted: withTableBody('false (default) or true.'),
+});
 
 const usd = (what: string) =>
   z
@@ -218,7 +228,13 @@ export const AssetResult = z
     year: z.number().int(),
     intensity: z.number().nullable().describe('Headline hazard intensity (e.g. 100-year flood depth, 100-year gust), in intensity_unit; null = no data.'),
     intensity_unit: z.string(),
-    score: z.number().nullable().describe('Hazard severity 0-100 (not a percentage); null = no data.'),
+    loss_score: z
+      .number()
+      .nullable()
+      .describe(
+        "Severity of the asset's expected loss from the hazard (a share of its value or revenue; methodology engine §3.5), 0-100, not a percentage; null = no data. Not the point API's intensity_score.",
+      ),
+    score: z.number().nullable().describe('Alias of loss_score (its name before issue 38), kept for existing scripts.'),
     band: z
       .enum(RESULT_BANDS)
       .describe(

@@ -92,6 +92,7 @@ export function createOwnOverlay(models: Record<HazardKey, HazardModel>): OwnOve
           unit: cur.unit,
           indicator: hs[0]!.entry.indicator ?? cur.indicator,
           return_periods: curve,
+          intensity_score: score,
           score,
           band: severityBand(score),
           resolution_km: hs[0]!.resolutionKm,

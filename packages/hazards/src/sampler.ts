@@ -263,6 +263,7 @@ function pointAnswer(s: CurveSample, sourceText: (key: HazardKey) => string): Re
       indicator: ind.indicator,
       value: Number.isNaN(v) ? null : round4(v),
       unit: ind.unit,
+      intensity_score: score,
       score,
       band: severityBand(score),
       return_periods: curve,

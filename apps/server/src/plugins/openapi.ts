@@ -25,6 +25,24 @@ export function operationIdOf(method: string, url: string): string {
   return method.toLowerCase() + words.map((w) => cap(w.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()))).join('');
 }
 
+/**
+ * Request media types whose schema is not the route's JSON body schema (e.g. a CSV body), by `METHOD path` in the
+ * OpenAPI form: @fastify/swagger gives every type of `consumes` the body schema; transformObject puts these instead.
+ */
+const requestMedia = new Map<string, Record<string, Record<string, unknown>>>();
+export function declareRequestMedia(method: string, openapiPath: string, media: Record<string, Record<string, unknown>>) {
+  requestMedia.set(`${method.toLowerCase()} ${openapiPath}`, media);
+}
+function applyRequestMedia<T>(doc: T): T {
+  const paths = (doc as { paths?: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>> }).paths ?? {};
+  for (const [key, media] of requestMedia) {
+    const [method, path] = key.split(' ') as [string, string];
+    const content = paths[path]?.[method]?.requestBody?.content;
+    if (content) for (const [type, schema] of Object.entries(media)) content[type] = { schema };
+  }
+  return doc;
+}
+
 /** OpenAPI document generated from the same zod schemas that validate requests; UI at /docs, JSON at /openapi.json. */
 export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swagger, {
@@ -54,7 +72,7 @@ export async function registerOpenApi(app: FastifyInstance) {
       return { ...out, schema: { operationId: operationIdOf(method, input.url), ...out.schema } };
     },
     // Schemas given an id (`.meta({ id })`, e.g. AssetResult) become named components that generated clients reuse.
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => applyRequestMedia(jsonSchemaTransformObject(input)),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

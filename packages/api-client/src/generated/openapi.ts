@@ -662,6 +662,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/hazard/curves/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return-period hazard curves (and the other hazard values) at many points for one scenario and year
+         * @description At most 1,000 points. Each point answers, for each hazard asked for (default the curve hazards river_flood, typhoon, storm_surge, rainfall_flood), the value the point API gives there: the return-period curve (return_periods: returnPeriodsYears and intensities), value, unit, score, band, tier and source; null where there is no data. Years as in the point API; another year is a 400 naming `year`. Unknown keys are a 400 naming them.
+         */
+        post: operations["postV2HazardCurves"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/hazard/catalog/": {
         parameters: {
             query?: never;
@@ -923,7 +943,7 @@ export interface paths {
         put?: never;
         /**
          * Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses, score (JSON, CSV or GeoJSON)
-         * @description Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). `?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset, or the caller's tier has no portfolio losses (Free plan: every money field null, `money_withheld` says so, CSV answers carry the header X-Money-Withheld).
+         * @description Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). The assets may also come as a CSV body (text/csv, a header row of the upload template's columns) or a GeoJSON FeatureCollection of Point features (application/geo+json), read and checked as an upload is, with hazards, analysis_type, scenarios, years, with_mitigation, gdp_adjusted as query parameters (lists comma-separated: hazards=typhoon,river_flood&years=2030,2050). `?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset, or the caller's tier has no portfolio losses (Free plan: every money field null, `money_withheld` says so, CSV answers carry the header X-Money-Withheld).
          */
         post: operations["postV2AssetResults"];
         delete?: never;
@@ -1840,6 +1860,72 @@ export interface components {
             /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
             retry_after_seconds?: number;
         };
+        HazardCurvesRequestInput: {
+            points: {
+                /** @description Your own id of the point, answered as sent. */
+                id?: string | number;
+                latitude: number;
+                longitude: number;
+            }[];
+            /** @description Hazard keys; default the hazards with a return-period curve (river_flood, typhoon, storm_surge, rainfall_flood). Others answer return_periods null. */
+            hazards?: ("river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought")[];
+            /**
+             * @default ssp
+             * @enum {string}
+             */
+            analysis_type?: "rcp" | "ssp";
+            /**
+             * @default 85
+             * @enum {string}
+             */
+            scenario?: "26" | "45" | "85";
+            /**
+             * @description A year of the analysis type, as the point API takes them: RCP 2020, 2030, 2050; SSP 2020 (baseline) and 2025-2100 every 5 years.
+             * @default 2050
+             */
+            year?: number;
+        };
+        HazardCurvesAnswerInput: {
+            /** @enum {string} */
+            analysis_type: "rcp" | "ssp";
+            /** @enum {string} */
+            scenario: "26" | "45" | "85";
+            scenario_label: string;
+            year: number;
+            points: {
+                id: (string | number) | null;
+                latitude: number;
+                longitude: number;
+                hazards: {
+                    [key: string]: {
+                        hazard: string;
+                        indicator: string;
+                        /** @description null where there is no data (never a fake zero) */
+                        value: number | null;
+                        unit: string;
+                        /** @description Severity of the hazard's intensity at the point, 0-100 (not a loss: a results row's loss_score rates the asset's expected loss). */
+                        intensity_score: number;
+                        /** @description Alias of intensity_score (its name before issue 38), kept for existing callers. */
+                        score: number;
+                        /** @enum {string} */
+                        band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High";
+                        return_periods: {
+                            returnPeriodsYears: number[];
+                            intensities: number[];
+                        } | null;
+                        resolution_km: number;
+                        /** @enum {string} */
+                        tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "published dataset" | "own data";
+                        source: string;
+                        /** @description sea_level_rise only: IPCC AR6 likely (17-83 %) range of the rise (m), including the local tide-gauge trend uncertainty */
+                        likely_range?: {
+                            low: number;
+                            high: number;
+                        } | null;
+                    };
+                };
+            }[];
+        };
         ResultsAssetInput: {
             /** @description Your own id of the asset (text up to 200 characters, or a number), answered as `asset_id` in every row of the asset; unique within a request. */
             id?: string | number;
@@ -1925,7 +2011,9 @@ export interface components {
             /** @description Headline hazard intensity (e.g. 100-year flood depth, 100-year gust), in intensity_unit; null = no data. */
             intensity: number | null;
             intensity_unit: string;
-            /** @description Hazard severity 0-100 (not a percentage); null = no data. */
+            /** @description Severity of the asset's expected loss from the hazard (a share of its value or revenue; methodology engine §3.5), 0-100, not a percentage; null = no data. Not the point API's intensity_score. */
+            loss_score: number | null;
+            /** @description Alias of loss_score (its name before issue 38), kept for existing scripts. */
             score: number | null;
             /**
              * @description Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High (100); No data when the hazard has no data.
@@ -2073,6 +2161,72 @@ export interface components {
             /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
             retry_after_seconds?: number;
         };
+        HazardCurvesRequest: {
+            points: {
+                /** @description Your own id of the point, answered as sent. */
+                id?: string | number;
+                latitude: number;
+                longitude: number;
+            }[];
+            /** @description Hazard keys; default the hazards with a return-period curve (river_flood, typhoon, storm_surge, rainfall_flood). Others answer return_periods null. */
+            hazards?: ("river_flood" | "typhoon" | "storm_surge" | "wildfire" | "landslide" | "rainfall_flood" | "extreme_cold" | "extreme_heat" | "snowfall" | "sea_level_rise" | "drought")[];
+            /**
+             * @default ssp
+             * @enum {string}
+             */
+            analysis_type: "rcp" | "ssp";
+            /**
+             * @default 85
+             * @enum {string}
+             */
+            scenario: "26" | "45" | "85";
+            /**
+             * @description A year of the analysis type, as the point API takes them: RCP 2020, 2030, 2050; SSP 2020 (baseline) and 2025-2100 every 5 years.
+             * @default 2050
+             */
+            year: number;
+        };
+        HazardCurvesAnswer: {
+            /** @enum {string} */
+            analysis_type: "rcp" | "ssp";
+            /** @enum {string} */
+            scenario: "26" | "45" | "85";
+            scenario_label: string;
+            year: number;
+            points: {
+                id: (string | number) | null;
+                latitude: number;
+                longitude: number;
+                hazards: {
+                    [key: string]: {
+                        hazard: string;
+                        indicator: string;
+                        /** @description null where there is no data (never a fake zero) */
+                        value: number | null;
+                        unit: string;
+                        /** @description Severity of the hazard's intensity at the point, 0-100 (not a loss: a results row's loss_score rates the asset's expected loss). */
+                        intensity_score: number;
+                        /** @description Alias of intensity_score (its name before issue 38), kept for existing callers. */
+                        score: number;
+                        /** @enum {string} */
+                        band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High";
+                        return_periods: {
+                            returnPeriodsYears: number[];
+                            intensities: number[];
+                        } | null;
+                        resolution_km: number;
+                        /** @enum {string} */
+                        tier: "observed/modelled from real data" | "model on real inputs" | "published parameters only" | "placeholder" | "published dataset" | "own data";
+                        source: string;
+                        /** @description sea_level_rise only: IPCC AR6 likely (17-83 %) range of the rise (m), including the local tide-gauge trend uncertainty */
+                        likely_range?: {
+                            low: number;
+                            high: number;
+                        } | null;
+                    };
+                };
+            }[];
+        };
         ResultsAsset: {
             /** @description Your own id of the asset (text up to 200 characters, or a number), answered as `asset_id` in every row of the asset; unique within a request. */
             id?: string | number;
@@ -2158,7 +2312,9 @@ export interface components {
             /** @description Headline hazard intensity (e.g. 100-year flood depth, 100-year gust), in intensity_unit; null = no data. */
             intensity: number | null;
             intensity_unit: string;
-            /** @description Hazard severity 0-100 (not a percentage); null = no data. */
+            /** @description Severity of the asset's expected loss from the hazard (a share of its value or revenue; methodology engine §3.5), 0-100, not a percentage; null = no data. Not the point API's intensity_score. */
+            loss_score: number | null;
+            /** @description Alias of loss_score (its name before issue 38), kept for existing scripts. */
             score: number | null;
             /**
              * @description Band of the score: No Risk (0), Low (<25), Medium (<50), Medium-High (<75), High (<100), Very High (100); No data when the hazard has no data.
@@ -5161,7 +5317,9 @@ export interface operations {
                                 /** @description null where there is no data (never a fake zero) */
                                 value: number | null;
                                 unit: string;
-                                /** @description 0-100 */
+                                /** @description Severity of the hazard's intensity at the point, 0-100 (not a loss: a results row's loss_score rates the asset's expected loss). */
+                                intensity_score: number;
+                                /** @description Alias of intensity_score (its name before issue 38), kept for existing callers. */
                                 score: number;
                                 /** @enum {string} */
                                 band: "No Risk" | "Low" | "Medium" | "Medium-High" | "High" | "Very High";
@@ -5194,6 +5352,57 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV2HazardCurves: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HazardCurvesRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HazardCurvesAnswer"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6422,6 +6631,18 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "json" | "csv" | "geojson";
+                /** @description Hazard keys, comma-separated (typhoon,river_flood). With a CSV or GeoJSON body only; a JSON body sends it as a key. */
+                hazards?: string;
+                /** @description ssp (default) or rcp. With a CSV or GeoJSON body only; a JSON body sends it as a key. */
+                analysis_type?: string;
+                /** @description Scenario codes, comma-separated (45,85). With a CSV or GeoJSON body only; a JSON body sends it as a key. */
+                scenarios?: string;
+                /** @description Years, comma-separated (2030,2050). With a CSV or GeoJSON body only; a JSON body sends it as a key. */
+                years?: string;
+                /** @description true (default) or false. With a CSV or GeoJSON body only; a JSON body sends it as a key. */
+                with_mitigation?: string;
+                /** @description false (default) or true. With a CSV or GeoJSON body only; a JSON body sends it as a key. */
+                gdp_adjusted?: string;
             };
             header?: never;
             path?: never;
@@ -6430,6 +6651,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ResultsRequestInput"];
+                "text/csv": string;
+                "application/geo+json": {
+                    /** @enum {string} */
+                    type: "FeatureCollection";
+                    features: Record<string, never>[];
+                };
             };
         };
         responses: {

@@ -89,6 +89,7 @@ export function* assetResultRows(
             year,
             intensity: round(results.intensity(i, h, key), 3),
             intensity_unit: unitOf(h),
+            loss_score: score,
             score,
             band: score === null ? 'No data' : severityBand(score),
             expected_annual_loss_usd: round(money.eal),

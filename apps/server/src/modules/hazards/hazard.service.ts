@@ -1,4 +1,11 @@
-import { HazardPointQuery as HazardPointQuerySchema, type HazardPointQuery, type TyphoonTrackAnswer } from '@crp/contracts';
+import {
+  CURVE_HAZARD_KEYS,
+  HazardPointQuery as HazardPointQuerySchema,
+  type HazardCurvesAnswer,
+  type HazardCurvesRequest,
+  type HazardPointQuery,
+  type TyphoonTrackAnswer,
+} from '@crp/contracts';
 import { defaultHazardLayers, defaultTrackArchive, hazardPoint, trackDataSources } from '@crp/hazards';
 import type { z } from 'zod';
 import type { AuthUser } from '../../lib/auth-context.js';
@@ -40,6 +47,35 @@ export class HazardService {
       if (q.success) await published.prefetch([q.data], [{ scenario: q.data.scenario, year: q.data.year }]);
     }
     return hazardPoint(query, await defaultHazardLayers(), (await this.ownLayers.registryFor(caller.companyId)).registry, published);
+  }
+
+  /**
+   * Many points at one scenario and year (issue 38): each point answers the point API's values of the hazards asked
+   * for (default the curve hazards), by the same function, so the two never disagree.
+   */
+  async curves(caller: AuthUser, body: HazardCurvesRequest): Promise<z.input<typeof HazardCurvesAnswer>> {
+    const { analysis_type, scenario, year } = body;
+    const check = HazardPointQuerySchema.safeParse({ latitude: 0, longitude: 0, analysis_type, scenario, year });
+    if (!check.success) {
+      const issue = check.error.issues[0]!;
+      throw bad(String(issue.path[0] ?? 'year'), issue.message);
+    }
+    const layers = await defaultHazardLayers();
+    const own = (await this.ownLayers.registryFor(caller.companyId)).registry;
+    const published = (await this.published?.current()) ?? null;
+    await published?.prefetch(body.points, [{ scenario, year }]);
+    const hazards = body.hazards ?? CURVE_HAZARD_KEYS;
+    const points: z.input<typeof HazardCurvesAnswer>['points'] = [];
+    let label = '';
+    for (const [i, p] of body.points.entries()) {
+      const r = await hazardPoint({ latitude: p.latitude, longitude: p.longitude, analysis_type, scenario, year }, layers, own, published);
+      label = r.scenario_label;
+      const values: Record<string, (typeof r.hazards)[keyof typeof r.hazards]> = {};
+      for (const h of hazards) values[h] = r.hazards[h];
+      points.push({ id: p.id ?? null, latitude: p.latitude, longitude: p.longitude, hazards: values });
+      if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve)); // other requests between slices
+    }
+    return { analysis_type, scenario, scenario_label: label, year, points };
   }
 
   async catalog() {

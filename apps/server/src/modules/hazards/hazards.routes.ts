@@ -1,4 +1,12 @@
-import { ErrorBody, HazardCatalogEntry, HazardPointAnswer, HazardPointQuery } from '@crp/contracts';
+import {
+  ErrorBody,
+  HAZARD_CURVES_MAX_POINTS,
+  HazardCatalogEntry,
+  HazardCurvesAnswer,
+  HazardCurvesRequest,
+  HazardPointAnswer,
+  HazardPointQuery,
+} from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 
@@ -20,6 +28,24 @@ export const hazardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => app.services.hazards.point(caller(req), req.query),
+  );
+
+  app.post(
+    '/api/v2/hazard/curves/',
+    {
+      onRequest: app.authenticate,
+      // A query in a POST body that changes nothing: personal API tokens (read-only) may call it.
+      config: { readOnlyPost: true },
+      schema: {
+        tags: ['Hazards'],
+        summary: 'Return-period hazard curves (and the other hazard values) at many points for one scenario and year',
+        description: `At most ${HAZARD_CURVES_MAX_POINTS.toLocaleString('en-US')} points. Each point answers, for each hazard asked for (default the curve hazards river_flood, typhoon, storm_surge, rainfall_flood), the value the point API gives there: the return-period curve (return_periods: returnPeriodsYears and intensities), value, unit, score, band, tier and source; null where there is no data. Years as in the point API; another year is a 400 naming \`year\`. Unknown keys are a 400 naming them.`,
+        security: TOKEN_SECURITY,
+        body: HazardCurvesRequest,
+        response: { 200: HazardCurvesAnswer, ...errors, 403: ErrorBody },
+      },
+    },
+    async (req) => app.services.hazards.curves(caller(req), req.body),
   );
 
   app.get(

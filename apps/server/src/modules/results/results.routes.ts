@@ -16,25 +16,73 @@ import { writeCog } from '../../lib/cog.js';
 import { writeGeoPackage, type GpkgColumn } from '../../lib/geopackage.js';
 import { COG_MAX_CELLS, HazardCogParams, HazardCogQuery, hazardGrid, NODATA } from '../hazards/hazard-raster.service.js';
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
+import { declareRequestMedia } from '../../plugins/openapi.js';
+import { AppError } from '../../lib/errors.js';
+import { BODY_OPTION_KEYS, requestFromBody, TABLE_BODY_TYPES, type TableBodyType } from './results-body.js';
 import { featureCollection, GisQuery, resultsCsv } from './results.service.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const safeName = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 80) || 'project';
 
+const OPTIONS_IN_QUERY = `${BODY_OPTION_KEYS.join(', ')} as query parameters (lists comma-separated: hazards=typhoon,river_flood&years=2030,2050)`;
+declareRequestMedia('post', '/api/v2/asset_results/', {
+  'text/csv': {
+    type: 'string',
+    description: `A CSV with a header row naming the upload template's columns (name, lat, long, property type, valuation, ...; any order, the template's synonyms) and an optional id column, one asset a row; read and checked as an upload is. The other options go as ${OPTIONS_IN_QUERY}.`,
+  },
+  'application/geo+json': {
+    type: 'object',
+    description: `A GeoJSON FeatureCollection (RFC 7946) of Point features [longitude, latitude]; each feature's properties named as the JSON assets (name, property_type, valuation, ...), its id (or properties.id) the asset's own id. The other options go as ${OPTIONS_IN_QUERY}.`,
+    required: ['type', 'features'],
+    properties: { type: { type: 'string', enum: ['FeatureCollection'] }, features: { type: 'array', items: { type: 'object' } } },
+  },
+});
+
+/** A CSV or GeoJSON body becomes the JSON request it stands for (results-body.ts) before validation. */
+async function tableBody(req: { headers: Record<string, unknown>; body: unknown; query: unknown }) {
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  const query = (req.query ?? {}) as Record<string, unknown>;
+  if ((TABLE_BODY_TYPES as readonly string[]).includes(type)) {
+    req.body = requestFromBody(type as TableBodyType, req.body, query);
+    return;
+  }
+  const misplaced = BODY_OPTION_KEYS.filter((k) => query[k] !== undefined);
+  if (misplaced.length)
+    throw new AppError(
+      400,
+      `${misplaced.join(', ')}: query parameters go with a CSV or GeoJSON body; in a JSON body send them as keys.`,
+      misplaced.map((k) => ({ field: k, message: 'send it in the JSON body' })),
+    );
+}
+
 /** The typed results API. */
 function resultsApiRoutes(app: RouteApp) {
   const { results } = app.services;
+  app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('application/geo+json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, JSON.parse(String(body)));
+    } catch {
+      done(new AppError(400, 'The GeoJSON body is not valid JSON.', [{ field: 'body', message: 'not valid JSON' }]), undefined);
+    }
+  });
   app.post(
     '/api/v2/asset_results/',
     {
       onRequest: app.authenticate,
       // A query in a POST body that changes nothing: personal API tokens (read-only) may call it from notebooks.
       config: { readOnlyPost: true },
+      preValidation: tableBody,
       schema: {
         tags: ['Results'],
+        consumes: ['application/json', ...TABLE_BODY_TYPES],
         summary: 'Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses, score (JSON, CSV or GeoJSON)',
         description:
           'Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). ' +
+          `The assets may also come as a CSV body (text/csv, a header row of the upload template's columns) or a GeoJSON FeatureCollection of Point features (application/geo+json), read and checked as an upload is, with ${OPTIONS_IN_QUERY}. ` +
           '`?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). ' +
           'At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset, ' +
           "or the caller's tier has no portfolio losses (Free plan: every money field null, `money_withheld` says so, CSV answers carry the header X-Money-Withheld).",
