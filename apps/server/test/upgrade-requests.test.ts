@@ -13,7 +13,8 @@ import { registerAndLogin, startServer, type TestServer, waitForAnalysis } from 
  * GIS export, CSV report and summary workbooks, slide report), asks for an upgrade, the administrators and operators
  * are told (notification and e-mail), an operator grants it and the requester then gets the figures.
  */
-const MONEY = /loss|cvar|max_exposure|maximum exposure/i;
+/** A money column: a loss, 20-year expected loss or exposure, not a score (scores are in the Free plan). */
+const MONEY = /^(?!.*score)(?=.*(loss|cvar|max_exposure|maximum exposure))/i;
 const DATA = [
   { name: 'Kwai Chung terminal', latitude: 22.35, longitude: 114.125, property_type: 'Industrial', valuation: 8e7, revenue: 2.5e7 },
   { name: 'Manila warehouse', latitude: 14.6, longitude: 120.98, property_type: 'Warehouse', valuation: 3e7 },
@@ -65,6 +66,8 @@ describe('plans: what a Free company sees, and the upgrade request', () => {
       json.body.results.some((r: { score: number | null }) => r.score !== null),
       'scores are included',
     );
+    for (const r of json.body.results as { score: number | null; loss_score: number | null }[])
+      assert.equal(r.loss_score, r.score, 'loss_score is a score: kept');
 
     const posted = await s.api.post('/api/v2/asset_results/', { token: owner.token, json: { assets: DATA, years: [2050], scenarios: ['45'] } });
     for (const r of posted.body.results) assert.deepEqual(moneyCells(r), []);

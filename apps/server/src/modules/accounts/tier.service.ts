@@ -61,9 +61,10 @@ export const moneyAllowed = (company: CompanyRow | undefined): boolean => !!comp
 
 /**
  * A figure a locked tier must not see: a loss, a CVaR (USD or %), an avoided loss or the maximum exposure. The asset
- * values the user gave (valuation, exposed value, total asset value) are the user's own and stay.
+ * values the user gave (valuation, exposed value, total asset value) are the user's own and stay, and so do scores (a
+ * `loss_score` is a band of the loss ratio, like `score`, not a money figure: the Free plan includes scores).
  */
-export const isMoneyFigure = (key: string): boolean => /loss|cvar|max_exposure|maximum exposure/i.test(key);
+export const isMoneyFigure = (key: string): boolean => /loss|cvar|max_exposure|maximum exposure/i.test(key) && !/score/i.test(key);
 
 /** The row with every money figure set to null (the results API, exports): a locked tier's copy. */
 export function withholdMoney<T extends object>(row: T): T {
