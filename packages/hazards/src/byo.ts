@@ -357,6 +357,7 @@ function unitConversion(entry: ByoEntry): { unitKey: string; scale: number; offs
 async function readValues(img: GeoTIFFImage, entry: ByoEntry, unitKey: string, scale: number, offset: number) {
   const width = img.getWidth(),
     height = img.getHeight();
+  const file = await fileScaleOffset(img, 0);
   let raw: ArrayLike<number>;
   try {
     raw = ((await img.readRasters({ samples: [0] })) as unknown as ArrayLike<number>[])[0]!;
@@ -379,7 +380,7 @@ async function readValues(img: GeoTIFFImage, entry: ByoEntry, unitKey: string, s
       data[i] = NaN;
       continue;
     }
-    const v = r * scale + offset;
+    const v = (r * file.scale + file.offset) * scale + offset;
     if (v < lo || v > hi) {
       bad++;
       firstBad ??= { v, col: i % width, row: Math.floor(i / width) };
@@ -395,11 +396,37 @@ async function readValues(img: GeoTIFFImage, entry: ByoEntry, unitKey: string, s
     const u = HAZARD_INDICATORS[entry.hazard].unit;
     throw new OwnLayerError(
       'file',
-      `${bad.toLocaleString('en-US')} pixel(s) are outside the plausible range of ${entry.hazard} (${lo} to ${hi} ${u}), e.g. ${fmt(firstBad!.v)} ${u} at column ${firstBad!.col}, row ${firstBad!.row}. Check the unit (sent as ${unitKey}) and the nodata value${nodata === null ? ' (the file declares none)' : ` (${nodata})`}.`,
+      `${bad.toLocaleString('en-US')} pixel(s) are outside the plausible range of ${entry.hazard} (${lo} to ${hi} ${u}), e.g. ${fmt(firstBad!.v)} ${u} at column ${firstBad!.col}, row ${firstBad!.row}. Check the unit (sent as ${unitKey})${file.declared ? `, the file's scale (${file.scale}) and offset (${file.offset})` : ''} and the nodata value${nodata === null ? ' (the file declares none)' : ` (${nodata})`}.`,
     );
   }
   if (valid === 0) throw new OwnLayerError('file', `Every pixel is nodata${nodata === null ? '' : ` (${nodata})`} or not a number: the layer has no values.`);
   return { data, nodata, valid, min, max };
+}
+
+/**
+ * The band's scale and offset as GDAL writes them (GDAL_METADATA tag 42112, `<Item name="SCALE" sample="0"
+ * role="scale">`; `gdal_translate -a_scale/-a_offset`, `gdal_edit.py`): real value = stored value × scale + offset,
+ * applied before the unit conversion, as GDAL's readers (`-unscale`, rasterio's `scales`/`offsets`) do. 1 and 0 when the
+ * file declares none; a value that is not a finite number (or a zero scale) is refused.
+ */
+async function fileScaleOffset(img: GeoTIFFImage, sample: number): Promise<{ scale: number; offset: number; declared: boolean }> {
+  let meta: Record<string, unknown> | null;
+  try {
+    meta = (await img.getGDALMetadata(sample)) as Record<string, unknown> | null;
+  } catch (err) {
+    throw new OwnLayerError('file', `The raster's GDAL metadata cannot be read (${short(err)}).`);
+  }
+  const read = (name: 'SCALE' | 'OFFSET', dflt: number): number => {
+    const text = meta?.[name];
+    if (text === undefined || text === null || String(text).trim() === '') return dflt;
+    const v = Number(String(text).trim());
+    if (!Number.isFinite(v) || (name === 'SCALE' && v === 0))
+      throw new OwnLayerError('file', `The raster's ${name.toLowerCase()} for band ${sample + 1} ("${String(text).slice(0, 30)}") is not a usable number.`);
+    return v;
+  };
+  const scale = read('SCALE', 1),
+    offset = read('OFFSET', 0);
+  return { scale, offset, declared: scale !== 1 || offset !== 0 };
 }
 
 export class ByoRegistry {
