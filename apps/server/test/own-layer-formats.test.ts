@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createRequire } from 'node:module';
+import proj4 from 'proj4';
 import { typedGeoTiff } from './support/geotiff.js';
 import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
 
@@ -7,6 +9,10 @@ import { registerAndLogin, startServer, type TestServer } from './support/harnes
  * Own hazard layers as GIS tools write them (issue 38 item 4), through the real server: the layers are written byte
  * by byte by the test, uploaded, and read back at known points through the point API and a posted-asset analysis.
  */
+const require = createRequire(import.meta.url);
+/** The EPSG registry's proj4 definition of a code, as the epsg-index package carries it. */
+const epsgProj4 = (code: number) => (require(`epsg-index/s/${code}.json`) as { proj4: string }).proj4;
+
 type Login = Awaited<ReturnType<typeof registerAndLogin>>;
 
 /** The centre of pixel (col, row) of a geographic grid: top-left (x0, y0), pixel size res degrees. */
@@ -114,5 +120,43 @@ describe('own layers: scale and offset, CRSs of the EPSG registry, bands, NetCDF
     const res = await upload(a, { hazard: 'storm_surge', return_period_years: '100' }, { filename: 'surge.tif', data: tif });
     assert.equal(res.status, 400, JSON.stringify(res.body));
     assert.match(res.body.detail, /outside the plausible range of storm_surge .*e\.g\. 300 m.*the file's scale \(10\) and offset \(0\)/);
+  });
+
+  /**
+   * A depth layer of 100 m pixels in a projected CRS whose value tells its pixel (row + column / 100), the point at the
+   * centre of pixel (20, 20) and a few more; the expected pixels come from the CRS's own definition in the test, so a
+   * datum shift left out (100-300 m in both grids) lands in another pixel and fails.
+   */
+  async function projectedLayer(code: number, def: string, at: { latitude: number; longitude: number }, hazardFields: Record<string, string>) {
+    const toGrid = proj4('EPSG:4326', def);
+    const [x, y] = toGrid.forward([at.longitude, at.latitude]) as [number, number];
+    const res = 100;
+    const x0 = x - 20.5 * res,
+      y0 = y + 20.5 * res;
+    const tif = typedGeoTiff({ width: 40, height: 40, x0, y0, res, type: 'float32', bands: 1, value: (c, r) => r + c / 100, epsg: code, projected: true });
+    const up = await upload(a, { ...hazardFields, label: `EPSG:${code} layer` }, { filename: `grid_${code}.tif`, data: tif });
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    assert.equal(up.body.layer.crs, `EPSG:${code}`);
+    for (const [col, row] of [
+      [20, 20],
+      [3, 35],
+      [36, 2],
+    ] as const) {
+      const [lng, lat] = toGrid.inverse([x0 + (col + 0.5) * res, y0 - (row + 0.5) * res]) as [number, number];
+      const p = { latitude: lat, longitude: lng };
+      const point = await pointValue(a, 'river_flood', p);
+      assert.equal(point.tier, 'own data', `EPSG:${code} (${col}, ${row}): ${JSON.stringify(point)}`);
+      close(point.value, row + col / 100, `EPSG:${code} point API at column ${col}, row ${row}`);
+      close((await postedIntensity(a, 'river_flood', p)).intensity, row + col / 100, `EPSG:${code} posted asset at column ${col}, row ${row}`);
+    }
+  }
+
+  test('EPSG:2326 (Hong Kong 1980 Grid) and EPSG:27700 (British National Grid) layers read at known points', async () => {
+    // Hong Kong 1980 Grid: the registry's definition carries its 7-parameter shift to WGS 84
+    await projectedLayer(2326, epsgProj4(2326), { latitude: 22.3, longitude: 114.17 }, { hazard: 'river_flood', year: '2050', return_period_years: '100' });
+    // British National Grid: the registry shifts OSGB36 with the OSTN15 grid (not shipped); the expected pixels use the
+    // EPSG's 7-parameter transformation OSGB36 to WGS 84 (EPSG:1314), which the reader falls back to
+    const bng = epsgProj4(27700).replace(/\s*\+nadgrids=\S+/, ' +towgs84=446.448,-125.157,542.06,0.15,0.247,0.842,-20.489');
+    await projectedLayer(27700, bng, { latitude: 51.5072, longitude: -0.1276 }, { hazard: 'river_flood', scenario: '45', return_period_years: '100' });
   });
 });

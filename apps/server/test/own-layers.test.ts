@@ -86,11 +86,18 @@ describe('own hazard layers: upload, checks, company scope and marks', () => {
       re: RegExp;
     }[] = [
       {
-        what: 'unsupported CRS (Swiss LV95)',
-        file: { filename: 'swiss.tif', data: hkFloodTiff(2.5, { ProjectedCSTypeGeoKey: 2056, GTModelTypeGeoKey: 1 }) },
+        what: 'a user-defined projection (no EPSG code)',
+        file: { filename: 'custom.tif', data: hkFloodTiff(2.5, { ProjectedCSTypeGeoKey: 32767, GTModelTypeGeoKey: 1 }) },
         status: 400,
         field: 'file',
-        re: /EPSG:2056\) is not supported/,
+        re: /a user-defined projection\) is not supported; use a projected or geographic CRS of the EPSG registry/,
+      },
+      {
+        what: 'a code that is no CRS of the EPSG registry',
+        file: { filename: 'vertical.tif', data: hkFloodTiff(2.5, { ProjectedCSTypeGeoKey: 5703, GTModelTypeGeoKey: 1 }) },
+        status: 400,
+        field: 'file',
+        re: /EPSG:5703\) is not supported/,
       },
       {
         what: 'Web Mercator metres labelled EPSG:4326',

@@ -10,17 +10,15 @@
  *    with HAZARD_BYO_CATALOG; `file` paths relative to the catalogue file). A bad entry is skipped with its reason
  *    (`loadCatalog` returns them), never failing the other layers.
  *
- * Coordinate reference systems: geographic WGS 84 and its close kin (EPSG:4326, 4258, 4269, 4283), Web Mercator
- * (EPSG:3857 and its aliases), World Mercator (EPSG:3395) and the UTM zones (EPSG:326xx, 327xx WGS 84; 258xx ETRS89;
- * 269xx NAD83), read from the GeoKeys. A projected raster is kept in its own grid and each query point is projected
- * into it (proj4), which picks exactly the pixel GDAL would after a nearest-neighbour warp, without resampling.
+ * Coordinate reference systems: any 2-D projected or geographic CRS of the EPSG registry (crs.ts), read from the
+ * GeoKeys. A raster is kept in its own grid and each query point is projected into it (proj4), which picks exactly the
+ * pixel GDAL would after a nearest-neighbour warp, without resampling.
  */
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve, isAbsolute, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { fromArrayBuffer, type GeoTIFFImage } from 'geotiff';
-import proj4 from 'proj4';
 import {
   HAZARD_KEYS,
   OWN_LAYER_DEFAULT_MAX_BYTES,
@@ -32,6 +30,7 @@ import {
   type ScenarioCode,
 } from '@crp/contracts';
 import { installBoundedTiffDecoders } from './tiff-decoders.js';
+import { crsOf, SUPPORTED_CRS_TEXT } from './crs.js';
 
 // Every GeoTIFF this process reads decodes through the bounded decoders (no tile past its declared size).
 installBoundedTiffDecoders();
@@ -88,7 +87,7 @@ export interface ByoRaster {
   height: number;
   data: Float32Array;
   nodata: number | null;
-  /** (lng, lat) in degrees → (x, y) in the file's CRS; null for geographic files. */
+  /** (lng, lat) in degrees → (x, y) in the file's CRS; null for EPSG:4326 files. */
   project: ((lng: number, lat: number) => [number, number]) | null;
   crs: string;
   bounds: { west: number; south: number; east: number; north: number };
@@ -99,6 +98,8 @@ export interface ByoRaster {
   /** Smallest and largest valid value after scale and offset (the hazard's unit). */
   min: number;
   max: number;
+  /** Said with the layer when its CRS's datum shift is only approximate (crs.ts). */
+  crsNote?: string | null;
 }
 
 export interface ByoHit {
@@ -114,23 +115,6 @@ export function validateByoEntry(e: ByoEntry): void {
   if (e.year != null && !(Number.isInteger(e.year) && e.year >= 1950 && e.year <= 2150)) throw new OwnLayerError('year', `Own layer ${e.id}: bad year`);
   if (e.returnPeriodYears != null && !(e.returnPeriodYears > 0)) throw new OwnLayerError('return_period_years', `Own layer ${e.id}: bad return period`);
 }
-
-const GEOGRAPHIC = new Set([4326, 4258, 4269, 4283]);
-const WEB_MERCATOR = new Set([3857, 3785, 900913, 102100, 102113]);
-
-/** proj4 definition of a supported projected EPSG code, or null. */
-function projDef(code: number): string | null {
-  if (WEB_MERCATOR.has(code)) return 'EPSG:3857';
-  if (code === 3395) return '+proj=merc +lon_0=0 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=m +no_defs';
-  const zone = code % 100;
-  if (code >= 32601 && code <= 32660) return `+proj=utm +zone=${zone} +datum=WGS84 +units=m +no_defs`;
-  if (code >= 32701 && code <= 32760) return `+proj=utm +zone=${zone} +south +datum=WGS84 +units=m +no_defs`;
-  if (code >= 25828 && code <= 25838) return `+proj=utm +zone=${zone} +ellps=GRS80 +towgs84=0,0,0,0,0,0,0 +units=m +no_defs`;
-  if (code >= 26901 && code <= 26923) return `+proj=utm +zone=${zone} +datum=NAD83 +units=m +no_defs`;
-  return null;
-}
-
-const SUPPORTED_CRS_TEXT = 'EPSG:4326 (or 4258, 4269, 4283), EPSG:3857, EPSG:3395 or a UTM zone (EPSG:326xx, 327xx, 258xx, 269xx)';
 
 export interface ReadLimits {
   maxBytes?: number;
@@ -150,10 +134,10 @@ export async function readGeoTiffLayer(bytes: Uint8Array, entry: ByoEntry, limit
   const img = await openImage(bytes);
   const { width, height } = checkPixels(img, maxPixels);
   const geo = (img.getGeoKeys() ?? {}) as GeoKeys;
-  const { project, unproject, crs } = readCrs(geo);
+  const { project, unproject, crs, geographic, toMetre, note } = readCrs(geo);
   const { x0, y0, resX, resY } = readNorthUpGrid(img, geo);
   const bounds = extentDegrees(x0, y0, x0 + width * resX, y0 - height * resY, unproject, crs);
-  const resolutionKm = unproject ? resY / 1000 : resY * 111.2;
+  const resolutionKm = geographic ? resY * 111.2 : (resY * toMetre) / 1000;
   const { unitKey, scale, offset } = unitConversion(entry);
   const { data, nodata, valid, min, max } = await readValues(img, entry, unitKey, scale, offset);
   return {
@@ -170,11 +154,12 @@ export async function readGeoTiffLayer(bytes: Uint8Array, entry: ByoEntry, limit
     crs,
     bounds,
     resolutionKm,
-    grid: { lon0: bounds.west, lat0: bounds.north, resDeg: unproject ? resY / 111_200 : resX, width, height },
+    grid: { lon0: bounds.west, lat0: bounds.north, resDeg: geographic ? resY : (resY * toMetre) / 111_200, width, height },
     sha256: createHash('sha256').update(bytes).digest('hex'),
     validPixels: valid,
     min,
     max,
+    crsNote: note,
   };
 }
 
@@ -193,16 +178,12 @@ export function decodedRaster(r: ByoRaster): DecodedRaster {
  */
 export function rasterFromDecoded(d: Omit<DecodedRaster, 'grid'>): ByoRaster {
   const code = Number(/^EPSG:(\d+)$/.exec(d.crs)?.[1] ?? NaN);
-  const def = GEOGRAPHIC.has(code) ? null : projDef(code);
-  if (!GEOGRAPHIC.has(code) && !def) throw new OwnLayerError('file', `Own layer ${d.entry.id}: unknown CRS ${d.crs}`);
+  const info = code === 4326 ? null : crsOf(code);
+  if (code !== 4326 && !info) throw new OwnLayerError('file', `Own layer ${d.entry.id}: unknown CRS ${d.crs}`);
   if (d.data.length !== d.width * d.height)
     throw new OwnLayerError('file', `Own layer ${d.entry.id}: ${d.data.length} pixels stored for ${d.width} × ${d.height}`);
-  const conv = def ? proj4('EPSG:4326', def) : null;
-  return {
-    ...d,
-    project: conv ? (lng, lat) => conv.forward([lng, lat]) as [number, number] : null,
-    grid: { lon0: d.bounds.west, lat0: d.bounds.north, resDeg: conv ? d.resY / 111_200 : d.resX, width: d.width, height: d.height },
-  };
+  const resDeg = !info || info.geographic ? d.resY : (d.resY * info.toMetre) / 111_200;
+  return { ...d, project: info ? info.project : null, grid: { lon0: d.bounds.west, lat0: d.bounds.north, resDeg, width: d.width, height: d.height } };
 }
 
 /** The size a GeoTIFF declares (its first image), read from its header without decoding a pixel; null when it cannot be opened. */
@@ -256,32 +237,43 @@ function checkPixels(img: GeoTIFFImage, maxPixels: number): { width: number; hei
   return { width, height };
 }
 
-/** The coordinate reference system from the GeoKeys: a supported projection (with proj4 both ways) or geographic. */
-function readCrs(geo: GeoKeys): { project: ByoRaster['project']; unproject: Unproject | null; crs: string } {
+/**
+ * The coordinate reference system from the GeoKeys: a projected or geographic CRS of the EPSG registry (crs.ts), with
+ * proj4 both ways; EPSG:4326 (and a user-defined geographic CRS on the WGS 84 datum) needs no conversion.
+ */
+function readCrs(geo: GeoKeys): {
+  project: ByoRaster['project'];
+  unproject: Unproject | null;
+  crs: string;
+  geographic: boolean;
+  toMetre: number;
+  note: string | null;
+} {
   const projected = Number(geo.ProjectedCSTypeGeoKey ?? 0),
     geographic = Number(geo.GeographicTypeGeoKey ?? 0),
     model = Number(geo.GTModelTypeGeoKey ?? 0);
+  const advice = '(gdalwarp -t_srs EPSG:4326 converts any)';
   if (projected || model === 1) {
-    const def = projected ? projDef(projected) : null;
-    if (!def) {
+    const info = projected && projected !== 32767 ? crsOf(projected) : null;
+    if (!info || info.geographic) {
       throw new OwnLayerError(
         'file',
-        `The raster's coordinate reference system (${projected && projected !== 32767 ? `EPSG:${projected}` : 'a user-defined projection'}) is not supported; use ${SUPPORTED_CRS_TEXT} (gdalwarp -t_srs EPSG:4326 converts any).`,
+        `The raster's coordinate reference system (${projected && projected !== 32767 ? `EPSG:${projected}` : 'a user-defined projection'}) is not supported; use ${SUPPORTED_CRS_TEXT} ${advice}.`,
       );
     }
-    const conv = proj4('EPSG:4326', def);
-    return {
-      project: (lng, lat) => conv.forward([lng, lat]) as [number, number],
-      unproject: (x, y) => conv.inverse([x, y]) as [number, number],
-      crs: `EPSG:${projected}`,
-    };
+    return { project: info.project, unproject: info.unproject, crs: info.crs, geographic: false, toMetre: info.toMetre, note: info.note };
   }
   if (model === 2 || geographic) {
     const datum = Number(geo.GeogGeodeticDatumGeoKey ?? 0);
-    if (geographic && !GEOGRAPHIC.has(geographic) && !(geographic === 32767 && datum === 6326)) {
-      throw new OwnLayerError('file', `The raster's geographic coordinate system (EPSG:${geographic}) is not supported; use ${SUPPORTED_CRS_TEXT}.`);
-    }
-    return { project: null, unproject: null, crs: `EPSG:${geographic && geographic !== 32767 ? geographic : 4326}` };
+    if (!geographic || geographic === 4326 || (geographic === 32767 && datum === 6326))
+      return { project: null, unproject: null, crs: 'EPSG:4326', geographic: true, toMetre: 1, note: null };
+    const info = geographic !== 32767 ? crsOf(geographic) : null;
+    if (!info || !info.geographic)
+      throw new OwnLayerError(
+        'file',
+        `The raster's geographic coordinate system (${geographic !== 32767 ? `EPSG:${geographic}` : 'a user-defined one'}) is not supported; use ${SUPPORTED_CRS_TEXT} ${advice}.`,
+      );
+    return { project: info.project, unproject: info.unproject, crs: info.crs, geographic: true, toMetre: 1, note: info.note };
   }
   throw new OwnLayerError('file', `The raster has no coordinate reference system (no GeoKeys); save it as a GeoTIFF in ${SUPPORTED_CRS_TEXT}.`);
 }

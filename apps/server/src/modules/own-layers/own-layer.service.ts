@@ -155,7 +155,8 @@ export class OwnLayerService {
       { companyId: caller.companyId, layerId: id, hazard: f.hazard, crs: raster.crs, pixels: raster.width * raster.height, reanalysed },
       'own hazard layer uploaded',
     );
-    return { detail: `Layer '${label}' added; ${reanalysed} portfolio(s) are being re-analysed with it.`, layer: presentOwnLayer(row), reanalysed };
+    const note = raster.crsNote ? ` ${raster.crsNote}` : '';
+    return { detail: `Layer '${label}' added; ${reanalysed} portfolio(s) are being re-analysed with it.${note}`, layer: presentOwnLayer(row), reanalysed };
   }
 
   /** The upload's form fields and file, checked in the order their 400s name them. */

@@ -45,7 +45,7 @@ export const ownLayerRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Hazards'],
         summary: 'Upload an own hazard layer (GeoTIFF) for a hazard, scenario, year and return period (company administrators only)',
         description:
-          'Multipart form. The raster is checked before anything is stored: readable GeoTIFF, one band, a supported CRS (EPSG:4326, 3857, 3395 or a UTM zone, from its GeoKeys), ' +
+          'Multipart form. The raster is checked before anything is stored: readable GeoTIFF, one band, a projected or geographic CRS of the EPSG registry (from its GeoKeys; e.g. EPSG:4326, 3857, 2326, 27700 or a UTM zone), ' +
           'north-up, inside the world, within the size limits, at least one valid (non-nodata) pixel and every valid pixel within the plausible range of the hazard after the unit conversion. ' +
           "A refused layer answers 400 naming the field and the problem. The layer applies only to your company's analyses; your physical portfolios are re-analysed with it.",
         security: TOKEN_SECURITY,

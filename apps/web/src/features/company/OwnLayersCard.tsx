@@ -91,9 +91,9 @@ export function OwnLayersCard() {
       }
     >
       <Typography.Paragraph className="crp-muted">
-        Upload your own hazard maps (GeoTIFF or Cloud-Optimized GeoTIFF, one band, in EPSG:4326, EPSG:3857 or a UTM zone). Where a layer covers an asset, its
-        value replaces ours in your company's analyses only, marked <Tag color="purple">own data</Tag> in the dashboard, exports and reports. Your portfolios
-        are re-analysed after each change.
+        Upload your own hazard maps (GeoTIFF or Cloud-Optimized GeoTIFF, in any projected or geographic CRS of the EPSG registry, e.g. EPSG:4326, 3857, 2326 or
+        27700). Where a layer covers an asset, its value replaces ours in your company's analyses only, marked <Tag color="purple">own data</Tag> in the
+        dashboard, exports and reports. Your portfolios are re-analysed after each change.
         {limits && ` Up to ${limits.max_layers} layers of at most ${mb(limits.max_bytes)} and ${limits.max_pixels.toLocaleString('en-US')} pixels each.`}
         {limits && ` Decoded, your layers take ${mb(limits.company_used_bytes)} of your company's ${mb(limits.company_budget_bytes)} (4 bytes per pixel).`}
       </Typography.Paragraph>
