@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createRequire } from 'node:module';
 import proj4 from 'proj4';
 import { typedGeoTiff } from './support/geotiff.js';
+import { netcdfClassic } from './support/netcdf.js';
 import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
 
 /**
@@ -158,5 +159,146 @@ describe('own layers: scale and offset, CRSs of the EPSG registry, bands, NetCDF
     // EPSG's 7-parameter transformation OSGB36 to WGS 84 (EPSG:1314), which the reader falls back to
     const bng = epsgProj4(27700).replace(/\s*\+nadgrids=\S+/, ' +towgs84=446.448,-125.157,542.06,0.15,0.247,0.842,-20.489');
     await projectedLayer(27700, bng, { latitude: 51.5072, longitude: -0.1276 }, { hazard: 'river_flood', scenario: '45', return_period_years: '100' });
+  });
+
+  test('NetCDF (CF): the chosen variable and time slice, scale_factor, _FillValue, latitude running south to north', async () => {
+    const b = await registerAndLogin(s.api);
+    const lats = Array.from({ length: 20 }, (_, i) => 21.0 + i * 0.05); // south to north, cell centres
+    const lons = Array.from({ length: 30 }, (_, j) => 113.5 + j * 0.05);
+    // depth (cm as short, scale_factor 0.01 → m) at time t, latitude index i, longitude index j: (1000 t + 30 i + j) cm
+    const depth = new Int16Array(3 * 20 * 30);
+    for (let t = 0; t < 3; t++)
+      for (let i = 0; i < 20; i++) for (let j = 0; j < 30; j++) depth[(t * 20 + i) * 30 + j] = t === 0 && i === 0 && j === 0 ? -999 : t * 1000 + i * 30 + j;
+    const nc = netcdfClassic({
+      dims: { time: 3, lat: 20, lon: 30 },
+      globalAttrs: { Conventions: 'CF-1.8' },
+      vars: [
+        { name: 'time', dims: ['time'], type: 'double', values: [0, 365, 730], attrs: { units: 'days since 2050-01-01' } },
+        { name: 'lat', dims: ['lat'], type: 'float', values: lats, attrs: { standard_name: 'latitude', units: 'degrees_north' } },
+        { name: 'lon', dims: ['lon'], type: 'float', values: lons, attrs: { standard_name: 'longitude', units: 'degrees_east' } },
+        { name: 'depth', dims: ['time', 'lat', 'lon'], type: 'short', values: depth, attrs: { units: 'm', scale_factor: 0.01, _FillValue: -999 } },
+        { name: 'depth_upper', dims: ['time', 'lat', 'lon'], type: 'short', values: depth, attrs: { units: 'm', scale_factor: 0.001 } },
+      ],
+    });
+    const fields = { hazard: 'river_flood', return_period_years: '100' };
+    // two gridded variables: which one must be said
+    const which = await upload(b, fields, { filename: 'flood.nc', data: nc });
+    assert.equal(which.status, 400, JSON.stringify(which.body));
+    assert.match(which.body.detail, /^variable: 'flood\.nc' was refused: The file has 2 gridded variables \(depth, depth_upper\); say which one/);
+    const unknown = await upload(b, { ...fields, variable: 'rain' }, { filename: 'flood.nc', data: nc });
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body.detail, /no variable "rain"; its gridded variables are depth, depth_upper/);
+    const noSlice = await upload(b, { ...fields, variable: 'depth', band: '4' }, { filename: 'flood.nc', data: nc });
+    assert.equal(noSlice.status, 400);
+    assert.match(noSlice.body.detail, /^band: .*has 3 slices along time \(3\); band must be from 1 to 3 \(sent 4\)/);
+
+    const res = await upload(b, { ...fields, variable: 'depth', band: '2', label: 'NetCDF depth, 2051' }, { filename: 'flood.nc', data: nc });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.layer.crs, 'EPSG:4326');
+    assert.equal(res.body.layer.valid_pixels, 600, 'time slice 2 has no fill value');
+    close(res.body.layer.value_min, 10, 'smallest depth of slice 2 (1000 cm)');
+    close(res.body.layer.value_max, 10 + 5.99, 'largest depth of slice 2 (1599 cm)');
+    for (const [i, j] of [
+      [0, 0],
+      [5, 12],
+      [19, 29],
+    ] as const) {
+      const p = { latitude: lats[i]!, longitude: lons[j]! };
+      const metres = (1000 + 30 * i + j) / 100;
+      const point = await pointValue(b, 'river_flood', p);
+      assert.equal(point.tier, 'own data', JSON.stringify(point));
+      close(point.value, metres, `NetCDF point API at lat index ${i}, lon index ${j}`);
+      close((await postedIntensity(b, 'river_flood', p)).intensity, metres, `NetCDF posted asset at lat index ${i}, lon index ${j}`);
+    }
+
+    // slice 1 has the fill value at the south-west corner: not a value
+    const first = await upload(b, { ...fields, scenario: '45', variable: 'depth', band: '1' }, { filename: 'flood_2050.nc', data: nc });
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    assert.equal(first.body.layer.valid_pixels, 599);
+
+    // a header declaring 10^10 pixels in a file of a few hundred bytes: refused from the header, nothing allocated
+    const huge = netcdfClassic({
+      dims: { lat: 100_000, lon: 100_000 },
+      vars: [
+        { name: 'lat', dims: ['lat'], type: 'float', values: [1, 2], attrs: { units: 'degrees_north' } },
+        { name: 'lon', dims: ['lon'], type: 'float', values: [1, 2], attrs: { units: 'degrees_east' } },
+        { name: 'depth', dims: ['lat', 'lon'], type: 'float', values: [1] },
+      ],
+    });
+    const started = Date.now();
+    const bomb = await upload(b, { ...fields, year: '2040' }, { filename: 'huge.nc', data: huge });
+    assert.equal(bomb.status, 400, JSON.stringify(bomb.body));
+    assert.match(bomb.body.detail, /100000 × 100000 = 10,000,000,000 pixels; the limit is/);
+    assert.ok(Date.now() - started < 5000, `refused in ${Date.now() - started} ms`);
+
+    // a NetCDF-4 (HDF5) file: named, with the way to convert it
+    const hdf5 = Buffer.concat([Buffer.from('\x89HDF\r\n\x1a\n', 'latin1'), Buffer.alloc(64)]);
+    const h = await upload(b, { ...fields, year: '2030' }, { filename: 'flood4.nc', data: hdf5 });
+    assert.equal(h.status, 400);
+    assert.match(h.body.detail, /NetCDF-4 \(HDF5\), which is not read; convert it to the classic format \(`nccopy -k classic/);
+  });
+
+  test('a 3-band GeoTIFF: the band chosen is read; a band the file does not have is a 400 naming band', async () => {
+    const c = await registerAndLogin(s.api);
+    const g = { x0: 103.6, y0: 1.5, res: 0.01 };
+    const tif = typedGeoTiff({
+      width: 30,
+      height: 30,
+      ...g,
+      type: 'float32',
+      bands: 3,
+      value: (col, _r, band) => (band + 1) * 10 + col / 100,
+      epsg: 4326,
+      projected: false,
+    });
+    const fields = { hazard: 'river_flood', return_period_years: '100' };
+    const four = await upload(c, { ...fields, band: '4' }, { filename: 'three.tif', data: tif });
+    assert.equal(four.status, 400);
+    assert.ok(four.body.errors.some((e: { field: string }) => e.field === 'band'));
+    assert.match(four.body.detail, /^band: 'three\.tif' was refused: The raster has 3 bands; band must be from 1 to 3 \(sent 4\)/);
+    const zero = await upload(c, { ...fields, band: '0' }, { filename: 'three.tif', data: tif });
+    assert.equal(zero.status, 400);
+    assert.match(zero.body.detail, /band must be a whole number from 1/);
+    const res = await upload(c, { ...fields, band: '3' }, { filename: 'three.tif', data: tif });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    for (const col of [0, 17, 29]) {
+      const p = centre(g.x0, g.y0, g.res, col, 11);
+      close((await pointValue(c, 'river_flood', p)).value, 30 + col / 100, `band 3 at column ${col}`);
+      close((await postedIntensity(c, 'river_flood', p)).intensity, 30 + col / 100, `posted, band 3 at column ${col}`);
+    }
+    // the default band is 1
+    const one = await upload(c, { ...fields, scenario: '85' }, { filename: 'three.tif', data: tif });
+    assert.equal(one.status, 201, JSON.stringify(one.body));
+    close(one.body.layer.value_max, 10.29, 'band 1');
+  });
+
+  test('truncated files: a 400 naming the file and saying it is truncated', async () => {
+    const d = await registerAndLogin(s.api);
+    const tif = typedGeoTiff({ width: 50, height: 50, x0: 114, y0: 22.5, res: 0.01, type: 'float32', bands: 1, value: () => 1, epsg: 4326, projected: false });
+    const nc = netcdfClassic({
+      dims: { lat: 40, lon: 40 },
+      vars: [
+        { name: 'lat', dims: ['lat'], type: 'double', values: Array.from({ length: 40 }, (_, i) => 22.5 - i * 0.01), attrs: { units: 'degrees_north' } },
+        { name: 'lon', dims: ['lon'], type: 'double', values: Array.from({ length: 40 }, (_, i) => 114 + i * 0.01), attrs: { units: 'degrees_east' } },
+        { name: 'depth', dims: ['lat', 'lon'], type: 'float', values: new Float32Array(1600).fill(1) },
+      ],
+    });
+    const fields = { hazard: 'river_flood', return_period_years: '100' };
+    for (const [filename, data, re] of [
+      ['half.tif', tif.subarray(0, Math.floor(tif.length / 2)), /header points to data up to byte 10,\d{3}/],
+      ['header_only.tif', tif.subarray(0, 100), /The file is truncated/],
+      ['half.nc', nc.subarray(0, Math.floor(nc.length / 2)), /The file is truncated/],
+      ['header_only.nc', nc.subarray(0, 60), /The file is truncated/],
+    ] as const) {
+      const res = await upload(d, fields, { filename, data: Buffer.from(data) });
+      assert.equal(res.status, 400, `${filename}: ${JSON.stringify(res.body)}`);
+      assert.ok(
+        res.body.detail.startsWith(`file: '${filename}' was refused: The file is truncated: it ends after ${data.length.toLocaleString('en-US')} bytes`),
+        `${filename}: ${res.body.detail}`,
+      );
+      assert.match(res.body.detail, re, filename);
+      assert.match(res.body.detail, /interrupted download or copy/);
+      assert.doesNotMatch(res.body.detail, /DataView|Offset is outside/);
+    }
   });
 });

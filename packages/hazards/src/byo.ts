@@ -1,5 +1,5 @@
 /**
- * Own ("bring-your-own") hazard layers: single-band GeoTIFFs/COGs registered for a hazard, indicator, scenario, year
+ * Own ("bring-your-own") hazard layers: one band of a GeoTIFF/COG (or a NetCDF variable: netcdf-layer.ts) registered for a hazard, indicator, scenario, year
  * and return period. Where a registered raster covers a point (a valid, non-nodata pixel), it replaces the built-in
  * value and the answer says so (tier 'own data').
  *
@@ -63,6 +63,10 @@ export interface ByoEntry {
   /** Real value = raw × scale + offset (default 1, 0). */
   scale?: number;
   offset?: number;
+  /** The band read (1-based; default 1): a GeoTIFF's sample, or a NetCDF variable's slice along its leading dimension. */
+  band?: number;
+  /** NetCDF: the variable read (default: the only one on a latitude/longitude grid). */
+  variable?: string;
 }
 
 /** A layer refused: `field` names what is wrong (the upload form's field, or `file` for the raster itself). */
@@ -114,6 +118,7 @@ export function validateByoEntry(e: ByoEntry): void {
   if (e.scenario != null && !['26', '45', '85'].includes(e.scenario)) throw new OwnLayerError('scenario', `Own layer ${e.id}: scenario must be 26, 45 or 85`);
   if (e.year != null && !(Number.isInteger(e.year) && e.year >= 1950 && e.year <= 2150)) throw new OwnLayerError('year', `Own layer ${e.id}: bad year`);
   if (e.returnPeriodYears != null && !(e.returnPeriodYears > 0)) throw new OwnLayerError('return_period_years', `Own layer ${e.id}: bad return period`);
+  if (e.band != null && !(Number.isInteger(e.band) && e.band >= 1)) throw new OwnLayerError('band', `Own layer ${e.id}: band must be a whole number from 1`);
 }
 
 export interface ReadLimits {
@@ -132,14 +137,48 @@ export async function readGeoTiffLayer(bytes: Uint8Array, entry: ByoEntry, limit
     maxPixels = limits.maxPixels ?? OWN_LAYER_DEFAULT_MAX_PIXELS;
   checkFileBytes(bytes, maxBytes);
   const img = await openImage(bytes);
-  const { width, height } = checkPixels(img, maxPixels);
+  const { width, height, band } = checkPixels(img, maxPixels, entry.band ?? 1);
+  checkNotTruncated(img, bytes.byteLength);
   const geo = (img.getGeoKeys() ?? {}) as GeoKeys;
-  const { project, unproject, crs, geographic, toMetre, note } = readCrs(geo);
-  const { x0, y0, resX, resY } = readNorthUpGrid(img, geo);
+  const crs = readCrs(geo);
+  const grid = readNorthUpGrid(img, geo);
+  const file = await fileScaleOffset(img, band - 1);
+  let raw: ArrayLike<number>;
+  try {
+    raw = ((await img.readRasters({ samples: [band - 1] })) as unknown as ArrayLike<number>[])[0]!;
+  } catch (err) {
+    if (readPastEnd(err)) throw truncated(bytes.byteLength, null);
+    throw new OwnLayerError('file', `The raster's pixels cannot be read (${short(err)}).`);
+  }
+  const ndRaw = img.getGDALNoData();
+  const nodata = ndRaw === null || ndRaw === undefined || !Number.isFinite(Number(ndRaw)) ? null : Number(ndRaw);
+  return finishLayer(bytes, entry, { width, height, ...grid, crs, raw, nodata: nodata === null ? [] : [nodata], file });
+}
+
+/** A grid read from a file (GeoTIFF or NetCDF): size, top-left corner and pixel sizes in its CRS, raw values, row-major from the north. */
+export interface RawGrid {
+  width: number;
+  height: number;
+  x0: number;
+  y0: number;
+  resX: number;
+  resY: number;
+  crs: CrsRead;
+  raw: ArrayLike<number>;
+  /** Raw values that mean "no value" (GDAL_NODATA; CF _FillValue and missing_value). */
+  nodata: number[];
+  /** The file's own scale and offset (GDAL metadata; CF scale_factor and add_offset). */
+  file: { scale: number; offset: number; declared: boolean };
+}
+
+/** The checks and conversions every format shares: extent in the world, unit conversion, plausible range, statistics. */
+export function finishLayer(bytes: Uint8Array, entry: ByoEntry, g: RawGrid): ByoRaster {
+  const { width, height, x0, y0, resX, resY } = g;
+  const { project, unproject, crs, geographic, toMetre, note } = g.crs;
   const bounds = extentDegrees(x0, y0, x0 + width * resX, y0 - height * resY, unproject, crs);
   const resolutionKm = geographic ? resY * 111.2 : (resY * toMetre) / 1000;
   const { unitKey, scale, offset } = unitConversion(entry);
-  const { data, nodata, valid, min, max } = await readValues(img, entry, unitKey, scale, offset);
+  const { data, nodata, valid, min, max } = toHazardValues(g, entry, unitKey, scale, offset);
   return {
     entry: { ...entry, unit: unitKey },
     x0,
@@ -197,6 +236,15 @@ export async function geoTiffSize(bytes: Uint8Array): Promise<{ width: number; h
 }
 
 type GeoKeys = Record<string, number | string | undefined>;
+/** A file's CRS as the readers hand it on: conversions both ways (null for EPSG:4326). */
+export interface CrsRead {
+  project: ByoRaster['project'];
+  unproject: Unproject | null;
+  crs: string;
+  geographic: boolean;
+  toMetre: number;
+  note: string | null;
+}
 type Unproject = (x: number, y: number) => [number, number];
 
 /** Not empty, within the byte limit, and a TIFF header. */
@@ -208,7 +256,7 @@ function checkFileBytes(bytes: Uint8Array, maxBytes: number): void {
   if (magic !== 'II' && magic !== 'MM')
     throw new OwnLayerError(
       'file',
-      'The file is not a GeoTIFF (it does not start with a TIFF header). Export the layer as GeoTIFF or Cloud-Optimized GeoTIFF.',
+      'The file is not a GeoTIFF or NetCDF file (it starts with neither header). Export the layer as GeoTIFF, Cloud-Optimized GeoTIFF or NetCDF.',
     );
 }
 
@@ -217,12 +265,13 @@ async function openImage(bytes: Uint8Array): Promise<GeoTIFFImage> {
     const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     return await (await fromArrayBuffer(ab)).getImage();
   } catch (err) {
+    if (readPastEnd(err)) throw truncated(bytes.byteLength, null);
     throw new OwnLayerError('file', `The file is not a readable GeoTIFF (${short(err)}).`);
   }
 }
 
-/** Some pixels, within the pixel limit, in one band. */
-function checkPixels(img: GeoTIFFImage, maxPixels: number): { width: number; height: number } {
+/** Some pixels, within the pixel limit; the band asked for is one of the file's. */
+function checkPixels(img: GeoTIFFImage, maxPixels: number, band: number): { width: number; height: number; band: number } {
   const width = img.getWidth(),
     height = img.getHeight();
   if (!(width > 0 && height > 0)) throw new OwnLayerError('file', 'The raster has no pixels.');
@@ -232,23 +281,43 @@ function checkPixels(img: GeoTIFFImage, maxPixels: number): { width: number; hei
       `The raster has ${width} × ${height} = ${(width * height).toLocaleString('en-US')} pixels; the limit is ${maxPixels.toLocaleString('en-US')}. Crop it to your sites or coarsen it.`,
     );
   const bands = img.getSamplesPerPixel();
-  if (bands !== 1)
-    throw new OwnLayerError('file', `The raster has ${bands} bands; upload a single-band raster (one layer per hazard, scenario, year and return period).`);
-  return { width, height };
+  if (band > bands) throw new OwnLayerError('band', `The raster has ${bands} band${bands === 1 ? '' : 's'}; band must be from 1 to ${bands} (sent ${band}).`);
+  return { width, height, band };
+}
+
+/**
+ * A file cut short (an interrupted download or copy): a strip or tile that the directory places past the end of the
+ * file. Checked before any pixel is read, so the answer says "truncated" rather than a reader's bounds error.
+ */
+function checkNotTruncated(img: GeoTIFFImage, fileBytes: number): void {
+  const fd = img.fileDirectory as unknown as { getValue(tag: string): ArrayLike<number> | undefined };
+  const offsets = fd.getValue('TileOffsets') ?? fd.getValue('StripOffsets');
+  const counts = fd.getValue('TileByteCounts') ?? fd.getValue('StripByteCounts');
+  if (!offsets || !counts) return;
+  let end = 0;
+  for (let i = 0; i < offsets.length; i++) if (Number(counts[i] ?? 0) > 0) end = Math.max(end, Number(offsets[i]) + Number(counts[i]));
+  if (end > fileBytes) throw truncated(fileBytes, end);
+}
+
+/** A reader's error for a read past the end of the bytes (DataView and typed-array bounds). */
+export function readPastEnd(err: unknown): boolean {
+  return /outside the bounds|out of bounds|beyond the end|Offset is outside/i.test(err instanceof Error ? err.message : String(err));
+}
+
+/** The refusal of a file that ends before the data its header points to. */
+export function truncated(fileBytes: number, needed: number | null): OwnLayerError {
+  const at = `${fileBytes.toLocaleString('en-US')} bytes`;
+  return new OwnLayerError(
+    'file',
+    `The file is truncated: it ends after ${at}${needed ? `, but its header points to data up to byte ${needed.toLocaleString('en-US')}` : ', before the data its header points to'}. It was probably cut short by an interrupted download or copy; copy or export it again.`,
+  );
 }
 
 /**
  * The coordinate reference system from the GeoKeys: a projected or geographic CRS of the EPSG registry (crs.ts), with
  * proj4 both ways; EPSG:4326 (and a user-defined geographic CRS on the WGS 84 datum) needs no conversion.
  */
-function readCrs(geo: GeoKeys): {
-  project: ByoRaster['project'];
-  unproject: Unproject | null;
-  crs: string;
-  geographic: boolean;
-  toMetre: number;
-  note: string | null;
-} {
+function readCrs(geo: GeoKeys): CrsRead {
   const projected = Number(geo.ProjectedCSTypeGeoKey ?? 0),
     geographic = Number(geo.GeographicTypeGeoKey ?? 0),
     model = Number(geo.GTModelTypeGeoKey ?? 0);
@@ -346,18 +415,10 @@ function unitConversion(entry: ByoEntry): { unitKey: string; scale: number; offs
 }
 
 /** The pixels in the hazard's unit (NaN for nodata); throws when any is outside the plausible range or none is valid. */
-async function readValues(img: GeoTIFFImage, entry: ByoEntry, unitKey: string, scale: number, offset: number) {
-  const width = img.getWidth(),
-    height = img.getHeight();
-  const file = await fileScaleOffset(img, 0);
-  let raw: ArrayLike<number>;
-  try {
-    raw = ((await img.readRasters({ samples: [0] })) as unknown as ArrayLike<number>[])[0]!;
-  } catch (err) {
-    throw new OwnLayerError('file', `The raster's pixels cannot be read (${short(err)}).`);
-  }
-  const ndRaw = img.getGDALNoData();
-  const nodata = ndRaw === null || ndRaw === undefined || !Number.isFinite(Number(ndRaw)) ? null : Number(ndRaw);
+function toHazardValues(g: RawGrid, entry: ByoEntry, unitKey: string, scale: number, offset: number) {
+  const { width, height, raw, file } = g;
+  const nodata = g.nodata.length ? g.nodata[0]! : null;
+  const nodataF = g.nodata.map((v) => Math.fround(v));
   const data = new Float32Array(width * height);
   const [lo, hi] = OWN_LAYER_RANGES[entry.hazard];
   let valid = 0,
@@ -368,7 +429,7 @@ async function readValues(img: GeoTIFFImage, entry: ByoEntry, unitKey: string, s
   for (let i = 0; i < data.length; i++) {
     const r = raw[i]!;
     // the nodata value compared as float32, as GDAL writes it into float rasters
-    if (!Number.isFinite(r) || (nodata !== null && (r === nodata || Math.fround(r) === Math.fround(nodata)))) {
+    if (!Number.isFinite(r) || (nodataF.length && (g.nodata.includes(r) || nodataF.includes(Math.fround(r))))) {
       data[i] = NaN;
       continue;
     }

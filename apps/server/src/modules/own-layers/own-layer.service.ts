@@ -169,7 +169,9 @@ export class OwnLayerService {
     const f = parsed.data;
     const file = body.file;
     if (!isUploadedFile(file))
-      throw new AppError(400, 'file: send the GeoTIFF as a file part named "file" (multipart/form-data).', [{ field: 'file', message: 'not a file' }]);
+      throw new AppError(400, 'file: send the GeoTIFF or NetCDF file as a file part named "file" (multipart/form-data).', [
+        { field: 'file', message: 'not a file' },
+      ]);
     const needsRp = ownLayerNeedsReturnPeriod(f.hazard);
     if (needsRp && f.return_period_years === null) {
       throw new AppError(400, `return_period_years: ${f.hazard} is read as a return-period curve; give the return period (years) of this layer, e.g. 100.`, [
@@ -206,7 +208,16 @@ export class OwnLayerService {
    */
   private async readRaster(file: UploadedFile, filename: string, f: UploadFields, unit: string, usedBytes: number): Promise<StoredLayer> {
     const input: ReadOwnLayerInput = {
-      entry: { id: 'upload', hazard: f.hazard, scenario: f.scenario, year: f.year, returnPeriodYears: f.return_period_years, unit },
+      entry: {
+        id: 'upload',
+        hazard: f.hazard,
+        scenario: f.scenario,
+        year: f.year,
+        returnPeriodYears: f.return_period_years,
+        unit,
+        band: f.band,
+        ...(f.variable ? { variable: f.variable } : {}),
+      },
       limits: { maxBytes: this.maxBytes, maxPixels: this.config.OWN_LAYER_MAX_PIXELS },
       filename,
       budget: { budgetBytes: this.budgetBytes, usedBytes },
