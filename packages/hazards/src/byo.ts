@@ -251,7 +251,10 @@ type Unproject = (x: number, y: number) => [number, number];
 function checkFileBytes(bytes: Uint8Array, maxBytes: number): void {
   if (bytes.byteLength === 0) throw new OwnLayerError('file', 'The file is empty.');
   if (bytes.byteLength > maxBytes)
-    throw new OwnLayerError('file', `The file is ${mb(bytes.byteLength)} MB; the limit is ${mb(maxBytes)} MB. Crop it to your sites or coarsen it.`);
+    throw new OwnLayerError(
+      'file',
+      `The file is ${mb(bytes.byteLength)} MB; the limit is ${mb(maxBytes)} MB. Compress it (gdal_translate -co COMPRESS=DEFLATE -co PREDICTOR=2, or 3 for floating point), crop it to your sites or coarsen it.`,
+    );
   const magic = String.fromCharCode(bytes[0]!, bytes[1]!);
   if (magic !== 'II' && magic !== 'MM')
     throw new OwnLayerError(

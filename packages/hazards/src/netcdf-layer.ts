@@ -117,7 +117,10 @@ type NcTypeInfo = (typeof TYPES)[string];
 function openNetcdf(bytes: Uint8Array, maxBytes: number): NcFile {
   if (bytes.byteLength === 0) throw new OwnLayerError('file', 'The file is empty.');
   if (bytes.byteLength > maxBytes)
-    throw new OwnLayerError('file', `The file is ${mb(bytes.byteLength)} MB; the limit is ${mb(maxBytes)} MB. Crop it to your sites or coarsen it.`);
+    throw new OwnLayerError(
+      'file',
+      `The file is ${mb(bytes.byteLength)} MB; the limit is ${mb(maxBytes)} MB. Crop it to your sites (ncks -d lat,..., -d lon,...) or keep only the variable and time step you need (ncks -v).`,
+    );
   const head = String.fromCharCode(...bytes.subarray(0, 4));
   if (head === '\x89HDF')
     throw new OwnLayerError(
