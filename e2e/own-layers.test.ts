@@ -66,6 +66,10 @@ describe('own hazard layers in the browser: upload form, refusal, list, delete',
   });
 
   it('refuses an out-of-range layer with the reason, uploads a good one, lists and deletes it', async () => {
+    // the card is on Settings › Data, a page of its own reached from the menu (no longer on the 2FA page)
+    assert.equal(await page.getByTestId('own-layer-form').count(), 0, 'not on the 2FA setup page');
+    await page.getByRole('link', { name: 'Data', exact: true }).click();
+    await page.waitForURL('**/data');
     const card = new OwnLayersCard(page);
     await card.waitFor();
     assert.match(await card.card().innerText(), /No own layers yet/);
@@ -81,6 +85,9 @@ describe('own hazard layers in the browser: upload form, refusal, list, delete',
     await card.error().waitFor();
     assert.match(await card.error().innerText(), /outside the plausible range of river_flood \(0 to 50 m\)/);
     await screenshot(page, 'own-layers-refused');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(page, 'own-layers-refused-1280');
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     await card.chooseFile('harbour_flood_100.tif', floodTiff(1.8));
     await card.submit();
@@ -104,7 +111,7 @@ describe('own hazard layers in the browser: upload form, refusal, list, delete',
     await banner.waitFor();
     assert.match(await banner.innerText(), /River Flood: own data at 1 asset\(s\)[\s\S]*Harbour flood study 1-in-100/);
     await screenshot(page, 'own-layers-dashboard');
-    await page.goto(`${server.baseUrl}/setup`);
+    await page.goto(`${server.baseUrl}/data`);
     await card.waitFor();
 
     await card.deleteRow('Harbour flood study 1-in-100');

@@ -86,11 +86,18 @@ describe('own hazard layers: upload, checks, company scope and marks', () => {
       re: RegExp;
     }[] = [
       {
-        what: 'unsupported CRS (Swiss LV95)',
-        file: { filename: 'swiss.tif', data: hkFloodTiff(2.5, { ProjectedCSTypeGeoKey: 2056, GTModelTypeGeoKey: 1 }) },
+        what: 'a user-defined projection (no EPSG code)',
+        file: { filename: 'custom.tif', data: hkFloodTiff(2.5, { ProjectedCSTypeGeoKey: 32767, GTModelTypeGeoKey: 1 }) },
         status: 400,
         field: 'file',
-        re: /EPSG:2056\) is not supported/,
+        re: /a user-defined projection\) is not supported; use a projected or geographic CRS of the EPSG registry/,
+      },
+      {
+        what: 'a code that is no CRS of the EPSG registry',
+        file: { filename: 'vertical.tif', data: hkFloodTiff(2.5, { ProjectedCSTypeGeoKey: 5703, GTModelTypeGeoKey: 1 }) },
+        status: 400,
+        field: 'file',
+        re: /EPSG:5703\) is not supported/,
       },
       {
         what: 'Web Mercator metres labelled EPSG:4326',
@@ -106,7 +113,13 @@ describe('own hazard layers: upload, checks, company scope and marks', () => {
         field: 'file',
         re: /not a GeoTIFF/,
       },
-      { what: 'a truncated TIFF', file: { filename: 'cut.tif', data: hkFloodTiff().subarray(0, 200) }, status: 400, field: 'file', re: /GeoTIFF|pixels/ },
+      {
+        what: 'a truncated TIFF',
+        file: { filename: 'cut.tif', data: hkFloodTiff().subarray(0, 200) },
+        status: 400,
+        field: 'file',
+        re: /'cut\.tif' was refused: The file is truncated/,
+      },
       {
         what: 'out-of-range values (depth in mm sent as m)',
         file: { filename: 'mm.tif', data: hkFloodTiff(2500) },

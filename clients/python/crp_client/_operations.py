@@ -2077,15 +2077,16 @@ class Operations(BaseClient):
         files: Optional[Mapping[str, FileField]] = None,
     ) -> PostV2OwnLayersResponse:
         """
-        Upload an own hazard layer (GeoTIFF) for a hazard, scenario, year and return period (company
+        Upload an own hazard layer (GeoTIFF or NetCDF) for a hazard, scenario, year and return period (company
         administrators only)
 
-        Multipart form. The raster is checked before anything is stored: readable GeoTIFF, one band, a
-        supported CRS (EPSG:4326, 3857, 3395 or a UTM zone, from its GeoKeys), north-up, inside the world,
-        within the size limits, at least one valid (non-nodata) pixel and every valid pixel within the
-        plausible range of the hazard after the unit conversion. A refused layer answers 400 naming the field
-        and the problem. The layer applies only to your company's analyses; your physical portfolios are
-        re-analysed with it.
+        Multipart form. The raster is checked before anything is stored: a readable GeoTIFF (the band chosen
+        by `band`) or CF NetCDF on a regular latitude/longitude grid (the variable chosen by `variable`, the
+        slice by `band`), a projected or geographic CRS of the EPSG registry (from its GeoKeys; e.g.
+        EPSG:4326, 3857, 2326, 27700 or a UTM zone), north-up, inside the world, within the size limits, at
+        least one valid (non-nodata) pixel and every valid pixel within the plausible range of the hazard
+        after the unit conversion. A refused layer answers 400 naming the field and the problem. The layer
+        applies only to your company's analyses; your physical portfolios are re-analysed with it.
 
         `POST /api/v2/own_layers/` (operationId `postV2OwnLayers`).
 

@@ -2164,7 +2164,8 @@ class PostV2OwnLayersBody(TypedDict):
     Request body of postV2OwnLayers (POST /api/v2/own_layers/).
     """
 
-    #: the GeoTIFF or Cloud-Optimized GeoTIFF (multipart file part), single band
+    #: the GeoTIFF, Cloud-Optimized GeoTIFF or NetCDF (classic or 64-bit offset, CF conventions) file
+    #: (multipart file part)
     file: NotRequired[Any]
     #: one of river_flood, typhoon, storm_surge, wildfire, landslide, rainfall_flood, extreme_cold,
     #: extreme_heat, snowfall, sea_level_rise, drought
@@ -2177,6 +2178,11 @@ class PostV2OwnLayersBody(TypedDict):
     return_period_years: NotRequired[str]
     #: unit of the values; default the hazard's unit
     unit: NotRequired[str]
+    #: the band read, 1-based (default 1): a GeoTIFF's band, or the slice of a NetCDF variable along its
+    #: leading dimension (e.g. time)
+    band: NotRequired[str]
+    #: NetCDF: the variable read (default: the only one on a latitude/longitude grid)
+    variable: NotRequired[str]
     label: NotRequired[str]
     #: publisher, licence or citation of the data
     source: NotRequired[str]

@@ -92,6 +92,24 @@ export const OwnLayerUploadFields = z.object({
     .optional()
     .transform((v) => (v === '' || v === undefined ? null : v)),
   unit: z.string().trim().max(20).optional().describe("unit of the raster's values; default the hazard's unit (see OWN_LAYER_UNITS)"),
+  band: z
+    .union([
+      z.literal(''),
+      z.coerce
+        .number({ error: 'band must be a whole number from 1' })
+        .int('band must be a whole number from 1')
+        .min(1, 'band must be a whole number from 1')
+        .max(100_000, 'band must be at most 100000'),
+    ])
+    .optional()
+    .transform((v) => (v === '' || v === undefined ? 1 : v))
+    .describe("the band read (1-based, default 1): a GeoTIFF's band, or the slice of a NetCDF variable along its leading dimension (e.g. time)"),
+  variable: z
+    .string()
+    .trim()
+    .max(100, 'variable must be at most 100 characters')
+    .optional()
+    .describe('NetCDF: the variable read (default: the only one on a latitude/longitude grid)'),
   label: z.string().trim().max(OWN_LAYER_LABEL_MAX_LENGTH, `label must be at most ${OWN_LAYER_LABEL_MAX_LENGTH} characters`).optional(),
   source: z
     .string()

@@ -4,6 +4,7 @@ export const PUBLIC_ROUTES = ['/', '/login', '/register', '/forgot-password', '/
 export const SIGNED_IN_ROUTES = [
   '/location',
   '/setup',
+  '/data',
   '/project',
   '/dashboard',
   '/company-dashboard',

@@ -1,5 +1,5 @@
 /**
- * Own ("bring-your-own") hazard layers: single-band GeoTIFFs/COGs registered for a hazard, indicator, scenario, year
+ * Own ("bring-your-own") hazard layers: one band of a GeoTIFF/COG (or a NetCDF variable: netcdf-layer.ts) registered for a hazard, indicator, scenario, year
  * and return period. Where a registered raster covers a point (a valid, non-nodata pixel), it replaces the built-in
  * value and the answer says so (tier 'own data').
  *
@@ -10,17 +10,15 @@
  *    with HAZARD_BYO_CATALOG; `file` paths relative to the catalogue file). A bad entry is skipped with its reason
  *    (`loadCatalog` returns them), never failing the other layers.
  *
- * Coordinate reference systems: geographic WGS 84 and its close kin (EPSG:4326, 4258, 4269, 4283), Web Mercator
- * (EPSG:3857 and its aliases), World Mercator (EPSG:3395) and the UTM zones (EPSG:326xx, 327xx WGS 84; 258xx ETRS89;
- * 269xx NAD83), read from the GeoKeys. A projected raster is kept in its own grid and each query point is projected
- * into it (proj4), which picks exactly the pixel GDAL would after a nearest-neighbour warp, without resampling.
+ * Coordinate reference systems: any 2-D projected or geographic CRS of the EPSG registry (crs.ts), read from the
+ * GeoKeys. A raster is kept in its own grid and each query point is projected into it (proj4), which picks exactly the
+ * pixel GDAL would after a nearest-neighbour warp, without resampling.
  */
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve, isAbsolute, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { fromArrayBuffer, type GeoTIFFImage } from 'geotiff';
-import proj4 from 'proj4';
 import {
   HAZARD_KEYS,
   OWN_LAYER_DEFAULT_MAX_BYTES,
@@ -32,6 +30,7 @@ import {
   type ScenarioCode,
 } from '@crp/contracts';
 import { installBoundedTiffDecoders } from './tiff-decoders.js';
+import { crsOf, SUPPORTED_CRS_TEXT } from './crs.js';
 
 // Every GeoTIFF this process reads decodes through the bounded decoders (no tile past its declared size).
 installBoundedTiffDecoders();
@@ -64,6 +63,10 @@ export interface ByoEntry {
   /** Real value = raw × scale + offset (default 1, 0). */
   scale?: number;
   offset?: number;
+  /** The band read (1-based; default 1): a GeoTIFF's sample, or a NetCDF variable's slice along its leading dimension. */
+  band?: number;
+  /** NetCDF: the variable read (default: the only one on a latitude/longitude grid). */
+  variable?: string;
 }
 
 /** A layer refused: `field` names what is wrong (the upload form's field, or `file` for the raster itself). */
@@ -88,7 +91,7 @@ export interface ByoRaster {
   height: number;
   data: Float32Array;
   nodata: number | null;
-  /** (lng, lat) in degrees → (x, y) in the file's CRS; null for geographic files. */
+  /** (lng, lat) in degrees → (x, y) in the file's CRS; null for EPSG:4326 files. */
   project: ((lng: number, lat: number) => [number, number]) | null;
   crs: string;
   bounds: { west: number; south: number; east: number; north: number };
@@ -99,6 +102,8 @@ export interface ByoRaster {
   /** Smallest and largest valid value after scale and offset (the hazard's unit). */
   min: number;
   max: number;
+  /** Said with the layer when its CRS's datum shift is only approximate (crs.ts). */
+  crsNote?: string | null;
 }
 
 export interface ByoHit {
@@ -113,24 +118,8 @@ export function validateByoEntry(e: ByoEntry): void {
   if (e.scenario != null && !['26', '45', '85'].includes(e.scenario)) throw new OwnLayerError('scenario', `Own layer ${e.id}: scenario must be 26, 45 or 85`);
   if (e.year != null && !(Number.isInteger(e.year) && e.year >= 1950 && e.year <= 2150)) throw new OwnLayerError('year', `Own layer ${e.id}: bad year`);
   if (e.returnPeriodYears != null && !(e.returnPeriodYears > 0)) throw new OwnLayerError('return_period_years', `Own layer ${e.id}: bad return period`);
+  if (e.band != null && !(Number.isInteger(e.band) && e.band >= 1)) throw new OwnLayerError('band', `Own layer ${e.id}: band must be a whole number from 1`);
 }
-
-const GEOGRAPHIC = new Set([4326, 4258, 4269, 4283]);
-const WEB_MERCATOR = new Set([3857, 3785, 900913, 102100, 102113]);
-
-/** proj4 definition of a supported projected EPSG code, or null. */
-function projDef(code: number): string | null {
-  if (WEB_MERCATOR.has(code)) return 'EPSG:3857';
-  if (code === 3395) return '+proj=merc +lon_0=0 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=m +no_defs';
-  const zone = code % 100;
-  if (code >= 32601 && code <= 32660) return `+proj=utm +zone=${zone} +datum=WGS84 +units=m +no_defs`;
-  if (code >= 32701 && code <= 32760) return `+proj=utm +zone=${zone} +south +datum=WGS84 +units=m +no_defs`;
-  if (code >= 25828 && code <= 25838) return `+proj=utm +zone=${zone} +ellps=GRS80 +towgs84=0,0,0,0,0,0,0 +units=m +no_defs`;
-  if (code >= 26901 && code <= 26923) return `+proj=utm +zone=${zone} +datum=NAD83 +units=m +no_defs`;
-  return null;
-}
-
-const SUPPORTED_CRS_TEXT = 'EPSG:4326 (or 4258, 4269, 4283), EPSG:3857, EPSG:3395 or a UTM zone (EPSG:326xx, 327xx, 258xx, 269xx)';
 
 export interface ReadLimits {
   maxBytes?: number;
@@ -148,14 +137,48 @@ export async function readGeoTiffLayer(bytes: Uint8Array, entry: ByoEntry, limit
     maxPixels = limits.maxPixels ?? OWN_LAYER_DEFAULT_MAX_PIXELS;
   checkFileBytes(bytes, maxBytes);
   const img = await openImage(bytes);
-  const { width, height } = checkPixels(img, maxPixels);
+  const { width, height, band } = checkPixels(img, maxPixels, entry.band ?? 1);
+  checkNotTruncated(img, bytes.byteLength);
   const geo = (img.getGeoKeys() ?? {}) as GeoKeys;
-  const { project, unproject, crs } = readCrs(geo);
-  const { x0, y0, resX, resY } = readNorthUpGrid(img, geo);
+  const crs = readCrs(geo);
+  const grid = readNorthUpGrid(img, geo);
+  const file = await fileScaleOffset(img, band - 1);
+  let raw: ArrayLike<number>;
+  try {
+    raw = ((await img.readRasters({ samples: [band - 1] })) as unknown as ArrayLike<number>[])[0]!;
+  } catch (err) {
+    if (readPastEnd(err)) throw truncated(bytes.byteLength, null);
+    throw new OwnLayerError('file', `The raster's pixels cannot be read (${short(err)}).`);
+  }
+  const ndRaw = img.getGDALNoData();
+  const nodata = ndRaw === null || ndRaw === undefined || !Number.isFinite(Number(ndRaw)) ? null : Number(ndRaw);
+  return finishLayer(bytes, entry, { width, height, ...grid, crs, raw, nodata: nodata === null ? [] : [nodata], file });
+}
+
+/** A grid read from a file (GeoTIFF or NetCDF): size, top-left corner and pixel sizes in its CRS, raw values, row-major from the north. */
+export interface RawGrid {
+  width: number;
+  height: number;
+  x0: number;
+  y0: number;
+  resX: number;
+  resY: number;
+  crs: CrsRead;
+  raw: ArrayLike<number>;
+  /** Raw values that mean "no value" (GDAL_NODATA; CF _FillValue and missing_value). */
+  nodata: number[];
+  /** The file's own scale and offset (GDAL metadata; CF scale_factor and add_offset). */
+  file: { scale: number; offset: number; declared: boolean };
+}
+
+/** The checks and conversions every format shares: extent in the world, unit conversion, plausible range, statistics. */
+export function finishLayer(bytes: Uint8Array, entry: ByoEntry, g: RawGrid): ByoRaster {
+  const { width, height, x0, y0, resX, resY } = g;
+  const { project, unproject, crs, geographic, toMetre, note } = g.crs;
   const bounds = extentDegrees(x0, y0, x0 + width * resX, y0 - height * resY, unproject, crs);
-  const resolutionKm = unproject ? resY / 1000 : resY * 111.2;
+  const resolutionKm = geographic ? resY * 111.2 : (resY * toMetre) / 1000;
   const { unitKey, scale, offset } = unitConversion(entry);
-  const { data, nodata, valid, min, max } = await readValues(img, entry, unitKey, scale, offset);
+  const { data, nodata, valid, min, max } = toHazardValues(g, entry, unitKey, scale, offset);
   return {
     entry: { ...entry, unit: unitKey },
     x0,
@@ -170,11 +193,12 @@ export async function readGeoTiffLayer(bytes: Uint8Array, entry: ByoEntry, limit
     crs,
     bounds,
     resolutionKm,
-    grid: { lon0: bounds.west, lat0: bounds.north, resDeg: unproject ? resY / 111_200 : resX, width, height },
+    grid: { lon0: bounds.west, lat0: bounds.north, resDeg: geographic ? resY : (resY * toMetre) / 111_200, width, height },
     sha256: createHash('sha256').update(bytes).digest('hex'),
     validPixels: valid,
     min,
     max,
+    crsNote: note,
   };
 }
 
@@ -193,16 +217,12 @@ export function decodedRaster(r: ByoRaster): DecodedRaster {
  */
 export function rasterFromDecoded(d: Omit<DecodedRaster, 'grid'>): ByoRaster {
   const code = Number(/^EPSG:(\d+)$/.exec(d.crs)?.[1] ?? NaN);
-  const def = GEOGRAPHIC.has(code) ? null : projDef(code);
-  if (!GEOGRAPHIC.has(code) && !def) throw new OwnLayerError('file', `Own layer ${d.entry.id}: unknown CRS ${d.crs}`);
+  const info = code === 4326 ? null : crsOf(code);
+  if (code !== 4326 && !info) throw new OwnLayerError('file', `Own layer ${d.entry.id}: unknown CRS ${d.crs}`);
   if (d.data.length !== d.width * d.height)
     throw new OwnLayerError('file', `Own layer ${d.entry.id}: ${d.data.length} pixels stored for ${d.width} × ${d.height}`);
-  const conv = def ? proj4('EPSG:4326', def) : null;
-  return {
-    ...d,
-    project: conv ? (lng, lat) => conv.forward([lng, lat]) as [number, number] : null,
-    grid: { lon0: d.bounds.west, lat0: d.bounds.north, resDeg: conv ? d.resY / 111_200 : d.resX, width: d.width, height: d.height },
-  };
+  const resDeg = !info || info.geographic ? d.resY : (d.resY * info.toMetre) / 111_200;
+  return { ...d, project: info ? info.project : null, grid: { lon0: d.bounds.west, lat0: d.bounds.north, resDeg, width: d.width, height: d.height } };
 }
 
 /** The size a GeoTIFF declares (its first image), read from its header without decoding a pixel; null when it cannot be opened. */
@@ -216,18 +236,30 @@ export async function geoTiffSize(bytes: Uint8Array): Promise<{ width: number; h
 }
 
 type GeoKeys = Record<string, number | string | undefined>;
+/** A file's CRS as the readers hand it on: conversions both ways (null for EPSG:4326). */
+export interface CrsRead {
+  project: ByoRaster['project'];
+  unproject: Unproject | null;
+  crs: string;
+  geographic: boolean;
+  toMetre: number;
+  note: string | null;
+}
 type Unproject = (x: number, y: number) => [number, number];
 
 /** Not empty, within the byte limit, and a TIFF header. */
 function checkFileBytes(bytes: Uint8Array, maxBytes: number): void {
   if (bytes.byteLength === 0) throw new OwnLayerError('file', 'The file is empty.');
   if (bytes.byteLength > maxBytes)
-    throw new OwnLayerError('file', `The file is ${mb(bytes.byteLength)} MB; the limit is ${mb(maxBytes)} MB. Crop it to your sites or coarsen it.`);
+    throw new OwnLayerError(
+      'file',
+      `The file is ${mb(bytes.byteLength)} MB; the limit is ${mb(maxBytes)} MB. Compress it (gdal_translate -co COMPRESS=DEFLATE -co PREDICTOR=2, or 3 for floating point), crop it to your sites or coarsen it.`,
+    );
   const magic = String.fromCharCode(bytes[0]!, bytes[1]!);
   if (magic !== 'II' && magic !== 'MM')
     throw new OwnLayerError(
       'file',
-      'The file is not a GeoTIFF (it does not start with a TIFF header). Export the layer as GeoTIFF or Cloud-Optimized GeoTIFF.',
+      'The file is not a GeoTIFF or NetCDF file (it starts with neither header). Export the layer as GeoTIFF, Cloud-Optimized GeoTIFF or NetCDF.',
     );
 }
 
@@ -236,12 +268,13 @@ async function openImage(bytes: Uint8Array): Promise<GeoTIFFImage> {
     const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     return await (await fromArrayBuffer(ab)).getImage();
   } catch (err) {
+    if (readPastEnd(err)) throw truncated(bytes.byteLength, null);
     throw new OwnLayerError('file', `The file is not a readable GeoTIFF (${short(err)}).`);
   }
 }
 
-/** Some pixels, within the pixel limit, in one band. */
-function checkPixels(img: GeoTIFFImage, maxPixels: number): { width: number; height: number } {
+/** Some pixels, within the pixel limit; the band asked for is one of the file's. */
+function checkPixels(img: GeoTIFFImage, maxPixels: number, band: number): { width: number; height: number; band: number } {
   const width = img.getWidth(),
     height = img.getHeight();
   if (!(width > 0 && height > 0)) throw new OwnLayerError('file', 'The raster has no pixels.');
@@ -251,37 +284,68 @@ function checkPixels(img: GeoTIFFImage, maxPixels: number): { width: number; hei
       `The raster has ${width} × ${height} = ${(width * height).toLocaleString('en-US')} pixels; the limit is ${maxPixels.toLocaleString('en-US')}. Crop it to your sites or coarsen it.`,
     );
   const bands = img.getSamplesPerPixel();
-  if (bands !== 1)
-    throw new OwnLayerError('file', `The raster has ${bands} bands; upload a single-band raster (one layer per hazard, scenario, year and return period).`);
-  return { width, height };
+  if (band > bands) throw new OwnLayerError('band', `The raster has ${bands} band${bands === 1 ? '' : 's'}; band must be from 1 to ${bands} (sent ${band}).`);
+  return { width, height, band };
 }
 
-/** The coordinate reference system from the GeoKeys: a supported projection (with proj4 both ways) or geographic. */
-function readCrs(geo: GeoKeys): { project: ByoRaster['project']; unproject: Unproject | null; crs: string } {
+/**
+ * A file cut short (an interrupted download or copy): a strip or tile that the directory places past the end of the
+ * file. Checked before any pixel is read, so the answer says "truncated" rather than a reader's bounds error.
+ */
+function checkNotTruncated(img: GeoTIFFImage, fileBytes: number): void {
+  const fd = img.fileDirectory as unknown as { getValue(tag: string): ArrayLike<number> | undefined };
+  const offsets = fd.getValue('TileOffsets') ?? fd.getValue('StripOffsets');
+  const counts = fd.getValue('TileByteCounts') ?? fd.getValue('StripByteCounts');
+  if (!offsets || !counts) return;
+  let end = 0;
+  for (let i = 0; i < offsets.length; i++) if (Number(counts[i] ?? 0) > 0) end = Math.max(end, Number(offsets[i]) + Number(counts[i]));
+  if (end > fileBytes) throw truncated(fileBytes, end);
+}
+
+/** A reader's error for a read past the end of the bytes (DataView and typed-array bounds). */
+export function readPastEnd(err: unknown): boolean {
+  return /outside the bounds|out of bounds|beyond the end|Offset is outside/i.test(err instanceof Error ? err.message : String(err));
+}
+
+/** The refusal of a file that ends before the data its header points to. */
+export function truncated(fileBytes: number, needed: number | null): OwnLayerError {
+  const at = `${fileBytes.toLocaleString('en-US')} bytes`;
+  return new OwnLayerError(
+    'file',
+    `The file is truncated: it ends after ${at}${needed ? `, but its header points to data up to byte ${needed.toLocaleString('en-US')}` : ', before the data its header points to'}. It was probably cut short by an interrupted download or copy; copy or export it again.`,
+  );
+}
+
+/**
+ * The coordinate reference system from the GeoKeys: a projected or geographic CRS of the EPSG registry (crs.ts), with
+ * proj4 both ways; EPSG:4326 (and a user-defined geographic CRS on the WGS 84 datum) needs no conversion.
+ */
+function readCrs(geo: GeoKeys): CrsRead {
   const projected = Number(geo.ProjectedCSTypeGeoKey ?? 0),
     geographic = Number(geo.GeographicTypeGeoKey ?? 0),
     model = Number(geo.GTModelTypeGeoKey ?? 0);
+  const advice = '(gdalwarp -t_srs EPSG:4326 converts any)';
   if (projected || model === 1) {
-    const def = projected ? projDef(projected) : null;
-    if (!def) {
+    const info = projected && projected !== 32767 ? crsOf(projected) : null;
+    if (!info || info.geographic) {
       throw new OwnLayerError(
         'file',
-        `The raster's coordinate reference system (${projected && projected !== 32767 ? `EPSG:${projected}` : 'a user-defined projection'}) is not supported; use ${SUPPORTED_CRS_TEXT} (gdalwarp -t_srs EPSG:4326 converts any).`,
+        `The raster's coordinate reference system (${projected && projected !== 32767 ? `EPSG:${projected}` : 'a user-defined projection'}) is not supported; use ${SUPPORTED_CRS_TEXT} ${advice}.`,
       );
     }
-    const conv = proj4('EPSG:4326', def);
-    return {
-      project: (lng, lat) => conv.forward([lng, lat]) as [number, number],
-      unproject: (x, y) => conv.inverse([x, y]) as [number, number],
-      crs: `EPSG:${projected}`,
-    };
+    return { project: info.project, unproject: info.unproject, crs: info.crs, geographic: false, toMetre: info.toMetre, note: info.note };
   }
   if (model === 2 || geographic) {
     const datum = Number(geo.GeogGeodeticDatumGeoKey ?? 0);
-    if (geographic && !GEOGRAPHIC.has(geographic) && !(geographic === 32767 && datum === 6326)) {
-      throw new OwnLayerError('file', `The raster's geographic coordinate system (EPSG:${geographic}) is not supported; use ${SUPPORTED_CRS_TEXT}.`);
-    }
-    return { project: null, unproject: null, crs: `EPSG:${geographic && geographic !== 32767 ? geographic : 4326}` };
+    if (!geographic || geographic === 4326 || (geographic === 32767 && datum === 6326))
+      return { project: null, unproject: null, crs: 'EPSG:4326', geographic: true, toMetre: 1, note: null };
+    const info = geographic !== 32767 ? crsOf(geographic) : null;
+    if (!info || !info.geographic)
+      throw new OwnLayerError(
+        'file',
+        `The raster's geographic coordinate system (${geographic !== 32767 ? `EPSG:${geographic}` : 'a user-defined one'}) is not supported; use ${SUPPORTED_CRS_TEXT} ${advice}.`,
+      );
+    return { project: info.project, unproject: info.unproject, crs: info.crs, geographic: true, toMetre: 1, note: info.note };
   }
   throw new OwnLayerError('file', `The raster has no coordinate reference system (no GeoKeys); save it as a GeoTIFF in ${SUPPORTED_CRS_TEXT}.`);
 }
@@ -354,17 +418,10 @@ function unitConversion(entry: ByoEntry): { unitKey: string; scale: number; offs
 }
 
 /** The pixels in the hazard's unit (NaN for nodata); throws when any is outside the plausible range or none is valid. */
-async function readValues(img: GeoTIFFImage, entry: ByoEntry, unitKey: string, scale: number, offset: number) {
-  const width = img.getWidth(),
-    height = img.getHeight();
-  let raw: ArrayLike<number>;
-  try {
-    raw = ((await img.readRasters({ samples: [0] })) as unknown as ArrayLike<number>[])[0]!;
-  } catch (err) {
-    throw new OwnLayerError('file', `The raster's pixels cannot be read (${short(err)}).`);
-  }
-  const ndRaw = img.getGDALNoData();
-  const nodata = ndRaw === null || ndRaw === undefined || !Number.isFinite(Number(ndRaw)) ? null : Number(ndRaw);
+function toHazardValues(g: RawGrid, entry: ByoEntry, unitKey: string, scale: number, offset: number) {
+  const { width, height, raw, file } = g;
+  const nodata = g.nodata.length ? g.nodata[0]! : null;
+  const nodataF = g.nodata.map((v) => Math.fround(v));
   const data = new Float32Array(width * height);
   const [lo, hi] = OWN_LAYER_RANGES[entry.hazard];
   let valid = 0,
@@ -375,11 +432,11 @@ async function readValues(img: GeoTIFFImage, entry: ByoEntry, unitKey: string, s
   for (let i = 0; i < data.length; i++) {
     const r = raw[i]!;
     // the nodata value compared as float32, as GDAL writes it into float rasters
-    if (!Number.isFinite(r) || (nodata !== null && (r === nodata || Math.fround(r) === Math.fround(nodata)))) {
+    if (!Number.isFinite(r) || (nodataF.length && (g.nodata.includes(r) || nodataF.includes(Math.fround(r))))) {
       data[i] = NaN;
       continue;
     }
-    const v = r * scale + offset;
+    const v = (r * file.scale + file.offset) * scale + offset;
     if (v < lo || v > hi) {
       bad++;
       firstBad ??= { v, col: i % width, row: Math.floor(i / width) };
@@ -395,11 +452,37 @@ async function readValues(img: GeoTIFFImage, entry: ByoEntry, unitKey: string, s
     const u = HAZARD_INDICATORS[entry.hazard].unit;
     throw new OwnLayerError(
       'file',
-      `${bad.toLocaleString('en-US')} pixel(s) are outside the plausible range of ${entry.hazard} (${lo} to ${hi} ${u}), e.g. ${fmt(firstBad!.v)} ${u} at column ${firstBad!.col}, row ${firstBad!.row}. Check the unit (sent as ${unitKey}) and the nodata value${nodata === null ? ' (the file declares none)' : ` (${nodata})`}.`,
+      `${bad.toLocaleString('en-US')} pixel(s) are outside the plausible range of ${entry.hazard} (${lo} to ${hi} ${u}), e.g. ${fmt(firstBad!.v)} ${u} at column ${firstBad!.col}, row ${firstBad!.row}. Check the unit (sent as ${unitKey})${file.declared ? `, the file's scale (${file.scale}) and offset (${file.offset})` : ''} and the nodata value${nodata === null ? ' (the file declares none)' : ` (${nodata})`}.`,
     );
   }
   if (valid === 0) throw new OwnLayerError('file', `Every pixel is nodata${nodata === null ? '' : ` (${nodata})`} or not a number: the layer has no values.`);
   return { data, nodata, valid, min, max };
+}
+
+/**
+ * The band's scale and offset as GDAL writes them (GDAL_METADATA tag 42112, `<Item name="SCALE" sample="0"
+ * role="scale">`; `gdal_translate -a_scale/-a_offset`, `gdal_edit.py`): real value = stored value × scale + offset,
+ * applied before the unit conversion, as GDAL's readers (`-unscale`, rasterio's `scales`/`offsets`) do. 1 and 0 when the
+ * file declares none; a value that is not a finite number (or a zero scale) is refused.
+ */
+async function fileScaleOffset(img: GeoTIFFImage, sample: number): Promise<{ scale: number; offset: number; declared: boolean }> {
+  let meta: Record<string, unknown> | null;
+  try {
+    meta = (await img.getGDALMetadata(sample)) as Record<string, unknown> | null;
+  } catch (err) {
+    throw new OwnLayerError('file', `The raster's GDAL metadata cannot be read (${short(err)}).`);
+  }
+  const read = (name: 'SCALE' | 'OFFSET', dflt: number): number => {
+    const text = meta?.[name];
+    if (text === undefined || text === null || String(text).trim() === '') return dflt;
+    const v = Number(String(text).trim());
+    if (!Number.isFinite(v) || (name === 'SCALE' && v === 0))
+      throw new OwnLayerError('file', `The raster's ${name.toLowerCase()} for band ${sample + 1} ("${String(text).slice(0, 30)}") is not a usable number.`);
+    return v;
+  };
+  const scale = read('SCALE', 1),
+    offset = read('OFFSET', 0);
+  return { scale, offset, declared: scale !== 1 || offset !== 0 };
 }
 
 export class ByoRegistry {

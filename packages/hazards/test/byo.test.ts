@@ -157,15 +157,15 @@ test('EPSG:3857 and UTM rasters are read through their GeoKeys and sampled at th
   assert.ok(hit && hit.value >= 9 && hit.value <= 11, `row about 10 (${hit?.value})`);
 });
 
-test('bad rasters are refused with the reason: unknown CRS, garbage, out of range, all nodata, wrong unit', async () => {
+test('bad rasters are refused with the reason: a vertical CRS, garbage, out of range, all nodata, wrong unit', async () => {
   const ok = { width: 4, height: 4, x0: 114, y0: 22.5, res: 0.1, fill: 1, geo: { GeographicTypeGeoKey: 4326, GTModelTypeGeoKey: 2 } };
   const refuse = async (bytes: Uint8Array, entry: Parameters<typeof readGeoTiffLayer>[1], re: RegExp) => {
     await assert.rejects(readGeoTiffLayer(bytes, entry), (err: unknown) => err instanceof OwnLayerError && re.test(err.message));
   };
   await refuse(
-    tiffBytes({ ...ok, geo: { ProjectedCSTypeGeoKey: 2056, GTModelTypeGeoKey: 1 } }),
+    tiffBytes({ ...ok, geo: { ProjectedCSTypeGeoKey: 5703, GTModelTypeGeoKey: 1 } }),
     { id: 'a', hazard: 'extreme_heat' },
-    /EPSG:2056\) is not supported/,
+    /EPSG:5703\) is not supported/,
   );
   await refuse(new TextEncoder().encode('latitude,longitude\n1,2\n'), { id: 'b', hazard: 'extreme_heat' }, /not a GeoTIFF/);
   await refuse(tiffBytes({ ...ok, fill: 400 }), { id: 'c', hazard: 'extreme_heat' }, /outside the plausible range of extreme_heat/);

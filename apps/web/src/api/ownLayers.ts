@@ -11,6 +11,9 @@ export interface OwnLayerUploadInput {
   year: string;
   return_period_years: string;
   unit: string;
+  /** The band (1-based; empty = 1) and, for NetCDF, the variable. */
+  band: string;
+  variable: string;
   label: string;
   source: string;
   file: File;
@@ -21,10 +24,11 @@ export async function fetchOwnLayers(): Promise<OwnLayerList> {
   return (await request<OwnLayerList>('GET', '/api/v2/own_layers/')).data;
 }
 
-/** Uploads a GeoTIFF (multipart); a refused layer throws ApiError naming the field and the problem. */
+/** Uploads a GeoTIFF or NetCDF file (multipart); a refused layer throws ApiError naming the field and the problem. */
 export async function uploadOwnLayer(input: OwnLayerUploadInput): Promise<{ detail: string; layer: OwnLayer; reanalysed: number }> {
   const fd = new FormData();
-  for (const k of ['hazard', 'scenario', 'year', 'return_period_years', 'unit', 'label', 'source'] as const) if (input[k]) fd.set(k, input[k]);
+  for (const k of ['hazard', 'scenario', 'year', 'return_period_years', 'unit', 'band', 'variable', 'label', 'source'] as const)
+    if (input[k]) fd.set(k, input[k]);
   fd.set('file', input.file, input.file.name);
   const token = readToken();
   const res = await fetch('/api/v2/own_layers/', {

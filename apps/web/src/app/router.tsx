@@ -16,6 +16,7 @@ const RegisterPage = lazy(() => import('../pages/RegisterPage').then((m) => ({ d
 const ForgotPasswordPage = lazy(() => import('../pages/ForgotPasswordPage').then((m) => ({ default: m.ForgotPasswordPage })));
 const ResetPasswordPage = lazy(() => import('../pages/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })));
 const SetupPage = lazy(() => import('../pages/SetupPage').then((m) => ({ default: m.SetupPage })));
+const DataPage = lazy(() => import('../pages/DataPage').then((m) => ({ default: m.DataPage })));
 const LocationPage = lazy(() => import('../pages/LocationPage').then((m) => ({ default: m.LocationPage })));
 const ProjectPage = lazy(() => import('../pages/ProjectPage').then((m) => ({ default: m.ProjectPage })));
 const DashboardPage = lazy(() => import('../pages/DashboardPage').then((m) => ({ default: m.DashboardPage })));
@@ -39,6 +40,7 @@ const EditTransitionPage = lazy(() => import('../pages/EditTransitionPage').then
 /** Every signed-in route of the spec has its page: a route added to SIGNED_IN_ROUTES without one is a type error. */
 const BUILT: Record<(typeof SIGNED_IN_ROUTES)[number], React.ReactNode> = {
   '/setup': <SetupPage />,
+  '/data': <DataPage />,
   '/project': <ProjectPage />,
   '/location': <LocationPage />,
   '/dashboard': <DashboardPage />,

@@ -7,7 +7,6 @@ import { CompanyMembersCard } from '../features/company/CompanyMembersCard';
 import { ActivityLogCard } from '../features/company/ActivityLogCard';
 import { PublishedDatasetsCard } from '../features/company/PublishedDatasetsCard';
 import { UpgradeRequestsCard } from '../features/plans/UpgradeRequestsCard';
-import { OwnLayersCard } from '../features/company/OwnLayersCard';
 import { ApiTokensCard } from '../features/apitokens/ApiTokensCard';
 import { useAuth } from '../lib/AuthProvider';
 
@@ -32,11 +31,6 @@ export function SetupPage() {
         {user?.is_company_admin && (
           <Col xs={24}>
             <CompanyMembersCard companyCode={user.company_code} />
-          </Col>
-        )}
-        {user?.is_company_admin && (
-          <Col xs={24}>
-            <OwnLayersCard />
           </Col>
         )}
         {user?.is_operator && (

@@ -1764,8 +1764,8 @@ export interface paths {
         get: operations["getV2OwnLayers"];
         put?: never;
         /**
-         * Upload an own hazard layer (GeoTIFF) for a hazard, scenario, year and return period (company administrators only)
-         * @description Multipart form. The raster is checked before anything is stored: readable GeoTIFF, one band, a supported CRS (EPSG:4326, 3857, 3395 or a UTM zone, from its GeoKeys), north-up, inside the world, within the size limits, at least one valid (non-nodata) pixel and every valid pixel within the plausible range of the hazard after the unit conversion. A refused layer answers 400 naming the field and the problem. The layer applies only to your company's analyses; your physical portfolios are re-analysed with it.
+         * Upload an own hazard layer (GeoTIFF or NetCDF) for a hazard, scenario, year and return period (company administrators only)
+         * @description Multipart form. The raster is checked before anything is stored: a readable GeoTIFF (the band chosen by `band`) or CF NetCDF on a regular latitude/longitude grid (the variable chosen by `variable`, the slice by `band`), a projected or geographic CRS of the EPSG registry (from its GeoKeys; e.g. EPSG:4326, 3857, 2326, 27700 or a UTM zone), north-up, inside the world, within the size limits, at least one valid (non-nodata) pixel and every valid pixel within the plausible range of the hazard after the unit conversion. A refused layer answers 400 naming the field and the problem. The layer applies only to your company's analyses; your physical portfolios are re-analysed with it.
          */
         post: operations["postV2OwnLayers"];
         delete?: never;
@@ -12106,7 +12106,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description the GeoTIFF or Cloud-Optimized GeoTIFF (multipart file part), single band */
+                    /** @description the GeoTIFF, Cloud-Optimized GeoTIFF or NetCDF (classic or 64-bit offset, CF conventions) file (multipart file part) */
                     file?: unknown;
                     /** @description one of river_flood, typhoon, storm_surge, wildfire, landslide, rainfall_flood, extreme_cold, extreme_heat, snowfall, sea_level_rise, drought */
                     hazard?: string;
@@ -12118,6 +12118,10 @@ export interface operations {
                     return_period_years?: string;
                     /** @description unit of the values; default the hazard's unit */
                     unit?: string;
+                    /** @description the band read, 1-based (default 1): a GeoTIFF's band, or the slice of a NetCDF variable along its leading dimension (e.g. time) */
+                    band?: string;
+                    /** @description NetCDF: the variable read (default: the only one on a latitude/longitude grid) */
+                    variable?: string;
                     label?: string;
                     /** @description publisher, licence or citation of the data */
                     source?: string;

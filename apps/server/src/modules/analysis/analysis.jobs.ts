@@ -144,11 +144,29 @@ export function analysePortfolioJob(db: DB, log: FastifyBaseLogger, options: Ana
     type: ANALYSE_PORTFOLIO_JOB,
     maxAttempts: 3,
     retryDelaySeconds: 5,
-    run: (payload, ctx) => analysePortfolio(db, log, options, payload, ctx),
+    run: (payload, ctx) => stopQuietlyIfDeleted(db, log, payload.projectId, () => analysePortfolio(db, log, options, payload, ctx)),
     async onFailed({ projectId }, error) {
       await markProjectFailed(db, projectId, `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.`);
     },
   };
+}
+
+/**
+ * A project deleted while its analysis runs (say during the re-analysis an own-layer upload queued): the run's next
+ * write fails on the foreign key to the deleted project (or the run's rows went with it). That is the analysis
+ * cancelled, not a failure: the job ends done, with one log line, instead of an error and two retries that fail the
+ * same way.
+ */
+async function stopQuietlyIfDeleted(db: DB, log: FastifyBaseLogger, projectId: number, run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    if (await projectVersion(db, projectId).then((p) => p === undefined)) {
+      log.info({ projectId, reason: err instanceof Error ? err.message.slice(0, 200) : String(err) }, 'analysis stopped: the project was deleted');
+      return;
+    }
+    throw err;
+  }
 }
 
 async function analysePortfolio(
@@ -441,7 +459,7 @@ export function analysePortfolioPartJob(
     type: ANALYSE_PORTFOLIO_PART_JOB,
     maxAttempts: 3,
     retryDelaySeconds: 5,
-    run: (p, ctx) => analysePart(db, log, p, ctx, onStored, ownLayers, published),
+    run: (p, ctx) => stopQuietlyIfDeleted(db, log, p.projectId, () => analysePart(db, log, p, ctx, onStored, ownLayers, published)),
     async onFailed({ projectId, version }, error) {
       await markProjectFailed(db, projectId, `The analysis failed: ${error.slice(0, 300)}. Edit the portfolio or contact support.`, version);
     },

@@ -1,11 +1,21 @@
 /**
- * The own-layer reader's task in a parse child (lib/parse-sandbox.ts; issue 32): the GeoTIFF is read and checked by
- * readGeoTiffLayer (bounded decoders) in the child, and its decoded grid comes back as plain data. A refusal is the
+ * The own-layer reader's task in a parse child (lib/parse-sandbox.ts; issue 32): the GeoTIFF or NetCDF file is read and
+ * checked by readGeoTiffLayer (bounded decoders) or readNetcdfLayer in the child, and its decoded grid comes back as plain data. A refusal is the
  * 400 naming the field and the file that the upload answers; a layer past the company's budget is refused from the
  * size its header declares, before a pixel is decoded.
  */
 import { deflateRawSync } from 'node:zlib';
-import { decodedRaster, geoTiffSize, OwnLayerError, readGeoTiffLayer, type ByoEntry, type DecodedRaster, type ReadLimits } from '@crp/hazards';
+import {
+  decodedRaster,
+  geoTiffSize,
+  looksLikeNetcdf,
+  OwnLayerError,
+  readGeoTiffLayer,
+  readNetcdfLayer,
+  type ByoEntry,
+  type DecodedRaster,
+  type ReadLimits,
+} from '@crp/hazards';
 import { AppError } from '../../lib/errors.js';
 
 /**
@@ -40,14 +50,18 @@ export function budgetError(filename: string, width: number, height: number, bud
 
 export async function readOwnLayer(input: ReadOwnLayerInput, file: Buffer | null): Promise<StoredLayer> {
   const bytes = file ?? new Uint8Array(0);
-  if (input.budget) {
+  const netcdf = looksLikeNetcdf(bytes);
+  // a GeoTIFF's size is in its header: past the budget it is refused before a pixel is decoded (a NetCDF slice is
+  // checked against the budget once read, in the service)
+  if (input.budget && !netcdf) {
     const size = await geoTiffSize(bytes);
     const maxPixels = input.limits.maxPixels ?? Infinity;
     const over = size && size.width * size.height <= maxPixels ? budgetError(input.filename, size.width, size.height, input.budget) : null;
     if (over) throw over;
   }
   try {
-    const { data, ...rest } = decodedRaster(await readGeoTiffLayer(bytes, input.entry, input.limits));
+    const raster = netcdf ? readNetcdfLayer(bytes, input.entry, input.limits) : await readGeoTiffLayer(bytes, input.entry, input.limits);
+    const { data, ...rest } = decodedRaster(raster);
     return { ...rest, pixels: deflateRawSync(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), { level: 1 }) };
   } catch (err) {
     if (err instanceof OwnLayerError)

@@ -155,7 +155,8 @@ export class OwnLayerService {
       { companyId: caller.companyId, layerId: id, hazard: f.hazard, crs: raster.crs, pixels: raster.width * raster.height, reanalysed },
       'own hazard layer uploaded',
     );
-    return { detail: `Layer '${label}' added; ${reanalysed} portfolio(s) are being re-analysed with it.`, layer: presentOwnLayer(row), reanalysed };
+    const note = raster.crsNote ? ` ${raster.crsNote}` : '';
+    return { detail: `Layer '${label}' added; ${reanalysed} portfolio(s) are being re-analysed with it.${note}`, layer: presentOwnLayer(row), reanalysed };
   }
 
   /** The upload's form fields and file, checked in the order their 400s name them. */
@@ -168,7 +169,9 @@ export class OwnLayerService {
     const f = parsed.data;
     const file = body.file;
     if (!isUploadedFile(file))
-      throw new AppError(400, 'file: send the GeoTIFF as a file part named "file" (multipart/form-data).', [{ field: 'file', message: 'not a file' }]);
+      throw new AppError(400, 'file: send the GeoTIFF or NetCDF file as a file part named "file" (multipart/form-data).', [
+        { field: 'file', message: 'not a file' },
+      ]);
     const needsRp = ownLayerNeedsReturnPeriod(f.hazard);
     if (needsRp && f.return_period_years === null) {
       throw new AppError(400, `return_period_years: ${f.hazard} is read as a return-period curve; give the return period (years) of this layer, e.g. 100.`, [
@@ -205,7 +208,16 @@ export class OwnLayerService {
    */
   private async readRaster(file: UploadedFile, filename: string, f: UploadFields, unit: string, usedBytes: number): Promise<StoredLayer> {
     const input: ReadOwnLayerInput = {
-      entry: { id: 'upload', hazard: f.hazard, scenario: f.scenario, year: f.year, returnPeriodYears: f.return_period_years, unit },
+      entry: {
+        id: 'upload',
+        hazard: f.hazard,
+        scenario: f.scenario,
+        year: f.year,
+        returnPeriodYears: f.return_period_years,
+        unit,
+        band: f.band,
+        ...(f.variable ? { variable: f.variable } : {}),
+      },
       limits: { maxBytes: this.maxBytes, maxPixels: this.config.OWN_LAYER_MAX_PIXELS },
       filename,
       budget: { budgetBytes: this.budgetBytes, usedBytes },

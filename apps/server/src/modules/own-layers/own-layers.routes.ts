@@ -7,7 +7,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 
 /** The upload form as OpenAPI shows it; OwnLayerService checks each field (400 naming it). */
 const UploadForm = z.object({
-  file: z.unknown().optional().describe('the GeoTIFF or Cloud-Optimized GeoTIFF (multipart file part), single band'),
+  file: z.unknown().optional().describe('the GeoTIFF, Cloud-Optimized GeoTIFF or NetCDF (classic or 64-bit offset, CF conventions) file (multipart file part)'),
   hazard: z
     .string()
     .optional()
@@ -16,6 +16,11 @@ const UploadForm = z.object({
   year: z.string().optional().describe('2020-2100 or any (default any); the layer of the nearest year is used'),
   return_period_years: z.string().optional().describe('required for river_flood, rainfall_flood, storm_surge and typhoon (e.g. 100); empty for the others'),
   unit: z.string().optional().describe("unit of the values; default the hazard's unit"),
+  band: z
+    .string()
+    .optional()
+    .describe("the band read, 1-based (default 1): a GeoTIFF's band, or the slice of a NetCDF variable along its leading dimension (e.g. time)"),
+  variable: z.string().optional().describe('NetCDF: the variable read (default: the only one on a latitude/longitude grid)'),
   label: z.string().optional(),
   source: z.string().optional().describe('publisher, licence or citation of the data'),
 });
@@ -43,9 +48,9 @@ export const ownLayerRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: app.config.UPLOAD_LIMIT_BYTES,
       schema: {
         tags: ['Hazards'],
-        summary: 'Upload an own hazard layer (GeoTIFF) for a hazard, scenario, year and return period (company administrators only)',
+        summary: 'Upload an own hazard layer (GeoTIFF or NetCDF) for a hazard, scenario, year and return period (company administrators only)',
         description:
-          'Multipart form. The raster is checked before anything is stored: readable GeoTIFF, one band, a supported CRS (EPSG:4326, 3857, 3395 or a UTM zone, from its GeoKeys), ' +
+          'Multipart form. The raster is checked before anything is stored: a readable GeoTIFF (the band chosen by `band`) or CF NetCDF on a regular latitude/longitude grid (the variable chosen by `variable`, the slice by `band`), a projected or geographic CRS of the EPSG registry (from its GeoKeys; e.g. EPSG:4326, 3857, 2326, 27700 or a UTM zone), ' +
           'north-up, inside the world, within the size limits, at least one valid (non-nodata) pixel and every valid pixel within the plausible range of the hazard after the unit conversion. ' +
           "A refused layer answers 400 naming the field and the problem. The layer applies only to your company's analyses; your physical portfolios are re-analysed with it.",
         security: TOKEN_SECURITY,

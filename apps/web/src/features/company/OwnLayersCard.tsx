@@ -26,12 +26,14 @@ interface FormValues {
   year: string;
   return_period_years?: string;
   unit?: string;
+  band?: string;
+  variable?: string;
   label?: string;
   source?: string;
 }
 
 /**
- * Company administrators upload their own hazard layers (GeoTIFF) for a hazard, scenario, year and return period,
+ * Company administrators upload their own hazard layers (GeoTIFF or NetCDF; a band or variable of their choice) for a hazard, scenario, year and return period,
  * see them listed and delete them (issue 23 item 3). The server checks each file; its refusal is shown as it says it.
  */
 export function OwnLayersCard() {
@@ -52,6 +54,8 @@ export function OwnLayersCard() {
         year: v.year,
         return_period_years: v.return_period_years ?? '',
         unit: v.unit ?? '',
+        band: v.band ?? '',
+        variable: v.variable ?? '',
         label: v.label ?? '',
         source: v.source ?? '',
         file: file!,
@@ -91,9 +95,9 @@ export function OwnLayersCard() {
       }
     >
       <Typography.Paragraph className="crp-muted">
-        Upload your own hazard maps (GeoTIFF or Cloud-Optimized GeoTIFF, one band, in EPSG:4326, EPSG:3857 or a UTM zone). Where a layer covers an asset, its
-        value replaces ours in your company's analyses only, marked <Tag color="purple">own data</Tag> in the dashboard, exports and reports. Your portfolios
-        are re-analysed after each change.
+        Upload your own hazard maps (GeoTIFF, Cloud-Optimized GeoTIFF or CF NetCDF, in any projected or geographic CRS of the EPSG registry, e.g. EPSG:4326,
+        3857, 2326 or 27700). Where a layer covers an asset, its value replaces ours in your company's analyses only, marked <Tag color="purple">own data</Tag>{' '}
+        in the dashboard, exports and reports. Your portfolios are re-analysed after each change.
         {limits && ` Up to ${limits.max_layers} layers of at most ${mb(limits.max_bytes)} and ${limits.max_pixels.toLocaleString('en-US')} pixels each.`}
         {limits && ` Decoded, your layers take ${mb(limits.company_used_bytes)} of your company's ${mb(limits.company_budget_bytes)} (4 bytes per pixel).`}
       </Typography.Paragraph>
@@ -103,7 +107,7 @@ export function OwnLayersCard() {
         initialValues={{ scenario: 'any', year: 'any' }}
         onFinish={(v) => {
           if (!file) {
-            setRefusal('Choose a GeoTIFF file to upload.');
+            setRefusal('Choose a GeoTIFF or NetCDF file to upload.');
             return;
           }
           upload.mutate(v);
@@ -170,12 +174,31 @@ export function OwnLayersCard() {
               <Select aria-label="Unit" data-testid="own-layer-unit" disabled={!hazard} options={units.map((u) => ({ value: u, label: u }))} />
             </Form.Item>
           </Col>
-          <Col xs={24} md={9}>
+          <Col xs={12} md={3}>
+            <Form.Item
+              name="band"
+              label="Band"
+              tooltip="The band read from a multi-band GeoTIFF, or the slice (e.g. the time step) of a NetCDF variable; 1 when empty."
+              rules={[{ pattern: /^[1-9][0-9]*$/, message: 'A whole number from 1' }]}
+            >
+              <Input aria-label="Band" data-testid="own-layer-band" inputMode="numeric" placeholder="1" maxLength={6} />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={5}>
+            <Form.Item
+              name="variable"
+              label="NetCDF variable"
+              tooltip="Only for NetCDF files with more than one variable on a latitude/longitude grid, e.g. inun or depth."
+            >
+              <Input aria-label="NetCDF variable" data-testid="own-layer-variable" maxLength={100} placeholder="the only one" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={10}>
             <Form.Item name="label" label="Name">
               <Input data-testid="own-layer-label" maxLength={OWN_LAYER_LABEL_MAX_LENGTH} placeholder="e.g. Flood study 2026, 1-in-100" />
             </Form.Item>
           </Col>
-          <Col xs={24} md={9}>
+          <Col xs={24} md={24}>
             <Form.Item name="source" label="Source and licence">
               <Input data-testid="own-layer-source" maxLength={OWN_LAYER_SOURCE_MAX_LENGTH} placeholder="publisher, licence or citation" />
             </Form.Item>
@@ -183,7 +206,7 @@ export function OwnLayersCard() {
         </Row>
         <div className="crp-card-actions" style={{ justifyContent: 'flex-start', gap: 12, display: 'flex', flexWrap: 'wrap' }}>
           <Upload
-            accept=".tif,.tiff,image/tiff"
+            accept=".tif,.tiff,.nc,.nc4,.cdf,image/tiff,application/x-netcdf"
             maxCount={1}
             beforeUpload={(f) => {
               setFile(f);
@@ -194,7 +217,7 @@ export function OwnLayersCard() {
             fileList={file ? [{ uid: '1', name: file.name, status: 'done' }] : []}
           >
             <Button icon={<UploadOutlined />} data-testid="own-layer-file">
-              Choose GeoTIFF
+              Choose GeoTIFF or NetCDF
             </Button>
           </Upload>
           <Button type="primary" htmlType="submit" loading={upload.isPending} data-testid="own-layer-submit">
