@@ -5,8 +5,7 @@
  * from packages/hazards/data/atlas-winter-tas.json).
  * Run: npm run build:landslide-winter -w @crp/hazards (raw data from HAZARD_RAW_DIR or ../shared/data).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GRID_5M } from '../src/layer-format.js';
 import {
@@ -22,8 +21,7 @@ import {
 } from './build-layers.js';
 import { rawDir, readRaw } from './lib/io.js';
 import { loadTerrain, slopeTan } from './lib/terrain.js';
-
-type Entry = { name: string } & Record<string, unknown>;
+import { readParams, updateManifest, updateParams } from './lib/partial-rebuild.js';
 
 export function buildLandslideWinter(dir = rawDir(), outDir = LAYERS_DIR) {
   const igbp = new Uint8Array(readRaw(dir, 'modis-landcover-igbp-0.1deg/mcd12c1_igbp_2011_uint8_3600x1800.bin.gz'));
@@ -33,9 +31,6 @@ export function buildLandslideWinter(dir = rawDir(), outDir = LAYERS_DIR) {
   const ls = buildLandslide(dir, t, slope, glcC.factor);
   const lsCal = landslideCalibration(dir, ls, glcC);
   console.log(`  landslide calibration: ${JSON.stringify(lsCal)}`);
-  const manifestPath = join(outDir, 'manifest.json');
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { layers: Entry[]; totalBytesGz: number };
-  const old = manifest.layers.find((e) => e.name === 'landslide_probability')!;
   const out: Out = { entries: [], dir: outDir };
   writeLayer(
     out,
@@ -56,19 +51,9 @@ export function buildLandslideWinter(dir = rawDir(), outDir = LAYERS_DIR) {
     quantise('uint16', ls, LANDSLIDE_SCALE, 0, null),
   );
   const e = out.entries[0]!;
-  manifest.layers[manifest.layers.indexOf(old)] = { ...old, ...e };
-  manifest.totalBytesGz = manifest.layers.reduce((a, x) => a + ((x.bytesGz as number | undefined) ?? 0), 0);
-  writeFileSync(manifestPath, JSON.stringify(manifest, null, 1));
-  const paramsPath = join(outDir, 'params.json');
-  const params = JSON.parse(readFileSync(paramsPath, 'utf8')) as Record<string, unknown>;
-  const regions = (params.regions as { abbrev: string }[]).map((r) => r.abbrev);
-  const next: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(params)) {
-    if (k === 'winterTas') continue;
-    next[k] = k === 'landslideCalibration' ? lsCal : v;
-    if (k === 'globalDeltas') next.winterTas = winterTasParams(regions);
-  }
-  writeFileSync(paramsPath, JSON.stringify(next, null, 1));
+  updateManifest(outDir, out.entries, { template: 'landslide_probability' });
+  const regions = (readParams(outDir).regions as { abbrev: string }[]).map((r) => r.abbrev);
+  updateParams(outDir, { landslideCalibration: lsCal, winterTas: winterTasParams(regions) }, { after: 'globalDeltas' });
   console.log(`[hazards] landslide layer and winter params rebuilt (${((e.bytesGz ?? 0) / 1e6).toFixed(2)} MB gz)`);
 }
 

@@ -4,18 +4,14 @@
  * Run: npm run build:river-layers -w @crp/hazards (raw data from HAZARD_RAW_DIR; WDBII rivers from GSHHG_RIVERS or
  * Debian's gmt-gshhg-full).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HAZARD_INDICATORS, HAZARD_KEYS, HAZARD_RETURN_PERIODS_YEARS } from '@crp/contracts';
-import { DATASETS } from '../src/datasets.js';
-import { HAZARD_META } from '../src/sampler.js';
+import { HAZARD_RETURN_PERIODS_YEARS } from '@crp/contracts';
 import { LAYERS_DIR, hkoDurationGrowth, hkoRainfallStats, writeLayer, type Out } from './build-layers.js';
 import { rawDir, readRaw } from './lib/io.js';
 import { loadTerrain } from './lib/terrain.js';
+import { updateManifest, updateParams } from './lib/partial-rebuild.js';
 import { buildRiverLayers } from './lib/river-layers.js';
-
-type Entry = { name: string; datasets: string[] } & Record<string, unknown>;
 
 export function buildRiverOnly(dir = rawDir(), outDir = LAYERS_DIR) {
   const igbp = new Uint8Array(readRaw(dir, 'modis-landcover-igbp-0.1deg/mcd12c1_igbp_2011_uint8_3600x1800.bin.gz'));
@@ -28,38 +24,8 @@ export function buildRiverOnly(dir = rawDir(), outDir = LAYERS_DIR) {
   );
   const out: Out = { entries: [], dir: outDir };
   for (const l of rv.layers) writeLayer(out, l.entry, l.data);
-  const manifestPath = join(outDir, 'manifest.json');
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { layers: Entry[]; datasets: unknown; totalBytesGz: number };
-  const template = manifest.layers.find((e) => e.name === 'river_hand')!;
-  for (const e of out.entries) {
-    const hz = HAZARD_KEYS.filter((k) => HAZARD_META[k].layers.includes(e.name));
-    const full: Entry = {
-      ...e,
-      hazards: hz.map((k) => ({ hazard: k, indicator: HAZARD_INDICATORS[k].indicator, unit: HAZARD_INDICATORS[k].unit, tier: HAZARD_META[k].tier })),
-      scenarios: template.scenarios,
-      years: template.years,
-      licenses: [...new Set(e.datasets.map((d) => DATASETS[d]!.license))],
-      citations: [...new Set(e.datasets.map((d) => DATASETS[d]!.citation))],
-    };
-    const at = manifest.layers.findIndex((x) => x.name === e.name);
-    if (at >= 0) manifest.layers[at] = full;
-    else manifest.layers.splice(manifest.layers.findIndex((x) => x.name === 'river_hand') + 1, 0, full);
-  }
-  manifest.datasets = DATASETS;
-  manifest.totalBytesGz = manifest.layers.reduce((a, e) => a + ((e.bytesGz as number | undefined) ?? 0), 0);
-  writeFileSync(manifestPath, JSON.stringify(manifest, null, 1));
-  const paramsPath = join(outDir, 'params.json');
-  const params = JSON.parse(readFileSync(paramsPath, 'utf8')) as Record<string, unknown>;
-  const next: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(params)) {
-    if (k === 'floodplainHandM' || k === 'riverStage' || k === 'riverGrowthByDuration') continue;
-    next[k] = v;
-    if (k === 'riverGrowth') {
-      next.riverGrowthByDuration = hkoDurationGrowth(dir);
-      next.riverStage = rv.params;
-    }
-  }
-  writeFileSync(paramsPath, JSON.stringify(next, null, 1));
+  updateManifest(outDir, out.entries, { template: 'river_hand', after: 'river_hand' });
+  updateParams(outDir, { riverGrowthByDuration: hkoDurationGrowth(dir), riverStage: rv.params }, { after: 'riverGrowth', drop: ['floodplainHandM'] });
   console.log(`[hazards] river layers rebuilt: ${out.entries.map((e) => `${e.name} ${((e.bytesGz ?? 0) / 1e6).toFixed(2)} MB gz`).join(', ')}`);
 }
 

@@ -1,8 +1,9 @@
 /**
  * Typhoon (tropical cyclone wind): wind speed at the return periods per 0.25° cell, from the Holland (2008/2010) wind
- * field over all staged best tracks with a GPD tail (built by scripts/build-layers.ts), scaled by the Knutson et al.
- * (2020) change of mean intensity per basin at the scenario's warming level (the Jewson 2021 scaling, scenario.ts
- * knutsonFactor). Curve 0 of CurveSample.
+ * field: near land over at least 10,000 years of synthetic tracks per basin (every staged best track perturbed after
+ * CLIMADA's tc_tracks_synth, scripts/build-synthetic.ts), over open ocean over the historical best tracks with a GPD
+ * tail (scripts/build-layers.ts); scaled by the Knutson et al. (2020) change of mean intensity per basin at the
+ * scenario's warming level (the Jewson 2021 scaling, scenario.ts knutsonFactor). Curve 0 of CurveSample.
  */
 import { typhoonScore } from '../scoring.js';
 import { N_RP, type HazardMeta, type LayerSet } from '../types.js';
@@ -12,7 +13,8 @@ export const TYPHOON_META: HazardMeta = {
   layers: ['typhoon_rp', 'typhoon_basin'],
   tier: 'observed/modelled from real data',
   resolutionKm: 28,
-  model: 'Holland (2008/2010) wind field over all staged best tracks, GPD tail; Knutson et al. (2020) intensity change via Jewson (2021)',
+  model:
+    'Holland (2008/2010) wind field over ≥ 10,000 years of synthetic tracks per basin near land (best tracks perturbed after CLIMADA tc_tracks_synth; historical tracks with a GPD tail over open ocean); Knutson et al. (2020) intensity change via Jewson (2021)',
 };
 
 const H = hazardIndex('typhoon');
