@@ -178,10 +178,14 @@ async function runCheck(name, cmd, args, opts = {}) {
  * PGlite or PostgreSQL by TEST_DB, and a file may read TEST_DB or a database URL itself (or open a database or build
  * the app its own way, counted here too). A file that does none of these checks the same thing in either suite, so
  * it runs once, in the first server suite asked for, rather than in both: pure parsing, codec and OpenAPI-document
- * tests, and dashboard-warm.test.ts, whose `npm start` servers always run on a PGlite folder of their own.
+ * tests, and dashboard-warm.test.ts, whose `npm start` servers always run on a PGlite folder of their own. A file that
+ * starts a server but checks nothing the database decides (tiles and layers rendered, HTTP headers, the Python client's
+ * calls) says so in a first-line comment `// test-db: once` with its reason, and runs once too.
  */
 function usesSuiteDatabase(file) {
-  return /\b(startServer|createTestDatabase|openDatabase|buildApp|migrateToLatest|TEST_DB|TEST_DATABASE_URL|DATABASE_URL)\b/.test(readFileSync(file, 'utf8'));
+  const text = readFileSync(file, 'utf8');
+  if (/^\/\/ test-db: once\b/m.test(text)) return false;
+  return /\b(startServer|createTestDatabase|openDatabase|buildApp|migrateToLatest|TEST_DB|TEST_DATABASE_URL|DATABASE_URL)\b/.test(text);
 }
 
 // The server test files known to be slow (rough wall seconds in a full run on the 2-core machine): they start first,

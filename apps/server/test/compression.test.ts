@@ -1,3 +1,5 @@
+// test-db: once. scripts/test.mjs runs this file in one server suite only: what it checks does not depend on the
+// database (HTTP response compression).
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';

@@ -1,3 +1,5 @@
+// test-db: once. scripts/test.mjs runs this file in one server suite only: what it checks does not depend on the
+// database (hazard layers rendered as GeoTIFF: the database holds only the test's account).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fromArrayBuffer } from 'geotiff';

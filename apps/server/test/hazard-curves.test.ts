@@ -1,3 +1,5 @@
+// test-db: once. scripts/test.mjs runs this file in one server suite only: what it checks does not depend on the
+// database (the point API's curves: the database holds only the test's account).
 /**
  * The batch hazard-curve call (issue 38 item 1): many points at one scenario and year, each answering the point API's
  * values (return-period curves first) by the same function, read with a read-only personal API token; strict keys,

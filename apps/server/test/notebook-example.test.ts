@@ -1,3 +1,6 @@
+// test-db: once. scripts/test.mjs runs this file in one server suite only: what it checks does not depend on the
+// database (the documented notebook run through the Python client; the results it reads are checked on both databases
+// by results-api.test.ts).
 /**
  * docs/results-api.md's notebook example, run as it is written (issue 38 items 1 and 2): the Python code block under
  * "Notebook example: the Python client" is taken from the markdown and run with python3, the generated client

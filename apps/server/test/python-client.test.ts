@@ -1,3 +1,6 @@
+// test-db: once. scripts/test.mjs runs this file in one server suite only: what it checks does not depend on the
+// database (the generated Python client's calls and waits; the results they read are checked on both databases by
+// results-api.test.ts).
 /**
  * The Python client (clients/python, issue 38 item 2): generated from docs/openapi.json and up to date with it, and
  * run with python3 against a real server: tokens, JSON/CSV/GeoJSON/GeoTIFF answers, multipart uploads, errors with

@@ -1,3 +1,5 @@
+// test-db: once. scripts/test.mjs runs this file in one server suite only: what it checks does not depend on the
+// database (the fonts embedded in the PDF reports).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

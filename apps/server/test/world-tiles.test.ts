@@ -1,3 +1,5 @@
+// test-db: once. scripts/test.mjs runs this file in one server suite only: what it checks does not depend on the
+// database (world-view tiles rendered from the hazard layers: no database content in what is checked).
 /**
  * World-view map tiles (zooms 0-4, issue 22 item 4): over real HTTP, every pixel of a world tile is the legend colour
  * of the native cell under its centre as the full sampler (sampleCurves, every hazard model) gives it; the tile is kept

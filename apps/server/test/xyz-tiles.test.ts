@@ -1,3 +1,5 @@
+// test-db: once. scripts/test.mjs runs this file in one server suite only: what it checks does not depend on the
+// database (XYZ tiles rendered from the hazard layers: no database content in what is checked).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { redactUrl } from '../src/app.js';
