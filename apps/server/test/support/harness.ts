@@ -1,15 +1,13 @@
 import { tierColumns } from '../../src/modules/accounts/tier.service.js';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { loadConfig, REPO_ROOT, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabase, type DB } from '../../src/infra/db/database.js';
 import { migrateToLatest } from '../../src/infra/db/migrate.js';
-import { serverEntryArgs } from './entries.js';
 import { pgliteTemplateDump, seedPgliteDataDir, templateKey } from './pglite-template.js';
 
 export interface ApiResponse<T = any> {
@@ -223,34 +221,7 @@ export async function registerAndLogin(api: Api, overrides: Record<string, strin
   return { ...u, company_code: reg.body.company_code as string, userId: reg.body.user.id as number, token: login.body.token as string, login: login.body };
 }
 
-/** The SMTP sink run as its own process; messages land in a temp folder. */
-export async function startSmtpSink(): Promise<{ url: string; messages(): { to: string[]; subject: string; raw: string }[]; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'crp-mail-'));
-  const child: ChildProcess = spawn(process.execPath, [...serverEntryArgs('smtp-sink'), '0', dir], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('SMTP sink did not start')), 20_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      const m = /SMTP_SINK_READY (\d+)/.exec(d.toString());
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`SMTP sink exited with ${code}`)));
-  });
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    messages: () =>
-      readdirSync(dir)
-        .sort()
-        .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8'))),
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+export { startSmtpSink } from './smtp-sink.js';
 
 /** Waits until `fn` returns a value (polling), for asynchronous effects such as mail delivery. */
 export async function eventually<T>(fn: () => T | undefined | null, timeoutMs = 10_000): Promise<T> {
