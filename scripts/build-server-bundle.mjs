@@ -28,6 +28,7 @@ export const SERVER_BUNDLE_ENTRIES = {
   main: 'apps/server/src/main.ts',
   worker: 'apps/server/src/worker.ts',
   admin: 'apps/server/src/admin.ts',
+  'hazards-register': 'apps/server/src/hazards-register.ts',
   'smtp-sink': 'apps/server/src/dev/smtp-sink.ts',
 };
 

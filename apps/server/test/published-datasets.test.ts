@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import * as XLSX from '@e965/xlsx';
 import { REPO_ROOT } from '../src/config.js';
 import { writeGeoTiff } from './support/geotiff-writer.js';
+import { serverEntryArgs } from './support/entries.js';
 import { createTestDatabase, onPaidPlan, registerAndLogin, startServer, type TestServer, waitForAnalysis } from './support/harness.js';
 
 /**
@@ -35,8 +36,8 @@ const COAST_85_NOSUB_P95 = [0.7, 1.4, 2.1];
 /** Grid: 89-93°E, 21-25°N at 0.25°; the westernmost column (89-89.25°E) is nodata. */
 const GRID = { width: 16, height: 16, west: 89, north: 25, res: 0.25, nodata: -9999 };
 
-function cli(env: Record<string, string | undefined>, script: string, ...args: string[]) {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', `apps/server/src/${script}`, ...args], {
+function cli(env: Record<string, string | undefined>, entry: 'hazards-register' | 'admin', ...args: string[]) {
+  const res = spawnSync(process.execPath, [...serverEntryArgs(entry), ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     encoding: 'utf8',
@@ -108,7 +109,7 @@ describe('published flood datasets: register, read by window, use and mark', () 
     writeGeoTiff(join(bad, 'inunriver_rcp8p5_00000NorESM1-M_2045_rp00100.tif'), { ...GRID, value: () => 1 });
     writeGeoTiff(join(bad, 'inuncoast_historical_nosub_hist_rp0100_0.tif'), { ...GRID, value: () => 1, projected: true, epsg: 32646 });
     writeFileSync(join(bad, 'inunriver_historical_000000000WATCH_1980_rp00010.tif'), 'not a tiff at all');
-    const r = cli(env, 'hazards-register.ts', bad);
+    const r = cli(env, 'hazards-register', bad);
     assert.equal(r.code, 2, r.out);
     assert.match(r.out, /nothing registered; 4 problem\(s\)/);
     assert.match(r.out, /river_depth_100yr\.tif: not a published flood-map file name; expected an Aqueduct Floods name/);
@@ -116,23 +117,23 @@ describe('published flood datasets: register, read by window, use and mark', () 
     assert.match(r.out, /inuncoast_historical_nosub_hist_rp0100_0\.tif: the CRS is projected \(EPSG:32646\); published maps must be EPSG:4326/);
     assert.match(r.out, /inunriver_historical_000000000WATCH_1980_rp00010\.tif: not a TIFF/);
 
-    const ok = cli(env, 'hazards-register.ts', aqDir, '--name', 'Aqueduct test');
+    const ok = cli(env, 'hazards-register', aqDir, '--name', 'Aqueduct test');
     assert.equal(ok.code, 0, ok.out);
     assert.match(
       ok.out,
       /registered 'Aqueduct test': 30 file\(s\).*river_flood \+ storm_surge, historical, rcp8p5 2050, return periods 2, 5, 10, 25, 50, 100, 250, 500, 1000 y/,
     );
-    const again = cli(env, 'hazards-register.ts', aqDir, '--name', 'Aqueduct test');
+    const again = cli(env, 'hazards-register', aqDir, '--name', 'Aqueduct test');
     assert.equal(again.code, 0, again.out);
     assert.match(again.out, /^re-registered 'Aqueduct test': 30 file/m);
-    const other = cli(env, 'hazards-register.ts', aqDir, '--name', 'Second copy');
+    const other = cli(env, 'hazards-register', aqDir, '--name', 'Second copy');
     assert.equal(other.code, 0, other.out);
-    const list = cli(env, 'hazards-register.ts', '--list');
+    const list = cli(env, 'hazards-register', '--list');
     assert.equal(list.out.trim().split('\n').length, 2, list.out);
     assert.match(list.out, /^Aqueduct test: 30 file\(s\)/m);
-    assert.equal(cli(env, 'hazards-register.ts', '--remove', 'Second copy').code, 0);
-    assert.match(cli(env, 'hazards-register.ts', '--remove', 'Second copy').out, /no published dataset named 'Second copy'/);
-    const opSet = cli(env, 'admin.ts', 'set-operator', '--company', op.company_code, '--username', op.username);
+    assert.equal(cli(env, 'hazards-register', '--remove', 'Second copy').code, 0);
+    assert.match(cli(env, 'hazards-register', '--remove', 'Second copy').out, /no published dataset named 'Second copy'/);
+    const opSet = cli(env, 'admin', 'set-operator', '--company', op.company_code, '--username', op.username);
     assert.equal(opSet.code, 0, opSet.out);
   });
 

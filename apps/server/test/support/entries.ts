@@ -7,6 +7,7 @@ const SOURCES = {
   main: 'apps/server/src/main.ts',
   worker: 'apps/server/src/worker.ts',
   admin: 'apps/server/src/admin.ts',
+  'hazards-register': 'apps/server/src/hazards-register.ts',
   'smtp-sink': 'apps/server/src/dev/smtp-sink.ts',
 } as const;
 
