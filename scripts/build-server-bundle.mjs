@@ -33,8 +33,8 @@ export const SERVER_BUNDLE_ENTRIES = {
 };
 
 /**
- * The modules that worker threads load by URL (`new URL('./x.ts', import.meta.url)`), by the name of their bundle
- * file: [source, and the file the code names where that is not the source]. Through tsx, every engine worker of a
+ * The modules that worker threads and the parse children load by URL (`new URL('./x.ts', import.meta.url)`), by the
+ * name of their bundle file: [source, and the file the code names where that is not the source]. Through tsx, every engine worker of a
  * process's analysis pool (one per core) and every dashboard-store and world-tile worker compiles the engine's and
  * hazards' sources again in its thread; bundled, it loads them as JavaScript. The engine pool's boot file (which
  * registers tsx in the thread) gives way to the worker module itself, which then needs no loader.
@@ -46,6 +46,11 @@ export const WORKER_BUNDLE_ENTRIES = {
   'large-store.worker': ['apps/server/src/modules/dashboard/large-store.worker.ts'],
   'year-batches.worker': ['apps/server/src/modules/dashboard/year-batches.worker.ts'],
   'world-prerender.worker': ['apps/server/src/modules/maps/world-prerender.worker.ts'],
+  // the parse children (lib/parse-sandbox.ts) and their task modules: through tsx each child's cold start cost 1.5-5 s
+  // of a core, in every server process of the tests that reads an upload
+  'parse-child': ['apps/server/src/lib/parse-child.ts'],
+  'asset-import.parse': ['apps/server/src/modules/projects/asset-import.parse.ts'],
+  'own-layer.parse': ['apps/server/src/modules/own-layers/own-layer.parse.ts'],
 };
 
 /** Source path (absolute) → file URL of its worker bundle in `outdir` (for sourceLocations). */

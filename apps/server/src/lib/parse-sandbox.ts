@@ -137,9 +137,12 @@ export class ParseSandbox {
 
   private spawnChild(): Promise<Child> {
     const entry = fileURLToPath(new URL('./parse-child.ts', import.meta.url));
+    // sources need tsx; a bundle of the child and its task modules (scripts/build-server-bundle.mjs) is JavaScript
+    const isTs = (path: string) => /\.[cm]?ts$/.test(path);
+    const loader = isTs(entry) || this.modules.some((m) => isTs(m.pathname)) ? ['--import', import.meta.resolve('tsx')] : [];
     const proc = spawn(
       process.execPath,
-      [`--max-old-space-size=${this.limits.memoryMb}`, '--expose-gc', '--import', import.meta.resolve('tsx'), entry, ...this.modules.map((m) => m.href)],
+      [`--max-old-space-size=${this.limits.memoryMb}`, '--expose-gc', ...loader, entry, ...this.modules.map((m) => m.href)],
       { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' },
     );
     const child: Child = { proc, baseRss: 0, jobs: 0, stderr: '' };
