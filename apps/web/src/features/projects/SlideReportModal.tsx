@@ -16,17 +16,18 @@ export const REPORT_OPEN_DELAY_MS = 3000;
  */
 export function SlideReportModal({ project, onClose }: { project: PhysicalProject | null; onClose: () => void }) {
   const [withContent, setWithContent] = useState(true);
-  // The scenario and year of the report: the card's (the project's defaults) until the user picks others (issue 37 item 7)
+  // The scenario and year of the report: the ones the dashboard opens with (the user's saved defaults, else the project's)
+  // until the user picks others (issue 37 item 7: the report was fixed at the saved defaults)
   const [scenario, setScenario] = useState<ScenarioCode>('45');
   const [year, setYear] = useState(2050);
-  const analysisType = project?.default_filters.analysis_type ?? 'ssp';
+  const analysisType = project?.dashboard_filters.analysis_type ?? 'ssp';
   const [countdown, setCountdown] = useState<number | null>(null);
   const tab = useRef<Window | null>(null);
   const timer = useRef<number | null>(null);
   /** The report's link while the countdown runs. */
   const readyUrl = useRef<string | null>(null);
   const generate = useMutation({
-    mutationFn: (p: PhysicalProject) => generateSlideReport(p.project_id, { analysisType: p.default_filters.analysis_type, scenario, year, withContent }),
+    mutationFn: (p: PhysicalProject) => generateSlideReport(p.project_id, { analysisType: p.dashboard_filters.analysis_type, scenario, year, withContent }),
   });
 
   const stopCountdown = () => {
@@ -50,7 +51,7 @@ export function SlideReportModal({ project, onClose }: { project: PhysicalProjec
   useEffect(() => {
     setWithContent(true);
     if (project) {
-      const f = project.default_filters;
+      const f = project.dashboard_filters;
       setScenario(f.scenario);
       setYear(YEARS[f.analysis_type].includes(f.year) ? f.year : 2050);
     }
