@@ -73,6 +73,15 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     assert.match(await page.getByTestId('tail-losses').innerText(), /1-in-100 \/ 1-in-250-year loss[\s\S]*USD \/ [\s\S]*USD/);
     assert.match(await page.getByTestId('placeholder-hazards').innerText(), /placeholder data/);
     for (const k of ['kpi-max-exposure', 'kpi-cvar', 'kpi-rcvar', 'kpi-avoided']) assert.match(await page.getByTestId(k).innerText(), /(M|B) USD/);
+    // KPI figures whole at 1280 and 1440 px (issue 37 item 7: '835.96 M US' was cut at 1280 and overflowed at 1440)
+    for (const width of [1280, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(300);
+      const cut = await page
+        .locator('.crp-dash-kpi-value')
+        .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => `${e.textContent} ${e.scrollWidth}>${e.clientWidth}`));
+      assert.deepEqual(cut, [], `no KPI value cut at ${width} px`);
+    }
     assert.equal(await page.getByTestId('upgrade-placeholder').count(), 0, 'the enterprise tier sees every section');
     assert.equal(await page.getByTestId('heatmap').getAttribute('data-rows'), '18');
     assert.equal((await page.getByTestId('heatmap').boundingBox())?.height, 900);
