@@ -73,6 +73,15 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     assert.match(await page.getByTestId('tail-losses').innerText(), /1-in-100 \/ 1-in-250-year loss[\s\S]*USD \/ [\s\S]*USD/);
     assert.match(await page.getByTestId('placeholder-hazards').innerText(), /placeholder data/);
     for (const k of ['kpi-max-exposure', 'kpi-cvar', 'kpi-rcvar', 'kpi-avoided']) assert.match(await page.getByTestId(k).innerText(), /(M|B) USD/);
+    // KPI figures whole at 1280 and 1440 px (issue 37 item 7: '835.96 M US' was cut at 1280 and overflowed at 1440)
+    for (const width of [1280, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(300);
+      const cut = await page
+        .locator('.crp-dash-kpi-value')
+        .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => `${e.textContent} ${e.scrollWidth}>${e.clientWidth}`));
+      assert.deepEqual(cut, [], `no KPI value cut at ${width} px`);
+    }
     assert.equal(await page.getByTestId('upgrade-placeholder').count(), 0, 'the enterprise tier sees every section');
     assert.equal(await page.getByTestId('heatmap').getAttribute('data-rows'), '18');
     assert.equal((await page.getByTestId('heatmap').boundingBox())?.height, 900);
@@ -385,7 +394,8 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     const firstRow = tracks.locator('[data-testid="typhoon-track-table"] tbody tr.ant-table-row').first();
     await firstRow.waitFor({ timeout: 30_000 });
     assert.match(await firstRow.innerText(), /(19|20)\d\d[\s\S]*(TD|TS|Cat \d)[\s\S]*\d+ km/);
-    assert.match(await tracks.innerText(), /\d+ storms within 200 km in the records \(1949-20\d\d\)/);
+    assert.match(await tracks.innerText(), /\d+ storms within 200 km in the records \(western North Pacific 1949-20\d\d\)/);
+    assert.match(await tracks.locator('.ant-card-head').innerText(), /^Historical typhoon tracks$/);
     await tracks.locator('[data-testid="typhoon-track-map"][data-loaded="true"]').waitFor({ timeout: 30_000 });
     await firstRow.click(); // highlights that storm's track
     assert.match((await firstRow.getAttribute('class')) ?? '', /ant-table-row-selected/);
@@ -431,6 +441,25 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     await page.screenshot({ path: join(screenshotDir, 'dashboard-asset-damage.png') });
     await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
     await page.getByTestId('asset-modal').waitFor({ state: 'detached' });
+
+    // A multi-storey office with a construction class (Oslo Office, 9 storeys, made Concrete in the asset table above):
+    // the explorer opens with its storeys, occupancy and construction chosen (issue 37 item 3, done-when)
+    await dash.openAsset('Oslo Office');
+    await page.getByRole('tab', { name: 'Building damage' }).click();
+    await page.getByTestId('damage-river_flood').waitFor();
+    for (const [key, text] of [
+      ['stories', '9'],
+      ['occupancy', 'Commercial'],
+      ['construction', 'Concrete'],
+    ] as const)
+      await page
+        .getByTestId(`explorer-${key}`)
+        .filter({ hasText: new RegExp(`^${text}$`) })
+        .waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(screenshotDir, 'dashboard-asset-damage-oslo.png') });
+    await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await page.getByTestId('asset-modal').waitFor({ state: 'detached' });
   });
 
   it('says "no data" in the historical typhoon tracks of an asset outside every cyclone basin (Rotterdam)', async () => {
@@ -442,6 +471,21 @@ describe('physical-risk dashboard in the browser: filters, views, asset edit and
     // A European asset: the asset analysis says what its losses leave out (issue 35 item 4)
     assert.match(await page.getByTestId('asset-not-modelled').innerText(), /Not modelled: severe convective storm[\s\S]*extratropical windstorm[\s\S]*Verisk/);
     await page.getByTestId('typhoon-tracks').screenshot({ path: join(screenshotDir, 'dashboard-asset-typhoon-tracks-nodata.png'), animations: 'disabled' });
+    await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await page.getByTestId('asset-modal').waitFor({ state: 'detached' });
+  });
+
+  it('names Atlantic storms hurricanes and says where their records end (Miami Beach Hotel; issue 37 item 7)', async () => {
+    await dash.openAsset('Miami Beach Hotel');
+    const tracks = page.getByTestId('typhoon-tracks');
+    await tracks.locator('[data-testid="typhoon-track-table"] tbody tr.ant-table-row').first().waitFor({ timeout: 30_000 });
+    assert.match(await tracks.locator('.ant-card-head').innerText(), /^Historical hurricane tracks$/);
+    const text = await tracks.innerText();
+    assert.match(text, /in the records \(North Atlantic 1970-2016\)/);
+    assert.match(await page.getByTestId('typhoon-track-ends').innerText(), /The records held here end in 2016: later storms are not shown\./);
+    assert.doesNotMatch(text, /typhoon/i);
+    await tracks.scrollIntoViewIfNeeded();
+    await tracks.screenshot({ path: join(screenshotDir, 'dashboard-asset-hurricane-tracks.png'), animations: 'disabled' });
     await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
     await page.getByTestId('asset-modal').waitFor({ state: 'detached' });
   });

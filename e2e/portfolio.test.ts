@@ -355,22 +355,24 @@ describe('portfolios in the browser: map and CSV creation, project cards, rename
     }
   });
 
-  it('downloads the analysis result from Download CSV and opens the file', async (t) => {
+  it('downloads the analysis result from Download XLSX (an .xlsx file) and opens the file', async (t) => {
     if (!(await hasRoute(server.baseUrl, 'POST', '/api/v2/download_csv_report/', ownerToken))) {
       t.skip('the server has no download_csv_report yet');
       return;
     }
     const projects = new ProjectPage(page, server.baseUrl);
-    await projects.card(renamed).getByRole('button', { name: 'Download CSV' }).click();
-    const modal = projects.modal(/^Download CSV/);
+    await projects.card(renamed).getByRole('button', { name: 'Download XLSX' }).click();
+    const modal = projects.modal(/^Download XLSX/);
     await modal.waitFor();
     await modal.getByTestId('csv-hint').waitFor();
-    assert.equal((await modal.getByTestId('csv-hint').innerText()).trim(), 'Analysis Result will be downloaded in excel file.');
+    assert.match(await modal.getByTestId('csv-hint').innerText(), /downloaded as an Excel workbook \(\.xlsx\)/);
     await screenshot(page, 'portfolio-download-csv-modal');
     const download = page.waitForEvent('download', { timeout: 60_000 });
     await modal.getByRole('button', { name: 'Download' }).click();
     const file = join(work, 'result.xlsx');
-    await (await download).saveAs(file);
+    const got = await download;
+    assert.match(got.suggestedFilename(), /\.xlsx$/, 'the file is what the button says (issue 37 item 7)');
+    await got.saveAs(file);
     const wb = XLSX.read(readFileSync(file), { type: 'buffer' });
     const first = wb.Sheets[wb.SheetNames[0]!]!;
     const rows = XLSX.utils.sheet_to_json<unknown[]>(first, { header: 1 });
@@ -409,9 +411,21 @@ describe('portfolios in the browser: map and CSV creation, project cards, rename
     const modal = projects.modal(/^Slide report/);
     await modal.waitFor();
     await modal.getByRole('radio', { name: 'Without Content' }).check();
+    // the scenario and year are the user's choice, not fixed (issue 37 item 7)
+    for (const [testId, label] of [
+      ['report-scenario', 'SSP5-8.5'],
+      ['report-year', '2030'],
+    ] as const) {
+      await modal.getByTestId(testId).click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: new RegExp(`^${label}$`) }).click();
+      await modal.getByTestId(testId).filter({ hasText: label }).waitFor();
+    }
     await screenshot(page, 'portfolio-report-modal');
     const popup = context.waitForEvent('page');
+    const asked = page.waitForRequest((r) => r.url().includes('/api/v2/generate_pdf_report/'));
     await modal.getByRole('button', { name: 'Generate' }).click();
+    const form = new URLSearchParams((await asked).postData() ?? '');
+    assert.deepEqual([form.get('scenario'), form.get('year')], ['85', '2030'], (await asked).postData() ?? '');
     const tab = await popup;
     const ready = modal.getByTestId('report-ready');
     await ready.waitFor({ timeout: 60_000 });

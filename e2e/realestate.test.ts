@@ -102,6 +102,16 @@ describe('real estate in the browser: map and CSV selection, property-risk proje
     const analysis = page.getByTestId('property-risk-analysis');
     await analysis.waitFor();
     await page.getByTestId('summary-tiles').getByText('Properties').waitFor();
+    // the tiles' figures are whole at 1280 and 1440 px (issue 37 item 7: the GDP tile's '1045.60 B USD' overflowed)
+    for (const width of [1280, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(300);
+      const cut = await page
+        .getByTestId('summary-tiles')
+        .locator('.ant-statistic-content, .crp-re-tile-note')
+        .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => `${e.textContent} ${e.scrollWidth}>${e.clientWidth}`));
+      assert.deepEqual(cut, [], `no tile figure cut at ${width} px`);
+    }
     assert.equal(await page.getByTestId('flood-table').locator('tbody tr.ant-table-row').count(), 3);
     assert.equal(await page.getByTestId('typhoon-table').locator('tbody tr.ant-table-row').count(), 3);
     for (const t of ['0-20 m', '>150 m', '>2 m', '0-0.25 m']) await page.getByTestId('flood-table').getByText(t, { exact: true }).first().waitFor();

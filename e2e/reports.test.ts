@@ -126,11 +126,11 @@ describe('reports in the browser: the TCFD report and the pivot table', { timeou
     await s.page.getByRole('button', { name: 'Go to projects' }).waitFor();
   });
 
-  it("opens from the Download CSV dialog with the report rows, summed by hazard and year at one scenario (the dashboard's), named", async () => {
+  it("opens from the Download XLSX dialog with the report rows, summed by hazard and year at one scenario (the dashboard's), named", async () => {
     const projects = new ProjectPage(s.page, s.server.baseUrl);
     await projects.open();
-    await projects.card(DEMO_PROJECT).getByRole('button', { name: 'Download CSV' }).click();
-    const modal = projects.modal(/^Download CSV/);
+    await projects.card(DEMO_PROJECT).getByRole('button', { name: 'Download XLSX' }).click();
+    const modal = projects.modal(/^Download XLSX/);
     await modal.waitFor();
     await modal.getByRole('button', { name: 'Open in Pivot Table' }).click();
     await s.page.waitForURL('**/pivottable');

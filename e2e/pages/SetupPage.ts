@@ -7,7 +7,7 @@ export class SetupPage {
 
   async waitForPage(): Promise<void> {
     await this.page.waitForURL('**/setup');
-    await this.page.getByRole('heading', { name: 'Two-Factor Authentication Setup' }).waitFor();
+    await this.page.getByRole('heading', { name: 'Settings', exact: true }).waitFor();
   }
 
   async chooseMethod(method: 'app' | 'email'): Promise<void> {

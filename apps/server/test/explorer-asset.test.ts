@@ -7,7 +7,16 @@ import { onPaidPlan, registerAndLogin, startServer, type TestServer, waitForAnal
  * Issue 37 item 3: the building-damage explorer opens on the asset it was opened for (its storeys, basement, occupancy,
  * construction and value per m2) and draws the building the analysis models, with the dashboard's expected annual damage.
  */
-const TOWER = { name: 'Harbour tower', latitude: 22.2855, longitude: 114.1577, property_type: 'Office', valuation: 5e8, floors: 40, area: 2000 };
+const TOWER = {
+  name: 'Harbour tower',
+  latitude: 22.2855,
+  longitude: 114.1577,
+  property_type: 'Office',
+  valuation: 5e8,
+  floors: 40,
+  area: 2000,
+  construction: 'concrete',
+};
 const SHED = { name: 'River shed', latitude: 23.02, longitude: 113.75, property_type: 'Warehouse', valuation: 2e7, floors: 1, area: 4000 };
 const FLOODS = ['river_flood', 'storm_surge', 'rainfall_flood'] as const;
 
@@ -25,6 +34,11 @@ describe('building-damage explorer for an asset: the building as stored, the EAD
     assert.equal(res.status, 201, JSON.stringify(res.body));
     projectId = res.body.project.project_id;
     await waitForAnalysis(s, token, projectId);
+    // the basement is set in the asset table (not an upload column): the tower has one, the shed is left unknown
+    const tower = await s.db.selectFrom('assets').select('id').where('project_id', '=', projectId).where('name', '=', TOWER.name).executeTakeFirstOrThrow();
+    const edit = await s.api.post('/api/v2/update_assets/', { token, json: { project_id: projectId, assets: [{ id: tower.id, basement: 'yes' }] } });
+    assert.equal(edit.status, 200, JSON.stringify(edit.body));
+    assert.equal((await waitForAnalysis(s, token, projectId)).status, 'done');
   });
   after(() => s.close());
 
@@ -44,7 +58,9 @@ describe('building-damage explorer for an asset: the building as stored, the EAD
       assert.equal(res.body.asset, true);
       assert.equal(res.body.inputs.stories, String(a.floors));
       assert.equal(res.body.inputs.occupancy, 'commercial');
-      assert.equal(res.body.inputs.basement, 'unknown');
+      // what the asset has is preselected (no "unknown"); what it does not have stays unknown
+      assert.equal(res.body.inputs.construction, a === TOWER ? 'concrete' : 'unknown');
+      assert.equal(res.body.inputs.basement, a === TOWER ? 'yes' : 'unknown');
       // value per m2 of floor area (valuation / (area x storeys)), as the band's upper bound
       assert.equal(res.body.inputs.per_sq_m_value, a === TOWER ? 10000 : 5000);
       for (const h of FLOODS)

@@ -83,6 +83,22 @@ describe('registration and company membership', () => {
     assert.match(login.body.detail, /not approved/);
   });
 
+  test('joining needs no company name (the company has its own); creating a company without one is a 400 naming company_name', async () => {
+    const admin = await registerAndLogin(s.api);
+    const { company_name: _ignored, ...joiner } = newUser({ company_code: admin.company_code });
+    const reg = await s.api.post('/api/user/register/', { json: joiner });
+    assert.equal(reg.status, 201, JSON.stringify(reg.body));
+    assert.equal(reg.body.status, 'pending');
+    assert.equal(reg.body.company_name, admin.company_name, "the company's own name");
+    for (const name of [undefined, '   ']) {
+      const u = newUser();
+      const res = await s.api.post('/api/user/register/', { json: { ...u, company_name: name } });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.errors[0].field, 'company_name');
+      assert.match(res.body.detail, /company_name is required to create a company/);
+    }
+  });
+
   test('an unknown company code is a 400 naming company_code, and nothing is stored', async () => {
     const u = newUser({ company_code: 'ZZZZZ-ZZZZZ' });
     const res = await s.api.post('/api/user/register/', { json: u });

@@ -176,6 +176,76 @@ describe('slide report: PDF and PPTX made by a job, with the dashboard figures',
     }
   });
 
+  test('the report shows the scenario and year asked for (not the saved defaults); a year the analysis lacks is a 400 naming year', async () => {
+    const res = await s.api.post('/api/v2/generate_pdf_report/', {
+      token: owner.token,
+      form: { project_id: String(projectId), analysis_type: 'ssp', scenario: '85', year: '2030' },
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.status, 'done');
+    const dash = await s.api.post('/api/v2/dashboard/', {
+      token: owner.token,
+      form: { project_id: String(projectId), analysis_type: 'ssp', scenario: '85', year: '2030' },
+    });
+    assert.equal(dash.status, 200);
+    assert.equal(dash.body.filters.year, 2030);
+    const file = join(work, 'ssp585-2030.pdf');
+    writeFileSync(file, Buffer.from(await (await fetch(s.url + res.body.url)).arrayBuffer()));
+    const pages = pdfPages(file);
+    assert.ok(norm(pages[0]!).includes(`Scenario ${dash.body.filters.scenario_label}, 2030`), norm(pages[0]!));
+    assert.match(dash.body.filters.scenario_label, /8\.5/);
+    assert.ok(norm(pages[3]!).includes(formatMillions(dash.body.climate_risk_card_data.climate_value_at_risk)), "the key figures are that dashboard's");
+    for (const [form, field] of [
+      [{ analysis_type: 'ssp', year: '2031' }, 'year'],
+      [{ analysis_type: 'rcp', year: '2100' }, 'year'],
+      [{ scenario: '60' }, 'scenario'],
+    ] as const) {
+      const bad = await s.api.post('/api/v2/generate_pdf_report/', { token: owner.token, form: { project_id: String(projectId), ...form } });
+      assert.equal(bad.status, 400, JSON.stringify(bad.body));
+      assert.equal(bad.body.errors[0].field, field);
+    }
+  });
+
+  test('a portfolio in more countries than the overview table holds lists every country on a Countries slide', async () => {
+    const places: [string, number, number][] = [
+      ['Tokyo', 35.68, 139.69],
+      ['Seoul', 37.57, 126.98],
+      ['Bangkok', 13.75, 100.5],
+      ['Hanoi', 21.03, 105.85],
+      ['Manila', 14.6, 120.98],
+      ['Jakarta', -6.2, 106.85],
+      ['Kuala Lumpur', 3.14, 101.69],
+      ['Singapore', 1.29, 103.85],
+      ['Delhi', 28.61, 77.21],
+      ['Dhaka', 23.81, 90.41],
+      ['Karachi', 24.86, 67.0],
+      ['Colombo', 6.93, 79.85],
+      ['Taipei', 25.03, 121.56],
+      ['Sydney', -33.87, 151.21],
+      ['Auckland', -36.85, 174.76],
+    ];
+    const data = places.map(([name, latitude, longitude]) => ({ name: `${name} office`, latitude, longitude, property_type: 'Office', valuation: 1e7 }));
+    const created = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      json: { portfolio_name: 'Many countries', data, portfolio_variables: ['River Flood'] },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.project.project_id as number;
+    await waitForAnalysis(s, owner.token, id);
+    const dash = await s.api.post('/api/v2/dashboard/', { token: owner.token, form: { project_id: String(id) } });
+    const countries = (dash.body.country_wise_loss_data as { country_code: string }[]).map((c) => c.country_code);
+    assert.equal(countries.length, places.length, JSON.stringify(countries));
+    const res = await s.api.post('/api/v2/generate_pdf_report/', { token: owner.token, form: { project_id: String(id) } });
+    assert.equal(res.body.status, 'done', JSON.stringify(res.body));
+    const file = join(work, 'countries.pdf');
+    writeFileSync(file, Buffer.from(await (await fetch(s.url + res.body.url)).arrayBuffer()));
+    const pages = pdfPages(file);
+    assert.match(norm(pages[1]!), /4 more \(next slide\) 4/, 'the overview sums the countries it has no room for');
+    const list = norm(pages[2]!);
+    assert.match(list, /Countries All 15 countries/);
+    for (const c of countries) assert.match(list, new RegExp(`\\b${c}\\b`), `${c} on the Countries slide`);
+  });
+
   test('errors: field named, another company 404, a reader may make the report', async () => {
     const noId = await s.api.post('/api/v2/generate_pdf_report/', { token: owner.token, form: {} });
     assert.equal(noId.status, 400);

@@ -554,7 +554,7 @@ class PostUserRegisterBody(TypedDict):
     email: str
     password: str
     confirm_password: str
-    company_name: str
+    company_name: NotRequired[str]
     company_code: NotRequired[str]
 
 
@@ -1193,6 +1193,8 @@ class PostV2GeneratePdfReportBody(TypedDict):
 
     project_id: int
     analysis_type: NotRequired[Literal["rcp", "ssp"]]
+    scenario: NotRequired[str]
+    year: NotRequired[int]
     with_content: NotRequired[Union[bool, Literal["0", "1", "true", "false"]]]
 
 

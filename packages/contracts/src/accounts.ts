@@ -78,7 +78,10 @@ const password = z
   .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
-/** `POST api/user/register/` (JSON). `company_code` is optional: with it, the user asks to join that company. */
+/**
+ * `POST api/user/register/` (JSON). `company_code` is optional: with it, the user asks to join that company, and
+ * `company_name` is neither needed nor read (the company has its name); without it, `company_name` names the new company.
+ */
 export const RegisterBody = z
   .object({
     first_name: text('first_name', 80),
@@ -87,10 +90,14 @@ export const RegisterBody = z
     email: z.string({ error: 'email is required' }).trim().toLowerCase().max(254, 'email is too long').email('email is not a valid e-mail address'),
     password,
     confirm_password: z.string({ error: 'confirm_password is required' }),
-    company_name: text('company_name', 150),
+    company_name: z.string().trim().max(150, 'company_name must be at most 150 characters').optional(),
     company_code: z.string().trim().max(32, 'company_code is too long').optional(),
   })
-  .refine((b) => b.password === b.confirm_password, { message: PASSWORDS_DO_NOT_MATCH, path: ['confirm_password'] });
+  .refine((b) => b.password === b.confirm_password, { message: PASSWORDS_DO_NOT_MATCH, path: ['confirm_password'] })
+  .refine((b) => !!b.company_code || !!b.company_name, {
+    message: 'company_name is required to create a company (or give a company_code to join one)',
+    path: ['company_name'],
+  });
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
 export const RegisterResponse = z.object({

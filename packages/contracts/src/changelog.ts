@@ -15,23 +15,33 @@ export const RELEASES: readonly Release[] = [
     version: '4.75',
     date: '2025-04-16',
     title: 'Adaptation measures and building age',
+    // issue 37 item 7: each line checked against the code (the spec's 'coming soon' measures exist for every hazard)
     items: [
-      'Adaptation measures for river flood, wildfire, drought and rainfall flood (coming soon).',
-      'Building age as an asset attribute.',
-      'Residual climate value at risk after adaptation.',
+      'Adaptation measures for every hazard: flood-proofing heights and protection standards for river flood, rainfall flood and storm surge, damage reductions for typhoon, wildfire, heat, drought and the others.',
+      'Building age as an asset attribute (stored and editable in the asset table; the models do not use it).',
+      'Residual 20-year expected loss after adaptation.',
     ],
   },
   {
     version: '4.8',
     date: '2025-08-27',
     title: 'Asset table, bulk edit and multi-step portfolio creation',
-    items: ['Asset table with bulk edit.', 'Multi-step portfolio creation.', 'Total asset value.', 'Inventory value by CSV.', 'Two-factor authentication.'],
+    items: [
+      'Asset table with bulk edit.',
+      'Multi-step portfolio creation.',
+      'Total asset value.',
+      'Yearly inventory value per asset, entered in the asset table (not a column of the upload file).',
+      'Two-factor authentication.',
+    ],
   },
   {
     version: '4.9',
     date: '2025-10-17',
-    title: 'Urban heat and finer resolutions',
-    items: ['Urban heat index.', 'Global building heights.', 'Finer hazard resolutions for several countries.'],
+    title: 'Extreme heat',
+    items: [
+      'Extreme heat as working hours lost to heat stress.',
+      'Not in this platform: the urban heat index, global building heights and finer national hazard resolutions of the earlier hosted product; every hazard here is read from the global open layers described in the methodology.',
+    ],
   },
   {
     version: '5.0',

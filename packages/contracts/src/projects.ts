@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HAZARDS, DEFAULT_HAZARD_LABELS, type HazardLabel } from './hazards.js';
+import { HAZARDS, DEFAULT_HAZARD_LABELS, analysisYears, type HazardLabel } from './hazards.js';
 import { CONSTRUCTION_CLASSES, constructionClassError, constructionClassOf } from './assets.js';
 import { dbId, DetailBody, ID_MAX, PROJECT_NAME_MAX_LENGTH, text } from './common.js';
 
@@ -231,12 +231,23 @@ export const CsvReportBody = z.object({
 export type CsvReportBody = z.infer<typeof CsvReportBody>;
 
 /** `POST api/v2/generate_pdf_report/` (spec 000 §7 Exports): the slide report, With Content or Without Content. */
-export const SlideReportBody = z.object({
-  project_id: dbId('project_id', { coerce: true }),
-  analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).optional(),
-  /** The report variant: losses with building contents (With Content, default) or without. */
-  with_content: flag.default(true),
-});
+export const SlideReportBody = z
+  .object({
+    project_id: dbId('project_id', { coerce: true }),
+    analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).optional(),
+    /** The scenario and year the report shows (issue 37 item 7); left out, the user's saved dashboard defaults. */
+    scenario: z.coerce
+      .string()
+      .pipe(z.enum(['26', '45', '85'], { error: 'scenario must be 26, 45 or 85' }))
+      .optional(),
+    year: z.coerce.number({ error: 'year must be a number' }).int('year must be a whole year').optional(),
+    /** The report variant: losses with building contents (With Content, default) or without. */
+    with_content: flag.default(true),
+  })
+  .refine((b) => b.year === undefined || analysisYears(b.analysis_type ?? 'ssp').includes(b.year), {
+    message: `year must be one of ${analysisYears('ssp').join(', ')} (SSP) or ${analysisYears('rcp').join(', ')} (RCP, with analysis_type rcp)`,
+    path: ['year'],
+  });
 export type SlideReportBody = z.infer<typeof SlideReportBody>;
 
 export const SummaryReportBody = z.object({

@@ -25,6 +25,6 @@ export { GeoQueryError } from './errors.js';
 export { normalizeText } from './normalize.js';
 export { haversineKm } from './places.js';
 export { DATA_DIR } from './data.js';
-export { populationWithin, gdpPerCapita, POPULATION_EXCLUDED_FEATURES, type PopulationWithin } from './surroundings.js';
+export { populationWithin, gdpPerCapita, countryPopulation, POPULATION_EXCLUDED_FEATURES, type PopulationWithin } from './surroundings.js';
 export { companiesFile } from './data.js';
 export type { CompanyRecord, CompaniesFile } from './format.js';

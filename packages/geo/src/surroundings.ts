@@ -22,11 +22,20 @@ export interface PopulationWithin {
   places: number;
   /** The most populous counted place, if any. */
   largest: { name: string; population: number; distance_km: number } | null;
+  /** True when a country's places summed to more than its population and were cut to it. */
+  capped: boolean;
 }
 
-/** Population of the GeoNames places (population >= 1000) within `radiusKm` of a point. */
+/**
+ * Population of the GeoNames places (population >= 1000) within `radiusKm` of a point, at most the population of each
+ * country they are in. Why the cap (issue 37 item 7): GeoNames gives a city-state its whole territory's population at
+ * one point and lists its districts beside it (Hong Kong 7.0 M and Kowloon 2.0 M, part of it), so a 10 km ring in
+ * Hong Kong summed 9.0 M, more than Hong Kong's 7.5 M (World Bank 2023). The people counted in one country never
+ * exceed the country's population (World Bank SP.POP.TOTL, latest year).
+ */
 export function populationWithin(lat: number, lng: number, radiusKm: number): PopulationWithin {
   const p = places();
+  const byCountry = new Map<string, number>();
   const excluded = new Set(POPULATION_EXCLUDED_FEATURES);
   const dLat = radiusKm / 110.574;
   const cosLat = Math.max(Math.cos((Math.min(89.9, Math.abs(lat) + dLat) * Math.PI) / 180), 1e-6);
@@ -43,19 +52,32 @@ export function populationWithin(lat: number, lng: number, radiusKm: number): Po
     if (excluded.has(p.feature[i]!)) continue;
     const d = haversineKm(lat, lng, la, p.lng[i]!);
     if (d > radiusKm) continue;
-    population += p.population[i]!;
+    byCountry.set(p.country[i]!, (byCountry.get(p.country[i]!) ?? 0) + p.population[i]!);
     count += 1;
     if (!largest || p.population[i]! > largest.population)
       largest = { name: p.names[i]!, population: p.population[i]!, distance_km: Math.round(d * 100) / 100 };
   }
-  return { population, places: count, largest };
+  let capped = false;
+  for (const [iso2, n] of byCountry) {
+    const whole = countryPopulation(iso2);
+    if (whole !== null && n > whole) capped = true;
+    population += whole !== null ? Math.min(n, whole) : n;
+  }
+  return { population, places: count, largest, capped };
 }
 
 interface GdpFile {
   source: string;
-  countries: Record<string, { year: number; usd: number; name: string }>;
+  countries: Record<string, { year: number; usd: number; name: string; population?: number; iso2?: string }>;
 }
 const gdpFile = lazy((): GdpFile => JSON.parse(readFileSync(new URL('../data/gdp-per-capita.json', import.meta.url), 'utf8')) as GdpFile);
+const populationByIso2 = lazy(
+  () => new Map(Object.values(gdpFile().countries).flatMap((c) => (c.iso2 && c.population ? [[c.iso2, c.population] as const] : []))),
+);
+/** The World Bank population of a country (latest year with a GDP value) by ISO 3166-1 alpha-2 code, or null. */
+export function countryPopulation(iso2: string): number | null {
+  return populationByIso2().get(iso2.toUpperCase()) ?? null;
+}
 
 /** Latest World Bank GDP per capita (current US$) of a country by ISO 3166-1 alpha-3 code, or null. */
 export function gdpPerCapita(iso3: string | null | undefined): { usd: number; year: number; source: string } | null {

@@ -81,10 +81,14 @@ export async function summaryReport(projectName: string, analysisType: AnalysisT
 export type SlideReportResult = SlideReportAnswer;
 
 /** The slide report (PDF and PPTX) of a project; With Content or Without Content. */
-export async function generateSlideReport(projectId: number, analysisType: AnalysisType, withContent: boolean): Promise<SlideReportResult> {
+/** The slide report of a project at a scenario and year (issue 37 item 7: the user's choice, not the saved defaults). */
+export async function generateSlideReport(
+  projectId: number,
+  v: { analysisType: AnalysisType; scenario: ScenarioCode; year: number; withContent: boolean },
+): Promise<SlideReportResult> {
   return (
     await request<SlideReportResult>('POST', '/api/v2/generate_pdf_report/', {
-      form: { project_id: projectId, analysis_type: analysisType, with_content: withContent },
+      form: { project_id: projectId, analysis_type: v.analysisType, scenario: v.scenario, year: v.year, with_content: v.withContent },
     })
   ).data;
 }

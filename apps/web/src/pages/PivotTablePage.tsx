@@ -7,7 +7,7 @@ import { PageHeader } from '../ui/PageHeader';
 import { PivotTable } from '../features/pivot/PivotTable';
 import type { Row } from '../features/pivot/pivot';
 
-/** What the Download CSV dialog hands over in navigation state (spec 001 §2: /pivottable opens with CSV data in state). */
+/** What the Download XLSX dialog (the spec's Download CSV) hands over in navigation state (spec 001 §2: /pivottable opens with CSV data in state). */
 export interface PivotState {
   rows: Row[];
   project_name: string;
@@ -31,7 +31,7 @@ export function PivotTablePage() {
     return (
       <div className="crp-page">
         <PageHeader title="Pivot table" subtitle="Slice the analysis results of a portfolio by hazard, scenario, year and asset." />
-        <NeedsStateCard description="Open the pivot table from a project card: Download CSV, choose hazards, years and scenarios, then Open in Pivot Table." />
+        <NeedsStateCard description="Open the pivot table from a project card: Download XLSX, choose hazards, years and scenarios, then Open in Pivot Table." />
       </div>
     );
   }
@@ -40,7 +40,7 @@ export function PivotTablePage() {
     <div className="crp-page crp-page-wide">
       <PageHeader
         title="Pivot table"
-        subtitle={`${state.project_name} · ${state.analysis_type.toUpperCase()} · ${state.rows.length.toLocaleString('en-US')} rows${cut ? ` (the first of ${state.total_rows.toLocaleString('en-US')}: narrow the Download CSV choice for all of them)` : ''}`}
+        subtitle={`${state.project_name} · ${state.analysis_type.toUpperCase()} · ${state.rows.length.toLocaleString('en-US')} rows${cut ? ` (the first of ${state.total_rows.toLocaleString('en-US')}: narrow the Download XLSX choice for all of them)` : ''}`}
       />
       <Card className="crp-card">
         <PivotTable rows={state.rows} fileName={safeFileName(`${state.project_name}_pivot`)} prefer={{ scenario: state.scenario_label, year: state.year }} />

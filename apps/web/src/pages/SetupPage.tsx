@@ -11,11 +11,15 @@ import { ApiTokensCard } from '../features/apitokens/ApiTokensCard';
 import { useAuth } from '../lib/AuthProvider';
 
 export function SetupPage() {
-  useDocumentTitle('Two-Factor Authentication Setup');
+  useDocumentTitle('Settings');
   const { user } = useAuth();
   return (
     <div className="crp-page">
-      <PageHeader title="Two-Factor Authentication Setup" subtitle="Add a second step to your login, and manage your account and company." />
+      {/* "Settings", as the sidebar names it: the page holds 2FA, the account, API tokens and the company's settings (issue 37 item 7) */}
+      <PageHeader
+        title="Settings"
+        subtitle="Two-factor authentication, your account and API tokens; for administrators, the company's data settings, members and activity log."
+      />
       <Row gutter={[24, 24]}>
         <Col xs={24} xl={14}>
           <TwoFactorSetupCard />

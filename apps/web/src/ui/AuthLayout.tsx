@@ -6,7 +6,7 @@ import { BrandMark } from './BrandMark';
 const POINTS = [
   'Eleven acute and chronic hazards for every asset',
   '20-year expected loss under RCP and SSP scenarios',
-  'Projections from 2020 to 2100 in 20-year steps',
+  'Projections from 2020 to 2100 (SSP every 5 years, RCP 2030 and 2050)',
 ];
 
 /** Two-column frame for the login and registration screens. */

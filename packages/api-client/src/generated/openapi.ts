@@ -2615,7 +2615,7 @@ export interface operations {
                     email: string;
                     password: string;
                     confirm_password: string;
-                    company_name: string;
+                    company_name?: string;
                     company_code?: string;
                 };
             };
@@ -6279,6 +6279,8 @@ export interface operations {
                     project_id: number;
                     /** @enum {string} */
                     analysis_type?: "rcp" | "ssp";
+                    scenario?: string;
+                    year?: number;
                     with_content?: boolean | ("0" | "1" | "true" | "false");
                 };
             };

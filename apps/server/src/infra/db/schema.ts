@@ -461,6 +461,9 @@ export interface ReportsTable {
   owner_id: number;
   project_id: number;
   analysis_type: 'rcp' | 'ssp' | null;
+  /** The scenario and year chosen for the report (migration 0036); null: the user's saved dashboard defaults. */
+  scenario: '26' | '45' | '85' | null;
+  year: number | null;
   with_content: boolean;
   status: 'queued' | 'running' | 'done' | 'failed';
   message: string | null;

@@ -102,6 +102,9 @@ export class AuthService {
       };
     }
 
+    // the body schema asks for it without a company_code; checked again here for the type
+    const companyName = body.company_name;
+    if (!companyName) throw badRequest('company_name is required to create a company (or give a company_code to join one)', 'company_name');
     const { company, user } = await this.repo.transaction(async (repo, tx) => {
       let code = newCompanyCode();
       for (let i = 0; i < 5; i++) {
@@ -109,7 +112,7 @@ export class AuthService {
         if (!clash) break;
         code = newCompanyCode();
       }
-      const company = await repo.insertCompany({ name: body.company_name, code, ...tierColumns('free') });
+      const company = await repo.insertCompany({ name: companyName, code, ...tierColumns('free') });
       const user = await repo.insertUser(newUser(company.id, body, passwordHash, 'active', true));
       await this.notifications.notify(
         [user.id],

@@ -384,7 +384,7 @@ ${PERILS_NOT_MODELLED.map((p) => `<li>${p.name} (${p.note})</li>`).join('\n')}
     key: 'byo-geotiff',
     title: 'Can I use my own hazard maps (bring-your-own GeoTIFF)?',
     keywords: ['Bring your own data'],
-    content: `<p>Yes. Your company administrator uploads them on the <em>Two-Factor Authentication Setup</em> page, card <em>Own hazard layers</em>: a GeoTIFF or Cloud-Optimized GeoTIFF with one band, in EPSG:4326, EPSG:3857 or a UTM zone, for a hazard, a scenario (or every scenario), a year (or every year) and, for floods, surge and typhoon, a return period. The file is checked on upload (coordinate system, extent, unit, nodata, plausible values, size) and refused with the reason if something is wrong.</p>
+    content: `<p>Yes. Your company administrator uploads them on the <em>Data</em> page, card <em>Own hazard layers</em>: a GeoTIFF or Cloud-Optimized GeoTIFF with one band, in EPSG:4326, EPSG:3857 or a UTM zone, for a hazard, a scenario (or every scenario), a year (or every year) and, for floods, surge and typhoon, a return period. The file is checked on upload (coordinate system, extent, unit, nodata, plausible values, size) and refused with the reason if something is wrong.</p>
 <p>Where a layer has a valid pixel at an asset's location its value replaces ours (with several return periods, the whole curve) in your company's analyses only; other companies never see or use it. Your portfolios are re-analysed after each upload or deletion. Such values are marked <em>own data</em> in the dashboard, the exports and the reports. This is the recommended route for flood depths (e.g. WRI Aqueduct or a national flood map), waterfront surge and boreal wildfire.</p>`,
   },
 

@@ -12,6 +12,8 @@ export class ReportRepository {
     owner_id: number;
     project_id: number;
     analysis_type: ReportsTable['analysis_type'];
+    scenario: ReportsTable['scenario'];
+    year: ReportsTable['year'];
     with_content: boolean;
   }): Promise<number> {
     const row = await this.db

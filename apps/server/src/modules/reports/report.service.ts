@@ -50,6 +50,8 @@ export class ReportService {
       owner_id: caller.id,
       project_id: project.id,
       analysis_type: body.analysis_type ?? null,
+      scenario: body.scenario ?? null,
+      year: body.year ?? null,
       with_content: body.with_content,
     });
     await this.jobs.enqueue(SLIDE_REPORT_JOB, { reportId });
@@ -111,7 +113,14 @@ export function slideReportJob(
       const caller: AuthUser = { id: user.id, companyId: user.company_id, username: user.username, isCompanyAdmin: user.is_company_admin, tokenId: 0 };
       const answer = await dashboard.query(
         caller,
-        DashboardBody.parse({ project_id: report.project_id, analysis_type: report.analysis_type ?? undefined, with_content: report.with_content }),
+        DashboardBody.parse({
+          project_id: report.project_id,
+          analysis_type: report.analysis_type ?? undefined,
+          // the scenario and year the user chose (issue 37 item 7); left out, the user's saved dashboard defaults
+          scenario: report.scenario ?? undefined,
+          year: report.year ?? undefined,
+          with_content: report.with_content,
+        }),
       );
       await ctx.progress(0.3, 'Dashboard figures ready');
       const deck = buildSlideDeck(answer, { withContent: report.with_content, generatedAt: new Date(), companyName: company.name });

@@ -136,6 +136,57 @@ function valueBasis(card: { assets_valued_at_construction_cost: number } | null 
   return n > 0 ? `${what}; ${n} unvalued at cost` : `${what}, x ownership`;
 }
 
+type CountryLoss = NonNullable<DashboardAnswer['country_wise_loss_data']>[number];
+/** Rows the overview's country table holds (at 4.4 in high). */
+const OVERVIEW_COUNTRY_ROWS = 12;
+/** Rows of one table of the Countries slides, and tables side by side on one slide. */
+const COUNTRY_TABLE_ROWS = 14;
+const COUNTRY_TABLES_PER_SLIDE = 3;
+const countryRow = (c: CountryLoss) => [c.country_code, String(c.assets), money(c.rcvar)];
+
+/**
+ * The overview's country rows: every country when they fit, else the first ones and a row that sums the others and
+ * points to the Countries slides that list them all (issue 37 item 7: the table was cut at 12 without a word).
+ */
+function overviewCountryRows(countries: CountryLoss[]): string[][] {
+  if (countries.length <= OVERVIEW_COUNTRY_ROWS) return countries.map(countryRow);
+  const shown = countries.slice(0, OVERVIEW_COUNTRY_ROWS - 1);
+  const rest = countries.slice(OVERVIEW_COUNTRY_ROWS - 1);
+  const gated = rest.some((c) => c.rcvar === null || c.rcvar === undefined);
+  const restLoss = gated ? null : rest.reduce((t, c) => t + (c.rcvar as number), 0);
+  return [...shown.map(countryRow), [`${rest.length} more (next slide)`, String(rest.reduce((t, c) => t + c.assets, 0)), money(restLoss)]];
+}
+
+/** Every country of the portfolio, when the overview's table cannot hold them: tables side by side, slides as needed. */
+function countrySlides(ctx: DeckContext): Slide[] {
+  const countries = [...(ctx.d.country_wise_loss_data ?? [])].sort((a, b) => b.assets - a.assets);
+  if (countries.length <= OVERVIEW_COUNTRY_ROWS) return [];
+  const perSlide = COUNTRY_TABLE_ROWS * COUNTRY_TABLES_PER_SLIDE;
+  const slides: Slide[] = [];
+  for (let from = 0; from < countries.length; from += perSlide) {
+    const page = countries.slice(from, from + perSlide);
+    const tables: Block[] = [];
+    for (let t = 0; t * COUNTRY_TABLE_ROWS < page.length; t++)
+      tables.push({
+        kind: 'table',
+        x: 0.5 + t * 4.15,
+        y: 1.7,
+        w: 4.0,
+        h: 5.0,
+        header: ['Country', 'Assets', 'Residual 20-yr expected loss'],
+        rows: page.slice(t * COUNTRY_TABLE_ROWS, (t + 1) * COUNTRY_TABLE_ROWS).map(countryRow),
+        colW: [1.1, 0.9, 2.0],
+        size: 10,
+      });
+    const title = from === 0 ? 'Countries' : 'Countries (continued)';
+    slides.push({
+      title,
+      blocks: [...heading(title, `All ${countries.length} countries of the portfolio, by number of assets · ${ctx.scenarioYear}`), ...tables],
+    });
+  }
+  return slides;
+}
+
 function overviewSlide(ctx: DeckContext): Slide {
   const { d, f, scenarioYear, variant, card, hazards } = ctx;
   const countries = [...(d.country_wise_loss_data ?? [])].sort((a, b) => b.assets - a.assets);
@@ -188,7 +239,7 @@ function overviewSlide(ctx: DeckContext): Slide {
             w: 4.4,
             h: 4.4,
             header: ['Country', 'Assets', 'Residual 20-yr expected loss'],
-            rows: countries.slice(0, 12).map((c) => [c.country_code, String(c.assets), money(c.rcvar)]),
+            rows: overviewCountryRows(countries),
             colW: [1.4, 1.0, 2.0],
           }
         : upgrade(3),
@@ -705,6 +756,7 @@ export function buildSlideDeck(d: DashboardAnswer, opts: DeckOptions): Deck {
   const slides: Slide[] = [
     titleSlide(ctx),
     overviewSlide(ctx),
+    ...countrySlides(ctx),
     climateScoreSlide(ctx),
     keyFiguresSlide(ctx),
     cvarSlide(ctx),

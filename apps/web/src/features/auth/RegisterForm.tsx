@@ -14,7 +14,7 @@ interface RegisterValues {
   email: string;
   password: string;
   confirm_password: string;
-  company_name: string;
+  company_name?: string;
   join_existing: boolean;
   company_code?: string;
 }
@@ -49,8 +49,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (result: Register
       email: v.email.trim(),
       password: v.password,
       confirm_password: v.confirm_password,
-      company_name: v.company_name.trim(),
-      ...(v.join_existing && code ? { company_code: code } : {}),
+      ...(v.join_existing && code ? { company_code: code } : { company_name: v.company_name?.trim() ?? '' }),
     });
   };
 
@@ -124,12 +123,20 @@ export function RegisterForm({ onRegistered }: { onRegistered: (result: Register
           </Form.Item>
         </Col>
       </Row>
-      <Form.Item label="Company name" name="company_name" rules={[{ required: true, whitespace: true, message: 'Enter your company name' }]}>
-        <Input autoComplete="organization" />
-      </Form.Item>
       <Form.Item name="join_existing" valuePropName="checked" className="crp-join-toggle">
         <Checkbox>I was given a company code (join an existing company)</Checkbox>
       </Form.Item>
+      {/* joining, the company has its name: it is asked only to create one (issue 37 item 7) */}
+      {!joinExisting && (
+        <Form.Item
+          label="Company name"
+          name="company_name"
+          rules={[{ required: true, whitespace: true, message: 'Enter your company name' }]}
+          extra="A new company is created with you as its administrator."
+        >
+          <Input autoComplete="organization" />
+        </Form.Item>
+      )}
       {joinExisting && (
         <Form.Item
           label="Company code"

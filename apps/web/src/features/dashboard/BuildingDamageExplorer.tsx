@@ -102,8 +102,9 @@ export function BuildingDamageExplorer({
                     return `${d.seriesName}<br/>${unit === 'm' ? 'depth' : 'return period'} ${d.data[0]} ${unit}: ${pct(d.data[1] ?? 0)}`;
                   },
                 },
-                legend: { bottom: 0 },
-                grid: { left: 48, right: 12, top: 36, bottom: 56 },
+                // the three legend entries carry the EADs and wrap to two lines in a third of the modal: room below the axis name
+                legend: { bottom: 0, itemGap: 8, itemWidth: 14 },
+                grid: { left: 48, right: 12, top: 36, bottom: 84 },
                 xAxis: {
                   type: unit === 'years' ? 'log' : 'value',
                   name: unit === 'm' ? 'Depth (m)' : 'Return period (years)',
@@ -125,7 +126,7 @@ export function BuildingDamageExplorer({
                   data: byS[s].x.map((x, i) => [x, byS[s].y[i] ?? 0]),
                 })),
               };
-              return <Chart key={hz} option={option} height={300} label={`${HAZARD_TITLES[hz]} damage`} testId={`damage-${hz}`} />;
+              return <Chart key={hz} option={option} height={320} label={`${HAZARD_TITLES[hz]} damage`} testId={`damage-${hz}`} />;
             })}
           </div>
           {q.data.source && (

@@ -152,6 +152,18 @@ export function DashboardView({
   const refreshing = query.isFetching && !pending;
   return (
     <div className="crp-dash" data-testid="dashboard" data-loading={refreshing || pagesFetching ? 'true' : 'false'} data-pending={pending ? 'true' : 'false'}>
+      {/* the title first: the sticky Advanced Filters below it never cover it (issue 37 item 7) */}
+      <header className="crp-dash-heading">
+        <h1 className="crp-dash-title" data-testid="dashboard-title">
+          {title}
+        </h1>
+        <p className="crp-dash-subtitle" data-testid="dashboard-subtitle">
+          <strong>{data.project.name}</strong> · {data.asset_count} assets · {data.hazard_count} hazards · {SCENARIO_LABELS[f.analysis_type][f.scenario]} ·{' '}
+          {f.year}
+          {f.property_type !== 'All' ? ` · ${f.property_type}` : ''}
+          {f.count !== 'All' ? ` · top ${f.count}` : ''}
+        </p>
+      </header>
       <AdvancedFilters
         value={filters}
         hazards={data.project.hazards}
@@ -260,17 +272,6 @@ export function DashboardView({
       )}
 
       <header className="crp-dash-header">
-        <div>
-          <h1 className="crp-dash-title" data-testid="dashboard-title">
-            {title}
-          </h1>
-          <p className="crp-dash-subtitle" data-testid="dashboard-subtitle">
-            <strong>{data.project.name}</strong> · {data.asset_count} assets · {data.hazard_count} hazards · {SCENARIO_LABELS[f.analysis_type][f.scenario]} ·{' '}
-            {f.year}
-            {f.property_type !== 'All' ? ` · ${f.property_type}` : ''}
-            {f.count !== 'All' ? ` · top ${f.count}` : ''}
-          </p>
-        </div>
         <div className="crp-dash-toggles" role="group" aria-label="Analysis options">
           <Toggle label="Financial view">
             <Segmented<Unit>

@@ -137,7 +137,7 @@ function TrackMap({ data, name, selected }: { data: TyphoonTrackResponse; name: 
       className="crp-dash-map"
       style={{ height: 320 }}
       role="region"
-      aria-label={`Historical typhoon tracks within ${data.radius_km} km of ${name}`}
+      aria-label={`Historical ${stormWord(data.coverage.map((c) => c.basin))} tracks within ${data.radius_km} km of ${name}`}
       data-testid="typhoon-track-map"
     />
   );
@@ -162,10 +162,34 @@ function Legend() {
   );
 }
 
+/**
+ * Basins of the best-track records (packages/hazards/scripts/build-tracks.ts) and what a tropical cyclone is called
+ * there: hurricane in the Atlantic and the eastern and central Pacific, typhoon in the western North Pacific, cyclone
+ * in the Indian Ocean and the South Pacific (WMO usage; issue 37 item 7: Atlantic storms were called typhoons).
+ */
+const BASINS: Record<string, { name: string; storm: 'hurricane' | 'typhoon' | 'cyclone' }> = {
+  NA: { name: 'North Atlantic', storm: 'hurricane' },
+  EP: { name: 'eastern North Pacific', storm: 'hurricane' },
+  CP: { name: 'central North Pacific', storm: 'hurricane' },
+  WP: { name: 'western North Pacific', storm: 'typhoon' },
+  NI: { name: 'North Indian Ocean', storm: 'cyclone' },
+  SI: { name: 'South Indian Ocean', storm: 'cyclone' },
+  SP: { name: 'South Pacific', storm: 'cyclone' },
+};
+/** The word for the storms of these basins: one basin's (or several agreeing), else "tropical cyclone". */
+function stormWord(basins: readonly string[]): string {
+  const words = new Set(basins.map((b) => BASINS[b]?.storm ?? 'tropical cyclone'));
+  return words.size === 1 ? [...words][0]! : 'tropical cyclone';
+}
+/** "North Atlantic 1970-2016": each basin's records, so a record that ends early says so. */
+const coverageText = (coverage: TyphoonTrackResponse['coverage']) => coverage.map((c) => `${BASINS[c.basin]?.name ?? c.basin} ${c.from}-${c.to}`).join('; ');
+/** Records that end more than this many years before today are said to end (the newest storms are missing). */
+const STALE_AFTER_YEARS = 3;
+
 const wind = (ms: number | null) => (ms === null ? '—' : `${ms.toFixed(0)} m/s (${Math.round(ms * 3.6)} km/h)`);
 
 /**
- * "Historical typhoon tracks" of the Asset Analysis Risk tab: real tropical cyclones whose best track passed within
+ * "Historical typhoon / hurricane / cyclone tracks" (named by basin) of the Asset Analysis Risk tab: real tropical cyclones whose best track passed within
  * 200 km of the asset (map coloured by Saffir-Simpson category, the asset and the 200 km circle, and a table).
  * Fetched only when the tab is open.
  */
@@ -193,10 +217,11 @@ export function TyphoonTracks({
   });
   const d = q.data;
   const [selected, setSelected] = useState<string | null>(null);
-  const period = useMemo(
-    () => (d && d.coverage.length ? `${Math.min(...d.coverage.map((c) => c.from))}-${Math.max(...d.coverage.map((c) => c.to))}` : ''),
-    [d],
-  );
+  const period = useMemo(() => (d && d.coverage.length ? coverageText(d.coverage) : ''), [d]);
+  const word = d && d.coverage.length ? stormWord(d.coverage.map((c) => c.basin)) : 'tropical cyclone';
+  const lastYear = d && d.coverage.length ? Math.max(...d.coverage.map((c) => c.to)) : null;
+  const stale = lastYear !== null && new Date().getFullYear() - lastYear > STALE_AFTER_YEARS;
+  const ends = stale ? ` The records held here end in ${lastYear}: later storms are not shown.` : '';
 
   let body;
   if (q.isPending) body = <Spin />;
@@ -210,7 +235,7 @@ export function TyphoonTracks({
   else if (d!.count === 0)
     body = (
       <p className="crp-muted" data-testid="typhoon-track-empty">
-        No tropical cyclone passed within {d!.radius_km} km in the records ({period}).
+        No {word} passed within {d!.radius_km} km in the records ({period}).{ends}
       </p>
     );
   else {
@@ -260,9 +285,9 @@ export function TyphoonTracks({
             ]}
           />
           <p className="crp-muted crp-small">
-            {d!.total} storms within {d!.radius_km} km in the records ({period}){d!.total > d!.count ? `, the ${d!.count} closest shown` : ''}. Category:
-            Saffir-Simpson at the storm's lifetime maximum; wind: 1-minute sustained, interpolated along the track at its closest point. Click a storm to
-            highlight its track. Sources:{' '}
+            {d!.total} storms within {d!.radius_km} km in the records ({period}){d!.total > d!.count ? `, the ${d!.count} closest shown` : ''}.
+            <span data-testid="typhoon-track-ends">{ends}</span> Category: Saffir-Simpson at the storm's lifetime maximum; wind: 1-minute sustained,
+            interpolated along the track at its closest point. Click a storm to highlight its track. Sources:{' '}
             {d!.sources
               .filter((s) => s.basins.some((b) => d!.coverage.some((c) => c.basin === b)))
               .map((s) => s.name)
@@ -274,7 +299,7 @@ export function TyphoonTracks({
     );
   }
   return (
-    <Card className="crp-card crp-dash-span2" size="small" title="Historical typhoon tracks" data-testid="typhoon-tracks">
+    <Card className="crp-card crp-dash-span2" size="small" title={`Historical ${word} tracks`} data-testid="typhoon-tracks">
       {body}
     </Card>
   );

@@ -108,7 +108,7 @@ export function PivotTable({ rows, fileName, prefer }: { rows: Row[]; fileName: 
     const about = [
       ['Pivot of', fileName],
       ['Methodology version', METHODOLOGY_VERSION],
-      ['Data sources', 'Listed in the About sheet of the Download CSV export and in Documents > Climate Methodology'],
+      ['Data sources', 'Listed in the About sheet of the Download XLSX export and in Documents > Climate Methodology'],
       ['Aggregation', `${config.aggregator}${config.aggregator === 'Count' ? '' : ` of ${config.value}`}`],
       ['Rows', config.rows.join(', ')],
       ['Columns', config.cols.join(', ')],

@@ -8,7 +8,10 @@ import { downloadCsvReport, type PhysicalProject } from '../../api/projects';
 import type { PivotState } from '../../pages/PivotTablePage';
 import { csvErrorText, useProjectActions } from './useProjectActions';
 
-/** Download CSV: choose hazards, years and scenarios; the server builds an .xlsx file (spec 000 §2, §8). */
+/**
+ * The spec's "Download CSV" (spec 000 §2, §8): choose hazards, years and scenarios; the server builds an .xlsx workbook, so
+ * the button and the dialog say XLSX (issue 37 item 7: the label and the file agree).
+ */
 export function DownloadCsvModal({ project, onClose }: { project: PhysicalProject | null; onClose: () => void }) {
   const { csv } = useProjectActions();
   const navigate = useNavigate();
@@ -63,7 +66,7 @@ export function DownloadCsvModal({ project, onClose }: { project: PhysicalProjec
 
   return (
     <Modal
-      title={project ? `Download CSV: ${project.name}` : 'Download CSV'}
+      title={project ? `Download XLSX: ${project.name}` : 'Download XLSX'}
       open={project !== null}
       onCancel={onClose}
       footer={
@@ -118,7 +121,7 @@ export function DownloadCsvModal({ project, onClose }: { project: PhysicalProjec
         </Typography.Paragraph>
       ) : (
         <Typography.Paragraph className="crp-muted" data-testid="csv-hint">
-          Analysis Result will be downloaded in excel file.
+          The analysis results are downloaded as an Excel workbook (.xlsx), with an About sheet naming the sources.
         </Typography.Paragraph>
       )}
     </Modal>

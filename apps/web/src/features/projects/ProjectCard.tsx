@@ -156,7 +156,7 @@ export function ProjectCard({ project: p, handlers: h }: { project: PhysicalProj
           Report
         </Button>
         <Button icon={<FileExcelOutlined />} onClick={() => h.onDownloadCsv(p)} disabled={!analysed}>
-          Download CSV
+          Download XLSX
         </Button>
         <Button icon={<FileTextOutlined />} onClick={() => h.onDownloadSummary(p)} disabled={!analysed} loading={h.summaryLoadingId === p.project_id}>
           Download Summary

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Button, Modal, Radio, Space, Typography } from 'antd';
+import { Alert, Button, Modal, Radio, Select, Space, Typography } from 'antd';
 import { FilePdfOutlined, FilePptOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import { SCENARIO_LABELS } from '@crp/contracts';
+import { SCENARIO_LABELS, SCENARIOS, YEARS, type ScenarioCode } from '@crp/contracts';
 import { firstErrorMessage } from '../../api/http';
 import { generateSlideReport, type PhysicalProject } from '../../api/projects';
 
@@ -16,12 +16,19 @@ export const REPORT_OPEN_DELAY_MS = 3000;
  */
 export function SlideReportModal({ project, onClose }: { project: PhysicalProject | null; onClose: () => void }) {
   const [withContent, setWithContent] = useState(true);
+  // The scenario and year of the report: the ones the dashboard opens with (the user's saved defaults, else the project's)
+  // until the user picks others (issue 37 item 7: the report was fixed at the saved defaults)
+  const [scenario, setScenario] = useState<ScenarioCode>('45');
+  const [year, setYear] = useState(2050);
+  const analysisType = project?.dashboard_filters.analysis_type ?? 'ssp';
   const [countdown, setCountdown] = useState<number | null>(null);
   const tab = useRef<Window | null>(null);
   const timer = useRef<number | null>(null);
   /** The report's link while the countdown runs. */
   const readyUrl = useRef<string | null>(null);
-  const generate = useMutation({ mutationFn: (p: PhysicalProject) => generateSlideReport(p.project_id, p.default_filters.analysis_type, withContent) });
+  const generate = useMutation({
+    mutationFn: (p: PhysicalProject) => generateSlideReport(p.project_id, { analysisType: p.dashboard_filters.analysis_type, scenario, year, withContent }),
+  });
 
   const stopCountdown = () => {
     if (timer.current !== null) window.clearInterval(timer.current);
@@ -43,6 +50,11 @@ export function SlideReportModal({ project, onClose }: { project: PhysicalProjec
   };
   useEffect(() => {
     setWithContent(true);
+    if (project) {
+      const f = project.dashboard_filters;
+      setScenario(f.scenario);
+      setYear(YEARS[f.analysis_type].includes(f.year) ? f.year : 2050);
+    }
     setCountdown(null);
     generate.reset();
     return settle;
@@ -99,10 +111,31 @@ export function SlideReportModal({ project, onClose }: { project: PhysicalProjec
       destroyOnHidden
     >
       <Typography.Paragraph className="crp-muted">
-        A presentation of the portfolio ({project ? SCENARIO_LABELS[project.default_filters.analysis_type][project.default_filters.scenario] : ''},{' '}
-        {project?.default_filters.year}): climate score, key figures, 20-year expected loss vs residual 20-year expected loss, heat map, top assets, one page
-        per hazard, adaptation recommendations and the data sources. PDF and PowerPoint.
+        A presentation of the portfolio at the scenario and year below: climate score, key figures, 20-year expected loss vs residual 20-year expected loss,
+        heat map, top assets, one page per hazard, adaptation recommendations and the data sources. PDF and PowerPoint.
       </Typography.Paragraph>
+      <Space className="crp-mb" wrap>
+        <span>Scenario</span>
+        <Select<ScenarioCode>
+          aria-label="Report scenario"
+          data-testid="report-scenario"
+          style={{ width: 150 }}
+          value={scenario}
+          onChange={setScenario}
+          disabled={generate.isPending || !!result}
+          options={SCENARIOS.map((sc) => ({ value: sc, label: SCENARIO_LABELS[analysisType][sc] }))}
+        />
+        <span>Year</span>
+        <Select<number>
+          aria-label="Report year"
+          data-testid="report-year"
+          style={{ width: 100 }}
+          value={year}
+          onChange={setYear}
+          disabled={generate.isPending || !!result}
+          options={YEARS[analysisType].map((y) => ({ value: y, label: String(y) }))}
+        />
+      </Space>
       <Radio.Group
         value={withContent}
         onChange={(e) => setWithContent(e.target.value as boolean)}

@@ -33,6 +33,9 @@ function ScoreTag({ score }: { score: number }) {
 }
 const short = (s: string) => (s.length > 20 ? `${s.slice(0, 20)}...` : s);
 const people = (v: number) => v.toLocaleString('en-US');
+/** A tile's short form (issue 37 item 7: '1045.60 B USD' and '37,387,674 people' were cut in a sixth of the page at 1280 px). */
+const tileMoney = (v: number) => (Math.abs(v) >= 1e12 ? `${(v / 1e12).toFixed(2)} T USD` : money(v));
+const tilePeople = (v: number) => (v >= 1e6 ? `${(v / 1e6).toFixed(1)} M` : people(v));
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 function ringColumns(h: 'flood' | 'typhoon') {
@@ -96,7 +99,7 @@ export function PropertyRiskAnalysis({ result }: { result: PropertyRiskResponse 
           { title: 'Mean typhoon score', value: meanTyphoon.toFixed(1), note: severityBand(meanTyphoon) },
           { title: 'Highest flood', value: worstFlood ? worstFlood.flood_score.toFixed(0) : '0', note: worstFlood ? short(worstFlood.name) : '' },
           { title: 'Highest typhoon', value: worstTyphoon ? worstTyphoon.typhoon_score.toFixed(0) : '0', note: worstTyphoon ? short(worstTyphoon.name) : '' },
-          { title: 'Surrounding GDP', value: money(result.summary.total_gdp_value), note: `${people(result.summary.total_population)} people` },
+          { title: 'Surrounding GDP', value: tileMoney(result.summary.total_gdp_value), note: `${tilePeople(result.summary.total_population)} people` },
         ].map((t) => (
           <Col key={t.title} xs={12} md={8} xl={4}>
             <Card className="crp-card crp-re-tile">
