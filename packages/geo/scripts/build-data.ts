@@ -540,7 +540,12 @@ function put(key: string, rec: Omit<CompanyRecord, 'latitude' | 'longitude' | 'a
     );
     addMember('HSI', key);
   }
-  indexRecords.push({ index_name: 'HSI', members: 0, source: 'shared/data/hsi_constituents (evanlow/tws_robot)', as_of: 'late 2025' });
+  indexRecords.push({
+    index_name: 'HSI',
+    members: 0,
+    source: 'GitHub evanlow/tws_robot, data/hsi_constituents.csv (the Wikipedia Hang Seng Index constituent table)',
+    as_of: 'late 2025',
+  });
 }
 // S&P 500 (with HQ city)
 const spFailures: string[] = [];
@@ -609,7 +614,12 @@ const spByTicker = new Map<string, string>();
     );
     addMember('S&P 500', key);
   }
-  indexRecords.push({ index_name: 'S&P 500', members: 0, source: 'shared/data/sp500_constituents (datasets/s-and-p-500-companies)', as_of: '2026-08-08' });
+  indexRecords.push({
+    index_name: 'S&P 500',
+    members: 0,
+    source: 'datahub.io s-and-p-500-companies (PDDL; the Wikipedia list of S&P 500 companies)',
+    as_of: '2026-08-08',
+  });
 }
 // pytickersymbols (EU/UK/US indices; S&P 500 membership taken from the file above)
 {
@@ -690,7 +700,7 @@ const spByTicker = new Map<string, string>();
     }
   }
   for (const i of [...seenIdx].sort()) {
-    indexRecords.push({ index_name: i, members: 0, source: 'shared/data/stock-index-constituents-eu-uk-us (pytickersymbols)', as_of: '2026-04-05' });
+    indexRecords.push({ index_name: i, members: 0, source: 'pytickersymbols (PyPI, MIT licence), stocks.yaml', as_of: '2026-04-05' });
   }
 }
 // CSI 300, STI, ASX 200
@@ -716,12 +726,7 @@ const spByTicker = new Map<string, string>();
     );
     addMember('CSI 300', key);
   }
-  indexRecords.push({
-    index_name: 'CSI 300',
-    members: 0,
-    source: 'shared/data/stock-index-constituents-asia-pacific (ppppangu/index-replication)',
-    as_of: '2024-11-15',
-  });
+  indexRecords.push({ index_name: 'CSI 300', members: 0, source: 'GitHub ppppangu/index-replication (MIT), CSI 300 list of 2024-11-15', as_of: '2024-11-15' });
   const sti = parseCsvObjects(readRaw('stock-index-constituents-asia-pacific/sti_constituents.csv').toString('utf8'));
   for (const r of sti) {
     const key = `SG:${r['symbol']}`;
@@ -741,7 +746,7 @@ const spByTicker = new Map<string, string>();
     );
     addMember('STI', key);
   }
-  indexRecords.push({ index_name: 'STI', members: 0, source: 'shared/data/stock-index-constituents-asia-pacific (evanlow/tws_robot)', as_of: '2025-2026' });
+  indexRecords.push({ index_name: 'STI', members: 0, source: 'GitHub evanlow/tws_robot, data/sti_constituents.csv', as_of: '2025-2026' });
   const asx = parseCsvObjects(readRaw('stock-index-constituents-asia-pacific/asx200_tickers_2026-05.csv').toString('utf8'));
   for (const r of asx) {
     const code = r['asx_code']!.trim();
@@ -763,12 +768,7 @@ const spByTicker = new Map<string, string>();
     );
     addMember('ASX 200', key);
   }
-  indexRecords.push({
-    index_name: 'ASX 200',
-    members: 0,
-    source: 'shared/data/stock-index-constituents-asia-pacific (siifmelbourne/ASX200_Screener)',
-    as_of: '2026-05',
-  });
+  indexRecords.push({ index_name: 'ASX 200', members: 0, source: 'GitHub siifmelbourne/ASX200_Screener (codes only)', as_of: '2026-05' });
 }
 for (const r of indexRecords) r.members = members.get(r.index_name)?.size ?? 0;
 const companyList = [...companies.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);

@@ -79,3 +79,10 @@ test('every company location comes from the data and is approximate unless it is
   const sp = indexMembers('S&P 500');
   assert.ok(sp.filter((h) => !h.approximate).length >= 480, 'most S&P 500 HQ cities geocode');
 });
+
+test('each index names its public source (a repository or package a user can look up), not a path on our disk (issue 37 point 5)', () => {
+  for (const ix of listIndices()) {
+    assert.doesNotMatch(ix.source, /shared\/data|\/work\/|\.\.\/|\.gz\b/, `${ix.index_name}: ${ix.source}`);
+    assert.match(ix.source, /GitHub|PyPI|datahub\.io/, `${ix.index_name}: ${ix.source}`);
+  }
+});
