@@ -4,6 +4,7 @@
  * checked (the child never holds them all); a carbon upload's table comes back whole (at most a few thousand rows).
  * The readers' refusals are the same AppErrors, with the same messages, as when they ran in the server.
  */
+import { featureLabel, gisUploadKind, readGisTable } from './asset-import-gis.js';
 import { readUploadTable, readUploadTableAsync, tableValidator, type ImportedAsset } from './asset-import.js';
 
 export interface UploadReadInput {
@@ -23,9 +24,11 @@ export async function readAssetUpload(input: UploadReadInput, file: Buffer | nul
   const send = (assets: ImportedAsset[]) => {
     if (assets.length) sending = sending.then(() => emit(assets));
   };
-  const validator = tableValidator(5_000, send);
   const upload = { filename: input.filename, data: file ?? Buffer.alloc(0) };
-  const table = await readUploadTableAsync(upload, input.maxRows, (rows) => validator.advance(rows));
+  // A GeoJSON, GeoPackage or zipped Shapefile becomes the same table a CSV does, its rows named as features.
+  const gis = gisUploadKind(input.filename);
+  const validator = tableValidator(5_000, send, gis ? featureLabel : undefined);
+  const table = gis ? await readGisTable(upload, gis, input.maxRows) : await readUploadTableAsync(upload, input.maxRows, (rows) => validator.advance(rows));
   const read = await validator.finish(table);
   send(read.assets.splice(0));
   await sending;
