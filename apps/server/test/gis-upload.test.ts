@@ -35,13 +35,14 @@ const featureCollection = (props: (s: (typeof SITES)[number]) => Record<string, 
   features: SITES.map((s) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: xy(s) }, properties: props(s) })),
 });
 
+let gpkgCount = 0;
 /** A GeoPackage written by python3's sqlite3: GeoPackage binary header and WKB packed with struct, one point layer. */
 function pythonGeoPackage(
   dir: string,
   srs: { id: number; org: string; code: number; def: string },
   points: { x: number; y: number; props: Record<string, unknown> }[],
 ) {
-  const path = join(dir, `sites-${srs.id}.gpkg`);
+  const path = join(dir, `sites-${srs.id}-${++gpkgCount}.gpkg`);
   const script = `
 import json, sqlite3, struct, sys
 path, srs, points = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
@@ -174,6 +175,30 @@ describe('portfolio uploads as GeoJSON, GeoPackage and zipped Shapefile', () => 
     hkRows.forEach((r, i) => {
       assert.ok(Math.abs(r.latitude - SITES[i]!.lat) < 1e-5 && Math.abs(r.longitude - SITES[i]!.lng) < 1e-5, `${r.name}: ${r.latitude}, ${r.longitude}`);
     });
+  });
+
+  test('preview_upload reads a GIS file into the table create_project checks (the wizard shows it), storing nothing', async () => {
+    const before = await tableCounts(s.db);
+    const data = pythonGeoPackage(
+      dir,
+      { id: 4326, org: 'EPSG', code: 4326, def: 'GEOGCS["WGS 84"]' },
+      SITES.map((x) => ({ x: x.lng, y: x.lat, props: { ...templateProps(x), owner_ref: 'X1' } })),
+    );
+    const res = await s.api.post('/api/v2/preview_upload/', { token: owner.token, multipart: { upload_file: { filename: 'preview.gpkg', data } } });
+    assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+    assert.deepEqual(res.body.header, ['latitude', 'longitude', 'name', 'valuation', 'floors', 'property type', 'construction', 'owner_ref']);
+    assert.equal(res.body.records, 3);
+    assert.deepEqual(res.body.rows[1], [SITES[1]!.lat, SITES[1]!.lng, SITES[1]!.name, SITES[1]!.valuation, 30, 'Commercial', 'steel', 'X1']);
+    assert.deepEqual(res.body.unknown_columns, ['owner_ref']);
+    const bad = await s.api.post('/api/v2/preview_upload/', {
+      token: owner.token,
+      multipart: { upload_file: { filename: 'lines.geojson', data: Buffer.from('{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{}}') } },
+    });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.detail, /feature 1 is a LineString/);
+    const anonymous = await s.api.post('/api/v2/preview_upload/', { multipart: { upload_file: { filename: 'preview.gpkg', data } } });
+    assert.equal(anonymous.status, 401);
+    assert.equal(countDiff(before, await tableCounts(s.db)), null);
   });
 
   test('bad files: 400s naming the file and the problem, nothing stored', async () => {
