@@ -208,6 +208,26 @@ describe('GIS export: GeoPackage 1.2 with an R-tree, read back by python3 sqlite
     assert.notEqual(madrid.data_tier_river_flood, 'own data');
   });
 
+  test('round trip: the exported GeoPackage uploads again as a portfolio (names, types, points; result columns left out)', async () => {
+    const data = Buffer.from(await (await download('gpkg')).arrayBuffer());
+    const res = await s.api.post('/api/v2/create_project/', {
+      token: owner.token,
+      multipart: { portfolio_name: 'GIS round trip', upload_file: { filename: 'assets.gpkg', data } },
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body).slice(0, 400));
+    assert.match(String(res.body.warnings?.[0]), /columns 'asset_id', .*'expected_annual_loss_usd'.* are not known asset columns and were not imported/);
+    const rows = await s.db
+      .selectFrom('assets')
+      .select(['name', 'latitude', 'longitude', 'property_type'])
+      .where('project_id', '=', res.body.project.project_id)
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => [r.name, r.latitude, r.longitude, r.property_type]),
+      [HK, MANILA, MADRID].map((a) => [a.name, a.latitude, a.longitude, a.property_type]),
+    );
+  });
+
   test('the GeoJSON carries the same fields and values as the GeoPackage', async () => {
     const fc = checkGeoJson(await (await download('geojson')).text()) as unknown as {
       features: { geometry: { coordinates: number[] }; properties: Record<string, unknown> }[];

@@ -192,7 +192,12 @@ describe('portfolio uploads as GeoJSON, GeoPackage and zipped Shapefile', () => 
     assert.deepEqual(res.body.unknown_columns, ['owner_ref']);
     const bad = await s.api.post('/api/v2/preview_upload/', {
       token: owner.token,
-      multipart: { upload_file: { filename: 'lines.geojson', data: Buffer.from('{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{}}') } },
+      multipart: {
+        upload_file: {
+          filename: 'lines.geojson',
+          data: Buffer.from('{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{}}'),
+        },
+      },
     });
     assert.equal(bad.status, 400);
     assert.match(bad.body.detail, /feature 1 is a LineString/);

@@ -1197,9 +1197,12 @@ class Operations(BaseClient):
 
         One Point feature per asset: name, property type, exposed value, climate score, expected annual loss,
         20-year expected loss (field `cvar_usd`), maximum exposure, 1-in-100 and 1-in-250-year losses over the
-        project's hazards, and `score_<hazard>` per hazard. Scenario-year defaults to the project's default
-        filter. `format=gpkg` answers a GeoPackage 1.4 (application/geopackage+sqlite3) with one layer
-        `assets`. Needs download permission on the project.
+        project's hazards; per hazard `score_<hazard>`, `expected_annual_loss_<hazard>_usd`,
+        `intensity_<hazard>` with `intensity_<hazard>_unit`, `data_tier_<hazard>` and
+        `own_data_layer_<hazard>` (the results API row of that asset, hazard and scenario-year). Scenario-year
+        defaults to the project's default filter. `format=gpkg` answers a GeoPackage 1.2
+        (application/geopackage+sqlite3) with one layer `assets` and its R-tree spatial index
+        (rtree_assets_geom). Needs download permission on the project.
 
         `GET /api/v2/projects/{projectId}/assets_gis/` (operationId `getV2ProjectsByProjectIdAssetsGis`).
 

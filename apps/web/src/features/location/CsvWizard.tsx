@@ -135,6 +135,12 @@ export function CsvWizard() {
       showLarge(f, { ...largeFromParsed(parsed), rows: read.records, estimate: read.records, optionalPresent: [], gis: true }, false);
     } catch (err) {
       console.error('GIS upload could not be read', err);
+      if (latestFile.current !== f) return;
+      // nothing of an earlier file stays loaded behind the refusal (Next would send that file)
+      setLarge(null);
+      setRows([]);
+      setFile(null);
+      setUnknownColumns([]);
       setParseError(err instanceof ApiError && err.detail ? err.detail.replace(/^upload_file: /, '') : `'${f.name}' could not be read.`);
     }
   };
