@@ -154,6 +154,22 @@ const ACCESS: Record<string, Rule> = {
     }),
   },
   'GET /api/v2/download_upload_csv_template/': { kind: 'user', call: () => ({ path: '/api/v2/download_upload_csv_template/' }) },
+  'POST /api/v2/preview_upload/': {
+    kind: 'user',
+    call: () => ({
+      path: '/api/v2/preview_upload/',
+      opts: {
+        multipart: {
+          upload_file: {
+            filename: 'sites.geojson',
+            data: Buffer.from(
+              '{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[114.2,22.3]},"properties":{"name":"A"}}]}',
+            ),
+          },
+        },
+      },
+    }),
+  },
   'GET /api/v2/hazard/point/': {
     kind: 'user',
     call: () => ({ path: '/api/v2/hazard/point/?latitude=22.3&longitude=114.2&analysis_type=ssp&scenario=85&year=2050' }),

@@ -391,14 +391,14 @@ describe('fuzz: hostile input at every route, the uploader and the download link
     await refused('empty file', owner.token, 'empty.csv', Buffer.alloc(0), /no asset rows/);
     await refused('only a header', owner.token, 'header.csv', Buffer.from(header), /no asset rows/);
     await refused('blank lines only', owner.token, 'blank.csv', Buffer.from('\r\n\r\n,,\r\n'), /no asset rows/);
-    await refused('PNG named .csv', owner.token, 'photo.csv', png, /not a CSV, XLSX or XLS file/);
-    await refused('XLSX named .csv', owner.token, 'sheet.csv', realXlsx, /not a CSV, XLSX or XLS file.*workbook/);
+    await refused('PNG named .csv', owner.token, 'photo.csv', png, /not a CSV, XLSX, XLS, GeoJSON, GeoPackage or zipped Shapefile file/);
+    await refused('XLSX named .csv', owner.token, 'sheet.csv', realXlsx, /not a CSV, XLSX, XLS, GeoJSON, GeoPackage or zipped Shapefile file.*workbook/);
     await refused(
       'random bytes named .xlsx',
       owner.token,
       'noise.xlsx',
       Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 256)),
-      /not a CSV, XLSX or XLS file|could not be read/,
+      /not a CSV, XLSX, XLS, GeoJSON, GeoPackage or zipped Shapefile file|could not be read/,
     );
     await refused(
       'zip without a workbook named .xlsx',

@@ -156,13 +156,17 @@ describe('portfolio creation', () => {
     const u = await registerAndLogin(s.api);
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
     const cases = [
-      { file: { filename: 'photo.png', data: png }, expect: /not a CSV, XLSX or XLS/ },
-      { file: { filename: 'renamed.csv', data: png }, expect: /not a CSV, XLSX or XLS/ },
+      { file: { filename: 'photo.png', data: png }, expect: /not a CSV, XLSX, XLS, GeoJSON, GeoPackage or zipped Shapefile file/ },
+      { file: { filename: 'renamed.csv', data: png }, expect: /not a CSV, XLSX, XLS, GeoJSON, GeoPackage or zipped Shapefile file/ },
       { file: { filename: 'empty.csv', data: Buffer.from('') }, expect: /no asset rows/ },
-      // The name must say csv, xlsx or xls, and the bytes must agree with it.
+      // The name must say csv, xlsx or xls (or a GIS format), and the bytes must agree with it.
+      {
+        file: { filename: 'assets.txt', data: Buffer.from('name,latitude,longitude\nA,22.3,114.2\n') },
+        expect: /not a CSV, XLSX, XLS, GeoJSON, GeoPackage or zipped Shapefile file \(files ending \.txt are not accepted\)/,
+      },
       {
         file: { filename: 'assets.json', data: Buffer.from('name,latitude,longitude\nA,22.3,114.2\n') },
-        expect: /not a CSV, XLSX or XLS file \(files ending \.json are not accepted\)/,
+        expect: /'assets\.json' could not be read as GeoJSON/,
       },
       { file: { filename: 'assets', data: Buffer.from('name,latitude,longitude\nA,22.3,114.2\n') }, expect: /no extension/ },
       { file: { filename: 'text.xlsx', data: Buffer.from('name,latitude,longitude\nA,22.3,114.2\n') }, expect: /named \.xlsx but holds text/ },

@@ -50,6 +50,7 @@ OPERATIONS = {
     "getV2UpgradeRequests": ("get_v2_upgrade_requests", "GET", "/api/v2/upgrade_requests/"),
     "postV2UpgradeRequestsByIdGrant": ("post_v2_upgrade_requests_by_id_grant", "POST", "/api/v2/upgrade_requests/{id}/grant/"),
     "postV2CreateProject": ("post_v2_create_project", "POST", "/api/v2/create_project/"),
+    "postV2PreviewUpload": ("post_v2_preview_upload", "POST", "/api/v2/preview_upload/"),
     "getV2DownloadUploadCsvTemplate": ("get_v2_download_upload_csv_template", "GET", "/api/v2/download_upload_csv_template/"),
     "getV2ProjectsByProjectIdStatus": ("get_v2_projects_by_project_id_status", "GET", "/api/v2/projects/{projectId}/status/"),
     "getV2ProjectsByProjectIdProgress": ("get_v2_projects_by_project_id_progress", "GET", "/api/v2/projects/{projectId}/progress/"),
@@ -126,7 +127,7 @@ OPERATIONS = {
 
 
 class Operations(BaseClient):
-    """Every operation of the API (108); `crp_client.Client` adds login and the waiting helpers."""
+    """Every operation of the API (109); `crp_client.Client` adds login and the waiting helpers."""
 
     def get_health(self) -> GetHealthResponse:
         """
@@ -718,8 +719,8 @@ class Operations(BaseClient):
         files: Optional[Mapping[str, FileField]] = None,
     ) -> PostV2CreateProjectResponse:
         """
-        Create a physical-risk portfolio from a JSON list of locations (data) or a CSV/XLSX/XLS file
-        (upload_file), and queue its analysis
+        Create a physical-risk portfolio from a JSON list of locations (data) or a CSV/XLSX/XLS file or a
+        GeoJSON/GeoPackage/zipped Shapefile of points (upload_file), and queue its analysis
 
         Form, multipart or JSON body. Row problems answer 400 with `error`: ["Row 7: latitude 95.2 is outside
         -90..90", ...] and nothing is saved. More assets than the tier allows answer 400 'You are only allowed
@@ -738,6 +739,35 @@ class Operations(BaseClient):
             body=body,
             files=files,
             media="application/json",
+        )
+
+    def post_v2_preview_upload(
+        self,
+        body: PostV2PreviewUploadBody,
+        *,
+        files: Optional[Mapping[str, FileField]] = None,
+    ) -> PostV2PreviewUploadResponse:
+        """
+        Read an upload (a GeoJSON, GeoPackage or zipped Shapefile of points, or a CSV/XLSX/XLS) into the table
+        create_project checks: header, first rows, row count
+
+        Nothing is checked row by row or stored: the web wizard previews a GIS file with it before sending the
+        file to create_project. A GIS file becomes latitude and longitude (WGS 84, from the geometry,
+        reprojected from its .prj/srs) and its attributes under their own names.
+
+        `POST /api/v2/preview_upload/` (operationId `postV2PreviewUpload`).
+
+        Args:
+            files: file parts of a multipart form (the body then goes as its text fields).
+
+        Raises ApiError on 400, 401, 403, 404, 413 and any other error answer.
+        """
+        return self._request(
+            "POST",
+            "/api/v2/preview_upload/",
+            body=body,
+            files=files,
+            media="multipart/form-data",
         )
 
     def get_v2_download_upload_csv_template(
@@ -1167,9 +1197,12 @@ class Operations(BaseClient):
 
         One Point feature per asset: name, property type, exposed value, climate score, expected annual loss,
         20-year expected loss (field `cvar_usd`), maximum exposure, 1-in-100 and 1-in-250-year losses over the
-        project's hazards, and `score_<hazard>` per hazard. Scenario-year defaults to the project's default
-        filter. `format=gpkg` answers a GeoPackage 1.4 (application/geopackage+sqlite3) with one layer
-        `assets`. Needs download permission on the project.
+        project's hazards; per hazard `score_<hazard>`, `expected_annual_loss_<hazard>_usd`,
+        `intensity_<hazard>` with `intensity_<hazard>_unit`, `data_tier_<hazard>` and
+        `own_data_layer_<hazard>` (the results API row of that asset, hazard and scenario-year). Scenario-year
+        defaults to the project's default filter. `format=gpkg` answers a GeoPackage 1.2
+        (application/geopackage+sqlite3) with one layer `assets` and its R-tree spatial index
+        (rtree_assets_geom). Needs download permission on the project.
 
         `GET /api/v2/projects/{projectId}/assets_gis/` (operationId `getV2ProjectsByProjectIdAssetsGis`).
 

@@ -988,7 +988,8 @@ class PostV2CreateProjectBody(TypedDict):
     base_currency: NotRequired[Literal["USD"]]
     unit: NotRequired[str]
     data: NotRequired[List[Any]]
-    #: CSV, XLSX or XLS file (multipart/form-data)
+    #: CSV, XLSX or XLS file, or a GeoJSON, GeoPackage (.gpkg) or zipped Shapefile (.zip) of points
+    #: (multipart/form-data)
     upload_file: NotRequired[Any]
     mode: NotRequired[Literal["new", "add", "overwrite"]]
     analysis_type: NotRequired[Literal["rcp", "ssp"]]
@@ -1006,6 +1007,27 @@ class PostV2CreateProjectResponse(TypedDict):
     project: Dict[str, Any]
     job_id: int
     warnings: NotRequired[List[str]]
+
+
+class PostV2PreviewUploadBody(TypedDict):
+    """
+    Request body of postV2PreviewUpload (POST /api/v2/preview_upload/).
+    """
+
+    #: A GeoJSON, GeoPackage (.gpkg) or zipped Shapefile (.zip) of points, or a CSV/XLSX/XLS
+    #: (multipart/form-data)
+    upload_file: Any
+
+
+class PostV2PreviewUploadResponse(TypedDict):
+    """
+    200 answer of postV2PreviewUpload.
+    """
+
+    header: List[str]
+    rows: List[List[Optional[Union[str, float]]]]
+    records: int
+    unknown_columns: List[str]
 
 
 class GetV2ProjectsByProjectIdStatusResponse(TypedDict):
@@ -2368,6 +2390,8 @@ __all__ = [
     "PostV2UpgradeRequestsByIdGrantResponse",
     "PostV2CreateProjectBody",
     "PostV2CreateProjectResponse",
+    "PostV2PreviewUploadBody",
+    "PostV2PreviewUploadResponse",
     "GetV2ProjectsByProjectIdStatusResponse",
     "GetV2HazardPointResponse",
     "GetProjectByUserIdResponse",

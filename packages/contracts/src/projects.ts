@@ -72,7 +72,10 @@ export const CreateProjectBody = z.object({
   base_currency: z.enum(['USD'], { error: 'base_currency must be USD, the only currency offered' }).optional(),
   unit: z.string().max(40, 'unit is too long').optional(),
   data: jsonField(z.array(z.unknown(), { error: 'data must be a JSON list of locations' }).max(1_000_000, 'data has too many locations'), 'data').optional(),
-  upload_file: z.unknown().optional().describe('CSV, XLSX or XLS file (multipart/form-data)'),
+  upload_file: z
+    .unknown()
+    .optional()
+    .describe('CSV, XLSX or XLS file, or a GeoJSON, GeoPackage (.gpkg) or zipped Shapefile (.zip) of points (multipart/form-data)'),
   mode: z.enum(CREATE_MODES, { error: 'mode must be new, add or overwrite' }).optional(),
   /** The analysis type the portfolio opens with (its default filter); ssp when absent. */
   analysis_type: z.enum(['rcp', 'ssp'], { error: 'analysis_type must be rcp or ssp' }).optional(),
@@ -103,6 +106,22 @@ export const CreateProjectResponse = z.object({
   warnings: z.array(z.string()).optional(),
 });
 export type CreateProjectResponse = z.infer<typeof CreateProjectResponse>;
+
+/** `POST api/v2/preview_upload/` (multipart `upload_file`): a GIS upload read as the table create_project will check. */
+export const PreviewUploadBody = z.object({
+  upload_file: z.unknown().describe('A GeoJSON, GeoPackage (.gpkg) or zipped Shapefile (.zip) of points, or a CSV/XLSX/XLS (multipart/form-data)'),
+});
+export const PreviewUploadResponse = z.object({
+  /** The table's header row: latitude and longitude (from the geometry of a GIS file), then the attribute names. */
+  header: z.array(z.string()),
+  /** The first LARGE_UPLOAD_PREVIEW_ROWS data rows, cells as read (coordinates in WGS 84 degrees). */
+  rows: z.array(z.array(z.union([z.string(), z.number(), z.null()]))),
+  /** How many data rows (features) the file holds. */
+  records: z.number().int(),
+  /** Header cells that name no asset field (their values are not imported). */
+  unknown_columns: z.array(z.string()),
+});
+export type PreviewUploadResponse = z.infer<typeof PreviewUploadResponse>;
 
 /** One entry of `GET api/project/all_projects/`: a project's id, name and creation time. */
 export const ProjectNameItem = z.object({ project_id: z.number().int(), name: z.string(), created_at: z.string() });

@@ -123,3 +123,108 @@ export function crsOf(rawCode: number): CrsInfo | null {
 
 /** What the messages say about the CRSs read. */
 export const SUPPORTED_CRS_TEXT = 'a projected or geographic CRS of the EPSG registry (e.g. EPSG:4326, 3857, 2326, 27700 or a UTM zone)';
+
+/** A WKT's own EPSG code: the AUTHORITY (WKT 1) or ID (WKT 2) that closes the outermost CRS, if any. */
+function wktAuthorityCode(wkt: string): number | null {
+  const m = /(?:AUTHORITY\[\s*"EPSG"\s*,\s*"?|ID\[\s*"EPSG"\s*,\s*"?)(\d+)"?\s*\]\s*\]\s*$/i.exec(wkt.trim());
+  return m ? Number(m[1]) : null;
+}
+
+/** A CRS name reduced to its letters and digits, ESRI's spellings of WGS 84 made EPSG's. */
+const normaliseCrsName = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/^gcs_/, '')
+    .replace(/wgs[_ ]?1984/g, 'wgs84')
+    .replace(/[^a-z0-9]/g, '');
+
+let nameIndex: Map<string, number[]> | null = null;
+/** EPSG names (whole, and the part after " / ") → codes, from the registry's one-file index (8 MB, read once per process). */
+function crsNameIndex(): Map<string, number[]> {
+  if (nameIndex) return nameIndex;
+  const all = JSON.parse(readFileSync(require.resolve('epsg-index/all.json'), 'utf8')) as Record<string, EpsgEntry>;
+  const m = new Map<string, number[]>();
+  const add = (k: string, code: number) => {
+    if (!k) return;
+    const list = m.get(k) ?? [];
+    if (!list.includes(code)) list.push(code);
+    m.set(k, list);
+  };
+  for (const e of Object.values(all)) {
+    if ((e.kind !== 'CRS-PROJCRS' && e.kind !== 'CRS-GEOGCRS') || !e.proj4) continue;
+    add(normaliseCrsName(e.name), Number(e.code));
+    const slash = e.name.indexOf(' / ');
+    if (slash > 0) add(normaliseCrsName(e.name.slice(slash + 3)), Number(e.code));
+  }
+  return (nameIndex = m);
+}
+
+/** The numbers a WKT's projection parameters hold, by lower-case parameter name. */
+function wktParameters(wkt: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of wkt.matchAll(/PARAMETER\[\s*"([^"]+)"\s*,\s*(-?[\d.eE+-]+)/g)) out.set(m[1]!.toLowerCase(), Number(m[2]));
+  return out;
+}
+
+/** Whether the EPSG entry's proj4 definition has the false easting/northing and central meridian the WKT states. */
+function parametersAgree(wkt: string, code: number): boolean {
+  const e = entryOf(code);
+  if (!e) return false;
+  const p = wktParameters(wkt);
+  const checks: [string, string][] = [
+    ['false_easting', 'x_0'],
+    ['false_northing', 'y_0'],
+    ['central_meridian', 'lon_0'],
+  ];
+  for (const [wktName, projName] of checks) {
+    const want = p.get(wktName);
+    if (want === undefined) continue;
+    // a parameter the definition leaves implicit (+proj=utm +zone=50) is not compared
+    const stated = new RegExp(`\\+${projName}=(-?[\\d.eE+-]+)`).exec(e.proj4)?.[1];
+    if (stated === undefined) continue;
+    const got = Number(stated);
+    if (Math.abs(got - want) > 1e-3 * Math.max(1, Math.abs(want))) return false;
+  }
+  return true;
+}
+
+/**
+ * The CRS a WKT names (a Shapefile's .prj, a GeoPackage's gpkg_spatial_ref_sys definition, GeoJSON's old `crs`
+ * member): its EPSG AUTHORITY when it has one; else an EPSG CRS whose name is the WKT's (ESRI spells
+ * "WGS_1984_UTM_Zone_50N", "British_National_Grid", "Hong_Kong_1980_Grid") and whose false easting, false northing and
+ * central meridian agree; else, when its datum is WGS 84 or it states TOWGS84, proj4's reading of the WKT itself.
+ * Null otherwise (a datum of unknown shift: positions could be hundreds of metres off).
+ */
+export function crsOfWkt(wkt: string): CrsInfo | null {
+  const code = wktAuthorityCode(wkt);
+  if (code !== null) return crsOf(code);
+  const name = /^\s*(?:PROJCS|GEOGCS|PROJCRS|GEOGCRS|GEODCRS)\[\s*"([^"]+)"/i.exec(wkt)?.[1];
+  if (!name) return null;
+  const n = normaliseCrsName(name);
+  if (/^(wgs84|wgs84geodetic)$/.test(n) && /^\s*GEOG/i.test(wkt)) return crsOf(4326);
+  if (/^wgs84(webmercator(auxiliarysphere)?|pseudomercator)$/.test(n)) return crsOf(3857);
+  const index = crsNameIndex();
+  let candidates = index.get(n) ?? [];
+  if (candidates.length === 0) {
+    const prefixed = [...index.entries()].filter(([k]) => k.startsWith(n) && k.length - n.length <= 8).flatMap(([, c]) => c);
+    candidates = [...new Set(prefixed)];
+  }
+  const agreeing = candidates.filter((c) => parametersAgree(wkt, c));
+  if (agreeing.length >= 1 && new Set(agreeing.map((c) => entryOf(c)?.proj4)).size === 1) return crsOf(agreeing[0]!);
+  if (!/TOWGS84|D_WGS_1984|DATUM\[\s*"WGS_1984"|DATUM\[\s*"World Geodetic System 1984"/i.test(wkt)) return null;
+  try {
+    const conv = proj4('EPSG:4326', wkt);
+    const proj = proj4.Proj(wkt) as unknown as { to_meter?: number; projName?: string };
+    return {
+      crs: name,
+      name,
+      geographic: proj.projName === 'longlat',
+      toMetre: proj.to_meter ?? 1,
+      project: (lng, lat) => conv.forward([lng, lat]) as [number, number],
+      unproject: (x, y) => conv.inverse([x, y]) as [number, number],
+      note: null,
+    };
+  } catch {
+    return null;
+  }
+}

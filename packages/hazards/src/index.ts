@@ -36,7 +36,7 @@ export {
   type ReadLimits,
 } from './byo.js';
 export { readNetcdfLayer, looksLikeNetcdf } from './netcdf-layer.js';
-export { crsOf, SUPPORTED_CRS_TEXT } from './crs.js';
+export { crsOf, crsOfWkt, SUPPORTED_CRS_TEXT, type CrsInfo } from './crs.js';
 export { warmingLevelC, gmslRiseSince2020M, knutsonFactor, deltaAtGwl, pchip, type HazardParams } from './scenario.js';
 export * from './scoring.js';
 export { DATASETS, type DatasetInfo } from './datasets.js';

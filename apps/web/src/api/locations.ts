@@ -1,4 +1,4 @@
-import type { CreateProjectBody, CreateProjectResponse, ReverseGeocodeAnswer } from '@crp/contracts';
+import type { CreateProjectBody, CreateProjectResponse, PreviewUploadResponse, ReverseGeocodeAnswer } from '@crp/contracts';
 import { request, requestFile, uploadForm, type UploadProgress } from './http';
 
 export type ReverseGeocodeResult = ReverseGeocodeAnswer;
@@ -35,6 +35,13 @@ export async function createPortfolioFromFile(input: CreatePortfolioFileInput, o
   form.append('base_currency', 'USD');
   form.append('upload_file', input.file, input.file.name);
   return (await uploadForm<CreatePortfolioResult>('/api/v2/create_project/', form, onProgress)).data;
+}
+
+/** A GIS upload read by the server into the table create_project will check: header, first rows, row count. */
+export async function previewUpload(file: File): Promise<PreviewUploadResponse> {
+  const form = new FormData();
+  form.append('upload_file', file, file.name);
+  return (await uploadForm<PreviewUploadResponse>('/api/v2/preview_upload/', form, () => undefined)).data;
 }
 
 /** The upload template as a blob (token header required, so not a plain link). */

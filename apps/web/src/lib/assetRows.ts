@@ -28,6 +28,13 @@ export function isAcceptedFile(name: string): boolean {
   return (ACCEPTED_EXTENSIONS as readonly string[]).includes(fileExtension(name));
 }
 
+/** GIS files of points the portfolio wizard also takes (read by the server: preview_upload, then create_project). */
+export const GIS_EXTENSIONS = ['geojson', 'json', 'gpkg', 'zip'] as const;
+
+export function isGisFile(name: string): boolean {
+  return (GIS_EXTENSIONS as readonly string[]).includes(fileExtension(name));
+}
+
 export interface ParsedUpload {
   rows: AssetRow[];
   /** Fields found in the file (by header, or all in the spec's column order without a header). */

@@ -29,6 +29,8 @@ export interface LargeUpload {
   optionalPresent: AssetFieldKey[];
   /** Optional columns the user left out in the optional-columns dialog: their header cells are blanked in the file sent. */
   drop: AssetFieldKey[];
+  /** A GeoJSON, GeoPackage or zipped Shapefile: read by the server (preview_upload) and sent as it is, whatever its size. */
+  gis?: boolean;
 }
 
 /** The head read for the preview of a large CSV (cut at the last line break). */

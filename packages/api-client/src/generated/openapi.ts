@@ -578,10 +578,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a physical-risk portfolio from a JSON list of locations (data) or a CSV/XLSX/XLS file (upload_file), and queue its analysis
+         * Create a physical-risk portfolio from a JSON list of locations (data) or a CSV/XLSX/XLS file or a GeoJSON/GeoPackage/zipped Shapefile of points (upload_file), and queue its analysis
          * @description Form, multipart or JSON body. Row problems answer 400 with `error`: ["Row 7: latitude 95.2 is outside -90..90", ...] and nothing is saved. More assets than the tier allows answer 400 'You are only allowed to add {n} assets for Analysis'. mode=add|overwrite changes an existing portfolio of the same name.
          */
         post: operations["postV2CreateProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/preview_upload/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read an upload (a GeoJSON, GeoPackage or zipped Shapefile of points, or a CSV/XLSX/XLS) into the table create_project checks: header, first rows, row count
+         * @description Nothing is checked row by row or stored: the web wizard previews a GIS file with it before sending the file to create_project. A GIS file becomes latitude and longitude (WGS 84, from the geometry, reprojected from its .prj/srs) and its attributes under their own names.
+         */
+        post: operations["postV2PreviewUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -961,7 +981,7 @@ export interface paths {
         };
         /**
          * A project's assets with their results at one scenario-year, as GeoJSON or GeoPackage (EPSG:4326 points)
-         * @description One Point feature per asset: name, property type, exposed value, climate score, expected annual loss, 20-year expected loss (field `cvar_usd`), maximum exposure, 1-in-100 and 1-in-250-year losses over the project's hazards, and `score_<hazard>` per hazard. Scenario-year defaults to the project's default filter. `format=gpkg` answers a GeoPackage 1.4 (application/geopackage+sqlite3) with one layer `assets`. Needs download permission on the project.
+         * @description One Point feature per asset: name, property type, exposed value, climate score, expected annual loss, 20-year expected loss (field `cvar_usd`), maximum exposure, 1-in-100 and 1-in-250-year losses over the project's hazards; per hazard `score_<hazard>`, `expected_annual_loss_<hazard>_usd`, `intensity_<hazard>` with `intensity_<hazard>_unit`, `data_tier_<hazard>` and `own_data_layer_<hazard>` (the results API row of that asset, hazard and scenario-year). Scenario-year defaults to the project's default filter. `format=gpkg` answers a GeoPackage 1.2 (application/geopackage+sqlite3) with one layer `assets` and its R-tree spatial index (rtree_assets_geom). Needs download permission on the project.
          */
         get: operations["getV2ProjectsByProjectIdAssetsGis"];
         put?: never;
@@ -5007,7 +5027,7 @@ export interface operations {
                     base_currency?: "USD";
                     unit?: string;
                     data?: unknown[];
-                    /** @description CSV, XLSX or XLS file (multipart/form-data) */
+                    /** @description CSV, XLSX or XLS file, or a GeoJSON, GeoPackage (.gpkg) or zipped Shapefile (.zip) of points (multipart/form-data) */
                     upload_file?: unknown;
                     /** @enum {string} */
                     mode?: "new" | "add" | "overwrite";
@@ -5032,7 +5052,7 @@ export interface operations {
                     base_currency?: "USD";
                     unit?: string;
                     data?: unknown[];
-                    /** @description CSV, XLSX or XLS file (multipart/form-data) */
+                    /** @description CSV, XLSX or XLS file, or a GeoJSON, GeoPackage (.gpkg) or zipped Shapefile (.zip) of points (multipart/form-data) */
                     upload_file?: unknown;
                     /** @enum {string} */
                     mode?: "new" | "add" | "overwrite";
@@ -5057,7 +5077,7 @@ export interface operations {
                     base_currency?: "USD";
                     unit?: string;
                     data?: unknown[];
-                    /** @description CSV, XLSX or XLS file (multipart/form-data) */
+                    /** @description CSV, XLSX or XLS file, or a GeoJSON, GeoPackage (.gpkg) or zipped Shapefile (.zip) of points (multipart/form-data) */
                     upload_file?: unknown;
                     /** @enum {string} */
                     mode?: "new" | "add" | "overwrite";
@@ -5089,6 +5109,94 @@ export interface operations {
                         };
                         job_id: number;
                         warnings?: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        errors?: {
+                            field: string;
+                            message: string;
+                        }[];
+                        /** @description 409 while an analysis runs, 429: seconds to wait before asking again (also the Retry-After header). */
+                        retry_after_seconds?: number;
+                        error?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postV2PreviewUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description A GeoJSON, GeoPackage (.gpkg) or zipped Shapefile (.zip) of points, or a CSV/XLSX/XLS (multipart/form-data) */
+                    upload_file: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        header: string[];
+                        rows: ((string | number) | null)[][];
+                        records: number;
+                        unknown_columns: string[];
                     };
                 };
             };

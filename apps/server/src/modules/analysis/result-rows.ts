@@ -50,6 +50,21 @@ export function cellsOf(at: AnalysisType, scenarios: readonly ScenarioCode[], ye
   return scenarios.flatMap((sc) => years.map((year) => ({ scenario: (year === BASELINE_YEAR && at === 'ssp' ? '45' : sc) as ScenarioCode, year })));
 }
 
+/** Where an asset's value of a hazard at a scenario-year comes from: its own layer, a published map, or the model (tier). */
+function sourceOf(
+  asset: { latitude: number | string; longitude: number | string },
+  h: HazardKey,
+  at: AnalysisType,
+  sc: ScenarioCode,
+  year: number,
+  own?: OwnLayerMarker | null,
+): { ownLayer: string | null; published: string | null; tier: string } {
+  const cellSc = year === BASELINE_YEAR && at === 'ssp' ? null : sc;
+  const ownLayer = own?.layerAt(Number(asset.latitude), Number(asset.longitude), h, cellSc, year) ?? null;
+  const published = ownLayer ? null : (own?.publishedAt?.(Number(asset.latitude), Number(asset.longitude), h, cellSc, year) ?? null);
+  return { ownLayer, published, tier: ownLayer ? OWN_DATA_TIER : published ? PUBLISHED_DATA_TIER : HAZARD_META[h].tier };
+}
+
 /** Rows in asset, hazard, scenario, year order (callers check the count first: see countRows). */
 export function* assetResultRows(
   results: ProjectResults<AssetRow | ResultsAssetRow>,
@@ -69,9 +84,7 @@ export function* assetResultRows(
           const money = cellMoney(prepared, chunk, a, h, results.syIndex(key), opt);
           const cv = assetCvar(prepared, chunk, a, [h], at, sc, year, opt);
           const score = results.score(i, h, key, sel.withMitigation);
-          const cellSc = year === BASELINE_YEAR && at === 'ssp' ? null : sc;
-          const ownLayer = own?.layerAt(Number(asset.latitude), Number(asset.longitude), h, cellSc, year) ?? null;
-          const published = ownLayer ? null : (own?.publishedAt?.(Number(asset.latitude), Number(asset.longitude), h, cellSc, year) ?? null);
+          const { ownLayer, published, tier } = sourceOf(asset, h, at, sc, year, own);
           yield {
             asset_index: i,
             asset_id: asset.id,
@@ -103,7 +116,7 @@ export function* assetResultRows(
             residual_cvar_usd: round(cv.rcvar),
             cvar_percent: round(cv.cvarPercent, 4),
             avoided_loss_usd: round(cv.avoidedLoss),
-            data_tier: ownLayer ? OWN_DATA_TIER : published ? PUBLISHED_DATA_TIER : HAZARD_META[h].tier,
+            data_tier: tier,
             own_data_layer: ownLayer,
             published_dataset: published,
           };
@@ -137,6 +150,15 @@ export interface AssetFeatureProperties {
   loss_1_in_250_usd: number | null;
   /** `score_<hazard key>` for every chosen hazard (0-100, null = no data). */
   [score: `score_${string}`]: number | null;
+  /**
+   * Per chosen hazard, as the results API's row of the asset, hazard and scenario-year has them:
+   * `expected_annual_loss_<hazard>_usd` (expected_annual_loss_usd; a money figure, withheld on the Free plan), `intensity_<hazard>` and `intensity_<hazard>_unit` (intensity, intensity_unit),
+   * `data_tier_<hazard>` and `own_data_layer_<hazard>` (data_tier, own_data_layer).
+   */
+  [eal: `expected_annual_loss_${string}`]: number | null;
+  [intensity: `intensity_${string}`]: number | string | null;
+  [tier: `data_tier_${string}`]: string;
+  [layer: `own_data_layer_${string}`]: string | null;
 }
 
 export function assetFeatureProperties(
@@ -147,6 +169,7 @@ export function assetFeatureProperties(
   year: number,
   hazards: readonly HazardKey[],
   withMitigation: boolean,
+  own?: OwnLayerMarker | null,
 ): AssetFeatureProperties {
   const asset = results.assets[i]!;
   const { chunk, a } = results.locate(i);
@@ -174,6 +197,16 @@ export function assetFeatureProperties(
     loss_1_in_100_usd: round(c.loss100),
     loss_1_in_250_usd: round(c.loss250),
   };
+  const si = results.syIndex(key);
   for (const h of hazards) out[`score_${h}`] = results.score(i, h, key, withMitigation);
+  // the same functions and rounding as assetResultRows' expected_annual_loss_usd, intensity and data_tier
+  for (const h of hazards) {
+    const source = sourceOf(asset, h, at, sc, year, own);
+    out[`expected_annual_loss_${h}_usd`] = round(cellMoney(p, chunk, a, h, si, { gdpAdjusted: false, withContent: true }).eal);
+    out[`intensity_${h}`] = round(results.intensity(i, h, key), 3);
+    out[`intensity_${h}_unit`] = unitOf(h);
+    out[`data_tier_${h}`] = source.tier;
+    out[`own_data_layer_${h}`] = source.ownLayer;
+  }
   return out;
 }

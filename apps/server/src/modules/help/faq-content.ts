@@ -394,6 +394,7 @@ ${PERILS_NOT_MODELLED.map((p) => `<li>${p.name} (${p.note})</li>`).join('\n')}
     title: 'How do I upload a portfolio of assets?',
     keywords: ['Uploading assets'],
     content: `<p>On the portfolio creation page (/location), upload a <strong>CSV, XLSX or XLS</strong> file (the first sheet is read), or add locations on the map. Download the template first: it has the columns in the expected order, their units, an example row and instructions.</p>
+<p>From a GIS, upload a <strong>GeoJSON</strong>, a <strong>GeoPackage</strong> (.gpkg) or a <strong>zipped Shapefile</strong> (.zip with the .shp, .dbf and .prj) with one point per asset: the point gives latitude and longitude (converted to WGS 84 from the file's coordinate system), and the attributes are read like the template's columns (name, valuation, floors, property type, ...). Polygons and lines are refused naming the features: convert them to points (e.g. centroids) first.</p>
 <ul>
 <li>With a header row, columns are matched by name in any order (common spellings such as "latitude", "lon", "asset value" are recognised). Without one, the template's column order is assumed.</li>
 <li>Files up to 20 MB and 100,000 rows per upload.</li>

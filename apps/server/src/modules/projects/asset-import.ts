@@ -93,16 +93,28 @@ export function sniffFileType(file: UploadedFile): { kind: 'xlsx' | 'xls' | 'csv
   return { kind: 'csv' };
 }
 
+/** The formats an upload's refusal names. */
+export interface UploadFormats {
+  names: string;
+  extensions: string;
+}
+const TABLE_FORMATS: UploadFormats = { names: 'CSV, XLSX or XLS', extensions: '.csv, .xlsx or .xls' };
+/** An asset upload may also be a GIS file (asset-import-gis.ts). */
+export const ASSET_UPLOAD_FORMATS: UploadFormats = {
+  names: 'CSV, XLSX, XLS, GeoJSON, GeoPackage or zipped Shapefile',
+  extensions: '.csv, .xlsx, .xls, .geojson, .gpkg or .zip (Shapefile)',
+};
+
 /**
  * Reads a CSV, XLSX or XLS upload into a table of cell values (first sheet). Refuses other files and files with
  * more than `maxRows` data rows, with the reason in the message.
  */
-export function readUploadTable(file: UploadedFile, maxRows: number): unknown[][] {
+export function readUploadTable(file: UploadedFile, maxRows: number, formats: UploadFormats = TABLE_FORMATS): unknown[][] {
   const sniffed = sniffFileType(file);
   if (sniffed.kind === 'unsupported') {
     throw new AppError(
       400,
-      `upload_file: '${file.filename.slice(0, 120)}' is not a CSV, XLSX or XLS file (${sniffed.reason}). Upload a .csv, .xlsx or .xls file.`,
+      `upload_file: '${file.filename.slice(0, 120)}' is not a ${formats.names} file (${sniffed.reason}). Upload a ${formats.extensions} file.`,
       [{ field: 'upload_file', message: `unsupported file type: ${sniffed.reason}` }],
     );
   }
@@ -143,7 +155,7 @@ export const LARGE_CSV_CHARS = 2 * 1_048_576;
  */
 export async function readUploadTableAsync(file: UploadedFile, maxRows: number, onRows?: (table: unknown[][]) => void): Promise<unknown[][]> {
   const sniffed = sniffFileType(file);
-  if (sniffed.kind !== 'csv' || file.data.length <= LARGE_CSV_CHARS) return readUploadTable(file, maxRows);
+  if (sniffed.kind !== 'csv' || file.data.length <= LARGE_CSV_CHARS) return readUploadTable(file, maxRows, ASSET_UPLOAD_FORMATS);
   const text = await decodeTextInSlices(file.data);
   // No cell can hold U+0000 when the text has none: one scan of the text instead of a look at every cell. Only then
   // may `onRows` see (and let go of) the rows as they are split: a text with a NUL is refused from its whole table.
@@ -292,24 +304,33 @@ const ZIP_MAX_ENTRIES = 10_000;
 export const unpackedLimit = (maxRows: number) => Math.min(UNPACKED_MAX_BYTES, Math.max(UNPACKED_MIN_BYTES, maxRows * UNPACKED_BYTES_PER_ROW));
 
 /**
- * Zip-bomb guard for .xlsx uploads, run before the workbook is parsed. The sizes the zip's central directory
- * declares must add up to at most `unpackedLimit`; then each entry is inflated with a cap at its declared size, so a
- * zip whose headers lie is refused as soon as it inflates past what it claims (never more than the limit in all).
+ * Zip-bomb guard for .xlsx uploads, run before the workbook is parsed (unzipEntries keeping nothing).
  */
 function checkZipSizes(file: UploadedFile, maxRows: number): void {
+  unzipEntries(file, maxRows, 'An .xlsx upload', () => false);
+}
+
+/**
+ * The entries of a zip upload (an .xlsx, a zipped Shapefile) whose names `keep` accepts, inflated, with a zip-bomb
+ * guard: the sizes the zip's central directory declares must add up to at most `unpackedLimit`; then each entry is
+ * inflated with a cap at its declared size, so a zip whose headers lie is refused as soon as it inflates past what it
+ * claims (never more than the limit in all). `what` begins the size message ("An .xlsx upload may unpack to ...").
+ */
+export function unzipEntries(file: UploadedFile, maxRows: number, what: string, keep: (name: string) => boolean): Map<string, Buffer> {
   const d = file.data;
   const limit = unpackedLimit(maxRows);
   const mb = (n: number) => `${Math.ceil(n / 1_048_576).toLocaleString('en-US')} MB`;
   const name = file.filename.slice(0, 120);
+  const kind = what.includes('xlsx') ? 'XLSX' : 'a zip archive';
   const refuse = (reason: string): never => {
     throw new AppError(
       400,
-      `upload_file: '${name}' ${reason}. An .xlsx upload may unpack to at most ${mb(limit)} uncompressed (enough for ${maxRows.toLocaleString('en-US')} rows).`,
+      `upload_file: '${name}' ${reason}. ${what} may unpack to at most ${mb(limit)} uncompressed (enough for ${maxRows.toLocaleString('en-US')} rows).`,
       [{ field: 'upload_file', message: `too large uncompressed: ${reason}` }],
     );
   };
   const broken = (): never => {
-    throw new AppError(400, `upload_file: '${name}' could not be read as XLSX (the zip directory is damaged).`, [
+    throw new AppError(400, `upload_file: '${name}' could not be read as ${kind} (the zip directory is damaged).`, [
       { field: 'upload_file', message: 'unreadable file' },
     ]);
   };
@@ -325,34 +346,47 @@ function checkZipSizes(file: UploadedFile, maxRows: number): void {
   const count = d.readUInt16LE(eocd + 10);
   let p = d.readUInt32LE(eocd + 16);
   if (count > ZIP_MAX_ENTRIES) refuse(`holds ${count.toLocaleString('en-US')} files`);
-  const entries: { method: number; compressed: number; size: number; local: number }[] = [];
+  const entries: { name: string; method: number; compressed: number; size: number; local: number }[] = [];
   let declared = 0;
   for (let i = 0; i < count; i++) {
     if (p + 46 > d.length || d.readUInt32LE(p) !== 0x02014b50) broken();
-    const e = { method: d.readUInt16LE(p + 10), compressed: d.readUInt32LE(p + 20), size: d.readUInt32LE(p + 24), local: d.readUInt32LE(p + 42) };
+    const nameLength = d.readUInt16LE(p + 28);
+    const e = {
+      name: d.toString('utf8', p + 46, Math.min(d.length, p + 46 + nameLength)),
+      method: d.readUInt16LE(p + 10),
+      compressed: d.readUInt32LE(p + 20),
+      size: d.readUInt32LE(p + 24),
+      local: d.readUInt32LE(p + 42),
+    };
     // ZIP64 sizes (0xFFFFFFFF) are not read here: such an entry may use what is left of the limit.
     declared += e.size === 0xffffffff ? 0 : e.size;
     if (declared > limit) refuse(`would unpack to more than ${mb(declared)}`);
     entries.push(e);
-    p += 46 + d.readUInt16LE(p + 28) + d.readUInt16LE(p + 30) + d.readUInt16LE(p + 32);
+    p += 46 + nameLength + d.readUInt16LE(p + 30) + d.readUInt16LE(p + 32);
   }
   let inflated = 0;
+  const kept = new Map<string, Buffer>();
   for (const e of entries) {
     if (e.local + 30 > d.length || d.readUInt32LE(e.local) !== 0x04034b50) broken();
     const start = e.local + 30 + d.readUInt16LE(e.local + 26) + d.readUInt16LE(e.local + 28);
+    const raw = d.subarray(start, start + (e.compressed === 0xffffffff ? d.length : e.compressed));
     if (e.method === 0) {
       inflated += e.compressed;
+      if (keep(e.name)) kept.set(e.name, raw);
       continue;
     }
     const cap = Math.max(1, Math.min(e.size === 0xffffffff ? limit : e.size, limit - inflated));
     try {
-      inflated += inflateRawSync(d.subarray(start, start + (e.compressed === 0xffffffff ? d.length : e.compressed)), { maxOutputLength: cap }).length;
+      const out = inflateRawSync(raw, { maxOutputLength: cap });
+      inflated += out.length;
+      if (keep(e.name)) kept.set(e.name, out);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError)
         refuse('unpacks to more than its zip headers declare (a zip bomb?)');
       broken();
     }
   }
+  return kept;
 }
 
 /**
@@ -463,8 +497,8 @@ export async function validateAssetsInSlices(
  * answers, how many records there were, and unknownTableColumns(table). With `onAssets`, the checked assets are handed
  * over in batches of at least `slice` as they come (and not kept); `finish` answers the rest.
  */
-export function tableValidator(slice = 5_000, onAssets?: (assets: ImportedAsset[]) => void) {
-  const v = assetValidator();
+export function tableValidator(slice = 5_000, onAssets?: (assets: ImportedAsset[]) => void, label: RowLabel = rowLabel) {
+  const v = assetValidator(label);
   const out: { row: number; values: Record<string, unknown> }[] = [];
   let reader: ReturnType<typeof tableRecordReader> = null;
   let next = 0;
@@ -560,12 +594,16 @@ function assetName(raw: string): string {
   return norm(raw);
 }
 
-function assetValidator() {
+/** How a problem names the record it is about: "Row 12" (a spreadsheet row, a list position), "Feature 11" (GIS). */
+export type RowLabel = (row: number) => string;
+const rowLabel: RowLabel = (row) => `Row ${row}`;
+
+function assetValidator(label: RowLabel = rowLabel) {
   const errors: string[] = [];
   const assets: ImportedAsset[] = [];
   const seen = new Map<string, number>();
   const add = (row: number, msg: string) => {
-    if (errors.length < MAX_ERRORS) errors.push(`Row ${row}: ${msg}`);
+    if (errors.length < MAX_ERRORS) errors.push(`${label(row)}: ${msg}`);
     else if (errors.length === MAX_ERRORS) errors.push('More errors not listed: fix these first.');
   };
   const check = ({ row, values }: { row: number; values: Record<string, unknown> }) => {
@@ -575,7 +613,7 @@ function assetValidator() {
     const lower = name.toLowerCase();
     if (!name) add(row, 'name is empty (asset name is mandatory)');
     else if (name.length > 200) add(row, 'name is longer than 200 characters');
-    else if (seen.has(lower)) add(row, `name '${name.slice(0, 40)}' is already used in row ${seen.get(lower)}`);
+    else if (seen.has(lower)) add(row, `name '${name.slice(0, 40)}' is already used in ${label(seen.get(lower)!).toLowerCase()}`);
     else seen.set(lower, row);
 
     const latitude = coordinate(add, row, values, 'latitude', 90);

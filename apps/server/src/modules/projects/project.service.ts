@@ -1,4 +1,12 @@
-import { assetLimitMessage, HAZARDS, unknownColumnsWarning, type CreateProjectBody, type ProjectStatus } from '@crp/contracts';
+import {
+  assetLimitMessage,
+  HAZARDS,
+  LARGE_UPLOAD_PREVIEW_ROWS,
+  unknownColumnsWarning,
+  type CreateProjectBody,
+  type PreviewUploadResponse,
+  type ProjectStatus,
+} from '@crp/contracts';
 import { countryOf } from '@crp/geo';
 import type { Config } from '../../config.js';
 import type { DB } from '../../infra/db/database.js';
@@ -45,6 +53,23 @@ export class ProjectService {
     private readonly config: Pick<Config, 'UPLOAD_MAX_ROWS'>,
     private readonly parser: ParseSandbox,
   ) {}
+
+  /**
+   * The table an upload reads to (a GIS file's points as latitude, longitude and attributes), its first rows and its
+   * row count, for the wizard's preview; nothing is checked or stored (create_project does that).
+   */
+  async previewUpload(file: unknown): Promise<PreviewUploadResponse> {
+    if (!isUploadedFile(file))
+      throw new AppError(400, 'upload_file must be a file sent as multipart/form-data.', [{ field: 'upload_file', message: 'not a file' }]);
+    const read = await this.parser.run<{ header: string[]; rows: (string | number | null)[][]; records: number; unknownColumns: string[] }>(
+      READ_TASK,
+      'previewUpload',
+      { filename: file.filename, maxRows: this.config.UPLOAD_MAX_ROWS, previewRows: LARGE_UPLOAD_PREVIEW_ROWS },
+      { field: 'upload_file', filename: file.filename },
+      { file: file.data },
+    );
+    return { header: read.header, rows: read.rows, records: read.records, unknown_columns: read.unknownColumns };
+  }
 
   /** Parses and validates the locations of a create request: every row problem is listed, nothing is stored. */
   async parseLocations(body: CreateProjectBody): Promise<{ assets: ImportedAsset[]; warnings: string[] }> {

@@ -1,4 +1,4 @@
-import { CreateProjectBody, CreateProjectResponse, dbId, ErrorBody, ProjectStatus } from '@crp/contracts';
+import { CreateProjectBody, CreateProjectResponse, dbId, ErrorBody, PreviewUploadBody, PreviewUploadResponse, ProjectStatus } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RouteApp } from '../../lib/route-app.js';
 import { z } from 'zod';
@@ -25,7 +25,8 @@ function projectCreateRoutes(app: RouteApp) {
       bodyLimit: app.config.UPLOAD_LIMIT_BYTES,
       schema: {
         tags: ['Portfolios'],
-        summary: 'Create a physical-risk portfolio from a JSON list of locations (data) or a CSV/XLSX/XLS file (upload_file), and queue its analysis',
+        summary:
+          'Create a physical-risk portfolio from a JSON list of locations (data) or a CSV/XLSX/XLS file or a GeoJSON/GeoPackage/zipped Shapefile of points (upload_file), and queue its analysis',
         description:
           'Form, multipart or JSON body. Row problems answer 400 with `error`: ["Row 7: latitude 95.2 is outside -90..90", ...] and nothing is saved. ' +
           "More assets than the tier allows answer 400 'You are only allowed to add {n} assets for Analysis'. mode=add|overwrite changes an existing portfolio of the same name.",
@@ -49,6 +50,27 @@ function projectCreateRoutes(app: RouteApp) {
           ...(out.warnings.length ? { warnings: out.warnings } : {}),
         });
     },
+  );
+
+  app.post(
+    '/api/v2/preview_upload/',
+    {
+      onRequest: app.authenticate,
+      bodyLimit: app.config.UPLOAD_LIMIT_BYTES,
+      schema: {
+        tags: ['Portfolios'],
+        summary:
+          'Read an upload (a GeoJSON, GeoPackage or zipped Shapefile of points, or a CSV/XLSX/XLS) into the table create_project checks: header, first rows, row count',
+        description:
+          'Nothing is checked row by row or stored: the web wizard previews a GIS file with it before sending the file to create_project. ' +
+          'A GIS file becomes latitude and longitude (WGS 84, from the geometry, reprojected from its .prj/srs) and its attributes under their own names.',
+        security: TOKEN_SECURITY,
+        consumes: ['multipart/form-data'],
+        body: PreviewUploadBody,
+        response: { 200: PreviewUploadResponse, ...errors },
+      },
+    },
+    async (req) => projects.previewUpload(req.body.upload_file),
   );
 
   app.get(

@@ -141,8 +141,9 @@ function gisExportRoutes(app: RouteApp) {
         tags: ['Results'],
         summary: "A project's assets with their results at one scenario-year, as GeoJSON or GeoPackage (EPSG:4326 points)",
         description:
-          "One Point feature per asset: name, property type, exposed value, climate score, expected annual loss, 20-year expected loss (field `cvar_usd`), maximum exposure, 1-in-100 and 1-in-250-year losses over the project's hazards, and `score_<hazard>` per hazard. " +
-          "Scenario-year defaults to the project's default filter. `format=gpkg` answers a GeoPackage 1.4 (application/geopackage+sqlite3) with one layer `assets`. Needs download permission on the project.",
+          "One Point feature per asset: name, property type, exposed value, climate score, expected annual loss, 20-year expected loss (field `cvar_usd`), maximum exposure, 1-in-100 and 1-in-250-year losses over the project's hazards; " +
+          'per hazard `score_<hazard>`, `expected_annual_loss_<hazard>_usd`, `intensity_<hazard>` with `intensity_<hazard>_unit`, `data_tier_<hazard>` and `own_data_layer_<hazard>` (the results API row of that asset, hazard and scenario-year). ' +
+          "Scenario-year defaults to the project's default filter. `format=gpkg` answers a GeoPackage 1.2 (application/geopackage+sqlite3) with one layer `assets` and its R-tree spatial index (rtree_assets_geom). Needs download permission on the project.",
         security: TOKEN_SECURITY,
         params: z.object({ projectId: dbId('projectId', { coerce: true }) }),
         querystring: GisQuery,
@@ -159,11 +160,12 @@ function gisExportRoutes(app: RouteApp) {
           .filter((k) => k !== 'latitude' && k !== 'longitude')
           .map((name) => ({
             name,
-            type: ['name', 'property_type', 'analysis_type', 'scenario'].includes(name)
-              ? 'TEXT'
-              : name === 'asset_id' || name === 'year' || name === 'climate_score' || name.startsWith('score_')
-                ? 'INTEGER'
-                : 'REAL',
+            type:
+              ['name', 'property_type', 'analysis_type', 'scenario'].includes(name) || /^(data_tier|own_data_layer)_|_unit$/.test(name)
+                ? 'TEXT'
+                : name === 'asset_id' || name === 'year' || name === 'climate_score' || name.startsWith('score_')
+                  ? 'INTEGER'
+                  : 'REAL',
           }));
         const data = await writeGeoPackage(
           'assets',

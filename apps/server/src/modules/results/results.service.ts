@@ -249,8 +249,11 @@ export class ResultsService {
     const hazards = hazardsOfProject(project);
     const results = await loadProjectResults(this.db, project.id, this.decodeLimit);
     const money = await this.moneyAllowed(caller);
+    // which own layer or published map gave each value, as the results API marks its rows
+    const marker = (await this.own?.markerFor(project)) ?? null;
+    await marker?.prefetch(results.assets, cellsOf(at, [scenario], [year]));
     const properties = results.assets.map((_, i) => {
-      const p = assetFeatureProperties(results, i, at, scenario, year, hazards, q.with_mitigation === 'true');
+      const p = assetFeatureProperties(results, i, at, scenario, year, hazards, q.with_mitigation === 'true', marker);
       return money ? p : withholdMoney(p);
     });
     return { project, properties, hazards, at, scenario, year };

@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Space, Steps, Upload } from 'antd';
 import { WizardNav } from './WizardNav';
 import { DownloadOutlined, EditOutlined, InboxOutlined } from '@ant-design/icons';
 import { OPTIONAL_ASSET_FIELDS, unknownColumnsWarning, type AssetFieldKey } from '@crp/contracts';
-import { fetchUploadTemplate } from '../../api/locations';
+import { fetchUploadTemplate, previewUpload } from '../../api/locations';
 import { saveBlob } from '../../lib/openFileLink';
 import { AnalysisProgress } from './AnalysisProgress';
 import { AssetPreviewTable } from './AssetPreviewTable';
@@ -18,7 +18,18 @@ import {
   readLargeCsvHead,
   type LargeUpload,
 } from '../../lib/largeUpload';
-import { applyOptionalChoice, isAcceptedFile, parseAssetFile, rowProblems, rowsToSubmission, type AssetRow, type ParsedUpload } from '../../lib/assetRows';
+import {
+  applyOptionalChoice,
+  isAcceptedFile,
+  isGisFile,
+  parseAssetFile,
+  recordsFromTable,
+  rowProblems,
+  rowsToSubmission,
+  type AssetRow,
+  type ParsedUpload,
+} from '../../lib/assetRows';
+import { ApiError } from '../../api/http';
 import { portfolioVariables } from './HazardPicker';
 import { OptionalColumnsDialog } from '../../ui/OptionalColumnsDialog';
 import { PortfolioDetailsForm, type PortfolioDetails } from './PortfolioDetailsForm';
@@ -111,12 +122,36 @@ export function CsvWizard() {
     if (latestFile.current === f) setLarge((l) => (l ? { ...l, rows: counted } : l));
   };
 
+  /** A GeoJSON, GeoPackage or zipped Shapefile: the server reads it (points, attributes by the template names) for the preview. */
+  const onGisFile = async (f: File) => {
+    try {
+      const read = await previewUpload(f);
+      if (latestFile.current !== f) return;
+      if (read.records === 0) {
+        setParseError(`'${f.name}' has no points. It needs one point per asset with its name.`);
+        return;
+      }
+      const parsed = recordsFromTable([read.header, ...read.rows]);
+      showLarge(f, { ...largeFromParsed(parsed), rows: read.records, estimate: read.records, optionalPresent: [], gis: true }, false);
+    } catch (err) {
+      console.error('GIS upload could not be read', err);
+      if (latestFile.current !== f) return;
+      // nothing of an earlier file stays loaded behind the refusal (Next would send that file)
+      setLarge(null);
+      setRows([]);
+      setFile(null);
+      setUnknownColumns([]);
+      setParseError(err instanceof ApiError && err.detail ? err.detail.replace(/^upload_file: /, '') : `'${f.name}' could not be read.`);
+    }
+  };
+
   const onFile = async (f: File) => {
     setParseError(null);
     latestFile.current = f;
+    if (isGisFile(f.name)) return onGisFile(f);
     if (!isAcceptedFile(f.name)) {
       console.warn('Unsupported file type', f.name);
-      setParseError(`'${f.name}' is not a supported file. Upload a .csv, .xlsx or .xls file.`);
+      setParseError(`'${f.name}' is not a supported file. Upload a .csv, .xlsx or .xls file, or a GeoJSON, GeoPackage or zipped Shapefile of points.`);
       return;
     }
     try {
@@ -182,15 +217,16 @@ export function CsvWizard() {
         <div>
           <div className="crp-upload-head">
             <p className="crp-muted">
-              Upload a .csv, .xlsx or .xls file with one asset per row. <strong>Asset name and location (latitude, longitude) are mandatory</strong>; the other
-              columns are optional. Amounts in USD, areas in square metres, power in GWh, crops in kg.
+              Upload a .csv, .xlsx or .xls file with one asset per row, or a GeoJSON, GeoPackage or zipped Shapefile with one point per asset.{' '}
+              <strong>Asset name and location (latitude, longitude) are mandatory</strong>; the other columns (attributes) are optional. Amounts in USD, areas
+              in square metres, power in GWh, crops in kg.
             </p>
             <Button icon={<DownloadOutlined />} onClick={() => void downloadTemplate()} loading={templateLoading}>
               Download template
             </Button>
           </div>
           <Upload.Dragger
-            accept=".csv,.xlsx,.xls"
+            accept=".csv,.xlsx,.xls,.geojson,.json,.gpkg,.zip"
             multiple={false}
             showUploadList={false}
             beforeUpload={(f) => {
@@ -204,7 +240,9 @@ export function CsvWizard() {
             </p>
             <p className="ant-upload-text">Click or drag a file here</p>
             <p className="ant-upload-hint">
-              {file ? `Loaded: ${file.name} (${large ? largeRowsText(large) : `${pending?.rows.length ?? rows.length} assets`})` : 'CSV, XLSX or XLS'}
+              {file
+                ? `Loaded: ${file.name} (${large ? largeRowsText(large) : `${pending?.rows.length ?? rows.length} assets`})`
+                : 'CSV, XLSX or XLS; GeoJSON, GeoPackage or zipped Shapefile'}
             </p>
           </Upload.Dragger>
           {parseError && <Alert className="crp-mt" type="error" showIcon title={parseError} data-testid="upload-refused" />}

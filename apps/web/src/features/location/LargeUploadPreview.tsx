@@ -12,6 +12,13 @@ export function largeRowsText(large: LargeUpload): string {
   return large.rows !== null ? `${n(large.rows)} rows` : `about ${n(large.estimate)} rows (counting...)`;
 }
 
+/** "3 points shown ..." or "the first 100 of 2,400 points shown ..." for a GIS file. */
+function gisTitle(large: LargeUpload, shown: number): string {
+  const total = large.rows ?? large.estimate;
+  const which = shown < total ? `the first ${n(shown)} of ${n(total)} points are` : `${n(total)} ${total === 1 ? 'point is' : 'points are'}`;
+  return `GIS file: ${which} shown, latitude and longitude from their geometry (WGS 84); edit the file itself to change them.`;
+}
+
 /**
  * The read-only preview of a large upload (docs/decisions.md "Large uploads are sent as the file"): the first rows,
  * the count, and why it cannot be edited here.
@@ -25,8 +32,14 @@ export function LargeUploadPreview({ large, columns, testId }: { large: LargeUpl
         className="crp-mb"
         type="info"
         showIcon
-        title={`Large file: the first ${n(shown)} of ${largeRowsText(large)} are shown; edit the file itself to change rows.`}
-        description="The file is sent as it is and the server checks every row; row problems are listed after Create Portfolio, and nothing is stored until the file has none."
+        title={
+          large.gis ? gisTitle(large, shown) : `Large file: the first ${n(shown)} of ${largeRowsText(large)} are shown; edit the file itself to change rows.`
+        }
+        description={
+          large.gis
+            ? 'Attributes are read by the template column names (name, valuation, floors, property type, ...). The file is sent as it is and the server checks every point; problems are listed after Create Portfolio, and nothing is stored until the file has none.'
+            : 'The file is sent as it is and the server checks every row; row problems are listed after Create Portfolio, and nothing is stored until the file has none.'
+        }
         data-testid="large-upload-note"
       />
       {problems > 0 && (
