@@ -20,6 +20,7 @@ import { COG_MAX_CELLS, HazardCogParams, HazardCogQuery, hazardGrid, NODATA } fr
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 import { declareRequestMedia } from '../../plugins/openapi.js';
 import { AppError } from '../../lib/errors.js';
+import { byteRange } from '../../lib/http-range.js';
 import { BODY_OPTION_KEYS, requestFromBody, TABLE_BODY_TYPES, type TableBodyType } from './results-body.js';
 import { featureCollection, GisQuery, type RowsPage } from './results.service.js';
 import { csvBody, geojsonBody, jsonBody, ndjsonBody, parquetBody } from './results-formats.js';
@@ -228,32 +229,44 @@ function gisExportRoutes(app: RouteApp) {
         description:
           "Every cell is the hazard model evaluated at the cell centre, the same values the analysis and the map read: the hazard's indicator in its unit (e.g. flood depth m, gust m/s, burn probability 1/yr). " +
           `Curve hazards (typhoon, storm_surge, river_flood, rainfall_flood) take return_period (default 100). Tiled 256 x 256, deflate, overviews, IFDs first; nodata ${NODATA}. ` +
-          `At most ${COG_MAX_CELLS.toLocaleString('en-US')} cells: the whole world comes at 0.5°, a region (bbox) at the native grid. The answer's X-Cell-Size-Deg header gives the cell size.`,
+          `At most ${COG_MAX_CELLS.toLocaleString('en-US')} cells: the whole world comes at 0.5°, a region (bbox) at the native grid. The answer's X-Cell-Size-Deg header gives the cell size. ` +
+          'Range requests (one range: bytes=a-b, a- or -n; Accept-Ranges: bytes) answer 206 with that part, 416 past the end; the file is rendered once per layer and parameters and kept (COG_CACHE_MB), so GDAL\'s several reads of one file do not render it again. ETag and If-Range are honoured.',
         security: TOKEN_SECURITY,
         params: HazardCogParams,
         querystring: HazardCogQuery,
-        response: { 200: BinaryBody('A Cloud-Optimised GeoTIFF (image/tiff)'), 400: ErrorBody, 401: ErrorBody },
+        response: {
+          200: BinaryBody('A Cloud-Optimised GeoTIFF (image/tiff)'),
+          206: BinaryBody('The requested byte range of the file (Range: bytes=start-end; Content-Range says which)'),
+          400: ErrorBody,
+          401: ErrorBody,
+          416: BinaryBody('The range starts past the end of the file (Content-Range: bytes */size)'),
+        },
         produces: ['image/tiff'],
       },
     },
     async (req, reply) => {
-      const g = await hazardGrid(req.params.hazard, req.query);
-      const tiff = writeCog({
-        width: g.width,
-        height: g.height,
-        data: g.data,
-        west: g.west,
-        north: g.north,
-        resDeg: g.resDeg,
-        nodata: NODATA,
-        description: g.description,
+      const key = JSON.stringify([req.params.hazard, req.query]);
+      const f = await app.services.cogFiles.get(key, async () => {
+        const g = await hazardGrid(req.params.hazard, req.query);
+        const body = writeCog({ width: g.width, height: g.height, data: g.data, west: g.west, north: g.north, resDeg: g.resDeg, nodata: NODATA, description: g.description });
+        return { body, resDeg: g.resDeg, fileStem: g.fileStem };
       });
-      return reply
+      reply
         .header('content-type', 'image/tiff; application=geotiff; profile=cloud-optimized')
-        .header('content-disposition', `attachment; filename="${g.fileStem}.tif"`)
-        .header('x-cell-size-deg', String(g.resDeg))
+        .header('content-disposition', `attachment; filename="${f.fileStem}.tif"`)
+        .header('x-cell-size-deg', String(f.resDeg))
         .header('cache-control', 'private, max-age=3600')
-        .send(tiff);
+        .header('accept-ranges', 'bytes')
+        .header('etag', f.etag);
+      const size = f.body.byteLength;
+      const ifRange = req.headers['if-range'];
+      const range = ifRange === undefined || ifRange === f.etag ? byteRange(req.headers.range, size) : null;
+      if (range === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${size}`).send(Buffer.alloc(0));
+      if (!range) return reply.send(f.body);
+      return reply
+        .status(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+        .send(f.body.subarray(range.start, range.end + 1));
     },
   );
 }
