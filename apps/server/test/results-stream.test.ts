@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { parquetReadObjects } from 'hyparquet';
@@ -222,5 +225,30 @@ describe('results API: streamed rows, cursor paging, formats, gzip, Parquet (iss
     const max = latencies.at(-1)!;
     console.log(`streamed ${bytes} bytes of JSON in ${(performance.now() - t0).toFixed(0)} ms; ${latencies.length} concurrent GETs, max ${max.toFixed(0)} ms`);
     assert.ok(latencies.length >= 3, 'the concurrent requests were answered during the stream');
+  });
+
+  test('the Python client pages through the project with iter_asset_results (JSON lines, X-Next-Cursor)', { skip: spawnSync('python3', ['--version']).status !== 0 && 'no python3' }, async () => {
+    const code = [
+      'import json, os',
+      'from crp_client import Client',
+      'api = Client(os.environ["CRP_BASE"], token=os.environ["CRP_TOKEN"])',
+      'n, keys, first = 0, set(), None',
+      'for r in api.iter_asset_results(project_id=int(os.environ["PID"]), page_size=40000):',
+      '    first = first or r',
+      '    n += 1',
+      '    keys.add((r["asset_index"], r["hazard"], r["scenario"], r["year"]))',
+      'print(json.dumps({"n": n, "unique": len(keys), "first": first}))',
+    ].join('\n');
+    // asynchronously: the server answering the client runs in this process
+    const r = await promisify(execFile)('python3', ['-c', code], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+      timeout: 120_000,
+      env: { ...process.env, PYTHONPATH: fileURLToPath(new URL('../../../clients/python', import.meta.url)), CRP_BASE: s.url, CRP_TOKEN: owner.token, PID: String(projectId) },
+    });
+    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { n: number; unique: number; first: AssetResult };
+    assert.equal(out.n, TOTAL);
+    assert.equal(out.unique, TOTAL);
+    assert.deepEqual(out.first, all[0]);
   });
 });
