@@ -190,6 +190,9 @@ describe('hazard layers as Cloud-Optimised GeoTIFF', () => {
     const viaRanges = await fromUrl(s.url + path, { headers: { authorization: `Token ${owner.token}` } } as never);
     const img = await viaRanges.getImage();
     const fromWhole = await (await fromArrayBuffer(whole.buf.buffer.slice(whole.buf.byteOffset, whole.buf.byteOffset + size))).getImage();
-    assert.deepEqual(Array.from((await img.readRasters({ window: [0, 0, 40, 40] }))[0] as Float32Array), Array.from((await fromWhole.readRasters({ window: [0, 0, 40, 40] }))[0] as Float32Array));
+    assert.deepEqual(
+      Array.from((await img.readRasters({ window: [0, 0, 40, 40] }))[0] as Float32Array),
+      Array.from((await fromWhole.readRasters({ window: [0, 0, 40, 40] }))[0] as Float32Array),
+    );
   });
 });

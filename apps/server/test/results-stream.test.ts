@@ -93,7 +93,14 @@ describe('results API: streamed rows, cursor paging, formats, gzip, Parquet (iss
   test('JSON pages keep the earlier answer shape with next_cursor; CSV and GeoJSON pages parse; rows agree across formats', async () => {
     const from = 1000 * 7 + 13; // a page starting inside an asset
     const first = await post('?limit=7013', { project_id: projectId });
-    const head = (await first.json()) as { next_cursor: string; rows: number; total_rows: number; assets: number; results: AssetResult[]; methodology_version: string };
+    const head = (await first.json()) as {
+      next_cursor: string;
+      rows: number;
+      total_rows: number;
+      assets: number;
+      results: AssetResult[];
+      methodology_version: string;
+    };
     assert.equal(head.rows, from);
     assert.equal(head.assets, N_ASSETS);
     assert.equal(head.total_rows, TOTAL);
@@ -169,7 +176,8 @@ describe('results API: streamed rows, cursor paging, formats, gzip, Parquet (iss
       for (const c of ASSET_RESULT_COLUMNS) {
         const v = got[c];
         const w = want[c];
-        if (typeof w === 'number' && c !== 'asset_index' && c !== 'year') assert.ok(Math.abs(Number(v) - w) <= Math.abs(w) * 1e-12, `row ${k} ${c}: ${v} vs ${w}`);
+        if (typeof w === 'number' && c !== 'asset_index' && c !== 'year')
+          assert.ok(Math.abs(Number(v) - w) <= Math.abs(w) * 1e-12, `row ${k} ${c}: ${v} vs ${w}`);
         else assert.equal(typeof v === 'bigint' ? Number(v) : (v ?? null), w, `row ${k} ${c}`);
       }
     }
@@ -227,28 +235,38 @@ describe('results API: streamed rows, cursor paging, formats, gzip, Parquet (iss
     assert.ok(latencies.length >= 3, 'the concurrent requests were answered during the stream');
   });
 
-  test('the Python client pages through the project with iter_asset_results (JSON lines, X-Next-Cursor)', { skip: spawnSync('python3', ['--version']).status !== 0 && 'no python3' }, async () => {
-    const code = [
-      'import json, os',
-      'from crp_client import Client',
-      'api = Client(os.environ["CRP_BASE"], token=os.environ["CRP_TOKEN"])',
-      'n, keys, first = 0, set(), None',
-      'for r in api.iter_asset_results(project_id=int(os.environ["PID"]), page_size=40000):',
-      '    first = first or r',
-      '    n += 1',
-      '    keys.add((r["asset_index"], r["hazard"], r["scenario"], r["year"]))',
-      'print(json.dumps({"n": n, "unique": len(keys), "first": first}))',
-    ].join('\n');
-    // asynchronously: the server answering the client runs in this process
-    const r = await promisify(execFile)('python3', ['-c', code], {
-      encoding: 'utf8',
-      maxBuffer: 1 << 26,
-      timeout: 120_000,
-      env: { ...process.env, PYTHONPATH: fileURLToPath(new URL('../../../clients/python', import.meta.url)), CRP_BASE: s.url, CRP_TOKEN: owner.token, PID: String(projectId) },
-    });
-    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { n: number; unique: number; first: AssetResult };
-    assert.equal(out.n, TOTAL);
-    assert.equal(out.unique, TOTAL);
-    assert.deepEqual(out.first, all[0]);
-  });
+  test(
+    'the Python client pages through the project with iter_asset_results (JSON lines, X-Next-Cursor)',
+    { skip: spawnSync('python3', ['--version']).status !== 0 && 'no python3' },
+    async () => {
+      const code = [
+        'import json, os',
+        'from crp_client import Client',
+        'api = Client(os.environ["CRP_BASE"], token=os.environ["CRP_TOKEN"])',
+        'n, keys, first = 0, set(), None',
+        'for r in api.iter_asset_results(project_id=int(os.environ["PID"]), page_size=40000):',
+        '    first = first or r',
+        '    n += 1',
+        '    keys.add((r["asset_index"], r["hazard"], r["scenario"], r["year"]))',
+        'print(json.dumps({"n": n, "unique": len(keys), "first": first}))',
+      ].join('\n');
+      // asynchronously: the server answering the client runs in this process
+      const r = await promisify(execFile)('python3', ['-c', code], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+        timeout: 120_000,
+        env: {
+          ...process.env,
+          PYTHONPATH: fileURLToPath(new URL('../../../clients/python', import.meta.url)),
+          CRP_BASE: s.url,
+          CRP_TOKEN: owner.token,
+          PID: String(projectId),
+        },
+      });
+      const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { n: number; unique: number; first: AssetResult };
+      assert.equal(out.n, TOTAL);
+      assert.equal(out.unique, TOTAL);
+      assert.deepEqual(out.first, all[0]);
+    },
+  );
 });

@@ -221,9 +221,9 @@ AssetResultsCsvInput = str
 AssetResultsNdjsonInput = str
 
 
-#: application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 10,000 rows), one
-#: column per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON
-#: answer's other members as key-value metadata.
+#: application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 4,000 rows), one column
+#: per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON answer's
+#: other members as key-value metadata.
 AssetResultsParquetInput = str
 
 
@@ -492,9 +492,9 @@ AssetResultsCsv = str
 AssetResultsNdjson = str
 
 
-#: application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 10,000 rows), one
-#: column per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON
-#: answer's other members as key-value metadata.
+#: application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 4,000 rows), one column
+#: per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON answer's
+#: other members as key-value metadata.
 AssetResultsParquet = str
 
 

@@ -204,7 +204,9 @@ export const ResultsQuery = z.object({
     .string()
     .max(500, 'cursor is not a cursor of this API')
     .optional()
-    .describe("The previous page's next_cursor, with the same body: the next page. A cursor of another request, or of an analysis since replaced, is a 400 naming cursor."),
+    .describe(
+      "The previous page's next_cursor, with the same body: the next page. A cursor of another request, or of an analysis since replaced, is a 400 naming cursor.",
+    ),
   hazards: withTableBody('Hazard keys, comma-separated (typhoon,river_flood).'),
   analysis_type: withTableBody('ssp (default) or rcp.'),
   scenarios: withTableBody('Scenario codes, comma-separated (45,85).'),
@@ -346,14 +348,16 @@ export const AssetResultsCsv = z
 /** `?format=ndjson`: one AssetResult object a line (JSON lines), LF line ends. */
 export const AssetResultsNdjson = z
   .string()
-  .describe('application/x-ndjson: one AssetResult JSON object a line, LF line ends; the answer\'s other members are in the X-Total-Rows, X-Next-Cursor and X-Money-Withheld headers.')
+  .describe(
+    "application/x-ndjson: one AssetResult JSON object a line, LF line ends; the answer's other members are in the X-Total-Rows, X-Next-Cursor and X-Money-Withheld headers.",
+  )
   .meta({ id: 'AssetResultsNdjson' });
 
 /** `?format=parquet`: an Apache Parquet file, one column per AssetResult field. */
 export const AssetResultsParquet = z
   .string()
   .describe(
-    'application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 10,000 rows), one column per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON answer\'s other members as key-value metadata.',
+    "application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 4,000 rows), one column per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON answer's other members as key-value metadata.",
   )
   .meta({ id: 'AssetResultsParquet' });
 

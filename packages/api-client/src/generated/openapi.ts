@@ -2091,7 +2091,7 @@ export interface components {
         AssetResultsCsvInput: string;
         /** @description application/x-ndjson: one AssetResult JSON object a line, LF line ends; the answer's other members are in the X-Total-Rows, X-Next-Cursor and X-Money-Withheld headers. */
         AssetResultsNdjsonInput: string;
-        /** @description application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 10,000 rows), one column per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON answer's other members as key-value metadata. */
+        /** @description application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 4,000 rows), one column per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON answer's other members as key-value metadata. */
         AssetResultsParquetInput: string;
         ResultsTooLargeBodyInput: {
             detail: string;
@@ -2403,7 +2403,7 @@ export interface components {
         AssetResultsCsv: string;
         /** @description application/x-ndjson: one AssetResult JSON object a line, LF line ends; the answer's other members are in the X-Total-Rows, X-Next-Cursor and X-Money-Withheld headers. */
         AssetResultsNdjson: string;
-        /** @description application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 10,000 rows), one column per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON answer's other members as key-value metadata. */
+        /** @description application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 4,000 rows), one column per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON answer's other members as key-value metadata. */
         AssetResultsParquet: string;
         ResultsTooLargeBody: {
             detail: string;

@@ -40,11 +40,12 @@ export function decodeCursor(cursor: string, expect: { run: number; fingerprint:
     }
   }
   if (!c || typeof c !== 'object' || !Number.isSafeInteger(c.o) || !Number.isSafeInteger(c.r) || typeof c.f !== 'string')
-    throw bad("not a cursor of this API: send the next_cursor of the previous page as it came");
+    throw bad('not a cursor of this API: send the next_cursor of the previous page as it came');
   if (c.f !== expect.fingerprint)
-    throw bad('this cursor was made for another request: send the same body (project or assets, hazards, scenarios, years, asset_ids, options) as the first page');
-  if (c.r !== expect.run)
-    throw bad('the project was analysed again since this cursor was made (its rows may have changed): start again without cursor');
+    throw bad(
+      'this cursor was made for another request: send the same body (project or assets, hazards, scenarios, years, asset_ids, options) as the first page',
+    );
+  if (c.r !== expect.run) throw bad('the project was analysed again since this cursor was made (its rows may have changed): start again without cursor');
   if (c.o! < 0 || c.o! >= expect.totalRows) throw bad(`this cursor points past the request's ${expect.totalRows} rows`);
   return c.o!;
 }

@@ -41,7 +41,8 @@ export interface RowWindow {
 export interface WindowSource {
   /** Windows covering ordinals [first, last] in order, each holding at least one ordinal of `wanted` (ascending). */
   windows(wanted: readonly number[], first: number, last: number): AsyncGenerator<RowWindow>;
-  marker: (OwnLayerMarker & { prefetch?: (points: readonly { latitude?: unknown; longitude?: unknown }[], sys: ReturnType<typeof cellsOf>) => Promise<void> }) | null;
+  marker:
+    (OwnLayerMarker & { prefetch?: (points: readonly { latitude?: unknown; longitude?: unknown }[], sys: ReturnType<typeof cellsOf>) => Promise<void> }) | null;
 }
 
 const turn = () => new Promise<void>((r) => setImmediate(r));
@@ -112,7 +113,10 @@ export function projectSource(repo: ResultsRepository, projectId: number, versio
         while (w < wanted.length && wanted[w]! < c.chunk_start) w++;
         if (w >= wanted.length || wanted[w]! >= end) continue;
         const after: number | null = lastRead && lastRead.end === c.chunk_start ? lastRead.position : null;
-        const [assets, blob]: [AssetRow[], Buffer | null] = await Promise.all([repo.assetsFrom(projectId, c.chunk_start, c.chunk_count, after), repo.chunkBlob(projectId, version, c.chunk_start)]);
+        const [assets, blob]: [AssetRow[], Buffer | null] = await Promise.all([
+          repo.assetsFrom(projectId, c.chunk_start, c.chunk_count, after),
+          repo.chunkBlob(projectId, version, c.chunk_start),
+        ]);
         if (!blob || assets.length !== c.chunk_count)
           throw new AppError(409, 'The stored analysis does not match the assets (they changed since). A new analysis is queued or running.');
         const chunk = await decodeChunkAsync(blob);

@@ -230,7 +230,7 @@ function gisExportRoutes(app: RouteApp) {
           "Every cell is the hazard model evaluated at the cell centre, the same values the analysis and the map read: the hazard's indicator in its unit (e.g. flood depth m, gust m/s, burn probability 1/yr). " +
           `Curve hazards (typhoon, storm_surge, river_flood, rainfall_flood) take return_period (default 100). Tiled 256 x 256, deflate, overviews, IFDs first; nodata ${NODATA}. ` +
           `At most ${COG_MAX_CELLS.toLocaleString('en-US')} cells: the whole world comes at 0.5°, a region (bbox) at the native grid. The answer's X-Cell-Size-Deg header gives the cell size. ` +
-          'Range requests (one range: bytes=a-b, a- or -n; Accept-Ranges: bytes) answer 206 with that part, 416 past the end; the file is rendered once per layer and parameters and kept (COG_CACHE_MB), so GDAL\'s several reads of one file do not render it again. ETag and If-Range are honoured.',
+          "Range requests (one range: bytes=a-b, a- or -n; Accept-Ranges: bytes) answer 206 with that part, 416 past the end; the file is rendered once per layer and parameters and kept (COG_CACHE_MB), so GDAL's several reads of one file do not render it again. ETag and If-Range are honoured.",
         security: TOKEN_SECURITY,
         params: HazardCogParams,
         querystring: HazardCogQuery,
@@ -248,7 +248,16 @@ function gisExportRoutes(app: RouteApp) {
       const key = JSON.stringify([req.params.hazard, req.query]);
       const f = await app.services.cogFiles.get(key, async () => {
         const g = await hazardGrid(req.params.hazard, req.query);
-        const body = writeCog({ width: g.width, height: g.height, data: g.data, west: g.west, north: g.north, resDeg: g.resDeg, nodata: NODATA, description: g.description });
+        const body = writeCog({
+          width: g.width,
+          height: g.height,
+          data: g.data,
+          west: g.west,
+          north: g.north,
+          resDeg: g.resDeg,
+          nodata: NODATA,
+          description: g.description,
+        });
         return { body, resDeg: g.resDeg, fileStem: g.fileStem };
       });
       reply

@@ -24,14 +24,7 @@ import { defaultHazardLayers, type ByoRegistry, type PublishedDatasets } from '@
 import { z } from 'zod';
 import { createHazardProvider, prefetchPublished } from '../analysis/hazard-provider.js';
 import type { StoredChunk } from '../analysis/result-codec.js';
-import {
-  assetFeatureProperties,
-  cellsOf,
-  countRows,
-  type AssetFeatureProperties,
-  type OwnLayerMarker,
-  type ResultSelection,
-} from '../analysis/result-rows.js';
+import { assetFeatureProperties, cellsOf, countRows, type AssetFeatureProperties, type OwnLayerMarker, type ResultSelection } from '../analysis/result-rows.js';
 import {
   ANALYSIS_RETRY_AFTER_SECONDS,
   loadProjectResults,
