@@ -485,7 +485,21 @@ test('OpenAPI of the results API (issue 38): named request and error components,
     [['project_id'], ['assets']],
   );
   assert.equal(schemas.ResultsAssetInput.additionalProperties, false);
-  assert.deepEqual(Object.keys(op.responses[200].content).sort(), ['application/geo+json', 'application/json', 'text/csv']);
+  assert.deepEqual(Object.keys(op.responses[200].content).sort(), [
+    'application/geo+json',
+    'application/json',
+    'application/vnd.apache.parquet',
+    'application/x-ndjson',
+    'text/csv',
+  ]);
+  assert.equal(op.responses[200].content['application/x-ndjson'].schema.$ref, '#/components/schemas/AssetResultsNdjson');
+  assert.deepEqual(
+    op.parameters
+      .filter((p: { in: string }) => p.in === 'query')
+      .map((p: { name: string }) => p.name)
+      .filter((n: string) => n === 'limit' || n === 'cursor'),
+    ['limit', 'cursor'],
+  );
   assert.equal(op.responses[200].content['application/geo+json'].schema.$ref, '#/components/schemas/AssetResultsFeatureCollection');
   for (const code of ['400', '401', '403', '404', '409', '413', '422']) assert.ok(op.responses[code], `${code} listed`);
   assert.equal(op.responses[400].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody');
