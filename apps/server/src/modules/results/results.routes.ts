@@ -2,6 +2,8 @@ import {
   AssetResultsCsv,
   AssetResultsFeatureCollection,
   AssetResultsNdjson,
+  type AssetResult,
+  type ResultFormat,
   AssetResultsParquet,
   BinaryBody,
   dbId,
@@ -122,32 +124,43 @@ function resultsApiRoutes(app: RouteApp) {
       if (page.head.money_withheld) reply.header('x-money-withheld', 'portfolio_losses');
       reply.header('x-total-rows', String(page.head.total_rows)).header('vary', 'Accept-Encoding');
       if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor).header('link', `<${nextUrl(req.url, page.nextCursor)}>; rel="next"`);
-      const rows = await primed(page.rows);
       const { format } = req.query;
-      const file = (ext: string) => reply.header('content-disposition', `attachment; filename="${stem}.${ext}"`);
-      let pieces: AsyncIterable<string | Uint8Array>;
-      if (format === 'csv') {
-        file('csv').header('content-type', 'text/csv; charset=utf-8');
-        pieces = csvBody(rows);
-      } else if (format === 'ndjson') {
-        reply.header('content-type', 'application/x-ndjson; charset=utf-8');
-        pieces = ndjsonBody(rows);
-      } else if (format === 'geojson') {
-        file('geojson').header('content-type', 'application/geo+json');
-        pieces = geojsonBody({ methodology_version: page.head.methodology_version, money_withheld: page.head.money_withheld }, rows, page.nextCursor);
-      } else if (format === 'parquet') {
-        file('parquet').header('content-type', 'application/vnd.apache.parquet');
-        pieces = parquetBody(rows, page.idKind, parquetMeta(page.head));
-      } else {
-        reply.header('content-type', 'application/json; charset=utf-8');
-        pieces = jsonBody(page.head, rows, page.nextCursor);
-      }
+      const pieces = bodyOf(format, page, await primed(page.rows), (ext, type) => {
+        reply.header('content-type', type);
+        if (ext) reply.header('content-disposition', `attachment; filename="${stem}.${ext}"`);
+      });
       // Parquet pages are compressed (snappy) already
       const gzip = format !== 'parquet' && acceptsGzip(req.headers['accept-encoding']);
       if (gzip) reply.header('content-encoding', 'gzip');
       return reply.send(streamBody(pieces, gzip) as never);
     },
   );
+}
+
+/** The body of a page in `format`; `media` sets the content type and the file name's extension (none for JSON). */
+function bodyOf(
+  format: ResultFormat,
+  page: RowsPage,
+  rows: AsyncIterable<AssetResult[]>,
+  media: (ext: string | null, type: string) => void,
+): AsyncIterable<string | Uint8Array> {
+  switch (format) {
+    case 'csv':
+      media('csv', 'text/csv; charset=utf-8');
+      return csvBody(rows);
+    case 'ndjson':
+      media(null, 'application/x-ndjson; charset=utf-8');
+      return ndjsonBody(rows);
+    case 'geojson':
+      media('geojson', 'application/geo+json');
+      return geojsonBody({ methodology_version: page.head.methodology_version, money_withheld: page.head.money_withheld }, rows, page.nextCursor);
+    case 'parquet':
+      media('parquet', 'application/vnd.apache.parquet');
+      return parquetBody(rows, page.idKind, parquetMeta(page.head));
+    default:
+      media(null, 'application/json; charset=utf-8');
+      return jsonBody(page.head, rows, page.nextCursor);
+  }
 }
 
 /** The request's URL with `cursor` set: the Link header's next page (POST the same body to it). */

@@ -3,12 +3,10 @@
  * stored analysis, or from posted assets analysed now with the same engine and hazard layers as a project's job.
  */
 import {
-  ASSET_RESULT_COLUMNS,
   HAZARD_KEYS,
   METHODOLOGY_VERSION,
   SCENARIOS,
   YEARS,
-  csvField,
   hazardByLabel,
   yearsProblem,
   type AnalysisType,
@@ -37,7 +35,7 @@ import { decodeCursor, encodeCursor, requestFingerprint } from './results-cursor
 import { pageRows, postedSource, projectSource, type RowPlan, type WindowSource } from './results-stream.js';
 import type { DB } from '../../infra/db/database.js';
 import type { ResultsRepository } from './results.repository.js';
-import type { AssetRow, ProjectRow } from '../../infra/db/schema.js';
+import type { ProjectRow } from '../../infra/db/schema.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { assertCan, type ProjectAccessPolicy } from '../access/project-access.policy.js';
