@@ -150,7 +150,7 @@ const pickMedia = (content) => {
   return types.includes('application/json') ? 'application/json' : types[0];
 };
 
-/** Python type of one response media type: JSON parsed, text as str, the rest bytes (as _runtime._decode does). */
+/** Python type of one response media type: JSON parsed, JSON lines a list, text as str, the rest bytes (as _runtime._decode does). */
 function mediaType(media, schema, ctx, inlineName) {
   if (media === 'application/json' || media.endsWith('+json')) {
     if (schema && !schema.$ref && schema.type === 'object' && schema.properties) return inlineName();
@@ -159,6 +159,7 @@ function mediaType(media, schema, ctx, inlineName) {
     return pyType(schema, ctx);
   }
   if (media.startsWith('text/')) return 'str';
+  if (media === 'application/x-ndjson') return 'List[Dict[str, Any]]';
   return 'bytes';
 }
 

@@ -27,6 +27,7 @@ import { FileStore } from './infra/file-store.js';
 import { ExportService } from './modules/results/export.service.js';
 import { ResultsService } from './modules/results/results.service.js';
 import { ResultsRepository } from './modules/results/results.repository.js';
+import { CogFileCache } from './modules/hazards/cog-cache.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { DashboardRepository } from './modules/dashboard/dashboard.repository.js';
 import { AssetEditService } from './modules/projects/asset-edit.service.js';
@@ -154,6 +155,7 @@ export function createServices(
     published,
     carbon,
     results,
+    cogFiles: new CogFileCache(config.COG_CACHE_MB * 2 ** 20),
     users,
     mail,
     notifications,

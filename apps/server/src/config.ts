@@ -119,6 +119,11 @@ const EnvSchema = z.object({
   /** Memory for finished dashboard answers (MiB). */
   DASHBOARD_ANSWER_CACHE_MB: z.coerce.number().int().min(0).default(128),
   /**
+   * Memory for rendered hazard-layer COG files (MiB): a file is rendered once per layer and parameters and its Range
+   * requests are answered from the copy (issue 36 item 4); least recently used files leave first. 0: no cache.
+   */
+  COG_CACHE_MB: z.coerce.number().int().min(0).default(64),
+  /**
    * Compress JSON answers over 64 KiB (br or gzip, by Accept-Encoding). Off by default: on loopback and on a starved CPU
    * it costs more than it saves (docs/performance-history.md "Load"); turn it on when browsers reach the server over a real
    * network without a compressing reverse proxy in front.

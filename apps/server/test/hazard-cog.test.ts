@@ -2,7 +2,7 @@
 // database (hazard layers rendered as GeoTIFF: the database holds only the test's account).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { fromArrayBuffer } from 'geotiff';
+import { fromArrayBuffer, fromUrl } from 'geotiff';
 import { HAZARD_KEYS } from '@crp/contracts';
 import { CURVE_HAZARDS, defaultHazardLayers, newCurveSample, RETURN_PERIODS_YEARS } from '@crp/hazards';
 import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
@@ -149,5 +149,52 @@ describe('hazard layers as Cloud-Optimised GeoTIFF', () => {
     assert.equal(await field('/api/v2/hazard_layers/river_flood/cog/?year=2031&bbox=0,0,10,10'), 'year');
     assert.equal(await field('/api/v2/hazard_layers/volcano/cog/'), 'hazard');
     assert.equal((await get('/api/v2/hazard_layers/river_flood/cog/?bbox=0,0,1,1', '')).res.status, 401);
+  });
+
+  test('Range requests (issue 36 item 4): 206 with the bytes of the whole file, 416 past its end; rendered once, then answered from the cache', async () => {
+    const path = '/api/v2/hazard_layers/river_flood/cog/?scenario=85&year=2050&return_period=250&bbox=100,0,120,20';
+    const renders = s.app.services.cogFiles.renders;
+    const range = (r: string, extra: Record<string, string> = {}) =>
+      fetch(s.url + path, { headers: { authorization: `Token ${owner.token}`, range: r, ...extra } }).then(async (res) => ({
+        res,
+        buf: Buffer.from(await res.arrayBuffer()),
+      }));
+    // GDAL's first read: the header and IFDs
+    const head = await range('bytes=0-4095');
+    assert.equal(head.res.status, 206);
+    const whole = await get(path);
+    assert.equal(whole.res.status, 200);
+    assert.equal(whole.res.headers.get('accept-ranges'), 'bytes');
+    const size = whole.buf.byteLength;
+    assert.ok(size > 8192, `a file larger than the first read (${size} bytes)`);
+    assert.equal(head.res.headers.get('content-range'), `bytes 0-4095/${size}`);
+    assert.deepEqual(head.buf, whole.buf.subarray(0, 4096));
+    // a tile somewhere inside, the end of the file, a range past the end of the file
+    const mid = await range(`bytes=${size >> 1}-${(size >> 1) + 999}`);
+    assert.equal(mid.res.status, 206);
+    assert.deepEqual(mid.buf, whole.buf.subarray(size >> 1, (size >> 1) + 1000));
+    const tail = await range('bytes=-100');
+    assert.equal(tail.res.headers.get('content-range'), `bytes ${size - 100}-${size - 1}/${size}`);
+    assert.deepEqual(tail.buf, whole.buf.subarray(size - 100));
+    const open = await range(`bytes=${size - 10}-`);
+    assert.deepEqual(open.buf, whole.buf.subarray(size - 10));
+    const past = await range(`bytes=${size}-${size + 10}`);
+    assert.equal(past.res.status, 416);
+    assert.equal(past.res.headers.get('content-range'), `bytes */${size}`);
+    // If-Range with another file's validator: the whole (current) file
+    const stale = await range('bytes=0-9', { 'if-range': '"another"' });
+    assert.equal(stale.res.status, 200);
+    assert.equal(stale.buf.byteLength, size);
+    const fresh = await range('bytes=0-9', { 'if-range': whole.res.headers.get('etag')! });
+    assert.equal(fresh.res.status, 206);
+    assert.equal(s.app.services.cogFiles.renders - renders, 1, 'eight requests, one rendering');
+    // the ranges read by a COG reader give the same raster as the whole file
+    const viaRanges = await fromUrl(s.url + path, { headers: { authorization: `Token ${owner.token}` } } as never);
+    const img = await viaRanges.getImage();
+    const fromWhole = await (await fromArrayBuffer(whole.buf.buffer.slice(whole.buf.byteOffset, whole.buf.byteOffset + size))).getImage();
+    assert.deepEqual(
+      Array.from((await img.readRasters({ window: [0, 0, 40, 40] }))[0] as Float32Array),
+      Array.from((await fromWhole.readRasters({ window: [0, 0, 40, 40] }))[0] as Float32Array),
+    );
   });
 });

@@ -1127,15 +1127,18 @@ class Operations(BaseClient):
         self,
         body: Union[ResultsRequestInput, str, Dict[str, Any]],
         *,
-        format: Optional[Literal["json", "csv", "geojson"]] = None,
+        format: Optional[Literal["json", "ndjson", "csv", "geojson", "parquet"]] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
         hazards: Optional[str] = None,
         analysis_type: Optional[str] = None,
         scenarios: Optional[str] = None,
         years: Optional[str] = None,
+        asset_ids: Optional[str] = None,
         with_mitigation: Optional[str] = None,
         gdp_adjusted: Optional[str] = None,
         content_type: Optional[Literal["application/json", "text/csv", "application/geo+json"]] = None,
-    ) -> Union[ResultsResponse, str, AssetResultsFeatureCollection]:
+    ) -> Union[ResultsResponse, str, AssetResultsFeatureCollection, List[Dict[str, Any]], bytes]:
         """
         Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses,
         score (JSON, CSV or GeoJSON)
@@ -1145,17 +1148,26 @@ class Operations(BaseClient):
         the same engine and hazard layers). The assets may also come as a CSV body (text/csv, a header row of
         the upload template's columns) or a GeoJSON FeatureCollection of Point features
         (application/geo+json), read and checked as an upload is, with hazards, analysis_type, scenarios,
-        years, with_mitigation, gdp_adjusted as query parameters (lists comma-separated:
+        years, asset_ids, with_mitigation, gdp_adjusted as query parameters (lists comma-separated:
         hazards=typhoon,river_flood&years=2030,2050). `?format=json` (default) answers this schema; `csv` the
         same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as
-        properties (application/geo+json). At most 100,000 rows per answer (400 naming `years`). Money in USD,
-        ownership-adjusted, rounded to cents; null = the hazard has no data at the asset, or the caller's tier
-        has no portfolio losses (Free plan: every money field null, `money_withheld` says so, CSV answers
+        properties (application/geo+json). `ndjson` one row a line (application/x-ndjson); `parquet` an Apache
+        Parquet file of the rows (application/vnd.apache.parquet; for pandas, DuckDB, Spark). Every format
+        streams: no row cap; gzip when Accept-Encoding allows it (not Parquet, compressed already). `limit`
+        pages the rows; the answer then carries `next_cursor` (JSON) and X-Next-Cursor and Link headers (every
+        format): send it as `cursor` with the same body. X-Total-Rows gives the rows over every page. Money in
+        USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset, or the caller's
+        tier has no portfolio losses (Free plan: every money field null, `money_withheld` says so, CSV answers
         carry the header X-Money-Withheld).
 
         `POST /api/v2/asset_results/` (operationId `postV2AssetResults`).
 
         Args:
+            limit: Rows per page. Without it the answer holds every row of the request (streamed); with it, at
+            most this many, and `next_cursor` (JSON body; the X-Next-Cursor and Link headers in every format)
+            continues.
+            cursor: The previous page's next_cursor, with the same body: the next page. A cursor of another
+            request, or of an analysis since replaced, is a 400 naming cursor.
             hazards: Hazard keys, comma-separated (typhoon,river_flood). With a CSV or GeoJSON body only; a
             JSON body sends it as a key.
             analysis_type: ssp (default) or rcp. With a CSV or GeoJSON body only; a JSON body sends it as a
@@ -1164,6 +1176,8 @@ class Operations(BaseClient):
             sends it as a key.
             years: Years, comma-separated (2030,2050). With a CSV or GeoJSON body only; a JSON body sends it
             as a key.
+            asset_ids: Asset ids, comma-separated (the posted ids). With a CSV or GeoJSON body only; a JSON
+            body sends it as a key.
             with_mitigation: true (default) or false. With a CSV or GeoJSON body only; a JSON body sends it as
             a key.
             gdp_adjusted: false (default) or true. With a CSV or GeoJSON body only; a JSON body sends it as a
@@ -1176,7 +1190,7 @@ class Operations(BaseClient):
         return self._request(
             "POST",
             "/api/v2/asset_results/",
-            query={"format": format, "hazards": hazards, "analysis_type": analysis_type, "scenarios": scenarios, "years": years, "with_mitigation": with_mitigation, "gdp_adjusted": gdp_adjusted},
+            query={"format": format, "limit": limit, "cursor": cursor, "hazards": hazards, "analysis_type": analysis_type, "scenarios": scenarios, "years": years, "asset_ids": asset_ids, "with_mitigation": with_mitigation, "gdp_adjusted": gdp_adjusted},
             body=body,
             media=content_type or "application/json",
         )
@@ -1235,6 +1249,9 @@ class Operations(BaseClient):
         hazards (typhoon, storm_surge, river_flood, rainfall_flood) take return_period (default 100). Tiled
         256 x 256, deflate, overviews, IFDs first; nodata -9999. At most 500,000 cells: the whole world comes
         at 0.5°, a region (bbox) at the native grid. The answer's X-Cell-Size-Deg header gives the cell size.
+        Range requests (one range: bytes=a-b, a- or -n; Accept-Ranges: bytes) answer 206 with that part, 416
+        past the end; the file is rendered once per layer and parameters and kept (COG_CACHE_MB), so GDAL's
+        several reads of one file do not render it again. ETag and If-Range are honoured.
 
         `GET /api/v2/hazard_layers/{hazard}/cog/` (operationId `getV2HazardLayersByHazardCog`).
 
@@ -1245,7 +1262,7 @@ class Operations(BaseClient):
             res_deg: Cell size, degrees; not finer than the layer's native grid. Default: the native grid, or
             the finest of 0.05, 0.1, 0.25, 0.5, 1, 2 that keeps the area within 500,000 cells.
 
-        Raises ApiError on 400, 401 and any other error answer.
+        Raises ApiError on 400, 401, 416 and any other error answer.
         """
         return self._request(
             "GET",

@@ -55,8 +55,11 @@ class ApiError(Exception):
 
 
 def _decode(content_type: str, raw: bytes) -> Any:
-    """JSON answers parsed, text answers (CSV) as str, anything else (GeoPackage, GeoTIFF, PNG, PDF) as bytes."""
+    """JSON answers parsed, JSON lines as a list, text answers (CSV) as str, anything else (GeoPackage, GeoTIFF,
+    Parquet, PNG, PDF) as bytes."""
     media = content_type.split(";")[0].strip().lower()
+    if media == "application/x-ndjson":
+        return [json.loads(line) for line in raw.decode("utf-8").splitlines() if line.strip()]
     if media == "application/json" or media.endswith("+json"):
         return json.loads(raw.decode("utf-8")) if raw else None
     if media.startswith("text/"):

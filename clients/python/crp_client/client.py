@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable, Dict, Optional, TypeVar, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, TypeVar, Union
 
 from ._operations import Operations
 from ._runtime import ApiError
@@ -126,24 +126,41 @@ class Client(Operations):
         body: Union[Dict[str, Any], str, None] = None,
         *,
         format: Optional[str] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
         timeout: float = 900.0,
         **fields: Any,
-    ) -> Union[ResultsResponse, str, AssetResultsFeatureCollection]:
+    ) -> Union[ResultsResponse, str, AssetResultsFeatureCollection, bytes, List[Dict[str, Any]]]:
         """`POST /api/v2/asset_results/` (`post_v2_asset_results`); while the project is analysed (409 with
         Retry-After) it waits and asks again, up to `timeout` seconds.
 
         The body as a dict or as keywords (`asset_results(project_id=42, years=[2050])`); or the assets as CSV text
         with a header row (the upload template's columns) or a GeoJSON FeatureCollection of Point features, the
         options then as keywords (`asset_results(csv_text, hazards=["typhoon"], years=[2050])`: sent in the query
-        string). `format="csv"` answers the CSV text, `"geojson"` a FeatureCollection.
+        string). `format="csv"` answers the CSV text, `"geojson"` a FeatureCollection, `"ndjson"` a list of rows,
+        `"parquet"` the bytes of an Apache Parquet file (`pandas.read_parquet(io.BytesIO(data))`). `limit` rows a
+        page and the previous page's `cursor` (`next_cursor`; `self.last_headers["X-Next-Cursor"]` in every format)
+        page through a large project; `iter_asset_results` does it for you.
         """
+        page = {"limit": limit, "cursor": cursor}
         if isinstance(body, str) or (isinstance(body, dict) and body.get("type") == "FeatureCollection"):
             media = "text/csv" if isinstance(body, str) else "application/geo+json"
             query = {k: ",".join(str(x) for x in v) if isinstance(v, (list, tuple)) else str(v).lower() if isinstance(v, bool) else str(v) for k, v in fields.items()}
             table_body = body
-            return self.when_ready(lambda: self.post_v2_asset_results(table_body, format=format, content_type=media, **query), timeout)  # type: ignore[arg-type]
+            return self.when_ready(lambda: self.post_v2_asset_results(table_body, format=format, content_type=media, **page, **query), timeout)  # type: ignore[arg-type]
         request = {**(body or {}), **fields}
-        return self.when_ready(lambda: self.post_v2_asset_results(request, format=format), timeout)  # type: ignore[arg-type]
+        return self.when_ready(lambda: self.post_v2_asset_results(request, format=format, **page), timeout)  # type: ignore[arg-type]
+
+    def iter_asset_results(self, body: Union[Dict[str, Any], None] = None, *, page_size: int = 50_000, **fields: Any) -> Iterator[Dict[str, Any]]:
+        """Every row of a results request, page by page (`page_size` rows a call, as JSON lines), in answer order:
+        `for row in api.iter_asset_results(project_id=42): ...` reads a project of any size in constant memory."""
+        cursor: Optional[str] = None
+        while True:
+            rows = self.asset_results(body, format="ndjson", limit=page_size, cursor=cursor, **fields)
+            yield from rows  # type: ignore[misc]
+            cursor = self.last_headers.get("X-Next-Cursor")
+            if not cursor:
+                return
 
     def project_status(self, project_id: int) -> ProjectStatus:
         """`GET /api/v2/projects/{projectId}/status/`: queued, running, done or failed, and progress 0-1."""

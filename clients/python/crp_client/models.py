@@ -92,6 +92,9 @@ class ResultsRequestInput(TypedDict):
     #: Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is
     #: the baseline.
     years: NotRequired[List[int]]
+    #: Only these assets: a project's asset ids (the rows' asset_id), or the ids of posted assets as sent;
+    #: default every asset. An id the project or the posted assets do not have is a 400 naming asset_ids.
+    asset_ids: NotRequired[List[Union[float, str]]]
     #: Scores after the assets' mitigation level (residual), as the dashboard shows them by default.
     with_mitigation: NotRequired[bool]
     #: Scale business interruption by GDP growth under the scenario.
@@ -187,9 +190,15 @@ class ResultsResponseInput(TypedDict):
     methodology_version: str
     project_id: Optional[int]
     analysis_type: Literal["rcp", "ssp"]
-    #: Assets in the answer.
+    #: Assets selected (every page of the request).
     assets: int
+    #: Rows in this answer (this page).
     rows: int
+    #: Rows of the whole request, over every page.
+    total_rows: int
+    #: Send it as ?cursor= with the same body for the next page; null on the last page (or without limit).
+    #: Written after results.
+    next_cursor: Optional[str]
     #: null, or why every money field is null: the caller's tier (the Free plan) has no portfolio losses
     #: (issue 37 item 1).
     money_withheld: Optional[str]
@@ -205,6 +214,17 @@ class AssetResultsFeatureCollectionInput(TypedDict):
 #: text/csv; charset=utf-8: a header row (the AssetResult field names, in order), then one line per row; RFC
 #: 4180 quoting, CRLF line ends.
 AssetResultsCsvInput = str
+
+
+#: application/x-ndjson: one AssetResult JSON object a line, LF line ends; the answer's other members are in
+#: the X-Total-Rows, X-Next-Cursor and X-Money-Withheld headers.
+AssetResultsNdjsonInput = str
+
+
+#: application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 4,000 rows), one column
+#: per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON answer's
+#: other members as key-value metadata.
+AssetResultsParquetInput = str
 
 
 class ResultsTooLargeBodyInput(TypedDict):
@@ -343,6 +363,9 @@ class ResultsRequest(TypedDict):
     #: Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is
     #: the baseline.
     years: NotRequired[List[int]]
+    #: Only these assets: a project's asset ids (the rows' asset_id), or the ids of posted assets as sent;
+    #: default every asset. An id the project or the posted assets do not have is a 400 naming asset_ids.
+    asset_ids: NotRequired[List[Union[float, str]]]
     #: Scores after the assets' mitigation level (residual), as the dashboard shows them by default.
     with_mitigation: bool
     #: Scale business interruption by GDP growth under the scenario.
@@ -438,9 +461,15 @@ class ResultsResponse(TypedDict):
     methodology_version: str
     project_id: Optional[int]
     analysis_type: Literal["rcp", "ssp"]
-    #: Assets in the answer.
+    #: Assets selected (every page of the request).
     assets: int
+    #: Rows in this answer (this page).
     rows: int
+    #: Rows of the whole request, over every page.
+    total_rows: int
+    #: Send it as ?cursor= with the same body for the next page; null on the last page (or without limit).
+    #: Written after results.
+    next_cursor: Optional[str]
     #: null, or why every money field is null: the caller's tier (the Free plan) has no portfolio losses
     #: (issue 37 item 1).
     money_withheld: Optional[str]
@@ -456,6 +485,17 @@ class AssetResultsFeatureCollection(TypedDict):
 #: text/csv; charset=utf-8: a header row (the AssetResult field names, in order), then one line per row; RFC
 #: 4180 quoting, CRLF line ends.
 AssetResultsCsv = str
+
+
+#: application/x-ndjson: one AssetResult JSON object a line, LF line ends; the answer's other members are in
+#: the X-Total-Rows, X-Next-Cursor and X-Money-Withheld headers.
+AssetResultsNdjson = str
+
+
+#: application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 4,000 rows), one column
+#: per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON answer's
+#: other members as key-value metadata.
+AssetResultsParquet = str
 
 
 class ResultsTooLargeBody(TypedDict):
@@ -2327,6 +2367,8 @@ __all__ = [
     "ResultsResponseInput",
     "AssetResultsFeatureCollectionInput",
     "AssetResultsCsvInput",
+    "AssetResultsNdjsonInput",
+    "AssetResultsParquetInput",
     "ResultsTooLargeBodyInput",
     "CsvReportRowInput",
     "UpgradeRequestBodyInput",
@@ -2340,6 +2382,8 @@ __all__ = [
     "ResultsResponse",
     "AssetResultsFeatureCollection",
     "AssetResultsCsv",
+    "AssetResultsNdjson",
+    "AssetResultsParquet",
     "ResultsTooLargeBody",
     "CsvReportRow",
     "UpgradeRequestBody",

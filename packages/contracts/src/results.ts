@@ -22,9 +22,15 @@ const HAZARD_KEY_LIST = HAZARDS.map((h) => h.key) as unknown as [HazardKey, ...H
 
 /** Most assets one request may post; a larger portfolio is uploaded as a project and read by project_id. */
 export const RESULTS_MAX_ASSETS = 1000;
-/** Most rows (assets x hazards x scenarios x years) one answer may hold; narrow hazards, scenarios or years above it. */
-export const RESULTS_MAX_ROWS = 100_000;
-export const RESULT_FORMATS = ['json', 'csv', 'geojson'] as const;
+/**
+ * Answer formats: JSON (one object, `results` streamed), JSON lines (application/x-ndjson: one row a line), CSV,
+ * GeoJSON, Apache Parquet (one file; a whole project for pandas, DuckDB, Spark). Every format streams: no row cap.
+ */
+export const RESULT_FORMATS = ['json', 'ndjson', 'csv', 'geojson', 'parquet'] as const;
+/** Most asset ids one `asset_ids` filter may list. */
+export const RESULTS_MAX_ASSET_IDS = 10_000;
+/** Most rows one page may ask for with `limit` (without `limit` the answer holds every row, streamed). */
+export const RESULTS_MAX_LIMIT = 10_000_000;
 export type ResultFormat = (typeof RESULT_FORMATS)[number];
 
 const money = (field: string) =>
@@ -136,6 +142,14 @@ export const ResultsRequest = strictObject({
     .min(1, 'years needs at least one year')
     .optional()
     .describe('Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline.'),
+  asset_ids: z
+    .array(z.union([z.number(), z.string()], { error: 'asset_ids: ids are numbers or text' }), { error: 'asset_ids must be a list of asset ids' })
+    .min(1, 'asset_ids needs at least one id')
+    .max(RESULTS_MAX_ASSET_IDS, `asset_ids: at most ${RESULTS_MAX_ASSET_IDS} ids per request`)
+    .optional()
+    .describe(
+      "Only these assets: a project's asset ids (the rows' asset_id), or the ids of posted assets as sent; default every asset. An id the project or the posted assets do not have is a 400 naming asset_ids.",
+    ),
   with_mitigation: z
     .boolean({ error: 'with_mitigation must be true or false' })
     .default(true)
@@ -177,10 +191,27 @@ export type ResultsRequest = z.input<typeof ResultsRequest>;
 const withTableBody = (what: string) => z.string().optional().describe(`${what} With a CSV or GeoJSON body only; a JSON body sends it as a key.`);
 export const ResultsQuery = z.object({
   format: z.enum(RESULT_FORMATS, { error: `format must be one of ${RESULT_FORMATS.join(', ')}` }).default('json'),
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(RESULTS_MAX_LIMIT, `limit must be at most ${RESULTS_MAX_LIMIT}`)
+    .optional()
+    .describe(
+      'Rows per page. Without it the answer holds every row of the request (streamed); with it, at most this many, and `next_cursor` (JSON body; the X-Next-Cursor and Link headers in every format) continues.',
+    ),
+  cursor: z
+    .string()
+    .max(500, 'cursor is not a cursor of this API')
+    .optional()
+    .describe(
+      "The previous page's next_cursor, with the same body: the next page. A cursor of another request, or of an analysis since replaced, is a 400 naming cursor.",
+    ),
   hazards: withTableBody('Hazard keys, comma-separated (typhoon,river_flood).'),
   analysis_type: withTableBody('ssp (default) or rcp.'),
   scenarios: withTableBody('Scenario codes, comma-separated (45,85).'),
   years: withTableBody('Years, comma-separated (2030,2050).'),
+  asset_ids: withTableBody('Asset ids, comma-separated (the posted ids).'),
   with_mitigation: withTableBody('true (default) or false.'),
   gdp_adjusted: withTableBody('false (default) or true.'),
 });
@@ -277,8 +308,13 @@ export const ResultsResponse = z
     methodology_version: z.string(),
     project_id: z.number().int().nullable(),
     analysis_type: z.enum(ANALYSIS_TYPES),
-    assets: z.number().int().describe('Assets in the answer.'),
-    rows: z.number().int(),
+    assets: z.number().int().describe('Assets selected (every page of the request).'),
+    rows: z.number().int().describe('Rows in this answer (this page).'),
+    total_rows: z.number().int().describe('Rows of the whole request, over every page.'),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe('Send it as ?cursor= with the same body for the next page; null on the last page (or without limit). Written after results.'),
     money_withheld: z
       .string()
       .nullable()
@@ -308,6 +344,22 @@ export const AssetResultsCsv = z
   .string()
   .describe('text/csv; charset=utf-8: a header row (the AssetResult field names, in order), then one line per row; RFC 4180 quoting, CRLF line ends.')
   .meta({ id: 'AssetResultsCsv' });
+
+/** `?format=ndjson`: one AssetResult object a line (JSON lines), LF line ends. */
+export const AssetResultsNdjson = z
+  .string()
+  .describe(
+    "application/x-ndjson: one AssetResult JSON object a line, LF line ends; the answer's other members are in the X-Total-Rows, X-Next-Cursor and X-Money-Withheld headers.",
+  )
+  .meta({ id: 'AssetResultsNdjson' });
+
+/** `?format=parquet`: an Apache Parquet file, one column per AssetResult field. */
+export const AssetResultsParquet = z
+  .string()
+  .describe(
+    "application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 4,000 rows), one column per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON answer's other members as key-value metadata.",
+  )
+  .meta({ id: 'AssetResultsParquet' });
 
 /** The 422 of a project whose stored analysis is larger than this server reads at once (RESULTS_DECODE_MAX_MB). */
 export const ResultsTooLargeBody = z

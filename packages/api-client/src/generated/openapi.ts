@@ -963,7 +963,7 @@ export interface paths {
         put?: never;
         /**
          * Per asset x hazard x scenario x year: intensity, expected damage and disruption, 1-in-100/250 losses, score (JSON, CSV or GeoJSON)
-         * @description Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). The assets may also come as a CSV body (text/csv, a header row of the upload template's columns) or a GeoJSON FeatureCollection of Point features (application/geo+json), read and checked as an upload is, with hazards, analysis_type, scenarios, years, with_mitigation, gdp_adjusted as query parameters (lists comma-separated: hazards=typhoon,river_flood&years=2030,2050). `?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset, or the caller's tier has no portfolio losses (Free plan: every money field null, `money_withheld` says so, CSV answers carry the header X-Money-Withheld).
+         * @description Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). The assets may also come as a CSV body (text/csv, a header row of the upload template's columns) or a GeoJSON FeatureCollection of Point features (application/geo+json), read and checked as an upload is, with hazards, analysis_type, scenarios, years, asset_ids, with_mitigation, gdp_adjusted as query parameters (lists comma-separated: hazards=typhoon,river_flood&years=2030,2050). `?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). `ndjson` one row a line (application/x-ndjson); `parquet` an Apache Parquet file of the rows (application/vnd.apache.parquet; for pandas, DuckDB, Spark). Every format streams: no row cap; gzip when Accept-Encoding allows it (not Parquet, compressed already). `limit` pages the rows; the answer then carries `next_cursor` (JSON) and X-Next-Cursor and Link headers (every format): send it as `cursor` with the same body. X-Total-Rows gives the rows over every page. Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset, or the caller's tier has no portfolio losses (Free plan: every money field null, `money_withheld` says so, CSV answers carry the header X-Money-Withheld).
          */
         post: operations["postV2AssetResults"];
         delete?: never;
@@ -1001,7 +1001,7 @@ export interface paths {
         };
         /**
          * A hazard layer at a scenario-year (and return period) as a Cloud-Optimised GeoTIFF (EPSG:4326, Float32)
-         * @description Every cell is the hazard model evaluated at the cell centre, the same values the analysis and the map read: the hazard's indicator in its unit (e.g. flood depth m, gust m/s, burn probability 1/yr). Curve hazards (typhoon, storm_surge, river_flood, rainfall_flood) take return_period (default 100). Tiled 256 x 256, deflate, overviews, IFDs first; nodata -9999. At most 500,000 cells: the whole world comes at 0.5°, a region (bbox) at the native grid. The answer's X-Cell-Size-Deg header gives the cell size.
+         * @description Every cell is the hazard model evaluated at the cell centre, the same values the analysis and the map read: the hazard's indicator in its unit (e.g. flood depth m, gust m/s, burn probability 1/yr). Curve hazards (typhoon, storm_surge, river_flood, rainfall_flood) take return_period (default 100). Tiled 256 x 256, deflate, overviews, IFDs first; nodata -9999. At most 500,000 cells: the whole world comes at 0.5°, a region (bbox) at the native grid. The answer's X-Cell-Size-Deg header gives the cell size. Range requests (one range: bytes=a-b, a- or -n; Accept-Ranges: bytes) answer 206 with that part, 416 past the end; the file is rendered once per layer and parameters and kept (COG_CACHE_MB), so GDAL's several reads of one file do not render it again. ETag and If-Range are honoured.
          */
         get: operations["getV2HazardLayersByHazardCog"];
         put?: never;
@@ -1991,6 +1991,8 @@ export interface components {
             scenarios?: ("26" | "45" | "85")[];
             /** @description Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline. */
             years?: number[];
+            /** @description Only these assets: a project's asset ids (the rows' asset_id), or the ids of posted assets as sent; default every asset. An id the project or the posted assets do not have is a 400 naming asset_ids. */
+            asset_ids?: (number | string)[];
             /**
              * @description Scores after the assets' mitigation level (residual), as the dashboard shows them by default.
              * @default true
@@ -2077,9 +2079,14 @@ export interface components {
             project_id: number | null;
             /** @enum {string} */
             analysis_type: "rcp" | "ssp";
-            /** @description Assets in the answer. */
+            /** @description Assets selected (every page of the request). */
             assets: number;
+            /** @description Rows in this answer (this page). */
             rows: number;
+            /** @description Rows of the whole request, over every page. */
+            total_rows: number;
+            /** @description Send it as ?cursor= with the same body for the next page; null on the last page (or without limit). Written after results. */
+            next_cursor: string | null;
             /** @description null, or why every money field is null: the caller's tier (the Free plan) has no portfolio losses (issue 37 item 1). */
             money_withheld: string | null;
             results: components["schemas"]["AssetResultInput"][];
@@ -2102,6 +2109,10 @@ export interface components {
         };
         /** @description text/csv; charset=utf-8: a header row (the AssetResult field names, in order), then one line per row; RFC 4180 quoting, CRLF line ends. */
         AssetResultsCsvInput: string;
+        /** @description application/x-ndjson: one AssetResult JSON object a line, LF line ends; the answer's other members are in the X-Total-Rows, X-Next-Cursor and X-Money-Withheld headers. */
+        AssetResultsNdjsonInput: string;
+        /** @description application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 4,000 rows), one column per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON answer's other members as key-value metadata. */
+        AssetResultsParquetInput: string;
         ResultsTooLargeBodyInput: {
             detail: string;
             errors?: {
@@ -2292,6 +2303,8 @@ export interface components {
             scenarios?: ("26" | "45" | "85")[];
             /** @description Default every year of the analysis type (RCP 2020, 2030, 2050; SSP 2025-2100 every 5 years); 2020 is the baseline. */
             years?: number[];
+            /** @description Only these assets: a project's asset ids (the rows' asset_id), or the ids of posted assets as sent; default every asset. An id the project or the posted assets do not have is a 400 naming asset_ids. */
+            asset_ids?: (number | string)[];
             /**
              * @description Scores after the assets' mitigation level (residual), as the dashboard shows them by default.
              * @default true
@@ -2378,9 +2391,14 @@ export interface components {
             project_id: number | null;
             /** @enum {string} */
             analysis_type: "rcp" | "ssp";
-            /** @description Assets in the answer. */
+            /** @description Assets selected (every page of the request). */
             assets: number;
+            /** @description Rows in this answer (this page). */
             rows: number;
+            /** @description Rows of the whole request, over every page. */
+            total_rows: number;
+            /** @description Send it as ?cursor= with the same body for the next page; null on the last page (or without limit). Written after results. */
+            next_cursor: string | null;
             /** @description null, or why every money field is null: the caller's tier (the Free plan) has no portfolio losses (issue 37 item 1). */
             money_withheld: string | null;
             results: components["schemas"]["AssetResult"][];
@@ -2403,6 +2421,10 @@ export interface components {
         };
         /** @description text/csv; charset=utf-8: a header row (the AssetResult field names, in order), then one line per row; RFC 4180 quoting, CRLF line ends. */
         AssetResultsCsv: string;
+        /** @description application/x-ndjson: one AssetResult JSON object a line, LF line ends; the answer's other members are in the X-Total-Rows, X-Next-Cursor and X-Money-Withheld headers. */
+        AssetResultsNdjson: string;
+        /** @description application/vnd.apache.parquet: an Apache Parquet file (snappy pages, row groups of 4,000 rows), one column per AssetResult field in order; asset_id INT64 for a project, text for posted assets; the JSON answer's other members as key-value metadata. */
+        AssetResultsParquet: string;
         ResultsTooLargeBody: {
             detail: string;
             errors?: {
@@ -6740,7 +6762,11 @@ export interface operations {
     postV2AssetResults: {
         parameters: {
             query?: {
-                format?: "json" | "csv" | "geojson";
+                format?: "json" | "ndjson" | "csv" | "geojson" | "parquet";
+                /** @description Rows per page. Without it the answer holds every row of the request (streamed); with it, at most this many, and `next_cursor` (JSON body; the X-Next-Cursor and Link headers in every format) continues. */
+                limit?: number;
+                /** @description The previous page's next_cursor, with the same body: the next page. A cursor of another request, or of an analysis since replaced, is a 400 naming cursor. */
+                cursor?: string;
                 /** @description Hazard keys, comma-separated (typhoon,river_flood). With a CSV or GeoJSON body only; a JSON body sends it as a key. */
                 hazards?: string;
                 /** @description ssp (default) or rcp. With a CSV or GeoJSON body only; a JSON body sends it as a key. */
@@ -6749,6 +6775,8 @@ export interface operations {
                 scenarios?: string;
                 /** @description Years, comma-separated (2030,2050). With a CSV or GeoJSON body only; a JSON body sends it as a key. */
                 years?: string;
+                /** @description Asset ids, comma-separated (the posted ids). With a CSV or GeoJSON body only; a JSON body sends it as a key. */
+                asset_ids?: string;
                 /** @description true (default) or false. With a CSV or GeoJSON body only; a JSON body sends it as a key. */
                 with_mitigation?: string;
                 /** @description false (default) or true. With a CSV or GeoJSON body only; a JSON body sends it as a key. */
@@ -6770,7 +6798,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The rows: JSON (format=json), CSV (format=csv) or a GeoJSON FeatureCollection (format=geojson). */
+            /** @description The rows: JSON (format=json), JSON lines (format=ndjson), CSV (format=csv), a GeoJSON FeatureCollection (format=geojson) or Apache Parquet (format=parquet). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6779,6 +6807,8 @@ export interface operations {
                     "application/json": components["schemas"]["ResultsResponse"];
                     "text/csv": components["schemas"]["AssetResultsCsv"];
                     "application/geo+json": components["schemas"]["AssetResultsFeatureCollection"];
+                    "application/x-ndjson": components["schemas"]["AssetResultsNdjson"];
+                    "application/vnd.apache.parquet": components["schemas"]["AssetResultsParquet"];
                 };
             };
             /** @description Default Response */
@@ -6955,6 +6985,15 @@ export interface operations {
                     "image/tiff": string;
                 };
             };
+            /** @description The requested byte range of the file (Range: bytes=start-end; Content-Range says which) */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/tiff": string;
+                };
+            };
             /** @description Default Response */
             400: {
                 headers: {
@@ -6971,6 +7010,15 @@ export interface operations {
                 };
                 content: {
                     "image/tiff": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The range starts past the end of the file (Content-Range: bytes *\/size) */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/tiff": string;
                 };
             };
         };

@@ -65,62 +65,77 @@ function sourceOf(
   return { ownLayer, published, tier: ownLayer ? OWN_DATA_TIER : published ? PUBLISHED_DATA_TIER : HAZARD_META[h].tier };
 }
 
-/** Rows in asset, hazard, scenario, year order (callers check the count first: see countRows). */
+/** Rows in asset, hazard, scenario, year order (the whole selection; the results API streams assetRows per asset). */
 export function* assetResultRows(
   results: ProjectResults<AssetRow | ResultsAssetRow>,
   sel: ResultSelection,
   own?: OwnLayerMarker | null,
 ): Generator<AssetResult> {
+  for (let i = 0; i < results.assets.length; i++) yield* assetRows(results, i, sel, own);
+}
+
+/**
+ * The rows of asset i of `results` in hazard, scenario, year order, from the `skip`-th; `indexBase` is the position
+ * of results.assets[0] in the project (a window of one stored chunk: results-stream.ts).
+ */
+export function* assetRows(
+  results: ProjectResults<AssetRow | ResultsAssetRow>,
+  i: number,
+  sel: ResultSelection,
+  own?: OwnLayerMarker | null,
+  indexBase = 0,
+  skip = 0,
+): Generator<AssetResult> {
   const at = sel.analysisType;
   const opt = { gdpAdjusted: sel.gdpAdjusted, withContent: true };
-  for (let i = 0; i < results.assets.length; i++) {
-    const asset = results.assets[i]!;
-    const { chunk, a } = results.locate(i);
-    const prepared = results.prepared[i]!;
-    for (const h of sel.hazards) {
-      for (const sc of sel.scenarios) {
-        for (const year of sel.years) {
-          const key = syKeyOf(at, sc, year);
-          const money = cellMoney(prepared, chunk, a, h, results.syIndex(key), opt);
-          const cv = assetCvar(prepared, chunk, a, [h], at, sc, year, opt);
-          const score = results.score(i, h, key, sel.withMitigation);
-          const { ownLayer, published, tier } = sourceOf(asset, h, at, sc, year, own);
-          yield {
-            asset_index: i,
-            asset_id: asset.id,
-            asset_name: asset.name,
-            latitude: asset.latitude,
-            longitude: asset.longitude,
-            property_type: asset.property_type ?? null,
-            construction: prepared.construction,
-            wind_building_type: prepared.windBuildingType,
-            hazard: h,
-            hazard_label: LABEL[h],
-            analysis_type: at,
-            scenario: sc,
-            scenario_label: SCENARIO_LABELS[at][sc],
-            year,
-            intensity: round(results.intensity(i, h, key), 3),
-            intensity_unit: unitOf(h),
-            loss_score: score,
-            score,
-            band: score === null ? 'No data' : severityBand(score),
-            expected_annual_loss_usd: round(money.eal),
-            residual_expected_annual_loss_usd: round(money.ealResidual),
-            expected_damage_usd: round(money.eal - money.ealOperational),
-            expected_disruption_usd: round(money.ealOperational),
-            max_exposure_usd: round(money.maxExposure),
-            loss_1_in_100_usd: round(money.loss100),
-            loss_1_in_250_usd: round(money.loss250),
-            cvar_usd: round(cv.cvar),
-            residual_cvar_usd: round(cv.rcvar),
-            cvar_percent: round(cv.cvarPercent, 4),
-            avoided_loss_usd: round(cv.avoidedLoss),
-            data_tier: tier,
-            own_data_layer: ownLayer,
-            published_dataset: published,
-          };
-        }
+  const asset = results.assets[i]!;
+  const { chunk, a } = results.locate(i);
+  const prepared = results.prepared[i]!;
+  let n = 0;
+  for (const h of sel.hazards) {
+    for (const sc of sel.scenarios) {
+      for (const year of sel.years) {
+        if (n++ < skip) continue;
+        const key = syKeyOf(at, sc, year);
+        const money = cellMoney(prepared, chunk, a, h, results.syIndex(key), opt);
+        const cv = assetCvar(prepared, chunk, a, [h], at, sc, year, opt);
+        const score = results.score(i, h, key, sel.withMitigation);
+        const { ownLayer, published, tier } = sourceOf(asset, h, at, sc, year, own);
+        yield {
+          asset_index: indexBase + i,
+          asset_id: asset.id,
+          asset_name: asset.name,
+          latitude: asset.latitude,
+          longitude: asset.longitude,
+          property_type: asset.property_type ?? null,
+          construction: prepared.construction,
+          wind_building_type: prepared.windBuildingType,
+          hazard: h,
+          hazard_label: LABEL[h],
+          analysis_type: at,
+          scenario: sc,
+          scenario_label: SCENARIO_LABELS[at][sc],
+          year,
+          intensity: round(results.intensity(i, h, key), 3),
+          intensity_unit: unitOf(h),
+          loss_score: score,
+          score,
+          band: score === null ? 'No data' : severityBand(score),
+          expected_annual_loss_usd: round(money.eal),
+          residual_expected_annual_loss_usd: round(money.ealResidual),
+          expected_damage_usd: round(money.eal - money.ealOperational),
+          expected_disruption_usd: round(money.ealOperational),
+          max_exposure_usd: round(money.maxExposure),
+          loss_1_in_100_usd: round(money.loss100),
+          loss_1_in_250_usd: round(money.loss250),
+          cvar_usd: round(cv.cvar),
+          residual_cvar_usd: round(cv.rcvar),
+          cvar_percent: round(cv.cvarPercent, 4),
+          avoided_loss_usd: round(cv.avoidedLoss),
+          data_tier: tier,
+          own_data_layer: ownLayer,
+          published_dataset: published,
+        };
       }
     }
   }

@@ -21,7 +21,7 @@ export const TABLE_BODY_TYPES = ['text/csv', 'application/geo+json'] as const;
 export type TableBodyType = (typeof TABLE_BODY_TYPES)[number];
 
 /** Query-string options that go with a CSV or GeoJSON body (a JSON body carries them as keys). */
-export const BODY_OPTION_KEYS = ['hazards', 'analysis_type', 'scenarios', 'years', 'with_mitigation', 'gdp_adjusted'] as const;
+export const BODY_OPTION_KEYS = ['hazards', 'analysis_type', 'scenarios', 'years', 'asset_ids', 'with_mitigation', 'gdp_adjusted'] as const;
 
 /** Upload columns the results API does not analyse (non-building production and floor area): refused when filled. */
 const NOT_READ = [
@@ -171,7 +171,7 @@ export function optionsFromQuery(query: Record<string, unknown>): Record<string,
   for (const k of BODY_OPTION_KEYS) {
     const v = query[k];
     if (v === undefined) continue;
-    if (k === 'hazards' || k === 'scenarios') out[k] = list(v);
+    if (k === 'hazards' || k === 'scenarios' || k === 'asset_ids') out[k] = list(v);
     else if (k === 'years') out[k] = list(v).map((y) => (/^\d+$/.test(y) ? Number(y) : y));
     else if (k === 'with_mitigation' || k === 'gdp_adjusted') out[k] = bool(v);
     else out[k] = v;

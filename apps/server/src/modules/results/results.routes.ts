@@ -1,6 +1,10 @@
 import {
   AssetResultsCsv,
   AssetResultsFeatureCollection,
+  AssetResultsNdjson,
+  type AssetResult,
+  type ResultFormat,
+  AssetResultsParquet,
   BinaryBody,
   dbId,
   ErrorBody,
@@ -18,8 +22,11 @@ import { COG_MAX_CELLS, HazardCogParams, HazardCogQuery, hazardGrid, NODATA } fr
 import { caller, TOKEN_SECURITY } from '../../plugins/auth.js';
 import { declareRequestMedia } from '../../plugins/openapi.js';
 import { AppError } from '../../lib/errors.js';
+import { byteRange } from '../../lib/http-range.js';
 import { BODY_OPTION_KEYS, requestFromBody, TABLE_BODY_TYPES, type TableBodyType } from './results-body.js';
-import { featureCollection, GisQuery, resultsCsv } from './results.service.js';
+import { featureCollection, GisQuery, type RowsPage } from './results.service.js';
+import { csvBody, geojsonBody, jsonBody, ndjsonBody, parquetBody } from './results-formats.js';
+import { acceptsGzip, primed, streamBody } from '../../lib/stream-body.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const safeName = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 80) || 'project';
@@ -84,7 +91,8 @@ function resultsApiRoutes(app: RouteApp) {
           'Send `project_id` (a project you may download; its stored analysis: 409 while it is queued or running, with `Retry-After` seconds and `retry_after_seconds`, 5) or `assets` (at most 1,000, analysed now with the same engine and hazard layers). ' +
           `The assets may also come as a CSV body (text/csv, a header row of the upload template's columns) or a GeoJSON FeatureCollection of Point features (application/geo+json), read and checked as an upload is, with ${OPTIONS_IN_QUERY}. ` +
           '`?format=json` (default) answers this schema; `csv` the same columns (text/csv); `geojson` a FeatureCollection with one Point feature per row, the row as properties (application/geo+json). ' +
-          'At most 100,000 rows per answer (400 naming `years`). Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset, ' +
+          '`ndjson` one row a line (application/x-ndjson); `parquet` an Apache Parquet file of the rows (application/vnd.apache.parquet; for pandas, DuckDB, Spark). ' +
+          'Every format streams: no row cap; gzip when Accept-Encoding allows it (not Parquet, compressed already). `limit` pages the rows; the answer then carries `next_cursor` (JSON) and X-Next-Cursor and Link headers (every format): send it as `cursor` with the same body. X-Total-Rows gives the rows over every page. Money in USD, ownership-adjusted, rounded to cents; null = the hazard has no data at the asset, ' +
           "or the caller's tier has no portfolio losses (Free plan: every money field null, `money_withheld` says so, CSV answers carry the header X-Money-Withheld).",
         security: TOKEN_SECURITY,
         querystring: ResultsQuery,
@@ -92,11 +100,14 @@ function resultsApiRoutes(app: RouteApp) {
         // One 200 per format (?format=json|csv|geojson), so generated clients can ask for each.
         response: {
           200: {
-            description: 'The rows: JSON (format=json), CSV (format=csv) or a GeoJSON FeatureCollection (format=geojson).',
+            description:
+              'The rows: JSON (format=json), JSON lines (format=ndjson), CSV (format=csv), a GeoJSON FeatureCollection (format=geojson) or Apache Parquet (format=parquet).',
             content: {
               'application/json': { schema: ResultsResponse },
               'text/csv': { schema: AssetResultsCsv },
               'application/geo+json': { schema: AssetResultsFeatureCollection },
+              'application/x-ndjson': { schema: AssetResultsNdjson },
+              'application/vnd.apache.parquet': { schema: AssetResultsParquet },
             },
           },
           ...errors,
@@ -107,27 +118,62 @@ function resultsApiRoutes(app: RouteApp) {
       },
     },
     async (req, reply) => {
-      const { response, rows } = await results.rows(caller(req), req.body);
-      const stem = response.project_id ? `project_${response.project_id}_results` : 'asset_results';
+      const page = await results.rows(caller(req), req.body, { limit: req.query.limit, cursor: req.query.cursor });
+      const stem = page.head.project_id ? `project_${page.head.project_id}_results` : 'asset_results';
       // a Free company's rows carry no money figures: said in a header for CSV, a member for GeoJSON and JSON
-      if (response.money_withheld) reply.header('x-money-withheld', 'portfolio_losses');
-      if (req.query.format === 'csv') {
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${stem}.csv"`)
-          .send(resultsCsv(rows) as never);
-      }
-      if (req.query.format === 'geojson') {
-        const fc = featureCollection(rows, { methodology_version: response.methodology_version, money_withheld: response.money_withheld });
-        return reply
-          .header('content-type', 'application/geo+json')
-          .header('content-disposition', `attachment; filename="${stem}.geojson"`)
-          .send(JSON.stringify(fc) as never);
-      }
-      return { ...response, results: [...rows] };
+      if (page.head.money_withheld) reply.header('x-money-withheld', 'portfolio_losses');
+      reply.header('x-total-rows', String(page.head.total_rows)).header('vary', 'Accept-Encoding');
+      if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor).header('link', `<${nextUrl(req.url, page.nextCursor)}>; rel="next"`);
+      const { format } = req.query;
+      const pieces = bodyOf(format, page, await primed(page.rows), (ext, type) => {
+        reply.header('content-type', type);
+        if (ext) reply.header('content-disposition', `attachment; filename="${stem}.${ext}"`);
+      });
+      // Parquet pages are compressed (snappy) already
+      const gzip = format !== 'parquet' && acceptsGzip(req.headers['accept-encoding']);
+      if (gzip) reply.header('content-encoding', 'gzip');
+      return reply.send(streamBody(pieces, gzip) as never);
     },
   );
 }
+
+/** The body of a page in `format`; `media` sets the content type and the file name's extension (none for JSON). */
+function bodyOf(
+  format: ResultFormat,
+  page: RowsPage,
+  rows: AsyncIterable<AssetResult[]>,
+  media: (ext: string | null, type: string) => void,
+): AsyncIterable<string | Uint8Array> {
+  switch (format) {
+    case 'csv':
+      media('csv', 'text/csv; charset=utf-8');
+      return csvBody(rows);
+    case 'ndjson':
+      media(null, 'application/x-ndjson; charset=utf-8');
+      return ndjsonBody(rows);
+    case 'geojson':
+      media('geojson', 'application/geo+json');
+      return geojsonBody({ methodology_version: page.head.methodology_version, money_withheld: page.head.money_withheld }, rows, page.nextCursor);
+    case 'parquet':
+      media('parquet', 'application/vnd.apache.parquet');
+      return parquetBody(rows, page.idKind, parquetMeta(page.head));
+    default:
+      media(null, 'application/json; charset=utf-8');
+      return jsonBody(page.head, rows, page.nextCursor);
+  }
+}
+
+/** The request's URL with `cursor` set: the Link header's next page (POST the same body to it). */
+function nextUrl(url: string, cursor: string): string {
+  const [path, query = ''] = url.split('?');
+  const q = new URLSearchParams(query);
+  q.set('cursor', cursor);
+  return `${path}?${q.toString()}`;
+}
+
+/** Key-value metadata of a Parquet answer: what the JSON answer says besides its rows. */
+const parquetMeta = (head: RowsPage['head']) =>
+  Object.fromEntries(Object.entries(head).map(([k, v]) => [k, v === null ? '' : String(v)])) as Record<string, string>;
 
 /** GIS exports: the assets of a project as GeoPackage, a hazard layer as Cloud-Optimised GeoTIFF. */
 // eslint-disable-next-line max-lines-per-function -- a route table (schemas and one-line handlers, each one service call), not request-path logic
@@ -198,32 +244,53 @@ function gisExportRoutes(app: RouteApp) {
         description:
           "Every cell is the hazard model evaluated at the cell centre, the same values the analysis and the map read: the hazard's indicator in its unit (e.g. flood depth m, gust m/s, burn probability 1/yr). " +
           `Curve hazards (typhoon, storm_surge, river_flood, rainfall_flood) take return_period (default 100). Tiled 256 x 256, deflate, overviews, IFDs first; nodata ${NODATA}. ` +
-          `At most ${COG_MAX_CELLS.toLocaleString('en-US')} cells: the whole world comes at 0.5°, a region (bbox) at the native grid. The answer's X-Cell-Size-Deg header gives the cell size.`,
+          `At most ${COG_MAX_CELLS.toLocaleString('en-US')} cells: the whole world comes at 0.5°, a region (bbox) at the native grid. The answer's X-Cell-Size-Deg header gives the cell size. ` +
+          "Range requests (one range: bytes=a-b, a- or -n; Accept-Ranges: bytes) answer 206 with that part, 416 past the end; the file is rendered once per layer and parameters and kept (COG_CACHE_MB), so GDAL's several reads of one file do not render it again. ETag and If-Range are honoured.",
         security: TOKEN_SECURITY,
         params: HazardCogParams,
         querystring: HazardCogQuery,
-        response: { 200: BinaryBody('A Cloud-Optimised GeoTIFF (image/tiff)'), 400: ErrorBody, 401: ErrorBody },
+        response: {
+          200: BinaryBody('A Cloud-Optimised GeoTIFF (image/tiff)'),
+          206: BinaryBody('The requested byte range of the file (Range: bytes=start-end; Content-Range says which)'),
+          400: ErrorBody,
+          401: ErrorBody,
+          416: BinaryBody('The range starts past the end of the file (Content-Range: bytes */size)'),
+        },
         produces: ['image/tiff'],
       },
     },
     async (req, reply) => {
-      const g = await hazardGrid(req.params.hazard, req.query);
-      const tiff = writeCog({
-        width: g.width,
-        height: g.height,
-        data: g.data,
-        west: g.west,
-        north: g.north,
-        resDeg: g.resDeg,
-        nodata: NODATA,
-        description: g.description,
+      const key = JSON.stringify([req.params.hazard, req.query]);
+      const f = await app.services.cogFiles.get(key, async () => {
+        const g = await hazardGrid(req.params.hazard, req.query);
+        const body = writeCog({
+          width: g.width,
+          height: g.height,
+          data: g.data,
+          west: g.west,
+          north: g.north,
+          resDeg: g.resDeg,
+          nodata: NODATA,
+          description: g.description,
+        });
+        return { body, resDeg: g.resDeg, fileStem: g.fileStem };
       });
-      return reply
+      reply
         .header('content-type', 'image/tiff; application=geotiff; profile=cloud-optimized')
-        .header('content-disposition', `attachment; filename="${g.fileStem}.tif"`)
-        .header('x-cell-size-deg', String(g.resDeg))
+        .header('content-disposition', `attachment; filename="${f.fileStem}.tif"`)
+        .header('x-cell-size-deg', String(f.resDeg))
         .header('cache-control', 'private, max-age=3600')
-        .send(tiff);
+        .header('accept-ranges', 'bytes')
+        .header('etag', f.etag);
+      const size = f.body.byteLength;
+      const ifRange = req.headers['if-range'];
+      const range = ifRange === undefined || ifRange === f.etag ? byteRange(req.headers.range, size) : null;
+      if (range === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${size}`).send(Buffer.alloc(0));
+      if (!range) return reply.send(f.body);
+      return reply
+        .status(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+        .send(f.body.subarray(range.start, range.end + 1));
     },
   );
 }

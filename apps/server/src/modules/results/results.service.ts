@@ -3,13 +3,10 @@
  * stored analysis, or from posted assets analysed now with the same engine and hazard layers as a project's job.
  */
 import {
-  ASSET_RESULT_COLUMNS,
   HAZARD_KEYS,
   METHODOLOGY_VERSION,
-  RESULTS_MAX_ROWS,
   SCENARIOS,
   YEARS,
-  csvField,
   hazardByLabel,
   yearsProblem,
   type AnalysisType,
@@ -25,19 +22,20 @@ import { defaultHazardLayers, type ByoRegistry, type PublishedDatasets } from '@
 import { z } from 'zod';
 import { createHazardProvider, prefetchPublished } from '../analysis/hazard-provider.js';
 import type { StoredChunk } from '../analysis/result-codec.js';
+import { assetFeatureProperties, cellsOf, countRows, type AssetFeatureProperties, type OwnLayerMarker, type ResultSelection } from '../analysis/result-rows.js';
 import {
-  assetFeatureProperties,
-  assetResultRows,
-  cellsOf,
-  countRows,
-  type AssetFeatureProperties,
-  type OwnLayerMarker,
-  type ResultSelection,
-} from '../analysis/result-rows.js';
-import { loadProjectResults, resultsOf, type DecodeLimit, type ProjectResults, type ResultsAssetRow } from '../analysis/results-reader.js';
+  ANALYSIS_RETRY_AFTER_SECONDS,
+  loadProjectResults,
+  resultsOf,
+  type DecodeLimit,
+  type ProjectResults,
+  type ResultsAssetRow,
+} from '../analysis/results-reader.js';
+import { decodeCursor, encodeCursor, requestFingerprint } from './results-cursor.js';
+import { pageRows, postedSource, projectSource, type RowPlan, type WindowSource } from './results-stream.js';
 import type { DB } from '../../infra/db/database.js';
 import type { ResultsRepository } from './results.repository.js';
-import type { AssetRow, ProjectRow } from '../../infra/db/schema.js';
+import type { ProjectRow } from '../../infra/db/schema.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { assertCan, type ProjectAccessPolicy } from '../access/project-access.policy.js';
@@ -55,6 +53,7 @@ type ParsedRequest = {
   analysis_type: AnalysisType;
   scenarios?: ScenarioCode[] | undefined;
   years?: number[] | undefined;
+  asset_ids?: (number | string)[] | undefined;
   with_mitigation: boolean;
   gdp_adjusted: boolean;
 };
@@ -91,16 +90,47 @@ function inputOf(a: ResultsAsset, i: number): AssetInput {
   };
 }
 
-/** The rows with their money figures withheld, lazily (the rows of a large project are never all in memory). */
-function* withheld(rows: Iterable<AssetResult>): Iterable<AssetResult> {
-  for (const r of rows) yield withholdMoney(r);
+/** The rows with their money figures withheld, batch by batch (the rows of a large project are never all in memory). */
+async function* withheldBatches(batches: AsyncIterable<AssetResult[]>): AsyncGenerator<AssetResult[]> {
+  for await (const b of batches) yield b.map(withholdMoney);
 }
 
-/** CSV text of result rows: RFC 4180 quoting; text cells that a spreadsheet would run as a formula are escaped (csvField). */
-export function resultsCsv(rows: Iterable<AssetResult>): string {
-  const lines = [ASSET_RESULT_COLUMNS.join(',')];
-  for (const r of rows) lines.push(ASSET_RESULT_COLUMNS.map((c) => csvField(r[c])).join(','));
-  return lines.join('\r\n') + '\r\n';
+/** A page of rows: the JSON answer's members before `results`, the next page's cursor, and the rows in batches. */
+export interface RowsPage {
+  head: Omit<ResultsResponse, 'results' | 'next_cursor'>;
+  nextCursor: string | null;
+  /** asset_id is a project's whole number, or a posted id as sent (text or number). */
+  idKind: 'number' | 'text';
+  rows: AsyncIterable<AssetResult[]>;
+}
+
+interface RowSourceOf {
+  hazards: HazardKey[];
+  source: WindowSource;
+  assetCount: number;
+  ordinals: number[] | null;
+  /** The analysis run read (0 for posted assets). */
+  run: number;
+}
+
+const missingIds = (ids: readonly unknown[], where: string) =>
+  badRequest(
+    `asset_ids: ${where} has no asset ${ids
+      .slice(0, 5)
+      .map((i) => JSON.stringify(i))
+      .join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}.`,
+    'asset_ids',
+  );
+
+/** Ordinals of posted assets by their ids (compared as text, so 7 and "7" are the same id); 400 naming asset_ids for others. */
+function postedOrdinals(assets: readonly ResultsAsset[], ids: readonly (number | string)[]): number[] {
+  const byId = new Map<string, number>();
+  assets.forEach((a, i) => {
+    if (a.id !== undefined && a.id !== null && !byId.has(String(a.id))) byId.set(String(a.id), i);
+  });
+  const missing = ids.filter((id) => !byId.has(String(id)));
+  if (missing.length) throw missingIds(missing, 'the posted assets');
+  return [...new Set(ids.map((id) => byId.get(String(id))!))].sort((a, b) => a - b);
 }
 
 /** A GeoJSON FeatureCollection (RFC 7946): Point features in [longitude, latitude], WGS 84. */
@@ -158,58 +188,84 @@ export class ResultsService {
     return project;
   }
 
-  /** Per-asset rows of the request (JSON answer); csv and geojson format the same rows. */
-  async rows(caller: AuthUser, body: ParsedRequest): Promise<{ response: Omit<ResultsResponse, 'results'>; rows: Iterable<AssetResult> }> {
+  /**
+   * A page of the request's rows (every row without `limit`), streamed: the answer's head, the plan (which rows), and
+   * the rows in batches, read a stored chunk at a time (results-stream.ts). `cursor` continues an earlier page.
+   */
+  async rows(caller: AuthUser, body: ParsedRequest, page: { limit?: number | undefined; cursor?: string | undefined } = {}): Promise<RowsPage> {
     const at = body.analysis_type;
     const years = checkYears(at, body.years, 'years');
     const scenarios = [...new Set(body.scenarios ?? SCENARIOS)];
-    let results: ProjectResults<AssetRow | ResultsAssetRow>;
-    let hazards: HazardKey[];
-    let marker: OwnLayerMarker | null = null;
-    if (body.project_id !== undefined) {
-      const project = await this.downloadable(caller, body.project_id);
-      hazards = [...new Set(body.hazards ?? hazardsOfProject(project))];
-      // Count before decoding: the assets of a project are counted in SQL.
-      this.checkSize(await this.repo.assetCount(project.id), { hazards, scenarios, years });
-      results = await loadProjectResults(this.db, project.id, this.decodeLimit);
-      const m = (await this.own?.markerFor(project)) ?? null;
-      await m?.prefetch(results.assets, cellsOf(at, scenarios, years));
-      marker = m;
-    } else {
-      const assets = body.assets!;
-      hazards = [...new Set(body.hazards ?? HAZARD_KEYS)];
-      this.checkSize(assets.length, { hazards, scenarios, years });
-      const registry = this.own ? (await this.own.registryFor(caller.companyId)).registry : null;
-      const own = registry && registry.size > 0 ? registry : null;
-      const pub = (await this.published?.current()) ?? null;
-      results = await this.analyse(assets, own, pub);
-      if (own || pub) marker = markerOf(own, pub);
-      await pub?.prefetch(results.assets, cellsOf(at, scenarios, years));
-    }
+    const { hazards, source, assetCount, ordinals, run } =
+      body.project_id !== undefined ? await this.projectRows(caller, body.project_id, body) : await this.postedRows(caller, body, at, scenarios, years);
     const sel: ResultSelection = { analysisType: at, hazards, scenarios, years, withMitigation: body.with_mitigation, gdpAdjusted: body.gdp_adjusted };
+    const selected = ordinals ? ordinals.length : assetCount;
+    const perAsset = countRows(1, sel);
+    const total = selected * perAsset;
+    const fingerprint = requestFingerprint({ ...body, hazards, scenarios, years });
+    const from = page.cursor !== undefined ? decodeCursor(page.cursor, { run, fingerprint, totalRows: total }) : 0;
+    const to = page.limit !== undefined ? Math.min(total, from + page.limit) : total;
+    const plan: RowPlan = { ordinals, assets: selected, perAsset, total, from, to };
     const money = await this.moneyAllowed(caller);
-    const rows = assetResultRows(results, sel, marker);
+    const batches = pageRows(source, plan, sel);
     return {
-      response: {
+      head: {
         methodology_version: METHODOLOGY_VERSION,
         project_id: body.project_id ?? null,
         analysis_type: at,
-        assets: results.assets.length,
-        rows: countRows(results.assets.length, sel),
+        assets: selected,
+        rows: to - from,
+        total_rows: total,
         money_withheld: money ? null : MONEY_WITHHELD,
       },
-      rows: money ? rows : withheld(rows),
+      nextCursor: to < total ? encodeCursor({ o: to, r: run, f: fingerprint }) : null,
+      idKind: body.project_id !== undefined ? 'number' : 'text',
+      rows: money ? batches : withheldBatches(batches),
     };
   }
 
-  private checkSize(assets: number, sel: Pick<ResultSelection, 'hazards' | 'scenarios' | 'years'>) {
-    const total = countRows(assets, sel);
-    if (total > RESULTS_MAX_ROWS) {
-      throw badRequest(
-        `years: this request makes ${total.toLocaleString('en-US')} rows (assets x hazards x scenarios x years); one answer holds at most ${RESULTS_MAX_ROWS.toLocaleString('en-US')}. Ask for fewer years, scenarios or hazards, or split the assets.`,
-        'years',
-      );
-    }
+  /** A project's stored analysis as a row source (read a chunk at a time). */
+  private async projectRows(caller: AuthUser, projectId: number, body: ParsedRequest): Promise<RowSourceOf> {
+    const project = await this.downloadable(caller, projectId);
+    const hazards = [...new Set(body.hazards ?? hazardsOfProject(project))];
+    const run = await this.finishedRun(project.id);
+    const assetCount = await this.repo.assetCount(project.id);
+    const ordinals = body.asset_ids ? await this.projectOrdinals(project.id, body.asset_ids) : null;
+    const source = projectSource(this.repo, project.id, run, (await this.own?.markerFor(project)) ?? null);
+    return { hazards, source, assetCount, ordinals, run };
+  }
+
+  /** Posted assets analysed now (at most 1,000) as a row source. */
+  private async postedRows(caller: AuthUser, body: ParsedRequest, at: AnalysisType, scenarios: ScenarioCode[], years: number[]): Promise<RowSourceOf> {
+    const assets = body.assets!;
+    const hazards = [...new Set(body.hazards ?? HAZARD_KEYS)];
+    const ordinals = body.asset_ids ? postedOrdinals(assets, body.asset_ids) : null;
+    const registry = this.own ? (await this.own.registryFor(caller.companyId)).registry : null;
+    const own = registry && registry.size > 0 ? registry : null;
+    const pub = (await this.published?.current()) ?? null;
+    const results = await this.analyse(assets, own, pub);
+    await pub?.prefetch(results.assets, cellsOf(at, scenarios, years));
+    return { hazards, source: postedSource(results, own || pub ? markerOf(own, pub) : null), assetCount: assets.length, ordinals, run: 0 };
+  }
+
+  /** The run whose rows are read: 409 while there is none (queued or running: Retry-After), or when it failed. */
+  private async finishedRun(projectId: number): Promise<number> {
+    const p = await this.repo.run(projectId);
+    if (p.results_version !== null) return p.results_version;
+    if (p.status === 'failed') throw new AppError(409, `The analysis of this project failed: ${p.status_message ?? ''}`);
+    throw new AppError(409, 'The analysis of this project is not finished yet. Try again when it is done.', undefined, {
+      retry_after_seconds: ANALYSIS_RETRY_AFTER_SECONDS,
+    });
+  }
+
+  /** Ordinals of a project's asset ids, ascending; 400 naming asset_ids for an id the project does not have. */
+  private async projectOrdinals(projectId: number, ids: readonly (number | string)[]): Promise<number[]> {
+    const nums = ids.map((id) => (typeof id === 'number' ? id : /^\d+$/.test(id.trim()) ? Number(id.trim()) : NaN));
+    const bad = ids.filter((_, i) => !Number.isSafeInteger(nums[i]));
+    const found = await this.repo.ordinalsOf(projectId, [...new Set(nums.filter((n) => Number.isSafeInteger(n)))]);
+    const missing = [...bad, ...nums.filter((n) => Number.isSafeInteger(n) && !found.has(n))];
+    if (missing.length) throw missingIds(missing, `project ${projectId}`);
+    return [...new Set(found.values())].sort((a, b) => a - b);
   }
 
   /** Posted assets through the engine with the default hazard layers, as a project's analysis job does. */
