@@ -58,6 +58,7 @@ import { SystemService } from './modules/system/system.service.js';
 import { SystemRepository } from './modules/system/system.repository.js';
 import { GeoService } from './modules/geo/geo.service.js';
 import { PublishedDatasetService } from './modules/published/published-datasets.service.js';
+import { BasemapService } from './modules/maps/basemap.service.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
 // eslint-disable-next-line max-lines-per-function -- the composition root: one line of wiring per service, read top to bottom
@@ -152,6 +153,7 @@ export function createServices(
     buildingDamage,
     ownLayers,
     published,
+    basemap: new BasemapService(db, config),
     carbon,
     results,
     users,

@@ -26,6 +26,7 @@ import * as m0027 from './migrations/0027_account_recovery.js';
 import * as m0028 from './migrations/0028_stored_files.js';
 import * as m0029 from './migrations/0029_upgrade_requests.js';
 import * as m0032 from './migrations/0032_valuation_denominator.js';
+import * as m0037 from './migrations/0037_basemap_settings.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
 const MIGRATIONS: Record<string, { statements: string[] }> = {
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0028_stored_files': m0028,
   '0029_upgrade_requests': m0029,
   '0032_valuation_denominator': m0032,
+  '0037_basemap_settings': m0037,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -29,7 +29,7 @@ export function MapProjectsTab({ active }: { active: boolean }) {
             title={m.name}
             data-testid="map-project-card"
             extra={
-              <ButtonLink to="/map" state={{ name: m.name }}>
+              <ButtonLink to={`/map/${m.project_id}`}>
                 Analyse
               </ButtonLink>
             }
