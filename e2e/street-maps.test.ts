@@ -77,7 +77,10 @@ describe('street-level maps: harbour coastline offline, address search, a street
     work = mkdtempSync(join(tmpdir(), 'crp-e2e-street-'));
     const layers = streetGrid(CENTER, 0.03);
     layers.roads!.features.forEach((f: Feature, i) => (f.properties = { ...f.properties, name: `Harbour Road ${i + 1}` }));
-    layers.places = { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'Test Harbour Town', kind: 'locality' }, geometry: { type: 'Point', coordinates: CENTER } }] };
+    layers.places = {
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', properties: { name: 'Test Harbour Town', kind: 'locality' }, geometry: { type: 'Point', coordinates: CENTER } }],
+    };
     const bbox: [number, number, number, number] = [CENTER[0] - 0.03, CENTER[1] - 0.03, CENTER[0] + 0.03, CENTER[1] + 0.03];
     archive = join(work, 'harbour.pmtiles');
     writeFileSync(archive, pmtilesArchive(vectorTiles(layers, bbox, 12, 14), bbox, { name: 'test harbour streets' }));
@@ -88,7 +91,11 @@ describe('street-level maps: harbour coastline offline, address search, a street
     await server.stop();
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
     delete env.DATABASE_URL;
-    const admin = spawnSync(process.execPath, [...serverEntryArgs('admin'), 'set-operator', '--company', opCode, '--username', op.username], { cwd: repoRoot, env, encoding: 'utf8' });
+    const admin = spawnSync(process.execPath, [...serverEntryArgs('admin'), 'set-operator', '--company', opCode, '--username', op.username], {
+      cwd: repoRoot,
+      env,
+      encoding: 'utf8',
+    });
     assert.equal(admin.status, 0, admin.stderr);
     server = await startServer({ dataDir });
     browser = await launchBrowser();
@@ -172,7 +179,7 @@ describe('street-level maps: harbour coastline offline, address search, a street
     await atWidths('street-address-search-place', page.locator('.crp-maps-toolbar'));
     await search('17 Zzyzxq Road');
     await page.getByText('Street addresses need a street-level geocoder').waitFor();
-    assert.equal(await page.getByTestId('address-option').count(), 0);
+    assert.equal(await page.locator('[data-testid="address-option"]:visible').count(), 0, 'no place offered');
     await atWidths('street-address-search-none', page.locator('.crp-maps-toolbar'));
     await search('Kwun Tong');
     await page.getByTestId('address-option').first().waitFor();
@@ -186,7 +193,10 @@ describe('street-level maps: harbour coastline offline, address search, a street
     assert.match(await card.getByTestId('basemap-source').innerText(), /offline basemap only/);
     await card.getByLabel('PMTiles archive').fill(join(work, 'missing.pmtiles'));
     await card.getByTestId('basemap-save').click();
-    await page.getByTestId('basemap-refusal').getByText(/no file at/).waitFor();
+    await page
+      .getByTestId('basemap-refusal')
+      .getByText(/no file at/)
+      .waitFor();
     await card.getByLabel('PMTiles archive').fill(archive);
     await card.getByTestId('basemap-save').click();
     await card.getByTestId('basemap-source').filter({ hasText: 'set here' }).waitFor();

@@ -105,6 +105,23 @@ export function contentSecurityPolicy(extraOrigins: string[]): string {
   ].join('; ');
 }
 
+/**
+ * The Content-Security-Policy with the basemap's origins (the environment's or the operator's setting,
+ * basemap.service.ts), which may change while the server runs: built again only when they change.
+ */
+function basemapPolicy(app: FastifyInstance): () => string {
+  let cspFor = '';
+  let csp = '';
+  return () => {
+    const origins = app.services.basemap.origins();
+    const key = origins.join(' ');
+    if (key !== cspFor || !csp) {
+      cspFor = key;
+      csp = contentSecurityPolicy(origins);
+    }
+    return csp;
+  };
+}
 
 /** Browser features the app does not use are switched off; geolocation stays for the map's locate button. */
 export const PERMISSIONS_POLICY =
@@ -176,18 +193,8 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   registerNulGuard(app);
   await registerOpenApi(app);
 
-  // The basemap's origins (environment or the operator's setting, basemap.service.ts) may change while the server runs.
   await app.services.basemap.load();
-  let cspFor = '';
-  let csp = '';
-  const policy = () => {
-    const origins = app.services.basemap.origins().join(' ');
-    if (origins !== cspFor || !csp) {
-      cspFor = origins;
-      csp = contentSecurityPolicy(app.services.basemap.origins());
-    }
-    return csp;
-  };
+  const policy = basemapPolicy(app);
   app.addHook('onSend', async (req, reply) => {
     void reply.header('x-request-id', req.id);
     void reply.header('x-content-type-options', 'nosniff');

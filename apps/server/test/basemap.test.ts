@@ -55,9 +55,7 @@ describe('basemap configuration and the served PMTiles archive', () => {
 
   test('GET /api/config/ (no login) tells the web app which basemap to draw', async () => {
     assert.deepEqual((await plain.api.get('/api/config/')).body, { basemap: { style_url: null, pmtiles_url: null, labels: false } });
-    assert.deepEqual((await local.api.get('/api/config/')).body, {
-      basemap: { style_url: null, pmtiles_url: '/api/basemap/tiles.pmtiles', labels: true },
-    });
+    assert.deepEqual((await local.api.get('/api/config/')).body, { basemap: { style_url: null, pmtiles_url: '/api/basemap/tiles.pmtiles', labels: true } });
     assert.deepEqual((await remote.api.get('/api/config/')).body, {
       basemap: { style_url: 'https://tiles.example.org/styles/street.json', pmtiles_url: null, labels: false },
     });
@@ -151,14 +149,15 @@ describe('the street basemap set by an operator in the app (issue 37 item 4)', (
     assert.equal(set.status, 200, JSON.stringify(set.body));
     assert.equal(set.body.source, 'settings');
     assert.equal(set.body.settings.updated_by, op.username);
-    assert.deepEqual((await s.api.get('/api/config/')).body, {
-      basemap: { style_url: null, pmtiles_url: '/api/basemap/tiles.pmtiles', labels: true },
-    });
+    assert.deepEqual((await s.api.get('/api/config/')).body, { basemap: { style_url: null, pmtiles_url: '/api/basemap/tiles.pmtiles', labels: true } });
     const head = await fetch(`${s.url}/api/basemap/tiles.pmtiles`, { headers: { range: 'bytes=0-126' } });
     assert.equal(head.status, 206);
     assert.deepEqual(Buffer.from(await head.arrayBuffer()), archive.subarray(0, 127));
 
-    const remote = await s.api.request('PUT', '/api/v2/basemap_settings/', { token: op.token, json: { pmtiles: 'https://tiles.example.net/asia.pmtiles', labels: false } });
+    const remote = await s.api.request('PUT', '/api/v2/basemap_settings/', {
+      token: op.token,
+      json: { pmtiles: 'https://tiles.example.net/asia.pmtiles', labels: false },
+    });
     assert.equal(remote.status, 200);
     assert.deepEqual((await s.api.get('/api/config/')).body.basemap, { style_url: null, pmtiles_url: 'https://tiles.example.net/asia.pmtiles', labels: false });
     const csp = (await fetch(`${s.url}/api/health`)).headers.get('content-security-policy');

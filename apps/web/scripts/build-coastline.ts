@@ -86,7 +86,7 @@ console.log(`GSHHG ${version}: ${nSegBin.length} bins of ${binDeg}°, ${segInfo.
 type Seg = { id: number; level: number; xs: Int32Array; ys: Int32Array; used: boolean };
 const U = 65535;
 const WRAP = binNx * U;
-const key = (x: number, y: number) => ((x % WRAP) + WRAP) % WRAP + y * WRAP;
+const key = (x: number, y: number) => (((x % WRAP) + WRAP) % WRAP) + y * WRAP;
 const binNy = nSegBin.length / binNx;
 const byPolygon = new Map<number, Seg[]>();
 for (let b = 0; b < nSegBin.length; b++) {
@@ -133,7 +133,7 @@ function rings(segs: Seg[]): { ring: number[][]; closed: boolean }[] {
     let seg: Seg | undefined = first;
     let closed = false;
     while (seg) {
-      for (let i = ring.length ? 1 : 0; i < seg.xs.length; i++) ring.push([(seg.xs[i]! + shift) / U * binDeg, seg.ys[i]! / U * binDeg - 90]);
+      for (let i = ring.length ? 1 : 0; i < seg.xs.length; i++) ring.push([((seg.xs[i]! + shift) / U) * binDeg, (seg.ys[i]! / U) * binDeg - 90]);
       const ex = seg.xs[seg.xs.length - 1]!;
       const ey = seg.ys[seg.ys.length - 1]!;
       if (key(ex, ey) === key(first.xs[0]!, first.ys[0]!) && ring.length > 3) {
@@ -183,7 +183,10 @@ const xToLon = (x: number, z: number) => (x / 2 ** z) * 360 - 180;
 const yToLat = (y: number, z: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / 2 ** z))) * 180) / Math.PI;
 
 function bboxOf(ft: Feature<Polygon>): [number, number, number, number] {
-  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  let w = Infinity,
+    s = Infinity,
+    e = -Infinity,
+    n = -Infinity;
   for (const [x, y] of ft.geometry.coordinates[0]!) {
     if (x! < w) w = x!;
     if (x! > e) e = x!;
@@ -198,10 +201,14 @@ const boxes = features.map(bboxOf);
 const density = new Float32Array(gunzipSync(readFileSync(POPULATION_FILE)).buffer.slice(0));
 /** Whether a tile touches a 1° cell of at least POPULATED people per km². */
 function populated(z: number, x: number, y: number): boolean {
-  const w = xToLon(x, z), e = xToLon(x + 1, z), n = yToLat(y, z), s = yToLat(y + 1, z);
+  const w = xToLon(x, z),
+    e = xToLon(x + 1, z),
+    n = yToLat(y, z),
+    s = yToLat(y + 1, z);
   for (let lat = Math.floor(s); lat < Math.ceil(n); lat++)
     for (let lon = Math.floor(w); lon < Math.ceil(e); lon++) {
-      const r = 89 - lat, c = lon + 180;
+      const r = 89 - lat,
+        c = lon + 180;
       if (r < 0 || r > 179 || c < 0 || c > 359) continue;
       if (density[r * 360 + c]! >= POPULATED) return true;
     }
@@ -235,7 +242,10 @@ const bn = 2 ** BLOCK_ZOOM;
 let tilesWritten = 0;
 for (let bx = 0; bx < bn; bx++) {
   for (let by = 0; by < bn; by++) {
-    const w = xToLon(bx, BLOCK_ZOOM), e = xToLon(bx + 1, BLOCK_ZOOM), n = yToLat(by, BLOCK_ZOOM), s = yToLat(by + 1, BLOCK_ZOOM);
+    const w = xToLon(bx, BLOCK_ZOOM),
+      e = xToLon(bx + 1, BLOCK_ZOOM),
+      n = yToLat(by, BLOCK_ZOOM),
+      s = yToLat(by + 1, BLOCK_ZOOM);
     if (BBOX && (BBOX[0] > e || BBOX[2] < w || BBOX[1] > n || BBOX[3] < s)) continue;
     const pad = (e - w) * 0.05;
     const inBlock = features.filter((_, i) => {
@@ -250,7 +260,10 @@ for (let bx = 0; bx < bn; bx++) {
     let fine: GeoJSONVT | null = null;
     const visit = (z: number, x: number, y: number): void => {
       if (BBOX) {
-        const tw = xToLon(x, z), te = xToLon(x + 1, z), tn = yToLat(y, z), ts = yToLat(y + 1, z);
+        const tw = xToLon(x, z),
+          te = xToLon(x + 1, z),
+          tn = yToLat(y, z),
+          ts = yToLat(y + 1, z);
         if (BBOX[0] > te || BBOX[2] < tw || BBOX[1] > tn || BBOX[3] < ts) return;
       }
       let t = index.getTile(z, x, y);
@@ -273,10 +286,19 @@ for (let bx = 0; bx < bn; bx++) {
           return;
         }
       }
-      if (z < MAX_ZOOM) for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) visit(z + 1, 2 * x + dx, 2 * y + dy);
+      if (z < MAX_ZOOM)
+        for (const [dx, dy] of [
+          [0, 0],
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ] as const)
+          visit(z + 1, 2 * x + dx, 2 * y + dy);
     };
     visit(BLOCK_ZOOM, bx, by);
-    process.stdout.write(`${new Date().toISOString().slice(11, 19)} block ${bx},${by}: ${inBlock.length} rings, ${entries.length} tiles so far, ${tileData.size} distinct\n`);
+    process.stdout.write(
+      `${new Date().toISOString().slice(11, 19)} block ${bx},${by}: ${inBlock.length} rings, ${entries.length} tiles so far, ${tileData.size} distinct\n`,
+    );
   }
 }
 console.log(`${tilesWritten} tiles cut (${fineTiles} at zoom ${MAX_ZOOM} in full detail), ${entries.length} tile entries, ${tileData.size} distinct`);
@@ -382,6 +404,8 @@ h.writeInt32LE(e7(114.17), 119);
 h.writeInt32LE(e7(22.29), 123);
 const out = Buffer.concat([h, root, metaGz, leaves, ...chunks]);
 writeFileSync(OUT, out);
-console.log(`wrote ${OUT}: ${(out.length / 1e6).toFixed(2)} MB (${entries.length} tiles, ${runs.length} directory runs, ${offsets.size} distinct tiles, ${(dataLen / 1e6).toFixed(2)} MB tile data)`);
+console.log(
+  `wrote ${OUT}: ${(out.length / 1e6).toFixed(2)} MB (${entries.length} tiles, ${runs.length} directory runs, ${offsets.size} distinct tiles, ${(dataLen / 1e6).toFixed(2)} MB tile data)`,
+);
 void latToY;
 void lonToX;

@@ -290,7 +290,9 @@ export const BasemapSettingsInput = z.object({
   pmtiles: basemapPmtiles
     .nullable()
     .optional()
-    .describe('An OpenStreetMap vector-tile archive: an http(s) URL or a .pmtiles file on the server (served at /api/basemap/tiles.pmtiles); null or absent: none'),
+    .describe(
+      'An OpenStreetMap vector-tile archive: an http(s) URL or a .pmtiles file on the server (served at /api/basemap/tiles.pmtiles); null or absent: none',
+    ),
   labels: z.boolean().optional().default(true).describe('Draw street and place names of the archive (glyphs served by this server)'),
 });
 export type BasemapSettingsInput = z.infer<typeof BasemapSettingsInput>;

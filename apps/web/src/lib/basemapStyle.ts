@@ -156,7 +156,12 @@ function labelLayers(): LayerSpecification[] {
       },
       paint: { 'text-color': LABEL_COLOURS.place, 'text-halo-color': LABEL_COLOURS.halo, 'text-halo-width': 2 },
     }) as LayerSpecification;
-  return [road('osm-road-labels', 'roads'), road('osm-transportation-labels', 'transportation_name'), place('osm-place-labels', 'places'), place('osm-place-labels-omt', 'place')];
+  return [
+    road('osm-road-labels', 'roads'),
+    road('osm-transportation-labels', 'transportation_name'),
+    place('osm-place-labels', 'places'),
+    place('osm-place-labels-omt', 'place'),
+  ];
 }
 
 /** The absolute URL of a configured path or URL (MapLibre and the PMTiles reader need absolute URLs). */

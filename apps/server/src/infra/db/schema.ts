@@ -103,7 +103,7 @@ export interface BasemapSettingsTable {
   style_url: string | null;
   pmtiles: string | null;
   labels: Generated<boolean>;
-  updated_at: Generated<Timestamp>;
+  updated_at: Timestamp;
   updated_by: string;
 }
 

@@ -44,7 +44,10 @@ export const basemapRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(createReadStream(file, { start: range.start, end: range.end }) as never);
     },
   );
+};
 
+/** The street basemap set by operators in the app (docs/maps.md "Street basemap"). */
+export const basemapSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
   app.get(
     '/api/v2/basemap_settings/',

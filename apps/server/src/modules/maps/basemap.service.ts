@@ -2,7 +2,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { BasemapConfig, BasemapSettingsAnswer, BasemapSettingsInput } from '@crp/contracts';
 import { REPO_ROOT, type Config } from '../../config.js';
-import type { DB } from '../../infra/db/database.js';
+import { BasemapRepository } from './basemap.repository.js';
 import { AppError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 
@@ -23,10 +23,13 @@ export class BasemapService {
   private loadedAt = 0;
   private static readonly RELOAD_MS = 10_000;
 
+  private readonly repo: BasemapRepository;
+
   constructor(
-    private readonly db: DB,
+    db: ConstructorParameters<typeof BasemapRepository>[0],
     private readonly config: Config,
   ) {
+    this.repo = new BasemapRepository(db);
     this.current = this.fromEnvironment();
   }
 
@@ -38,7 +41,7 @@ export class BasemapService {
 
   /** Reads the stored setting (at start, after a change, and every RELOAD_MS when asked). */
   async load(): Promise<void> {
-    const row = await this.db.selectFrom('basemap_settings').selectAll().where('id', '=', 1).executeTakeFirst();
+    const row = await this.repo.get();
     this.current = row ? { style_url: row.style_url, pmtiles: row.pmtiles, labels: row.labels, source: 'settings' } : this.fromEnvironment();
     this.loadedAt = Date.now();
   }
@@ -73,13 +76,13 @@ export class BasemapService {
   }
 
   async assertOperator(caller: AuthUser): Promise<void> {
-    const row = await this.db.selectFrom('users').select('is_operator').where('id', '=', caller.id).executeTakeFirst();
-    if (!row?.is_operator) throw new AppError(403, 'Only an operator of this installation may set the street basemap (npm run admin -- set-operator).');
+    if (!(await this.repo.isOperator(caller.id)))
+      throw new AppError(403, 'Only an operator of this installation may set the street basemap (npm run admin -- set-operator).');
   }
 
   async answer(): Promise<BasemapSettingsAnswer> {
     await this.load();
-    const row = await this.db.selectFrom('basemap_settings').selectAll().where('id', '=', 1).executeTakeFirst();
+    const row = await this.repo.get();
     return {
       source: this.current.source,
       settings: row
@@ -100,17 +103,13 @@ export class BasemapService {
       ]);
     if (pm && !/^https?:/.test(pm)) pm = checkArchive(pm);
     const values = { style_url: style, pmtiles: pm, labels: input.labels ?? true, updated_at: new Date(), updated_by: by };
-    await this.db
-      .insertInto('basemap_settings')
-      .values({ id: 1, ...values })
-      .onConflict((oc) => oc.column('id').doUpdateSet(values))
-      .execute();
+    await this.repo.put(values);
     return this.answer();
   }
 
   /** Removes the operator's setting: the environment applies again. */
   async clear(): Promise<BasemapSettingsAnswer> {
-    await this.db.deleteFrom('basemap_settings').where('id', '=', 1).execute();
+    await this.repo.remove();
     return this.answer();
   }
 }

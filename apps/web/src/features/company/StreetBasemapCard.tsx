@@ -41,12 +41,10 @@ export function StreetBasemapCard() {
       setRefusal(null);
       void applied(r, 'Street basemap saved: every map opened from now on draws it.');
     },
-    onError: (err: unknown) => setRefusal(err instanceof ApiError ? (err.errors.map((e) => e.message).join(' ') || err.detail || err.message) : 'Saving failed. Try again.'),
+    onError: (err: unknown) =>
+      setRefusal(err instanceof ApiError ? err.errors.map((e) => e.message).join(' ') || err.detail || err.message : 'Saving failed. Try again.'),
   });
-  const clear = useMutation({
-    mutationFn: clearBasemapSettings,
-    onSuccess: (r) => void applied(r, 'Setting removed: the server default applies.'),
-  });
+  const clear = useMutation({ mutationFn: clearBasemapSettings, onSuccess: (r) => void applied(r, 'Setting removed: the server default applies.') });
   if (q.error instanceof ApiError && q.error.status === 403) return null;
   const d = q.data;
 
@@ -101,7 +99,16 @@ export function StreetBasemapCard() {
         )}
       </Form>
       {refusal && (
-        <Alert style={{ marginTop: 12 }} type="error" showIcon closable onClose={() => setRefusal(null)} title="Not saved" description={refusal} data-testid="basemap-refusal" />
+        <Alert
+          style={{ marginTop: 12 }}
+          type="error"
+          showIcon
+          closable
+          onClose={() => setRefusal(null)}
+          title="Not saved"
+          description={refusal}
+          data-testid="basemap-refusal"
+        />
       )}
     </Card>
   );

@@ -53,5 +53,9 @@ export async function searchAddress(q: string, search: (q: string) => Promise<Pl
       note: 'Street addresses need a street-level geocoder, which this installation does not have offline. Search the district or city (for example "Kwun Tong"), then click the map at the exact spot.',
     };
   }
-  return { hits: [], approximate: false, note: `No place matches "${q.trim()}". The offline gazetteer has countries, regions, districts and places; street addresses are not in it.` };
+  return {
+    hits: [],
+    approximate: false,
+    note: `No place matches "${q.trim()}". The offline gazetteer has countries, regions, districts and places; street addresses are not in it.`,
+  };
 }
