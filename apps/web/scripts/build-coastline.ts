@@ -12,16 +12,16 @@
  * point where the next one begins), then cuts Mapbox vector tiles with geojson-vt (layer `coast`, one feature per
  * ring, property `l` = level) and writes a PMTiles v3 archive (gzip tiles, identical tiles stored once, leaf
  * directories). Zooms MIN_ZOOM..MAX_ZOOM; MapLibre over-zooms the MAX_ZOOM tiles beyond. The simplification and the
- * size budget are explained at COARSE below and in docs/decisions.md "Offline coastline".
+ * size budget are explained at COARSE below and in docs/decisions.md "Offline coastline: GSHHG full resolution, zooms 6-9, 30 MB".
  *
  * When the GSHHG file is absent (package not installed) the script says so and exits 0 without touching the
  * committed archive, so a fresh clone keeps working from the committed tiles.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import type { Feature, FeatureCollection, Polygon } from 'geojson';
 import { GeoJSONVT } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
@@ -39,16 +39,12 @@ const BLOCK_ZOOM = 3;
 const EXTENT = 4096;
 const BUFFER = 64;
 /**
- * geojson-vt simplification in tile units (4,096 across a tile, drawn 512 px wide: 8 units are one pixel). Below the
- * top zoom COARSE (one pixel) loses nothing visible. At the top zoom, which MapLibre over-zooms to street zoom, FINE
- * (2 units, about 38 m at the equator at zoom 9, below GSHHG's ~100 m) keeps the full detail where people live: the
- * tiles touching a 1° cell of at least POPULATED people per km² (GPW v4.11 2020, apps/server/data/map); elsewhere
- * (Arctic and Antarctic coasts, empty fjords and archipelagos) the top zoom uses COARSE too (about 150 m).
+ * geojson-vt simplification in tile units (4,096 across a tile, drawn 512 px wide: 8 units are one pixel) at zooms
+ * below MAX_ZOOM, where one pixel loses nothing visible. geojson-vt does not simplify at its maxZoom, so the MAX_ZOOM
+ * tiles, which MapLibre over-zooms to street zoom, keep every GSHHG point (to 1/4,096 of a tile: about 19 m at
+ * zoom 9 at the equator). Sizes per zoom: docs/decisions.md "Offline coastline: GSHHG full resolution, zooms 6-9, 30 MB".
  */
 const COARSE = Number(process.env.COAST_COARSE ?? 8);
-const FINE = Number(process.env.COAST_TOLERANCE ?? 2);
-const POPULATED = Number(process.env.COAST_POPULATED ?? 10);
-const POPULATION_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'data', 'map', 'population_density_1deg.bin.gz');
 /** Optional box [west, south, east, north] (tests and trials). */
 const BBOX = process.env.COAST_BBOX ? (process.env.COAST_BBOX.split(',').map(Number) as [number, number, number, number]) : null;
 
@@ -197,25 +193,6 @@ function bboxOf(ft: Feature<Polygon>): [number, number, number, number] {
 }
 const boxes = features.map(bboxOf);
 
-/** GPW people per km² of the 1° cells (row 0: 90-89°N, column 0: 180-179°W; NaN: no data). */
-const density = new Float32Array(gunzipSync(readFileSync(POPULATION_FILE)).buffer.slice(0));
-/** Whether a tile touches a 1° cell of at least POPULATED people per km². */
-function populated(z: number, x: number, y: number): boolean {
-  const w = xToLon(x, z),
-    e = xToLon(x + 1, z),
-    n = yToLat(y, z),
-    s = yToLat(y + 1, z);
-  for (let lat = Math.floor(s); lat < Math.ceil(n); lat++)
-    for (let lon = Math.floor(w); lon < Math.ceil(e); lon++) {
-      const r = 89 - lat,
-        c = lon + 180;
-      if (r < 0 || r > 179 || c < 0 || c > 359) continue;
-      if (density[r * 360 + c]! >= POPULATED) return true;
-    }
-  return false;
-}
-let fineTiles = 0;
-
 const tileData = new Map<string, { data: Buffer }>();
 const entries: { id: number; hash: string }[] = [];
 function store(z: number, x: number, y: number, raw: Uint8Array): string {
@@ -257,7 +234,6 @@ for (let bx = 0; bx < bn; bx++) {
     const fc: FeatureCollection = { type: 'FeatureCollection', features: inBlock };
     const options = { maxZoom: MAX_ZOOM, indexMaxZoom: BLOCK_ZOOM, indexMaxPoints: 0, extent: EXTENT, buffer: BUFFER };
     const index = new GeoJSONVT(fc, { ...options, tolerance: COARSE });
-    let fine: GeoJSONVT | null = null;
     const visit = (z: number, x: number, y: number): void => {
       if (BBOX) {
         const tw = xToLon(x, z),
@@ -266,13 +242,8 @@ for (let bx = 0; bx < bn; bx++) {
           ts = yToLat(y + 1, z);
         if (BBOX[0] > te || BBOX[2] < tw || BBOX[1] > tn || BBOX[3] < ts) return;
       }
-      let t = index.getTile(z, x, y);
+      const t = index.getTile(z, x, y);
       if (!t || !t.features.length) return; // open water: the style's background
-      if (z === MAX_ZOOM && populated(z, x, y)) {
-        fine ??= new GeoJSONVT(fc, { ...options, tolerance: FINE });
-        t = fine.getTile(z, x, y) ?? t;
-        fineTiles++;
-      }
       if (z >= MIN_ZOOM) {
         const raw = fromGeojsonVt({ coast: t }, { version: 2, extent: EXTENT });
         const hash = store(z, x, y, raw);
@@ -301,7 +272,7 @@ for (let bx = 0; bx < bn; bx++) {
     );
   }
 }
-console.log(`${tilesWritten} tiles cut (${fineTiles} at zoom ${MAX_ZOOM} in full detail), ${entries.length} tile entries, ${tileData.size} distinct`);
+console.log(`${tilesWritten} tiles cut, ${entries.length} tile entries, ${tileData.size} distinct`);
 
 // ---- PMTiles v3 (spec: github.com/protomaps/PMTiles spec/v3/spec.md) ----
 entries.sort((a, b) => a.id - b.id);
