@@ -193,7 +193,6 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   registerNulGuard(app);
   await registerOpenApi(app);
 
-  await app.services.basemap.load();
   const policy = basemapPolicy(app);
   app.addHook('onSend', async (req, reply) => {
     void reply.header('x-request-id', req.id);
