@@ -65,7 +65,8 @@ describe('map module in the browser: create a map, see tiles and legend, export 
     await screenshot(page, 'maps-create-dialog');
     assert.equal(await submit.isDisabled(), false);
     await submit.click();
-    await page.waitForURL('**/map', { timeout: 30_000 });
+    // The map's id is in its address (issue 37 item 4).
+    await page.waitForURL(/\/map\/\d+$/, { timeout: 30_000 });
   });
 
   it('/map: tiles load from our server with the token, legend bottom right, results table, popup with HAND', async () => {
@@ -178,8 +179,19 @@ describe('map module in the browser: create a map, see tiles and legend, export 
     assert.match(await card.innerText(), /1 km x 1 km[\s\S]*Rainfall Flood/);
     await screenshot(page, 'maps-project-tab');
     await card.getByText('Analyse').click();
-    await page.waitForURL('**/map');
+    await page.waitForURL(/\/map\/\d+$/);
     await page.getByTestId('hazard-title').waitFor();
+    // A reload keeps the open map (its id is in the URL), and ?map=<id> opens it too.
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    await page.reload();
+    await page.getByTestId('hazard-title').filter({ hasText: 'Rainfall Flood' }).waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('.crp-page-title').first().innerText(), MAP_NAME);
+    await page.goto(`${s.server.baseUrl}/map?map=${id}`);
+    await page.getByTestId('hazard-title').waitFor({ timeout: 30_000 });
+    await page.goto(`${s.server.baseUrl}/map/999999`);
+    await page.getByText('There is no map 999999 among the maps you can open').waitFor();
+    await page.goto(`${s.server.baseUrl}/map/${id}`);
+    await page.getByTestId('hazard-title').waitFor({ timeout: 30_000 });
     assert.deepEqual(
       s.problems.filter((p) => !/Failed to load resource|geolocation/i.test(p)),
       [],

@@ -105,11 +105,22 @@ export function contentSecurityPolicy(extraOrigins: string[]): string {
   ].join('; ');
 }
 
-/** Origins of the configured basemap URLs (none for paths on this server). */
-export function basemapOrigins(config: Config): string[] {
-  const out = [...config.BASEMAP_ORIGINS];
-  for (const u of [config.BASEMAP_STYLE_URL, config.BASEMAP_PMTILES]) if (u && /^https?:\/\//.test(u)) out.push(new URL(u).origin);
-  return out;
+/**
+ * The Content-Security-Policy with the basemap's origins (the environment's or the operator's setting,
+ * basemap.service.ts), which may change while the server runs: built again only when they change.
+ */
+function basemapPolicy(app: FastifyInstance): () => string {
+  let cspFor = '';
+  let csp = '';
+  return () => {
+    const origins = app.services.basemap.origins();
+    const key = origins.join(' ');
+    if (key !== cspFor || !csp) {
+      cspFor = key;
+      csp = contentSecurityPolicy(origins);
+    }
+    return csp;
+  };
 }
 
 /** Browser features the app does not use are switched off; geolocation stays for the map's locate button. */
@@ -182,13 +193,13 @@ export async function buildApp(config: Config, database: DatabaseHandle, options
   registerNulGuard(app);
   await registerOpenApi(app);
 
-  const csp = contentSecurityPolicy(basemapOrigins(config));
+  const policy = basemapPolicy(app);
   app.addHook('onSend', async (req, reply) => {
     void reply.header('x-request-id', req.id);
     void reply.header('x-content-type-options', 'nosniff');
     void reply.header('referrer-policy', 'same-origin');
     void reply.header('x-frame-options', 'DENY');
-    void reply.header('content-security-policy', csp);
+    void reply.header('content-security-policy', policy());
     void reply.header('permissions-policy', PERMISSIONS_POLICY);
     void reply.header('cross-origin-opener-policy', 'same-origin');
     // Only over TLS: behind a TLS-terminating proxy (TRUST_PROXY=true, X-Forwarded-Proto: https) or TLS in Node.

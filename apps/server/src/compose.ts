@@ -59,6 +59,7 @@ import { SystemService } from './modules/system/system.service.js';
 import { SystemRepository } from './modules/system/system.repository.js';
 import { GeoService } from './modules/geo/geo.service.js';
 import { PublishedDatasetService } from './modules/published/published-datasets.service.js';
+import { BasemapService } from './modules/maps/basemap.service.js';
 
 /** Wires services once per app; routes reach them through `app.services`. */
 // eslint-disable-next-line max-lines-per-function -- the composition root: one line of wiring per service, read top to bottom
@@ -153,6 +154,7 @@ export function createServices(
     buildingDamage,
     ownLayers,
     published,
+    basemap: new BasemapService(db, config),
     carbon,
     results,
     cogFiles: new CogFileCache(config.COG_CACHE_MB * 2 ** 20),

@@ -22,6 +22,8 @@ async function prepare(config: Config) {
   const database = await openDatabase(config);
   const applied = await migrateToLatest(database.db);
   const app = await buildApp(config, database);
+  // The street basemap set in the app (its origins go into every answer's Content-Security-Policy).
+  await app.services.basemap.load();
   if (applied.length) app.log.info({ applied }, 'migrations applied');
   const announced = await announceReleases(database.db, app.services.notifications);
   if (announced.length) app.log.info({ announced }, 'releases announced');

@@ -8,7 +8,7 @@ import { geoRoutes } from './modules/geo/geo.routes.js';
 import { hazardRoutes } from './modules/hazards/hazards.routes.js';
 import { typhoonTrackRoutes } from './modules/hazards/typhoon-track.routes.js';
 import { faqRoutes } from './modules/help/faq.routes.js';
-import { basemapRoutes } from './modules/maps/basemap.routes.js';
+import { basemapRoutes, basemapSettingsRoutes } from './modules/maps/basemap.routes.js';
 import { mapRoutes } from './modules/maps/maps.routes.js';
 import { tileRoutes } from './modules/maps/tiles.routes.js';
 import { ownLayerRoutes } from './modules/own-layers/own-layers.routes.js';
@@ -28,6 +28,7 @@ import { upgradeRequestRoutes } from './modules/upgrades/upgrade-requests.routes
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(systemRoutes);
   await app.register(basemapRoutes);
+  await app.register(basemapSettingsRoutes);
   await app.register(accountRoutes);
   await app.register(upgradeRequestRoutes);
   await app.register(projectRoutes);

@@ -95,6 +95,12 @@ const ACCESS: Record<string, Rule> = {
   'GET /api/config/': { kind: 'public', call: () => ({ path: '/api/config/' }) },
   // Public OpenStreetMap tiles (none configured here: 404, not an auth error).
   'GET /api/basemap/tiles.pmtiles': { kind: 'public', call: () => ({ path: '/api/basemap/tiles.pmtiles' }) },
+  'GET /api/v2/basemap_settings/': { kind: 'operator', call: () => ({ path: '/api/v2/basemap_settings/' }) },
+  'PUT /api/v2/basemap_settings/': {
+    kind: 'operator',
+    call: () => ({ path: '/api/v2/basemap_settings/', opts: { json: { pmtiles: '/nonexistent.pmtiles' } } }),
+  },
+  'DELETE /api/v2/basemap_settings/': { kind: 'operator', call: () => ({ path: '/api/v2/basemap_settings/' }) },
   'POST /api/user/register/': { kind: 'public', call: () => ({ path: '/api/user/register/', opts: { json: newUser() } }) },
   'POST /api/user/rest_login/': {
     kind: 'public',

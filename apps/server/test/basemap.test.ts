@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.js';
 import { parseRange } from '../src/modules/maps/basemap.routes.js';
-import { startServer, type TestServer } from './support/harness.js';
+import { registerAndLogin, startServer, type TestServer } from './support/harness.js';
 
 const directive = (csp: string | null, name: string) =>
   (csp ?? '')
@@ -54,10 +54,10 @@ describe('basemap configuration and the served PMTiles archive', () => {
   });
 
   test('GET /api/config/ (no login) tells the web app which basemap to draw', async () => {
-    assert.deepEqual((await plain.api.get('/api/config/')).body, { basemap: { style_url: null, pmtiles_url: null } });
-    assert.deepEqual((await local.api.get('/api/config/')).body, { basemap: { style_url: null, pmtiles_url: '/api/basemap/tiles.pmtiles' } });
+    assert.deepEqual((await plain.api.get('/api/config/')).body, { basemap: { style_url: null, pmtiles_url: null, labels: false } });
+    assert.deepEqual((await local.api.get('/api/config/')).body, { basemap: { style_url: null, pmtiles_url: '/api/basemap/tiles.pmtiles', labels: true } });
     assert.deepEqual((await remote.api.get('/api/config/')).body, {
-      basemap: { style_url: 'https://tiles.example.org/styles/street.json', pmtiles_url: null },
+      basemap: { style_url: 'https://tiles.example.org/styles/street.json', pmtiles_url: null, labels: false },
     });
   });
 
@@ -91,5 +91,82 @@ describe('basemap configuration and the served PMTiles archive', () => {
     assert.deepEqual(directive(csp, 'script-src'), ["'self'"]);
     const localCsp = (await fetch(`${local.url}/api/health`)).headers.get('content-security-policy');
     assert.deepEqual(directive(localCsp, 'connect-src'), ["'self'"], 'a served local file needs no other origin');
+  });
+});
+
+describe('the street basemap set by an operator in the app (issue 37 item 4)', () => {
+  let s: TestServer;
+  let work = '';
+  let file = '';
+  let op: Awaited<ReturnType<typeof registerAndLogin>>;
+  let member: Awaited<ReturnType<typeof registerAndLogin>>;
+  // A PMTiles v3 header and some bytes: the server checks the magic, the browser test reads real tiles.
+  const archive = Buffer.concat([Buffer.from('PMTiles'), Buffer.from([3]), randomBytes(2000)]);
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'crp-basemap-set-'));
+    file = join(work, 'region.pmtiles');
+    writeFileSync(file, archive);
+    writeFileSync(join(work, 'not-an-archive.pmtiles'), 'hello');
+    s = await startServer({ BASEMAP_STYLE_URL: 'https://env.example.org/style.json' });
+    op = await registerAndLogin(s.api);
+    member = await registerAndLogin(s.api);
+    await s.db.updateTable('users').set({ is_operator: true }).where('id', '=', op.userId).execute();
+  });
+  after(async () => {
+    await s?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  test('only operators read or change it (403 for a company administrator)', async () => {
+    assert.equal((await s.api.get('/api/v2/basemap_settings/', { token: member.token })).status, 403);
+    assert.equal((await s.api.request('PUT', '/api/v2/basemap_settings/', { token: member.token, json: { pmtiles: file } })).status, 403);
+    assert.equal((await s.api.request('DELETE', '/api/v2/basemap_settings/', { token: member.token })).status, 403);
+    assert.equal((await s.api.get('/api/v2/basemap_settings/')).status, 401);
+  });
+
+  test('the environment is the default; bad input is a 400 naming the field', async () => {
+    const r = await s.api.get('/api/v2/basemap_settings/', { token: op.token });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.source, 'environment');
+    assert.equal(r.body.settings, null);
+    assert.equal(r.body.basemap.style_url, 'https://env.example.org/style.json');
+    for (const [json, field, message] of [
+      [{ pmtiles: join(work, 'missing.pmtiles') }, 'pmtiles', /no file at/],
+      [{ pmtiles: join(work, 'not-an-archive.pmtiles') }, 'pmtiles', /not a PMTiles version 3 archive/],
+      [{ pmtiles: '/etc/passwd' }, 'pmtiles', /http\(s\) URL or the path of a \.pmtiles file/],
+      [{ style_url: 'ftp://x/style.json' }, 'style_url', /http\(s\) URL or a path/],
+      [{}, 'style_url', /style_url or pmtiles/],
+    ] as const) {
+      const bad = await s.api.request('PUT', '/api/v2/basemap_settings/', { token: op.token, json });
+      assert.equal(bad.status, 400, JSON.stringify(json));
+      assert.match(JSON.stringify(bad.body), new RegExp(field));
+      assert.match(JSON.stringify(bad.body), message);
+    }
+  });
+
+  test('a local archive set in the app replaces the environment: /api/config/, the served file and the CSP follow; removing it restores the default', async () => {
+    const set = await s.api.request('PUT', '/api/v2/basemap_settings/', { token: op.token, json: { pmtiles: file, labels: true } });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.equal(set.body.source, 'settings');
+    assert.equal(set.body.settings.updated_by, op.username);
+    assert.deepEqual((await s.api.get('/api/config/')).body, { basemap: { style_url: null, pmtiles_url: '/api/basemap/tiles.pmtiles', labels: true } });
+    const head = await fetch(`${s.url}/api/basemap/tiles.pmtiles`, { headers: { range: 'bytes=0-126' } });
+    assert.equal(head.status, 206);
+    assert.deepEqual(Buffer.from(await head.arrayBuffer()), archive.subarray(0, 127));
+
+    const remote = await s.api.request('PUT', '/api/v2/basemap_settings/', {
+      token: op.token,
+      json: { pmtiles: 'https://tiles.example.net/asia.pmtiles', labels: false },
+    });
+    assert.equal(remote.status, 200);
+    assert.deepEqual((await s.api.get('/api/config/')).body.basemap, { style_url: null, pmtiles_url: 'https://tiles.example.net/asia.pmtiles', labels: false });
+    const csp = (await fetch(`${s.url}/api/health`)).headers.get('content-security-policy');
+    assert.ok(directive(csp, 'connect-src')?.includes('https://tiles.example.net'), csp ?? '');
+    assert.equal((await fetch(`${s.url}/api/basemap/tiles.pmtiles`)).status, 404, 'a remote archive is not served here');
+
+    const cleared = await s.api.request('DELETE', '/api/v2/basemap_settings/', { token: op.token });
+    assert.equal(cleared.status, 200);
+    assert.equal(cleared.body.source, 'environment');
+    assert.deepEqual((await s.api.get('/api/config/')).body.basemap, { style_url: 'https://env.example.org/style.json', pmtiles_url: null, labels: false });
   });
 });

@@ -18,6 +18,9 @@ OPERATIONS = {
     "getConfig": ("get_config", "GET", "/api/config/"),
     "getChangelog": ("get_changelog", "GET", "/api/changelog/"),
     "getBasemapTilesPmtiles": ("get_basemap_tiles_pmtiles", "GET", "/api/basemap/tiles.pmtiles"),
+    "getV2BasemapSettings": ("get_v2_basemap_settings", "GET", "/api/v2/basemap_settings/"),
+    "putV2BasemapSettings": ("put_v2_basemap_settings", "PUT", "/api/v2/basemap_settings/"),
+    "deleteV2BasemapSettings": ("delete_v2_basemap_settings", "DELETE", "/api/v2/basemap_settings/"),
     "postUserRegister": ("post_user_register", "POST", "/api/user/register/"),
     "postUserRestLogin": ("post_user_rest_login", "POST", "/api/user/rest_login/"),
     "postUserRestLogout": ("post_user_rest_logout", "POST", "/api/user/rest_logout/"),
@@ -127,7 +130,7 @@ OPERATIONS = {
 
 
 class Operations(BaseClient):
-    """Every operation of the API (109); `crp_client.Client` adds login and the waiting helpers."""
+    """Every operation of the API (112); `crp_client.Client` adds login and the waiting helpers."""
 
     def get_health(self) -> GetHealthResponse:
         """
@@ -181,6 +184,54 @@ class Operations(BaseClient):
             "/api/basemap/tiles.pmtiles",
             headers={"range": range},
             auth=False,
+        )
+
+    def get_v2_basemap_settings(self) -> GetV2BasemapSettingsResponse:
+        """
+        The street basemap of every map (operators only): the setting made in the app, the environment default
+        and what is in force
+
+        `GET /api/v2/basemap_settings/` (operationId `getV2BasemapSettings`).
+
+        Raises ApiError on 400, 401, 403 and any other error answer.
+        """
+        return self._request(
+            "GET",
+            "/api/v2/basemap_settings/",
+        )
+
+    def put_v2_basemap_settings(self, body: PutV2BasemapSettingsBody) -> PutV2BasemapSettingsResponse:
+        """
+        Set the street basemap of every map (operators only); it replaces BASEMAP_STYLE_URL and
+        BASEMAP_PMTILES until removed
+
+        A style URL (MapLibre style JSON) replaces the street style; a PMTiles archive (an http(s) URL, or a
+        .pmtiles file on the server, served at /api/basemap/tiles.pmtiles) is drawn over the offline basemap,
+        with street and place names when labels is true (glyphs served by this server). A local file must
+        exist and be a PMTiles v3 archive (400 naming pmtiles otherwise).
+
+        `PUT /api/v2/basemap_settings/` (operationId `putV2BasemapSettings`).
+
+        Raises ApiError on 400, 401, 403 and any other error answer.
+        """
+        return self._request(
+            "PUT",
+            "/api/v2/basemap_settings/",
+            body=body,
+            media="application/json",
+        )
+
+    def delete_v2_basemap_settings(self) -> DeleteV2BasemapSettingsResponse:
+        """
+        Remove the street basemap set in the app (operators only): the environment default applies again
+
+        `DELETE /api/v2/basemap_settings/` (operationId `deleteV2BasemapSettings`).
+
+        Raises ApiError on 400, 401, 403 and any other error answer.
+        """
+        return self._request(
+            "DELETE",
+            "/api/v2/basemap_settings/",
         )
 
     def post_user_register(self, body: PostUserRegisterBody) -> PostUserRegisterResponse:

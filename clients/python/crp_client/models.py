@@ -583,6 +583,62 @@ class GetConfigResponse(TypedDict):
     basemap: Dict[str, Any]
 
 
+class GetV2BasemapSettingsResponse(TypedDict):
+    """
+    200 answer of getV2BasemapSettings.
+    """
+
+    source: Literal["settings", "environment", "offline"]
+    #: What an operator set in the app (null: nothing; the environment applies)
+    settings: Optional[Dict[str, Any]]
+    #: BASEMAP_STYLE_URL and BASEMAP_PMTILES of the server
+    environment: Dict[str, Any]
+    #: What the maps draw now (as GET /api/config/ answers)
+    basemap: Dict[str, Any]
+
+
+class PutV2BasemapSettingsBody(TypedDict):
+    """
+    Request body of putV2BasemapSettings (PUT /api/v2/basemap_settings/).
+    """
+
+    #: A MapLibre style JSON (http(s) URL or a path on this server); null or absent: none
+    style_url: NotRequired[Optional[str]]
+    #: An OpenStreetMap vector-tile archive: an http(s) URL or a .pmtiles file on the server (served at
+    #: /api/basemap/tiles.pmtiles); null or absent: none
+    pmtiles: NotRequired[Optional[str]]
+    #: Draw street and place names of the archive (glyphs served by this server)
+    labels: NotRequired[bool]
+
+
+class PutV2BasemapSettingsResponse(TypedDict):
+    """
+    200 answer of putV2BasemapSettings.
+    """
+
+    source: Literal["settings", "environment", "offline"]
+    #: What an operator set in the app (null: nothing; the environment applies)
+    settings: Optional[Dict[str, Any]]
+    #: BASEMAP_STYLE_URL and BASEMAP_PMTILES of the server
+    environment: Dict[str, Any]
+    #: What the maps draw now (as GET /api/config/ answers)
+    basemap: Dict[str, Any]
+
+
+class DeleteV2BasemapSettingsResponse(TypedDict):
+    """
+    200 answer of deleteV2BasemapSettings.
+    """
+
+    source: Literal["settings", "environment", "offline"]
+    #: What an operator set in the app (null: nothing; the environment applies)
+    settings: Optional[Dict[str, Any]]
+    #: BASEMAP_STYLE_URL and BASEMAP_PMTILES of the server
+    environment: Dict[str, Any]
+    #: What the maps draw now (as GET /api/config/ answers)
+    basemap: Dict[str, Any]
+
+
 class PostUserRegisterBody(TypedDict):
     """
     Request body of postUserRegister (POST /api/user/register/).
@@ -2390,6 +2446,10 @@ __all__ = [
     "UpgradeRequest",
     "GetHealthResponse",
     "GetConfigResponse",
+    "GetV2BasemapSettingsResponse",
+    "PutV2BasemapSettingsBody",
+    "PutV2BasemapSettingsResponse",
+    "DeleteV2BasemapSettingsResponse",
     "PostUserRegisterBody",
     "PostUserRegisterResponse",
     "PostUserRestLoginBody",

@@ -259,9 +259,52 @@ export type MapProjectItem = z.infer<typeof MapProjectItem>;
 export const BasemapConfig = z.object({
   style_url: z.string().nullable().describe('A MapLibre style JSON for the street view, or null'),
   pmtiles_url: z.string().nullable().describe('An OpenStreetMap vector-tile archive (PMTiles) drawn over the offline basemap, or null'),
+  labels: z
+    .boolean()
+    .default(false)
+    .describe('Draw the street and place names of the archive (font files served by this app under /basemap/fonts/; no glyph server is needed)'),
 });
 export type BasemapConfig = z.infer<typeof BasemapConfig>;
 
 /** `GET /api/config/`: what the web app needs to know of the server's configuration before it draws (no login). */
 export const ClientConfigAnswer = z.object({ basemap: BasemapConfig });
 export type ClientConfigAnswer = z.infer<typeof ClientConfigAnswer>;
+
+/** Where the street basemap in force comes from: the operator's setting in the app, the server environment, or neither. */
+export const BASEMAP_SOURCES = ['settings', 'environment', 'offline'] as const;
+
+const basemapStyleUrl = z
+  .string()
+  .trim()
+  .max(2000, 'style_url is too long')
+  .refine((v) => v.startsWith('/') || /^https?:\/\/[^/\s]+/.test(v), 'style_url must be an http(s) URL or a path on this server starting with /');
+const basemapPmtiles = z
+  .string()
+  .trim()
+  .max(2000, 'pmtiles is too long')
+  .refine((v) => /^https?:\/\/[^/\s]+/.test(v) || v.endsWith('.pmtiles'), 'pmtiles must be an http(s) URL or the path of a .pmtiles file on the server');
+
+/** `PUT api/v2/basemap_settings/` (operators): the street basemap of every map of the installation. */
+export const BasemapSettingsInput = z.object({
+  style_url: basemapStyleUrl.nullable().optional().describe('A MapLibre style JSON (http(s) URL or a path on this server); null or absent: none'),
+  pmtiles: basemapPmtiles
+    .nullable()
+    .optional()
+    .describe(
+      'An OpenStreetMap vector-tile archive: an http(s) URL or a .pmtiles file on the server (served at /api/basemap/tiles.pmtiles); null or absent: none',
+    ),
+  labels: z.boolean().optional().default(true).describe('Draw street and place names of the archive (glyphs served by this server)'),
+});
+export type BasemapSettingsInput = z.infer<typeof BasemapSettingsInput>;
+
+/** `GET api/v2/basemap_settings/` (operators): the setting, the environment default and what is in force. */
+export const BasemapSettingsAnswer = z.object({
+  source: z.enum(BASEMAP_SOURCES),
+  settings: z
+    .object({ style_url: z.string().nullable(), pmtiles: z.string().nullable(), labels: z.boolean(), updated_at: z.string(), updated_by: z.string() })
+    .nullable()
+    .describe('What an operator set in the app (null: nothing; the environment applies)'),
+  environment: z.object({ style_url: z.string().nullable(), pmtiles: z.string().nullable() }).describe('BASEMAP_STYLE_URL and BASEMAP_PMTILES of the server'),
+  basemap: BasemapConfig.describe('What the maps draw now (as GET /api/config/ answers)'),
+});
+export type BasemapSettingsAnswer = z.infer<typeof BasemapSettingsAnswer>;

@@ -6,6 +6,7 @@ export const queryKeys = {
   auditLog: (params: object) => ['company', 'audit-log', params] as const,
   ownLayers: ['company', 'own-layers'] as const,
   publishedDatasets: ['installation', 'published-datasets'] as const,
+  basemapSettings: ['installation', 'basemap-settings'] as const,
   upgradeRequests: ['upgrade-requests'] as const,
   apiTokens: (scope: 'mine' | 'company') => ['api-tokens', scope] as const,
   projectList: (userId: number) => ['projects', 'list', userId] as const,

@@ -85,7 +85,11 @@ function Landing() {
   return isAuthenticated ? <Navigate to="/location" replace /> : <LandingPage />;
 }
 
-const signedInRoutes: RouteObject[] = SIGNED_IN_ROUTES.map((path) => ({ path, element: BUILT[path] }));
+const signedInRoutes: RouteObject[] = [
+  ...SIGNED_IN_ROUTES.map((path) => ({ path, element: BUILT[path] })),
+  // A map's own address (docs/maps.md "Map ids in the URL"): a reload keeps the open map.
+  { path: '/map/:id', element: <MapPage /> },
+];
 
 export const routes: RouteObject[] = [
   {

@@ -15,6 +15,24 @@ export const DEFAULT_ZOOM = 5.5;
 const MAX_LAT = 85.0511287798066;
 
 const NE_ATTRIBUTION = 'Natural Earth (public domain)';
+const GSHHG_ATTRIBUTION = 'Coastline: GSHHG 2.3.7 (Wessel & Smith, LGPL)';
+/**
+ * The zoom from which the offline street style draws the full-resolution GSHHG coastline and water
+ * (public/basemap/coast.pmtiles, zooms 5-10, over-zoomed above) instead of Natural Earth 1:50m.
+ */
+export const COAST_MIN_ZOOM = 6;
+/** The highest zoom at which the offline basemap has useful detail (a harbour's shape); above it a note says so. */
+export const OFFLINE_DETAIL_MAX_ZOOM = 15;
+/** Colours of the offline street style (the dark style of features/maps/mapStyles.ts overrides them). */
+export const OFFLINE_COLOURS = { water: '#a9cfe0', land: '#f3f1ea', landOutline: '#c9c4b5' };
+
+/**
+ * Fill colour of a GSHHG ring by its level (`l`): 1 land, 2 lake, 3 island in a lake, 4 pond on such an island.
+ * Rings are separate features drawn in level order (fill-sort-key), so a lake paints over its land.
+ */
+export function coastFillColour(land: string, water: string): unknown {
+  return ['match', ['get', 'l'], [2, 4], water, land];
+}
 const RELIEF_ATTRIBUTION = 'Relief: NASA Earth Observatory';
 
 function asset(name: string): string {
@@ -29,6 +47,7 @@ function vectorSources(): StyleSpecification['sources'] {
     lakes: { type: 'geojson', data: asset('lakes.geojson') },
     rivers: { type: 'geojson', data: asset('rivers.geojson') },
     borders: { type: 'geojson', data: asset('borders.geojson') },
+    coast: { type: 'vector', url: `pmtiles://${asset('coast.pmtiles')}`, attribution: GSHHG_ATTRIBUTION },
   };
 }
 
@@ -85,6 +104,66 @@ function osmLayers(): LayerSpecification[] {
   ];
 }
 
+/** The font of the labels: Liberation Sans (SIL OFL 1.1), served by this app from public/basemap/fonts/. */
+export const LABEL_FONT = 'Liberation Sans Regular';
+const LABEL_FONT_BOLD = 'Liberation Sans Bold';
+
+/**
+ * MapLibre draws label glyphs itself from these font files (the style's `font-faces`), so no glyph server and no
+ * internet are needed; characters the files lack (Chinese, for one) are drawn with the browser's own fonts.
+ */
+function fontFaces(): Record<string, { url: string }[]> {
+  return { [LABEL_FONT]: [{ url: asset('fonts/LiberationSans-Regular.ttf') }], [LABEL_FONT_BOLD]: [{ url: asset('fonts/LiberationSans-Bold.ttf') }] };
+}
+
+/** Colours of the labels (the dark style overrides them). */
+export const LABEL_COLOURS = { text: '#3d3d3d', halo: '#ffffff', place: '#222222' };
+
+/**
+ * Street and place names of an OpenStreetMap archive, both schemas: Protomaps (`roads`, `places`, `water` with
+ * `name`, `name:en`) and OpenMapTiles (`transportation_name`, `place`, `water_name`). English where the archive has it.
+ */
+function labelLayers(): LayerSpecification[] {
+  const name: unknown = ['coalesce', ['get', 'name:en'], ['get', 'name_en'], ['get', 'name']];
+  const road = (id: string, sourceLayer: string): LayerSpecification =>
+    ({
+      id,
+      type: 'symbol',
+      source: 'osm',
+      'source-layer': sourceLayer,
+      minzoom: 13,
+      layout: {
+        'symbol-placement': 'line',
+        'text-field': name,
+        'text-font': [LABEL_FONT],
+        'text-size': ['interpolate', ['linear'], ['zoom'], 13, 10, 18, 14],
+        'text-max-angle': 30,
+      },
+      paint: { 'text-color': LABEL_COLOURS.text, 'text-halo-color': LABEL_COLOURS.halo, 'text-halo-width': 1.5 },
+    }) as LayerSpecification;
+  const place = (id: string, sourceLayer: string): LayerSpecification =>
+    ({
+      id,
+      type: 'symbol',
+      source: 'osm',
+      'source-layer': sourceLayer,
+      layout: {
+        'text-field': name,
+        'text-font': [LABEL_FONT_BOLD],
+        'text-size': ['interpolate', ['linear'], ['zoom'], 8, 11, 16, 16],
+        'text-max-width': 8,
+        'text-padding': 4,
+      },
+      paint: { 'text-color': LABEL_COLOURS.place, 'text-halo-color': LABEL_COLOURS.halo, 'text-halo-width': 2 },
+    }) as LayerSpecification;
+  return [
+    road('osm-road-labels', 'roads'),
+    road('osm-transportation-labels', 'transportation_name'),
+    place('osm-place-labels', 'places'),
+    place('osm-place-labels-omt', 'place'),
+  ];
+}
+
 /** The absolute URL of a configured path or URL (MapLibre and the PMTiles reader need absolute URLs). */
 const absolute = (u: string) => new URL(u, window.location.href).href;
 
@@ -104,20 +183,40 @@ export function streetStyle(): BasemapStyle {
   return {
     ...base,
     sources: { ...base.sources, osm: { type: 'vector', url: `pmtiles://${absolute(cfg.pmtiles_url)}`, attribution: '© OpenStreetMap contributors' } },
-    // Over land, lakes and rivers, under the borders.
-    layers: [...base.layers.slice(0, -1), ...osmLayers(), ...base.layers.slice(-1)],
-  };
+    // Over land, lakes and rivers, under the borders; names on top.
+    layers: [...base.layers.slice(0, -1), ...osmLayers(), ...base.layers.slice(-1), ...(cfg.labels ? labelLayers() : [])],
+    ...(cfg.labels ? { 'font-faces': fontFaces() } : {}),
+  } as StyleSpecification;
 }
 
-/** The offline street style (Natural Earth only). */
+/**
+ * The offline street style: Natural Earth 1:50m land and lakes below zoom COAST_MIN_ZOOM, the GSHHG full-resolution
+ * coastline and water (about 100 m) from there on, Natural Earth rivers and borders on top.
+ */
 export function offlineStreetStyle(): StyleSpecification {
+  registerPmtiles(); // the coastline archive is read with HTTP Range requests
   return {
     version: 8,
     sources: vectorSources(),
     layers: [
-      { id: 'water', type: 'background', paint: { 'background-color': '#a9cfe0' } },
-      { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#f3f1ea', 'fill-outline-color': '#c9c4b5' } },
-      { id: 'lakes', type: 'fill', source: 'lakes', paint: { 'fill-color': '#a9cfe0' } },
+      { id: 'water', type: 'background', paint: { 'background-color': OFFLINE_COLOURS.water } },
+      {
+        id: 'land',
+        type: 'fill',
+        source: 'land',
+        maxzoom: COAST_MIN_ZOOM,
+        paint: { 'fill-color': OFFLINE_COLOURS.land, 'fill-outline-color': OFFLINE_COLOURS.landOutline },
+      },
+      { id: 'lakes', type: 'fill', source: 'lakes', maxzoom: COAST_MIN_ZOOM, paint: { 'fill-color': OFFLINE_COLOURS.water } },
+      {
+        id: 'coast',
+        type: 'fill',
+        source: 'coast',
+        'source-layer': 'coast',
+        minzoom: COAST_MIN_ZOOM,
+        layout: { 'fill-sort-key': ['get', 'l'] },
+        paint: { 'fill-color': coastFillColour(OFFLINE_COLOURS.land, OFFLINE_COLOURS.water) as string, 'fill-antialias': true },
+      },
       { id: 'rivers', type: 'line', source: 'rivers', paint: { 'line-color': '#7fb5d0', 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.5, 8, 1.6] } },
       {
         id: 'borders',

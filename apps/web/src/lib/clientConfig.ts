@@ -5,7 +5,7 @@ import { request } from '../api/http';
  * The server configuration the web app needs before it draws (`GET /api/config/`): loaded once at start-up. When the
  * call fails the app runs with the defaults (the offline basemap), so a slow or old server never blocks the login.
  */
-let basemap: BasemapConfig = { style_url: null, pmtiles_url: null };
+let basemap: BasemapConfig = { style_url: null, pmtiles_url: null, labels: false };
 
 export async function loadClientConfig(timeoutMs = 3000): Promise<void> {
   try {

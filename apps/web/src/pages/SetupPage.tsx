@@ -6,6 +6,7 @@ import { AccountCard } from '../features/company/AccountCard';
 import { CompanyMembersCard } from '../features/company/CompanyMembersCard';
 import { ActivityLogCard } from '../features/company/ActivityLogCard';
 import { PublishedDatasetsCard } from '../features/company/PublishedDatasetsCard';
+import { StreetBasemapCard } from '../features/company/StreetBasemapCard';
 import { UpgradeRequestsCard } from '../features/plans/UpgradeRequestsCard';
 import { ApiTokensCard } from '../features/apitokens/ApiTokensCard';
 import { useAuth } from '../lib/AuthProvider';
@@ -46,6 +47,11 @@ export function SetupPage() {
           <Col xs={24}>
             {/* the installation's operators only (the server answers 403 to anyone else; not asked, so no console error) */}
             <PublishedDatasetsCard />
+          </Col>
+        )}
+        {user?.is_operator && (
+          <Col xs={24}>
+            <StreetBasemapCard />
           </Col>
         )}
         {user?.is_company_admin && (

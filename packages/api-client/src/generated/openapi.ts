@@ -69,6 +69,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/basemap_settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The street basemap of every map (operators only): the setting made in the app, the environment default and what is in force */
+        get: operations["getV2BasemapSettings"];
+        /**
+         * Set the street basemap of every map (operators only); it replaces BASEMAP_STYLE_URL and BASEMAP_PMTILES until removed
+         * @description A style URL (MapLibre style JSON) replaces the street style; a PMTiles archive (an http(s) URL, or a .pmtiles file on the server, served at /api/basemap/tiles.pmtiles) is drawn over the offline basemap, with street and place names when labels is true (glyphs served by this server). A local file must exist and be a PMTiles v3 archive (400 naming pmtiles otherwise).
+         */
+        put: operations["putV2BasemapSettings"];
+        post?: never;
+        /** Remove the street basemap set in the app (operators only): the environment default applies again */
+        delete: operations["deleteV2BasemapSettings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/register/": {
         parameters: {
             query?: never;
@@ -2560,6 +2582,11 @@ export interface operations {
                             style_url: string | null;
                             /** @description An OpenStreetMap vector-tile archive (PMTiles) drawn over the offline basemap, or null */
                             pmtiles_url: string | null;
+                            /**
+                             * @description Draw the street and place names of the archive (font files served by this app under /basemap/fonts/; no glyph server is needed)
+                             * @default false
+                             */
+                            labels: boolean;
                         };
                     };
                 };
@@ -2636,6 +2663,245 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2BasemapSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        source: "settings" | "environment" | "offline";
+                        /** @description What an operator set in the app (null: nothing; the environment applies) */
+                        settings: {
+                            style_url: string | null;
+                            pmtiles: string | null;
+                            labels: boolean;
+                            updated_at: string;
+                            updated_by: string;
+                        } | null;
+                        /** @description BASEMAP_STYLE_URL and BASEMAP_PMTILES of the server */
+                        environment: {
+                            style_url: string | null;
+                            pmtiles: string | null;
+                        };
+                        /** @description What the maps draw now (as GET /api/config/ answers) */
+                        basemap: {
+                            /** @description A MapLibre style JSON for the street view, or null */
+                            style_url: string | null;
+                            /** @description An OpenStreetMap vector-tile archive (PMTiles) drawn over the offline basemap, or null */
+                            pmtiles_url: string | null;
+                            /**
+                             * @description Draw the street and place names of the archive (font files served by this app under /basemap/fonts/; no glyph server is needed)
+                             * @default false
+                             */
+                            labels: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putV2BasemapSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A MapLibre style JSON (http(s) URL or a path on this server); null or absent: none */
+                    style_url?: string | null;
+                    /** @description An OpenStreetMap vector-tile archive: an http(s) URL or a .pmtiles file on the server (served at /api/basemap/tiles.pmtiles); null or absent: none */
+                    pmtiles?: string | null;
+                    /**
+                     * @description Draw street and place names of the archive (glyphs served by this server)
+                     * @default true
+                     */
+                    labels?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        source: "settings" | "environment" | "offline";
+                        /** @description What an operator set in the app (null: nothing; the environment applies) */
+                        settings: {
+                            style_url: string | null;
+                            pmtiles: string | null;
+                            labels: boolean;
+                            updated_at: string;
+                            updated_by: string;
+                        } | null;
+                        /** @description BASEMAP_STYLE_URL and BASEMAP_PMTILES of the server */
+                        environment: {
+                            style_url: string | null;
+                            pmtiles: string | null;
+                        };
+                        /** @description What the maps draw now (as GET /api/config/ answers) */
+                        basemap: {
+                            /** @description A MapLibre style JSON for the street view, or null */
+                            style_url: string | null;
+                            /** @description An OpenStreetMap vector-tile archive (PMTiles) drawn over the offline basemap, or null */
+                            pmtiles_url: string | null;
+                            /**
+                             * @description Draw the street and place names of the archive (font files served by this app under /basemap/fonts/; no glyph server is needed)
+                             * @default false
+                             */
+                            labels: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteV2BasemapSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        source: "settings" | "environment" | "offline";
+                        /** @description What an operator set in the app (null: nothing; the environment applies) */
+                        settings: {
+                            style_url: string | null;
+                            pmtiles: string | null;
+                            labels: boolean;
+                            updated_at: string;
+                            updated_by: string;
+                        } | null;
+                        /** @description BASEMAP_STYLE_URL and BASEMAP_PMTILES of the server */
+                        environment: {
+                            style_url: string | null;
+                            pmtiles: string | null;
+                        };
+                        /** @description What the maps draw now (as GET /api/config/ answers) */
+                        basemap: {
+                            /** @description A MapLibre style JSON for the street view, or null */
+                            style_url: string | null;
+                            /** @description An OpenStreetMap vector-tile archive (PMTiles) drawn over the offline basemap, or null */
+                            pmtiles_url: string | null;
+                            /**
+                             * @description Draw the street and place names of the archive (font files served by this app under /basemap/fonts/; no glyph server is needed)
+                             * @default false
+                             */
+                            labels: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

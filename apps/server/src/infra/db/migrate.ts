@@ -27,6 +27,7 @@ import * as m0028 from './migrations/0028_stored_files.js';
 import * as m0029 from './migrations/0029_upgrade_requests.js';
 import * as m0032 from './migrations/0032_valuation_denominator.js';
 import * as m0036 from './migrations/0036_report_scenario_year.js';
+import * as m0037 from './migrations/0037_basemap_settings.js';
 
 /** Forward-only migrations, in order. Each is a list of SQL statements run in one transaction. */
 const MIGRATIONS: Record<string, { statements: string[] }> = {
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, { statements: string[] }> = {
   '0029_upgrade_requests': m0029,
   '0032_valuation_denominator': m0032,
   '0036_report_scenario_year': m0036,
+  '0037_basemap_settings': m0037,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -97,6 +97,16 @@ export interface PasswordResetTokensTable {
   used_at: Timestamp | null;
 }
 
+/** The street basemap an operator set in the app (migration 0037): one row at most (id 1). */
+export interface BasemapSettingsTable {
+  id: number;
+  style_url: string | null;
+  pmtiles: string | null;
+  labels: Generated<boolean>;
+  updated_at: Timestamp;
+  updated_by: string;
+}
+
 /** A company's request for a higher tier (migration 0029): at most one pending per company. */
 export interface UpgradeRequestsTable {
   id: Generated<number>;
@@ -205,6 +215,7 @@ export interface Database extends FaqTables {
   email_codes: EmailCodesTable;
   password_reset_tokens: PasswordResetTokensTable;
   upgrade_requests: UpgradeRequestsTable;
+  basemap_settings: BasemapSettingsTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
   login_attempts: LoginAttemptsTable;
   notifications: NotificationsTable;

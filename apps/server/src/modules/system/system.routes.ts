@@ -2,7 +2,6 @@ import { ClientConfigAnswer, RELEASES } from '@crp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { API_VERSION } from '../../plugins/openapi.js';
-import { basemapConfig } from '../maps/basemap.routes.js';
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -41,7 +40,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ClientConfigAnswer },
       },
     },
-    async () => ({ basemap: basemapConfig(app.config) }),
+    async () => ({ basemap: await app.services.basemap.clientConfig() }),
   );
 
   app.get(

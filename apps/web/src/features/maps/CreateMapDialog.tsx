@@ -83,7 +83,7 @@ export function CreateMapDialog({
       } catch {
         /* storage unavailable */
       }
-      navigate('/map', { state: { name: r.name } });
+      navigate(`/map/${r.project_id}`);
     } catch (e) {
       setError(firstErrorMessage(e, 'The map could not be created. Try again.'));
       setBusy(false);

@@ -5,6 +5,7 @@ import { ADDRESS_SEARCH_MAX_RESULTS, ADDRESS_SEARCH_MIN_CHARS, ADDRESS_SEARCH_PL
 import { reverseGeocode } from '../../api/locations';
 import { detectCountry, searchPlaces, type PlaceHit } from '../../api/maps';
 import { CreateMapDialog } from './CreateMapDialog';
+import { searchAddress } from './addressSearch';
 import { PickLocationMap, type PickedLocation } from './PickLocationMap';
 import type { MapView } from './mapStyles';
 
@@ -25,6 +26,7 @@ export function CreateMapView() {
   const [dialog, setDialog] = useState(false);
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<PlaceHit[]>([]);
+  const [searchNote, setSearchNote] = useState<string | null>(null);
   const reverseCtrl = useRef<AbortController | null>(null);
 
   // address search: 2+ characters, up to 5 results, debounced
@@ -32,13 +34,21 @@ export function CreateMapView() {
     const q = query.trim();
     if (q.length < ADDRESS_SEARCH_MIN_CHARS) {
       setHits([]);
+      setSearchNote(null);
       return;
     }
     const ctrl = new AbortController();
     const t = window.setTimeout(() => {
-      searchPlaces(q, ctrl.signal)
-        .then((r) => setHits(r.slice(0, ADDRESS_SEARCH_MAX_RESULTS)))
-        .catch(() => setHits([]));
+      searchAddress(q, (text) => searchPlaces(text, ctrl.signal))
+        .then((r) => {
+          setHits(r.hits.slice(0, ADDRESS_SEARCH_MAX_RESULTS));
+          setSearchNote(r.note);
+        })
+        .catch(() => {
+          if (ctrl.signal.aborted) return;
+          setHits([]);
+          setSearchNote('The search failed. Try again in a moment.');
+        });
     }, 250);
     return () => {
       window.clearTimeout(t);
@@ -66,6 +76,7 @@ export function CreateMapView() {
   const choose = (label: string) => {
     const h = hits.find((x) => x.label === label);
     if (!h) return;
+    setSearchNote(null);
     reverseCtrl.current?.abort();
     setLocation({ latitude: h.lat, longitude: h.lng, address: h.label });
     setQuery(h.label);
@@ -131,6 +142,11 @@ export function CreateMapView() {
             />
           </Space>
         </div>
+        {searchNote && (
+          <div className="crp-maps-search-note" role="status" data-testid="address-search-note">
+            {searchNote}
+          </div>
+        )}
         <div className="crp-maps-frame">
           <PickLocationMap location={location} distance={distance} view={view} onPick={pick} />
         </div>

@@ -23,6 +23,7 @@ import { bboxPolygon, resultsZoom } from './geometry';
 import { MapLegend } from './MapLegend';
 import { mapViewStyle, TERRAIN_TILES_URL, type MapView } from './mapStyles';
 import './maps.css';
+import { StreetDetailNote } from '../../lib/streetDetailNote';
 
 export interface HazardMapHandle {
   /** Image export (spec 001 §4): 1850 x 1850 PNG named from the address and a timestamp. Resolves to the file name. */
@@ -181,6 +182,7 @@ export const HazardMap = forwardRef<
     map.addControl(new GeolocateControl({ positionOptions: { enableHighAccuracy: false }, trackUserLocation: false }), 'top-left');
     map.addControl(new ScaleControl({ unit: 'metric', maxWidth: 140 }), 'bottom-left');
     map.addControl(new AttributionControl({ compact: true }), 'bottom-left');
+    map.addControl(new StreetDetailNote(), 'top-right');
     const m = new Marker({ color: '#e8590c' }).setLngLat([lng, lat]).addTo(map);
     m.getElement().setAttribute('data-testid', 'map-marker');
     map.on('style.load', () => addOverlays(map));

@@ -24,16 +24,7 @@ export function MapProjectsTab({ active }: { active: boolean }) {
     <Row gutter={[20, 20]} data-testid="map-projects">
       {maps.data.map((m) => (
         <Col xs={24} md={12} xl={8} key={m.project_id}>
-          <Card
-            className="crp-card"
-            title={m.name}
-            data-testid="map-project-card"
-            extra={
-              <ButtonLink to="/map" state={{ name: m.name }}>
-                Analyse
-              </ButtonLink>
-            }
-          >
+          <Card className="crp-card" title={m.name} data-testid="map-project-card" extra={<ButtonLink to={`/map/${m.project_id}`}>Analyse</ButtonLink>}>
             <div className="crp-muted">Created {m.created_at.slice(0, 10)}</div>
             <div>
               Distance: {m.distance} km x {m.distance} km

@@ -6,6 +6,7 @@ import { MAP_INITIAL_CENTER, MAP_INITIAL_ZOOM, MAP_LOCATION_ZOOM } from '@crp/co
 import { bboxPolygon, type FeatureCollection, type PolygonFeature } from './geometry';
 import { mapViewStyle, type MapView } from './mapStyles';
 import './maps.css';
+import { StreetDetailNote } from '../../lib/streetDetailNote';
 
 export interface PickedLocation {
   latitude: number;
@@ -55,9 +56,12 @@ export function PickLocationMap({
     });
     map.addControl(new NavigationControl({ showCompass: false }), 'top-left');
     map.addControl(new AttributionControl({ compact: false }), 'bottom-right');
+    map.addControl(new StreetDetailNote(), 'top-right');
     map.on('click', (e) => pickRef.current(e.lngLat.lat, e.lngLat.lng));
     map.on('style.load', () => addBox(map));
     map.on('load', () => container.current?.setAttribute('data-loaded', 'true'));
+    // The zoom reached, for the browser tests and assistive tools: the map's detail depends on it.
+    map.on('zoomend', () => container.current?.setAttribute('data-zoom', map.getZoom().toFixed(2)));
     mapRef.current = map;
     return () => {
       marker.current?.remove();

@@ -1,4 +1,4 @@
-import { satelliteStyle, streetStyle, type BasemapStyle } from '../../lib/basemapStyle';
+import { coastFillColour, satelliteStyle, streetStyle, type BasemapStyle } from '../../lib/basemapStyle';
 
 /** Map views of the map module: the offline satellite (shaded relief) and a dark street style (spec 001 §4 "Map view"). */
 export type MapView = 'satellite' | 'street';
@@ -14,6 +14,7 @@ export function darkStreetStyle(): BasemapStyle {
     water: { 'background-color': '#1b2b3a' },
     land: { 'fill-color': '#2b2f36', 'fill-outline-color': '#3c424b' },
     lakes: { 'fill-color': '#1b2b3a' },
+    coast: { 'fill-color': coastFillColour('#2b2f36', '#1b2b3a') },
     rivers: { 'line-color': '#2f5a78' },
     borders: { 'line-color': '#8a8fa0' },
     'osm-landuse': { 'fill-color': '#2f353d' },
@@ -25,6 +26,10 @@ export function darkStreetStyle(): BasemapStyle {
     'osm-transportation': { 'line-color': '#4a515c' },
     'osm-buildings': { 'fill-color': '#3a4049', 'fill-outline-color': '#4a515c' },
     'osm-building': { 'fill-color': '#3a4049', 'fill-outline-color': '#4a515c' },
+    'osm-road-labels': { 'text-color': '#c9ced6', 'text-halo-color': '#1b1f24' },
+    'osm-transportation-labels': { 'text-color': '#c9ced6', 'text-halo-color': '#1b1f24' },
+    'osm-place-labels': { 'text-color': '#e8ebef', 'text-halo-color': '#1b1f24' },
+    'osm-place-labels-omt': { 'text-color': '#e8ebef', 'text-halo-color': '#1b1f24' },
   };
   return { ...s, layers: s.layers.map((l) => (colours[l.id] ? ({ ...l, paint: { ...(l as { paint?: object }).paint, ...colours[l.id] } } as typeof l) : l)) };
 }

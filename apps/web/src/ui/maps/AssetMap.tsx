@@ -4,6 +4,7 @@ import { AttributionControl, Map as MapLibreMap, NavigationControl, Popup, type 
 import '../../lib/maplibreWorker';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { basemapStyle, type BasemapKind } from '../../lib/basemapStyle';
+import { StreetDetailNote } from '../../lib/streetDetailNote';
 
 export interface AssetPoint {
   name: string;
@@ -99,6 +100,7 @@ export function AssetMap({
     });
     map.addControl(new NavigationControl({ showCompass: false }), 'top-left');
     map.addControl(new AttributionControl({ compact: true }), 'bottom-right');
+    map.addControl(new StreetDetailNote(), 'top-right');
     const addPoints = () => {
       if (!map.getSource('assets')) map.addSource('assets', { type: 'geojson', data: dataRef.current });
       if (!map.getLayer('assets'))

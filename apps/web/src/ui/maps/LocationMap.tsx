@@ -4,6 +4,7 @@ import { AttributionControl, Map as MapLibreMap, Marker, NavigationControl } fro
 import '../../lib/maplibreWorker';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { basemapStyle, DEFAULT_CENTER, DEFAULT_ZOOM, type BasemapKind } from '../../lib/basemapStyle';
+import { StreetDetailNote } from '../../lib/streetDetailNote';
 
 export interface MapPoint {
   id: string;
@@ -51,6 +52,7 @@ export function LocationMap({
     });
     map.addControl(new NavigationControl({ showCompass: false }), 'top-left');
     map.addControl(new AttributionControl({ compact: false }), 'bottom-right');
+    map.addControl(new StreetDetailNote(), 'top-right');
     map.on('click', (e) => {
       clickRef.current(e.lngLat.lat, e.lngLat.lng);
       if (flyToZoom !== undefined) map.flyTo({ center: e.lngLat, zoom: Math.max(map.getZoom(), flyToZoom), speed: 1.6 });
