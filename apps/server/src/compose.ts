@@ -25,6 +25,7 @@ import { ProjectListService } from './modules/projects/project-list.service.js';
 import { ProjectListRepository } from './modules/projects/project-list.repository.js';
 import { FileStore } from './infra/file-store.js';
 import { ExportService } from './modules/results/export.service.js';
+import { PortfolioTailService } from './modules/results/portfolio-tail.service.js';
 import { ResultsService } from './modules/results/results.service.js';
 import { ResultsRepository } from './modules/results/results.repository.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
@@ -139,6 +140,7 @@ export function createServices(
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projectAccess, jobs);
   const maps = new MapService(db, new MapRepository(db), projectAccess, files, { tileDir: mapTileDir(config), log });
   const results = new ResultsService(db, new ResultsRepository(db), projectAccess, decodeLimit, ownLayers, published, tiers);
+  const portfolioTail = new PortfolioTailService(db, projectAccess, decodeLimit, tiers);
   const portfolioAssets = new PortfolioAssetsService(db, portfolioAssetsRepo, projectAccess, jobs);
   const hazards = new HazardService(projectAccess, ownLayers, published);
   const buildingDamage = new BuildingDamageService(projectAccess, ownLayers, published);
@@ -154,6 +156,7 @@ export function createServices(
     published,
     carbon,
     results,
+    portfolioTail,
     users,
     mail,
     notifications,
