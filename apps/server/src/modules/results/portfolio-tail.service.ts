@@ -73,7 +73,7 @@ export class PortfolioTailService {
 
   private async winds(projectId: number, version: number, results: ProjectResults, layers: HazardLayers): Promise<EventCache> {
     const hit = this.cache.get(projectId);
-    if (hit && hit.version === version) return hit;
+    if (hit && hit.version === version && hit.pointOf.length === results.assets.length) return hit;
     const key = new Map<string, number>();
     const points: { lat: number; lon: number }[] = [];
     const assetsAt: number[][] = [];
@@ -122,8 +122,7 @@ export class PortfolioTailService {
     assertCan(role, action, project.name);
     const { at, scenario, year } = this.scenarioYear(q, project.default_filters as { analysis_type: AnalysisType; scenario: ScenarioCode; year: number });
     const results = await loadProjectResults(this.db, project.id, this.decodeLimit);
-    const version =
-      (await this.db.selectFrom('projects').select('results_version').where('id', '=', project.id).executeTakeFirstOrThrow()).results_version ?? 0;
+    const version = project.results_version ?? 0;
     const layers = await defaultHazardLayers();
     const ev = await this.winds(project.id, version, results, layers);
     const ctx = layers.resolveScenario({ analysisType: at, scenario: year === BASELINE_YEAR ? '45' : scenario, year });
