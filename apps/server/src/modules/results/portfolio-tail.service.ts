@@ -3,6 +3,8 @@
  * project's asset locations (@crp/hazards eventWindsAt, cached per analysis), each event's loss at each asset with the
  * engine's own wind vulnerability (@crp/engine windEventLoss) after the scenario-year's Knutson/Jewson intensity factor
  * of the asset's basin (as the per-asset analysis scales typhoon_rp), the event loss table and its OEP/AEP curves.
+ * The event winds are computed in a worker thread (portfolio-tail-winds.ts), one computation per project and version
+ * shared by concurrent requests; the loss loop yields to the event loop every LOSS_SLICE_MS.
  */
 import {
   BASELINE_YEAR,
@@ -14,22 +16,8 @@ import {
   type ScenarioCode,
 } from '@crp/contracts';
 import { cellMoney, portfolioTail, windEventLoss, type EventLossRow } from '@crp/engine';
-import {
-  defaultHazardLayers,
-  EVENT_TRACKS_FILE_NAME,
-  eventSetFrom,
-  eventWindsAt,
-  GRID_025,
-  gridCellIndex,
-  landTestOf,
-  type EventSet,
-  type EventTrackFile,
-  type EventWinds,
-  type HazardLayers,
-} from '@crp/hazards';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { defaultHazardLayers, GRID_025, gridCellIndex, type HazardLayers } from '@crp/hazards';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { DB } from '../../infra/db/database.js';
 import type { AuthUser } from '../../lib/auth-context.js';
 import { badRequest } from '../../lib/errors.js';
@@ -37,14 +25,18 @@ import { assertCan, type ProjectAccessPolicy } from '../access/project-access.po
 import { MONEY_WITHHELD, type TierGate } from '../accounts/tier.service.js';
 import { loadProjectResults, type DecodeLimit, type ProjectResults } from '../analysis/results-reader.js';
 import { syKeyOf } from '../analysis/result-rows.js';
+import { eventWindsInWorker, type FlatWinds } from './portfolio-tail-winds.js';
 
 const EVENT_SET_TEXT =
   'Synthetic tropical cyclones: every staged best track perturbed into ≥ 10,000 years per basin (CLIMADA tc_tracks_synth after Kleppek et al. 2008, seeded; the set the typhoon_rp layer is built from), Holland wind field at each asset';
 
+/** The loss loop gives the event loop a turn after this many milliseconds of work. */
+const LOSS_SLICE_MS = 20;
+
 /** One project's event winds at its assets (scenario-independent), kept per analysis version. */
 interface EventCache {
   version: number;
-  winds: EventWinds;
+  winds: FlatWinds;
   /** Point index of each asset (assets at the same place share a point). */
   pointOf: Int32Array;
   /** Assets at each point. */
@@ -52,8 +44,9 @@ interface EventCache {
 }
 
 export class PortfolioTailService {
-  private set: EventSet | null = null;
   private readonly cache = new Map<number, EventCache>();
+  /** The computation under way per project (its version): concurrent requests wait for the same one. */
+  private readonly running = new Map<number, { version: number; assets: number; done: Promise<EventCache> }>();
   constructor(
     private readonly db: DB,
     private readonly policy: ProjectAccessPolicy,
@@ -63,17 +56,19 @@ export class PortfolioTailService {
     private readonly cacheProjects = 8,
   ) {}
 
-  private async eventSet(layers: HazardLayers): Promise<EventSet> {
-    if (!this.set) {
-      const file = JSON.parse(gunzipSync(readFileSync(join(layers.dir, EVENT_TRACKS_FILE_NAME))).toString('utf8')) as EventTrackFile;
-      this.set = eventSetFrom(file, landTestOf(layers.layer('curve_number')!.data as Uint8Array));
-    }
-    return this.set;
+  private winds(projectId: number, version: number, results: ProjectResults, layers: HazardLayers): Promise<EventCache> {
+    const hit = this.cache.get(projectId);
+    if (hit && hit.version === version && hit.pointOf.length === results.assets.length) return Promise.resolve(hit);
+    const run = this.running.get(projectId);
+    if (run && run.version === version && run.assets === results.assets.length) return run.done;
+    const done = this.computeWinds(projectId, version, results, layers).finally(() => {
+      if (this.running.get(projectId)?.done === done) this.running.delete(projectId);
+    });
+    this.running.set(projectId, { version, assets: results.assets.length, done });
+    return done;
   }
 
-  private async winds(projectId: number, version: number, results: ProjectResults, layers: HazardLayers): Promise<EventCache> {
-    const hit = this.cache.get(projectId);
-    if (hit && hit.version === version && hit.pointOf.length === results.assets.length) return hit;
+  private async computeWinds(projectId: number, version: number, results: ProjectResults, layers: HazardLayers): Promise<EventCache> {
     const key = new Map<string, number>();
     const points: { lat: number; lon: number }[] = [];
     const assetsAt: number[][] = [];
@@ -92,7 +87,7 @@ export class PortfolioTailService {
       pointOf[i] = p;
       assetsAt[p]!.push(i);
     });
-    const winds = eventWindsAt(await this.eventSet(layers), points);
+    const winds = await eventWindsInWorker(layers.dir, points);
     const entry = { version, winds, pointOf, assetsAt };
     this.cache.delete(projectId);
     this.cache.set(projectId, entry);
@@ -129,11 +124,20 @@ export class PortfolioTailService {
     const basin = layers.layer('typhoon_basin')!.data as Uint8Array;
     const factor = results.assets.map((a) => ctx.typhoonFactor[basin[gridCellIndex(GRID_025, Number(a.latitude), Number(a.longitude))]!] ?? 1);
     const rows: (EventLossRow & { source: string })[] = [];
-    for (const e of ev.winds.events) {
+    const w = ev.winds;
+    let slice = performance.now();
+    for (let e = 0; e < w.count; e++) {
       let loss = 0;
-      for (let k = 0; k < e.points.length; k++)
-        for (const i of ev.assetsAt[e.points[k]!]!) loss += windEventLoss(results.prepared[i]!, e.windMs[k]! * factor[i]!);
-      if (loss > 0) rows.push({ eventId: e.id, basin: e.group, source: e.source, year: e.year, rate: e.rate, loss });
+      for (let k = w.offsets[e]!; k < w.offsets[e + 1]!; k++)
+        for (const i of ev.assetsAt[w.points[k]!]!) loss += windEventLoss(results.prepared[i]!, w.windMs[k]! * factor[i]!);
+      if (loss > 0) {
+        const src = w.sources[w.source[e]!]!;
+        rows.push({ eventId: `${src.key}:${w.storm[e]}:${w.member[e]}`, basin: src.group, source: src.key, year: w.year[e]!, rate: w.rate[e]!, loss });
+      }
+      if ((e & 1023) === 1023 && performance.now() - slice > LOSS_SLICE_MS) {
+        await yieldToLoop();
+        slice = performance.now();
+      }
     }
     const t = portfolioTail(rows);
     // the assets' own figures (the engine's return-period integral) for comparison
@@ -173,7 +177,7 @@ export class PortfolioTailService {
         description: EVENT_SET_TEXT,
         catalogue_years: ev.winds.basinYears,
         events_with_loss: t.eventsWithLoss,
-        events_reaching: ev.winds.events.length,
+        events_reaching: ev.winds.count,
         members_generated: ev.winds.stats.membersGenerated,
         seconds: ev.winds.stats.seconds,
       },
