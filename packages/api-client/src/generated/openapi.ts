@@ -1034,6 +1034,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/projects/{projectId}/portfolio_tail/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A project's portfolio tail of cyclone wind from events: OEP and AEP curves, 1-in-100/250 occurrence and aggregate losses, TVaR(99 %)
+         * @description The synthetic cyclone event set (the one the typhoon layer is built from) regenerated at the project's assets; each event's loss at each asset with the asset's own wind vulnerability, after the scenario-year's intensity change. Scenario-year defaults to the project's default filter. Beside it the sum of the assets' own 1-in-100/250-year typhoon losses (the upper bound the dashboard shows otherwise) and of their expected annual losses. The first call after an analysis regenerates the events (seconds to a minute, by basin); later calls are cached. Needs view permission; Free plan: money fields null and `money_withheld` says so. The event loss table: `event_losses.csv`.
+         */
+        get: operations["getV2ProjectsByProjectIdPortfolioTail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/projects/{projectId}/portfolio_tail/event_losses.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A project's cyclone-wind event loss table (CSV: event_id, basin, source, year, rate_per_year, loss_usd)
+         * @description One row per event with a loss, largest first. `year` is the catalogue year within the basin, `rate_per_year` the event's annual rate (Σ rate × loss = the expected annual loss of the portfolio tail). Needs download permission; Free plan: loss_usd empty and the header X-Money-Withheld.
+         */
+        get: operations["getV2ProjectsByProjectIdPortfolioTailEventLossesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/building_damage/": {
         parameters: {
             query?: never;
@@ -7285,6 +7325,211 @@ export interface operations {
                 };
                 content: {
                     "image/tiff": string;
+                };
+            };
+        };
+    };
+    getV2ProjectsByProjectIdPortfolioTail: {
+        parameters: {
+            query?: {
+                analysis_type?: "rcp" | "ssp";
+                scenario?: "26" | "45" | "85";
+                year?: number;
+            };
+            header?: never;
+            path: {
+                projectId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project_id: number;
+                        /** @enum {string} */
+                        analysis_type: "rcp" | "ssp";
+                        /** @enum {string} */
+                        scenario: "26" | "45" | "85";
+                        year: number;
+                        /**
+                         * @description tropical-cyclone wind; storm surge is not yet in the event set
+                         * @enum {string}
+                         */
+                        peril: "typhoon_wind";
+                        /** @description assets of the project in the event set (every asset: an asset no cyclone reaches has no loss) */
+                        assets: number;
+                        /** @description mean annual loss from the events (Σ rate × loss; the mean of the aggregate curve), USD; null on the Free plan (money_withheld) */
+                        expected_annual_loss_usd: number | null;
+                        /** @description sum of the assets' own typhoon expected annual losses (the engine's return-period integral), for comparison, USD; null on the Free plan (money_withheld) */
+                        engine_expected_annual_loss_usd: number | null;
+                        /** @description portfolio 1-in-100-year occurrence loss (the largest event of a year), USD; null on the Free plan (money_withheld) */
+                        occurrence_loss_100_usd: number | null;
+                        /** @description portfolio 1-in-250-year occurrence loss, USD; null on the Free plan (money_withheld) */
+                        occurrence_loss_250_usd: number | null;
+                        /** @description portfolio 1-in-100-year aggregate loss (the sum of a year's events), USD; null on the Free plan (money_withheld) */
+                        aggregate_loss_100_usd: number | null;
+                        /** @description portfolio 1-in-250-year aggregate loss, USD; null on the Free plan (money_withheld) */
+                        aggregate_loss_250_usd: number | null;
+                        /** @description TVaR(99 %): mean aggregate annual loss of the worst 1 % of years, USD; null on the Free plan (money_withheld) */
+                        tvar_99_loss_usd: number | null;
+                        /** @description sum of the assets' own 1-in-100-year typhoon losses: the comonotonic upper bound the dashboard showed, USD; null on the Free plan (money_withheld) */
+                        sum_of_asset_loss_100_usd: number | null;
+                        /** @description sum of the assets' own 1-in-250-year typhoon losses, USD; null on the Free plan (money_withheld) */
+                        sum_of_asset_loss_250_usd: number | null;
+                        /** @description occurrence exceedance curve */
+                        oep: {
+                            /** @description return period (years): the loss is exceeded once in this many years on average */
+                            return_period_years: number;
+                            /** @description loss at this return period, USD; null on the Free plan (money_withheld) */
+                            loss_usd: number | null;
+                        }[];
+                        /** @description aggregate exceedance curve */
+                        aep: {
+                            /** @description return period (years): the loss is exceeded once in this many years on average */
+                            return_period_years: number;
+                            /** @description loss at this return period, USD; null on the Free plan (money_withheld) */
+                            loss_usd: number | null;
+                        }[];
+                        event_set: {
+                            description: string;
+                            /** @description years of synthetic catalogue per basin */
+                            catalogue_years: {
+                                [key: string]: number;
+                            };
+                            events_with_loss: number;
+                            /** @description events with a wind of at least 17.5 m/s at an asset */
+                            events_reaching: number;
+                            /** @description synthetic members regenerated for this portfolio */
+                            members_generated: number;
+                            /** @description time taken to regenerate the events at the portfolio (cached per analysis) */
+                            seconds: number;
+                        };
+                        /** @description how the tail of the other hazards is aggregated on the dashboard */
+                        other_hazards: string;
+                        money_withheld: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getV2ProjectsByProjectIdPortfolioTailEventLossesCsv: {
+        parameters: {
+            query?: {
+                analysis_type?: "rcp" | "ssp";
+                scenario?: "26" | "45" | "85";
+                year?: number;
+            };
+            header?: never;
+            path: {
+                projectId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event loss table */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
