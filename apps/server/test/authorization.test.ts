@@ -271,11 +271,6 @@ const ACCESS: Record<string, Rule> = {
     call: (c) => ({ path: '/api/v2/asset_results/', opts: { json: { project_id: c.projectId, years: [2050], scenarios: ['45'] } } }),
   },
   'GET /api/v2/projects/{projectId}/assets_gis/': { kind: 'read', call: (c) => ({ path: `/api/v2/projects/${c.projectId}/assets_gis/?format=gpkg` }) },
-  'GET /api/v2/projects/{projectId}/portfolio_tail/': { kind: 'read', call: (c) => ({ path: `/api/v2/projects/${c.projectId}/portfolio_tail/` }) },
-  'GET /api/v2/projects/{projectId}/portfolio_tail/event_losses.csv': {
-    kind: 'read',
-    call: (c) => ({ path: `/api/v2/projects/${c.projectId}/portfolio_tail/event_losses.csv` }),
-  },
   'POST /api/v2/generate_pdf_report/': { kind: 'read', call: (c) => ({ path: '/api/v2/generate_pdf_report/', opts: { json: { project_id: c.projectId } } }) },
   'POST /api/v2/building_damage/': {
     kind: 'read',
