@@ -45,7 +45,6 @@ export const WORKER_BUNDLE_ENTRIES = {
   'chunk-encoder': ['apps/server/src/modules/analysis/chunk-encoder.ts'],
   'large-store.worker': ['apps/server/src/modules/dashboard/large-store.worker.ts'],
   'year-batches.worker': ['apps/server/src/modules/dashboard/year-batches.worker.ts'],
-  'portfolio-tail.worker': ['apps/server/src/modules/results/portfolio-tail.worker.ts'],
   'world-prerender.worker': ['apps/server/src/modules/maps/world-prerender.worker.ts'],
   // the parse children (lib/parse-sandbox.ts) and their task modules: through tsx each child's cold start cost 1.5-5 s
   // of a core, in every server process of the tests that reads an upload

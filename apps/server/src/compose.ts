@@ -25,7 +25,6 @@ import { ProjectListService } from './modules/projects/project-list.service.js';
 import { ProjectListRepository } from './modules/projects/project-list.repository.js';
 import { FileStore } from './infra/file-store.js';
 import { ExportService } from './modules/results/export.service.js';
-import { PortfolioTailService } from './modules/results/portfolio-tail.service.js';
 import { ResultsService } from './modules/results/results.service.js';
 import { ResultsRepository } from './modules/results/results.repository.js';
 import { CogFileCache } from './modules/hazards/cog-cache.js';
@@ -142,7 +141,6 @@ export function createServices(
   const propertyRisk = new PropertyRiskService(db, realEstate, users, projectAccess, jobs);
   const maps = new MapService(db, new MapRepository(db), projectAccess, files, { tileDir: mapTileDir(config), log });
   const results = new ResultsService(db, new ResultsRepository(db), projectAccess, decodeLimit, ownLayers, published, tiers);
-  const portfolioTail = new PortfolioTailService(db, projectAccess, decodeLimit, tiers);
   const portfolioAssets = new PortfolioAssetsService(db, portfolioAssetsRepo, projectAccess, jobs);
   const hazards = new HazardService(projectAccess, ownLayers, published);
   const buildingDamage = new BuildingDamageService(projectAccess, ownLayers, published);
@@ -160,7 +158,6 @@ export function createServices(
     carbon,
     results,
     cogFiles: new CogFileCache(config.COG_CACHE_MB * 2 ** 20),
-    portfolioTail,
     users,
     mail,
     notifications,

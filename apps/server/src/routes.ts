@@ -21,7 +21,6 @@ import { buildingDamageRoutes } from './modules/realestate/building-damage.route
 import { realEstateRoutes } from './modules/realestate/realestate.routes.js';
 import { exportRoutes } from './modules/results/exports.routes.js';
 import { resultRoutes } from './modules/results/results.routes.js';
-import { portfolioTailRoutes } from './modules/results/portfolio-tail.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { tcfdRoutes } from './modules/tcfd/tcfd.routes.js';
 import { upgradeRequestRoutes } from './modules/upgrades/upgrade-requests.routes.js';
@@ -37,7 +36,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(projectListRoutes);
   await app.register(exportRoutes);
   await app.register(resultRoutes);
-  await app.register(portfolioTailRoutes);
   await app.register(buildingDamageRoutes);
   await app.register(dashboardRoutes);
   await app.register(assetRoutes);

@@ -76,8 +76,6 @@ OPERATIONS = {
     "postV2AssetResults": ("post_v2_asset_results", "POST", "/api/v2/asset_results/"),
     "getV2ProjectsByProjectIdAssetsGis": ("get_v2_projects_by_project_id_assets_gis", "GET", "/api/v2/projects/{projectId}/assets_gis/"),
     "getV2HazardLayersByHazardCog": ("get_v2_hazard_layers_by_hazard_cog", "GET", "/api/v2/hazard_layers/{hazard}/cog/"),
-    "getV2ProjectsByProjectIdPortfolioTail": ("get_v2_projects_by_project_id_portfolio_tail", "GET", "/api/v2/projects/{projectId}/portfolio_tail/"),
-    "getV2ProjectsByProjectIdPortfolioTailEventLossesCsv": ("get_v2_projects_by_project_id_portfolio_tail_event_losses_csv", "GET", "/api/v2/projects/{projectId}/portfolio_tail/event_losses.csv"),
     "postV2BuildingDamage": ("post_v2_building_damage", "POST", "/api/v2/building_damage/"),
     "postV2Dashboard": ("post_v2_dashboard", "POST", "/api/v2/dashboard/"),
     "postV2DashboardAssets": ("post_v2_dashboard_assets", "POST", "/api/v2/dashboard/assets/"),
@@ -132,7 +130,7 @@ OPERATIONS = {
 
 
 class Operations(BaseClient):
-    """Every operation of the API (114); `crp_client.Client` adds login and the waiting helpers."""
+    """Every operation of the API (112); `crp_client.Client` adds login and the waiting helpers."""
 
     def get_health(self) -> GetHealthResponse:
         """
@@ -1322,64 +1320,6 @@ class Operations(BaseClient):
             "/api/v2/hazard_layers/{hazard}/cog/",
             path_params={"hazard": hazard},
             query={"analysis_type": analysis_type, "scenario": scenario, "year": year, "return_period": return_period, "bbox": bbox, "res_deg": res_deg},
-        )
-
-    def get_v2_projects_by_project_id_portfolio_tail(
-        self,
-        project_id: int,
-        *,
-        analysis_type: Optional[Literal["rcp", "ssp"]] = None,
-        scenario: Optional[Literal["26", "45", "85"]] = None,
-        year: Optional[int] = None,
-    ) -> GetV2ProjectsByProjectIdPortfolioTailResponse:
-        """
-        A project's portfolio tail of cyclone wind from events: OEP and AEP curves, 1-in-100/250 occurrence
-        and aggregate losses, TVaR(99 %)
-
-        The synthetic cyclone event set (the one the typhoon layer is built from) regenerated at the project's
-        assets; each event's loss at each asset with the asset's own wind vulnerability, after the
-        scenario-year's intensity change. Scenario-year defaults to the project's default filter. Beside it
-        the sum of the assets' own 1-in-100/250-year typhoon losses (the upper bound the dashboard shows
-        otherwise) and of their expected annual losses. The first call after an analysis regenerates the
-        events (seconds to a minute, by basin); later calls are cached. Needs view permission; Free plan:
-        money fields null and `money_withheld` says so. The event loss table: `event_losses.csv`.
-
-        `GET /api/v2/projects/{projectId}/portfolio_tail/` (operationId `getV2ProjectsByProjectIdPortfolioTail`).
-
-        Raises ApiError on 400, 401, 403, 404, 409 and any other error answer.
-        """
-        return self._request(
-            "GET",
-            "/api/v2/projects/{projectId}/portfolio_tail/",
-            path_params={"projectId": project_id},
-            query={"analysis_type": analysis_type, "scenario": scenario, "year": year},
-        )
-
-    def get_v2_projects_by_project_id_portfolio_tail_event_losses_csv(
-        self,
-        project_id: int,
-        *,
-        analysis_type: Optional[Literal["rcp", "ssp"]] = None,
-        scenario: Optional[Literal["26", "45", "85"]] = None,
-        year: Optional[int] = None,
-    ) -> str:
-        """
-        A project's cyclone-wind event loss table (CSV: event_id, basin, source, year, rate_per_year,
-        loss_usd)
-
-        One row per event with a loss, largest first. `year` is the catalogue year within the basin,
-        `rate_per_year` the event's annual rate (Σ rate × loss = the expected annual loss of the portfolio
-        tail). Needs download permission; Free plan: loss_usd empty and the header X-Money-Withheld.
-
-        `GET /api/v2/projects/{projectId}/portfolio_tail/event_losses.csv` (operationId `getV2ProjectsByProjectIdPortfolioTailEventLossesCsv`).
-
-        Raises ApiError on 400, 401, 403, 404, 409 and any other error answer.
-        """
-        return self._request(
-            "GET",
-            "/api/v2/projects/{projectId}/portfolio_tail/event_losses.csv",
-            path_params={"projectId": project_id},
-            query={"analysis_type": analysis_type, "scenario": scenario, "year": year},
         )
 
     def post_v2_building_damage(self, body: PostV2BuildingDamageBody) -> PostV2BuildingDamageResponse:

@@ -1346,53 +1346,6 @@ class PostReportGetLinkByUserIdResponse(TypedDict):
     expires_at: str
 
 
-class GetV2ProjectsByProjectIdPortfolioTailResponse(TypedDict):
-    """
-    200 answer of getV2ProjectsByProjectIdPortfolioTail.
-    """
-
-    project_id: int
-    analysis_type: Literal["rcp", "ssp"]
-    scenario: Literal["26", "45", "85"]
-    year: int
-    #: tropical-cyclone wind; storm surge is not yet in the event set
-    peril: Literal["typhoon_wind"]
-    #: assets of the project in the event set (every asset: an asset no cyclone reaches has no loss)
-    assets: int
-    #: mean annual loss from the events (Σ rate × loss; the mean of the aggregate curve), USD; null on the
-    #: Free plan (money_withheld)
-    expected_annual_loss_usd: Optional[float]
-    #: sum of the assets' own typhoon expected annual losses (the engine's return-period integral), for
-    #: comparison, USD; null on the Free plan (money_withheld)
-    engine_expected_annual_loss_usd: Optional[float]
-    #: portfolio 1-in-100-year occurrence loss (the largest event of a year), USD; null on the Free plan
-    #: (money_withheld)
-    occurrence_loss_100_usd: Optional[float]
-    #: portfolio 1-in-250-year occurrence loss, USD; null on the Free plan (money_withheld)
-    occurrence_loss_250_usd: Optional[float]
-    #: portfolio 1-in-100-year aggregate loss (the sum of a year's events), USD; null on the Free plan
-    #: (money_withheld)
-    aggregate_loss_100_usd: Optional[float]
-    #: portfolio 1-in-250-year aggregate loss, USD; null on the Free plan (money_withheld)
-    aggregate_loss_250_usd: Optional[float]
-    #: TVaR(99 %): mean aggregate annual loss of the worst 1 % of years, USD; null on the Free plan
-    #: (money_withheld)
-    tvar_99_loss_usd: Optional[float]
-    #: sum of the assets' own 1-in-100-year typhoon losses: the comonotonic upper bound the dashboard showed,
-    #: USD; null on the Free plan (money_withheld)
-    sum_of_asset_loss_100_usd: Optional[float]
-    #: sum of the assets' own 1-in-250-year typhoon losses, USD; null on the Free plan (money_withheld)
-    sum_of_asset_loss_250_usd: Optional[float]
-    #: occurrence exceedance curve
-    oep: List[Dict[str, Any]]
-    #: aggregate exceedance curve
-    aep: List[Dict[str, Any]]
-    event_set: Dict[str, Any]
-    #: how the tail of the other hazards is aggregated on the dashboard
-    other_hazards: str
-    money_withheld: Optional[str]
-
-
 class PostV2BuildingDamageBody(TypedDict):
     """
     Request body of postV2BuildingDamage (POST /api/v2/building_damage/).
@@ -2564,7 +2517,6 @@ __all__ = [
     "PostV2GeneratePdfReportResponse",
     "PostReportGetLinkByUserIdBody",
     "PostReportGetLinkByUserIdResponse",
-    "GetV2ProjectsByProjectIdPortfolioTailResponse",
     "PostV2BuildingDamageBody",
     "PostV2BuildingDamageResponse",
     "PostV2DashboardBody",

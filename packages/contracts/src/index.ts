@@ -20,7 +20,6 @@ export * from './own-layers.js';
 export * from './published-datasets.js';
 export * from './tcfd.js';
 export * from './results.js';
-export * from './portfolio-tail.js';
 export * from './api-tokens.js';
 export * from './loss-labels.js';
 export * from './upgrade-requests.js';

@@ -23,4 +23,3 @@ export * from './vulnerability/protection.js';
 export { JRC_FLOOD_CURVES } from './data/jrc-flood-curves.js';
 export { HAZUS_FLOOD_FUNCTIONS, HAZUS_DEPTH_AXIS_M } from './data/hazus-flood-curves.js';
 export * from './worker-argv.js';
-export * from './event-tail.js';

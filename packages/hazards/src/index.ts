@@ -63,16 +63,3 @@ export { parseFloodFileName, FloodNameError, type FloodFileKey, type PublishedSc
 export { readTiffHeader, TiffHeaderError, BlockCache, MAX_BLOCK_BYTES, type TiffHeader } from './published/tiff-window.js';
 export { PublishedDatasets, publishedBlockCache, type PublishedFile, type PublishedRegistration } from './published/dataset.js';
 export { scanPublishedDirectory, type ScanResult } from './published/scan.js';
-export { cellIndex as gridCellIndex, GRID_025 } from './layer-format.js';
-export {
-  EVENT_TRACKS_FILE_NAME,
-  eventSetFrom,
-  eventWindsAt,
-  landTestOf,
-  loadEventSet,
-  type EventPoint,
-  type EventSet,
-  type EventTrackFile,
-  type EventWinds,
-  type WindEvent,
-} from './events/cyclone-events.js';

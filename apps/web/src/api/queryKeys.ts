@@ -25,6 +25,4 @@ export const queryKeys = {
   mapDatasets: (lat: number, lng: number) => ['maps', 'datasets', lat, lng] as const,
   typhoonTracks: (projectId: number, assetId: number) => ['hazard', 'typhoon-tracks', projectId, assetId] as const,
   tcfdNarrative: (projectId: number) => ['tcfd', 'narrative', projectId] as const,
-  portfolioTail: (projectId: number, analysisType: string, scenario: string, year: number) =>
-    ['portfolio-tail', projectId, analysisType, scenario, year] as const,
 };

@@ -5,12 +5,27 @@
  */
 import { readText, readCsv } from './io.js';
 
-export { KT, type Fix, type Storm } from '../../src/events/holland.js';
-import { KT, type Fix, type Storm } from '../../src/events/holland.js';
+export const KT = 0.514444;
 export const NM_KM = 1.852;
 /** 1-min → 10-min at-sea conversion factor (Harper et al. 2010). */
 export const ONE_TO_TEN_MIN = 0.93;
 
+export interface Fix {
+  tH: number;
+  lat: number;
+  lon: number;
+  vMs: number;
+  pHpa: number;
+  rmwKm: number;
+  /** Mean radius (km) of 34, 50 and 64 kt winds over the reported quadrants (JTWC b-decks, HURDAT2 from 2004); NaN if absent. */
+  r34Km?: number;
+  r50Km?: number;
+  r64Km?: number;
+}
+export interface Storm {
+  id: string;
+  fixes: Fix[];
+}
 export interface TrackSource {
   key: string;
   label: string;

@@ -16,27 +16,13 @@
  *   Total wind = |V_sym·ê_θ + min(1, R_max/r)·v_t| (translation added with Mouton & Nordbeck 2005 decay, as CLIMADA).
  *   Winds below 17.5 m/s are dropped; the field is evaluated to 300 km from the eye (CLIMADA defaults).
  */
-import type { Storm, TrackSource } from './tracks.js';
+import type { Fix, Storm, TrackSource } from './tracks.js';
+import { KT } from './tracks.js';
 import { GRID_025 } from '../../src/layer-format.js';
-import { MAX_DIST_KM, KM_LAT, KM_LON_EQ, WIND_THRESHOLD_MS, outerRadiusKm, stormSteps, windAt, type StepParams } from '../../src/events/holland.js';
-export {
-  P_ENV_HPA,
-  WIND_THRESHOLD_MS,
-  MAX_DIST_KM,
-  KM_LAT,
-  KM_LON_EQ,
-  dpFromWindHpa,
-  rmaxWilloughbyKm,
-  hollandBs,
-  windAt,
-  fitOuterExponent,
-  stormSteps,
-  outerRadiusKm,
-  type Bbox,
-  type StepParams,
-} from '../../src/events/holland.js';
-import type { Bbox } from '../../src/events/holland.js';
 
+export const P_ENV_HPA = 1010;
+export const WIND_THRESHOLD_MS = 17.5;
+export const MAX_DIST_KM = 300;
 export const NB = 80; // 1 m/s bins from 17.5 m/s
 const W = GRID_025.width,
   H = GRID_025.height,
@@ -44,6 +30,87 @@ const W = GRID_025.width,
 /** Rows of the 0.25° grid kept in the wind computation: 62°N to 62°S. */
 export const ROW0 = Math.floor((90 - 62) / RES),
   ROW1 = Math.ceil((90 + 62) / RES);
+export const KM_LAT = 110.57,
+  KM_LON_EQ = 111.32;
+
+export function dpFromWindHpa(vMs: number): number {
+  return Math.pow(vMs / KT / 6.7, 1 / 0.644);
+}
+export function rmaxWilloughbyKm(vMs: number, latDeg: number): number {
+  return 46.4 * Math.exp(-0.0155 * vMs + 0.0169 * Math.abs(latDeg));
+}
+export function hollandBs(dpHpa: number, dpdtHpaH: number, latDeg: number, vtMs: number): number {
+  const x = 0.6 * (1 - dpHpa / 215);
+  const b = -4.4e-5 * dpHpa * dpHpa + 0.01 * dpHpa + 0.03 * dpdtHpaH - 0.014 * Math.abs(latDeg) + 0.15 * Math.pow(Math.max(vtMs, 0), x) + 1.0;
+  return Math.min(2.5, Math.max(1.0, b));
+}
+
+export interface Bbox {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
+
+export interface StepParams {
+  lat: number;
+  lon: number;
+  vms: number;
+  rmax: number;
+  b: number;
+  vtx: number;
+  vty: number;
+  vmax: number;
+  xOut: number;
+}
+
+/** Symmetric + translational wind (m/s) at (dxKm east, dyKm north) from the eye. */
+export function windAt(s: StepParams, dxKm: number, dyKm: number): number {
+  const r = Math.max(0.5, Math.hypot(dxKm, dyKm));
+  const q = Math.pow(s.rmax / r, s.b);
+  const f = q * Math.exp(1 - q);
+  const vsym = s.vms * (r <= s.rmax ? Math.sqrt(f) : Math.pow(f, s.xOut));
+  const sgn = s.lat >= 0 ? 1 : -1; // counter-clockwise in the NH
+  const ex = (-dyKm / r) * sgn,
+    ey = (dxKm / r) * sgn;
+  const dec = Math.min(1, s.rmax / r);
+  return Math.hypot(vsym * ex + dec * s.vtx, vsym * ey + dec * s.vty);
+}
+
+/** Wind thresholds (m/s) of the 34, 50 and 64 kt radii. */
+const RADII_MS = [34 * KT, 50 * KT, 64 * KT];
+
+/**
+ * Holland, Belanger & Fritz (2010) outer exponent x_n fitted (least squares in log wind) so that the symmetric profile
+ * passes through the observed mean 34/50/64-kt radii: x = Σ ln(V_k/v_ms)·ln f(R_k) / Σ ln f(R_k)², f = q·e^(1−q),
+ * q = (R_max/R)^b. Clipped to [0.15, 0.9]; 0.5 (Holland 1980 shape) without radii.
+ */
+export function fitOuterExponent(vms: number, rmax: number, b: number, radiiKm: number[]): number {
+  let num = 0,
+    den = 0;
+  radiiKm.forEach((R, k) => {
+    const V = RADII_MS[k]!;
+    if (!(R > rmax * 1.2) || !(V < vms)) return;
+    const q = Math.pow(rmax / R, b);
+    const lf = Math.log(q * Math.exp(1 - q));
+    num += Math.log(V / vms) * lf;
+    den += lf * lf;
+  });
+  return den > 0 ? Math.min(0.9, Math.max(0.15, num / den)) : 0.5;
+}
+
+function interpFixes(a: Fix, b: Fix, k: number, n: number): { lat: number; lon: number; v: number; p: number; rmw: number; radii: number[] } {
+  const t = k / n;
+  let dlon = b.lon - a.lon;
+  if (dlon > 180) dlon -= 360;
+  if (dlon < -180) dlon += 360;
+  let lon = a.lon + dlon * t;
+  if (lon > 180) lon -= 360;
+  if (lon < -180) lon += 360;
+  const mix = (x: number, y: number) => (Number.isFinite(x) && Number.isFinite(y) ? x + (y - x) * t : Number.isFinite(x) ? x : y);
+  const radii = [mix(a.r34Km ?? NaN, b.r34Km ?? NaN), mix(a.r50Km ?? NaN, b.r50Km ?? NaN), mix(a.r64Km ?? NaN, b.r64Km ?? NaN)];
+  return { lat: a.lat + (b.lat - a.lat) * t, lon, v: mix(a.vMs, b.vMs), p: mix(a.pHpa, b.pHpa), rmw: mix(a.rmwKm, b.rmwKm), radii };
+}
 
 /**
  * Run the wind field over every storm of a source and add each storm's per-cell maximum wind to the rate histogram
@@ -85,6 +152,55 @@ function runStorm(storm: Storm, stormMax: Float32Array, list: number[], bbox?: B
     if (paintStep(s, stormMax, list, bbox)) any = true;
   });
   return any;
+}
+
+/**
+ * The wind-field parameters of every interpolated step of a storm (fixes interpolated every `stepKm` along the track):
+ * Holland B, R_max, the outer exponent fitted to the wind radii and the translation vector. The historical layer uses
+ * 15 km steps on its 0.25° grid; the synthetic set (synthetic.ts) 25 km steps on its 0.5° grid.
+ */
+export function stormSteps(storm: Storm, stepKm: number, onStep: (s: StepParams) => void): void {
+  const fx = storm.fixes.filter((f) => Number.isFinite(f.vMs) && Number.isFinite(f.lat) && Number.isFinite(f.lon));
+  for (let i = 0; i + 1 < fx.length; i++) {
+    const a = fx[i]!,
+      b = fx[i + 1]!;
+    const dtH = b.tH - a.tH;
+    if (dtH <= 0 || dtH > 24) continue;
+    if (a.vMs < WIND_THRESHOLD_MS && b.vMs < WIND_THRESHOLD_MS) continue;
+    const latM = (a.lat + b.lat) / 2;
+    let dlon = b.lon - a.lon;
+    if (dlon > 180) dlon -= 360;
+    if (dlon < -180) dlon += 360;
+    const dxKm = dlon * KM_LON_EQ * Math.cos((latM * Math.PI) / 180),
+      dyKm = (b.lat - a.lat) * KM_LAT;
+    const distKm = Math.hypot(dxKm, dyKm);
+    const vtx = (dxKm * 1000) / (dtH * 3600),
+      vty = (dyKm * 1000) / (dtH * 3600);
+    const vt = Math.hypot(vtx, vty);
+    if (vt > 40) continue; // bad fix
+    const dpdt = Number.isFinite(a.pHpa) && Number.isFinite(b.pHpa) ? (b.pHpa - a.pHpa) / dtH : 0;
+    const n = Math.max(1, Math.ceil(distKm / stepKm));
+    const last = i + 2 === fx.length;
+    for (let k = 0; k < n + (last ? 1 : 0); k++) {
+      const f = interpFixes(a, b, k, n);
+      if (f.v < WIND_THRESHOLD_MS) continue;
+      const dp = Number.isFinite(f.p) && f.p < P_ENV_HPA - 1 ? P_ENV_HPA - f.p : dpFromWindHpa(f.v);
+      const rmax = Number.isFinite(f.rmw) && f.rmw > 3 ? f.rmw : rmaxWilloughbyKm(f.v, f.lat);
+      const vms = Math.max(0, f.v - vt),
+        bs = hollandBs(dp, dpdt, f.lat, vt);
+      onStep({ lat: f.lat, lon: f.lon, vms, rmax, b: bs, vtx, vty, vmax: f.v, xOut: fitOuterExponent(vms, rmax, bs, f.radii) });
+    }
+  }
+}
+
+/** Radius (km, 10 km steps, at most 300 km) beyond which the step's wind stays below the 17.5 m/s threshold. */
+export function outerRadiusKm(s: StepParams): number {
+  for (let r = s.rmax; r <= MAX_DIST_KM; r += 10) {
+    const q = Math.pow(s.rmax / r, s.b);
+    const vmaxAtR = s.vms * Math.pow(q * Math.exp(1 - q), s.xOut) + Math.min(1, s.rmax / r) * Math.hypot(s.vtx, s.vty);
+    if (vmaxAtR < WIND_THRESHOLD_MS) return r;
+  }
+  return MAX_DIST_KM;
 }
 
 function paintStep(s: StepParams, stormMax: Float32Array, list: number[], bbox?: Bbox): boolean {

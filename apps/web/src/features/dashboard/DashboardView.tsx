@@ -34,7 +34,6 @@ import { ServerLocationMapSection, ServerRiskMapSection } from './MapSections';
 import { InfoButton, Section } from './Section';
 import { SeverityTable } from './SeverityTable';
 import { ClimateScore, KpiCards } from './SummaryCards';
-import { PortfolioTailCard } from './PortfolioTailCard';
 import { toSent, useDashboard, type Pending } from './useDashboard';
 import './dashboard.css';
 
@@ -376,9 +375,6 @@ export function DashboardView({
             </Section>
             <KpiCards data={data} unit={unit} />
           </div>
-          {data.project.hazards.includes('Typhoon') && (
-            <PortfolioTailCard projectId={data.project.project_id} filters={f} totalValue={data.climate_risk_card_data?.total_asset_value ?? null} />
-          )}
 
           <div className="crp-dash-row">
             <CvarCharts data={data} unit={unit} />

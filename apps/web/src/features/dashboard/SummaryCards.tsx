@@ -117,7 +117,7 @@ export function KpiCards({ data, unit }: { data: DashboardData; unit: Unit }) {
           <InfoButton title={INFO.premium!.title}>{INFO.premium!.body}</InfoButton>
         </span>
         <span data-testid="tail-losses">
-          1-in-100 / 1-in-250-year loss, sum of assets (upper bound){' '}
+          1-in-100 / 1-in-250-year loss{' '}
           <strong>
             {c.loss_100_year === null || c.loss_250_year === null
               ? 'analyse again to see'

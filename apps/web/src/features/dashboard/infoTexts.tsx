@@ -48,18 +48,6 @@ export const INFO: Record<string, { title: string; body: ReactNode }> = {
       </>
     ),
   },
-  portfolioTail: {
-    title: 'Portfolio 1-in-100 and 1-in-250-year loss from cyclone events',
-    body: (
-      <p>
-        The synthetic tropical cyclones the typhoon layer is built from (at least 10,000 years per basin) are run over all the project&apos;s assets at once;
-        each event&apos;s loss is added over the assets it hits. The occurrence figure is the loss of the largest event of a year exceeded once in 100 (250)
-        years, the aggregate one the sum of a year&apos;s events, TVaR 99 % the mean of the worst 1 % of years. Assets close together are hit by the same storm;
-        assets far apart are not, which is why the portfolio figure is below the sum of the assets&apos; own 1-in-100-year losses. Cyclone wind only; the other
-        hazards&apos; tail is the sum over assets (an upper bound).
-      </p>
-    ),
-  },
   tailLoss: {
     title: '1-in-100 and 1-in-250-year loss',
     body: (
